@@ -1,0 +1,75 @@
+import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
+import { fold } from '../domain/shared/decider.ts';
+import { ConcurrencyError, type EventStore, type Position, type RecordedEvent } from './eventstore/port.ts';
+
+export interface HandleResult<Event extends DomainEvent, State> {
+  /** Events the command produced (empty when the decider decided nothing changes). */
+  events: Event[];
+  /** State after the new events. */
+  state: State;
+  /** Position of the last appended event, or null when nothing was appended. */
+  position: Position | null;
+  /** Revision of the stream after the command (-1n when the stream still does not exist). */
+  revision: bigint;
+}
+
+export interface HandleOptions {
+  /** How many times to reload and decide again after a concurrency conflict. */
+  retries?: number;
+  metadata?: Record<string, unknown>;
+}
+
+export function toDomainEvents<Event extends DomainEvent>(recorded: readonly RecordedEvent[]): Event[] {
+  return recorded.map((e) => ({ type: e.type, data: e.data }) as unknown as Event);
+}
+
+/**
+ * Load the stream, fold it, decide, append with the revision read. A conflict means another
+ * writer got in between: reload and decide again, because the command may now mean something
+ * else (or be refused). A refused command throws before anything is appended.
+ */
+export async function handleCommand<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+  options: HandleOptions = {},
+): Promise<HandleResult<Event, State>> {
+  const retries = options.retries ?? 3;
+  for (let attempt = 0; ; attempt++) {
+    const recorded = await store.readStream(streamName);
+    const state = fold(decider, toDomainEvents<Event>(recorded));
+    const revision = recorded.length ? recorded[recorded.length - 1]!.revision : -1n;
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { events, state, position: null, revision };
+    try {
+      const result = await store.appendToStream(
+        streamName,
+        events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: options.metadata })),
+        { expectedRevision: revision === -1n ? 'no_stream' : revision },
+      );
+      return {
+        events,
+        state: events.reduce(decider.evolve, state),
+        position: result.position,
+        revision: result.nextExpectedRevision,
+      };
+    } catch (error) {
+      if (error instanceof ConcurrencyError && attempt < retries) continue;
+      throw error;
+    }
+  }
+}
+
+/** Read a stream and fold it: the current state of one aggregate, for process managers. */
+export async function loadState<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+): Promise<{ state: State; revision: bigint }> {
+  const recorded = await store.readStream(streamName);
+  return {
+    state: fold(decider, toDomainEvents<Event>(recorded)),
+    revision: recorded.length ? recorded[recorded.length - 1]!.revision : -1n,
+  };
+}

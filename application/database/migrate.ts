@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import { migrations } from './migrations.ts';
+
+export interface Migration {
+  /** Unique and sortable: `<yyyymmddhhmm>_<module>_<what>`. Never rename one that has shipped. */
+  name: string;
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Runs pending migrations. knex's own lock table makes concurrent starts of several processes safe. */
+export async function migrateToLatest(knex: Knex): Promise<string[]> {
+  const sorted = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
+  const [, applied] = (await knex.migrate.latest({
+    migrationSource: {
+      getMigrations: async () => sorted,
+      getMigrationName: (m: Migration) => m.name,
+      getMigration: async (m: Migration) => ({ up: m.up, down: m.down }),
+    },
+  })) as [number, string[]];
+  return applied;
+}

@@ -1,0 +1,51 @@
+import Type, { type Static } from 'typebox';
+
+/**
+ * Every setting the service reads from the environment. Defaults run on a bare machine: no
+ * DATABASE_URL starts an embedded PostgreSQL, no EVENTSTORE_URL keeps events in PostgreSQL, and
+ * external providers default to offline sandboxes.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  DATA_DIR: Type.String({ default: './data' }),
+  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
+  EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  LOG_LEVEL: Type.Union(
+    [Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal')],
+    { default: 'info' },
+  ),
+  ROLES: Type.String({ default: 'api,projector,dispatcher,scheduler' }),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, default: 20 }),
+  BODY_LIMIT: Type.String({ default: '1mb' }),
+  /** How long a route waits for its projections to reach the caller's own write. */
+  READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 5000 }),
+  PROJECTION_BATCH_SIZE: Type.Integer({ minimum: 1, default: 500 }),
+  PROJECTION_POLL_MS: Type.Integer({ minimum: 1, default: 50 }),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000 }),
+
+  // Identity
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
+  AUTH_FAILURES_BEFORE_LOCK: Type.Integer({ minimum: 1, default: 5 }),
+  AUTH_LOCK_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  RATE_LIMIT_PER_CREDENTIAL: Type.Integer({ minimum: 1, default: 600 }),
+  RATE_LIMIT_PER_ORGANIZATION: Type.Integer({ minimum: 1, default: 3000 }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+
+  // Reports
+  SOURCES: Type.Union([Type.Literal('sandbox'), Type.Literal('brasilapi')], { default: 'sandbox' }),
+  BRASILAPI_URL: Type.String({ default: 'https://brasilapi.com.br' }),
+  SOURCE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5000 }),
+  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+
+  // Webhooks
+  WEBHOOK_RETRY_DELAYS: Type.String({ default: '5s,30s,120s' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
+  WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+});
+
+export type Config = Static<typeof ConfigSchema>;

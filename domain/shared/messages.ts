@@ -1,0 +1,74 @@
+/**
+ * The contract's Portuguese texts, in one place. These strings are part of the public contract
+ * (integrators match on them): never reword one. Texts the spec leaves to us are marked "ours".
+ */
+export const Messages = {
+  // General
+  internalError: 'Internal server error',
+  invalidToken: 'Token de acesso inválido.',
+  expiredToken: 'Token expirado.',
+  forbidden: 'Você não tem permissão para acessar este recurso.',
+  resourceNotFound: 'Recurso não encontrado.',
+  recordNotFound: 'Registro não encontrado.',
+  rateLimited: 'Limite de requisições excedido.',
+  invalidCredentials: 'Credenciais inválidas.',
+  invalidId: 'O identificador informado não é válido.', // ours: id not 24 hex characters
+  malformedJson: 'O corpo da requisição não é um JSON válido.', // ours
+  bodyTooLarge: 'O corpo da requisição é grande demais.', // ours
+  routeNotFound: 'Rota não encontrada.', // ours
+
+  // Authentication
+  invalidClientId: 'ClientId inválido.',
+  invalidClientSecret: 'ClientSecret inválido.',
+  tooManyFailedSecrets: 'Muitas tentativas com ClientSecret inválido. Tente novamente mais tarde.', // ours
+
+  // Module gates
+  proposalsModuleDisabled: 'Sua organização não tem o módulo de Propostas habilitado.',
+  inputDataModulesDisabled:
+    'Estas rotas exigem um dos módulos Propostas, Onboarding ou Formalização habilitado.', // spec paraphrase
+  planWithoutReportType: 'Plano sem permissão para este tipo de relatório.',
+
+  // Reports and policies
+  invalidDocument: 'Documento inválido.',
+  invalidDocumentType: 'Tipo de documento inválido.',
+  invalidPolicyId: 'policyId inválido.',
+  policyNotFound: 'Política não encontrada.',
+  reportNotFound: 'Report not found',
+  reportNotFoundPt: 'Relatório não encontrado',
+  reanalyzeForbidden: 'Usuário não tem permissão para refazer análise manual.',
+  committeeNotFound: 'Nenhuma deliberação do comitê encontrada para este relatório.',
+
+  // Webhooks
+  invalidWebhookUrl: 'URL de webhook inválida.',
+  idShouldNotBeEmpty: 'id should not be empty',
+
+  // Collections
+  collectionNotFound: 'Solicitação não encontrada.',
+  collectionClosed: 'Esta solicitação já está encerrada.',
+  collectionCancelFailed: 'Não foi possível cancelar a solicitação.',
+  templateNotFound: 'Modelo não encontrado',
+
+  // Proposals
+  proposalNotFound: 'Proposta não encontrada.',
+  offerAlreadyChosen: 'Esta oferta já foi escolhida.',
+  inputDataLoadFailed: 'Não foi possível carregar os dados de entrada da proposta.',
+  catalogLoadFailed: 'Não foi possível carregar os dados de entrada.',
+  invalidTemplate: 'O modelo informado não é válido.',
+  invalidProduct: 'O produto informado não é válido.',
+
+  // Financial upload
+  uploadKeyInvalid: 'Key de upload inválida.',
+  uploadFileMissing: 'Arquivo não encontrado no armazenamento. Refaça o upload.',
+  uploadFileTooLarge: 'Arquivo maior que 50MB.',
+  uploadFileEmpty: 'Arquivo vazio ou corrompido.',
+  uploadNotPdf: 'Apenas arquivos PDF válidos são aceitos.',
+  presignOnlyPdf: 'Apenas arquivos PDF são aceitos.',
+
+  // Dashboard
+  dashboardBadFrom: 'A data inicial precisa estar no formato ISO.',
+  dashboardBadTo: 'A data final precisa estar no formato ISO.',
+  dashboardToBeforeFrom: 'A data final precisa ser depois da data inicial.',
+  dashboardMaxPeriod: 'O período máximo é de 366 dias.',
+  dashboardLoadFailed: 'Não foi possível carregar o painel gerencial.',
+  dashboardExportFailed: 'Não foi possível exportar o painel gerencial.',
+} as const;

@@ -1,0 +1,15 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../application/eventstore/port.ts';
+
+/**
+ * A read model: the events it handles and the tables it owns. `handle` gets a batch in global
+ * order and writes through the transaction it is given; the runner commits the checkpoint in the
+ * same transaction, so each event is applied exactly once.
+ */
+export interface Projection {
+  name: string;
+  eventTypes: readonly string[];
+  /** Tables emptied when the projection is rebuilt from the start. */
+  tables: readonly string[];
+  handle(events: readonly RecordedEvent[], trx: Knex.Transaction): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { createKnex } from '../../application/database/knex.ts';
+import { migrateToLatest } from '../../application/database/migrate.ts';
+import { startTestCluster } from './cluster.ts';
+
+export interface TestDatabase {
+  url: string;
+  knex: Knex;
+  /** Close the pool and drop the database. */
+  drop(): Promise<void>;
+}
+
+let ownCluster: Promise<string> | undefined;
+
+/**
+ * The admin URL of the test cluster: the one `npm test` started (TEST_PG_ADMIN_URL), or, when a
+ * suite runs on its own, one started for this process and stopped at exit.
+ */
+export function clusterUrl(): Promise<string> {
+  const shared = process.env.TEST_PG_ADMIN_URL;
+  if (shared) return Promise.resolve(shared);
+  ownCluster ??= startTestCluster().then((cluster) => {
+    process.once('beforeExit', () => void cluster.stop());
+    return cluster.url;
+  });
+  return ownCluster;
+}
+
+/** A fresh, migrated database of its own for one suite. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const admin = await clusterUrl();
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = admin.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+  const knex = createKnex(url, 20);
+  if (options.migrate !== false) await migrateToLatest(knex);
+  return {
+    url,
+    knex,
+    drop: async () => {
+      await knex.destroy();
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
