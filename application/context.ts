@@ -1,0 +1,36 @@
+import type Logger from 'bunyan';
+import type { Knex } from 'knex';
+import type { Config } from '../config/index.ts';
+import type { Principal } from '../domain/identity/access.ts';
+import type { EventStore, Position } from './eventstore/port.ts';
+import type { Clock, IdGenerator } from './ids.ts';
+
+/** Turns a bearer token into the caller, or throws DomainError('unauthenticated'). */
+export interface Authenticator {
+  verify(token: string): Promise<Principal>;
+}
+
+/** Counts a request against the caller's limits, or throws a 429. */
+export interface RequestLimiter {
+  consume(principal: Principal): Promise<void>;
+}
+
+/**
+ * What every command handler, query and route can reach. Built once per process by
+ * application/bootstrap.ts; tests build it against their own database.
+ */
+export interface AppContext {
+  config: Config;
+  db: Knex;
+  store: EventStore;
+  log: Logger;
+  clock: Clock;
+  ids: IdGenerator;
+  /**
+   * Wait (bounded by READ_YOUR_WRITES_TIMEOUT_MS) until the named projections have applied
+   * everything up to `position`, so the caller reads its own write. A null position returns at once.
+   */
+  readYourWrites(projections: readonly string[], position: Position | null): Promise<void>;
+  authenticator: Authenticator;
+  limiter: RequestLimiter;
+}

@@ -1,0 +1,169 @@
+import type { Migration } from '../database/migrate.ts';
+
+/** SQLSTATE raised by append_to_stream on a wrong expected revision; DETAIL carries the actual one. */
+export const WRONG_EXPECTED_REVISION = 'ES409';
+
+/**
+ * transaction_id is the writer's top-level transaction id (xid8 as bigint). Rows are ordered by
+ * (transaction_id, global_position) and read only below the oldest transaction still running, so
+ * a transaction that took an early global position but commits late can never be skipped: until
+ * it ends, nothing ordered after it is readable.
+ *
+ * The streams table is what serializes writers of one stream (its row lock) and checks expected
+ * revisions; the unique (stream_name, revision) index on events is a safety net that also serves
+ * readStream. There are deliberately no per-type or per-category indexes: filtered reads scan the
+ * position index, and every extra index costs each append.
+ */
+const createTables = `
+create table streams (
+  stream_name text primary key,
+  revision bigint not null
+);
+
+create table events (
+  global_position bigserial not null,
+  transaction_id bigint not null default (pg_current_xact_id()::text::bigint),
+  stream_name text not null,
+  category text not null,
+  revision bigint not null,
+  event_id uuid not null,
+  event_type text not null,
+  data jsonb not null,
+  metadata jsonb not null default '{}',
+  created_at timestamptz not null default now(),
+  primary key (transaction_id, global_position)
+);
+
+create unique index events_stream_revision on events (stream_name, revision);
+`;
+
+/**
+ * One round trip per append. p_expected is 'any', 'no_stream', 'stream_exists' or a revision as
+ * text. Returns the stream's last revision and the position of the last event written (null
+ * transaction/position when nothing was written and the stream is empty).
+ *
+ * No EXCEPTION blocks: they would open subtransactions, and it is the top-level transaction id
+ * that orders events.
+ */
+const createAppendFunction = `
+create function append_to_stream(
+  p_stream text,
+  p_expected text,
+  p_ids uuid[],
+  p_types text[],
+  p_datas jsonb[],
+  p_metas jsonb[]
+) returns table (next_revision text, transaction_id text, global_position text)
+language plpgsql as $$
+declare
+  v_count bigint := coalesce(array_length(p_types, 1), 0);
+  v_last bigint;
+  v_actual bigint;
+begin
+  if v_count = 0 then
+    select s.revision into v_actual from streams s where s.stream_name = p_stream;
+    -- CASE, not OR: SQL does not promise to short-circuit, and 'any'::bigint would fail.
+    if case p_expected
+         when 'any' then false
+         when 'no_stream' then v_actual is not null
+         when 'stream_exists' then v_actual is null
+         else v_actual is distinct from p_expected::bigint
+       end then
+      raise exception using errcode = '${WRONG_EXPECTED_REVISION}', message = 'wrong expected revision',
+        detail = coalesce(v_actual::text, 'no_stream');
+    end if;
+    return query
+      select coalesce(v_actual, -1)::text, e.transaction_id::text, e.global_position::text
+      from (select 1) one
+      left join events e on e.stream_name = p_stream and e.revision = v_actual;
+    return;
+  end if;
+
+  if p_expected = 'no_stream' then
+    insert into streams as s (stream_name, revision) values (p_stream, v_count - 1)
+      on conflict (stream_name) do nothing
+      returning s.revision into v_last;
+  elsif p_expected = 'any' then
+    insert into streams as s (stream_name, revision) values (p_stream, v_count - 1)
+      on conflict (stream_name) do update set revision = s.revision + v_count
+      returning s.revision into v_last;
+  elsif p_expected = 'stream_exists' then
+    update streams s set revision = s.revision + v_count where s.stream_name = p_stream
+      returning s.revision into v_last;
+  else
+    -- Under READ COMMITTED a concurrent writer makes this re-check the new row version, so of two
+    -- writers expecting the same revision exactly one matches.
+    update streams s set revision = s.revision + v_count
+      where s.stream_name = p_stream and s.revision = p_expected::bigint
+      returning s.revision into v_last;
+  end if;
+
+  if v_last is null then
+    select s.revision into v_actual from streams s where s.stream_name = p_stream;
+    raise exception using errcode = '${WRONG_EXPECTED_REVISION}', message = 'wrong expected revision',
+      detail = coalesce(v_actual::text, 'no_stream');
+  end if;
+
+  return query
+    with inserted as (
+      insert into events (stream_name, category, revision, event_id, event_type, data, metadata)
+      select p_stream, split_part(p_stream, '-', 1), v_last - v_count + u.n, u.id, u.type, u.data, u.meta
+      from unnest(p_ids, p_types, p_datas, p_metas) with ordinality as u(id, type, data, meta, n)
+      order by u.n
+      returning events.transaction_id, events.global_position
+    )
+    select v_last::text, max(i.transaction_id)::text, max(i.global_position)::text from inserted i;
+end
+$$;
+`;
+
+export const eventStoreMigrations: Migration[] = [
+  {
+    name: '202611220001_eventstore_tables',
+    async up(knex) {
+      await knex.raw(createTables);
+      await knex.raw(createAppendFunction);
+    },
+    async down(knex) {
+      await knex.raw('drop function if exists append_to_stream(text, text, uuid[], text[], jsonb[], jsonb[])');
+      await knex.raw('drop table if exists events');
+      await knex.raw('drop table if exists streams');
+    },
+  },
+];
+
+/** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
+export const eventColumns = `
+  e.global_position::text as global_position, e.transaction_id::text as transaction_id,
+  e.stream_name, e.revision::text as revision, e.event_id::text as event_id, e.event_type,
+  e.data, e.metadata, e.created_at`;
+
+export const appendSql = 'select * from append_to_stream(?, ?, ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
+
+/**
+ * The lateral join returns the snapshot's xmin even when no event qualifies, and computing xmin in
+ * the same statement means it belongs to the very snapshot that decides which rows are visible:
+ * every transaction below it has ended, so its events are all visible or never will be.
+ * `passed` (only asked for filtered reads) says whether any event at all lies in the range read,
+ * which tells a filtered subscription its checkpoint moved past something.
+ */
+export function readAllSql(options: { eventTypes: boolean; categories: boolean; limit: boolean; passed: boolean }): string {
+  const conditions = ['e.transaction_id < snap.xmin', '(e.transaction_id, e.global_position) > (?::bigint, ?::bigint)'];
+  if (options.eventTypes) conditions.push('e.event_type = any(?::text[])');
+  if (options.categories) conditions.push('e.category = any(?::text[])');
+  const passed = options.passed
+    ? `exists (select 1 from events p where p.transaction_id < snap.xmin
+         and (p.transaction_id, p.global_position) > (?::bigint, ?::bigint))`
+    : 'null::boolean';
+  return `
+    with snap as materialized (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin),
+    flag as materialized (select ${passed} as passed from snap)
+    select snap.xmin::text as xmin, flag.passed, page.*
+    from snap cross join flag left join lateral (
+      select ${eventColumns}
+      from events e
+      where ${conditions.join(' and ')}
+      order by e.transaction_id, e.global_position
+      ${options.limit ? 'limit ?' : ''}
+    ) page on true`;
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import {
+  ConcurrencyError,
+  START,
+  comparePositions,
+  type AppendResult,
+  type EventFilter,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type Position,
+  type ReadAllOptions,
+  type ReadAllResult,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+  type SubscriptionHandler,
+} from './port.ts';
+import { WRONG_EXPECTED_REVISION, appendSql, eventColumns, readAllSql } from './postgres-sql.ts';
+import { PollingSubscription } from './postgres-subscription.ts';
+
+export { eventStoreMigrations } from './postgres-sql.ts';
+
+const MAX_INT64 = 9223372036854775807n;
+
+export interface PostgresEventStoreOptions {
+  /** How often a caught-up subscription looks for events committed by other processes. */
+  pollIntervalMs?: number;
+  /** Events per subscription batch when the subscriber gives no maxCount. */
+  subscriptionBatchSize?: number;
+  /** Told about failed subscription reads; the subscription retries them with a backoff. */
+  onSubscriptionReadError?: (error: unknown) => void;
+  /** Destroy the knex pool on close(): only when the store owns it. */
+  destroyKnexOnClose?: boolean;
+}
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  stream_name: string;
+  revision: string;
+  event_id: string;
+  event_type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** What a subscription needs beyond ReadAllResult: whether its checkpoint moved past any event. */
+export interface PageResult extends ReadAllResult {
+  passedEvents: boolean;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamName: row.stream_name,
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata ?? {},
+    revision: BigInt(row.revision),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    createdAt: row.created_at,
+  };
+}
+
+function encodeExpected(expected: ExpectedRevision): string {
+  if (typeof expected === 'bigint') return expected < 0n ? 'no_stream' : expected.toString();
+  return expected;
+}
+
+function isWrongExpectedRevision(error: unknown): error is { code: string; detail?: string } {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === WRONG_EXPECTED_REVISION;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres' as const;
+  private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private closed = false;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly options: PostgresEventStoreOptions = {},
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.batchSize = options.subscriptionBatchSize ?? 1000;
+  }
+
+  async appendToStream(
+    streamName: string,
+    events: readonly EventToAppend[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    const expected = options.expectedRevision ?? 'any';
+    let row: { next_revision: string; transaction_id: string | null; global_position: string | null };
+    try {
+      const result = await this.knex.raw(appendSql, [
+        streamName,
+        encodeExpected(expected),
+        events.map((e) => e.id ?? randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => JSON.stringify(e.metadata ?? {})),
+      ]);
+      row = result.rows[0];
+    } catch (error) {
+      if (isWrongExpectedRevision(error)) {
+        const actual = error.detail && error.detail !== 'no_stream' ? BigInt(error.detail) : 'no_stream';
+        throw new ConcurrencyError(streamName, expected, actual);
+      }
+      throw error;
+    }
+    if (events.length > 0) for (const subscription of this.subscriptions) subscription.wake();
+    return {
+      nextExpectedRevision: BigInt(row.next_revision),
+      position:
+        row.transaction_id === null || row.global_position === null
+          ? START
+          : { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    };
+  }
+
+  async readStream(streamName: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+    const query = this.knex
+      .select(this.knex.raw(eventColumns))
+      .from({ e: 'events' })
+      .where('e.stream_name', streamName)
+      .andWhere('e.revision', '>=', (options.fromRevision ?? 0n).toString())
+      .orderBy('e.revision');
+    if (options.maxCount !== undefined) query.limit(options.maxCount);
+    const rows: EventRow[] = await query;
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
+    const { events, checkpoint } = await this.readPage(options.after ?? START, options.filter, options.maxCount);
+    return { events, checkpoint };
+  }
+
+  /** readAll plus, for filtered reads, whether the range read held any event at all. */
+  async readPage(after: Position, filter: EventFilter | undefined, maxCount: number | undefined): Promise<PageResult> {
+    const eventTypes = filter?.eventTypes;
+    const categories = filter?.categories;
+    const filtered = eventTypes !== undefined || categories !== undefined;
+    const sql = readAllSql({
+      eventTypes: eventTypes !== undefined,
+      categories: categories !== undefined,
+      limit: maxCount !== undefined,
+      passed: filtered,
+    });
+    const afterBindings = [after.commit.toString(), after.prepare.toString()];
+    const bindings: unknown[] = [];
+    if (filtered) bindings.push(...afterBindings);
+    bindings.push(...afterBindings);
+    if (eventTypes !== undefined) bindings.push([...eventTypes]);
+    if (categories !== undefined) bindings.push([...categories]);
+    if (maxCount !== undefined) bindings.push(maxCount);
+
+    const { rows } = (await this.knex.raw(sql, bindings)) as {
+      rows: (Partial<EventRow> & { xmin: string; passed: boolean | null })[];
+    };
+    const xmin = BigInt(rows[0]!.xmin);
+    const events = rows.filter((r) => r.global_position != null).map((r) => toRecorded(r as EventRow));
+
+    let checkpoint: Position;
+    if (maxCount !== undefined && events.length >= maxCount) {
+      checkpoint = events[events.length - 1]!.position;
+    } else {
+      // Everything below xmin has been read: no transaction there can still commit.
+      const caughtUp = { commit: xmin - 1n, prepare: MAX_INT64 };
+      checkpoint = comparePositions(caughtUp, after) > 0 ? caughtUp : after;
+    }
+    const passedEvents = filtered ? rows[0]!.passed === true || events.length > 0 : events.length > 0;
+    return { events, checkpoint, passedEvents };
+  }
+
+  subscribeToAll(handler: SubscriptionHandler, options: SubscribeOptions = {}): Subscription {
+    if (this.closed) throw new Error('The event store is closed');
+    const subscription = new PollingSubscription(
+      {
+        readPage: (after, maxCount) => this.readPage(after, options.filter, maxCount),
+        pollIntervalMs: this.pollIntervalMs,
+        onReadError: this.options.onSubscriptionReadError,
+      },
+      handler,
+      { after: options.after ?? START, maxCount: options.maxCount ?? this.batchSize, onError: options.onError },
+    );
+    this.subscriptions.add(subscription);
+    void subscription.done.then(() => this.subscriptions.delete(subscription));
+    return subscription;
+  }
+
+  async headPosition(): Promise<Position> {
+    // Not limited to below xmin: the head must be at or after every committed event.
+    const { rows } = await this.knex.raw(
+      `select transaction_id::text as commit, global_position::text as prepare
+       from events order by transaction_id desc, global_position desc limit 1`,
+    );
+    const row = rows[0] as { commit: string; prepare: string } | undefined;
+    return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : START;
+  }
+
+  async ping(): Promise<void> {
+    await this.knex.raw('select 1');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.options.destroyKnexOnClose) await this.knex.destroy();
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The words of access control. Module and permission names are public (configuration, the
+ * provisioning CLI and the README use them): never rename one.
+ */
+export const MODULES = [
+  'reports',
+  'committee',
+  'proposals',
+  'onboarding',
+  'formalization',
+  'registry',
+  'kyc',
+  'scr',
+  'committee-custom-prompts',
+] as const;
+export type Module = (typeof MODULES)[number];
+
+export const PERMISSIONS = [
+  // Named by the spec
+  'can-generate-report',
+  'can-use-registry-api',
+  'can-create-report-api',
+  'can-manage-credit-policy',
+  'can-manage-policy-rules',
+  'can-manage-operations',
+  'can-manage-settings',
+  // The spec leaves these unnamed; named in the same style
+  'can-create-report', // POST /v2/report from an operator (the -api one is for integrations)
+  'can-manage-webhooks', // legacy typed webhook routes
+  'can-analyze-report', // the first manual analysis (POST /report/analyze)
+  'can-reanalyze-report', // redoing a manual analysis (POST /report/re-analyze)
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function isModule(value: string): value is Module {
+  return (MODULES as readonly string[]).includes(value);
+}
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+/** Who is calling: always taken from the token, never from a body. */
+export interface Principal {
+  organizationId: string;
+  userId: string;
+  userName: string;
+  credentialId: string;
+  sessionId: string;
+  modules: ReadonlySet<Module>;
+  permissions: ReadonlySet<Permission>;
+}

@@ -1,0 +1,32 @@
+import type { AppContext } from '../application/context.ts';
+import { comparePositions, positionToString } from '../application/eventstore/port.ts';
+import { readCheckpoints } from '../projections/checkpoints.ts';
+
+async function check(what: () => Promise<unknown>): Promise<string> {
+  try {
+    await what();
+    return 'ok';
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+/** Database and event store reachable, and how far each projection is behind the store's head. */
+export async function readiness(app: AppContext, projectionNames: readonly string[]) {
+  const database = await check(() => app.db.raw('select 1'));
+  const eventStore = await check(() => app.store.ping());
+  const projections: Record<string, unknown> = {};
+  if (database === 'ok' && eventStore === 'ok') {
+    const head = await app.store.headPosition();
+    const checkpoints = await readCheckpoints(app.db, projectionNames);
+    for (const name of projectionNames) {
+      const at = checkpoints.get(name);
+      projections[name] = {
+        checkpoint: at ? positionToString(at.position) : null,
+        caughtUp: at ? comparePositions(at.position, head) >= 0 : false,
+        lagSeconds: at ? Math.max(0, Math.round((Date.now() - at.updatedAt.getTime()) / 100) / 10) : null,
+      };
+    }
+  }
+  return { ready: database === 'ok' && eventStore === 'ok', database, eventStore, projections };
+}

@@ -1,0 +1,111 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import Type, { type Static, type TSchema } from 'typebox';
+import type { AppContext } from '../application/context.ts';
+import type { Principal } from '../domain/identity/access.ts';
+import { Messages } from '../domain/shared/messages.ts';
+import { HttpError } from './errors.ts';
+import { checkGate, type Gate } from './gates.ts';
+import { validateBody, validateText } from './validation.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A reply other than a plain 200 JSON body. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Raw bytes (exports, files); sent instead of JSON. */
+  raw?: Buffer;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  app: AppContext;
+  ctx: Context;
+}
+
+/**
+ * One route, declared once: path, gate, schemas and handler. The same declaration mounts the
+ * route, enforces its gate and produces its OpenAPI entry, so they cannot drift apart.
+ */
+export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema> {
+  method: Method;
+  /** koa-router syntax: `/v2/report/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** false for the one public route (authentication); everything else needs a bearer token. */
+  auth?: false;
+  gate?: Gate;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status -> schema of the reply body, for the OpenAPI document. */
+  responses?: Record<number, TSchema>;
+  /** Raw request body handling (uploads): skip JSON body validation. */
+  rawBody?: boolean;
+  handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
+}
+
+export interface RouteTable {
+  /** The module name shared by http/, application/, domain/, projections/. */
+  module: string;
+  routes: RouteSpec[];
+}
+
+export function route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+/** An ObjectId in a path or body: 400 before any lookup when malformed. */
+export const ObjectIdSchema = (message: string = Messages.invalidId) =>
+  Type.String({ pattern: '^[0-9a-fA-F]{24}$', errorMessage: message });
+
+export const ErrorBody = Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true });
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/;
+
+async function principalOf(ctx: Context, app: AppContext): Promise<Principal> {
+  const match = BEARER.exec(ctx.get('authorization') ?? '');
+  if (!match) throw new HttpError(401, Messages.invalidToken);
+  return app.authenticator.verify(match[1]!);
+}
+
+function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && 'status' in value && typeof (value as Reply).status === 'number' && ('body' in value || 'raw' in value);
+}
+
+export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[]): void {
+  for (const table of tables) {
+    for (const spec of table.routes) {
+      router[spec.method](spec.path, async (ctx) => {
+        // Authentication and gates come before validation so that an outsider learns nothing
+        // about a route's shape; ids are checked before any lookup.
+        const principal = spec.auth === false ? (undefined as unknown as Principal) : await principalOf(ctx, app);
+        if (spec.auth !== false) {
+          ctx.state.principal = principal;
+          await app.limiter.consume(principal);
+          checkGate(spec.gate, principal);
+        }
+        const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;
+        const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;
+        const body = spec.body && !spec.rawBody ? validateBody(spec.body, ctx.request.body) : ctx.request.body;
+        const result = await spec.handle({ params, query, body, principal, app, ctx });
+        if (isReply(result)) {
+          for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+          ctx.status = result.status;
+          ctx.body = result.raw ?? result.body ?? null;
+        } else {
+          ctx.status = 200;
+          ctx.body = result ?? null;
+        }
+      });
+    }
+  }
+}

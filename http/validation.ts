@@ -1,0 +1,142 @@
+import type { TSchema, Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Value } from 'typebox/value';
+import { HttpError } from './errors.ts';
+
+interface RawError {
+  keyword: string;
+  schemaPath: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+type Validator = ReturnType<typeof Compile>;
+const compiled = new WeakMap<TSchema, Validator>();
+
+function validatorOf(schema: TSchema): Validator {
+  let validator = compiled.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    compiled.set(schema, validator);
+  }
+  return validator;
+}
+
+function schemaAt(root: TSchema, pointer: string): Record<string, unknown> | undefined {
+  let node: unknown = root;
+  for (const part of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node as Record<string, unknown> | undefined;
+}
+
+function dotted(instancePath: string): string {
+  return instancePath.split('/').filter(Boolean).join('.');
+}
+
+function enumValues(schema: Record<string, unknown> | undefined): unknown[] | undefined {
+  if (!schema) return undefined;
+  if (Array.isArray(schema.enum)) return schema.enum;
+  const options = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+  if (options?.every((o) => 'const' in o)) return options.map((o) => o.const);
+  return undefined;
+}
+
+/** The message class-validator would give, since the contract's texts are in that style. */
+function describe(field: string, schema: Record<string, unknown> | undefined, error: RawError): string {
+  const p = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return `${field} should not be empty`;
+    case 'minLength':
+      return Number(p.limit) <= 1 ? `${field} should not be empty` : `${field} must be longer than or equal to ${p.limit} characters`;
+    case 'maxLength':
+      return `${field} must be shorter than or equal to ${p.limit} characters`;
+    case 'minItems':
+      return `${field} must contain at least ${p.limit} elements`;
+    case 'maxItems':
+      return `${field} must contain no more than ${p.limit} elements`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `${field} must not be less than ${p.limit}`;
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `${field} must not be greater than ${p.limit}`;
+    case 'pattern':
+      return `${field} must match ${String(p.pattern)} regular expression`;
+    case 'format':
+      return p.format === 'email' ? `${field} must be an email` : `${field} must be a valid ISO 8601 date string`;
+    case 'enum':
+    case 'const':
+    case 'anyOf': {
+      const values = enumValues(schema);
+      if (values) return `${field} must be one of the following values: ${values.join(', ')}`;
+      return `${field} has an invalid value`;
+    }
+    case 'type': {
+      const type = schema?.type;
+      if (type === 'string') return `${field} must be a string`;
+      if (type === 'integer') return `${field} must be an integer number`;
+      if (type === 'number') return `${field} must be a number conforming to the specified constraints`;
+      if (type === 'boolean') return `${field} must be a boolean value`;
+      if (type === 'array') return `${field} must be an array`;
+      if (type === 'object') return `${field} must be an object`;
+      return `${field} has an invalid type`;
+    }
+    default:
+      return `${field} is invalid`;
+  }
+}
+
+/**
+ * One message for all failures, joined by commas, in the contract's style:
+ * `document should not be empty,type must be one of the following values: cpf, cnpj`.
+ * A schema may carry `errorMessage` (a contract text); it is then prefixed with the path of the
+ * object that holds the field, as in `files.0.Apenas arquivos PDF são aceitos.`.
+ */
+export function validationMessage(schema: TSchema, value: unknown): string | null {
+  const validator = validatorOf(schema);
+  if (validator.Check(value)) return null;
+  const byPath = new Map<string, string>();
+  for (const raw of validator.Errors(value) as unknown as RawError[]) {
+    const missing = raw.keyword === 'required' ? ((raw.params.requiredProperties as string[]) ?? []) : [undefined];
+    for (const property of missing) {
+      const path = property === undefined ? raw.instancePath : `${raw.instancePath}/${property}`;
+      if (byPath.has(path) && raw.keyword !== 'anyOf') continue;
+      const schemaPath = property === undefined ? raw.schemaPath : `${raw.schemaPath}/properties/${property}`;
+      // Errors inside one branch of a union are noise: the union's own error says it better.
+      if (raw.keyword === 'const' && /\/(anyOf|oneOf)\/\d+$/.test(schemaPath)) continue;
+      const fieldSchema = schemaAt(schema, schemaPath);
+      const field = dotted(path) || 'body';
+      const custom = fieldSchema?.errorMessage;
+      if (typeof custom === 'string') {
+        const parent = dotted(path.split('/').slice(0, -1).join('/'));
+        byPath.set(path, parent ? `${parent}.${custom}` : custom);
+      } else {
+        byPath.set(path, describe(field, fieldSchema, raw));
+      }
+    }
+  }
+  return [...byPath.values()].join(',');
+}
+
+/** Validate and return the typed value; 400 with the joined message otherwise. */
+export function validate<S extends TSchema>(schema: S, value: unknown): Static<S> {
+  const message = validationMessage(schema, value);
+  if (message !== null) throw new HttpError(400, message);
+  return value as Static<S>;
+}
+
+/** Query strings and path params are text: convert to the schema's types, fill defaults, then validate. */
+export function validateText<S extends TSchema>(schema: S, value: unknown): Static<S> {
+  const converted = Value.Default(schema, Value.Convert(schema, structuredClone(value ?? {})));
+  return validate(schema, converted);
+}
+
+/** JSON bodies: unknown fields are discarded (the contract says so), nothing is coerced. */
+export function validateBody<S extends TSchema>(schema: S, value: unknown): Static<S> {
+  const body = value === undefined || value === null ? {} : value;
+  const cleaned = typeof body === 'object' ? Value.Clean(schema, structuredClone(body)) : body;
+  return validate(schema, Value.Default(schema, cleaned));
+}

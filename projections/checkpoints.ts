@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import { START, type Position } from '../application/eventstore/port.ts';
+
+export interface StoredCheckpoint {
+  position: Position;
+  updatedAt: Date;
+}
+
+interface Row {
+  name: string;
+  commit_position: string;
+  prepare_position: string;
+  updated_at: Date;
+}
+
+const toPosition = (row: Row): Position => ({ commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) });
+
+export async function readCheckpoints(db: Knex, names: readonly string[]): Promise<Map<string, StoredCheckpoint>> {
+  const rows: Row[] = await db('projection_checkpoints').whereIn('name', names as string[]);
+  return new Map(rows.map((row) => [row.name, { position: toPosition(row), updatedAt: row.updated_at }]));
+}
+
+/** Lock the projection's checkpoint row for the batch's transaction, creating it at the start. */
+export async function lockCheckpoint(trx: Knex.Transaction, name: string): Promise<Position> {
+  await trx('projection_checkpoints').insert({ name }).onConflict('name').ignore();
+  const row: Row = await trx('projection_checkpoints').where({ name }).forUpdate().first();
+  return toPosition(row);
+}
+
+export async function saveCheckpoint(trx: Knex.Transaction, name: string, position: Position): Promise<void> {
+  await trx('projection_checkpoints')
+    .where({ name })
+    .update({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: trx.fn.now() });
+}
+
+export async function resetCheckpoint(trx: Knex.Transaction, name: string): Promise<void> {
+  await trx('projection_checkpoints').insert({ name }).onConflict('name').ignore();
+  await saveCheckpoint(trx, name, START);
+}

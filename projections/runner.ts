@@ -1,0 +1,151 @@
+import type Logger from 'bunyan';
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import {
+  comparePositions,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+} from '../application/eventstore/port.ts';
+import { lockCheckpoint, readCheckpoints, saveCheckpoint } from './checkpoints.ts';
+import type { Projection } from './projection.ts';
+
+/** Thrown inside a batch when the stored checkpoint is not where this runner left it (a rebuild reset it). */
+class CheckpointMoved extends Error {}
+
+const LOCK_NAMESPACE = 0x70726a; // 'prj': keeps our advisory locks apart from any other use
+
+/**
+ * Apply one batch: lock the checkpoint row, check nobody moved it, let the projection write,
+ * store the new checkpoint, all in one transaction. Shared by the live runner and the rebuild.
+ */
+export async function applyBatch(
+  db: Knex,
+  projection: Projection,
+  expected: Position,
+  events: readonly RecordedEvent[],
+  checkpoint: Position,
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    const current = await lockCheckpoint(trx, projection.name);
+    if (comparePositions(current, expected) !== 0) throw new CheckpointMoved(projection.name);
+    const handled = new Set(projection.eventTypes);
+    const relevant = events.filter((e) => handled.has(e.type));
+    if (relevant.length) await projection.handle(relevant, trx);
+    await saveCheckpoint(trx, projection.name, checkpoint);
+  });
+}
+
+export interface RunnerOptions {
+  batchSize: number;
+  log: Logger;
+  /** How long to wait before trying to take a projection that another process holds. */
+  lockRetryMs?: number;
+}
+
+/**
+ * Runs projections in this process. Each projection is run by one process at a time across the
+ * deployment: its PostgreSQL advisory lock is held on a connection kept for that purpose.
+ */
+export class ProjectionRunner {
+  private readonly progress = new EventEmitter();
+  private readonly positions = new Map<string, Position>();
+  private lockConnection: { query: (sql: string, values: unknown[]) => Promise<{ rows: { locked: boolean }[] }> } | undefined;
+  private stopping = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly stops = new Set<() => Promise<void>>();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly store: EventStore,
+    private readonly projections: readonly Projection[],
+    private readonly options: RunnerOptions,
+  ) {
+    this.progress.setMaxListeners(0);
+  }
+
+  /** Positions reached by projections this process runs, for read-your-writes without a query. */
+  localPosition(name: string): Position | undefined {
+    return this.positions.get(name);
+  }
+
+  onProgress(listener: () => void): () => void {
+    this.progress.on('progress', listener);
+    return () => this.progress.off('progress', listener);
+  }
+
+  async start(): Promise<void> {
+    this.lockConnection = await (this.db.client as { acquireConnection(): Promise<never> }).acquireConnection();
+    for (const projection of this.projections) this.loops.push(this.run(projection));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.stops].map((stop) => stop()));
+    await Promise.all(this.loops);
+    if (this.lockConnection) {
+      // Closing the session releases every advisory lock it held.
+      await (this.db.client as { releaseConnection(c: unknown): Promise<void> }).releaseConnection(this.lockConnection);
+      this.lockConnection = undefined;
+    }
+  }
+
+  private async tryLock(name: string): Promise<boolean> {
+    const result = await this.lockConnection!.query('select pg_try_advisory_lock($1, hashtext($2)) as locked', [LOCK_NAMESPACE, name]);
+    return result.rows[0]?.locked === true;
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  private async run(projection: Projection): Promise<void> {
+    const log = this.options.log.child({ projection: projection.name });
+    let locked = false;
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        if (!locked) locked = await this.tryLock(projection.name);
+        if (!locked) {
+          await this.sleep(this.options.lockRetryMs ?? 1000);
+          continue;
+        }
+        const stored = (await readCheckpoints(this.db, [projection.name])).get(projection.name);
+        let expected = stored?.position ?? { commit: 0n, prepare: 0n };
+        let failure: unknown;
+        const subscription = this.store.subscribeToAll(
+          async (events, checkpoint) => {
+            await applyBatch(this.db, projection, expected, events, checkpoint);
+            expected = checkpoint;
+            this.positions.set(projection.name, checkpoint);
+            this.progress.emit('progress');
+            failures = 0;
+          },
+          {
+            after: expected,
+            filter: { eventTypes: projection.eventTypes },
+            maxCount: this.options.batchSize,
+            onError: (error) => {
+              failure = error;
+            },
+          },
+        );
+        const stop = () => subscription.stop();
+        this.stops.add(stop);
+        await subscription.done;
+        this.stops.delete(stop);
+        if (failure instanceof CheckpointMoved) {
+          log.info('checkpoint was reset (rebuild): starting again from it');
+        } else if (failure) {
+          failures++;
+          log.error({ err: failure }, 'projection batch failed; retrying');
+          await this.sleep(Math.min(30_000, 200 * 2 ** failures));
+        }
+      } catch (error) {
+        failures++;
+        log.error({ err: error }, 'projection runner failed; retrying');
+        await this.sleep(Math.min(30_000, 200 * 2 ** failures));
+      }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService, type RunningService } from '../../application/bootstrap.ts';
+import { loadConfig } from '../../config/index.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp extends RunningService {
+  url: string;
+  database: TestDatabase;
+  /** fetch against the service: `call('POST', '/v2/report', {token, body})`. */
+  call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+/**
+ * The whole service (every role) on its own fresh database, listening on 127.0.0.1 at a free
+ * port: tests talk to it over real HTTP.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase({ migrate: false });
+  const dataDir = mkdtempSync(join(tmpdir(), 'credit-test-data-'));
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'fatal',
+    DB_POOL_MAX: '10',
+    PROJECTION_POLL_MS: '10',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...env,
+  });
+  const service = await startService(config);
+  const url = service.url!;
+  return {
+    ...service,
+    url,
+    database,
+    async stop() {
+      await service.stop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      }
+      const response = await fetch(url + path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+  };
+}
