@@ -13,7 +13,7 @@ import type { Projection } from './projection.ts';
 /** Thrown inside a batch when the stored checkpoint is not where this runner left it (a rebuild reset it). */
 class CheckpointMoved extends Error {}
 
-const LOCK_NAMESPACE = 0x70726a; // 'prj': keeps our advisory locks apart from any other use
+export const LOCK_NAMESPACE = 0x70726a; // 'prj': keeps our advisory locks apart from any other use
 
 /**
  * Apply one batch: lock the checkpoint row, check nobody moved it, let the projection write,
@@ -41,6 +41,8 @@ export interface RunnerOptions {
   log: Logger;
   /** How long to wait before trying to take a projection that another process holds. */
   lockRetryMs?: number;
+  /** How often a running projection checks whether a rebuild reset its checkpoint. */
+  resetCheckMs?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface RunnerOptions {
 export class ProjectionRunner {
   private readonly progress = new EventEmitter();
   private readonly positions = new Map<string, Position>();
-  private lockConnection: { query: (sql: string, values: unknown[]) => Promise<{ rows: { locked: boolean }[] }> } | undefined;
+  private lockConnection: { query: (sql: string, values: unknown[]) => Promise<{ rows: { locked?: boolean }[] }> } | undefined;
   private stopping = false;
   private readonly loops: Promise<void>[] = [];
   private readonly stops = new Set<() => Promise<void>>();
@@ -84,7 +86,8 @@ export class ProjectionRunner {
     await Promise.all([...this.stops].map((stop) => stop()));
     await Promise.all(this.loops);
     if (this.lockConnection) {
-      // Closing the session releases every advisory lock it held.
+      // The connection goes back to knex's pool, where its session (and so its locks) lives on.
+      await this.lockConnection.query('select pg_advisory_unlock_all()', []).catch(() => undefined);
       await (this.db.client as { releaseConnection(c: unknown): Promise<void> }).releaseConnection(this.lockConnection);
       this.lockConnection = undefined;
     }
@@ -132,7 +135,21 @@ export class ProjectionRunner {
         );
         const stop = () => subscription.stop();
         this.stops.add(stop);
+        // A caught-up runner runs no batch, so it would never notice a rebuild resetting its
+        // checkpoint; look at the stored one now and then.
+        const watch = setInterval(() => {
+          readCheckpoints(this.db, [projection.name])
+            .then((stored) => {
+              const at = stored.get(projection.name)?.position;
+              if (at && comparePositions(at, expected) < 0) {
+                failure = new CheckpointMoved(projection.name);
+                void subscription.stop();
+              }
+            })
+            .catch(() => undefined);
+        }, this.options.resetCheckMs ?? 1000);
         await subscription.done;
+        clearInterval(watch);
         this.stops.delete(stop);
         if (failure instanceof CheckpointMoved) {
           log.info('checkpoint was reset (rebuild): starting again from it');

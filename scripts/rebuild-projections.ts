@@ -1,0 +1,52 @@
+/**
+ * `npm run projections:rebuild -- <name> [<name> ...] | --all`: empty the named read models and
+ * replay every event into them, with a progress bar. Safe while the service runs (see
+ * projections/rebuild.ts).
+ */
+import cliProgress from 'cli-progress';
+import { createLogger, openInfrastructure } from '../application/bootstrap.ts';
+import { loadConfig } from '../config/index.ts';
+import { allProjections } from '../projections/index.ts';
+import { rebuildProjection } from '../projections/rebuild.ts';
+
+const args = process.argv.slice(2);
+const names = args.includes('--all') ? allProjections.map((p) => p.name) : args;
+const unknown = names.filter((n) => !allProjections.some((p) => p.name === n));
+if (names.length === 0 || unknown.length) {
+  console.error(`usage: npm run projections:rebuild -- <name>... | --all`);
+  if (unknown.length) console.error(`unknown projection(s): ${unknown.join(', ')}`);
+  console.error(`projections: ${allProjections.map((p) => p.name).join(', ')}`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const log = createLogger({ ...config, LOG_LEVEL: 'warn' });
+const infra = await openInfrastructure(config, log);
+try {
+  for (const name of names) {
+    const projection = allProjections.find((p) => p.name === name)!;
+    const bar = new cliProgress.SingleBar(
+      { format: `${name.padEnd(28)} [{bar}] {percentage}% | {events} events | {by}`, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    const started = Date.now();
+    let begun = false;
+    const { events } = await rebuildProjection(infra.db, infra.store, projection, {
+      onProgress: (p) => {
+        // Positions are ordered but not dense: the prepare part approximates how far through the log we are.
+        const total = Math.max(1, Number(p.head.prepare));
+        if (!begun) {
+          bar.start(total, 0, { events: 0, by: p.by === 'here' ? 'replaying here' : 'replayed by the running projector' });
+          begun = true;
+        }
+        bar.update(Math.min(total, Number(p.at.prepare)), { events: p.events });
+      },
+    });
+    bar.update(bar.getTotal());
+    bar.stop();
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`${name}: ${events} events in ${seconds.toFixed(1)} s`);
+  }
+} finally {
+  await infra.close();
+}
