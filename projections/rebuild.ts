@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { comparePositions, START, type EventStore, type Position } from '../application/eventstore/port.ts';
 import { lockCheckpoint, readCheckpoints, resetCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
-import { applyBatch, LOCK_NAMESPACE } from './runner.ts';
+import { applyBatch } from './runner.ts';
+import { AdvisoryLocks, LockNamespace } from '../application/database/advisory-lock.ts';
 
 export interface RebuildProgress {
   projection: string;
@@ -27,10 +28,9 @@ export async function rebuildProjection(
 ): Promise<{ events: number }> {
   const batchSize = options.batchSize ?? 1000;
   const head = await store.headPosition();
-  const connection = await (db.client as { acquireConnection(): Promise<any> }).acquireConnection();
+  const locks = new AdvisoryLocks(db);
   try {
-    const lock = await connection.query('select pg_try_advisory_lock($1, hashtext($2)) as locked', [LOCK_NAMESPACE, projection.name]);
-    const here: boolean = lock.rows[0].locked;
+    const here = await locks.tryLock(LockNamespace.projection, projection.name);
     await db.transaction(async (trx) => {
       // Same lock order as a live batch (checkpoint row, then tables), so the two cannot deadlock.
       await lockCheckpoint(trx, projection.name);
@@ -48,7 +48,6 @@ export async function rebuildProjection(
         options.onProgress?.({ projection: projection.name, events, at, head, by: 'here' });
         if (batch.events.length < batchSize && comparePositions(at, head) >= 0) break;
       }
-      await connection.query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_NAMESPACE, projection.name]);
     } else {
       for (;;) {
         const at = (await readCheckpoints(db, [projection.name])).get(projection.name)?.position ?? START;
@@ -59,6 +58,6 @@ export async function rebuildProjection(
     }
     return { events };
   } finally {
-    await (db.client as { releaseConnection(c: unknown): Promise<void> }).releaseConnection(connection);
+    await locks.close();
   }
 }

@@ -7,13 +7,12 @@ import {
   type Position,
   type RecordedEvent,
 } from '../application/eventstore/port.ts';
+import { AdvisoryLocks, LockNamespace } from '../application/database/advisory-lock.ts';
 import { lockCheckpoint, readCheckpoints, saveCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 
 /** Thrown inside a batch when the stored checkpoint is not where this runner left it (a rebuild reset it). */
 class CheckpointMoved extends Error {}
-
-export const LOCK_NAMESPACE = 0x70726a; // 'prj': keeps our advisory locks apart from any other use
 
 /**
  * Apply one batch: lock the checkpoint row, check nobody moved it, let the projection write,
@@ -52,7 +51,7 @@ export interface RunnerOptions {
 export class ProjectionRunner {
   private readonly progress = new EventEmitter();
   private readonly positions = new Map<string, Position>();
-  private lockConnection: { query: (sql: string, values: unknown[]) => Promise<{ rows: { locked?: boolean }[] }> } | undefined;
+  private readonly locks: AdvisoryLocks;
   private stopping = false;
   private readonly loops: Promise<void>[] = [];
   private readonly stops = new Set<() => Promise<void>>();
@@ -64,6 +63,7 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions,
   ) {
     this.progress.setMaxListeners(0);
+    this.locks = new AdvisoryLocks(db);
   }
 
   /** Positions reached by projections this process runs, for read-your-writes without a query. */
@@ -77,7 +77,6 @@ export class ProjectionRunner {
   }
 
   async start(): Promise<void> {
-    this.lockConnection = await (this.db.client as { acquireConnection(): Promise<never> }).acquireConnection();
     for (const projection of this.projections) this.loops.push(this.run(projection));
   }
 
@@ -85,18 +84,9 @@ export class ProjectionRunner {
     this.stopping = true;
     await Promise.all([...this.stops].map((stop) => stop()));
     await Promise.all(this.loops);
-    if (this.lockConnection) {
-      // The connection goes back to knex's pool, where its session (and so its locks) lives on.
-      await this.lockConnection.query('select pg_advisory_unlock_all()', []).catch(() => undefined);
-      await (this.db.client as { releaseConnection(c: unknown): Promise<void> }).releaseConnection(this.lockConnection);
-      this.lockConnection = undefined;
-    }
+    await this.locks.close();
   }
 
-  private async tryLock(name: string): Promise<boolean> {
-    const result = await this.lockConnection!.query('select pg_try_advisory_lock($1, hashtext($2)) as locked', [LOCK_NAMESPACE, name]);
-    return result.rows[0]?.locked === true;
-  }
 
   private async sleep(ms: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,7 +98,7 @@ export class ProjectionRunner {
     let failures = 0;
     while (!this.stopping) {
       try {
-        if (!locked) locked = await this.tryLock(projection.name);
+        if (!locked) locked = await this.locks.tryLock(LockNamespace.projection, projection.name);
         if (!locked) {
           await this.sleep(this.options.lockRetryMs ?? 1000);
           continue;
@@ -135,6 +125,9 @@ export class ProjectionRunner {
         );
         const stop = () => subscription.stop();
         this.stops.add(stop);
+        // stop() may have run while this loop was taking the lock or reading its checkpoint: it
+        // did not see this subscription, so stop it here or stop() would wait for it forever.
+        if (this.stopping) void subscription.stop();
         // A caught-up runner runs no batch, so it would never notice a rebuild resetting its
         // checkpoint; look at the stored one now and then.
         const watch = setInterval(() => {
