@@ -59,16 +59,19 @@ declare
   v_count bigint := coalesce(array_length(p_types, 1), 0);
   v_last bigint;
   v_actual bigint;
+  v_wrong boolean;
 begin
   if v_count = 0 then
     select s.revision into v_actual from streams s where s.stream_name = p_stream;
-    -- CASE, not OR: SQL does not promise to short-circuit, and 'any'::bigint would fail.
-    if case p_expected
-         when 'any' then false
-         when 'no_stream' then v_actual is not null
-         when 'stream_exists' then v_actual is null
-         else v_actual is distinct from p_expected::bigint
-       end then
+    -- CASE, not OR: SQL does not promise to short-circuit, and 'any'::bigint would fail. (Not
+    -- inline in the IF either: PL/pgSQL would end the condition at the CASE's first THEN.)
+    v_wrong := case p_expected
+      when 'any' then false
+      when 'no_stream' then v_actual is not null
+      when 'stream_exists' then v_actual is null
+      else v_actual is distinct from p_expected::bigint
+    end;
+    if v_wrong then
       raise exception using errcode = '${WRONG_EXPECTED_REVISION}', message = 'wrong expected revision',
         detail = coalesce(v_actual::text, 'no_stream');
     end if;
@@ -141,29 +144,41 @@ export const eventColumns = `
 export const appendSql = 'select * from append_to_stream(?, ?, ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
 
 /**
+ * One page of $all: the next `limit` events after a position, in order, each marked whether it
+ * passes the filter; events that do not pass come back without their data.
+ *
+ * The filter is deliberately not in the WHERE clause. There the planner estimates it (or, on a
+ * freshly loaded table without statistics, guesses it) to be selective, then prefers a bitmap
+ * scan of everything after the position plus a sort over walking the position index, and each
+ * page of a replay costs the whole rest of the log. Outside it, the scan is bounded by the page
+ * size whatever the filter, at the price of a filtered page holding fewer than `limit` events.
+ *
  * The lateral join returns the snapshot's xmin even when no event qualifies, and computing xmin in
  * the same statement means it belongs to the very snapshot that decides which rows are visible:
  * every transaction below it has ended, so its events are all visible or never will be.
- * `passed` (only asked for filtered reads) says whether any event at all lies in the range read,
- * which tells a filtered subscription its checkpoint moved past something.
  */
-export function readAllSql(options: { eventTypes: boolean; categories: boolean; limit: boolean; passed: boolean }): string {
-  const conditions = ['e.transaction_id < snap.xmin', '(e.transaction_id, e.global_position) > (?::bigint, ?::bigint)'];
-  if (options.eventTypes) conditions.push('e.event_type = any(?::text[])');
-  if (options.categories) conditions.push('e.category = any(?::text[])');
-  const passed = options.passed
-    ? `exists (select 1 from events p where p.transaction_id < snap.xmin
-         and (p.transaction_id, p.global_position) > (?::bigint, ?::bigint))`
-    : 'null::boolean';
+export function readAllSql(options: { eventTypes: boolean; categories: boolean; limit: boolean }): string {
+  const tests = [];
+  if (options.eventTypes) tests.push('e.event_type = any(?::text[])');
+  if (options.categories) tests.push('e.category = any(?::text[])');
+  const wanted = tests.length ? tests.join(' and ') : 'true';
   return `
-    with snap as materialized (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin),
-    flag as materialized (select ${passed} as passed from snap)
-    select snap.xmin::text as xmin, flag.passed, page.*
-    from snap cross join flag left join lateral (
-      select ${eventColumns}
-      from events e
-      where ${conditions.join(' and ')}
-      order by e.transaction_id, e.global_position
-      ${options.limit ? 'limit ?' : ''}
+    with snap as materialized (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin)
+    select snap.xmin::text as xmin, page.*
+    from snap left join lateral (
+      select w.global_position::text as global_position, w.transaction_id::text as transaction_id,
+        w.stream_name, w.revision::text as revision, w.event_id::text as event_id, w.event_type,
+        w.created_at, w.wanted,
+        case when w.wanted then w.data end as data,
+        case when w.wanted then w.metadata end as metadata
+      from (
+        select e.*, (${wanted}) as wanted
+        from events e
+        where e.transaction_id < snap.xmin
+          and (e.transaction_id, e.global_position) > (?::bigint, ?::bigint)
+        order by e.transaction_id, e.global_position
+        ${options.limit ? 'limit ?' : ''}
+      ) w
+      order by w.transaction_id, w.global_position
     ) page on true`;
 }

@@ -49,7 +49,10 @@ interface EventRow {
 
 /** What a subscription needs beyond ReadAllResult: whether its checkpoint moved past any event. */
 export interface PageResult extends ReadAllResult {
+  /** The page scanned at least one event, wanted or not. */
   passedEvents: boolean;
+  /** The page stopped at maxCount events scanned: more may follow right away. */
+  more: boolean;
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -140,41 +143,42 @@ export class PostgresEventStore implements EventStore {
     return { events, checkpoint };
   }
 
-  /** readAll plus, for filtered reads, whether the range read held any event at all. */
+  /**
+   * readAll plus what a subscription needs: whether this page scanned any event at all (matching
+   * or not), and whether it was cut short by maxCount so the next one should follow at once.
+   * maxCount bounds the events scanned, not only those returned: see readAllSql.
+   */
   async readPage(after: Position, filter: EventFilter | undefined, maxCount: number | undefined): Promise<PageResult> {
+    if (maxCount !== undefined && !(Number.isInteger(maxCount) && maxCount > 0)) {
+      throw new RangeError(`maxCount must be a positive integer, got ${maxCount}`);
+    }
     const eventTypes = filter?.eventTypes;
     const categories = filter?.categories;
-    const filtered = eventTypes !== undefined || categories !== undefined;
-    const sql = readAllSql({
-      eventTypes: eventTypes !== undefined,
-      categories: categories !== undefined,
-      limit: maxCount !== undefined,
-      passed: filtered,
-    });
-    const afterBindings = [after.commit.toString(), after.prepare.toString()];
-    const bindings: unknown[] = [];
-    if (filtered) bindings.push(...afterBindings);
-    bindings.push(...afterBindings);
+    const sql = readAllSql({ eventTypes: eventTypes !== undefined, categories: categories !== undefined, limit: maxCount !== undefined });
+    const bindings: Knex.RawBinding[] = [];
     if (eventTypes !== undefined) bindings.push([...eventTypes]);
     if (categories !== undefined) bindings.push([...categories]);
+    bindings.push(after.commit.toString(), after.prepare.toString());
     if (maxCount !== undefined) bindings.push(maxCount);
 
     const { rows } = (await this.knex.raw(sql, bindings)) as {
-      rows: (Partial<EventRow> & { xmin: string; passed: boolean | null })[];
+      rows: (Partial<EventRow> & { xmin: string; wanted: boolean | null })[];
     };
     const xmin = BigInt(rows[0]!.xmin);
-    const events = rows.filter((r) => r.global_position != null).map((r) => toRecorded(r as EventRow));
+    const scanned = rows.filter((r) => r.global_position != null);
+    const events = scanned.filter((r) => r.wanted).map((r) => toRecorded(r as EventRow));
 
+    const more = maxCount !== undefined && scanned.length >= maxCount;
     let checkpoint: Position;
-    if (maxCount !== undefined && events.length >= maxCount) {
-      checkpoint = events[events.length - 1]!.position;
+    if (more) {
+      const last = scanned[scanned.length - 1]!;
+      checkpoint = { commit: BigInt(last.transaction_id!), prepare: BigInt(last.global_position!) };
     } else {
       // Everything below xmin has been read: no transaction there can still commit.
       const caughtUp = { commit: xmin - 1n, prepare: MAX_INT64 };
       checkpoint = comparePositions(caughtUp, after) > 0 ? caughtUp : after;
     }
-    const passedEvents = filtered ? rows[0]!.passed === true || events.length > 0 : events.length > 0;
-    return { events, checkpoint, passedEvents };
+    return { events, checkpoint, passedEvents: scanned.length > 0, more };
   }
 
   subscribeToAll(handler: SubscriptionHandler, options: SubscribeOptions = {}): Subscription {

@@ -1,0 +1,199 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../application/eventstore/port.ts';
+import { PostgresEventStore } from '../../application/eventstore/postgres.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { eventStoreContract } from './contract.ts';
+
+eventStoreContract('postgres', async () => {
+  const db = await createTestDatabase();
+  const store = new PostgresEventStore(db.knex);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
+});
+
+/**
+ * What only PostgreSQL can show: transactions held open by hand. A raw client calls the same
+ * append function the adapter calls, inside BEGIN ... COMMIT, so the test decides when it commits.
+ */
+const pgOnly = suite('postgres event store: held-open transactions, polling, empty appends');
+let db: TestDatabase;
+let store: PostgresEventStore;
+
+pgOnly.before(async () => {
+  db = await createTestDatabase();
+  store = new PostgresEventStore(db.knex);
+});
+pgOnly.after(async () => {
+  await store.close();
+  await db.drop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
+    await sleep(10);
+  }
+}
+
+function category(): string {
+  return `late${randomBytes(4).toString('hex')}`;
+}
+
+/** A transaction of its own that the test commits or rolls back when it chooses. */
+async function openTransaction() {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await client.query('begin');
+  return {
+    async append(stream: string, type: string, data: Record<string, unknown>): Promise<Position> {
+      const { rows } = await client.query(
+        'select * from append_to_stream($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+        [stream, 'any', [randomUUID()], [type], [JSON.stringify(data)], ['{}']],
+      );
+      return { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) };
+    },
+    /** Takes a transaction id now, before any position. */
+    async takeTransactionId(): Promise<void> {
+      await client.query('select pg_current_xact_id()');
+    },
+    async end(how: 'commit' | 'rollback'): Promise<void> {
+      await client.query(how);
+      await client.end();
+    },
+  };
+}
+
+function subscribe(filterCategory: string) {
+  const events: RecordedEvent[] = [];
+  const subscription = store.subscribeToAll(
+    async (batch) => {
+      events.push(...batch);
+    },
+    { filter: { categories: [filterCategory] } },
+  );
+  return { events, subscription };
+}
+
+pgOnly('late commit: A takes an earlier position, B commits first; the subscriber still sees A, once', async () => {
+  const cat = category();
+  const { events, subscription } = subscribe(cat);
+  const a = await openTransaction();
+  const positionA = await a.append(`${cat}-a`, 'A', { who: 'A' });
+  const b = await store.appendToStream(`${cat}-b`, [{ type: 'B', data: { who: 'B' } }]);
+  assert.ok(b.position.prepare > positionA.prepare, 'B took the later global position');
+
+  await sleep(300);
+  assert.equal(events, [], 'nothing after A is delivered while A is in flight');
+  const page = await store.readAll({ filter: { categories: [cat] } });
+  assert.equal(page.events, []);
+  assert.ok(comparePositions(page.checkpoint, positionA) < 0, 'the checkpoint stops short of A');
+
+  await a.end('commit');
+  await eventually('A and B delivered', () => events.length >= 2);
+  await sleep(300);
+  await subscription.stop();
+  assert.equal(events.map((e) => e.type), ['A', 'B']);
+  assert.equal(events[0]!.position, positionA);
+});
+
+pgOnly('order follows transactions: A took its transaction id before B, so A comes first', async () => {
+  const cat = category();
+  const { events, subscription } = subscribe(cat);
+  const a = await openTransaction();
+  await a.takeTransactionId();
+  const b = await store.appendToStream(`${cat}-b`, [{ type: 'B', data: {} }]);
+  const positionA = await a.append(`${cat}-a`, 'A', {});
+  assert.ok(positionA.prepare > b.position.prepare, 'A took the later global position');
+  await sleep(200);
+  assert.equal(events, []);
+  await a.end('commit');
+  await eventually('both delivered', () => events.length >= 2);
+  await sleep(200);
+  await subscription.stop();
+  assert.equal(events.map((e) => e.type), ['A', 'B']);
+  assert.ok(comparePositions(positionA, b.position) < 0, 'positions order A before B');
+});
+
+pgOnly('a rolled-back append is never delivered and does not consume a revision', async () => {
+  const cat = category();
+  const { events, subscription } = subscribe(cat);
+  const a = await openTransaction();
+  await a.append(`${cat}-1`, 'Lost', {});
+  await store.appendToStream(`${cat}-2`, [{ type: 'Kept', data: {} }]);
+  await a.end('rollback');
+  await eventually('the committed event delivered', () => events.length >= 1);
+  await sleep(200);
+  await subscription.stop();
+  assert.equal(events.map((e) => e.type), ['Kept']);
+  const after = await store.appendToStream(`${cat}-1`, [{ type: 'First', data: {} }], { expectedRevision: 'no_stream' });
+  assert.is(after.nextExpectedRevision, 0n);
+});
+
+pgOnly('another store instance sees appends by polling', async () => {
+  const cat = category();
+  const other = new PostgresEventStore(db.knex, { pollIntervalMs: 20 });
+  const seen: RecordedEvent[] = [];
+  const subscription = other.subscribeToAll(async (batch) => void seen.push(...batch), {
+    filter: { categories: [cat] },
+    after: await other.headPosition(),
+  });
+  await store.appendToStream(`${cat}-1`, [{ type: 'E', data: {} }]);
+  await eventually('seen by the other instance', () => seen.length === 1, 2000);
+  await subscription.stop();
+  await other.close();
+});
+
+pgOnly('an idle filtered subscription is not called just because unrelated transactions commit', async () => {
+  const cat = category();
+  let calls = 0;
+  const subscription = store.subscribeToAll(async () => void calls++, {
+    filter: { categories: [cat] },
+    after: await store.headPosition(),
+  });
+  await sleep(150);
+  calls = 0;
+  await db.knex.raw('create table idle_probe (n int)');
+  for (let i = 0; i < 10; i++) {
+    await db.knex.raw('insert into idle_probe values (?)', [i]);
+    await sleep(20);
+  }
+  await sleep(200);
+  await subscription.stop();
+  assert.is(calls, 0);
+});
+
+pgOnly('a wrong expected revision never surfaces as a raw database error', async () => {
+  const stream = `${category()}-1`;
+  const results = await Promise.allSettled(
+    Array.from({ length: 20 }, () => store.appendToStream(stream, [{ type: 'E', data: {} }], { expectedRevision: 'no_stream' })),
+  );
+  const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
+  assert.is(errors.length, 19);
+  for (const error of errors) assert.is((error as Error).name, 'ConcurrencyError');
+});
+
+pgOnly('an empty append only checks the expected revision', async () => {
+  const stream = `${category()}-1`;
+  assert.equal(await store.appendToStream(stream, [], { expectedRevision: 'no_stream' }), {
+    nextExpectedRevision: -1n,
+    position: { commit: 0n, prepare: 0n },
+  });
+  assert.equal(await store.readStream(stream), [], 'an empty append does not create the stream');
+  const written = await store.appendToStream(stream, [{ type: 'E', data: {} }]);
+  assert.equal(await store.appendToStream(stream, [], { expectedRevision: 0n }), written);
+  const refused = await store.appendToStream(stream, [], { expectedRevision: 'no_stream' }).then(() => undefined, (e: unknown) => e);
+  assert.instance(refused, ConcurrencyError);
+});
+
+pgOnly.run();
