@@ -42,11 +42,11 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 404 && ctx.body === undefined) answer(ctx, 404, Messages.routeNotFound);
     else if (ctx.status === 405 && ctx.body === undefined) answer(ctx, 405, 'Método não permitido.');
   } catch (error) {
-    if (error instanceof HttpError) {
+    if (error instanceof HttpError || error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-      return answer(ctx, error.status, error.message, error.extra);
+      const status = error instanceof HttpError ? error.status : STATUS_OF[error.kind];
+      return answer(ctx, status, error.message, error.extra);
     }
-    if (error instanceof DomainError) return answer(ctx, STATUS_OF[error.kind], error.message, error.extra);
     const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
     // Body parser failures (koa-body / raw-body): bad JSON, too large, bad encoding.
     if (status === 413) return answer(ctx, 413, Messages.bodyTooLarge);

@@ -69,7 +69,15 @@ export const ObjectIdSchema = (message: string = Messages.invalidId) =>
 
 export const ErrorBody = Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true });
 
-const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/;
+// The scheme name is case-insensitive (RFC 9110 11.1); the token must look like a compact JWS.
+const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+
+/** Organization and user come from the token only (Authentication 4): a body cannot name them. */
+function withoutCallerFields(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { organizationId: _organization, userId: _user, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
 
 async function principalOf(ctx: Context, app: AppContext): Promise<Principal> {
   const match = BEARER.exec(ctx.get('authorization') ?? '');
@@ -95,7 +103,8 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         }
         const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;
         const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;
-        const body = spec.body && !spec.rawBody ? validateBody(spec.body, ctx.request.body) : ctx.request.body;
+        const received = spec.rawBody ? ctx.request.body : withoutCallerFields(ctx.request.body);
+        const body = spec.body && !spec.rawBody ? validateBody(spec.body, received) : received;
         const result = await spec.handle({ params, query, body, principal, app, ctx });
         if (isReply(result)) {
           for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);

@@ -20,6 +20,8 @@ export class DomainError extends Error {
     message: string,
     /** Extra fields the spec lets a caller resume with (operationResultId, reportId, ...). */
     readonly extra?: Record<string, unknown>,
+    /** Response headers the refusal implies (Retry-After on a 429); the HTTP layer sets them. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -21,6 +21,10 @@ export const Messages = {
   invalidClientId: 'ClientId inválido.',
   invalidClientSecret: 'ClientSecret inválido.',
   tooManyFailedSecrets: 'Muitas tentativas com ClientSecret inválido. Tente novamente mais tarde.', // ours
+  nameRequired: 'O nome é obrigatório.', // ours: organization or user without a name
+  unknownModule: 'Módulo desconhecido.', // ours
+  unknownPermission: 'Permissão desconhecida.', // ours
+  alreadyExists: 'O registro já existe.', // ours: an id used twice
 
   // Module gates
   proposalsModuleDisabled: 'Sua organização não tem o módulo de Propostas habilitado.',
@@ -37,6 +41,18 @@ export const Messages = {
   reportNotFoundPt: 'Relatório não encontrado',
   reanalyzeForbidden: 'Usuário não tem permissão para refazer análise manual.',
   committeeNotFound: 'Nenhuma deliberação do comitê encontrada para este relatório.',
+  policyOtherDocumentType: 'A política informada é de outro tipo de documento e não pode analisar este documento.', // ours
+  policyArchived: 'Esta política está arquivada.', // ours
+  policyDocumentTypeChange: 'O tipo de documento de uma política não pode mudar; crie uma nova política.', // ours
+  policyVersionNotFound: 'Versão da política não encontrada.', // ours
+  reportStillProcessing: 'O relatório ainda está em processamento.', // ours
+  manualAnalysisExists: 'Este relatório já tem análise manual; para refazê-la use POST /report/re-analyze.', // ours
+  manualAnalysisMissing: 'Este relatório ainda não tem análise manual; a primeira decisão humana é feita em POST /report/analyze.', // ours
+  sectionNotFound: 'Seção não encontrada.', // ours
+  reportExportFailed: 'Não foi possível exportar o relatório.', // ours, in the spec's 502 style
+  downloadLinkInvalid: 'Link de download inválido ou expirado.', // ours
+  policyAlreadyExists: 'Esta política já existe.', // ours: a repeated create with the same id
+  reportAlreadyExists: 'Este relatório já existe.', // ours: a repeated request with the same id
 
   // Webhooks
   invalidWebhookUrl: 'URL de webhook inválida.',

@@ -1,0 +1,105 @@
+import { MODULES, PERMISSIONS, type Module, type Permission } from '../../domain/identity/access.ts';
+import { credentialDecider } from '../../domain/identity/credential.ts';
+import { identityStreams, type OrganizationCreated, type UserCreated } from '../../domain/identity/events.ts';
+import { organizationDecider, type OrganizationCommand } from '../../domain/identity/organization.ts';
+import { userDecider, type UserCommand } from '../../domain/identity/user.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
+import { findCredentialByClientId } from '../../projections/identity/queries.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import type { Position } from '../eventstore/port.ts';
+import { hashSecret, newClientId, newClientSecret } from './secrets.ts';
+
+
+export interface IssuedCredential {
+  credentialId: string;
+  clientId: string;
+  /** Shown once: only its hash is kept. */
+  clientSecret: string;
+}
+
+export interface NewTenant {
+  name: string;
+  userName?: string;
+  /** Default: every module. */
+  modules?: readonly string[];
+  /** Default: every permission. */
+  permissions?: readonly string[];
+}
+
+export interface ProvisionedTenant extends IssuedCredential {
+  organizationId: string;
+  userId: string;
+  modules: Module[];
+  permissions: Permission[];
+}
+
+async function appendCredential(app: AppContext, userId: string, organizationId: string): Promise<IssuedCredential & { position: Position | null }> {
+  const credentialId = app.ids.objectId();
+  const clientId = newClientId();
+  const clientSecret = newClientSecret();
+  const { position } = await handleCommand(app.store, identityStreams.credential(credentialId), credentialDecider, {
+    type: 'IssueCredential',
+    credentialId,
+    clientId,
+    userId,
+    organizationId,
+    secretHash: await hashSecret(clientSecret),
+    at: app.clock.now(),
+  });
+  return { credentialId, clientId, clientSecret, position };
+}
+
+/**
+ * An organization, its first user and that user's credential. Every command is decided on an
+ * empty state before anything is appended, so a bad module or permission name leaves no
+ * organization behind without its user. Returns once the identity read tables show the tenant.
+ */
+export async function provisionTenant(app: AppContext, input: NewTenant): Promise<ProvisionedTenant> {
+  const at = app.clock.now();
+  const organizationId = app.ids.objectId();
+  const userId = app.ids.objectId();
+  const createOrganization: OrganizationCommand = { type: 'CreateOrganization', organizationId, name: input.name, modules: input.modules ?? MODULES, at };
+  const createUser: UserCommand = {
+    type: 'CreateUser',
+    userId,
+    organizationId,
+    name: input.userName ?? input.name,
+    permissions: input.permissions ?? PERMISSIONS,
+    at,
+  };
+  const [organization] = organizationDecider.decide(createOrganization, organizationDecider.initialState());
+  const [user] = userDecider.decide(createUser, userDecider.initialState());
+
+  await handleCommand(app.store, identityStreams.organization(organizationId), organizationDecider, createOrganization);
+  await handleCommand(app.store, identityStreams.user(userId), userDecider, createUser);
+  const { position, ...credential } = await appendCredential(app, userId, organizationId);
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return {
+    organizationId,
+    userId,
+    ...credential,
+    modules: (organization as OrganizationCreated).data.modules,
+    permissions: (user as UserCreated).data.permissions,
+  };
+}
+
+/** Another credential for an existing user (rotation: issue a new one, then revoke the old). */
+export async function issueCredential(app: AppContext, userId: string): Promise<IssuedCredential & { userId: string; organizationId: string }> {
+  const { state } = await loadState(app.store, identityStreams.user(userId), userDecider);
+  if (!state.userId) throw new DomainError('not_found', Messages.recordNotFound);
+  const { position, ...credential } = await appendCredential(app, userId, state.organizationId);
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return { ...credential, userId, organizationId: state.organizationId };
+}
+
+/** Revoke by client id: its sessions stop working at once (the authenticator checks revocation). */
+export async function revokeCredential(app: AppContext, clientId: string): Promise<{ credentialId: string; clientId: string; revokedAt: string }> {
+  const found = await findCredentialByClientId(app.db, clientId);
+  if (!found) throw new DomainError('not_found', Messages.invalidClientId);
+  const { state, position } = await handleCommand(app.store, identityStreams.credential(found.id), credentialDecider, { type: 'RevokeCredential', at: app.clock.now() });
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return { credentialId: found.id, clientId, revokedAt: state.revokedAt! };
+}

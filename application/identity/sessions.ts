@@ -1,0 +1,87 @@
+import type { Config } from '../../config/index.ts';
+import type { Principal } from '../../domain/identity/access.ts';
+import { identityStreams } from '../../domain/identity/events.ts';
+import { sessionDecider, type SessionState } from '../../domain/identity/session.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
+import { findCredentialByClientId } from '../../projections/identity/queries.ts';
+import { handleCommand } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import { secretLockout } from './limits.ts';
+import { verifySecret } from './secrets.ts';
+import { signSessionToken } from './tokens.ts';
+
+/** The contract's Session object. accessToken appears only in the reply that issues it. */
+export interface SessionReply {
+  id: string;
+  accessToken?: string;
+  expiresAt: string;
+  /** Token lifetime in seconds (the release notes' field). */
+  expiresIn: number;
+  userId: string;
+  organizationId: string;
+  loggedOutAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function signingKey(config: Config): string {
+  if (!config.JWT_SECRET) throw new Error('JWT_SECRET is not set (bootstrap generates one into DATA_DIR)');
+  return config.JWT_SECRET;
+}
+
+export function sessionReply(state: SessionState, accessToken?: string): SessionReply {
+  return {
+    id: state.sessionId!,
+    ...(accessToken ? { accessToken } : {}),
+    expiresAt: state.expiresAt,
+    expiresIn: Math.round((Date.parse(state.expiresAt) - Date.parse(state.issuedAt)) / 1000),
+    userId: state.userId,
+    organizationId: state.organizationId,
+    loggedOutAt: state.loggedOutAt,
+    createdAt: state.issuedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+/**
+ * POST /auth/authenticate. Order matters: an unknown or revoked client id is told apart first
+ * (the contract's 400), a locked client id is refused before any hashing, and only then is the
+ * secret checked. The reply waits for the sessions projection so the token works at once.
+ */
+export async function authenticate(app: AppContext, clientId: string | undefined, clientSecret: string | undefined): Promise<SessionReply> {
+  const credential = clientId ? await findCredentialByClientId(app.db, clientId) : undefined;
+  if (!credential || credential.revokedAt) throw new DomainError('invalid', Messages.invalidClientId);
+  const lockout = secretLockout(app);
+  await lockout.ensureOpen(credential.clientId);
+  if (!clientSecret || !(await verifySecret(clientSecret, credential.secretHash))) {
+    await lockout.recordFailure(credential.clientId);
+    throw new DomainError('unauthenticated', Messages.invalidClientSecret);
+  }
+  await lockout.clear(credential.clientId);
+
+  const sessionId = app.ids.objectId();
+  const { state, position } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, {
+    type: 'StartSession',
+    sessionId,
+    userId: credential.userId,
+    organizationId: credential.organizationId,
+    credentialId: credential.id,
+    at: app.clock.now(),
+    ttlSeconds: app.config.TOKEN_TTL_SECONDS,
+  });
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  const token = signSessionToken(signingKey(app.config), { ...state, sessionId });
+  return sessionReply(state, token);
+}
+
+/** POST /auth/logout: ends the caller's own session; its token is refused from the reply on. */
+export async function logout(app: AppContext, principal: Principal): Promise<SessionReply> {
+  const { state, position } = await handleCommand(app.store, identityStreams.session(principal.sessionId), sessionDecider, {
+    type: 'LogOut',
+    at: app.clock.now(),
+  });
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return sessionReply(state);
+}

@@ -1,0 +1,58 @@
+import type { Decider } from '../shared/decider.ts';
+import { DomainError } from '../shared/errors.ts';
+import { Messages } from '../shared/messages.ts';
+import { isPermission, type Permission } from './access.ts';
+import type { UserEvent } from './events.ts';
+import { requireName, sameSet } from './rules.ts';
+
+export type UserCommand =
+  | { type: 'CreateUser'; userId: string; organizationId: string; name: string; permissions: readonly string[]; at: Date }
+  | { type: 'SetPermissions'; permissions: readonly string[]; at: Date };
+
+export interface UserState {
+  userId: string | null;
+  organizationId: string;
+  name: string;
+  permissions: Permission[];
+}
+
+function permissionsOf(names: readonly string[]): Permission[] {
+  if (!names.every(isPermission)) throw new DomainError('invalid', Messages.unknownPermission);
+  return [...new Set(names as readonly Permission[])];
+}
+
+export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
+  initialState: () => ({ userId: null, organizationId: '', name: '', permissions: [] }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserCreated':
+        return { userId: event.data.userId, organizationId: event.data.organizationId, name: event.data.name, permissions: event.data.permissions };
+      case 'UserPermissionsChanged':
+        return { ...state, permissions: event.data.permissions };
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateUser': {
+        if (state.userId) throw new DomainError('conflict', Messages.alreadyExists);
+        const data = {
+          userId: command.userId,
+          organizationId: command.organizationId,
+          name: requireName(command.name),
+          permissions: permissionsOf(command.permissions),
+          createdAt: command.at.toISOString(),
+        };
+        return [{ type: 'UserCreated', data }];
+      }
+      case 'SetPermissions': {
+        if (!state.userId) throw new DomainError('not_found', Messages.recordNotFound);
+        const permissions = permissionsOf(command.permissions);
+        if (sameSet(permissions, state.permissions)) return [];
+        const data = { userId: state.userId, organizationId: state.organizationId, permissions, changedAt: command.at.toISOString() };
+        return [{ type: 'UserPermissionsChanged', data }];
+      }
+    }
+  },
+};

@@ -1,0 +1,65 @@
+import type { Migration } from '../../application/database/migrate.ts';
+
+const id = 24; // ObjectId length
+
+export const identityMigrations: Migration[] = [
+  {
+    name: '202611230000_identity_read_tables',
+    async up(knex) {
+      await knex.schema.createTable('identity_organizations', (t) => {
+        t.string('id', id).primary();
+        t.text('name').notNullable();
+        t.specificType('modules', 'text[]').notNullable();
+        t.jsonb('flags').notNullable().defaultTo('{}');
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+      });
+      await knex.schema.createTable('identity_users', (t) => {
+        t.string('id', id).primary();
+        t.string('organization_id', id).notNullable().index();
+        t.text('name').notNullable();
+        t.specificType('permissions', 'text[]').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+      });
+      await knex.schema.createTable('identity_credentials', (t) => {
+        t.string('id', id).primary();
+        t.text('client_id').notNullable().unique();
+        t.string('user_id', id).notNullable().index();
+        t.string('organization_id', id).notNullable().index();
+        t.text('secret_hash').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('revoked_at', { useTz: true });
+      });
+      await knex.schema.createTable('identity_sessions', (t) => {
+        t.string('id', id).primary();
+        t.string('user_id', id).notNullable().index();
+        t.string('organization_id', id).notNullable();
+        t.string('credential_id', id).notNullable().index();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('logged_out_at', { useTz: true });
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+      });
+    },
+    async down(knex) {
+      for (const table of ['identity_sessions', 'identity_credentials', 'identity_users', 'identity_organizations']) await knex.schema.dropTable(table);
+    },
+  },
+  {
+    // Counters of rate-limiter-flexible (request limits and failed-secret lockouts), shared by
+    // every process. Columns are the ones the library creates itself; we create the table here
+    // so no request ever races the library's lazy CREATE TABLE.
+    name: '202611230001_identity_rate_limits',
+    async up(knex) {
+      await knex.schema.createTable('identity_rate_limits', (t) => {
+        t.string('key', 255).primary();
+        t.integer('points').notNullable().defaultTo(0);
+        t.bigInteger('expire').index();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('identity_rate_limits');
+    },
+  },
+];

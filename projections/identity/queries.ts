@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+
+export interface CredentialRow {
+  id: string;
+  clientId: string;
+  userId: string;
+  organizationId: string;
+  secretHash: string;
+  revokedAt: Date | null;
+}
+
+export async function findCredentialByClientId(db: Knex, clientId: string): Promise<CredentialRow | undefined> {
+  return db('identity_credentials')
+    .where({ client_id: clientId })
+    .first({ id: 'id', clientId: 'client_id', userId: 'user_id', organizationId: 'organization_id', secretHash: 'secret_hash', revokedAt: 'revoked_at' });
+}
+
+export interface ActiveSessionRow {
+  sessionId: string;
+  userId: string;
+  organizationId: string;
+  credentialId: string;
+  userName: string;
+  modules: string[];
+  permissions: string[];
+}
+
+/**
+ * Everything a request needs to know about its caller, in one query on primary keys: the
+ * session is live (not logged out, not expired), its credential not revoked, plus the
+ * organization's modules and the user's permissions as they are now (not as when the token was
+ * issued, so a change applies at once).
+ */
+export async function findActiveSession(db: Knex, sessionId: string, now: Date): Promise<ActiveSessionRow | undefined> {
+  return db('identity_sessions as s')
+    .join('identity_credentials as c', 'c.id', 's.credential_id')
+    .join('identity_users as u', 'u.id', 's.user_id')
+    .join('identity_organizations as o', 'o.id', 's.organization_id')
+    .where('s.id', sessionId)
+    .whereNull('s.logged_out_at')
+    .whereNull('c.revoked_at')
+    .where('s.expires_at', '>', now)
+    .first({
+      sessionId: 's.id',
+      userId: 's.user_id',
+      organizationId: 's.organization_id',
+      credentialId: 's.credential_id',
+      userName: 'u.name',
+      modules: 'o.modules',
+      permissions: 'u.permissions',
+    });
+}
+
+export interface SessionDetail {
+  id: string;
+  userId: string;
+  organizationId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  loggedOutAt: Date | null;
+  organization: { id: string; name: string; modules: string[]; flags: Record<string, boolean> };
+  user: { id: string; name: string; permissions: string[] };
+  credential: { id: string; clientId: string };
+}
+
+export async function findSessionDetail(db: Knex, sessionId: string): Promise<SessionDetail | undefined> {
+  const row = await db('identity_sessions as s')
+    .join('identity_credentials as c', 'c.id', 's.credential_id')
+    .join('identity_users as u', 'u.id', 's.user_id')
+    .join('identity_organizations as o', 'o.id', 's.organization_id')
+    .where('s.id', sessionId)
+    .first(
+      's.id',
+      's.user_id',
+      's.organization_id',
+      's.created_at',
+      's.updated_at',
+      's.expires_at',
+      's.logged_out_at',
+      { org_name: 'o.name', modules: 'o.modules', flags: 'o.flags', user_name: 'u.name', permissions: 'u.permissions', credential_id: 'c.id', client_id: 'c.client_id' },
+    );
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    organizationId: row.organization_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    loggedOutAt: row.logged_out_at,
+    organization: { id: row.organization_id, name: row.org_name, modules: row.modules, flags: row.flags },
+    user: { id: row.user_id, name: row.user_name, permissions: row.permissions },
+    credential: { id: row.credential_id, clientId: row.client_id },
+  };
+}

@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { demoSeeders } from '../../application/demo.ts';
+import { MODULES, PERMISSIONS } from '../../domain/identity/access.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { authenticateOverHttp } from '../support/identity.ts';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json?: any;
+}
+
+/** The CLI as operators run it: a child process whose whole stdout must be one JSON object. */
+function provision(databaseUrl: string, dataDir: string, args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/provision.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        // left undefined: the assertions say what was printed
+      }
+      resolve({ code: code ?? 1, stdout, stderr, json });
+    }),
+  );
+}
+
+interface Ctx {
+  app: TestApp;
+  idle: TestDatabase;
+  dataDir: string;
+}
+const test = suite<Ctx>('identity: provisioning CLI');
+
+test.before(async (ctx) => {
+  ctx.app = await startTestApp();
+  ctx.idle = await createTestDatabase();
+  ctx.dataDir = mkdtempSync(join(tmpdir(), 'credit-cli-'));
+});
+test.after(async (ctx) => {
+  await ctx.app.stop();
+  await ctx.idle.drop();
+  rmSync(ctx.dataDir, { recursive: true, force: true });
+});
+
+test('while the service runs: one JSON object, a credential that authenticates, then --revoke', async ({ app }) => {
+  const run = await provision(app.database.url, app.app.config.DATA_DIR, ['--org', 'Acme Ltda', '--modules', 'reports,proposals', '--permissions', 'can-generate-report']);
+  assert.is(run.code, 0, run.stderr);
+  assert.ok(run.json, `stdout was: ${run.stdout}`);
+  const out = run.json;
+  for (const field of ['organizationId', 'userId', 'credentialId']) assert.match(out[field], /^[0-9a-f]{24}$/);
+  assert.match(out.clientId, /^cli_[0-9a-f]{24}$/);
+  assert.ok(Buffer.from(out.clientSecret, 'base64url').length >= 32);
+  assert.equal(out.modules, ['reports', 'proposals']);
+  assert.equal(out.permissions, ['can-generate-report']);
+
+  const session = await authenticateOverHttp(app, out.clientId, out.clientSecret);
+  assert.is(session.status, 200, JSON.stringify(session.body));
+  assert.is(session.body.organizationId, out.organizationId);
+
+  const revoked = await provision(app.database.url, app.app.config.DATA_DIR, ['--revoke', out.clientId]);
+  assert.is(revoked.code, 0, revoked.stderr);
+  assert.is(revoked.json.clientId, out.clientId);
+  assert.ok(revoked.json.revokedAt);
+  assert.equal((await authenticateOverHttp(app, out.clientId, out.clientSecret)).body, { code: 400, message: Messages.invalidClientId });
+  const live = await app.call('GET', '/auth/session', { token: session.body.accessToken });
+  assert.is(live.status, 401);
+});
+
+test('with no service running: defaults to every module and permission, read tables ready on exit, --demo', async ({ idle, dataDir }) => {
+  const run = await provision(idle.url, dataDir, ['--org', 'Demo', '--demo']);
+  assert.is(run.code, 0, run.stderr);
+  assert.equal(run.json.modules, [...MODULES]);
+  assert.equal(run.json.permissions, [...PERMISSIONS]);
+  const row = await idle.knex('identity_credentials').where({ client_id: run.json.clientId }).first();
+  assert.ok(row, 'the CLI projected its writes before exiting');
+  assert.is(row.revoked_at, null);
+  assert.not.ok(row.secret_hash.includes(run.json.clientSecret));
+  assert.match(row.secret_hash, /^scrypt\$N=\d+,r=\d+,p=\d+\$/);
+  // Each module's demo seeder added its part (credit policies, ...) without error.
+  assert.is(run.json.demoErrors, undefined);
+  if (demoSeeders.some((s) => s.name === 'credit-policy')) assert.ok(Array.isArray(run.json.policies) && run.json.policies.length >= 2, JSON.stringify(run.json));
+});
+
+test('bad arguments print nothing on stdout and fail', async ({ idle, dataDir }) => {
+  const cases = [['--org', 'X', '--modules', 'reports,kycEnabled'], ['--org', 'X', '--permissions', 'admin'], [], ['--org', 'X', '--revoke', 'y'], ['--revoke', 'cli_unknown']];
+  const runs = await Promise.all(cases.map((args) => provision(idle.url, dataDir, args)));
+  for (const [i, run] of runs.entries()) {
+    const args = cases[i]!;
+    assert.is.not(run.code, 0, args.join(' '));
+    assert.is(run.stdout, '', args.join(' '));
+    assert.ok(run.stderr.length > 0);
+  }
+});
+
+test.run();

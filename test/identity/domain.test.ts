@@ -1,0 +1,133 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { credentialDecider } from '../../domain/identity/credential.ts';
+import { organizationDecider } from '../../domain/identity/organization.ts';
+import { sessionDecider } from '../../domain/identity/session.ts';
+import { userDecider } from '../../domain/identity/user.ts';
+import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+
+const at = new Date('2026-01-02T03:04:05.678Z');
+const ORG = 'a'.repeat(24);
+const USER = 'b'.repeat(24);
+const CRED = 'c'.repeat(24);
+const SESSION = 'd'.repeat(24);
+
+/** given events, when command: the events decided (or the DomainError thrown). */
+function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: E[]) {
+  return {
+    when: (command: C) => decider.decide(command, fold(decider, events)),
+    refuses(command: C, kind: string, message: string) {
+      try {
+        decider.decide(command, fold(decider, events));
+      } catch (error) {
+        assert.instance(error, DomainError);
+        assert.is((error as DomainError).kind, kind);
+        assert.is((error as DomainError).message, message);
+        return;
+      }
+      assert.unreachable('the command was accepted');
+    },
+  };
+}
+
+const organization = suite('identity: organization');
+const created = organizationDecider.decide({ type: 'CreateOrganization', organizationId: ORG, name: ' Acme ', modules: ['reports', 'proposals', 'reports'], at }, organizationDecider.initialState());
+
+organization('created with its modules (deduplicated) and a trimmed name', () => {
+  assert.equal(created, [
+    { type: 'OrganizationCreated', data: { organizationId: ORG, name: 'Acme', modules: ['reports', 'proposals'], flags: {}, createdAt: at.toISOString() } },
+  ]);
+});
+organization('an unknown module is refused', () => {
+  given(organizationDecider, []).refuses({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: ['kycEnabled'], at }, 'invalid', Messages.unknownModule);
+});
+organization('a blank name is refused', () => {
+  given(organizationDecider, []).refuses({ type: 'CreateOrganization', organizationId: ORG, name: '  ', modules: [], at }, 'invalid', Messages.nameRequired);
+});
+organization('created twice is a conflict', () => {
+  given(organizationDecider, created).refuses({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: [], at }, 'conflict', Messages.alreadyExists);
+});
+organization('modules change as a set; the same set changes nothing', () => {
+  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['proposals', 'reports'], at }), []);
+  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['kyc'], at }), [
+    { type: 'OrganizationModulesChanged', data: { organizationId: ORG, modules: ['kyc'], changedAt: at.toISOString() } },
+  ]);
+});
+organization('flags merge; an unchanged flag changes nothing', () => {
+  const changed = given(organizationDecider, created).when({ type: 'SetFlags', flags: { beta: true }, at });
+  assert.equal(changed[0]!.data, { organizationId: ORG, flags: { beta: true }, changedAt: at.toISOString() });
+  assert.equal(given(organizationDecider, [...created, ...changed]).when({ type: 'SetFlags', flags: { beta: true }, at }), []);
+});
+organization('changing an organization that does not exist', () => {
+  given(organizationDecider, []).refuses({ type: 'SetModules', modules: [], at }, 'not_found', Messages.recordNotFound);
+});
+
+const user = suite('identity: user');
+const userCreated = userDecider.decide({ type: 'CreateUser', userId: USER, organizationId: ORG, name: 'Ana', permissions: ['can-generate-report'], at }, userDecider.initialState());
+
+user('created in one organization with permissions', () => {
+  assert.equal(userCreated[0]!.data, { userId: USER, organizationId: ORG, name: 'Ana', permissions: ['can-generate-report'], createdAt: at.toISOString() });
+});
+user('an unknown permission is refused', () => {
+  given(userDecider, []).refuses({ type: 'CreateUser', userId: USER, organizationId: ORG, name: 'Ana', permissions: ['admin'], at }, 'invalid', Messages.unknownPermission);
+});
+user('permission changes carry the organization', () => {
+  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-manage-settings'], at }), [
+    { type: 'UserPermissionsChanged', data: { userId: USER, organizationId: ORG, permissions: ['can-manage-settings'], changedAt: at.toISOString() } },
+  ]);
+  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-generate-report'], at }), []);
+});
+
+const credential = suite('identity: credential');
+const issued = credentialDecider.decide(
+  { type: 'IssueCredential', credentialId: CRED, clientId: 'cli_x', userId: USER, organizationId: ORG, secretHash: 'scrypt$...', at },
+  credentialDecider.initialState(),
+);
+
+credential('issued with the hash only', () => {
+  assert.equal(issued[0]!.data, { credentialId: CRED, clientId: 'cli_x', userId: USER, organizationId: ORG, secretHash: 'scrypt$...', issuedAt: at.toISOString() });
+});
+credential('revoked once; revoking again changes nothing', () => {
+  const revoked = given(credentialDecider, issued).when({ type: 'RevokeCredential', at });
+  assert.equal(revoked, [{ type: 'CredentialRevoked', data: { credentialId: CRED, clientId: 'cli_x', organizationId: ORG, revokedAt: at.toISOString() } }]);
+  assert.equal(given(credentialDecider, [...issued, ...revoked]).when({ type: 'RevokeCredential', at }), []);
+});
+credential('revoking an unknown credential', () => {
+  given(credentialDecider, []).refuses({ type: 'RevokeCredential', at }, 'not_found', Messages.recordNotFound);
+});
+
+const session = suite('identity: session');
+const started = sessionDecider.decide(
+  { type: 'StartSession', sessionId: SESSION, userId: USER, organizationId: ORG, credentialId: CRED, at, ttlSeconds: 86400 },
+  sessionDecider.initialState(),
+);
+
+session('starts for 24 hours from the whole second it was issued', () => {
+  assert.equal(started[0]!.data, {
+    sessionId: SESSION,
+    userId: USER,
+    organizationId: ORG,
+    credentialId: CRED,
+    issuedAt: '2026-01-02T03:04:05.000Z',
+    expiresAt: '2026-01-03T03:04:05.000Z',
+  });
+});
+session('logs out once; a second logout changes nothing', () => {
+  const later = new Date(at.getTime() + 60_000);
+  const out = given(sessionDecider, started).when({ type: 'LogOut', at: later });
+  assert.equal(out, [{ type: 'SessionLoggedOut', data: { sessionId: SESSION, organizationId: ORG, loggedOutAt: later.toISOString() } }]);
+  const state = fold(sessionDecider, [...started, ...out]);
+  assert.is(state.loggedOutAt, later.toISOString());
+  assert.is(state.updatedAt, later.toISOString());
+  assert.equal(given(sessionDecider, [...started, ...out]).when({ type: 'LogOut', at }), []);
+});
+session('logging out a session that never started', () => {
+  given(sessionDecider, []).refuses({ type: 'LogOut', at }, 'unauthenticated', Messages.invalidToken);
+});
+
+organization.run();
+user.run();
+credential.run();
+session.run();

@@ -1,0 +1,37 @@
+import * as assert from 'uvu/assert';
+import { provisionTenant as provision } from '../../application/identity/provisioning.ts';
+import type { Module, Permission } from '../../domain/identity/access.ts';
+import type { TestApp } from './app.ts';
+
+export interface TestTenant {
+  organizationId: string;
+  userId: string;
+  credentialId: string;
+  clientId: string;
+  clientSecret: string;
+  /** A bearer token obtained through POST /auth/authenticate, as an integrator would. */
+  token: string;
+}
+
+/** POST /auth/authenticate over HTTP; returns the raw reply. */
+export function authenticateOverHttp(app: TestApp, clientId?: string, clientSecret?: string) {
+  const headers: Record<string, string> = {};
+  if (clientId !== undefined) headers['service-client-id'] = clientId;
+  if (clientSecret !== undefined) headers['service-client-secret'] = clientSecret;
+  return app.call('POST', '/auth/authenticate', { headers });
+}
+
+/**
+ * A tenant in one line: `const { token } = await provisionTenant(app, { modules: ['reports'] })`.
+ * Modules and permissions default to all of them, as with the provisioning CLI.
+ */
+export async function provisionTenant(
+  app: TestApp,
+  options: { name?: string; modules?: readonly Module[]; permissions?: readonly Permission[] } = {},
+): Promise<TestTenant> {
+  const tenant = await provision(app.app, { name: options.name ?? 'Test organization', modules: options.modules, permissions: options.permissions });
+  const reply = await authenticateOverHttp(app, tenant.clientId, tenant.clientSecret);
+  assert.is(reply.status, 200, `authenticate: ${JSON.stringify(reply.body)}`);
+  const { organizationId, userId, credentialId, clientId, clientSecret } = tenant;
+  return { organizationId, userId, credentialId, clientId, clientSecret, token: reply.body.accessToken };
+}
