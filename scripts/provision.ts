@@ -59,7 +59,7 @@ const permissions = list(args.permissions, isPermission, 'permission(s)');
 const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders }, provisioning, { loadConfig }, { allProjections }, { ProjectionRunner }] =
   await Promise.all([
     import('bunyan'),
-    import('../application/bootstrap.ts'),
+    import('../application/infrastructure.ts'),
     import('../application/demo.ts'),
     import('../application/identity/provisioning.ts'),
     import('../config/index.ts'),

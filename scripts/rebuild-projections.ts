@@ -4,7 +4,7 @@
  * projections/rebuild.ts).
  */
 import cliProgress from 'cli-progress';
-import { createLogger, openInfrastructure } from '../application/bootstrap.ts';
+import { createLogger, openInfrastructure } from '../application/infrastructure.ts';
 import { loadConfig } from '../config/index.ts';
 import { allProjections } from '../projections/index.ts';
 import { rebuildProjection } from '../projections/rebuild.ts';

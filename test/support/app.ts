@@ -25,7 +25,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'fatal',
-    DB_POOL_MAX: '10',
+    DB_POOL_MAX: '20',
     PROJECTION_POLL_MS: '10',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     ...env,
