@@ -39,6 +39,10 @@ export const ConfigSchema = Type.Object({
   BRASILAPI_URL: Type.String({ default: 'https://brasilapi.com.br' }),
   SOURCE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5000 }),
   PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+  /** Reports the processing worker works on at once (each waits on its sources concurrently). */
+  REPORT_PROCESSING_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+  /** Lifetime of a signed export download link (exportUrl, exportExcelUrl, report.exported). */
+  DOWNLOAD_URL_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
 
   // Webhooks
   WEBHOOK_RETRY_DELAYS: Type.String({ default: '5s,30s,120s' }),

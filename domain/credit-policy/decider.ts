@@ -1,0 +1,87 @@
+import type { Decider } from '../shared/decider.ts';
+import { DomainError } from '../shared/errors.ts';
+import { Messages } from '../shared/messages.ts';
+import type { CreditPolicyEvent } from './events.ts';
+import type { PolicyContent, PolicySnapshot } from './policy.ts';
+import { validatePolicyContent } from './validate.ts';
+
+export type CreditPolicyCommand =
+  | { type: 'CreatePolicy'; policyId: string; organizationId: string; userId: string; content: PolicyContent; at: string }
+  | { type: 'CreatePolicyVersion'; policyId: string; organizationId: string; userId: string; content: PolicyContent; at: string }
+  | { type: 'ArchivePolicy'; policyId: string; organizationId: string; userId: string; at: string };
+
+export interface CreditPolicyState {
+  policyId: string | null;
+  organizationId: string | null;
+  /** Every version, oldest first; versions[n - 1] is version n. */
+  versions: PolicyContent[];
+  archived: boolean;
+}
+
+export function latestSnapshot(state: CreditPolicyState): PolicySnapshot | null {
+  const content = state.versions[state.versions.length - 1];
+  return content && state.policyId ? { ...content, policyId: state.policyId, version: state.versions.length } : null;
+}
+
+/** Another organization's policy is answered like an absent one. */
+function existing(state: CreditPolicyState, organizationId: string): CreditPolicyState {
+  if (state.policyId === null || state.organizationId !== organizationId) throw new DomainError('not_found', Messages.policyNotFound);
+  return state;
+}
+
+// Key order does not change a policy: compare canonical texts.
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent, CreditPolicyState> = {
+  initialState: () => ({ policyId: null, organizationId: null, versions: [], archived: false }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CreditPolicyCreated':
+        return { policyId: event.data.policyId, organizationId: event.data.organizationId, versions: [event.data.content], archived: false };
+      case 'CreditPolicyVersioned':
+        return { ...state, versions: [...state.versions, event.data.content] };
+      case 'CreditPolicyArchived':
+        return { ...state, archived: true };
+      default:
+        return state;
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreatePolicy': {
+        if (state.policyId !== null) throw new DomainError('conflict', Messages.policyAlreadyExists);
+        validatePolicyContent(command.content);
+        const { policyId, organizationId, userId, content, at } = command;
+        return [{ type: 'CreditPolicyCreated', data: { policyId, organizationId, version: 1, content, userId, createdAt: at } }];
+      }
+      case 'CreatePolicyVersion': {
+        existing(state, command.organizationId);
+        if (state.archived) throw new DomainError('conflict', Messages.policyArchived);
+        const latest = state.versions[state.versions.length - 1]!;
+        // Reports and proposals were matched to the policy by document type: it cannot change under them.
+        if (command.content.documentType !== latest.documentType) throw new DomainError('invalid', Messages.policyDocumentTypeChange);
+        validatePolicyContent(command.content);
+        // Saving an unchanged policy is not an edit: no new version.
+        if (canonical(command.content) === canonical(latest)) return [];
+        const { policyId, organizationId, userId, content, at } = command;
+        const version = state.versions.length + 1;
+        return [{ type: 'CreditPolicyVersioned', data: { policyId, organizationId, version, content, userId, createdAt: at } }];
+      }
+      case 'ArchivePolicy': {
+        existing(state, command.organizationId);
+        if (state.archived) return [];
+        const { policyId, organizationId, userId, at } = command;
+        return [{ type: 'CreditPolicyArchived', data: { policyId, organizationId, version: state.versions.length, userId, archivedAt: at } }];
+      }
+    }
+  },
+};

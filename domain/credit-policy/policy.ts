@@ -1,0 +1,81 @@
+import type { DocumentType } from '../shared/document.ts';
+import type { Decision } from '../report/statuses.ts';
+import type { SectionErrorCode, SourceSectionType } from '../report/sections.ts';
+
+/**
+ * A credit policy as a risk team writes it (docs/reports.md explains each part). The spec does
+ * not show the record; this is our design. Every edit is a new immutable version, and a report
+ * keeps the version it ran under, so a decision can always be explained by the rules of its day.
+ */
+
+/** A JSON Logic expression (jsonlogic.com), evaluated by json-logic-engine. */
+export type JsonLogic = unknown;
+
+/** What a failed rule does to the decision. */
+export type RuleAction = 'DENY' | 'MANUAL_ANALYSIS';
+
+export interface PolicyRule {
+  /** Stable across versions, so reports of different versions can be compared rule by rule. */
+  id: string;
+  name: string;
+  description: string | null;
+  /** Passes when truthy. Reads section data as `<SECTION_TYPE>.<field>` and proposal inputs as `inputs.<key>`. */
+  condition: JsonLogic;
+  onFail: RuleAction;
+}
+
+export interface RuleGroup {
+  id: string;
+  name: string;
+  rules: PolicyRule[];
+}
+
+/** A scorecard line: `points` (a number or an expression) are added when `when` holds (always when absent). */
+export interface ScoreFactor {
+  id: string;
+  label: string;
+  when: JsonLogic | null;
+  points: number | JsonLogic;
+}
+
+export interface ScoreModel {
+  /** Points before any factor. */
+  base: number;
+  min: number;
+  max: number;
+  /** A score at or above this may approve. */
+  approveFrom: number;
+  /** A score below this denies. Between the two cut-offs the report goes to manual analysis. */
+  denyBelow: number;
+  factors: ScoreFactor[];
+}
+
+/** What a failed source does to the decision: deny, send to an analyst, or decide on what arrived. */
+export type SourceErrorStatus = 'DENIED' | 'MANUAL_ANALYSIS' | 'IGNORE';
+
+export interface PolicyContent {
+  name: string;
+  description: string | null;
+  documentType: DocumentType;
+  /** The sources queried, one section each. SUMMARY and CREDIT_POLICY are always added. */
+  sections: SourceSectionType[];
+  score: ScoreModel;
+  groups: RuleGroup[];
+  sourceErrors: Record<SectionErrorCode, SourceErrorStatus>;
+}
+
+/** A version of a policy as a report carries it. */
+export interface PolicySnapshot extends PolicyContent {
+  policyId: string;
+  version: number;
+}
+
+export const DECISION_SEVERITY: Record<Decision, number> = { APPROVED: 0, MANUAL_ANALYSIS: 1, DENIED: 2 };
+
+export function mostSevere(decisions: readonly Decision[]): Decision {
+  return decisions.reduce<Decision>((worst, d) => (DECISION_SEVERITY[d] > DECISION_SEVERITY[worst] ? d : worst), 'APPROVED');
+}
+
+/** Namespaces a rule may read besides the policy's sections. */
+export const INPUTS_NAMESPACE = 'inputs';
+export const DOCUMENT_NAMESPACE = 'document';

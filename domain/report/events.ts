@@ -1,0 +1,116 @@
+import type { DomainEvent } from '../shared/decider.ts';
+import type { ReportFacts } from './public-events.ts';
+import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
+import type { Decision } from './statuses.ts';
+
+export const REPORT_CATEGORY = 'report';
+export const reportStream = (reportId: string) => `${REPORT_CATEGORY}-${reportId}`;
+
+export type ExportFormat = 'pdf' | 'xlsx';
+
+export type ReportRequested = DomainEvent<
+  'ReportRequested',
+  ReportFacts & {
+    userId: string;
+    policyName: string;
+    /** Sources of the policy the report does not query (SCR without the module). */
+    skippedSections: SourceSectionType[];
+    yearMonthDay: number;
+    /** Every section of the report with its id, in display order (SUMMARY first, CREDIT_POLICY last). */
+    sections: Array<{ id: string; type: SectionType }>;
+    ranWithoutSCRReason: string | null;
+    /** Variables rules read as inputs.<key> (fed by the proposals module). */
+    inputs: Record<string, unknown>;
+  }
+>;
+
+export type ReportProcessingStarted = DomainEvent<'ReportProcessingStarted', ReportFacts & { startedAt: string }>;
+
+export type ReportSectionUpdated = DomainEvent<
+  'ReportSectionUpdated',
+  ReportFacts & {
+    sectionId: string;
+    sectionType: SectionType;
+    outcome: 'DONE' | 'ERROR';
+    details: Record<string, unknown> | null;
+    selectedIntegrations: string[];
+    errors: SectionError[];
+    integrationCount: number;
+    updatedAt: string;
+  }
+>;
+
+export type ReportSourcesFinished = DomainEvent<
+  'ReportSourcesFinished',
+  ReportFacts & { finishedAt: string; failedSections: SourceSectionType[]; skippedSections: SourceSectionType[] }
+>;
+
+export type CreditPolicyEvaluated = DomainEvent<
+  'CreditPolicyEvaluated',
+  ReportFacts & {
+    decision: Decision;
+    previousPolicyStatus: string;
+    policyErrorStatusApplied: string | null;
+    evaluatedAt: string;
+  }
+>;
+
+export type DecisionKind = 'AUTOMATIC' | 'MANUAL_ANALYSIS' | 'MANUAL_REANALYSIS';
+
+export type ReportDecided = DomainEvent<
+  'ReportDecided',
+  ReportFacts & {
+    decision: Decision;
+    kind: DecisionKind;
+    decidedBy: 'POLICY' | 'ANALYST';
+    previousStatus: string;
+    previousPolicyStatus: string;
+    analystId: string | null;
+    analystName: string | null;
+    previousAnalystId: string | null;
+    commentary: string | null;
+    decidedAt: string;
+  }
+>;
+
+export type ReportExported = DomainEvent<
+  'ReportExported',
+  ReportFacts & {
+    format: ExportFormat;
+    blobId: string;
+    fileName: string;
+    contentType: string;
+    sizeBytes: number;
+    /** Signed download link, valid until urlExpiresAt (GET /v2/report signs a fresh one each read). */
+    url: string;
+    urlExpiresAt: string;
+    userId: string;
+    exportedAt: string;
+  }
+>;
+
+export type ReportExportFailed = DomainEvent<
+  'ReportExportFailed',
+  ReportFacts & { format: ExportFormat; reason: string; userId: string; failedAt: string }
+>;
+
+export type ReportEvent =
+  | ReportRequested
+  | ReportProcessingStarted
+  | ReportSectionUpdated
+  | ReportSourcesFinished
+  | CreditPolicyEvaluated
+  | ReportDecided
+  | ReportExported
+  | ReportExportFailed;
+
+export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
+  'ReportRequested',
+  'ReportProcessingStarted',
+  'ReportSectionUpdated',
+  'ReportSourcesFinished',
+  'CreditPolicyEvaluated',
+  'ReportDecided',
+  'ReportExported',
+  'ReportExportFailed',
+];

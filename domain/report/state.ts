@@ -1,0 +1,89 @@
+import type { ReportEvent } from './events.ts';
+import type { ReportFacts } from './public-events.ts';
+import { isSourceSectionType, type SectionResult, type SectionType, type SourceSectionType } from './sections.ts';
+
+/** What the report decider needs to know about one report stream. */
+export interface ReportState {
+  facts: ReportFacts | null;
+  inputs: Record<string, unknown>;
+  sectionIds: Partial<Record<SectionType, string>>;
+  /** Sources the report queries, in order. */
+  sourceSections: SourceSectionType[];
+  /** Sources that have answered (data or error). */
+  results: Partial<Record<SourceSectionType, SectionResult>>;
+  skipped: SourceSectionType[];
+  sourcesFinished: boolean;
+  decided: boolean;
+  manualAnalysis: { analystId: string; analystName: string | null } | null;
+}
+
+export function initialReportState(): ReportState {
+  return {
+    facts: null,
+    inputs: {},
+    sectionIds: {},
+    sourceSections: [],
+    results: {},
+    skipped: [],
+    sourcesFinished: false,
+    decided: false,
+    manualAnalysis: null,
+  };
+}
+
+/** Sources still to answer. */
+export function pendingSources(state: ReportState): SourceSectionType[] {
+  return state.sourceSections.filter((type) => !state.results[type]);
+}
+
+export function factsOf(data: ReportFacts): ReportFacts {
+  return {
+    reportId: data.reportId,
+    organizationId: data.organizationId,
+    reportCreatedAt: data.reportCreatedAt,
+    document: data.document,
+    type: data.type,
+    status: data.status,
+    policyStatus: data.policyStatus,
+    score: data.score,
+    externalId: data.externalId,
+    policyId: data.policyId,
+    policyVersion: data.policyVersion,
+  };
+}
+
+export function evolveReport(state: ReportState, event: ReportEvent): ReportState {
+  const facts = factsOf(event.data);
+  switch (event.type) {
+    case 'ReportRequested': {
+      const sectionIds: Partial<Record<SectionType, string>> = {};
+      for (const section of event.data.sections) sectionIds[section.type] = section.id;
+      const sourceSections = event.data.sections.map((s) => s.type).filter(isSourceSectionType);
+      return { ...state, facts, inputs: event.data.inputs, sectionIds, sourceSections, skipped: event.data.skippedSections };
+    }
+    case 'ReportSectionUpdated': {
+      const { sectionType } = event.data;
+      if (!isSourceSectionType(sectionType)) return { ...state, facts };
+      const result: SectionResult = {
+        sectionType,
+        outcome: event.data.outcome,
+        details: event.data.details,
+        selectedIntegrations: event.data.selectedIntegrations,
+        errors: event.data.errors,
+        integrationCount: event.data.integrationCount,
+      };
+      return { ...state, facts, results: { ...state.results, [sectionType]: result } };
+    }
+    case 'ReportSourcesFinished':
+      return { ...state, facts, sourcesFinished: true };
+    case 'ReportDecided':
+      return {
+        ...state,
+        facts,
+        decided: true,
+        manualAnalysis: event.data.decidedBy === 'ANALYST' ? { analystId: event.data.analystId!, analystName: event.data.analystName } : state.manualAnalysis,
+      };
+    default:
+      return { ...state, facts };
+  }
+}

@@ -1,0 +1,111 @@
+import Type from 'typebox';
+import { archivePolicy, createPolicy, createPolicyVersion, type PolicyWritten } from '../../application/credit-policy/commands.ts';
+import type { AppContext } from '../../application/context.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
+import { findPolicy, listPolicies, listPolicyVersions } from '../../projections/credit-policy/queries.ts';
+import { Gates } from '../gates.ts';
+import { route, type RouteTable } from '../route.ts';
+import { contentOf, PolicyBody, PolicyListQuery, PolicyParams, PolicySchema, PolicyVersionParams, presentPolicy } from './schemas.ts';
+
+/** After a write, the policy as the read model now shows it. */
+async function written(app: AppContext, organizationId: string, result: PolicyWritten) {
+  await app.readYourWrites([CREDIT_POLICY_PROJECTION], result.position);
+  const view = await findPolicy(app.db, organizationId, result.policyId);
+  if (!view) throw new DomainError('not_found', Messages.policyNotFound);
+  return presentPolicy(view);
+}
+
+export const creditPolicyRoutes: RouteTable = {
+  module: 'credit-policy',
+  routes: [
+    route({
+      method: 'get',
+      path: '/credit-policy/policy',
+      summary: "The organization's credit policies (latest version of each)",
+      description: 'Where POST /v2/report gets its policyId. Archived policies only with includeArchived=true.',
+      gate: Gates.creditPolicyRead,
+      query: PolicyListQuery,
+      responses: { 200: Type.Array(PolicySchema) },
+      async handle({ app, principal, query }) {
+        return (await listPolicies(app.db, principal.organizationId, query)).map(presentPolicy);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/credit-policy/policy',
+      summary: 'Create a credit policy (version 1)',
+      gate: Gates.creditPolicyManage,
+      body: PolicyBody,
+      responses: { 200: PolicySchema },
+      async handle({ app, principal, body }) {
+        return written(app, principal.organizationId, await createPolicy(app, principal, contentOf(body)));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/credit-policy/policy/:id',
+      summary: 'A credit policy at its latest version',
+      gate: Gates.creditPolicyRead,
+      params: PolicyParams,
+      responses: { 200: PolicySchema },
+      async handle({ app, principal, params }) {
+        const view = await findPolicy(app.db, principal.organizationId, params.id);
+        if (!view) throw new DomainError('not_found', Messages.policyNotFound);
+        return presentPolicy(view);
+      },
+    }),
+    route({
+      method: 'put',
+      path: '/credit-policy/policy/:id',
+      summary: 'Edit a credit policy: a new immutable version with the whole content',
+      description: 'Reports keep the version they ran under. Unchanged content makes no version. The document type cannot change.',
+      gate: Gates.creditPolicyManage,
+      params: PolicyParams,
+      body: PolicyBody,
+      responses: { 200: PolicySchema },
+      async handle({ app, principal, params, body }) {
+        return written(app, principal.organizationId, await createPolicyVersion(app, principal, params.id, contentOf(body)));
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/credit-policy/policy/:id',
+      summary: 'Archive a credit policy: no new reports under it; its reports and versions stay readable',
+      gate: Gates.creditPolicyManage,
+      params: PolicyParams,
+      responses: { 200: PolicySchema },
+      async handle({ app, principal, params }) {
+        return written(app, principal.organizationId, await archivePolicy(app, principal, params.id));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/credit-policy/policy/:id/versions',
+      summary: 'Every version of a credit policy, oldest first',
+      gate: Gates.creditPolicyRead,
+      params: PolicyParams,
+      responses: { 200: Type.Array(PolicySchema) },
+      async handle({ app, principal, params }) {
+        const versions = await listPolicyVersions(app.db, principal.organizationId, params.id);
+        if (!versions.length) throw new DomainError('not_found', Messages.policyNotFound);
+        return versions.map(presentPolicy);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/credit-policy/policy/:id/versions/:version',
+      summary: 'One version of a credit policy (the one a report names in policyVersion)',
+      gate: Gates.creditPolicyRead,
+      params: PolicyVersionParams,
+      responses: { 200: PolicySchema },
+      async handle({ app, principal, params }) {
+        const view = await findPolicy(app.db, principal.organizationId, params.id, params.version);
+        if (view) return presentPolicy(view);
+        const exists = await findPolicy(app.db, principal.organizationId, params.id);
+        throw new DomainError('not_found', exists ? Messages.policyVersionNotFound : Messages.policyNotFound);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,9 @@
+import type { RouteTable } from '../route.ts';
+import { reportAnalysisRoutes } from './analysis-routes.ts';
+import { reportExportRoutes } from './export-routes.ts';
+import { reportReadRoutes } from './read-routes.ts';
+
+export const reportRoutes: RouteTable = {
+  module: 'report',
+  routes: [...reportReadRoutes, ...reportAnalysisRoutes, ...reportExportRoutes],
+};

@@ -1,0 +1,78 @@
+import type { Migration } from '../../application/database/migrate.ts';
+
+export const reportMigrations: Migration[] = [
+  {
+    name: '202611221000_report_read_tables',
+    async up(knex) {
+      await knex.schema.createTable('report_reports', (t) => {
+        t.text('id').primary();
+        t.text('organization_id').notNullable();
+        t.text('user_id').notNullable();
+        t.text('document').notNullable();
+        t.text('document_type').notNullable();
+        t.text('external_id');
+        t.integer('year_month_day').notNullable();
+        t.text('policy_id').notNullable();
+        t.integer('policy_version').notNullable();
+        t.text('policy_name').notNullable();
+        t.text('status').notNullable();
+        t.text('policy_status').notNullable();
+        t.integer('score');
+        t.text('commentary');
+        t.text('analyst_id');
+        t.text('previous_analyst_id');
+        t.text('analyst_name');
+        t.text('policy_error_status_applied');
+        t.text('ran_without_scr_reason');
+        t.jsonb('steps').notNullable();
+        t.boolean('is_finalized').notNullable();
+        t.timestamp('finalized_at', { useTz: true });
+        t.jsonb('integration_types').notNullable();
+        t.boolean('verified').notNullable();
+        t.jsonb('exports').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.index(['organization_id', 'created_at']);
+        t.index(['organization_id', 'document']);
+      });
+      await knex.schema.createTable('report_sections', (t) => {
+        t.text('id').primary();
+        t.text('report_id').notNullable();
+        t.text('organization_id').notNullable();
+        t.integer('position').notNullable();
+        t.text('type').notNullable();
+        t.text('status').notNullable();
+        t.jsonb('details');
+        t.jsonb('selected_integrations').notNullable();
+        t.jsonb('errors').notNullable();
+        t.integer('integration_count').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.timestamp('finished_at', { useTz: true });
+        t.index(['report_id', 'position']);
+      });
+      // The history of decisions, automatic and manual: one row per ReportDecided.
+      await knex.schema.createTable('report_decisions', (t) => {
+        t.uuid('event_id').primary();
+        t.text('report_id').notNullable();
+        t.text('organization_id').notNullable();
+        t.text('kind').notNullable();
+        t.text('decided_by').notNullable();
+        t.text('decision').notNullable();
+        t.text('previous_status').notNullable();
+        t.integer('score');
+        t.text('analyst_id');
+        t.text('analyst_name');
+        t.text('previous_analyst_id');
+        t.text('commentary');
+        t.timestamp('decided_at', { useTz: true }).notNullable();
+        t.index(['report_id', 'decided_at']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('report_decisions');
+      await knex.schema.dropTable('report_sections');
+      await knex.schema.dropTable('report_reports');
+    },
+  },
+];

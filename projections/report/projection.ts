@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../../application/eventstore/port.ts';
+import { REPORT_EVENT_TYPES, type ReportEvent } from '../../domain/report/events.ts';
+import type { Projection } from '../projection.ts';
+import {
+  decisionRow,
+  evolveReportRow,
+  newReportRow,
+  newSectionRows,
+  sectionUpdate,
+  type DecisionRow,
+  type ReportRow,
+  type SectionRow,
+} from './view.ts';
+
+export const REPORT_PROJECTION = 'report';
+export const REPORT_TABLES = ['report_reports', 'report_sections', 'report_decisions'] as const;
+
+const REPORT_JSON = ['steps', 'integration_types', 'exports'] as const;
+const REPORT_TIMES = ['finalized_at', 'created_at', 'updated_at'] as const;
+const SECTION_JSON = ['details', 'selected_integrations', 'errors'] as const;
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
+
+/** jsonb columns are written as JSON text: pg would send a JS array as a PostgreSQL array. */
+function toDb<T extends object>(row: T, jsonColumns: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+  for (const column of jsonColumns) if (column in out) out[column] = out[column] === null ? null : JSON.stringify(out[column]);
+  return out;
+}
+
+export function reportRowFromDb(row: Record<string, unknown>): ReportRow {
+  const out = { ...row } as Record<string, unknown>;
+  for (const column of REPORT_TIMES) out[column] = iso(out[column]);
+  return out as unknown as ReportRow;
+}
+
+/** PostgreSQL takes at most 65535 parameters per statement: write wide batches in slices. */
+async function inSlices<T>(rows: readonly T[], write: (slice: T[]) => Promise<unknown>, size = 1000): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
+}
+
+async function loadReports(trx: Knex.Transaction, ids: string[]): Promise<Map<string, ReportRow>> {
+  if (!ids.length) return new Map();
+  const rows: Record<string, unknown>[] = await trx('report_reports').whereIn('id', ids).forUpdate();
+  return new Map(rows.map((row) => [row.id as string, reportRowFromDb(row)]));
+}
+
+/**
+ * Reports, their sections and their decisions. A batch is folded in memory and written with one
+ * statement per table, so the projection keeps up with hundreds of reports a second.
+ */
+export const reportProjection: Projection = {
+  name: REPORT_PROJECTION,
+  eventTypes: REPORT_EVENT_TYPES,
+  tables: REPORT_TABLES,
+  async handle(recorded: readonly RecordedEvent[], trx: Knex.Transaction) {
+    const events = recorded.map((e) => ({ id: e.id, event: { type: e.type, data: e.data } as unknown as ReportEvent }));
+    const createdHere = new Set(events.filter((e) => e.event.type === 'ReportRequested').map((e) => e.event.data.reportId));
+    const reports = await loadReports(trx, [...new Set(events.map((e) => e.event.data.reportId))].filter((id) => !createdHere.has(id)));
+    const newSections = new Map<string, SectionRow>();
+    const updatedSections = new Map<string, ReturnType<typeof sectionUpdate> & Pick<SectionRow, 'report_id' | 'organization_id' | 'type'>>();
+    const decisions: DecisionRow[] = [];
+
+    for (const { id, event } of events) {
+      const reportId = event.data.reportId;
+      if (event.type === 'ReportRequested') {
+        reports.set(reportId, newReportRow(event));
+        for (const section of newSectionRows(event)) newSections.set(section.id, section);
+        continue;
+      }
+      const row = reports.get(reportId);
+      if (!row) continue; // its request is not in the store: nothing to attach it to
+      reports.set(reportId, evolveReportRow(row, event));
+      if (event.type === 'ReportSectionUpdated') {
+        const { organizationId, sectionType } = event.data;
+        const pending = newSections.get(event.data.sectionId);
+        const change = sectionUpdate(event);
+        if (pending) Object.assign(pending, change);
+        else updatedSections.set(change.id, { ...change, report_id: reportId, organization_id: organizationId, type: sectionType });
+      }
+      if (event.type === 'ReportDecided') decisions.push(decisionRow(id, event));
+    }
+
+    const reportRows = [...reports.values()].map((r) => toDb(r, REPORT_JSON));
+    await inSlices(reportRows, (slice) => trx('report_reports').insert(slice).onConflict('id').merge());
+    const sectionRows = [...newSections.values()].map((s) => toDb(s, SECTION_JSON));
+    await inSlices(sectionRows, (slice) => trx('report_sections').insert(slice).onConflict('id').merge());
+    // Only the columns an update changes: position and created_at stay as the request wrote them.
+    const updateRows = [...updatedSections.values()].map((s) => toDb({ ...s, position: 0, created_at: s.updated_at }, SECTION_JSON));
+    await inSlices(updateRows, (slice) =>
+      trx('report_sections')
+        .insert(slice)
+        .onConflict('id')
+        .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'updated_at', 'finished_at']),
+    );
+    await inSlices(decisions, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
+  },
+};

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import { reportRowFromDb } from './projection.ts';
+import type { DecisionRow, ReportRow, SectionRow } from './view.ts';
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
+
+function sectionFromDb(row: Record<string, unknown>): SectionRow {
+  return { ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at), finished_at: iso(row.finished_at) } as SectionRow;
+}
+
+export interface ReportWithSections {
+  report: ReportRow;
+  sections: SectionRow[];
+}
+
+/** A report of the organization with its sections in display order; another organization's is absent. */
+export async function findReport(db: Knex, organizationId: string, reportId: string): Promise<ReportWithSections | null> {
+  const row = await db('report_reports').where({ id: reportId, organization_id: organizationId }).first();
+  if (!row) return null;
+  const sections = await db('report_sections').where({ report_id: reportId }).orderBy('position');
+  return { report: reportRowFromDb(row), sections: sections.map(sectionFromDb) };
+}
+
+export async function findReportRow(db: Knex, organizationId: string, reportId: string): Promise<ReportRow | null> {
+  const row = await db('report_reports').where({ id: reportId, organization_id: organizationId }).first();
+  return row ? reportRowFromDb(row) : null;
+}
+
+/** A section with the report it belongs to (for its finalization status and metadata). */
+export async function findSection(
+  db: Knex,
+  organizationId: string,
+  where: { id: string } | { reportId: string; type: string },
+): Promise<{ report: ReportRow; section: SectionRow } | null> {
+  const query = db('report_sections').where({ organization_id: organizationId });
+  if ('id' in where) query.andWhere({ id: where.id });
+  else query.andWhere({ report_id: where.reportId, type: where.type });
+  const section = await query.first();
+  if (!section) return null;
+  const report = await findReportRow(db, organizationId, section.report_id);
+  return report ? { report, section: sectionFromDb(section) } : null;
+}
+
+export async function listDecisions(db: Knex, organizationId: string, reportId: string): Promise<DecisionRow[]> {
+  const rows = await db('report_decisions').where({ report_id: reportId, organization_id: organizationId }).orderBy('decided_at').orderBy('event_id');
+  return rows.map((r: Record<string, unknown>) => ({ ...r, decided_at: iso(r.decided_at) }) as DecisionRow);
+}

@@ -1,0 +1,104 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
+import { creditPolicyDecider, latestSnapshot, type CreditPolicyCommand } from '../../domain/credit-policy/decider.ts';
+import type { CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
+import type { PolicyContent } from '../../domain/credit-policy/policy.ts';
+import { fold } from '../../domain/shared/decider.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { assertRefused, decideAfter } from '../support/report.ts';
+
+const test = suite('credit policy decider');
+const ORG = 'org000000000000000000001';
+const OTHER_ORG = 'org000000000000000000002';
+const ID = 'pol000000000000000000001';
+const AT = '2026-01-10T12:00:00.000Z';
+
+const create = (content: PolicyContent = DEMO_CPF_POLICY): CreditPolicyCommand => ({ type: 'CreatePolicy', policyId: ID, organizationId: ORG, userId: 'u1', content, at: AT });
+const version = (content: PolicyContent, organizationId = ORG): CreditPolicyCommand => ({
+  type: 'CreatePolicyVersion',
+  policyId: ID,
+  organizationId,
+  userId: 'u2',
+  content,
+  at: AT,
+});
+const created = (): CreditPolicyEvent[] => decideAfter(creditPolicyDecider, [], create());
+const decide = (given: CreditPolicyEvent[], command: CreditPolicyCommand) => decideAfter(creditPolicyDecider, given, command);
+
+test('create: version 1 with the whole content', () => {
+  assert.equal(created(), [{ type: 'CreditPolicyCreated', data: { policyId: ID, organizationId: ORG, version: 1, content: DEMO_CPF_POLICY, userId: 'u1', createdAt: AT } }]);
+});
+
+test('an edit is a new immutable version; earlier versions stay', () => {
+  const edited = { ...DEMO_CPF_POLICY, name: 'PF v2' };
+  const events = [...created(), ...decide(created(), version(edited))];
+  assert.is(events[1]!.type, 'CreditPolicyVersioned');
+  assert.is((events[1]!.data as { version: number }).version, 2);
+  const state = fold(creditPolicyDecider, events);
+  assert.is(state.versions[0]!.name, DEMO_CPF_POLICY.name);
+  assert.equal(latestSnapshot(state)?.version, 2);
+  assert.is(latestSnapshot(state)?.name, 'PF v2');
+});
+
+test('saving unchanged content (keys in another order) makes no version', () => {
+  const reordered = Object.fromEntries(Object.entries(DEMO_CPF_POLICY).reverse()) as unknown as PolicyContent;
+  assert.equal(decide(created(), version(reordered)), []);
+});
+
+test('another organization sees no policy', () => {
+  assertRefused(() => decide(created(), version(DEMO_CPF_POLICY, OTHER_ORG)), 'not_found', Messages.policyNotFound);
+  assertRefused(() => decide([], version(DEMO_CPF_POLICY)), 'not_found', Messages.policyNotFound);
+});
+
+test('the document type cannot change', () => {
+  assertRefused(() => decide(created(), version(DEMO_CNPJ_POLICY)), 'invalid', Messages.policyDocumentTypeChange);
+});
+
+test('archived: no new version; archiving twice changes nothing', () => {
+  const archive: CreditPolicyCommand = { type: 'ArchivePolicy', policyId: ID, organizationId: ORG, userId: 'u1', at: AT };
+  const archived = [...created(), ...decide(created(), archive)];
+  assert.is(archived[1]!.type, 'CreditPolicyArchived');
+  assert.equal(decide(archived, archive), []);
+  assertRefused(() => decide(archived, version({ ...DEMO_CPF_POLICY, name: 'x' })), 'conflict', Messages.policyArchived);
+});
+
+test('content is validated: sections, expressions, variables, cut-offs, ids', () => {
+  const bad = (patch: Partial<PolicyContent>) => () => decideAfter(creditPolicyDecider, [], create({ ...DEMO_CPF_POLICY, ...patch }));
+  assertRefused(bad({ sections: [] }), 'invalid', 'A política precisa consultar ao menos uma seção.');
+  assertRefused(bad({ sections: ['BASIC_INFORMATION', 'BALANCE_SHEET'] }), 'invalid', 'A seção BALANCE_SHEET não se aplica a políticas de CPF.');
+  const withRule = (condition: unknown) =>
+    bad({ groups: [{ id: 'g', name: 'G', rules: [{ id: 'r1', name: 'R', description: null, condition, onFail: 'DENY' }] }] });
+  assertRefused(withRule({ foo: [1] }), 'invalid', 'A regra "r1" não é uma expressão JSON Logic válida: operador desconhecido "foo".');
+  assertRefused(withRule({ '==': [{ var: 'BALANCE_SHEET.revenueCents' }, 1] }), 'invalid', /lê "BALANCE_SHEET.revenueCents"/);
+  assertRefused(withRule({ val: ['x'] }), 'invalid', /operador "val"/);
+  assertRefused(bad({ score: { ...DEMO_CPF_POLICY.score, denyBelow: 700, approveFrom: 600 } }), 'invalid', /corte de negação/);
+  const twice = DEMO_CPF_POLICY.groups[0]!;
+  assertRefused(bad({ groups: [twice, twice] }), 'invalid', /grupo "cadastro" aparece mais de uma vez/);
+});
+
+test('rules may read proposal inputs and the document; iterator bodies read the item', () => {
+  const content: PolicyContent = {
+    ...DEMO_CPF_POLICY,
+    groups: [
+      {
+        id: 'g',
+        name: 'G',
+        rules: [
+          { id: 'renda', name: 'Renda', description: null, condition: { '>=': [{ var: 'inputs.renda_mensal' }, 1000] }, onFail: 'MANUAL_ANALYSIS' },
+          { id: 'tipo', name: 'Tipo', description: null, condition: { '==': [{ var: 'document.type' }, 'cpf'] }, onFail: 'DENY' },
+          {
+            id: 'protestos-pequenos',
+            name: 'Protestos pequenos',
+            description: null,
+            condition: { all: [{ var: 'PROTESTS.bureau.protests' }, { '<': [{ var: 'amountCents' }, 100000] }] },
+            onFail: 'DENY',
+          },
+        ],
+      },
+    ],
+  };
+  assert.is(decideAfter(creditPolicyDecider, [], create(content)).length, 1);
+});
+
+test.run();

@@ -1,0 +1,56 @@
+import * as assert from 'uvu/assert';
+import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
+import type { PolicySnapshot } from '../../domain/credit-policy/policy.ts';
+import type { Decider, DomainEvent } from '../../domain/shared/decider.ts';
+import { fold } from '../../domain/shared/decider.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import type { TestApp } from './app.ts';
+
+/** Given events, when a command: the events decided (or the refusal). */
+export function decideAfter<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, given: readonly E[], command: C): E[] {
+  return decider.decide(command, fold(decider, given));
+}
+
+export function assertRefused(run: () => unknown, kind: DomainError['kind'], message: string | RegExp): void {
+  try {
+    run();
+  } catch (error) {
+    assert.instance(error, DomainError);
+    assert.is((error as DomainError).kind, kind);
+    if (typeof message === 'string') assert.is((error as DomainError).message, message);
+    else assert.match((error as DomainError).message, message);
+    return;
+  }
+  assert.unreachable('expected a refusal');
+}
+
+export const cpfPolicy = (overrides: Partial<PolicySnapshot> = {}): PolicySnapshot => ({
+  ...structuredClone(DEMO_CPF_POLICY),
+  policyId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+  version: 1,
+  ...overrides,
+});
+
+export const cnpjPolicy = (overrides: Partial<PolicySnapshot> = {}): PolicySnapshot => ({
+  ...structuredClone(DEMO_CNPJ_POLICY),
+  policyId: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+  version: 1,
+  ...overrides,
+});
+
+/** Fresh ObjectId-looking ids for tests (no clock, no random: easy to read in failures). */
+export function testIds(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(24 - prefix.length, '0')}`);
+}
+
+/** Poll GET /v2/report/{id} until the report is finalized (or time runs out). */
+export async function waitForReport(app: TestApp, token: string, id: string, timeoutMs = 15_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reply = await app.call('GET', `/v2/report/${id}`, { token });
+    assert.is(reply.status, 200, JSON.stringify(reply.body));
+    if (reply.body.reportProgress.isFinalized) return reply.body;
+    if (Date.now() > deadline) assert.unreachable(`report ${id} not finalized: ${JSON.stringify(reply.body.reportProgress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
