@@ -2,6 +2,7 @@ import type Logger from 'bunyan';
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import {
+  START,
   comparePositions,
   type EventStore,
   type Position,
@@ -33,6 +34,55 @@ export async function applyBatch(
     if (relevant.length) await projection.handle(relevant, trx);
     await saveCheckpoint(trx, projection.name, checkpoint);
   });
+}
+
+/**
+ * A projection's checkpoint: `stored` is what its row holds, `reached` how far the projection
+ * has really got. A batch with events is written at once, with its checkpoint. A batch that
+ * only moves past other projections' events is kept in memory and stored by flush(), at most
+ * once a second: without this, every append anywhere made every projection commit a
+ * transaction. Same-process read-your-writes sees `reached` at once (localPosition); another
+ * process sees it after the flush. Writes are queued so they never race each other.
+ */
+class CheckpointWriter {
+  stored: Position;
+  private reached: Position;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly projection: Projection,
+    start: Position,
+  ) {
+    this.stored = start;
+    this.reached = start;
+  }
+
+  private write(events: readonly RecordedEvent[], position: Position): Promise<void> {
+    const next = this.queue.then(async () => {
+      if (comparePositions(position, this.stored) <= 0 && events.length === 0) return;
+      await applyBatch(this.db, this.projection, this.stored, events, position);
+      this.stored = position;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async advance(events: readonly RecordedEvent[], position: Position): Promise<void> {
+    this.reached = position;
+    if (events.length > 0) await this.write(events, position);
+  }
+
+  flush(): Promise<void> {
+    return this.write([], this.reached);
+  }
+
+  /** Throws CheckpointMoved when a rebuild reset the stored checkpoint behind this runner. */
+  async flushAndCheck(): Promise<void> {
+    const at = (await readCheckpoints(this.db, [this.projection.name])).get(this.projection.name)?.position;
+    if (at && comparePositions(at, this.stored) < 0) throw new CheckpointMoved(this.projection.name);
+    await this.flush();
+  }
 }
 
 export interface RunnerOptions {
@@ -104,18 +154,17 @@ export class ProjectionRunner {
           continue;
         }
         const stored = (await readCheckpoints(this.db, [projection.name])).get(projection.name);
-        let expected = stored?.position ?? { commit: 0n, prepare: 0n };
+        const checkpoint = new CheckpointWriter(this.db, projection, stored?.position ?? START);
         let failure: unknown;
         const subscription = this.store.subscribeToAll(
-          async (events, checkpoint) => {
-            await applyBatch(this.db, projection, expected, events, checkpoint);
-            expected = checkpoint;
-            this.positions.set(projection.name, checkpoint);
+          async (events, position) => {
+            await checkpoint.advance(events, position);
+            this.positions.set(projection.name, position);
             this.progress.emit('progress');
             failures = 0;
           },
           {
-            after: expected,
+            after: checkpoint.stored,
             filter: { eventTypes: projection.eventTypes },
             maxCount: this.options.batchSize,
             onError: (error) => {
@@ -128,21 +177,19 @@ export class ProjectionRunner {
         // stop() may have run while this loop was taking the lock or reading its checkpoint: it
         // did not see this subscription, so stop it here or stop() would wait for it forever.
         if (this.stopping) void subscription.stop();
-        // A caught-up runner runs no batch, so it would never notice a rebuild resetting its
-        // checkpoint; look at the stored one now and then.
+        // Now and then: store a checkpoint that only moved past other projections' events, and
+        // notice a rebuild that reset it (a caught-up runner runs no batch that would see it).
         const watch = setInterval(() => {
-          readCheckpoints(this.db, [projection.name])
-            .then((stored) => {
-              const at = stored.get(projection.name)?.position;
-              if (at && comparePositions(at, expected) < 0) {
-                failure = new CheckpointMoved(projection.name);
-                void subscription.stop();
-              }
-            })
-            .catch(() => undefined);
+          checkpoint
+            .flushAndCheck()
+            .catch((error) => {
+              failure = error;
+              void subscription.stop();
+            });
         }, this.options.resetCheckMs ?? 1000);
         await subscription.done;
         clearInterval(watch);
+        if (!failure) await checkpoint.flush().catch(() => undefined);
         this.stops.delete(stop);
         if (failure instanceof CheckpointMoved) {
           log.info('checkpoint was reset (rebuild): starting again from it');

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isModule, isPermission, type Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -11,7 +12,7 @@ import { verifySessionToken } from './tokens.ts';
  * A valid signature is not enough: the session must still be live in the read model (not
  * logged out, credential not revoked), which is what makes logout and revocation immediate.
  */
-export function createAuthenticator(db: Knex, clock: Clock, signingKey: string): Authenticator {
+export function createAuthenticator(db: Knex, clock: Clock, signingKey: KeyObject): Authenticator {
   return {
     async verify(token) {
       const now = clock.now();

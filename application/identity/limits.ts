@@ -35,8 +35,7 @@ export function createRequestLimiter(db: Knex, config: Config): RequestLimiter {
   return {
     async consume(principal) {
       try {
-        await perCredential.consume(principal.credentialId);
-        await perOrganization.consume(principal.organizationId);
+        await Promise.all([perCredential.consume(principal.credentialId), perOrganization.consume(principal.organizationId)]);
       } catch (error) {
         if (error instanceof RateLimiterRes) throw tooMany(Messages.rateLimited, error);
         throw error;

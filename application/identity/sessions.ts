@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { Config } from '../../config/index.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { identityStreams } from '../../domain/identity/events.ts';
@@ -26,9 +27,14 @@ export interface SessionReply {
   updatedAt: string;
 }
 
-export function signingKey(config: Config): string {
+const keys = new Map<string, KeyObject>();
+
+/** A KeyObject built once: jsonwebtoken would otherwise rebuild one from the text on every call. */
+export function signingKey(config: Config): KeyObject {
   if (!config.JWT_SECRET) throw new Error('JWT_SECRET is not set (bootstrap generates one into DATA_DIR)');
-  return config.JWT_SECRET;
+  let key = keys.get(config.JWT_SECRET);
+  if (!key) keys.set(config.JWT_SECRET, (key = createSecretKey(Buffer.from(config.JWT_SECRET, 'utf8'))));
+  return key;
 }
 
 export function sessionReply(state: SessionState, accessToken?: string): SessionReply {

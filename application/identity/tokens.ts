@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { OBJECT_ID } from '../ids.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -15,14 +16,14 @@ export interface TokenClaims {
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** The token only points at a session; what the caller may do is read from the session at each call. */
-export function signSessionToken(key: string, session: TokenClaims & { issuedAt: string; expiresAt: string }): string {
+export function signSessionToken(key: KeyObject, session: TokenClaims & { issuedAt: string; expiresAt: string }): string {
   const payload = { sub: session.userId, org: session.organizationId, sid: session.sessionId, iat: seconds(session.issuedAt), exp: seconds(session.expiresAt) };
   return jwt.sign(payload, key, { algorithm: ALGORITHM });
 }
 
 const invalid = () => new DomainError('unauthenticated', Messages.invalidToken);
 
-export function verifySessionToken(key: string, token: string, now: Date): TokenClaims {
+export function verifySessionToken(key: KeyObject, token: string, now: Date): TokenClaims {
   let payload: jwt.JwtPayload | string;
   try {
     payload = jwt.verify(token, key, { algorithms: [ALGORITHM], clockTimestamp: Math.floor(now.getTime() / 1000) });
