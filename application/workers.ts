@@ -1,4 +1,6 @@
 import type { AppContext } from './context.ts';
+import { webhookWorkers } from './webhook/workers.ts';
+import { ReportProcessingWorker } from './report/processing/worker.ts';
 
 export type Role = 'api' | 'projector' | 'dispatcher' | 'scheduler';
 export const ROLES: readonly Role[] = ['api', 'projector', 'dispatcher', 'scheduler'];
@@ -17,4 +19,4 @@ export interface Worker {
 }
 
 /** A module adds a factory for each of its workers here. */
-export const workerFactories: Array<() => Worker> = [];
+export const workerFactories: Array<() => Worker> = [...webhookWorkers, () => new ReportProcessingWorker()];

@@ -1,4 +1,8 @@
 import type { Projection } from './projection.ts';
+import { identityProjection } from './identity/projections.ts';
+import { webhookSubscriptionsProjection } from './webhook/subscriptions.ts';
+import { reportProjection } from './report/projection.ts';
+import { creditPolicyProjection } from './credit-policy/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
-export const allProjections: Projection[] = [];
+export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection];

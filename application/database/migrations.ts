@@ -1,5 +1,11 @@
 import type { Migration } from './migrate.ts';
 import { projectionMigrations } from '../../projections/migrations.ts';
+import { eventStoreMigrations } from '../eventstore/postgres.ts';
+import { identityMigrations } from '../../projections/identity/migrations.ts';
+import { webhookMigrations } from '../../projections/webhook/migrations.ts';
+import { reportMigrations } from '../../projections/report/migrations.ts';
+import { creditPolicyMigrations } from '../../projections/credit-policy/migrations.ts';
+import { blobStoreMigrations } from '../blob-store.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
-export const migrations: Migration[] = [...projectionMigrations];
+export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations];

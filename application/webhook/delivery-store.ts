@@ -1,0 +1,142 @@
+import type { Knex } from 'knex';
+import type { AttemptOutcome, NextStep } from '../../domain/webhook/retry-policy.ts';
+
+/** A due delivery, claimed with a lease, with what is needed to send it (from the outbox's copy of the subscription). */
+export interface ClaimedDelivery {
+  id: string;
+  subscription_id: string;
+  organization_id: string;
+  event_name: string;
+  family: 'legacy' | 'named';
+  body: string;
+  attempts: number;
+  schedule_start: number;
+  claim_token: string;
+  url: string;
+  api_key: string | null;
+  sealed_secret: string | null;
+  previous_sealed_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/** Rows whose subscription the outbox has not seen yet (a ping right after creation) wait this long. */
+const NOT_YET_MS = 1000;
+
+/**
+ * Claim due rows for this dispatcher. SKIP LOCKED lets any number of dispatcher processes claim
+ * side by side; the claim itself is a lease (next_attempt_at pushed past the attempt's longest
+ * possible duration, plus a fresh claim token), so no connection is held while delivering, and a
+ * dispatcher that dies mid-delivery leaves the row due again once the lease runs out.
+ *
+ * Due rows are picked by the partial index alone (a join there makes the planner sort every
+ * pending row); the subscription is judged after: active, or any existing one for ping (so an
+ * operator can test before enabling), is sent; one that is off gets its row canceled (the outbox
+ * normally did that already); one the outbox has not seen yet is looked at again shortly.
+ */
+export async function claimDue(db: Knex, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const result = await db.raw(
+    `with due as (
+       select d.id from webhook_deliveries d
+        where d.status = 'pending' and d.next_attempt_at <= now()
+        order by d.next_attempt_at
+        limit ?
+          for update skip locked
+     ), judged as (
+       select due.id,
+              case when t.id is null then 'later'
+                   when t.status = 'active' or d.event_name = 'ping' then 'send'
+                   else 'cancel' end as verdict,
+              t.url, t.api_key, t.sealed_secret, t.previous_sealed_secret, t.previous_secret_expires_at
+         from due
+         join webhook_deliveries d on d.id = due.id
+         left join webhook_outbox_targets t on t.id = d.subscription_id
+     )
+     update webhook_deliveries d
+        set next_attempt_at = now() + (case j.verdict when 'send' then ? when 'later' then ? else 0 end) * interval '1 millisecond',
+            claim_token = case when j.verdict = 'send' then gen_random_uuid() end,
+            status = case when j.verdict = 'cancel' then 'canceled' else d.status end,
+            completed_at = case when j.verdict = 'cancel' then now() else d.completed_at end,
+            last_error = case when j.verdict = 'cancel' then 'subscription not active' else d.last_error end
+       from judged j
+      where d.id = j.id
+     returning d.id, d.subscription_id, d.organization_id, d.event_name, d.family, d.body, d.attempts, d.schedule_start,
+               d.claim_token, j.verdict, j.url, j.api_key, j.sealed_secret, j.previous_sealed_secret, j.previous_secret_expires_at`,
+    [limit, leaseMs, NOT_YET_MS],
+  );
+  return (result.rows as Array<ClaimedDelivery & { verdict: string }>)
+    .filter((row) => row.verdict === 'send')
+    .map(({ verdict: _, ...row }) => row);
+}
+
+export interface AttemptRecord {
+  startedAt: Date;
+  outcome: AttemptOutcome;
+  step: NextStep;
+  /** A success of a subscription whose consecutive failures are counted. */
+  resetsFailures: boolean;
+}
+
+const STATUS_AFTER: Record<NextStep['kind'], string> = { succeeded: 'succeeded', retry: 'pending', failed: 'failed' };
+
+/**
+ * Log attempts and move their deliveries on, many in one statement (the dispatcher batches
+ * whatever finished while the previous write was running). Log rows are written whatever
+ * happens; a delivery moves only if its claim still holds (a redelivery or a cancel in the
+ * meantime wins). Returns the ids that moved.
+ */
+export async function recordAttempts(db: Knex, items: ReadonlyArray<{ delivery: ClaimedDelivery; record: AttemptRecord }>): Promise<Set<string>> {
+  const input = items.map(({ delivery, record }) => ({
+    id: delivery.id,
+    claim_token: delivery.claim_token,
+    subscription_id: delivery.subscription_id,
+    attempt: delivery.attempts + 1,
+    started_at: record.startedAt.toISOString(),
+    duration_ms: Math.round(record.outcome.durationMs),
+    status_code: record.outcome.statusCode,
+    outcome: record.outcome.ok ? 'succeeded' : record.outcome.failure,
+    error: record.outcome.error,
+    status: STATUS_AFTER[record.step.kind],
+    next_attempt_at: record.step.kind === 'retry' ? new Date(Date.now() + record.step.delayMs).toISOString() : null,
+    finished: record.step.kind !== 'retry',
+    resets_failures: record.resetsFailures,
+  }));
+  const result = await db.raw(
+    `with input as (
+       select * from jsonb_to_recordset(?::jsonb)
+         as i(id text, claim_token uuid, subscription_id text, attempt int, started_at timestamptz, duration_ms int, status_code int,
+              outcome text, error text, status text, next_attempt_at timestamptz, finished boolean, resets_failures boolean)
+     ), attempt as (
+       insert into webhook_delivery_attempts (delivery_id, subscription_id, attempt, started_at, duration_ms, status_code, outcome, error)
+       select id, subscription_id, attempt, started_at, duration_ms, status_code, outcome, error from input
+     ), reset as (
+       update webhook_health h set consecutive_failures = 0
+         from input i
+        where h.subscription_id = i.subscription_id and i.resets_failures and h.consecutive_failures > 0
+     )
+     update webhook_deliveries d
+        set status = i.status, attempts = d.attempts + 1, next_attempt_at = coalesce(i.next_attempt_at, d.next_attempt_at),
+            last_status_code = i.status_code, last_error = i.error,
+            completed_at = case when i.finished then now() else null end, claim_token = null
+       from input i
+      where d.id = i.id and d.claim_token = i.claim_token
+     returning d.id`,
+    [JSON.stringify(input)],
+  );
+  return new Set((result.rows as Array<{ id: string }>).map((row) => row.id));
+}
+
+/** One more delivery of the subscription failed for good: how many in a row now. */
+export async function countFailure(db: Knex, subscriptionId: string): Promise<number> {
+  const result = await db.raw(
+    `insert into webhook_health (subscription_id, consecutive_failures, last_failure_at) values (?, 1, now())
+     on conflict (subscription_id) do update
+       set consecutive_failures = webhook_health.consecutive_failures + 1, last_failure_at = now()
+     returning consecutive_failures`,
+    [subscriptionId],
+  );
+  return Number(result.rows[0].consecutive_failures);
+}
+
+export function resetFailures(db: Knex, subscriptionId: string) {
+  return db('webhook_health').where({ subscription_id: subscriptionId }).update({ consecutive_failures: 0 });
+}

@@ -1,0 +1,190 @@
+import { parseDurationList } from '../../config/index.ts';
+import { PING_EVENT } from '../../domain/webhook/catalog.ts';
+import { webhookDecider, webhookStream } from '../../domain/webhook/decider.ts';
+import { RETRY_POLICIES, nextStep, type AttemptOutcome } from '../../domain/webhook/retry-policy.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { handleCommand } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import type { Worker } from '../workers.ts';
+import { AttemptRecorder } from './attempt-recorder.ts';
+import { claimDue, countFailure, type ClaimedDelivery } from './delivery-store.ts';
+import { secretBoxFor } from './keys.ts';
+import { safePost } from './safe-http.ts';
+import { dispatchSignal } from './signals.ts';
+import { signedHeaders } from './signing.ts';
+
+/** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
+const IDLE_POLL_MS = 25;
+/** A claim outlives the longest attempt by this much before another dispatcher may take it over. */
+const LEASE_MARGIN_MS = 5000;
+
+/**
+ * Sends due deliveries with bounded concurrency. Any number of processes may run it: rows are
+ * claimed with SKIP LOCKED leases. At-least-once: a dispatcher that dies after sending but before
+ * recording leaves the row to be sent again, with the same body and id.
+ */
+export class WebhookDispatcher implements Worker {
+  readonly name = 'webhook-dispatcher';
+  readonly role = 'dispatcher' as const;
+  private app!: AppContext;
+  private delays: number[] = [];
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly settling = new Set<Promise<void>>();
+  private nudged = false;
+  private wakeUp: (() => void) | undefined;
+  private unlisten: (() => void) | undefined;
+  private waitingForSlots = false;
+  private recorder!: AttemptRecorder;
+
+  async start(app: AppContext): Promise<void> {
+    this.app = app;
+    this.delays = parseDurationList(app.config.WEBHOOK_RETRY_DELAYS);
+    this.recorder = new AttemptRecorder(app.db);
+    this.unlisten = dispatchSignal.listen(() => this.nudge());
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unlisten?.();
+    this.nudge();
+    await this.loop;
+  }
+
+  private nudge(): void {
+    this.nudged = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    const { config, db, log } = this.app;
+    const concurrency = config.WEBHOOK_DISPATCH_CONCURRENCY;
+    const leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    let failures = 0;
+    while (!this.stopping) {
+      this.nudged = false;
+      const free = concurrency - this.inFlight.size;
+      // Claim in batches (wait until half the slots are free rather than claim one row per
+      // completion), and not while results are still waiting to be written.
+      if (free < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
+        this.waitingForSlots = true;
+        await this.idle(IDLE_POLL_MS);
+        this.waitingForSlots = false;
+        continue;
+      }
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        claimed = await claimDue(db, free, leaseMs);
+        failures = 0;
+      } catch (error) {
+        failures++;
+        log.error({ err: error }, 'webhook claim failed');
+        await this.idle(Math.min(5000, 50 * 2 ** failures));
+        continue;
+      }
+      for (const delivery of claimed) this.track(this.deliver(delivery));
+      if (claimed.length === free) continue;
+      if (!this.nudged) await this.idle(IDLE_POLL_MS);
+    }
+    await Promise.all(this.inFlight);
+    await Promise.all(this.settling);
+  }
+
+  /** A slot is an HTTP attempt in flight; writing its result happens after the slot is free. */
+  private track(attempt: Promise<void>): void {
+    this.inFlight.add(attempt);
+    void attempt.finally(() => {
+      this.inFlight.delete(attempt);
+      if (this.waitingForSlots && this.inFlight.size <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
+    });
+  }
+
+  private idle(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private headersFor(delivery: ClaimedDelivery, now: Date): Record<string, string> {
+    if (delivery.family === 'legacy') {
+      const headers: Record<string, string> = { 'X-Service-Delivery': delivery.id, 'X-Service-Event': delivery.event_name };
+      if (delivery.api_key) headers['api-key'] = delivery.api_key;
+      return headers;
+    }
+    const box = secretBoxFor(this.app.config);
+    const overlap = delivery.previous_sealed_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now;
+    return signedHeaders({
+      deliveryId: delivery.id,
+      event: delivery.event_name,
+      body: delivery.body,
+      secret: box.open(delivery.sealed_secret!, delivery.subscription_id),
+      previousSecret: overlap ? box.open(delivery.previous_sealed_secret!, delivery.subscription_id) : null,
+      timestamp: Math.floor(now.getTime() / 1000),
+    });
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { config } = this.app;
+    const startedAt = new Date();
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await safePost({
+        url: delivery.url,
+        body: delivery.body,
+        headers: this.headersFor(delivery, startedAt),
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      });
+    } catch (error) {
+      // Only our side can throw here (a secret that does not open): record it like any failure.
+      outcome = { ok: false, statusCode: null, failure: 'network', error: (error as Error).message, durationMs: Date.now() - startedAt.getTime() };
+    }
+    const settling = this.settle(delivery, startedAt, outcome);
+    this.settling.add(settling);
+    void settling.finally(() => this.settling.delete(settling));
+  }
+
+  /** Record the attempt, schedule what comes next, and count a final failure. Never rejects. */
+  private async settle(delivery: ClaimedDelivery, startedAt: Date, outcome: AttemptOutcome): Promise<void> {
+    const step = nextStep(delivery.family, delivery.attempts - delivery.schedule_start + 1, outcome, this.delays);
+    const threshold = RETRY_POLICIES[delivery.family].disableAfterConsecutiveFailures;
+    const counted = threshold !== null && delivery.event_name !== PING_EVENT;
+    try {
+      const moved = await this.recorder.record(delivery, { startedAt, outcome, step, resetsFailures: counted && outcome.ok });
+      if (!moved || !counted || step.kind !== 'failed') return;
+      const failures = await countFailure(this.app.db, delivery.subscription_id);
+      if (failures >= threshold) await this.disable(delivery, failures);
+    } catch (error) {
+      // The lease runs out and the delivery is tried again: at-least-once.
+      this.app.log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded');
+    }
+  }
+
+  private async disable(delivery: ClaimedDelivery, failures: number): Promise<void> {
+    try {
+      await handleCommand(this.app.store, webhookStream(delivery.subscription_id), webhookDecider, {
+        kind: 'disable',
+        family: 'named',
+        reason: 'consecutive_failures',
+        consecutiveFailures: failures,
+        organizationId: delivery.organization_id,
+        by: null,
+        at: this.app.clock.now().toISOString(),
+      });
+      this.app.log.warn({ subscriptionId: delivery.subscription_id, failures }, 'webhook subscription turned off after consecutive failures');
+    } catch (error) {
+      // Deleted meanwhile: nothing to turn off.
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../domain/identity/access.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { PING_EVENT } from '../../domain/webhook/catalog.ts';
+import { WebhookMessages } from '../../domain/webhook/messages.ts';
+import { ROUTED_STORED_TYPES, namedBody, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
+import { deliveryFor, deliveryIdOf, type DeliveryInsert } from '../../projections/webhook/outbox.ts';
+import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
+import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
+import type { AppContext } from '../context.ts';
+import { comparePositions, START } from '../eventstore/port.ts';
+import { dispatchSignal } from './signals.ts';
+
+/** A replay stops after this many deliveries and says where to continue. */
+export const MAX_REPLAY_DELIVERIES = 10_000;
+const PAGE = 1000;
+
+async function namedSubscription(app: AppContext, principal: Principal, id: string, mustBeActive: boolean): Promise<SubscriptionRow> {
+  const row = await findSubscription(app.db, principal.organizationId, 'named', id);
+  if (!row) throw new DomainError('not_found', WebhookMessages.subscriptionNotFound);
+  if (mustBeActive && row.status !== 'active') throw new DomainError('conflict', WebhookMessages.subscriptionDisabled);
+  return row;
+}
+
+/** A due-now delivery again, keeping its id and body; the retry schedule starts over. */
+function requeue(db: Knex) {
+  return {
+    status: 'pending',
+    schedule_start: db.ref('webhook_deliveries.attempts'),
+    next_attempt_at: db.fn.now(),
+    claim_token: null,
+    completed_at: null,
+  };
+}
+
+/** The test button: sent whatever the event list says, to disabled subscriptions too. */
+export async function ping(app: AppContext, principal: Principal, subscriptionId: string) {
+  const subscription = await namedSubscription(app, principal, subscriptionId, false);
+  const eventId = `ping:${app.ids.uuid()}`;
+  const id = deliveryIdOf(subscription.id, eventId);
+  const occurredAt = app.clock.now().toISOString();
+  const row: DeliveryInsert = {
+    id,
+    subscription_id: subscription.id,
+    organization_id: subscription.organization_id,
+    event_id: eventId,
+    event_name: PING_EVENT,
+    family: 'named',
+    body: namedBody({ id, event: PING_EVENT, occurredAt, organizationId: subscription.organization_id, data: { subscriptionId: subscription.id, message: WebhookMessages.testMessage } }),
+    occurred_at: occurredAt,
+  };
+  await app.db('webhook_deliveries').insert(row);
+  dispatchSignal.notify();
+  return { deliveryId: id };
+}
+
+export async function redeliver(app: AppContext, principal: Principal, deliveryId: string) {
+  const delivery = await findDelivery(app.db, principal.organizationId, deliveryId);
+  if (!delivery || delivery.family !== 'named') throw new DomainError('not_found', WebhookMessages.deliveryNotFound);
+  await namedSubscription(app, principal, delivery.subscription_id, delivery.event_name !== PING_EVENT);
+  await app.db('webhook_deliveries').where({ id: delivery.id }).update(requeue(app.db));
+  dispatchSignal.notify();
+  return { deliveryId: delivery.id };
+}
+
+/**
+ * Every stored event since `since` that the subscription's current event list covers, read
+ * again from the event store, up to the head as it was when the replay began. Deliveries that
+ * exist are queued again with their id (receivers deduplicate by it); missing ones are created.
+ */
+export async function replay(app: AppContext, principal: Principal, subscriptionId: string, since: Date) {
+  const subscription = await namedSubscription(app, principal, subscriptionId, true);
+  const target = rowToState(subscription);
+  const head = await app.store.headPosition();
+  let after = START;
+  let queued = 0;
+  let resumeSince: string | null = null;
+  scan: for (;;) {
+    const page = await app.store.readAll({ after, filter: { eventTypes: ROUTED_STORED_TYPES }, maxCount: PAGE });
+    const rows: DeliveryInsert[] = [];
+    for (const event of page.events) {
+      if (comparePositions(event.position, head) > 0) break;
+      if (event.createdAt < since || event.data.organizationId !== subscription.organization_id) continue;
+      const routed = routeEvent(event.type, event.data);
+      if (!routed || !targetWants(target, routed)) continue;
+      if (queued + rows.length >= MAX_REPLAY_DELIVERIES) {
+        resumeSince = event.createdAt.toISOString();
+        break;
+      }
+      rows.push(deliveryFor(subscription, event, routed));
+    }
+    for (let i = 0; i < rows.length; i += 500) {
+      await app.db('webhook_deliveries')
+        .insert(rows.slice(i, i + 500))
+        .onConflict(['subscription_id', 'event_id'])
+        .merge(requeue(app.db));
+    }
+    queued += rows.length;
+    const last = page.events[page.events.length - 1];
+    if (resumeSince || !last || comparePositions(last.position, head) >= 0) break scan;
+    after = page.checkpoint;
+  }
+  dispatchSignal.notify();
+  return { deliveries: queued, truncated: resumeSince !== null, resumeSince };
+}

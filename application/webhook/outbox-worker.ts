@@ -1,0 +1,31 @@
+import { ProjectionRunner } from '../../projections/runner.ts';
+import { webhookOutboxProjection } from '../../projections/webhook/outbox.ts';
+import type { AppContext } from '../context.ts';
+import type { Worker } from '../workers.ts';
+import { dispatchSignal } from './signals.ts';
+
+/**
+ * Runs the outbox filler under the dispatcher role with the projection runner's machinery: one
+ * process at a time holds its advisory lock, each batch commits with its checkpoint, and a
+ * rebuild's reset is noticed. It is not among the projector's projections (projections/index.ts),
+ * so deployments without a dispatcher do not fill an outbox nobody sends.
+ */
+export class WebhookOutboxWorker implements Worker {
+  readonly name = 'webhook-outbox';
+  readonly role = 'dispatcher' as const;
+  private runner: ProjectionRunner | undefined;
+
+  async start(app: AppContext): Promise<void> {
+    this.runner = new ProjectionRunner(app.db, app.store, [webhookOutboxProjection], {
+      batchSize: app.config.PROJECTION_BATCH_SIZE,
+      log: app.log.child({ worker: this.name }),
+      lockRetryMs: 500,
+    });
+    this.runner.onProgress(dispatchSignal.notify);
+    await this.runner.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.runner?.stop();
+  }
+}

@@ -1,0 +1,98 @@
+import type { Principal } from '../../domain/identity/access.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { isLegacyType } from '../../domain/webhook/catalog.ts';
+import { webhookDecider, webhookStream, type WebhookCommand, type WebhookState } from '../../domain/webhook/decider.ts';
+import { WebhookMessages } from '../../domain/webhook/messages.ts';
+import { normalizeWebhookUrl } from '../../domain/webhook/url.ts';
+import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox.ts';
+import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subscriptions.ts';
+import { handleCommand } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import { resetFailures } from './delivery-store.ts';
+import { secretBoxFor } from './keys.ts';
+import { safePost } from './safe-http.ts';
+import { generateSigningSecret } from './signing.ts';
+
+type Issued = { organizationId: string; by: string | null; at: string };
+type CommandWithoutIssuer = WebhookCommand extends infer C ? (C extends unknown ? Omit<C, keyof Issued> : never) : never;
+
+/**
+ * Run a command on one subscription and wait until the read model has it. Commands that change
+ * how deliveries go out (delete, disable, rotate) also wait for the outbox, whose copy is what
+ * the dispatcher serves: when the reply leaves, no attempt starts under the old state.
+ */
+async function run(app: AppContext, principal: Principal, subscriptionId: string, command: CommandWithoutIssuer, reachesDispatcher = false): Promise<WebhookState> {
+  const issued: Issued = { organizationId: principal.organizationId, by: principal.userId, at: app.clock.now().toISOString() };
+  const result = await handleCommand(app.store, webhookStream(subscriptionId), webhookDecider, { ...command, ...issued } as WebhookCommand);
+  const projections = reachesDispatcher ? [WEBHOOK_SUBSCRIPTIONS_PROJECTION, WEBHOOK_OUTBOX_PROJECTION] : [WEBHOOK_SUBSCRIPTIONS_PROJECTION];
+  await app.readYourWrites(projections, result.position);
+  return result.state;
+}
+
+/**
+ * POST /webhook: before saving, POST a test message through the same safe client deliveries
+ * use; anything but a 2xx (an internal address included) refuses the registration.
+ */
+export async function createLegacySubscription(app: AppContext, principal: Principal, input: { type?: unknown; url?: unknown; apiKey?: string | null }) {
+  const url = typeof input.url === 'string' ? normalizeWebhookUrl(input.url.trim()) : null;
+  if (!url || !isLegacyType(input.type)) throw new DomainError('invalid', Messages.invalidWebhookUrl);
+  const apiKey = input.apiKey || null;
+  const test = await safePost({
+    url,
+    body: JSON.stringify({ message: WebhookMessages.testMessage }),
+    headers: apiKey ? { 'api-key': apiKey } : {},
+    timeoutMs: app.config.WEBHOOK_TIMEOUT_MS,
+    allowPrivateNetworks: app.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+  });
+  if (!test.ok) {
+    app.log.info({ url, outcome: test }, 'legacy webhook registration refused by its test POST');
+    throw new DomainError('invalid', Messages.invalidWebhookUrl);
+  }
+  const id = app.ids.objectId();
+  return run(app, principal, id, { kind: 'createLegacy', subscriptionId: id, legacyType: input.type, url, apiKey });
+}
+
+export function deleteSubscription(app: AppContext, principal: Principal, id: string, family: 'legacy' | 'named') {
+  return run(app, principal, id, { kind: 'delete', family }, true);
+}
+
+/** The secret is returned here and on rotation only; events and tables keep it sealed. */
+export async function createNamedSubscription(app: AppContext, principal: Principal, input: { url: string; events: string[]; description?: string | null }) {
+  const id = app.ids.objectId();
+  const secret = generateSigningSecret();
+  const sealedSecret = secretBoxFor(app.config).seal(secret, id);
+  const state = await run(app, principal, id, {
+    kind: 'createNamed',
+    subscriptionId: id,
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    sealedSecret,
+  });
+  return { state, secret };
+}
+
+export function updateSubscription(app: AppContext, principal: Principal, id: string, changes: { url?: string; events?: string[]; description?: string | null }) {
+  return run(app, principal, id, { kind: 'update', ...changes });
+}
+
+export function disableSubscription(app: AppContext, principal: Principal, id: string) {
+  return run(app, principal, id, { kind: 'disable', family: 'named', reason: 'manual' }, true);
+}
+
+/** Enabling starts a fresh count of consecutive failures. */
+export async function enableSubscription(app: AppContext, principal: Principal, id: string) {
+  const state = await run(app, principal, id, { kind: 'enable' });
+  await resetFailures(app.db, id);
+  return state;
+}
+
+/** The old secret keeps signing (second header) for WEBHOOK_SECRET_OVERLAP_SECONDS. */
+export async function rotateSecret(app: AppContext, principal: Principal, id: string) {
+  const secret = generateSigningSecret();
+  const previousSecretExpiresAt = new Date(app.clock.now().getTime() + app.config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000).toISOString();
+  const sealedSecret = secretBoxFor(app.config).seal(secret, id);
+  const state = await run(app, principal, id, { kind: 'rotateSecret', sealedSecret, previousSecretExpiresAt }, true);
+  return { state, secret };
+}

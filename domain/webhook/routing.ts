@@ -1,0 +1,70 @@
+import { ReportEventTypes } from '../report/public-events.ts';
+import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
+
+type EventData = Record<string, unknown>;
+
+/**
+ * How a stored event becomes a webhook: its public name (a function when one stored type carries
+ * several names, as a collection trail will) and the data sent (the event's own data unless said).
+ */
+export interface StoredEventRoute {
+  publicName: string | ((data: EventData) => string | null);
+  data?: (data: EventData) => EventData;
+}
+
+/**
+ * The one table from stored event types to webhooks. A module that starts producing a webhook
+ * event adds its line here; nothing else changes. committee.finished, operation.updated,
+ * optin.updated and the registry/collection events have no producer yet: subscriptions to them
+ * are accepted and receive events once a line exists.
+ */
+export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
+  [ReportEventTypes.sectionUpdated]: { publicName: 'report.section.updated' },
+  [ReportEventTypes.sourcesFinished]: { publicName: 'report.finished' },
+  [ReportEventTypes.decided]: { publicName: 'report.status.changed' },
+  [ReportEventTypes.creditPolicyEvaluated]: { publicName: 'credit-policy.evaluated' },
+  [ReportEventTypes.exported]: { publicName: 'report.exported' },
+  [ReportEventTypes.exportFailed]: { publicName: 'report.exported' },
+};
+
+export const ROUTED_STORED_TYPES: readonly string[] = Object.keys(STORED_EVENT_ROUTES);
+
+export interface RoutedEvent {
+  publicName: string;
+  legacyType: LegacyType | undefined;
+  data: EventData;
+}
+
+export function routeEvent(type: string, data: EventData): RoutedEvent | null {
+  const route = STORED_EVENT_ROUTES[type];
+  if (!route) return null;
+  const publicName = typeof route.publicName === 'function' ? route.publicName(data) : route.publicName;
+  if (!publicName) return null;
+  return { publicName, legacyType: legacyTypeOf(publicName), data: route.data ? route.data(data) : data };
+}
+
+/** What a subscription looks like to the outbox. */
+export interface SubscriptionTarget {
+  family: 'legacy' | 'named';
+  legacyType: LegacyType | null;
+  events: readonly string[];
+  createdAt: string;
+}
+
+export function targetWants(target: SubscriptionTarget, event: RoutedEvent): boolean {
+  if (target.family === 'named') return target.events.includes(event.publicName);
+  if (!event.legacyType || target.legacyType !== event.legacyType) return false;
+  if (!LEGACY_TYPE_INFO[event.legacyType].onlyNewReports) return true;
+  // ISO 8601 UTC strings of the same shape order like the instants they name.
+  const reportCreatedAt = event.data.reportCreatedAt;
+  return typeof reportCreatedAt === 'string' && Date.parse(reportCreatedAt) >= Date.parse(target.createdAt);
+}
+
+/** Bodies are serialized once, when the delivery is created, so every attempt sends the same bytes. */
+export function namedBody(envelope: { id: string; event: string; occurredAt: string; organizationId: string; data: EventData }): string {
+  return JSON.stringify({ id: envelope.id, event: envelope.event, occurredAt: envelope.occurredAt, organizationId: envelope.organizationId, data: envelope.data });
+}
+
+export function legacyBody(envelope: { organizationId: string; webhookType: LegacyType; data: EventData }): string {
+  return JSON.stringify({ organizationId: envelope.organizationId, webhookType: envelope.webhookType, data: envelope.data });
+}

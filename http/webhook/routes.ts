@@ -1,0 +1,50 @@
+import Type from 'typebox';
+import { OBJECT_ID } from '../../application/ids.ts';
+import { createLegacySubscription, deleteSubscription } from '../../application/webhook/subscriptions.ts';
+import { listSubscriptions } from '../../projections/webhook/queries.ts';
+import { Gates } from '../gates.ts';
+import { route, type RouteTable } from '../route.ts';
+import { namedRoutes } from './named-routes.ts';
+import { IdParams, LegacyCreateBody, LegacyFindQuery, LegacySubscription } from './schemas.ts';
+import { legacyView } from './views.ts';
+
+/** Legacy typed subscriptions, exactly as the contract shows them (unversioned paths). */
+const legacyRoutes = [
+  route({
+    method: 'post',
+    path: '/webhook',
+    summary: 'Subscribe a url to one legacy webhook type',
+    description:
+      'A test POST with {"message": ...} is sent to the url first; anything but 2xx (an internal address included) gives 400 `URL de webhook inválida.`, ' +
+      'as do a bad type and a missing url. Deliveries carry {organizationId, webhookType, data} and the api-key header when set.',
+    gate: Gates.legacyWebhooks,
+    body: LegacyCreateBody,
+    responses: { 200: LegacySubscription },
+    handle: async ({ app, principal, body }) => legacyView(await createLegacySubscription(app, principal, body)),
+  }),
+  route({
+    method: 'get',
+    path: '/webhook/findBy',
+    summary: "The organization's legacy subscriptions, or the one with webhookId (always an array)",
+    gate: Gates.legacyWebhooks,
+    query: LegacyFindQuery,
+    responses: { 200: Type.Array(LegacySubscription) },
+    async handle({ app, principal, query }) {
+      const id = query.webhookId;
+      // A malformed id matches nothing: the contract answers with an array either way.
+      if (id !== undefined && !OBJECT_ID.test(id)) return [];
+      return (await listSubscriptions(app.db, principal.organizationId, 'legacy', id)).map(legacyView);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/webhook/:id',
+    summary: 'Remove a legacy subscription; its deliveries stop at once',
+    gate: Gates.legacyWebhooks,
+    params: IdParams,
+    responses: { 200: LegacySubscription },
+    handle: async ({ app, principal, params }) => legacyView(await deleteSubscription(app, principal, params.id, 'legacy')),
+  }),
+];
+
+export const webhookRoutes: RouteTable = { module: 'webhook', routes: [...legacyRoutes, ...namedRoutes] };

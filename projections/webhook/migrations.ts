@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type { Migration } from '../../application/database/migrate.ts';
+
+const id = 24; // ObjectId length
+
+/**
+ * Subscriptions as of a position. Two tables share this shape: the read model the routes use
+ * (projector role) and the outbox's own copy (dispatcher role), which is exactly as far as the
+ * outbox has got, so an event is matched against the subscriptions that existed when it happened.
+ */
+function subscriptionTable(knex: Knex, name: string) {
+  return knex.schema.createTable(name, (t) => {
+    t.string('id', id).primary();
+    t.string('organization_id', id).notNullable().index();
+    t.text('family').notNullable();
+    t.text('legacy_type');
+    t.text('url').notNullable();
+    t.text('api_key');
+    t.jsonb('events').notNullable().defaultTo('[]');
+    t.text('description');
+    t.text('sealed_secret');
+    t.text('previous_sealed_secret');
+    t.timestamp('previous_secret_expires_at', { useTz: true });
+    t.text('status').notNullable();
+    t.text('disabled_reason');
+    t.timestamp('disabled_at', { useTz: true });
+    t.timestamp('created_at', { useTz: true }).notNullable();
+    t.timestamp('updated_at', { useTz: true }).notNullable();
+  });
+}
+
+export const webhookMigrations: Migration[] = [
+  {
+    name: '202611240000_webhook_tables',
+    async up(knex) {
+      await subscriptionTable(knex, 'webhook_subscriptions');
+      await subscriptionTable(knex, 'webhook_outbox_targets');
+
+      // Not part of any projection's tables: a rebuild must neither empty nor refill them.
+      await knex.schema.createTable('webhook_deliveries', (t) => {
+        t.string('id', id).primary();
+        t.string('subscription_id', id).notNullable();
+        t.string('organization_id', id).notNullable();
+        /** The store's event id; `ping:<uuid>` for the test button. */
+        t.text('event_id').notNullable();
+        /** Public name (named family) or legacy type. */
+        t.text('event_name').notNullable();
+        t.text('family').notNullable();
+        /** Serialized once: every attempt sends these exact bytes. */
+        t.text('body').notNullable();
+        t.timestamp('occurred_at', { useTz: true }).notNullable();
+        t.text('status').notNullable().defaultTo('pending');
+        t.integer('attempts').notNullable().defaultTo(0);
+        /** attempts made before the current retry schedule began (a manual redelivery starts a new one). */
+        t.integer('schedule_start').notNullable().defaultTo(0);
+        t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+        t.uuid('claim_token');
+        t.integer('last_status_code');
+        t.text('last_error');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+        t.timestamp('completed_at', { useTz: true });
+        t.unique(['subscription_id', 'event_id']);
+        t.index(['subscription_id', 'created_at']);
+      });
+      await knex.raw(`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`);
+
+      await knex.schema.createTable('webhook_delivery_attempts', (t) => {
+        t.bigIncrements('id');
+        t.string('delivery_id', id).notNullable().index();
+        t.string('subscription_id', id).notNullable();
+        t.integer('attempt').notNullable();
+        t.timestamp('started_at', { useTz: true }).notNullable();
+        t.integer('duration_ms').notNullable();
+        t.integer('status_code');
+        /** 'succeeded' or the failure kind (http, redirect, timeout, network, refused). */
+        t.text('outcome').notNullable();
+        t.text('error');
+        t.index(['subscription_id', 'started_at']);
+      });
+
+      await knex.schema.createTable('webhook_health', (t) => {
+        t.string('subscription_id', id).primary();
+        t.integer('consecutive_failures').notNullable().defaultTo(0);
+        t.timestamp('last_failure_at', { useTz: true });
+      });
+
+      /** The furthest event the outbox ever turned into deliveries; replays below it create none. */
+      await knex.schema.createTable('webhook_outbox_state', (t) => {
+        t.integer('id').primary();
+        t.decimal('commit_position', 20, 0).notNullable().defaultTo(0);
+        t.decimal('prepare_position', 20, 0).notNullable().defaultTo(0);
+      });
+      await knex('webhook_outbox_state').insert({ id: 1 });
+    },
+    async down(knex) {
+      for (const table of ['webhook_outbox_state', 'webhook_health', 'webhook_delivery_attempts', 'webhook_deliveries', 'webhook_outbox_targets', 'webhook_subscriptions']) {
+        await knex.schema.dropTableIfExists(table);
+      }
+    },
+  },
+];

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { comparePositions, type Position, type RecordedEvent } from '../../application/eventstore/port.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
+import { ROUTED_STORED_TYPES, legacyBody, namedBody, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
+import type { Projection } from '../projection.ts';
+import { applySubscriptionEvent, rowToState, type SubscriptionRow } from './subscription-rows.ts';
+
+export const WEBHOOK_OUTBOX_PROJECTION = 'webhook-outbox';
+
+const INSERT_CHUNK = 500;
+const webhookTypes = new Set(WEBHOOK_EVENT_TYPES);
+
+/**
+ * The delivery id, and the envelope id a receiver deduplicates by: derived from subscription and
+ * event, so whoever creates the row (the outbox, a replay, a second outbox after a crash) names
+ * it the same, and a retry or a replay carries the same id.
+ */
+export function deliveryIdOf(subscriptionId: string, eventId: string): string {
+  return createHash('sha256').update(`${subscriptionId}:${eventId}`).digest('hex').slice(0, 24);
+}
+
+export interface DeliveryInsert {
+  id: string;
+  subscription_id: string;
+  organization_id: string;
+  event_id: string;
+  event_name: string;
+  family: 'legacy' | 'named';
+  body: string;
+  occurred_at: string;
+}
+
+/** The row a subscription gets for a routed event. Shared by the outbox and replays. */
+export function deliveryFor(target: Pick<SubscriptionRow, 'id' | 'organization_id' | 'family' | 'legacy_type'>, event: RecordedEvent, routed: RoutedEvent): DeliveryInsert {
+  const id = deliveryIdOf(target.id, event.id);
+  const occurredAt = event.createdAt.toISOString();
+  const organizationId = target.organization_id;
+  const legacy = target.family === 'legacy';
+  return {
+    id,
+    subscription_id: target.id,
+    organization_id: organizationId,
+    event_id: event.id,
+    event_name: legacy ? target.legacy_type! : routed.publicName,
+    family: target.family,
+    body: legacy
+      ? legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data })
+      : namedBody({ id, event: routed.publicName, occurredAt, organizationId, data: routed.data }),
+    occurred_at: occurredAt,
+  };
+}
+
+async function lockHighWater(trx: Knex.Transaction): Promise<Position> {
+  const row = await trx('webhook_outbox_state').where({ id: 1 }).forUpdate().first();
+  return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+}
+
+/** Stop a subscription's waiting deliveries: deleted or disabled means no more sending. */
+export function cancelPending(db: Knex, subscriptionId: string, reason: string) {
+  return db('webhook_deliveries')
+    .where({ subscription_id: subscriptionId, status: 'pending' })
+    .update({ status: 'canceled', claim_token: null, last_error: reason, completed_at: db.fn.now() });
+}
+
+/**
+ * The outbox filler: turns store events into delivery rows for the subscriptions that wanted
+ * them at that point of the history, in the transaction that moves its checkpoint.
+ *
+ * Rebuilds do not re-send history: a rebuild empties only the outbox's copy of the subscriptions
+ * and replays to rebuild it, while events at or below the high-water mark (the furthest position
+ * ever turned into deliveries, kept outside the projection's tables) create no delivery again.
+ * The unique (subscription_id, event_id) is the second guard.
+ */
+export const webhookOutboxProjection: Projection = {
+  name: WEBHOOK_OUTBOX_PROJECTION,
+  eventTypes: [...WEBHOOK_EVENT_TYPES, ...ROUTED_STORED_TYPES],
+  tables: ['webhook_outbox_targets'],
+  async handle(events, trx) {
+    const highWater = await lockHighWater(trx);
+    const isNew = (event: RecordedEvent) => comparePositions(event.position, highWater) > 0;
+    const targetsOf = new Map<string, Array<{ row: SubscriptionRow; target: SubscriptionTarget }>>();
+    let rows: DeliveryInsert[] = [];
+    const flush = async () => {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await trx('webhook_deliveries').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict(['subscription_id', 'event_id']).ignore();
+      }
+      rows = [];
+    };
+
+    for (const event of events) {
+      if (webhookTypes.has(event.type)) {
+        const state = await applySubscriptionEvent(trx, 'webhook_outbox_targets', event);
+        targetsOf.delete(state.organizationId);
+        if (isNew(event) && state.status !== 'active') {
+          await flush();
+          await cancelPending(trx, state.subscriptionId, `subscription ${state.status}`);
+        }
+        continue;
+      }
+      if (!isNew(event)) continue;
+      const routed = routeEvent(event.type, event.data);
+      const organizationId = event.data.organizationId;
+      if (!routed || typeof organizationId !== 'string') continue;
+      let targets = targetsOf.get(organizationId);
+      if (!targets) {
+        const active: SubscriptionRow[] = await trx('webhook_outbox_targets').where({ organization_id: organizationId, status: 'active' });
+        targets = active.map((row) => ({ row, target: rowToState(row) }));
+        targetsOf.set(organizationId, targets);
+      }
+      for (const { row, target } of targets) {
+        if (targetWants(target, routed)) rows.push(deliveryFor(row, event, routed));
+      }
+    }
+    await flush();
+
+    const last = events[events.length - 1];
+    if (last && isNew(last)) {
+      await trx('webhook_outbox_state')
+        .where({ id: 1 })
+        .update({ commit_position: last.position.commit.toString(), prepare_position: last.position.prepare.toString() });
+    }
+  },
+};

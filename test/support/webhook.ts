@@ -1,0 +1,56 @@
+import type { ReportFacts } from '../../domain/report/public-events.ts';
+import type { TestApp } from './app.ts';
+
+/**
+ * Append a report event straight to the store, with the ReportFacts the reports module puts in
+ * its events' data: enough to drive webhooks without running a report.
+ */
+export async function appendReportEvent(
+  app: TestApp,
+  type: string,
+  facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>,
+): Promise<ReportFacts> {
+  const reportId = facts.reportId ?? app.app.ids.objectId();
+  const data: ReportFacts = {
+    reportId,
+    reportCreatedAt: new Date().toISOString(),
+    document: '52998224725',
+    type: 'cpf',
+    status: 'APPROVED',
+    policyStatus: 'APPROVED',
+    score: 812,
+    externalId: 'ext-1',
+    policyId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+    policyVersion: 1,
+    ...facts,
+  };
+  await app.app.store.appendToStream(`report-${reportId}`, [{ type, data: { ...data } }], { expectedRevision: 'any' });
+  return data;
+}
+
+/** Poll until `check` returns a value other than undefined/false, or fail after timeoutMs. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export interface DeliveryState {
+  id: string;
+  status: string;
+  attempts: number;
+  event_name: string;
+  last_error: string | null;
+}
+
+export function deliveriesOf(app: TestApp, subscriptionId: string): Promise<DeliveryState[]> {
+  return app.app.db('webhook_deliveries').where({ subscription_id: subscriptionId }).orderBy('created_at').select('id', 'status', 'attempts', 'event_name', 'last_error');
+}
+
+export function attemptsOf(app: TestApp, deliveryId: string): Promise<Array<{ attempt: number; outcome: string; status_code: number | null; error: string | null; started_at: Date }>> {
+  return app.app.db('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('id');
+}

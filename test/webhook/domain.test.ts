@@ -1,0 +1,143 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fold } from '../../domain/shared/decider.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { webhookDecider, type WebhookCommand } from '../../domain/webhook/decider.ts';
+import { WebhookEventTypes, type WebhookEvent } from '../../domain/webhook/events.ts';
+import { WebhookMessages } from '../../domain/webhook/messages.ts';
+
+const ORG = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const OTHER_ORG = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+const SUB = 'cccccccccccccccccccccccc';
+const at = '2026-01-02T03:04:05.000Z';
+const issued = { organizationId: ORG, by: 'user-1', at };
+
+/** given events / when command / then events (or error). */
+function given(events: WebhookEvent[]) {
+  const state = fold(webhookDecider, events);
+  return {
+    when: (command: WebhookCommand) => ({
+      then: (expected: WebhookEvent[]) => assert.equal(webhookDecider.decide(command, state), expected),
+      thenError: (kind: string, message: string) => {
+        try {
+          webhookDecider.decide(command, state);
+        } catch (error) {
+          assert.instance(error, DomainError);
+          assert.is((error as DomainError).kind, kind);
+          assert.is((error as DomainError).message, message);
+          return;
+        }
+        assert.unreachable('expected a refusal');
+      },
+    }),
+  };
+}
+
+const createdNamed: WebhookEvent = {
+  type: WebhookEventTypes.created,
+  data: {
+    subscriptionId: SUB,
+    organizationId: ORG,
+    family: 'named',
+    legacyType: null,
+    url: 'https://hooks.example.com/in',
+    apiKey: null,
+    events: ['report.finished', 'collection.created'],
+    description: null,
+    sealedSecret: 'sealed-1',
+    createdBy: 'user-1',
+    createdAt: at,
+  },
+};
+const createdLegacy: WebhookEvent = {
+  type: WebhookEventTypes.created,
+  data: { ...createdNamed.data, family: 'legacy', legacyType: 'REPORT', events: [], sealedSecret: null, apiKey: 'k' } as never,
+};
+
+const test = suite('webhook decider');
+
+test('a legacy subscription is created with its type, url and api key', () => {
+  given([])
+    .when({ ...issued, kind: 'createLegacy', subscriptionId: SUB, legacyType: 'REPORT_STATUS', url: 'https://x.example/hook', apiKey: 'secret' })
+    .then([
+      {
+        type: WebhookEventTypes.created,
+        data: {
+          subscriptionId: SUB,
+          organizationId: ORG,
+          family: 'legacy',
+          legacyType: 'REPORT_STATUS',
+          url: 'https://x.example/hook',
+          apiKey: 'secret',
+          events: [],
+          description: null,
+          sealedSecret: null,
+          createdBy: 'user-1',
+          createdAt: at,
+        },
+      },
+    ]);
+});
+
+test('a legacy subscription with an unknown type or a bad url is refused with the contract text', () => {
+  const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, apiKey: null };
+  given([]).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
+  given([]).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
+  given([]).when({ ...create, legacyType: 'REPORT', url: 'https://user:pw@x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
+});
+
+test('a named subscription needs known events, and drops duplicates', () => {
+  const create = { ...issued, kind: 'createNamed' as const, subscriptionId: SUB, url: 'https://x.example', description: null, sealedSecret: 's' };
+  given([]).when({ ...create, events: [] }).thenError('invalid', WebhookMessages.noEvents);
+  given([]).when({ ...create, events: ['ping'] }).thenError('invalid', WebhookMessages.unknownEvent('ping'));
+  const [event] = webhookDecider.decide({ ...create, events: ['registry.updated', 'registry.updated'] }, webhookDecider.initialState());
+  assert.equal((event!.data as { events: string[] }).events, ['registry.updated']);
+});
+
+test('update records only what changed, and nothing when nothing did', () => {
+  given([createdNamed])
+    .when({ ...issued, kind: 'update', url: 'https://hooks.example.com/in', events: ['report.finished', 'collection.created'] })
+    .then([]);
+  given([createdNamed])
+    .when({ ...issued, kind: 'update', url: 'https://new.example/in', events: ['report.finished', 'collection.created'] })
+    .then([{ type: WebhookEventTypes.updated, data: { subscriptionId: SUB, organizationId: ORG, url: 'https://new.example/in', updatedBy: 'user-1', updatedAt: at } }]);
+});
+
+test('another organization, the other family or a deleted subscription is not found', () => {
+  given([createdNamed]).when({ ...issued, organizationId: OTHER_ORG, kind: 'enable' }).thenError('not_found', WebhookMessages.subscriptionNotFound);
+  given([createdNamed]).when({ ...issued, kind: 'delete', family: 'legacy' }).thenError('not_found', WebhookMessages.recordToDeleteNotFound);
+  given([createdLegacy]).when({ ...issued, kind: 'rotateSecret', sealedSecret: 'x', previousSecretExpiresAt: at }).thenError('not_found', WebhookMessages.subscriptionNotFound);
+  const deleted: WebhookEvent = { type: WebhookEventTypes.deleted, data: { subscriptionId: SUB, organizationId: ORG, deletedBy: 'u', deletedAt: at } };
+  given([createdLegacy, deleted]).when({ ...issued, kind: 'delete', family: 'legacy' }).thenError('not_found', WebhookMessages.recordToDeleteNotFound);
+});
+
+test('disable is recorded with its reason once; enable brings it back', () => {
+  const disabled: WebhookEvent = {
+    type: WebhookEventTypes.disabled,
+    data: { subscriptionId: SUB, organizationId: ORG, reason: 'consecutive_failures', consecutiveFailures: 20, disabledBy: null, disabledAt: at },
+  };
+  given([createdNamed])
+    .when({ ...issued, by: null, kind: 'disable', family: 'named', reason: 'consecutive_failures', consecutiveFailures: 20 })
+    .then([disabled]);
+  given([createdNamed, disabled]).when({ ...issued, kind: 'disable', family: 'named', reason: 'manual' }).then([]);
+  given([createdNamed, disabled])
+    .when({ ...issued, kind: 'enable' })
+    .then([{ type: WebhookEventTypes.enabled, data: { subscriptionId: SUB, organizationId: ORG, enabledBy: 'user-1', enabledAt: at } }]);
+  const state = fold(webhookDecider, [createdNamed, disabled]);
+  assert.is(state.status, 'disabled');
+  assert.is(state.disabledReason, 'consecutive_failures');
+});
+
+test('rotation keeps the previous sealed secret until the overlap ends', () => {
+  const rotated: WebhookEvent = {
+    type: WebhookEventTypes.secretRotated,
+    data: { subscriptionId: SUB, organizationId: ORG, sealedSecret: 'sealed-2', previousSecretExpiresAt: '2026-01-03T03:04:05.000Z', rotatedBy: 'user-1', rotatedAt: at },
+  };
+  given([createdNamed]).when({ ...issued, kind: 'rotateSecret', sealedSecret: 'sealed-2', previousSecretExpiresAt: '2026-01-03T03:04:05.000Z' }).then([rotated]);
+  const state = fold(webhookDecider, [createdNamed, rotated]);
+  assert.is(state.sealedSecret, 'sealed-2');
+  assert.is(state.previousSealedSecret, 'sealed-1');
+});
+
+test.run();

@@ -1,0 +1,65 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rebuildProjection } from '../../projections/rebuild.ts';
+import { WEBHOOK_OUTBOX_PROJECTION, webhookOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { readCheckpoints } from '../../projections/checkpoints.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { provisionTenant } from '../support/identity.ts';
+import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
+import { startReceiver, sleep } from '../support/webhook-receiver.ts';
+
+interface Ctx {
+  app: TestApp;
+}
+const test = suite<Ctx>('webhook: the outbox filler');
+
+test.before(async (ctx) => {
+  ctx.app = await startTestApp();
+});
+test.after(async (ctx) => {
+  await ctx.app.stop();
+});
+
+test('a rebuild of the outbox rebuilds its subscriptions but sends no history again', async (ctx) => {
+  const receiver = await startReceiver();
+  try {
+    const tenant = await provisionTenant(ctx.app);
+    const created = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.finished'] } });
+    for (let i = 0; i < 3; i++) await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId });
+    await receiver.waitFor(3);
+
+    await rebuildProjection(ctx.app.app.db, ctx.app.app.store, webhookOutboxProjection);
+    const checkpoint = (await readCheckpoints(ctx.app.app.db, [WEBHOOK_OUTBOX_PROJECTION])).get(WEBHOOK_OUTBOX_PROJECTION);
+    assert.ok(checkpoint && checkpoint.position.commit > 0n, 'the rebuild replayed to the head');
+    await sleep(300);
+    assert.is(receiver.received.length, 3, 'history was not sent again');
+    assert.is((await deliveriesOf(ctx.app, created.body.id)).length, 3);
+    assert.ok(await ctx.app.app.db('webhook_outbox_targets').where({ id: created.body.id }).first(), 'its copy of the subscriptions is back');
+
+    await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId });
+    await receiver.waitFor(4);
+    await eventually(async () => (await deliveriesOf(ctx.app, created.body.id)).length === 4);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('an event is matched against the subscriptions as they were when it happened', async (ctx) => {
+  const receiver = await startReceiver();
+  try {
+    const tenant = await provisionTenant(ctx.app);
+    // Before the subscription exists: never delivered, even though the outbox may see both together.
+    await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId });
+    const created = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.finished'] } });
+    const after = await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId });
+    const [request] = await receiver.waitFor(1);
+    await sleep(200);
+    assert.is(receiver.received.length, 1);
+    assert.is(JSON.parse(request!.body).data.reportId, after.reportId);
+    assert.is((await deliveriesOf(ctx.app, created.body.id)).length, 1);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test.run();
