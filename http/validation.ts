@@ -118,7 +118,8 @@ export function validationMessage(schema: TSchema, value: unknown): string | nul
       }
     }
   }
-  return [...byPath.values()].join(',');
+  // A fixed contract text shared by several fields is said once.
+  return [...new Set(byPath.values())].join(',');
 }
 
 /** Validate and return the typed value; 400 with the joined message otherwise. */

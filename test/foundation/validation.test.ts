@@ -40,6 +40,12 @@ test('a fixed contract text is prefixed with the path of the object holding the 
   assert.is(validationMessage(Top, { from: 'ontem' }), 'A data inicial precisa estar no formato ISO.');
 });
 
+test('a fixed text shared by several failing fields is said once', () => {
+  const fixed = { errorMessage: 'URL de webhook inválida.' };
+  const Hook = Type.Object({ type: Type.String({ minLength: 1, ...fixed }), url: Type.String({ minLength: 1, ...fixed }) });
+  assert.is(validationMessage(Hook, {}), 'URL de webhook inválida.');
+});
+
 test('bodies drop unknown fields (organizationId from a body never reaches a handler)', () => {
   const body = validateBody(ReportBody, { document: '1', type: 'cpf', organizationId: 'x', userId: 'y' });
   assert.equal(body, { document: '1', type: 'cpf' });
