@@ -81,7 +81,9 @@ test('SIGKILL while delivering, then two dispatchers: every event arrives at lea
   for (const [id, bodies] of byId) assert.ok(bodies.every((b) => b === bodies[0]), `same bytes each time for ${id}`);
   const repeated = [...byId.values()].filter((bodies) => bodies.length > 1).length;
   assert.ok(repeated >= 1, 'the delivery cut by the kill was sent again');
-  assert.ok(repeated <= 4, `only what the killed process had in flight is repeated (${repeated})`);
+  // Repeated: the 4 requests in flight, plus finished ones whose results were still in the
+  // attempt recorder's next batch write when the process died (at most one more round of 4).
+  assert.ok(repeated <= 8, `only what the killed process had not recorded is repeated (${repeated})`);
   assert.ok(receivedBeforeRestart >= 6);
 });
 
