@@ -1,5 +1,5 @@
 import type { AppContext } from '../application/context.ts';
-import { comparePositions, positionToString } from '../application/eventstore/port.ts';
+import { START, comparePositions, positionToString } from '../application/eventstore/port.ts';
 import { readCheckpoints } from '../projections/checkpoints.ts';
 
 async function check(what: () => Promise<unknown>): Promise<string> {
@@ -21,10 +21,13 @@ export async function readiness(app: AppContext, projectionNames: readonly strin
     const checkpoints = await readCheckpoints(app.db, projectionNames);
     for (const name of projectionNames) {
       const at = checkpoints.get(name);
+      // A projection has no checkpoint until it has passed an event: on an empty store it is caught up.
+      const caughtUp = comparePositions(at?.position ?? START, head) >= 0;
       projections[name] = {
         checkpoint: at ? positionToString(at.position) : null,
-        caughtUp: at ? comparePositions(at.position, head) >= 0 : false,
-        lagSeconds: at ? Math.max(0, Math.round((Date.now() - at.updatedAt.getTime()) / 100) / 10) : null,
+        caughtUp,
+        // Seconds since the projection last stored progress while events wait for it.
+        lagSeconds: caughtUp ? 0 : at ? Math.round((Date.now() - at.updatedAt.getTime()) / 100) / 10 : null,
       };
     }
   }

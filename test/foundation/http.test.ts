@@ -57,7 +57,7 @@ test.before(async (ctx) => {
   const config = loadConfig({ DATABASE_URL: ctx.database.url, BODY_LIMIT: '2kb', JWT_SECRET: 'x'.repeat(40), LOG_LEVEL: 'fatal' });
   const log = bunyan.createLogger({ name: 'test', level: 'fatal' });
   const app = buildContext(config, log, { db: ctx.database.knex, store: ctx.store });
-  ctx.server = createServer(createHttpApp(app, [probe], []).callback());
+  ctx.server = createServer(createHttpApp(app, [probe], ['never-ran']).callback());
   await new Promise<void>((resolve) => ctx.server.listen(0, '127.0.0.1', resolve));
   ctx.url = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}`;
 });
@@ -109,6 +109,7 @@ test('health, readiness and the request id', async ({ url }) => {
   assert.is(ready.status, 200);
   assert.is(ready.body.database, 'ok');
   assert.is(ready.body.eventStore, 'ok');
+  assert.equal(ready.body.projections['never-ran'], { checkpoint: null, caughtUp: true, lagSeconds: 0 }, 'an empty store leaves nothing to catch up');
 });
 
 test('the OpenAPI document comes from the same schemas', async ({ url }) => {
