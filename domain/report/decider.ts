@@ -3,7 +3,7 @@ import type { Decider } from '../shared/decider.ts';
 import type { TaxDocument } from '../shared/document.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
-import type { ExportFormat, ReportEvent } from './events.ts';
+import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
@@ -45,19 +45,7 @@ export type ReportCommand =
       commentary: string;
       at: string;
     }
-  | {
-      type: 'RecordExport';
-      organizationId: string;
-      userId: string;
-      format: ExportFormat;
-      blobId: string;
-      fileName: string;
-      contentType: string;
-      sizeBytes: number;
-      url: string;
-      urlExpiresAt: string;
-      at: string;
-    }
+  | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
   | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string };
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */

@@ -73,21 +73,19 @@ export type ReportDecided = DomainEvent<
   }
 >;
 
-export type ReportExported = DomainEvent<
-  'ReportExported',
-  ReportFacts & {
-    format: ExportFormat;
-    blobId: string;
-    fileName: string;
-    contentType: string;
-    sizeBytes: number;
-    /** Signed download link, valid until urlExpiresAt (GET /v2/report signs a fresh one each read). */
-    url: string;
-    urlExpiresAt: string;
-    userId: string;
-    exportedAt: string;
-  }
->;
+/** A stored export file, as the export command records it and the event tells subscribers. */
+export interface ExportedFile {
+  format: ExportFormat;
+  blobId: string;
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  /** Signed download link, valid until urlExpiresAt (GET /v2/report signs a fresh one each read). */
+  url: string;
+  urlExpiresAt: string;
+}
+
+export type ReportExported = DomainEvent<'ReportExported', ReportFacts & ExportedFile & { userId: string; exportedAt: string }>;
 
 export type ReportExportFailed = DomainEvent<
   'ReportExportFailed',
