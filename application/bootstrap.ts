@@ -10,8 +10,6 @@ import { buildContext, createLogger, openInfrastructure } from './infrastructure
 import type { Config } from '../config/index.ts';
 import { ROLES, workerFactories, type Role, type Worker } from './workers.ts';
 
-export { buildContext, createLogger, openInfrastructure } from './infrastructure.ts';
-
 export interface RunningService {
   app: AppContext;
   /** Base URL of the HTTP server when the api role runs. */

@@ -1,6 +1,7 @@
 /** `npm start`: every role in one process on the embedded defaults (see README for ROLES). */
 import { loadConfig } from '../config/index.ts';
-import { createLogger, startService } from '../application/bootstrap.ts';
+import { startService } from '../application/bootstrap.ts';
+import { createLogger } from '../application/infrastructure.ts';
 
 const config = loadConfig();
 const log = createLogger(config);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Type from 'typebox';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildContext } from '../../application/bootstrap.ts';
+import { buildContext } from '../../application/infrastructure.ts';
 import { PostgresEventStore } from '../../application/eventstore/postgres.ts';
 import { loadConfig } from '../../config/index.ts';
 import { DomainError } from '../../domain/shared/errors.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildContext } from '../../application/bootstrap.ts';
+import { buildContext } from '../../application/infrastructure.ts';
 import { handleCommand } from '../../application/command-handler.ts';
 import type { AppContext } from '../../application/context.ts';
 import { createPolicy } from '../../application/credit-policy/commands.ts';
