@@ -40,7 +40,7 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) answer(ctx, 404, Messages.routeNotFound);
-    else if (ctx.status === 405 && ctx.body === undefined) answer(ctx, 405, 'Método não permitido.');
+    else if (ctx.status === 405 && ctx.body === undefined) answer(ctx, 405, Messages.methodNotAllowed);
   } catch (error) {
     if (error instanceof HttpError || error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);

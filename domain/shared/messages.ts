@@ -16,6 +16,7 @@ export const Messages = {
   malformedJson: 'O corpo da requisição não é um JSON válido.', // ours
   bodyTooLarge: 'O corpo da requisição é grande demais.', // ours
   routeNotFound: 'Rota não encontrada.', // ours
+  methodNotAllowed: 'Método não permitido.', // ours
 
   // Authentication
   invalidClientId: 'ClientId inválido.',
