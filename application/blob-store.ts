@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Migration } from './database/migrate.ts';
+import type { Migration } from '../platform/database/migrate.ts';
 
 export interface StoredBlob {
   id: string;

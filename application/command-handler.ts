@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
 import { fold } from '../domain/shared/decider.ts';
-import { ConcurrencyError, type EventStore, type Position, type RecordedEvent } from './eventstore/port.ts';
+import { ConcurrencyError, type EventStore, type Position, type RecordedEvent } from '../platform/eventstore/port.ts';
 
 export interface HandleResult<Event extends DomainEvent, State> {
   /** Events the command produced (empty when the decider decided nothing changes). */

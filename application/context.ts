@@ -2,8 +2,8 @@ import type Logger from 'bunyan';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.ts';
 import type { Principal } from '../domain/identity/access.ts';
-import type { EventStore, Position } from './eventstore/port.ts';
-import type { Clock, IdGenerator } from './ids.ts';
+import type { EventStore, Position } from '../platform/eventstore/port.ts';
+import type { Clock, IdGenerator } from '../platform/ids.ts';
 
 /** Turns a bearer token into the caller, or throws DomainError('unauthenticated'). */
 export interface Authenticator {
@@ -17,7 +17,7 @@ export interface RequestLimiter {
 
 /**
  * What every command handler, query and route can reach. Built once per process by
- * application/bootstrap.ts; tests build it against their own database.
+ * service/bootstrap.ts; tests build it against their own database.
  */
 export interface AppContext {
   config: Config;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../application/context.ts';
-import { START, comparePositions, positionToString } from '../application/eventstore/port.ts';
-import { readCheckpoints } from '../projections/checkpoints.ts';
+import { START, comparePositions, positionToString } from '../platform/eventstore/port.ts';
+import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 
 async function check(what: () => Promise<unknown>): Promise<string> {
   try {

@@ -1,4 +1,4 @@
-import type { Projection } from './projection.ts';
+import type { Projection } from '../platform/projections/projection.ts';
 import { identityProjection } from './identity/projections.ts';
 import { webhookSubscriptionsProjection } from './webhook/subscriptions.ts';
 import { reportProjection } from './report/projection.ts';

@@ -7,22 +7,23 @@
  *  2. postgres adapter: 8 concurrent appendToStream calls, one event each, exact expected revision
  *     (1 and 2 alternate in slices, see alternate());
  *  3. projection replay: a rebuild of a simple read model from position 0 through
- *     projections/rebuild.ts (readAll batches of 1000; per batch one transaction with a batched
+ *     platform/projections/rebuild.ts (readAll batches of 1000; per batch one transaction with a batched
  *     insert and the checkpoint), over the events of (2) topped up to REPLAY_EVENTS.
  *
  * Uses DATABASE_URL's server when set (in a fresh database, dropped afterwards), otherwise a
  * throw-away embedded cluster.
  */
+import { migrations } from '../application/migrations.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { createKnex } from '../application/database/knex.ts';
-import { migrateToLatest } from '../application/database/migrate.ts';
-import type { ReadAllOptions } from '../application/eventstore/port.ts';
-import { PostgresEventStore } from '../application/eventstore/postgres.ts';
-import type { Projection } from '../projections/projection.ts';
-import { rebuildProjection } from '../projections/rebuild.ts';
+import { createKnex } from '../platform/database/knex.ts';
+import { migrateToLatest } from '../platform/database/migrate.ts';
+import type { ReadAllOptions } from '../platform/eventstore/port.ts';
+import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
+import type { Projection } from '../platform/projections/projection.ts';
+import { rebuildProjection } from '../platform/projections/rebuild.ts';
 import { startTestCluster } from '../test/support/cluster.ts';
 
 const WRITERS = 8;
@@ -152,7 +153,7 @@ const db = await freshDatabase();
 const knex = createKnex(db.url, WRITERS + 4);
 const store = new PostgresEventStore(knex);
 try {
-  await migrateToLatest(knex);
+  await migrateToLatest(knex, migrations);
   await createBenchTables(knex);
   const version = (await knex.raw('show server_version')).rows[0].server_version;
   const sync = (await knex.raw('show synchronous_commit')).rows[0].synchronous_commit;
@@ -241,7 +242,7 @@ try {
   console.log(`ratio: ${Math.round(ratio * 100)}% (target >= ${TARGET_RATIO * 100}%: ${verdict(ratio >= TARGET_RATIO)})`);
   console.log(
     `projection replay: ${Math.round(replayRate)} events/s (${replayed} of ${total} events in ${replaySeconds.toFixed(1)} s, ` +
-      `projections/rebuild.ts, batches of 1000, ${Math.round((readingMs / 10 / replaySeconds))}% of it in readAll; ` +
+      `platform/projections/rebuild.ts, batches of 1000, ${Math.round((readingMs / 10 / replaySeconds))}% of it in readAll; ` +
       `target >= ${TARGET_REPLAY}: ${verdict(replayRate >= TARGET_REPLAY)})`,
   );
 } finally {

@@ -1,5 +1,5 @@
 /** `npm run migrate`: apply pending migrations (the service also does it at start). */
-import { createLogger, openInfrastructure } from '../application/infrastructure.ts';
+import { createLogger, openInfrastructure } from '../service/infrastructure.ts';
 import { loadConfig } from '../config/index.ts';
 
 const config = loadConfig();

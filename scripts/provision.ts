@@ -59,12 +59,12 @@ const permissions = list(args.permissions, isPermission, 'permission(s)');
 const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders }, provisioning, { loadConfig }, { allProjections }, { ProjectionRunner }] =
   await Promise.all([
     import('bunyan'),
-    import('../application/infrastructure.ts'),
+    import('../service/infrastructure.ts'),
     import('../application/demo.ts'),
     import('../application/identity/provisioning.ts'),
     import('../config/index.ts'),
     import('../projections/index.ts'),
-    import('../projections/runner.ts'),
+    import('../platform/projections/runner.ts'),
   ]);
 const { issueCredential, provisionTenant, revokeCredential } = provisioning;
 

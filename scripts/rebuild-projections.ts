@@ -1,13 +1,13 @@
 /**
  * `npm run projections:rebuild -- <name> [<name> ...] | --all`: empty the named read models and
  * replay every event into them, with a progress bar. Safe while the service runs (see
- * projections/rebuild.ts).
+ * platform/projections/rebuild.ts).
  */
 import cliProgress from 'cli-progress';
-import { createLogger, openInfrastructure } from '../application/infrastructure.ts';
+import { createLogger, openInfrastructure } from '../service/infrastructure.ts';
 import { loadConfig } from '../config/index.ts';
 import { allProjections } from '../projections/index.ts';
-import { rebuildProjection } from '../projections/rebuild.ts';
+import { rebuildProjection } from '../platform/projections/rebuild.ts';
 
 const args = process.argv.slice(2);
 const names = args.includes('--all') ? allProjections.map((p) => p.name) : args;

@@ -1,7 +1,7 @@
 /** `npm start`: every role in one process on the embedded defaults (see README for ROLES). */
 import { loadConfig } from '../config/index.ts';
-import { startService } from '../application/bootstrap.ts';
-import { createLogger } from '../application/infrastructure.ts';
+import { startService } from '../service/bootstrap.ts';
+import { createLogger } from '../service/infrastructure.ts';
 
 const config = loadConfig();
 const log = createLogger(config);

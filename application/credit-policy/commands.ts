@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import type { Position } from '../eventstore/port.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
 
 export interface PolicyWritten {
   policyId: string;

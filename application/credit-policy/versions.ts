@@ -1,5 +1,5 @@
 import type { PolicySnapshot } from '../../domain/credit-policy/policy.ts';
-import type { EventStore } from '../eventstore/port.ts';
+import type { EventStore } from '../../platform/eventstore/port.ts';
 import { loadPolicy } from './commands.ts';
 
 /**

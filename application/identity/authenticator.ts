@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { findActiveSession } from '../../projections/identity/queries.ts';
 import type { Authenticator } from '../context.ts';
-import type { Clock } from '../ids.ts';
+import type { Clock } from '../../platform/ids.ts';
 import { verifySessionToken } from './tokens.ts';
 
 /**

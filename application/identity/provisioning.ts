@@ -9,7 +9,7 @@ import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
 import { findCredentialByClientId } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import type { Position } from '../eventstore/port.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
 import { hashSecret, newClientId, newClientSecret } from './secrets.ts';
 
 

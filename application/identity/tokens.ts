@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { OBJECT_ID } from '../ids.ts';
+import { OBJECT_ID } from '../../platform/ids.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 

@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../../domain/shared/decider.ts';
 import { handleCommand, type HandleResult } from '../command-handler.ts';
-import { ConcurrencyError, type EventStore } from '../eventstore/port.ts';
+import { ConcurrencyError, type EventStore } from '../../platform/eventstore/port.ts';
 
 /**
  * Decide on a state the caller already holds (just read, or known empty for a fresh id) and

@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { OBJECT_ID } from '../ids.ts';
+import { OBJECT_ID } from '../../platform/ids.ts';
 import { policyForNewReport } from '../credit-policy/commands.ts';
 import { decideOnKnownState } from './append.ts';
 

@@ -5,7 +5,7 @@ import { RETRY_POLICIES, nextStep, type AttemptOutcome } from '../../domain/webh
 import { DomainError } from '../../domain/shared/errors.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../worker.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
 import { claimDue, countFailure, type ClaimedDelivery } from './delivery-store.ts';
 import { secretBoxFor } from './keys.ts';

@@ -8,7 +8,7 @@ import { deliveryFor, deliveryIdOf, type DeliveryInsert } from '../../projection
 import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
 import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
 import type { AppContext } from '../context.ts';
-import { comparePositions, START } from '../eventstore/port.ts';
+import { comparePositions, START } from '../../platform/eventstore/port.ts';
 import { dispatchSignal } from './signals.ts';
 
 /** A replay stops after this many deliveries and says where to continue. */

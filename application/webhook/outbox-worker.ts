@@ -1,7 +1,7 @@
-import { ProjectionRunner } from '../../projections/runner.ts';
+import { ProjectionRunner } from '../../platform/projections/runner.ts';
 import { webhookOutboxProjection } from '../../projections/webhook/outbox.ts';
 import type { AppContext } from '../context.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../worker.ts';
 import { dispatchSignal } from './signals.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../worker.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { WebhookOutboxWorker } from './outbox-worker.ts';
 

@@ -1,5 +1,5 @@
 import { recordManualAnalysis } from '../../application/report/commands.ts';
-import { OBJECT_ID } from '../../application/ids.ts';
+import { OBJECT_ID } from '../../platform/ids.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { statusObject } from '../../domain/report/statuses.ts';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { OBJECT_ID } from '../../application/ids.ts';
+import { OBJECT_ID } from '../../platform/ids.ts';
 import { createLegacySubscription, deleteSubscription } from '../../application/webhook/subscriptions.ts';
 import { listSubscriptions } from '../../projections/webhook/queries.ts';
 import { Gates } from '../gates.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../../application/eventstore/port.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { CreditPolicyEventTypes, type CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
-import type { Projection } from '../projection.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
 
 export const CREDIT_POLICY_PROJECTION = 'credit-policy';
 

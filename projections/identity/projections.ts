@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../../application/eventstore/port.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { CredentialEvent, OrganizationEvent, SessionEvent, UserEvent } from '../../domain/identity/events.ts';
-import type { Projection } from '../projection.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
 
 /** One read table folded from one aggregate's events. */
 interface TablePart<E extends { type: string; data: object }> {

@@ -1,4 +1,4 @@
-import type { Migration } from '../../application/database/migrate.ts';
+import type { Migration } from '../../platform/database/migrate.ts';
 
 export const reportMigrations: Migration[] = [
   {

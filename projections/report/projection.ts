@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../../application/eventstore/port.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { REPORT_EVENT_TYPES, type ReportEvent } from '../../domain/report/events.ts';
-import type { Projection } from '../projection.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
 import {
   decisionRow,
   evolveReportRow,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Migration } from '../../application/database/migrate.ts';
+import type { Migration } from '../../platform/database/migrate.ts';
 
 const id = 24; // ObjectId length
 

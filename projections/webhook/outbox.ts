@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { comparePositions, type Position, type RecordedEvent } from '../../application/eventstore/port.ts';
+import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
 import { ROUTED_STORED_TYPES, legacyBody, namedBody, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
-import type { Projection } from '../projection.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
 import { applySubscriptionEvent, rowToState, type SubscriptionRow } from './subscription-rows.ts';
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhook-outbox';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../../application/eventstore/port.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { evolve, initialState, type WebhookState } from '../../domain/webhook/decider.ts';
 import type { WebhookEvent } from '../../domain/webhook/events.ts';
 

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
-import type { Projection } from '../projection.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
 import { applySubscriptionEvent } from './subscription-rows.ts';
 
 export const WEBHOOK_SUBSCRIPTIONS_PROJECTION = 'webhook-subscriptions';

@@ -17,7 +17,7 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
-} from '../../application/eventstore/port.ts';
+} from '../../platform/eventstore/port.ts';
 
 function unique(prefix: string): string {
   return `${prefix}${randomBytes(5).toString('hex')}`;

@@ -33,8 +33,8 @@ import {
   toEventData,
   toReadPosition,
   toRecordedEvent,
-} from '../../application/eventstore/eventstoredb.ts';
-import { ConcurrencyError, START, comparePositions, type Position, type RecordedEvent } from '../../application/eventstore/port.ts';
+} from '../../platform/eventstore/eventstoredb.ts';
+import { ConcurrencyError, START, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 
 const { ReadResp } = streamsPb;
 const { UUID, StreamIdentifier } = sharedPb;

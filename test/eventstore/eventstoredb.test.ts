@@ -10,7 +10,7 @@ const url = process.env.EVENTSTORE_URL;
 if (url) {
   // Imported only here, so a run without a server loads neither the suite nor the client.
   const { eventStoreContract } = await import('./contract.ts');
-  const { EventStoreDbStore } = await import('../../application/eventstore/eventstoredb.ts');
+  const { EventStoreDbStore } = await import('../../platform/eventstore/eventstoredb.ts');
   eventStoreContract('eventstoredb', async () => {
     const store = new EventStoreDbStore(url);
     try {

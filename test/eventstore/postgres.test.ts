@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../application/eventstore/port.ts';
-import { PostgresEventStore } from '../../application/eventstore/postgres.ts';
+import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
+import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { eventStoreContract } from './contract.ts';
 

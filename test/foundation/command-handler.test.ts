@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { handleCommand } from '../../application/command-handler.ts';
-import { PostgresEventStore } from '../../application/eventstore/postgres.ts';
+import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import type { Decider } from '../../domain/shared/decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseRoles } from '../../application/bootstrap.ts';
+import { parseRoles } from '../../service/bootstrap.ts';
 import { freePort } from '../support/cluster.ts';
 
 const test = suite('service process');

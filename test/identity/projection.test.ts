@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RecordedEvent } from '../../application/eventstore/port.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { DomainEvent } from '../../domain/shared/decider.ts';
 import { identityProjection } from '../../projections/identity/projections.ts';
 import { findActiveSession, findCredentialByClientId, findSessionDetail } from '../../projections/identity/queries.ts';

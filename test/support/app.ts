@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, type RunningService } from '../../application/bootstrap.ts';
+import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { loadConfig } from '../../config/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../application/database/embedded.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../platform/database/embedded.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,8 +1,9 @@
+import { migrations } from '../../application/migrations.ts';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { createKnex } from '../../application/database/knex.ts';
-import { migrateToLatest } from '../../application/database/migrate.ts';
+import { createKnex } from '../../platform/database/knex.ts';
+import { migrateToLatest } from '../../platform/database/migrate.ts';
 import { startTestCluster } from './cluster.ts';
 
 export interface TestDatabase {
@@ -38,7 +39,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   await client.end();
   const url = admin.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
   const knex = createKnex(url, 20);
-  if (options.migrate !== false) await migrateToLatest(knex);
+  if (options.migrate !== false) await migrateToLatest(knex, migrations);
   return {
     url,
     knex,

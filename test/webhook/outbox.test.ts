@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rebuildProjection } from '../../projections/rebuild.ts';
+import { rebuildProjection } from '../../platform/projections/rebuild.ts';
 import { WEBHOOK_OUTBOX_PROJECTION, webhookOutboxProjection } from '../../projections/webhook/outbox.ts';
-import { readCheckpoints } from '../../projections/checkpoints.ts';
+import { readCheckpoints } from '../../platform/projections/checkpoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';

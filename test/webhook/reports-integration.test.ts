@@ -42,7 +42,9 @@ test('a report run reaches legacy and named subscriptions with the report facts'
   const deliveries = await eventually(async () => {
     const mine = receiver.received.filter((r) => r.body.includes(report.body.id));
     const paths = new Set(mine.map((r) => r.path));
-    return [...types.map((t) => `/legacy/${t}`), '/named'].every((p) => paths.has(p)) && mine;
+    // Both named events, not just the first: each is its own delivery and they may arrive apart.
+    const namedEvents = new Set(mine.filter((r) => r.path === '/named').map((r) => JSON.parse(r.body).event));
+    return types.every((t) => paths.has(`/legacy/${t}`)) && namedEvents.size === 2 && mine;
   }, 15_000, 'deliveries of every subscribed type');
   for (const request of deliveries.filter((r) => r.path.startsWith('/legacy/'))) {
     const envelope = JSON.parse(request.body);

@@ -6,7 +6,7 @@ import { Messages } from '../../../domain/shared/messages.ts';
 import { PostgresBlobStore, type BlobStore } from '../../blob-store.ts';
 import { handleCommand } from '../../command-handler.ts';
 import type { AppContext } from '../../context.ts';
-import type { Position } from '../../eventstore/port.ts';
+import type { Position } from '../../../platform/eventstore/port.ts';
 import type { ExportableReport, Renderers } from './exportable.ts';
 import { freshDownloadUrl } from './signed-url.ts';
 

@@ -4,8 +4,8 @@ import { reportStream, type ReportEvent } from '../../../domain/report/events.ts
 import type { SectionResult } from '../../../domain/report/sections.ts';
 import { pendingSources, type ReportState } from '../../../domain/report/state.ts';
 import { loadState } from '../../command-handler.ts';
-import type { EventStore, RecordedEvent } from '../../eventstore/port.ts';
-import type { Clock } from '../../ids.ts';
+import type { EventStore, RecordedEvent } from '../../../platform/eventstore/port.ts';
+import type { Clock } from '../../../platform/ids.ts';
 import type { PolicySnapshot } from '../../../domain/credit-policy/policy.ts';
 import type { PolicyVersions } from '../../credit-policy/versions.ts';
 import { decideOnKnownState } from '../append.ts';

@@ -1,4 +1,4 @@
-import type { Position } from '../../eventstore/port.ts';
+import type { Position } from '../../../platform/eventstore/port.ts';
 
 /** At most `size` holders at once; acquire() waits for a free slot. */
 export class Slots {

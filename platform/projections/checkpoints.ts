@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { START, type Position } from '../application/eventstore/port.ts';
+import { START, type Position } from '../eventstore/port.ts';
 
 export interface StoredCheckpoint {
   position: Position;

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { migrations } from './migrations.ts';
 
 export interface Migration {
   /** Unique and sortable: `<yyyymmddhhmm>_<module>_<what>`. Never rename one that has shipped. */
@@ -8,8 +7,8 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-/** Runs pending migrations. knex's own lock table makes concurrent starts of several processes safe. */
-export async function migrateToLatest(knex: Knex): Promise<string[]> {
+/** Runs pending migrations (the service's list is application/migrations.ts). knex's own lock table makes concurrent starts of several processes safe. */
+export async function migrateToLatest(knex: Knex, migrations: readonly Migration[]): Promise<string[]> {
   const sorted = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
   const [, applied] = (await knex.migrate.latest({
     migrationSource: {

@@ -1,6 +1,4 @@
 import type { AppContext } from './context.ts';
-import { webhookWorkers } from './webhook/workers.ts';
-import { ReportProcessingWorker } from './report/processing/worker.ts';
 
 export type Role = 'api' | 'projector' | 'dispatcher' | 'scheduler';
 export const ROLES: readonly Role[] = ['api', 'projector', 'dispatcher', 'scheduler'];
@@ -17,6 +15,3 @@ export interface Worker {
   /** Finish what is in flight, then stop. */
   stop(): Promise<void>;
 }
-
-/** A module adds a factory for each of its workers here. */
-export const workerFactories: Array<() => Worker> = [...webhookWorkers, () => new ReportProcessingWorker()];

@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import type { Knex } from 'knex';
-import { comparePositions, type Position } from '../application/eventstore/port.ts';
+import { comparePositions, type Position } from '../eventstore/port.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import type { ProjectionRunner } from './runner.ts';
 

@@ -7,8 +7,8 @@ import {
   type EventStore,
   type Position,
   type RecordedEvent,
-} from '../application/eventstore/port.ts';
-import { AdvisoryLocks, LockNamespace } from '../application/database/advisory-lock.ts';
+} from '../eventstore/port.ts';
+import { AdvisoryLocks, LockNamespace } from '../database/advisory-lock.ts';
 import { lockCheckpoint, readCheckpoints, saveCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 

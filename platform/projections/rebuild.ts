@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { comparePositions, START, type EventStore, type Position } from '../application/eventstore/port.ts';
+import { comparePositions, START, type EventStore, type Position } from '../eventstore/port.ts';
 import { lockCheckpoint, readCheckpoints, resetCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { applyBatch } from './runner.ts';
-import { AdvisoryLocks, LockNamespace } from '../application/database/advisory-lock.ts';
+import { AdvisoryLocks, LockNamespace } from '../database/advisory-lock.ts';
 
 export interface RebuildProgress {
   projection: string;

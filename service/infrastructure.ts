@@ -1,15 +1,16 @@
+import { migrations } from '../application/migrations.ts';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import { loadOrCreateSecret, type Config } from '../config/index.ts';
-import { createReadYourWrites } from '../projections/read-your-writes.ts';
-import type { ProjectionRunner } from '../projections/runner.ts';
-import type { AppContext } from './context.ts';
-import { startEmbeddedPostgres } from './database/embedded.ts';
-import { createKnex } from './database/knex.ts';
-import { migrateToLatest } from './database/migrate.ts';
-import { openEventStore } from './eventstore/open.ts';
-import { createIdentityServices } from './identity/index.ts';
-import { createIdGenerator, systemClock } from './ids.ts';
+import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
+import type { ProjectionRunner } from '../platform/projections/runner.ts';
+import type { AppContext } from '../application/context.ts';
+import { startEmbeddedPostgres } from '../platform/database/embedded.ts';
+import { createKnex } from '../platform/database/knex.ts';
+import { migrateToLatest } from '../platform/database/migrate.ts';
+import { openEventStore } from '../platform/eventstore/open.ts';
+import { createIdentityServices } from '../application/identity/index.ts';
+import { createIdGenerator, systemClock } from '../platform/ids.ts';
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
 // they use and start in a fraction of the time.
@@ -25,7 +26,7 @@ export async function openInfrastructure(config: Config, log: Logger) {
     : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => log.debug({ postgres: line }) });
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX);
-  await migrateToLatest(db);
+  await migrateToLatest(db, migrations);
   const store = await openEventStore(config, db);
   const close = async () => {
     await store.close();

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../application/eventstore/port.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
 
 /**
  * A read model: the events it handles and the tables it owns. `handle` gets a batch in global

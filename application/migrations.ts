@@ -1,0 +1,11 @@
+import type { Migration } from '../platform/database/migrate.ts';
+import { projectionMigrations } from '../platform/projections/migrations.ts';
+import { eventStoreMigrations } from '../platform/eventstore/postgres.ts';
+import { identityMigrations } from '../projections/identity/migrations.ts';
+import { webhookMigrations } from '../projections/webhook/migrations.ts';
+import { reportMigrations } from '../projections/report/migrations.ts';
+import { creditPolicyMigrations } from '../projections/credit-policy/migrations.ts';
+import { blobStoreMigrations } from './blob-store.ts';
+
+/** Every module's migrations. Add a module's list here; order comes from the names. */
+export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations];

@@ -1,0 +1,8 @@
+import type { Worker } from '../application/worker.ts';
+import { webhookWorkers } from '../application/webhook/workers.ts';
+import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
+
+export { ROLES, type Role, type Worker } from '../application/worker.ts';
+
+/** A module adds a factory for each of its workers here. */
+export const workerFactories: Array<() => Worker> = [...webhookWorkers, () => new ReportProcessingWorker()];
