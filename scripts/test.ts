@@ -1,5 +1,5 @@
 /**
- * `npm test`: type-check, start one real PostgreSQL for the whole run, run every uvu suite
+ * `npm test`: type-check, lint, start one real PostgreSQL for the whole run, run every uvu suite
  * against it, and end with the line CI reads: `N passed, N failed, N skipped`.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,12 +12,18 @@ function finish(passed: number, failed: number, skipped: number): never {
 
 const onlyPattern = process.argv[2];
 
+// The whole run checks types and the layering lint first: CI runs exactly this command.
+const checks: Array<[string, string[]]> = [
+  ['type check', ['tsc', '--noEmit', '-p', '.']],
+  ['lint', ['eslint', '.']],
+];
 if (!onlyPattern) {
-  console.log('> tsc --noEmit');
-  const typecheck = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
-  if (typecheck.status !== 0) {
-    console.log('type check failed');
-    finish(0, 1, 0);
+  for (const [name, command] of checks) {
+    console.log(`> ${command.join(' ')}`);
+    if (spawnSync('npx', command, { stdio: 'inherit' }).status !== 0) {
+      console.log(`${name} failed`);
+      finish(0, 1, 0);
+    }
   }
 }
 

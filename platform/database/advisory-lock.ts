@@ -20,7 +20,7 @@ export class AdvisoryLocks {
 
   constructor(private readonly db: Knex) {}
 
-  private async run<T>(sql: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> {
+  private async run(sql: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> {
     // pg runs one query at a time per connection: queue them instead of overlapping.
     const next = this.queue.then(async () => {
       this.connection ??= await (this.db.client as { acquireConnection(): Promise<Connection> }).acquireConnection();

@@ -26,11 +26,6 @@ export function positionToString(p: Position): string {
   return `${p.commit}/${p.prepare}`;
 }
 
-export function positionFromString(text: string): Position {
-  const [commit, prepare] = text.split('/');
-  return { commit: BigInt(commit ?? '0'), prepare: BigInt(prepare ?? '0') };
-}
-
 /** no_stream: the stream must not exist; any: no check; a bigint: the stream's last revision. */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
 

@@ -5,7 +5,7 @@ import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
-import { startReceiver, sleep, type Receiver } from '../support/webhook-receiver.ts';
+import { startReceiver, sleep } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
 interface Ctx {

@@ -20,10 +20,6 @@ export class Slots {
     if (next) next();
     else this.used--;
   }
-
-  get inUse(): number {
-    return this.used;
-  }
 }
 
 /**
@@ -53,10 +49,6 @@ export class OrderedProgress {
   /** The furthest position whose work, and all before it, is done. */
   get safePosition(): Position | null {
     return this.safe;
-  }
-
-  get pending(): number {
-    return this.entries.filter((e) => !e.done).length;
   }
 
   private advance(): void {

@@ -1,0 +1,36 @@
+import * as assert from 'uvu/assert';
+import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+
+/**
+ * The one shape of every decider test: given events, when a command, then the events decided or
+ * the refusal. `decided()` hands the events back for tests that look at them piece by piece.
+ */
+export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: readonly E[] = []) {
+  const state = fold(decider, events);
+  return {
+    state,
+    when(command: C) {
+      const decide = () => decider.decide(command, state);
+      return {
+        decided: decide,
+        then(expected: readonly E[]): void {
+          assert.equal(decide(), expected);
+        },
+        thenError(kind: DomainError['kind'], message: string | RegExp): void {
+          let refusal: unknown;
+          try {
+            decide();
+          } catch (error) {
+            refusal = error;
+          }
+          if (refusal === undefined) assert.unreachable('expected a refusal, the command was accepted');
+          assert.instance(refusal, DomainError);
+          assert.is((refusal as DomainError).kind, kind);
+          if (typeof message === 'string') assert.is((refusal as DomainError).message, message);
+          else assert.match((refusal as DomainError).message, message);
+        },
+      };
+    },
+  };
+}
