@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { loadConfig } from '../../config/index.ts';
+import { checkReply } from './contract.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestApp extends RunningService {
   url: string;
   database: TestDatabase;
-  /** fetch against the service: `call('POST', '/v2/report', {token, body})`. */
+  /**
+   * fetch against the service: `call('POST', '/v2/report', {token, body})`. Throws when the reply
+   * does not match /openapi.json (test/support/contract.ts).
+   */
   call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
@@ -57,6 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       } catch {
         // not JSON: keep the text
       }
+      checkReply(method, path, { status: response.status, body: parsed, contentType: response.headers.get('content-type') });
       return { status: response.status, body: parsed, headers: response.headers };
     },
   };
