@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppContext } from '../application/context.ts';
 import type { Principal } from '../domain/identity/access.ts';
@@ -25,6 +25,32 @@ export interface IdempotentReply {
   body?: unknown;
   headers?: Record<string, string>;
   raw?: Buffer;
+}
+
+/**
+ * Replies can hold secrets shown once (a webhook signing secret), so they are kept encrypted
+ * under a key derived from the Idempotency-Key, which the table holds only as a hash: the
+ * database alone cannot give them back, only the caller that knows the key.
+ */
+const sealingKey = (key: string, credentialId: string) => Buffer.from(hkdfSync('sha256', key, credentialId, 'idempotent-reply', 32));
+const keyHashOf = (key: string) => createHash('sha256').update(key).digest('hex');
+
+function seal(reply: StoredBody, key: string, credentialId: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(key, credentialId), iv);
+  const text = Buffer.concat([cipher.update(JSON.stringify(reply), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), text]);
+}
+
+function open(sealed: Buffer, key: string, credentialId: string): StoredBody {
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(key, credentialId), sealed.subarray(0, 12));
+  decipher.setAuthTag(sealed.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8'));
+}
+
+interface StoredBody {
+  body: unknown;
+  headers: Record<string, string>;
 }
 
 /** JSON with sorted keys: the same body however its fields were ordered. */
@@ -59,9 +85,11 @@ export async function runIdempotently(
   if (!KEY.test(key)) throw new HttpError(400, IdempotencyMessages.invalidKey);
   const store = new IdempotencyStore(app.db);
   const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonical(body)}`).digest('hex');
+  const { credentialId } = principal;
+  const keyHash = keyHashOf(key);
   const claim = await store.claim({
-    credentialId: principal.credentialId,
-    key,
+    credentialId,
+    keyHash,
     fingerprint,
     now: app.clock.now(),
     ttlMs: TTL_MS,
@@ -69,16 +97,19 @@ export async function runIdempotently(
   });
   if (claim.kind === 'other-request') throw new HttpError(422, IdempotencyMessages.otherRequest);
   if (claim.kind === 'in-flight') throw new HttpError(409, IdempotencyMessages.inFlight);
-  if (claim.kind === 'replay') return { ...claim.reply, headers: { ...claim.reply.headers, [REPLAYED_HEADER]: 'true' } };
+  if (claim.kind === 'replay') {
+    const { body, headers } = open(claim.reply.sealed, key, credentialId);
+    return { status: claim.reply.status, body, headers: { ...headers, [REPLAYED_HEADER]: 'true' } };
+  }
   let reply: IdempotentReply;
   try {
     reply = await execute();
   } catch (error) {
-    await store.release(principal.credentialId, key);
+    await store.release(credentialId, keyHash);
     throw error;
   }
   // Bytes are not kept (no POST answers a file today): such a reply is simply not replayable.
-  if (reply.status >= 400 || reply.raw) await store.release(principal.credentialId, key);
-  else await store.complete(principal.credentialId, key, { status: reply.status, body: reply.body ?? null, headers: reply.headers ?? {} });
+  if (reply.status >= 400 || reply.raw) await store.release(credentialId, keyHash);
+  else await store.complete(credentialId, keyHash, { status: reply.status, sealed: seal({ body: reply.body ?? null, headers: reply.headers ?? {} }, key, credentialId) });
   return reply;
 }

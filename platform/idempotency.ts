@@ -9,15 +9,15 @@ export const idempotencyMigrations: Migration[] = [
     async up(knex) {
       await knex.schema.createTable(TABLE, (t) => {
         t.text('credential_id').notNullable();
-        t.text('key').notNullable();
+        // A hash of the caller's key, which alone can open the stored reply.
+        t.text('key_hash').notNullable();
         t.text('fingerprint').notNullable();
         // Null while the first request is in flight.
         t.integer('status');
-        t.jsonb('body');
-        t.jsonb('headers');
+        t.binary('reply');
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.timestamp('expires_at', { useTz: true }).notNullable().index();
-        t.primary(['credential_id', 'key']);
+        t.primary(['credential_id', 'key_hash']);
       });
     },
     async down(knex) {
@@ -26,17 +26,18 @@ export const idempotencyMigrations: Migration[] = [
   },
 ];
 
+/** A finished request: its status, and its reply as sealed bytes the caller's layer can open. */
 export interface StoredReply {
   status: number;
-  body: unknown;
-  headers: Record<string, string>;
+  sealed: Buffer;
 }
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; reply: StoredReply } | { kind: 'in-flight' } | { kind: 'other-request' };
 
 export interface ClaimRequest {
   credentialId: string;
-  key: string;
+  /** A hash of the Idempotency-Key: the key itself stays with the caller. */
+  keyHash: string;
   /** What the request asks (route and body): the same key may only ever mean one request. */
   fingerprint: string;
   now: Date;
@@ -56,42 +57,42 @@ export class IdempotencyStore {
   constructor(private readonly db: Knex) {}
 
   async claim(request: ClaimRequest): Promise<Claim> {
-    const { credentialId, key, fingerprint, now } = request;
+    const { credentialId, keyHash, fingerprint, now } = request;
     // Two rounds: the second follows the removal of an expired or abandoned row.
     for (let round = 0; round < 2; round++) {
       const inserted = await this.db(TABLE)
-        .insert({ credential_id: credentialId, key, fingerprint, created_at: now, expires_at: new Date(now.getTime() + request.ttlMs) })
-        .onConflict(['credential_id', 'key'])
+        .insert({ credential_id: credentialId, key_hash: keyHash, fingerprint, created_at: now, expires_at: new Date(now.getTime() + request.ttlMs) })
+        .onConflict(['credential_id', 'key_hash'])
         .ignore()
-        .returning('key');
+        .returning('key_hash');
       if (inserted.length) {
         await this.purgeExpired(now);
         return { kind: 'claimed' };
       }
-      const row = await this.db(TABLE).where({ credential_id: credentialId, key }).first();
+      const row = await this.db(TABLE).where({ credential_id: credentialId, key_hash: keyHash }).first();
       if (!row) continue;
       const abandoned = row.status === null && row.created_at.getTime() + request.abandonedAfterMs <= now.getTime();
       if (row.expires_at.getTime() <= now.getTime() || abandoned) {
         // Only that very row: another request may have claimed the key again meanwhile.
-        await this.db(TABLE).where({ credential_id: credentialId, key, created_at: row.created_at }).delete();
+        await this.db(TABLE).where({ credential_id: credentialId, key_hash: keyHash, created_at: row.created_at }).delete();
         continue;
       }
       if (row.fingerprint !== fingerprint) return { kind: 'other-request' };
       if (row.status === null) return { kind: 'in-flight' };
-      return { kind: 'replay', reply: { status: row.status, body: row.body, headers: row.headers ?? {} } };
+      return { kind: 'replay', reply: { status: row.status, sealed: row.reply } };
     }
     return { kind: 'in-flight' };
   }
 
-  async complete(credentialId: string, key: string, reply: StoredReply): Promise<void> {
+  async complete(credentialId: string, keyHash: string, reply: StoredReply): Promise<void> {
     await this.db(TABLE)
-      .where({ credential_id: credentialId, key })
-      .update({ status: reply.status, body: JSON.stringify(reply.body ?? null), headers: JSON.stringify(reply.headers) });
+      .where({ credential_id: credentialId, key_hash: keyHash })
+      .update({ status: reply.status, reply: reply.sealed });
   }
 
   /** The request failed: nothing was done, so the key is free for a retry. */
-  async release(credentialId: string, key: string): Promise<void> {
-    await this.db(TABLE).where({ credential_id: credentialId, key }).whereNull('status').delete();
+  async release(credentialId: string, keyHash: string): Promise<void> {
+    await this.db(TABLE).where({ credential_id: credentialId, key_hash: keyHash }).whereNull('status').delete();
   }
 
   private async purgeExpired(now: Date): Promise<void> {
