@@ -117,6 +117,7 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
       if ('files' in answer) {
         responses[status] = {
           description: SUCCESS[status] ?? String(status),
+          headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
           content: Object.fromEntries(answer.files.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
         };
       } else if (answer.schema === ErrorBody && ERRORS[status]) {
@@ -125,7 +126,10 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
       } else {
         responses[status] = {
           description: SUCCESS[status] ?? ERRORS[status]?.description ?? String(status),
-          ...(takesIdempotencyKey(spec) && status < 300 ? { headers: { [REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } } : {}),
+          headers: {
+            'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+            ...(takesIdempotencyKey(spec) ? { [REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
+          },
           content: { 'application/json': { schema: plain(answer.schema) } },
         };
       }
@@ -181,6 +185,7 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
         },
       },
       headers: {
+        CacheControl: { description: 'no-store: every reply is one caller\'s data (tokens, reports, files)', schema: { type: 'string', pattern: 'no-store' } },
         IdempotentReplayed: { description: 'true when this reply is the stored reply of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
       },
       responses: Object.fromEntries(

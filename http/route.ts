@@ -122,6 +122,9 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
   for (const table of tables) {
     for (const spec of table.routes) {
       router[spec.method](spec.path, async (ctx) => {
+        // Every reply of the API is one caller's data (tokens, reports, download bytes): no
+        // shared or browser cache may keep it. Errors included, since they can name records.
+        ctx.set('Cache-Control', 'no-store');
         // Authentication and gates come before validation so that an outsider learns nothing
         // about a route's shape; ids are checked before any lookup.
         const principal = needsBearer(spec) ? await principalOf(ctx, app) : (undefined as unknown as Principal);

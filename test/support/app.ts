@@ -1,3 +1,4 @@
+import type Logger from 'bunyan';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +19,9 @@ export interface TestApp extends RunningService {
 
 /**
  * The whole service (every role) on its own fresh database, listening on 127.0.0.1 at a free
- * port: tests talk to it over real HTTP.
+ * port: tests talk to it over real HTTP. `log` replaces the service's logger (to read its lines).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApp> {
   const database = await createTestDatabase({ migrate: false });
   const dataDir = mkdtempSync(join(tmpdir(), 'credit-test-data-'));
   const config = loadConfig({
@@ -34,7 +35,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     ...env,
   });
-  const service = await startService(config);
+  const service = await startService(config, options.log);
   const url = service.url!;
   return {
     ...service,
