@@ -21,19 +21,38 @@ export const CreateReportBody = Type.Object({
 
 export const StatusSchema = Type.Object({ id: Type.Integer(), value: Type.String(), title: Type.String() });
 
-export const CreatedReportSchema = Type.Object({
-  id: Type.String(),
-  status: StatusSchema,
-  policyStatus: Type.String(),
-  policyId: Type.String(),
-  policyVersion: Type.Integer(),
-  policyName: Type.String(),
-  document: Type.String(),
-  type: Type.String(),
-  externalId: Nullable(Type.String()),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+export const CreatedReportSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: StatusSchema,
+    policyStatus: Type.String(),
+    policyId: Type.String(),
+    policyVersion: Type.Integer(),
+    policyName: Type.String(),
+    document: Type.String(),
+    type: Type.String(),
+    externalId: Nullable(Type.String()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  {
+    examples: [
+      {
+        id: '6553f2a0a1b2c3d4e5f60720',
+        status: { id: 1, value: 'PENDING', title: 'Não iniciado' },
+        policyStatus: 'PENDING',
+        policyId: '6553f1f0a1b2c3d4e5f60719',
+        policyVersion: 1,
+        policyName: 'Política PF padrão',
+        document: '12345678909',
+        type: 'cpf',
+        externalId: 'pedido-42',
+        createdAt: '2026-11-23T10:00:00.000Z',
+        updatedAt: '2026-11-23T10:00:00.000Z',
+      },
+    ],
+  },
+);
 
 export const SectionErrorSchema = Type.Object({
   integrationId: Type.String(),
