@@ -19,7 +19,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', requestId);
-    ctx.state.log = app.log.child({ requestId });
+    ctx.state.log = app.log.child({ requestId }, true);
     const started = process.hrtime.bigint();
     try {
       await next();

@@ -97,7 +97,6 @@ const ERRORS: Record<number, { name: string; description: string; example: strin
   431: { name: 'HeadersTooLarge', description: 'Request line or headers too large', example: 'Cabeçalhos ou endereço da requisição grandes demais.' },
   500: { name: 'InternalError', description: 'Unexpected failure; retry, then contact support with the time of the call and X-Request-Id', example: Messages.internalError },
   502: { name: 'BadGateway', description: 'An internal service did not answer', example: Messages.reportExportFailed },
-  503: { name: 'ServiceUnavailable', description: 'Part of the operation was done and part not; read the message before repeating', example: 'Não foi possível concluir toda a operação.' },
 };
 
 const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };

@@ -132,7 +132,7 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         if (needsBearer(spec)) {
           ctx.state.principal = principal;
           // From here every line of the request, the handler's included, says who asked.
-          ctx.state.log = ctx.state.log.child({ organizationId: principal.organizationId, credentialId: principal.credentialId, userId: principal.userId });
+          ctx.state.log = ctx.state.log.child({ organizationId: principal.organizationId, credentialId: principal.credentialId, userId: principal.userId }, true);
           context = { ...app, log: ctx.state.log };
           await app.limiter.consume(principal);
           checkGate(spec.gate, principal);
