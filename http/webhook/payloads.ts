@@ -122,6 +122,32 @@ const namedHeaders = [
   { name: 'X-Service-Signature-Previous', description: 'signature with the previous secret, during a rotation overlap' },
 ];
 
+const EXAMPLE_FACTS = {
+  reportId: '6553f2a0a1b2c3d4e5f60720',
+  organizationId: '6553f1c2a1b2c3d4e5f60715',
+  reportCreatedAt: '2026-11-23T10:00:00.000Z',
+  document: '12345678909',
+  type: 'cpf',
+  status: 'APPROVED',
+  policyStatus: 'APPROVED',
+  score: 812,
+  externalId: 'pedido-42',
+  policyId: '6553f1f0a1b2c3d4e5f60719',
+  policyVersion: 1,
+};
+
+/** A named delivery of a report event, and the legacy one of its alias type. */
+function examplesOf(event: string, legacyType: LegacyType | undefined) {
+  if (!legacyType) return undefined;
+  return {
+    named: {
+      summary: 'Named subscription',
+      value: { id: '6553f3b0a1b2c3d4e5f60731', event, occurredAt: '2026-11-23T10:00:04.000Z', organizationId: EXAMPLE_FACTS.organizationId, data: EXAMPLE_FACTS },
+    },
+    legacy: { summary: `Legacy subscription of type ${legacyType}`, value: { organizationId: EXAMPLE_FACTS.organizationId, webhookType: legacyType, data: EXAMPLE_FACTS } },
+  };
+}
+
 function operation(event: string, legacyType: LegacyType | undefined) {
   const envelopes = legacyType ? Type.Union([named(event), legacy(legacyType)]) : named(event);
   const headers = namedHeaders.map(({ name, description }) => ({ name, in: 'header', required: false, description: `Named deliveries: ${description}`, schema: { type: 'string' } }));
@@ -136,7 +162,7 @@ function operation(event: string, legacyType: LegacyType | undefined) {
         : 'Named subscriptions receive the named envelope, signed.',
       security: [],
       parameters: headers,
-      requestBody: { required: true, content: { 'application/json': { schema: plain(envelopes) } } },
+      requestBody: { required: true, content: { 'application/json': { schema: plain(envelopes), examples: examplesOf(event, legacyType) } } },
       responses: {
         '2XX': { description: 'Received. Answer fast and process after answering.' },
         default: {
