@@ -51,8 +51,9 @@ export function errorStatusesOf(spec: RouteSpec): number[] {
     statuses.add(spec.gate.moduleDenied?.status ?? 403);
     if (spec.gate.permissions) statuses.add(spec.gate.permissionDenied?.status ?? 403);
   }
-  if (takesIdempotencyKey(spec)) [400, 409, 422].forEach((s) => statuses.add(s));
-  // A command that keeps losing the race for its stream ends in 409 (application/command-handler.ts).
+  if (takesIdempotencyKey(spec)) [400, 422].forEach((s) => statuses.add(s));
+  // A command that keeps losing the race for its stream ends in 409, as does a POST repeated with
+  // its Idempotency-Key while the first is in flight.
   if (spec.method !== 'get' && needsBearer(spec)) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
