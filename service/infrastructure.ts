@@ -50,6 +50,8 @@ export const logSerializers: bunyan.Serializers = {
     return { ...serialized, url: redactUrl(serialized.url), headers: redactHeaders(serialized.headers) };
   },
   url: redactUrl,
+  // Failure texts (a webhook attempt's, say) may quote an address.
+  error: redactUrl,
   headers: redactHeaders,
   ...Object.fromEntries(
     ['secret', 'clientSecret', 'webhookSecret', 'signingSecret', 'previousSecret', 'apiKey', 'accessToken', 'token', 'authorization', 'password', 'signature'].map((field) => [

@@ -5,29 +5,25 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
-import { logSerializers } from '../../service/infrastructure.ts';
+import { loadConfig } from '../../config/index.ts';
+import { createLogger } from '../../service/infrastructure.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
 import { eventually } from '../support/webhook.ts';
 
-/** Every line the service writes, as text: what an operator's log store would receive. */
+/** Every line the service's own logger writes, as text: what an operator's log store would receive. */
 const lines: string[] = [];
 const records = () => lines.map((line) => JSON.parse(line) as Record<string, any>);
-const log = bunyan.createLogger({
-  name: 'credit-analysis',
-  serializers: logSerializers,
-  streams: [
-    {
-      level: 'debug',
-      stream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString('utf8'));
-          done();
-        },
-      }),
+const log = createLogger(loadConfig({ LOG_LEVEL: 'fatal' }));
+log.addStream({
+  level: 'debug',
+  stream: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
     },
-  ],
+  }),
 });
 
 const test = suite('logs: who asked on every request line, processing milestones, no secrets');
@@ -119,11 +115,12 @@ test('serializers blank secrets whatever the line: links, headers, errors, secre
       secret: 'whsec_1',
       apiKey: 'key-1',
       clientSecret: 'cs-1',
+      error: 'connect ECONNREFUSED https://hooks.example.com/in?api_key=k3y',
     },
     'probe',
   );
   const [line] = lines.slice(before);
-  for (const secret of ['deadbeef', 'aaa.bbb.ccc', 'shh', 'hunter2', 't0k3n', 'whsec_1', 'key-1', 'cs-1']) assert.not.ok(line!.includes(secret), secret);
+  for (const secret of ['deadbeef', 'aaa.bbb.ccc', 'shh', 'hunter2', 't0k3n', 'whsec_1', 'key-1', 'cs-1', 'k3y']) assert.not.ok(line!.includes(secret), secret);
   const record = JSON.parse(line!);
   assert.is(record.url, 'https://api.example.com/report/download/abc?expires=1700000000&signature=[REDACTED]');
   assert.is(record.headers['content-type'], 'application/json');
