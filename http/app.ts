@@ -13,13 +13,13 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[]): Koa {
   const koa = new Koa({ proxy: true });
   const router = new Router();
-  const openapi = buildOpenApi(tables);
+  const openapi = buildOpenApi(tables, { serverUrl: app.config.PUBLIC_BASE_URL });
 
   koa.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', requestId);
-    ctx.state.log = app.log.child({ requestId });
+    ctx.state.log = app.log.child({ requestId }, true);
     const started = process.hrtime.bigint();
     try {
       await next();

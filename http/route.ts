@@ -5,6 +5,7 @@ import type { AppContext } from '../application/context.ts';
 import type { Principal } from '../domain/identity/access.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { HttpError } from './errors.ts';
+import { runIdempotently } from './idempotency.ts';
 import { checkGate, type Gate } from './gates.ts';
 import { validateBody, validateText } from './validation.ts';
 
@@ -38,14 +39,26 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   path: string;
   summary: string;
   description?: string;
-  /** false for the one public route (authentication); everything else needs a bearer token. */
-  auth?: false;
+  /**
+   * Everything needs a bearer token but: 'client-credentials' (authentication itself, with the
+   * service-client-id/secret headers) and false (public, e.g. signed downloads).
+   */
+  auth?: false | 'client-credentials';
   gate?: Gate;
   params?: P;
   query?: Q;
   body?: B;
-  /** Status -> schema of the reply body, for the OpenAPI document. */
+  /** Status -> schema of the reply body, for the OpenAPI document and the contract test. */
   responses?: Record<number, TSchema>;
+  /**
+   * Error statuses this route answers beyond those every route of its kind can (validation,
+   * authentication, gate, body parsing, idempotency: see http/openapi.ts errorStatusesOf).
+   */
+  errors?: readonly number[];
+  /** Media types of a raw (file) reply: the 200 is documented as bytes of these types. */
+  files?: readonly string[];
+  /** Stable id for generated clients; derived from module, method and path when absent. */
+  operationId?: string;
   /** Raw request body handling (uploads): skip JSON body validation. */
   rawBody?: boolean;
   handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
@@ -54,6 +67,8 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
 export interface RouteTable {
   /** The module name shared by http/, application/, domain/, projections/. */
   module: string;
+  /** What the module is for: its tag's description in the OpenAPI document. */
+  description?: string;
   routes: RouteSpec[];
 }
 
@@ -67,7 +82,14 @@ export function route<P extends TSchema = TSchema, Q extends TSchema = TSchema, 
 export const ObjectIdSchema = (message: string = Messages.invalidId) =>
   Type.String({ pattern: '^[0-9a-fA-F]{24}$', errorMessage: message });
 
-export const ErrorBody = Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true });
+export const ErrorBody = Type.Object(
+  { code: Type.Integer({ description: 'the HTTP status' }), message: Type.String({ description: 'in Portuguese; contract texts are constants' }) },
+  {
+    additionalProperties: true,
+    description: 'Every error. Some carry extra fields for resuming (operationResultId, reportId, proposalRunId).',
+    examples: [{ code: 401, message: 'Token de acesso inválido.' }],
+  },
+);
 
 // The scheme name is case-insensitive (RFC 9110 11.1); the token must look like a compact JWS.
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
@@ -85,19 +107,33 @@ async function principalOf(ctx: Context, app: AppContext): Promise<Principal> {
   return app.authenticator.verify(match[1]!);
 }
 
+export const needsBearer = (spec: Pick<RouteSpec, 'auth'>) => spec.auth === undefined;
+
+/** Authenticated POSTs take an Idempotency-Key (http/idempotency.ts). */
+export const takesIdempotencyKey = (spec: Pick<RouteSpec, 'method' | 'auth'>) => spec.method === 'post' && needsBearer(spec);
+
 function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && 'status' in value && typeof (value as Reply).status === 'number' && ('body' in value || 'raw' in value);
 }
+
+const asReply = (result: unknown): Reply => (isReply(result) ? result : { status: 200, body: result ?? null });
 
 export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[]): void {
   for (const table of tables) {
     for (const spec of table.routes) {
       router[spec.method](spec.path, async (ctx) => {
+        // Every reply of the API is one caller's data (tokens, reports, download bytes): no
+        // shared or browser cache may keep it. Errors included, since they can name records.
+        ctx.set('Cache-Control', 'no-store');
         // Authentication and gates come before validation so that an outsider learns nothing
         // about a route's shape; ids are checked before any lookup.
-        const principal = spec.auth === false ? (undefined as unknown as Principal) : await principalOf(ctx, app);
-        if (spec.auth !== false) {
+        const principal = needsBearer(spec) ? await principalOf(ctx, app) : (undefined as unknown as Principal);
+        let context = app;
+        if (needsBearer(spec)) {
           ctx.state.principal = principal;
+          // From here every line of the request, the handler's included, says who asked.
+          ctx.state.log = ctx.state.log.child({ organizationId: principal.organizationId, credentialId: principal.credentialId, userId: principal.userId }, true);
+          context = { ...app, log: ctx.state.log };
           await app.limiter.consume(principal);
           checkGate(spec.gate, principal);
         }
@@ -105,15 +141,11 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;
         const received = spec.rawBody ? ctx.request.body : withoutCallerFields(ctx.request.body);
         const body = spec.body && !spec.rawBody ? validateBody(spec.body, received) : received;
-        const result = await spec.handle({ params, query, body, principal, app, ctx });
-        if (isReply(result)) {
-          for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-          ctx.status = result.status;
-          ctx.body = result.raw ?? result.body ?? null;
-        } else {
-          ctx.status = 200;
-          ctx.body = result ?? null;
-        }
+        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx }));
+        const reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, received, execute) : await execute();
+        for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+        ctx.status = reply.status;
+        ctx.body = reply.raw ?? reply.body ?? null;
       });
     }
   }

@@ -15,8 +15,54 @@ import { createIdGenerator, systemClock } from '../platform/ids.ts';
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
 // they use and start in a fraction of the time.
 
+const REDACTED = '[REDACTED]';
+/** Query parameters that authorize on their own (signed download links) or carry credentials. */
+const SECRET_PARAMS = /^(signature|sig|token|access_token|secret|client_secret|api[-_]?key|password)$/i;
+const SECRET_HEADERS = new Set(['authorization', 'service-client-secret', 'api-key', 'cookie', 'set-cookie', 'x-service-signature', 'x-service-signature-previous', 'proxy-authorization']);
+
+/** An address with its credentials (userinfo, signature and token parameters) blanked out. */
+export function redactUrl(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value
+    .replace(/\/\/[^/@\s]*@/g, `//${REDACTED}@`)
+    .replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, separator: string, name: string) => (SECRET_PARAMS.test(name) ? `${separator}${name}=${REDACTED}` : whole));
+}
+
+function redactHeaders(headers: unknown): unknown {
+  if (!headers || typeof headers !== 'object') return headers;
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]));
+}
+
+/**
+ * Whatever a line carries, secrets stay out of the logs: signed links, bearer tokens, client and
+ * webhook secrets, api keys. bunyan applies these by field name, on every line of every child.
+ */
+export const logSerializers: bunyan.Serializers = {
+  ...bunyan.stdSerializers,
+  err: (error: unknown) => {
+    const serialized = bunyan.stdSerializers.err(error as Error) as Record<string, unknown> | undefined;
+    if (!serialized || typeof serialized !== 'object') return serialized;
+    return { ...serialized, message: redactUrl(serialized.message), stack: redactUrl(serialized.stack) };
+  },
+  req: (req: unknown) => {
+    const serialized = bunyan.stdSerializers.req(req) as Record<string, unknown> | undefined;
+    if (!serialized || typeof serialized !== 'object') return serialized;
+    return { ...serialized, url: redactUrl(serialized.url), headers: redactHeaders(serialized.headers) };
+  },
+  url: redactUrl,
+  // Failure texts (a webhook attempt's, say) may quote an address.
+  error: redactUrl,
+  headers: redactHeaders,
+  ...Object.fromEntries(
+    ['secret', 'clientSecret', 'webhookSecret', 'signingSecret', 'previousSecret', 'apiKey', 'accessToken', 'token', 'authorization', 'password', 'signature'].map((field) => [
+      field,
+      (value: unknown) => (value === null || value === undefined ? value : REDACTED),
+    ]),
+  ),
+};
+
 export function createLogger(config: Config): Logger {
-  return bunyan.createLogger({ name: 'credit-analysis', level: config.LOG_LEVEL, serializers: bunyan.stdSerializers });
+  return bunyan.createLogger({ name: 'credit-analysis', level: config.LOG_LEVEL, serializers: logSerializers });
 }
 
 /** Connect (or start the embedded database), migrate, open the event store. Used by the service and the CLIs. */

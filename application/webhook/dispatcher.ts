@@ -158,6 +158,18 @@ export class WebhookDispatcher implements Worker {
     const step = nextStep(delivery.family, delivery.attempts - delivery.schedule_start + 1, outcome, this.delays);
     const threshold = RETRY_POLICIES[delivery.family].disableAfterConsecutiveFailures;
     const counted = threshold !== null && delivery.event_name !== PING_EVENT;
+    const fields = {
+      deliveryId: delivery.id,
+      subscriptionId: delivery.subscription_id,
+      organizationId: delivery.organization_id,
+      event: delivery.event_name,
+      family: delivery.family,
+      attempt: delivery.attempts - delivery.schedule_start + 1,
+      statusCode: outcome.statusCode,
+      durationMs: outcome.durationMs,
+    };
+    if (outcome.ok) this.app.log.info(fields, 'webhook delivered');
+    else this.app.log[step.kind === 'failed' ? 'warn' : 'info']({ ...fields, failure: outcome.failure, error: outcome.error, next: step.kind }, 'webhook delivery failed');
     try {
       const moved = await this.recorder.record(delivery, { startedAt, outcome, step, resetsFailures: counted && outcome.ok });
       if (!moved || !counted || step.kind !== 'failed') return;

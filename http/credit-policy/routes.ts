@@ -19,6 +19,7 @@ async function written(app: AppContext, organizationId: string, result: PolicyWr
 
 export const creditPolicyRoutes: RouteTable = {
   module: 'credit-policy',
+  description: 'Credit policies (score and rules), versioned: where a report gets its policyId',
   routes: [
     route({
       method: 'get',

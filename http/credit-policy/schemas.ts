@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import type { PolicyContent } from '../../domain/credit-policy/policy.ts';
 import { SECTION_ERROR_CODES, SOURCE_SECTION_TYPES } from '../../domain/report/sections.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
@@ -83,16 +83,42 @@ export function contentOf(body: PolicyBody): PolicyContent {
   };
 }
 
+const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+
 export const PolicySchema = Type.Object(
   {
     id: Type.String(),
+    organizationId: Type.String(),
     version: Type.Integer(),
     status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('ARCHIVED')]),
     name: Type.String(),
-    documentType: Type.String(),
-    sections: Type.Array(Type.String()),
+    description: Nullable(Type.String()),
+    documentType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')]),
+    sections: Type.Array(Type.Enum(SOURCE_SECTION_TYPES)),
+    score: Type.Object({
+      base: Type.Integer(),
+      min: Type.Integer(),
+      max: Type.Integer(),
+      approveFrom: Type.Integer(),
+      denyBelow: Type.Integer(),
+      factors: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), when: Logic, points: Type.Unknown({ description: 'a number, or JSON Logic giving one' }) })),
+    }),
+    groups: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        rules: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), description: Nullable(Type.String()), condition: Logic, onFail: Type.Union([Type.Literal('DENY'), Type.Literal('MANUAL_ANALYSIS')]) })),
+      }),
+    ),
+    sourceErrors: Type.Object(Object.fromEntries(SECTION_ERROR_CODES.map((code) => [code, Decisions]))),
+    createdBy: Type.String({ description: 'user id' }),
+    createdAt: Type.String({ format: 'date-time', description: 'when the policy was first created' }),
+    versionCreatedAt: Type.String({ format: 'date-time', description: 'when this version was' }),
+    updatedAt: DateTime,
+    archivedAt: Nullable(DateTime),
   },
-  { additionalProperties: true, description: 'a policy version: the whole record (docs/reports.md)' },
+  { description: 'a policy version: the whole record (docs/reports.md)' },
 );
 
 export function presentPolicy(view: PolicyView) {

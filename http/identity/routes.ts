@@ -10,6 +10,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export const identityRoutes: RouteTable = {
   module: 'identity',
+  description: 'Authentication with client credentials, sessions',
   routes: [
     route({
       method: 'post',
@@ -18,8 +19,9 @@ export const identityRoutes: RouteTable = {
       description:
         'Headers service-client-id and service-client-secret, no body. 400 `ClientId inválido.` for an unknown or revoked client id; ' +
         '401 `ClientSecret inválido.` for a wrong secret; 429 with Retry-After while the client id is locked after repeated wrong secrets.',
-      auth: false,
+      auth: 'client-credentials',
       responses: { 200: SessionSchema },
+      errors: [400, 401, 429],
       // Headers are read as given: a missing one is simply an unknown client id or a wrong secret.
       handle: ({ app, ctx }) => authenticate(app, ctx.get('service-client-id') || undefined, ctx.get('service-client-secret') || undefined),
     }),

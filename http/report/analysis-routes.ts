@@ -46,6 +46,7 @@ export const reportAnalysisRoutes: RouteSpec[] = [
     gate: Gates.reportAnalyze,
     body: ManualAnalysisBody,
     responses: { 200: ManualAnalysisReply },
+    errors: [404],
     handle: ({ app, principal, body }) => analyze(app, principal, 'MANUAL_ANALYSIS', body),
   }),
   route({
@@ -56,6 +57,7 @@ export const reportAnalysisRoutes: RouteSpec[] = [
     gate: Gates.reportReanalyze,
     body: ManualAnalysisBody,
     responses: { 200: ManualAnalysisReply },
+    errors: [404],
     handle: ({ app, principal, body }) => analyze(app, principal, 'MANUAL_REANALYSIS', body),
   }),
 ];

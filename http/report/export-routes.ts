@@ -24,6 +24,7 @@ export const reportExportRoutes: RouteSpec[] = [
     params: ReportParams,
     body: ExportBody,
     responses: { 200: ExportReply },
+    errors: [502],
     async handle({ app, principal, params, body }) {
       const found = await findReport(app.db, principal.organizationId, params.id);
       if (!found) throw new DomainError('not_found', Messages.reportNotFound);
@@ -42,6 +43,8 @@ export const reportExportRoutes: RouteSpec[] = [
     auth: false,
     params: DownloadParams,
     query: DownloadQuery,
+    files: ['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    errors: [403],
     async handle({ app, params, query }) {
       if (!verifyDownload(app.config, params.blobId, query.expires, query.signature, app.clock.now())) {
         throw new HttpError(403, Messages.downloadLinkInvalid);

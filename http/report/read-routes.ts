@@ -13,7 +13,7 @@ import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
 import { presentDecision, presentReport, presentSectionDetail } from './present.ts';
-import { CreatedReportSchema, CreateReportBody, ReportParams, ReportQuery, ReportSchema, SectionTypeParams } from './schemas.ts';
+import { CreatedReportSchema, CreateReportBody, DecisionSchema, ReportParams, ReportQuery, ReportSchema, SectionDetailSchema, SectionTypeParams } from './schemas.ts';
 
 function sectionTypesOf(text: string | undefined): Set<string> | undefined {
   if (text === undefined || text.trim() === '') return undefined;
@@ -50,6 +50,7 @@ export const reportReadRoutes: RouteSpec[] = [
     gate: Gates.reportCreate,
     body: CreateReportBody,
     responses: { 200: CreatedReportSchema },
+    errors: [404, 422],
     async handle({ app, principal, body }) {
       const { events } = await requestReport(app, principal, {
         document: body.document,
@@ -96,6 +97,7 @@ export const reportReadRoutes: RouteSpec[] = [
     summary: 'Read one section by its id',
     gate: Gates.reportsRead,
     params: Type.Object({ id: ObjectIdSchema() }),
+    responses: { 200: SectionDetailSchema },
     async handle({ app, principal, params }) {
       const found = await findSection(app.db, principal.organizationId, { id: params.id });
       if (!found) throw new DomainError('not_found', Messages.sectionNotFound);
@@ -108,6 +110,7 @@ export const reportReadRoutes: RouteSpec[] = [
     summary: 'Read one section of a report by its type',
     gate: Gates.reportsRead,
     params: SectionTypeParams,
+    responses: { 200: SectionDetailSchema },
     async handle({ app, principal, params }) {
       const type = params.sectionType.toUpperCase();
       if (!(ALL_SECTION_TYPES as string[]).includes(type)) {
@@ -125,6 +128,7 @@ export const reportReadRoutes: RouteSpec[] = [
     summary: "The report's decisions, oldest first: the policy's, then each manual analysis",
     gate: Gates.reportsRead,
     params: ReportParams,
+    responses: { 200: Type.Array(DecisionSchema) },
     async handle({ app, principal, params }) {
       const decisions = await listDecisions(app.db, principal.organizationId, params.id);
       if (!decisions.length && !(await findReport(app.db, principal.organizationId, params.id))) {

@@ -5,5 +5,6 @@ import { reportReadRoutes } from './read-routes.ts';
 
 export const reportRoutes: RouteTable = {
   module: 'report',
+  description: 'Credit reports: request (asynchronous), read, sections, decisions, manual analysis, exports',
   routes: [...reportReadRoutes, ...reportAnalysisRoutes, ...reportExportRoutes],
 };

@@ -21,19 +21,38 @@ export const CreateReportBody = Type.Object({
 
 export const StatusSchema = Type.Object({ id: Type.Integer(), value: Type.String(), title: Type.String() });
 
-export const CreatedReportSchema = Type.Object({
-  id: Type.String(),
-  status: StatusSchema,
-  policyStatus: Type.String(),
-  policyId: Type.String(),
-  policyVersion: Type.Integer(),
-  policyName: Type.String(),
-  document: Type.String(),
-  type: Type.String(),
-  externalId: Nullable(Type.String()),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+export const CreatedReportSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: StatusSchema,
+    policyStatus: Type.String(),
+    policyId: Type.String(),
+    policyVersion: Type.Integer(),
+    policyName: Type.String(),
+    document: Type.String(),
+    type: Type.String(),
+    externalId: Nullable(Type.String()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  {
+    examples: [
+      {
+        id: '6553f2a0a1b2c3d4e5f60720',
+        status: { id: 1, value: 'PENDING', title: 'Não iniciado' },
+        policyStatus: 'PENDING',
+        policyId: '6553f1f0a1b2c3d4e5f60719',
+        policyVersion: 1,
+        policyName: 'Política PF padrão',
+        document: '12345678909',
+        type: 'cpf',
+        externalId: 'pedido-42',
+        createdAt: '2026-11-23T10:00:00.000Z',
+        updatedAt: '2026-11-23T10:00:00.000Z',
+      },
+    ],
+  },
+);
 
 export const SectionErrorSchema = Type.Object({
   integrationId: Type.String(),
@@ -43,36 +62,103 @@ export const SectionErrorSchema = Type.Object({
   occurredAt: DateTime,
 });
 
-export const SectionSchema = Type.Object(
-  {
-    id: Type.String(),
-    type: Type.Object({ id: Type.Integer(), title: Type.String(), value: Type.Enum(ALL_SECTION_TYPES) }),
-    parecerStatus: Nullable(Type.String()),
-    parecerScore: Nullable(Type.Number()),
-    parecerRiskLevel: Nullable(Type.String()),
-    sectionDetails: Type.Optional(Type.Unknown({ description: 'normalized data of the section (docs/reports.md); absent with details=false' })),
-    selectedIntegrations: Type.Array(Type.String()),
-    errors: Type.Array(SectionErrorSchema),
-    integrationCount: Type.Integer(),
-    status: Type.String({ description: 'PENDING, DONE or ERROR' }),
-  },
-  { additionalProperties: true },
-);
+const SectionTypeObject = Type.Object({ id: Type.Integer(), title: Type.String(), value: Type.Enum(ALL_SECTION_TYPES) });
+
+export const SectionSchema = Type.Object({
+  id: Type.String(),
+  type: SectionTypeObject,
+  parecerStatus: Nullable(Type.String()),
+  parecerScore: Nullable(Type.Number()),
+  parecerRiskLevel: Nullable(Type.String()),
+  sectionDetails: Type.Optional(Type.Unknown({ description: 'normalized data of the section (docs/reports.md); absent with details=false' })),
+  selectedIntegrations: Type.Array(Type.String()),
+  errors: Type.Array(SectionErrorSchema),
+  integrationCount: Type.Integer(),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('DONE'), Type.Literal('ERROR')]),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  finishedAt: Nullable(DateTime),
+});
+
+const StepSchema = Type.Object({
+  type: Type.Enum(ALL_SECTION_TYPES),
+  title: Type.String(),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('DONE'), Type.Literal('ERROR'), Type.Literal('SKIPPED')]),
+  finishedAt: Nullable(DateTime),
+});
+
+const ExportFailure = Type.Object({ reason: Type.String(), failedAt: DateTime });
 
 export const ReportSchema = Type.Object(
   {
     id: Type.String(),
-    document: Type.String(),
-    policyStatus: Type.String(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    document: Type.String({ description: 'digits' }),
+    type: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')]),
+    yearMonthDay: Type.Integer({ description: 'YYYYMMDD' }),
+    policyId: Type.String(),
+    policyVersion: Type.Integer(),
+    policyName: Type.String(),
+    organizationId: Type.String(),
+    userId: Type.String(),
+    commentary: Nullable(Type.String()),
+    previousAnalystId: Nullable(Type.String()),
+    analystId: Nullable(Type.String()),
+    analystName: Nullable(Type.String()),
+    policyErrorStatusApplied: Nullable(Type.String({ description: 'the decision a source failure imposed, when one did' })),
+    policyStatus: Type.String({ description: 'PENDING, APPROVED, DENIED, MANUAL_ANALYSIS' }),
+    score: Nullable(Type.Number()),
     status: StatusSchema,
-    reportProgress: Type.Object({ isFinalized: Type.Boolean(), finalizedAt: Nullable(DateTime), steps: Type.Array(Type.Unknown()) }),
+    reportProgress: Type.Object({ isFinalized: Type.Boolean(), finalizedAt: Nullable(DateTime), steps: Type.Array(StepSchema) }),
+    ranWithoutSCRReason: Nullable(Type.String()),
     sections: Type.Array(SectionSchema),
-    exportUrl: Nullable(Type.String()),
-    exportExcelUrl: Nullable(Type.String()),
+    product: Type.Null({ description: 'no proposals module yet' }),
+    verified: Type.Boolean(),
+    exportUrl: Nullable(Type.String({ description: 'signed link to the PDF, valid DOWNLOAD_URL_TTL_SECONDS from this reply' })),
+    exportExcelUrl: Nullable(Type.String({ description: 'signed link to the spreadsheet' })),
+    exportErrors: Type.Object({ pdf: Type.Optional(ExportFailure), xlsx: Type.Optional(ExportFailure) }, { description: 'last failed export of each format' }),
+    parecerEnabled: Type.Boolean(),
+    committeeStatus: Type.Null(),
+    committeeDecision: Type.Null(),
+    committeeResult: Type.Null(),
+    integrationTypes: Type.Array(Type.String()),
     externalId: Nullable(Type.String()),
   },
-  { additionalProperties: true, description: 'every Report field of the spec, plus type and score' },
+  { description: 'every Report field of the spec, plus type and score' },
 );
+
+export const SectionDetailSchema = Type.Intersect([
+  SectionSchema,
+  Type.Object({
+    reportId: Type.String(),
+    isFinalized: Type.Boolean({ description: 'the section is no longer PENDING' }),
+    metadata: Type.Object({
+      document: Type.String(),
+      type: Type.String(),
+      reportStatus: StatusSchema,
+      policyStatus: Type.String(),
+      reportIsFinalized: Type.Boolean(),
+      policyId: Type.String(),
+      policyVersion: Type.Integer(),
+      externalId: Nullable(Type.String()),
+    }),
+  }),
+]);
+
+export const DecisionSchema = Type.Object({
+  kind: Type.Union([Type.Literal('AUTOMATIC'), Type.Literal('MANUAL_ANALYSIS'), Type.Literal('MANUAL_REANALYSIS')]),
+  decidedBy: Type.Union([Type.Literal('POLICY'), Type.Literal('ANALYST')]),
+  decision: Type.String(),
+  status: StatusSchema,
+  previousStatus: Type.String(),
+  score: Nullable(Type.Number()),
+  analystId: Nullable(Type.String()),
+  analystName: Nullable(Type.String()),
+  previousAnalystId: Nullable(Type.String()),
+  commentary: Nullable(Type.String()),
+  decidedAt: DateTime,
+});
 
 export const ReportParams = Type.Object({ id: ObjectIdSchema() });
 

@@ -47,4 +47,8 @@ const legacyRoutes = [
   }),
 ];
 
-export const webhookRoutes: RouteTable = { module: 'webhook', routes: [...legacyRoutes, ...namedRoutes] };
+export const webhookRoutes: RouteTable = {
+  module: 'webhook',
+  description: 'Legacy typed subscriptions, named-event subscriptions with signed deliveries, their delivery log; payloads under `webhooks`',
+  routes: [...legacyRoutes, ...namedRoutes],
+};

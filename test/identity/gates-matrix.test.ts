@@ -8,7 +8,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { createHttpApp } from '../../http/app.ts';
 import { Gates, type Gate } from '../../http/gates.ts';
 import { routeTables } from '../../http/modules.ts';
-import { ObjectIdSchema, route, type RouteSpec, type RouteTable } from '../../http/route.ts';
+import { needsBearer, ObjectIdSchema, route, type RouteSpec, type RouteTable } from '../../http/route.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 
@@ -75,7 +75,7 @@ async function prepare(ctx: Ctx, specs: readonly RouteSpec[]): Promise<void> {
 }
 
 async function checkRoute(ctx: Ctx, call: Call, spec: RouteSpec): Promise<void> {
-  if (spec.auth === false) return;
+  if (!needsBearer(spec)) return;
   const name = `${spec.method.toUpperCase()} ${spec.path}`;
   const gate: Gate = spec.gate ?? {};
   expectRefusal(await call(spec, pathOf(spec)), { status: 401, message: Messages.invalidToken }, `${name} without a token`);

@@ -1,22 +1,27 @@
+import type Logger from 'bunyan';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { loadConfig } from '../../config/index.ts';
+import { checkReply } from './contract.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestApp extends RunningService {
   url: string;
   database: TestDatabase;
-  /** fetch against the service: `call('POST', '/v2/report', {token, body})`. */
+  /**
+   * fetch against the service: `call('POST', '/v2/report', {token, body})`. Throws when the reply
+   * does not match /openapi.json (test/support/contract.ts).
+   */
   call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /**
  * The whole service (every role) on its own fresh database, listening on 127.0.0.1 at a free
- * port: tests talk to it over real HTTP.
+ * port: tests talk to it over real HTTP. `log` replaces the service's logger (to read its lines).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApp> {
   const database = await createTestDatabase({ migrate: false });
   const dataDir = mkdtempSync(join(tmpdir(), 'credit-test-data-'));
   const config = loadConfig({
@@ -30,7 +35,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     ...env,
   });
-  const service = await startService(config);
+  const service = await startService(config, options.log);
   const url = service.url!;
   return {
     ...service,
@@ -57,6 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       } catch {
         // not JSON: keep the text
       }
+      checkReply(method, path, { status: response.status, body: parsed, contentType: response.headers.get('content-type') });
       return { status: response.status, body: parsed, headers: response.headers };
     },
   };

@@ -111,6 +111,9 @@ export async function processReport(deps: ProcessingDeps, reportId: string, requ
   const policy = await deps.policies.get(state.facts.policyId, state.facts.policyVersion);
   const recorder = new ReportRecorder(deps, stream, policy, known);
   const pending = pendingSources(state);
+  const started = Date.now();
+  const logged = { reportId, organizationId: state.facts.organizationId };
+  deps.log.info({ ...logged, sources: pending }, 'report processing started');
   // Every source answered before a crash, but the decision was not recorded: decide now.
   if (pending.length === 0) recorder.decide();
   const timer = state.facts.status === 'PENDING' ? setTimeout(() => recorder.start(), START_GRACE_MS) : undefined;
@@ -127,6 +130,7 @@ export async function processReport(deps: ProcessingDeps, reportId: string, requ
     await recorder.drain();
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failure) throw failure.reason;
+    deps.log.info({ ...logged, ms: Date.now() - started }, 'report processing finished');
   } finally {
     clearTimeout(timer);
   }
