@@ -9,14 +9,15 @@ import { ISO_INSTANT_PATTERN, REPORT_LIST_MAX_PAGE, REPORT_LIST_PAGE_SIZE, Repor
 
 /** Brazil has had no daylight saving time since 2019, so Brasília time is a fixed UTC-3. */
 const BRASILIA_OFFSET_MINUTES = -180;
+const ISO_INSTANT = new RegExp(ISO_INSTANT_PATTERN);
 
 /**
  * An instant from the text ISO_INSTANT_PATTERN accepted, or null when it names no real time
  * (30 February, 25:00). A day, or a time without a zone, is read in Brasília time, as the spec's
  * dashboard counts days.
  */
-export function parseInstant(text: string): Date | null {
-  const m = new RegExp(ISO_INSTANT_PATTERN).exec(text)!;
+function parseInstant(text: string): Date | null {
+  const m = ISO_INSTANT.exec(text)!;
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   const zone = m[8];

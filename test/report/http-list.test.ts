@@ -128,6 +128,8 @@ test('period: from inclusive, to exclusive, by creation time; a day is a day in 
   const middle = reports[2];
   assert.equal(await idsOf(`?from=${encodeURIComponent(middle.createdAt)}`), idsWhere((r) => r.createdAt >= middle.createdAt));
   assert.equal(await idsOf(`?to=${encodeURIComponent(middle.createdAt)}`), idsWhere((r) => r.createdAt < middle.createdAt));
+  // An offset sent without encoding its `+` arrives as a space, and still means +00:00.
+  assert.equal(await idsOf(`?to=${middle.createdAt.replace('Z', '+00:00')}`), idsWhere((r) => r.createdAt < middle.createdAt));
   assert.equal(
     await idsOf(`?from=${encodeURIComponent(reports.at(-1).createdAt)}&to=${encodeURIComponent(middle.createdAt)}`),
     idsWhere((r) => r.createdAt >= reports.at(-1).createdAt && r.createdAt < middle.createdAt),
