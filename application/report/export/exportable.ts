@@ -77,7 +77,7 @@ export function subjectOf(report: ExportableReport): { name: string | null; docu
   };
 }
 
-export const decisionTitle = (status: string) => DECISION_TITLES[status] ?? status;
+const decisionTitle = (status: string) => DECISION_TITLES[status] ?? status;
 
 /** Why the report was decided as it was, in the policy's own Portuguese lines. */
 export function reasonsOf(report: ExportableReport): string[] {

@@ -122,7 +122,7 @@ export const SECTION_ERROR_TITLES: Record<string, string> = {
 };
 
 /** `registrationStatusDate` -> `Registration status date`: readable, if not translated. */
-export function humanize(key: string): string {
+function humanize(key: string): string {
   const words = key
     .replace(/Cents$/, '')
     .replace(/[_-]+/g, ' ')

@@ -19,7 +19,7 @@ export const text = (value: string | null | undefined): Value => (value === null
 export const integer = (value: number | null | undefined): Value => (value === null || value === undefined ? { kind: 'empty' } : { kind: 'integer', value });
 export const instant = (iso: string | null | undefined): Value => (iso ? { kind: 'instant', at: new Date(iso) } : { kind: 'empty' });
 
-export const TIME_ZONE = 'America/Sao_Paulo';
+const TIME_ZONE = 'America/Sao_Paulo';
 
 const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const integers = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
