@@ -207,4 +207,16 @@ test('a failed export is recorded (ReportExportFailed) and answered 502', async 
   for (const key of ['reportId', 'document', 'type', 'status', 'policyStatus', 'score', 'externalId', 'url']) assert.ok(key in exported[0]!.data, key);
 });
 
+test("PDF after a manual analysis: the analyst's decision and opinion lead", async () => {
+  const analysis = await app.call('POST', '/report/analyze', { token: tenant.token, body: { id: reportId, approved: true, commentary: 'Garantia real apresentada.' } });
+  assert.is(analysis.status, 200, JSON.stringify(analysis.body));
+  const { url } = (await app.call('POST', `/report/${reportId}/export`, { token: tenant.token, body: { format: 'pdf' } })).body;
+  const text = (await new PDFParse({ data: Buffer.from(await (await download(url)).arrayBuffer()) }).getText()).text;
+  const decision = text.slice(0, text.indexOf('Motivos da decisão'));
+  assert.match(decision, /DECISÃO\nAprovado\n/);
+  assert.match(decision, /Resultado da política: Aprovado/);
+  assert.match(decision, new RegExp(`Analista: ${escape(analysis.body.analystName)}`));
+  assert.match(decision, /Parecer do analista: Garantia real apresentada\./);
+});
+
 test.run();
