@@ -2,7 +2,8 @@ import type { RouteTable } from './route.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { webhookRoutes } from './webhook/routes.ts';
 import { reportRoutes } from './report/routes.ts';
+import { reportListRoutes } from './report/list-routes.ts';
 import { creditPolicyRoutes } from './credit-policy/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
-export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes];
+export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes];

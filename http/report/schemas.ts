@@ -1,5 +1,7 @@
 import Type from 'typebox';
 import { ALL_SECTION_TYPES, SECTION_ERROR_CODES } from '../../domain/report/sections.ts';
+import { REPORT_STATUSES } from '../../domain/report/statuses.ts';
+import { Messages } from '../../domain/shared/messages.ts';
 import { ObjectIdSchema } from '../route.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -203,3 +205,49 @@ export const ExportReply = Type.Object({
 
 export const DownloadParams = Type.Object({ blobId: ObjectIdSchema() });
 export const DownloadQuery = Type.Object({ expires: Type.Integer(), signature: Type.String({ minLength: 1 }) });
+
+/** Status values as a comma separated list, in any case: a pattern, so its message joins the others. */
+const anyCase = (word: string) => word.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`);
+const listOf = (values: readonly string[]) => {
+  const one = `(?:${values.map(anyCase).join('|')})`;
+  return `^\\s*${one}(?:\\s*,\\s*${one})*\\s*$`;
+};
+
+/** A day (YYYY-MM-DD) or a date-time, with or without a zone; a space stands for an unencoded `+`. */
+export const ISO_INSTANT_PATTERN = '^(\\d{4})-(\\d{2})-(\\d{2})(?:T(\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?(Z|[+ -]\\d{2}:?\\d{2})?)?$';
+
+/** pageSize as the spec's one list (GET /v1/proposals); page is bounded so an offset stays cheap. */
+export const REPORT_LIST_PAGE_SIZE = { default: 20, max: 100 } as const;
+export const REPORT_LIST_MAX_PAGE = 10_000;
+
+const statuses = Object.keys(REPORT_STATUSES);
+
+export const ReportListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: REPORT_LIST_MAX_PAGE, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: REPORT_LIST_PAGE_SIZE.max, default: REPORT_LIST_PAGE_SIZE.default }),
+  externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'exact match' })),
+  document: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ, masked or not' })),
+  status: Type.Optional(
+    Type.String({
+      pattern: listOf(statuses),
+      errorMessage: `status must be one of the following values: ${statuses.join(', ')}`,
+      description: `comma separated, any case: ${statuses.join(', ')}`,
+    }),
+  ),
+  from: Type.Optional(Type.String({ pattern: ISO_INSTANT_PATTERN, errorMessage: Messages.dashboardBadFrom, description: 'created at or after; ISO 8601, a day or time without zone is Brasília time' })),
+  to: Type.Optional(Type.String({ pattern: ISO_INSTANT_PATTERN, errorMessage: Messages.dashboardBadTo, description: 'created before (exclusive); ISO 8601' })),
+});
+
+export const ReportSummarySchema = Type.Object({
+  ...CreatedReportSchema.properties,
+  score: Nullable(Type.Integer()),
+  reportProgress: Type.Object({ isFinalized: Type.Boolean(), finalizedAt: Nullable(DateTime) }),
+});
+
+export const ReportPageSchema = Type.Object({
+  total: Type.Integer({ description: 'reports matching the filters' }),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  nextPage: Nullable(Type.Integer({ description: 'null on the last page' })),
+  items: Type.Array(ReportSummarySchema, { description: 'newest first' }),
+});

@@ -75,4 +75,31 @@ export const reportMigrations: Migration[] = [
       await knex.schema.dropTable('report_reports');
     },
   },
+  {
+    // GET /v2/report: each filter with the list's order (created_at desc, id desc), so a page is an
+    // index range read, not a sort of the organization's reports. They cover the two indexes they replace.
+    name: '202611251000_report_list_indexes',
+    async up(knex) {
+      await knex.schema.alterTable('report_reports', (t) => {
+        t.dropIndex(['organization_id', 'created_at']);
+        t.dropIndex(['organization_id', 'document']);
+        t.index(['organization_id', 'created_at', 'id'], 'report_reports_list_index');
+        t.index(['organization_id', 'document', 'created_at', 'id'], 'report_reports_list_document_index');
+        t.index(['organization_id', 'status', 'created_at', 'id'], 'report_reports_list_status_index');
+      });
+      await knex.raw(
+        'create index report_reports_list_external_id_index on report_reports (organization_id, external_id, created_at, id) where external_id is not null',
+      );
+    },
+    async down(knex) {
+      await knex.raw('drop index report_reports_list_external_id_index');
+      await knex.schema.alterTable('report_reports', (t) => {
+        t.dropIndex([], 'report_reports_list_status_index');
+        t.dropIndex([], 'report_reports_list_document_index');
+        t.dropIndex([], 'report_reports_list_index');
+        t.index(['organization_id', 'document']);
+        t.index(['organization_id', 'created_at']);
+      });
+    },
+  },
 ];

@@ -45,3 +45,49 @@ export async function listDecisions(db: Knex, organizationId: string, reportId: 
   const rows = await db('report_decisions').where({ report_id: reportId, organization_id: organizationId }).orderBy('decided_at').orderBy('event_id');
   return rows.map((r: Record<string, unknown>) => ({ ...r, decided_at: iso(r.decided_at) }) as DecisionRow);
 }
+
+export interface ReportListFilter {
+  externalId?: string;
+  /** Digits only. */
+  document?: string;
+  statuses?: readonly string[];
+  /** Created at or after. */
+  from?: Date;
+  /** Created before. */
+  to?: Date;
+}
+
+/** The columns a list shows: the report's summary, without steps, exports or sections. */
+const SUMMARY_COLUMNS = [
+  'id', 'status', 'policy_status', 'policy_id', 'policy_version', 'policy_name', 'document', 'document_type',
+  'external_id', 'score', 'is_finalized', 'finalized_at', 'created_at', 'updated_at',
+] as const;
+
+export type ReportSummaryRow = Pick<ReportRow, (typeof SUMMARY_COLUMNS)[number]>;
+
+/**
+ * One page of the organization's reports, newest first, and how many match. The id breaks ties
+ * of created_at so that pages never overlap; the indexes of 202611251000_report_list_indexes
+ * serve each filter in that order.
+ */
+export async function listReports(
+  db: Knex,
+  organizationId: string,
+  filter: ReportListFilter,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; rows: ReportSummaryRow[] }> {
+  const matching = () => {
+    const query = db('report_reports').where({ organization_id: organizationId });
+    if (filter.externalId !== undefined) query.andWhere({ external_id: filter.externalId });
+    if (filter.document !== undefined) query.andWhere({ document: filter.document });
+    if (filter.statuses?.length) query.whereIn('status', filter.statuses);
+    if (filter.from) query.andWhere('created_at', '>=', filter.from);
+    if (filter.to) query.andWhere('created_at', '<', filter.to);
+    return query;
+  };
+  const [counted, rows] = await Promise.all([
+    matching().count({ n: '*' }),
+    matching().select(SUMMARY_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(page.offset).limit(page.limit),
+  ]);
+  return { total: Number(counted[0]!.n), rows: rows.map((row: Record<string, unknown>) => reportRowFromDb(row) as ReportSummaryRow) };
+}

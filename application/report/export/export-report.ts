@@ -12,8 +12,8 @@ import { freshDownloadUrl } from './signed-url.ts';
 
 /** Loaded on first use: pdfkit and exceljs weigh some 40 MB a process would carry without exporting. */
 export const DEFAULT_RENDERERS: Renderers = {
-  pdf: async (report) => (await import('./render-pdf.ts')).renderPdf(report),
-  xlsx: async (report) => (await import('./render-xlsx.ts')).renderXlsx(report),
+  pdf: async (report, context) => (await import('./render-pdf.ts')).renderPdf(report, context),
+  xlsx: async (report, context) => (await import('./render-xlsx.ts')).renderXlsx(report, context),
 };
 
 export interface ExportResult {
@@ -46,7 +46,7 @@ export async function exportReport(
   let file: Awaited<ReturnType<Renderers[ExportFormat]>>;
   let fileName: string;
   try {
-    file = await renderers[format](report);
+    file = await renderers[format](report, { generatedAt: app.clock.now() });
     fileName = `relatorio-${report.id}.${file.extension}`;
     await blobs.put({ id: blobId, organizationId: caller.organizationId, contentType: file.contentType, fileName, bytes: file.bytes });
   } catch (error) {

@@ -1,43 +1,106 @@
 import ExcelJS from 'exceljs';
-import { flatten, ruleLines, summaryLines, type ExportableReport, type RenderedFile } from './exportable.ts';
+import { dataSections, decisionFields, reasonsOf, ruleRows, sectionLines, subjectFields, type ExportableReport, type RenderContext, type RenderedFile } from './exportable.ts';
+import { saoPauloClock, text, type Value } from './pt-br.ts';
 
-/** The report as a workbook (exceljs): a summary, the policy's rules, and every section's data. */
-export async function renderXlsx(report: ExportableReport): Promise<RenderedFile> {
+/** Excel formats that print as a Brazilian reader writes, whatever the reader's locale. */
+const FORMATS = {
+  money: '"R$" #,##0.00',
+  integer: '0',
+  number: '#,##0.00',
+  day: 'dd/mm/yyyy',
+  month: 'mm/yyyy',
+  instant: 'dd/mm/yyyy hh:mm',
+} as const;
+
+/**
+ * A cell's value and format. Excel dates have no zone: an instant is written as the time a clock
+ * in São Paulo showed, which is what the PDF prints too.
+ */
+function cellOf(value: Value): { value: ExcelJS.CellValue; numFmt?: string } {
+  switch (value.kind) {
+    case 'text':
+      return { value: value.text };
+    case 'integer':
+      return { value: value.value, numFmt: FORMATS.integer };
+    case 'number':
+      return { value: value.value, numFmt: FORMATS.number };
+    case 'money':
+      return { value: value.cents / 100, numFmt: FORMATS.money };
+    case 'day':
+      return { value: new Date(Date.UTC(value.year, value.month - 1, value.day)), numFmt: FORMATS.day };
+    case 'month':
+      return { value: new Date(Date.UTC(value.year, value.month - 1, 1)), numFmt: FORMATS.month };
+    case 'instant': {
+      const c = saoPauloClock(value.at);
+      return { value: new Date(Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second)), numFmt: FORMATS.instant };
+    }
+    case 'boolean':
+      return { value: value.value };
+    case 'empty':
+      return { value: null };
+  }
+}
+
+type Column = { header: string; width: number };
+
+function sheet(workbook: ExcelJS.Workbook, name: string, columns: Column[]): ExcelJS.Worksheet {
+  const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  worksheet.columns = columns.map((c) => ({ header: c.header, width: c.width }));
+  worksheet.getRow(1).font = { bold: true };
+  worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  return worksheet;
+}
+
+/** A row of typed values; long texts wrap instead of running over the next column. */
+function addRow(worksheet: ExcelJS.Worksheet, values: Value[]): void {
+  const row = worksheet.addRow(values.map(() => null));
+  values.forEach((value, i) => {
+    const cell = row.getCell(i + 1);
+    const { value: content, numFmt } = cellOf(value);
+    cell.value = content;
+    if (numFmt) cell.numFmt = numFmt;
+    cell.alignment = { vertical: 'top', wrapText: value.kind === 'text' };
+  });
+}
+
+/** The report as a workbook: the decision and subject, the policy's rules, every section's data, all typed. */
+export async function renderXlsx(report: ExportableReport, { generatedAt }: RenderContext): Promise<RenderedFile> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Credit Analysis';
+  workbook.created = generatedAt;
 
-  const summary = workbook.addWorksheet('Resumo');
-  summary.columns = [
-    { header: 'Campo', key: 'field', width: 36 },
-    { header: 'Valor', key: 'value', width: 80 },
-  ];
-  for (const [field, value] of summaryLines(report)) summary.addRow({ field, value });
+  const summary = sheet(workbook, 'Resumo', [
+    { header: 'Campo', width: 34 },
+    { header: 'Valor', width: 90 },
+  ]);
+  const reasons = reasonsOf(report).map((reason) => ({ label: 'Motivo', value: text(reason) }));
+  for (const field of [{ label: 'Decisão', value: text(report.status.title) }, ...decisionFields(report), ...reasons, ...subjectFields(report)]) {
+    addRow(summary, [text(field.label), field.value]);
+  }
 
-  const rules = workbook.addWorksheet('Regras');
-  rules.columns = [
-    { header: 'Grupo', key: 'group', width: 24 },
-    { header: 'Regra', key: 'rule', width: 36 },
-    { header: 'Resultado', key: 'result', width: 40 },
-    { header: 'Se não atendida', key: 'onFail', width: 18 },
-    { header: 'Fatos', key: 'facts', width: 60 },
-  ];
-  for (const line of ruleLines(report)) rules.addRow(line);
+  const rules = sheet(workbook, 'Regras', [
+    { header: 'Grupo', width: 24 },
+    { header: 'Regra', width: 36 },
+    { header: 'Resultado', width: 30 },
+    { header: 'Se não atendida', width: 18 },
+    { header: 'Dados lidos', width: 70 },
+  ]);
+  for (const rule of ruleRows(report)) addRow(rules, [rule.group, rule.rule, rule.result, rule.onFail, rule.facts].map(text));
 
-  const sections = workbook.addWorksheet('Seções');
-  sections.columns = [
-    { header: 'Seção', key: 'section', width: 28 },
-    { header: 'Status', key: 'status', width: 10 },
-    { header: 'Campo', key: 'field', width: 40 },
-    { header: 'Valor', key: 'value', width: 60 },
-  ];
-  for (const section of report.sections) {
-    if (section.type === 'CREDIT_POLICY') continue;
-    for (const error of section.errors) sections.addRow({ section: section.title, status: section.status, field: error.code, value: error.message });
-    for (const [field, value] of section.details ? flatten(section.details) : []) {
-      sections.addRow({ section: section.title, status: section.status, field, value });
+  const sections = sheet(workbook, 'Seções', [
+    { header: 'Seção', width: 30 },
+    { header: 'Situação', width: 14 },
+    { header: 'Campo', width: 48 },
+    { header: 'Valor', width: 60 },
+  ]);
+  for (const section of dataSections(report)) {
+    const head = [text(section.title), text(section.statusTitle)];
+    for (const error of section.errors) addRow(sections, [...head, text(`Erro: ${error.title}`), text(error.message)]);
+    // Headings carry no value: each line's full path already says where it sits.
+    for (const line of sectionLines(section, report.documentType)) {
+      if (line.value) addRow(sections, [...head, text(line.path.join(' › ')), line.value]);
     }
   }
-  for (const sheet of [summary, rules, sections]) sheet.getRow(1).font = { bold: true };
 
   const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
   return { bytes, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' };
