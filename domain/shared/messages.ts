@@ -88,4 +88,7 @@ export const Messages = {
   dashboardMaxPeriod: 'O período máximo é de 366 dias.',
   dashboardLoadFailed: 'Não foi possível carregar o painel gerencial.',
   dashboardExportFailed: 'Não foi possível exportar o painel gerencial.',
+
+  // Concurrency (ours)
+  concurrentUpdate: 'Este registro foi alterado por outra operação ao mesmo tempo. Tente novamente.',
 } as const;
