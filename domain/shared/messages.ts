@@ -89,6 +89,7 @@ export const Messages = {
   dashboardLoadFailed: 'Não foi possível carregar o painel gerencial.',
   dashboardExportFailed: 'Não foi possível exportar o painel gerencial.',
 
-  // Concurrency (ours)
+  // Concurrency and failed work (ours)
   concurrentUpdate: 'Este registro foi alterado por outra operação ao mesmo tempo. Tente novamente.',
+  reportProcessingFailed: 'Não foi possível concluir o processamento do relatório. Solicite um novo relatório.',
 } as const;
