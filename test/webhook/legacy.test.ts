@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
+import { LEGACY_TYPES } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -43,20 +44,25 @@ test('POST /webhook sends the test message first, then answers the subscription 
   assert.is(JSON.parse(test.body).message, WebhookMessages.testMessage);
 });
 
-test('a non-2xx test answer, a bad type, a missing url and an internal redirect all give 400 URL de webhook inválida.', async (ctx) => {
-  const invalid = { code: 400, message: Messages.invalidWebhookUrl };
-  for (const body of [
-    { type: 'REPORT', url: `${ctx.receiver.url}/status/500` },
-    { type: 'REPORT', url: `${ctx.receiver.url}/status/302` },
-    { type: 'REPORT', url: `${ctx.receiver.url}/status/404` },
-    { type: 'NOT_A_TYPE', url: `${ctx.receiver.url}/ok` },
-    { type: 'REPORT' },
-    {},
-    { type: 'REPORT', url: 'not a url' },
-    { type: 'REPORT', url: 'http://127.0.0.1:1/closed' },
-  ]) {
+test('a non-2xx test answer, a bad type, a missing or bad url all give 400 URL de webhook inválida., followed by why', async (ctx) => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ type: 'REPORT', url: `${ctx.receiver.url}/status/500` }, 'O teste enviado à URL foi respondido com HTTP 500; é preciso um 2xx.'],
+    [{ type: 'REPORT', url: `${ctx.receiver.url}/status/302` }, 'O teste enviado à URL foi respondido com redirecionamento (HTTP 302), que não é seguido.'],
+    [{ type: 'REPORT', url: `${ctx.receiver.url}/status/404` }, 'O teste enviado à URL foi respondido com HTTP 404; é preciso um 2xx.'],
+    [{ type: 'NOT_A_TYPE', url: `${ctx.receiver.url}/ok` }, `O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`],
+    [{ type: 'REPORT' }, 'Informe a url.'],
+    [{}, 'Informe a url.'],
+    [{ type: 'REPORT', url: 'not a url' }, 'O texto informado não é uma URL absoluta.'],
+    [{ type: 'REPORT', url: 'ftp://files.example.com/in' }, 'A URL precisa começar com http:// ou https://.'],
+    [{ type: 'REPORT', url: 'https://user:pw@hooks.example.com/in' }, 'A URL não pode conter usuário e senha.'],
+    [{ type: 'REPORT', url: 'http://hooks.example.com:0/in' }, 'A porta da URL precisa estar entre 1 e 65535.'],
+    [{ type: 'REPORT', url: 'http://127.0.0.1:1/closed' }, 'O servidor da URL recusou a conexão.'],
+    // .invalid never resolves (RFC 2606).
+    [{ type: 'REPORT', url: 'http://hooks.invalid/in' }, 'O nome do servidor da URL não foi encontrado no DNS.'],
+  ];
+  for (const [body, reason] of cases) {
     const reply = await subscribe(ctx, body);
-    assert.equal([reply.status, reply.body], [400, invalid], JSON.stringify(body));
+    assert.equal([reply.status, reply.body], [400, { code: 400, message: `${Messages.invalidWebhookUrl} ${reason}` }], JSON.stringify(body));
   }
   const list = await ctx.app.call('GET', '/webhook/findBy', { token: ctx.tenant.token });
   assert.is(list.body.length, 1, 'no refused registration was saved');
