@@ -204,4 +204,32 @@ test('a legacy subscription deleted stops its deliveries at once', async (ctx) =
   }
 });
 
+test('GET /webhook/{id}/deliveries: the same delivery log as named subscriptions (ours)', async (ctx) => {
+  const tenant = await provisionTenant(ctx.app);
+  // The test POST passes; the delivery's first attempt gets a 503, its retry a 200.
+  const receiver = await startReceiver((_request, index) => (index === 1 ? { status: 503 } : { status: 200 }));
+  try {
+    const created = await subscribe(ctx, { type: 'REPORT_STATUS', url: `${receiver.url}/in` }, tenant.token);
+    assert.is(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.id;
+    await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
+    const log = await eventually(async () => {
+      const reply = await ctx.app.call('GET', `/webhook/${id}/deliveries`, { token: tenant.token });
+      return reply.status === 200 && reply.body.items[0]?.status === 'succeeded' ? reply.body : undefined;
+    });
+    assert.is(log.total, 1);
+    const [delivery] = log.items;
+    assert.equal([delivery.subscriptionId, delivery.event, delivery.attempts, delivery.lastStatusCode, delivery.nextAttemptAt], [id, 'REPORT_STATUS', 2, 200, null]);
+    assert.equal(delivery.attemptLog.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome]), [[503, 'http'], [200, 'succeeded']]);
+    assert.ok(delivery.attemptLog.every((a: { durationMs: number; at: string }) => a.durationMs >= 0 && a.at));
+    const failedOnly = await ctx.app.call('GET', `/webhook/${id}/deliveries?status=failed`, { token: tenant.token });
+    assert.equal(failedOnly.body, { total: 0, items: [] });
+    const foreign = await ctx.app.call('GET', `/webhook/${id}/deliveries`, { token: ctx.tenant.token });
+    assert.is(foreign.status, 404);
+    assert.is((await ctx.app.call('GET', '/webhook/123/deliveries', { token: tenant.token })).status, 400);
+  } finally {
+    await receiver.close();
+  }
+});
+
 test.run();
