@@ -1,5 +1,7 @@
 import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
 import { fold } from '../domain/shared/decider.ts';
+import { DomainError } from '../domain/shared/errors.ts';
+import { Messages } from '../domain/shared/messages.ts';
 import { ConcurrencyError, type EventStore, type Position, type RecordedEvent } from '../platform/eventstore/port.ts';
 
 export interface HandleResult<Event extends DomainEvent, State> {
@@ -17,6 +19,21 @@ export interface HandleOptions {
   /** How many times to reload and decide again after a concurrency conflict. */
   retries?: number;
   metadata?: Record<string, unknown>;
+  /** Source of the backoff's jitter (tests pin it). */
+  random?: () => number;
+}
+
+const DEFAULT_RETRIES = 5;
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_MAX_MS = 250;
+
+/**
+ * How long to wait before retry `attempt` (0-based) after a conflict: "full jitter" exponential
+ * backoff. Writers that collided draw different waits, so they stop colliding on the next try
+ * instead of retrying in lockstep.
+ */
+export function conflictBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt));
 }
 
 export function toDomainEvents<Event extends DomainEvent>(recorded: readonly RecordedEvent[]): Event[] {
@@ -25,8 +42,9 @@ export function toDomainEvents<Event extends DomainEvent>(recorded: readonly Rec
 
 /**
  * Load the stream, fold it, decide, append with the revision read. A conflict means another
- * writer got in between: reload and decide again, because the command may now mean something
- * else (or be refused). A refused command throws before anything is appended.
+ * writer got in between: wait a little, reload and decide again, because the command may now
+ * mean something else (or be refused). A refused command throws before anything is appended;
+ * a stream still contended after every retry is a 409 the caller may retry, never a 500.
  */
 export async function handleCommand<Command, Event extends DomainEvent, State>(
   store: EventStore,
@@ -35,7 +53,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   command: Command,
   options: HandleOptions = {},
 ): Promise<HandleResult<Event, State>> {
-  const retries = options.retries ?? 3;
+  const retries = options.retries ?? DEFAULT_RETRIES;
   for (let attempt = 0; ; attempt++) {
     const recorded = await store.readStream(streamName);
     const state = fold(decider, toDomainEvents<Event>(recorded));
@@ -55,8 +73,9 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
         revision: result.nextExpectedRevision,
       };
     } catch (error) {
-      if (error instanceof ConcurrencyError && attempt < retries) continue;
-      throw error;
+      if (!(error instanceof ConcurrencyError)) throw error;
+      if (attempt >= retries) throw new DomainError('conflict', Messages.concurrentUpdate);
+      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt, options.random)));
     }
   }
 }

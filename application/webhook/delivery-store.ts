@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
 
 /** Rows whose subscription the outbox has not seen yet (a ping right after creation) wait this long. */
 const NOT_YET_MS = 1000;
+/** Due rows looked at per free slot: room for other organizations behind one organization's backlog. */
+const CANDIDATES_PER_SLOT = 4;
 
 /**
  * Claim due rows for this dispatcher. SKIP LOCKED lets any number of dispatcher processes claim
@@ -32,15 +34,33 @@ const NOT_YET_MS = 1000;
  * pending row); the subscription is judged after: active, or any existing one for ping (so an
  * operator can test before enabling), is sent; one that is off gets its row canceled (the outbox
  * normally did that already); one the outbox has not seen yet is looked at again shortly.
+ *
+ * Tenants share the slots fairly: an organization gets at most `share.perOrganization` attempts
+ * in flight (`share.inFlight` says how many it has already), so a receiver that hangs or fails
+ * for one organization holds at most that many slots, and the others' deliveries still go out.
  */
-export async function claimDue(db: Knex, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  db: Knex,
+  limit: number,
+  leaseMs: number,
+  share: { perOrganization: number; inFlight: ReadonlyMap<string, number> },
+): Promise<ClaimedDelivery[]> {
+  const full = [...share.inFlight].filter(([, n]) => n >= share.perOrganization).map(([organization]) => organization);
   const result = await db.raw(
-    `with due as (
-       select d.id from webhook_deliveries d
-        where d.status = 'pending' and d.next_attempt_at <= now()
+    `with candidates as (
+       select d.id, d.organization_id, d.next_attempt_at from webhook_deliveries d
+        where d.status = 'pending' and d.next_attempt_at <= now() and d.organization_id <> all(?::text[])
         order by d.next_attempt_at
         limit ?
           for update skip locked
+     ), due as (
+       select c.id from (
+         select c.*, row_number() over (partition by c.organization_id order by c.next_attempt_at) as n from candidates c
+       ) c
+       left join jsonb_each_text(?::jsonb) busy on busy.key = c.organization_id
+        where c.n <= ? - coalesce(busy.value::int, 0)
+        order by c.next_attempt_at
+        limit ?
      ), judged as (
        select due.id,
               case when t.id is null then 'later'
@@ -61,7 +81,7 @@ export async function claimDue(db: Knex, limit: number, leaseMs: number): Promis
       where d.id = j.id
      returning d.id, d.subscription_id, d.organization_id, d.event_name, d.family, d.body, d.attempts, d.schedule_start,
                d.claim_token, j.verdict, j.url, j.api_key, j.sealed_secret, j.previous_sealed_secret, j.previous_secret_expires_at`,
-    [limit, leaseMs, NOT_YET_MS],
+    [full, limit * CANDIDATES_PER_SLOT, JSON.stringify(Object.fromEntries(share.inFlight)), share.perOrganization, limit, leaseMs, NOT_YET_MS],
   );
   return (result.rows as Array<ClaimedDelivery & { verdict: string }>)
     .filter((row) => row.verdict === 'send')

@@ -31,6 +31,7 @@ export class WebhookDispatcher implements Worker {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightByOrganization = new Map<string, number>();
   private readonly settling = new Set<Promise<void>>();
   private nudged = false;
   private wakeUp: (() => void) | undefined;
@@ -76,7 +77,7 @@ export class WebhookDispatcher implements Worker {
       }
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, free, leaseMs);
+        claimed = await claimDue(db, free, leaseMs, { perOrganization: Math.max(1, Math.floor(concurrency / 2)), inFlight: this.inFlightByOrganization });
         failures = 0;
       } catch (error) {
         failures++;
@@ -84,7 +85,7 @@ export class WebhookDispatcher implements Worker {
         await this.idle(Math.min(5000, 50 * 2 ** failures));
         continue;
       }
-      for (const delivery of claimed) this.track(this.deliver(delivery));
+      for (const delivery of claimed) this.track(delivery, this.deliver(delivery));
       if (claimed.length === free) continue;
       if (!this.nudged) await this.idle(IDLE_POLL_MS);
     }
@@ -93,10 +94,15 @@ export class WebhookDispatcher implements Worker {
   }
 
   /** A slot is an HTTP attempt in flight; writing its result happens after the slot is free. */
-  private track(attempt: Promise<void>): void {
+  private track(delivery: ClaimedDelivery, attempt: Promise<void>): void {
+    const organization = delivery.organization_id;
     this.inFlight.add(attempt);
+    this.inFlightByOrganization.set(organization, (this.inFlightByOrganization.get(organization) ?? 0) + 1);
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
+      const left = this.inFlightByOrganization.get(organization)! - 1;
+      if (left === 0) this.inFlightByOrganization.delete(organization);
+      else this.inFlightByOrganization.set(organization, left);
       if (this.waitingForSlots && this.inFlight.size <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
     });
   }

@@ -67,6 +67,9 @@ export async function redeliver(app: AppContext, principal: Principal, deliveryI
  * Every stored event since `since` that the subscription's current event list covers, read
  * again from the event store, up to the head as it was when the replay began. Deliveries that
  * exist are queued again with their id (receivers deduplicate by it); missing ones are created.
+ * A page may hold no wanted event at all (the filter thins a page after reading it): the scan
+ * goes on from the page's checkpoint until it passes the head, and only the delivery limit
+ * truncates it.
  */
 export async function replay(app: AppContext, principal: Principal, subscriptionId: string, since: Date) {
   const subscription = await namedSubscription(app, principal, subscriptionId, true);
@@ -75,11 +78,13 @@ export async function replay(app: AppContext, principal: Principal, subscription
   let after = START;
   let queued = 0;
   let resumeSince: string | null = null;
-  scan: for (;;) {
+  let pastHead = false;
+  while (!resumeSince && !pastHead && comparePositions(after, head) < 0) {
     const page = await app.store.readAll({ after, filter: { eventTypes: ROUTED_STORED_TYPES }, maxCount: PAGE });
     const rows: DeliveryInsert[] = [];
     for (const event of page.events) {
-      if (comparePositions(event.position, head) > 0) break;
+      pastHead = comparePositions(event.position, head) > 0;
+      if (pastHead) break;
       if (event.createdAt < since || event.data.organizationId !== subscription.organization_id) continue;
       const routed = routeEvent(event.type, event.data);
       if (!routed || !targetWants(target, routed)) continue;
@@ -96,8 +101,8 @@ export async function replay(app: AppContext, principal: Principal, subscription
         .merge(requeue(app.db));
     }
     queued += rows.length;
-    const last = page.events[page.events.length - 1];
-    if (resumeSince || !last || comparePositions(last.position, head) >= 0) break scan;
+    // Still behind a transaction that has not committed yet (the head is past it): let it end.
+    if (comparePositions(page.checkpoint, after) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     after = page.checkpoint;
   }
   dispatchSignal.notify();

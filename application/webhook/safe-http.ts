@@ -103,10 +103,11 @@ function failed(failure: FailureKind, error: string, started: number, statusCode
 }
 
 function classify(error: unknown, started: number): AttemptOutcome {
-  if (error instanceof AddressRefused) return failed('refused', error.message, started);
+  if (error instanceof AddressRefused) return { ...failed('refused', error.message, started), refusedRange: error.range };
   if (error instanceof AttemptTimeout) return failed('timeout', error.message, started);
   const e = error as NodeJS.ErrnoException;
-  return failed('network', [e.code, e.message].filter(Boolean).join(': ') || 'network error', started);
+  const outcome = failed('network', [e.code, e.message].filter(Boolean).join(': ') || 'network error', started);
+  return e.code ? { ...outcome, errorCode: e.code } : outcome;
 }
 
 /**

@@ -3,8 +3,10 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { isLegacyType } from '../../domain/webhook/catalog.ts';
 import { webhookDecider, webhookStream, type WebhookCommand, type WebhookState } from '../../domain/webhook/decider.ts';
-import { WebhookMessages } from '../../domain/webhook/messages.ts';
-import { normalizeWebhookUrl } from '../../domain/webhook/url.ts';
+import { Refusals, WebhookMessages } from '../../domain/webhook/messages.ts';
+import { checkWebhookUrl } from '../../domain/webhook/url.ts';
+import { isIP } from 'node:net';
+import { refusalOf } from './address-policy.ts';
 import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox.ts';
 import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subscriptions.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -32,11 +34,14 @@ async function run(app: AppContext, principal: Principal, subscriptionId: string
 
 /**
  * POST /webhook: before saving, POST a test message through the same safe client deliveries
- * use; anything but a 2xx (an internal address included) refuses the registration.
+ * use; anything but a 2xx (an internal address included) refuses the registration, saying why.
  */
 export async function createLegacySubscription(app: AppContext, principal: Principal, input: { type?: unknown; url?: unknown; apiKey?: string | null }) {
-  const url = typeof input.url === 'string' ? normalizeWebhookUrl(input.url.trim()) : null;
-  if (!url || !isLegacyType(input.type)) throw new DomainError('invalid', Messages.invalidWebhookUrl);
+  if (typeof input.url !== 'string') throw new DomainError('invalid', Refusals.missingUrl());
+  const checked = checkWebhookUrl(input.url.trim());
+  if ('problem' in checked) throw new DomainError('invalid', Refusals.url(checked.problem));
+  if (!isLegacyType(input.type)) throw new DomainError('invalid', Refusals.legacyType());
+  const { url } = checked;
   const apiKey = input.apiKey || null;
   const test = await safePost({
     url,
@@ -47,10 +52,23 @@ export async function createLegacySubscription(app: AppContext, principal: Princ
   });
   if (!test.ok) {
     app.log.info({ url, outcome: test }, 'legacy webhook registration refused by its test POST');
-    throw new DomainError('invalid', Messages.invalidWebhookUrl);
+    throw new DomainError('invalid', Refusals.testPost(test, app.config.WEBHOOK_TIMEOUT_MS));
   }
   const id = app.ids.objectId();
   return run(app, principal, id, { kind: 'createLegacy', subscriptionId: id, legacyType: input.type, url, apiKey });
+}
+
+/**
+ * A named URL whose host is an address literal can be judged at once; a name is judged at each
+ * delivery, when it is resolved (what it resolves to may change).
+ */
+function refuseInternalLiteral(app: AppContext, text: string | undefined): void {
+  if (text === undefined || app.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) return;
+  const checked = checkWebhookUrl(text.trim());
+  if ('problem' in checked) return; // the decider refuses it, saying why
+  const host = new URL(checked.url).hostname.replace(/^\[|\]$/g, '');
+  const range = isIP(host) ? refusalOf(host) : null;
+  if (range) throw new DomainError('invalid', Refusals.address(range));
 }
 
 export function deleteSubscription(app: AppContext, principal: Principal, id: string, family: 'legacy' | 'named') {
@@ -59,6 +77,7 @@ export function deleteSubscription(app: AppContext, principal: Principal, id: st
 
 /** The secret is returned here and on rotation only; events and tables keep it sealed. */
 export async function createNamedSubscription(app: AppContext, principal: Principal, input: { url: string; events: string[]; description?: string | null }) {
+  refuseInternalLiteral(app, input.url);
   const id = app.ids.objectId();
   const secret = generateSigningSecret();
   const sealedSecret = secretBoxFor(app.config).seal(secret, id);
@@ -74,6 +93,7 @@ export async function createNamedSubscription(app: AppContext, principal: Princi
 }
 
 export function updateSubscription(app: AppContext, principal: Principal, id: string, changes: { url?: string; events?: string[]; description?: string | null }) {
+  refuseInternalLiteral(app, changes.url);
   return run(app, principal, id, { kind: 'update', ...changes });
 }
 

@@ -28,6 +28,7 @@ export type ReportCommand =
       at: string;
     }
   | { type: 'StartProcessing'; at: string }
+  | { type: 'FailProcessing'; attempts: number; at: string }
   | {
       type: 'RecordSectionResults';
       results: SectionResult[];
@@ -109,7 +110,7 @@ function recordSectionResults(command: Extract<ReportCommand, { type: 'RecordSec
   if (command.policy.policyId !== requested.policyId || command.policy.version !== requested.policyVersion) {
     throw new Error(`report ${requested.reportId} runs under policy ${requested.policyId} v${requested.policyVersion}, not the one given`);
   }
-  if (state.sourcesFinished) return [];
+  if (state.sourcesFinished || state.processingFailed) return [];
   const pending = new Set(pendingSources(state));
   const fresh = command.results.filter((r) => pending.has(r.sectionType));
   if (fresh.length === 0 && pending.size > 0) return [];
@@ -134,6 +135,18 @@ function recordSectionResults(command: Extract<ReportCommand, { type: 'RecordSec
   }
   if (pending.size > 0) return events;
   return [...events, ...finalizeReport(events.reduce(evolveReport, state), command.policy, command.at)];
+}
+
+/** A report whose sources all answered has nothing left to fail; one already failed fails once. */
+function failProcessing(command: Extract<ReportCommand, { type: 'FailProcessing' }>, state: ReportState): ReportEvent[] {
+  const facts = visibleTo(state, null);
+  if (state.sourcesFinished || state.processingFailed) return [];
+  return [
+    {
+      type: 'ReportProcessingFailed',
+      data: { ...facts, status: 'FAILED', reason: Messages.reportProcessingFailed, attempts: command.attempts, failedAt: command.at },
+    },
+  ];
 }
 
 function recordManualAnalysis(command: Extract<ReportCommand, { type: 'RecordManualAnalysis' }>, state: ReportState): ReportEvent[] {
@@ -175,6 +188,8 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         return startProcessing(state, command.at);
       case 'RecordSectionResults':
         return recordSectionResults(command, state);
+      case 'FailProcessing':
+        return failProcessing(command, state);
       case 'RecordManualAnalysis':
         return recordManualAnalysis(command, state);
       case 'RecordExport': {

@@ -92,6 +92,12 @@ export type ReportExportFailed = DomainEvent<
   ReportFacts & { format: ExportFormat; reason: string; userId: string; failedAt: string }
 >;
 
+/**
+ * Processing kept failing (a source adapter, the policy, the store) past its bounded attempts:
+ * the report stops here, FAILED, instead of being retried forever.
+ */
+export type ReportProcessingFailed = DomainEvent<'ReportProcessingFailed', ReportFacts & { reason: string; attempts: number; failedAt: string }>;
+
 export type ReportEvent =
   | ReportRequested
   | ReportProcessingStarted
@@ -100,7 +106,8 @@ export type ReportEvent =
   | CreditPolicyEvaluated
   | ReportDecided
   | ReportExported
-  | ReportExportFailed;
+  | ReportExportFailed
+  | ReportProcessingFailed;
 
 export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportRequested',
@@ -111,4 +118,5 @@ export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportDecided',
   'ReportExported',
   'ReportExportFailed',
+  'ReportProcessingFailed',
 ];

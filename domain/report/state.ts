@@ -13,6 +13,8 @@ export interface ReportState {
   results: Partial<Record<SourceSectionType, SectionResult>>;
   skipped: SourceSectionType[];
   sourcesFinished: boolean;
+  /** Processing gave up (ReportProcessingFailed): nothing more is queried. */
+  processingFailed: boolean;
   decided: boolean;
   manualAnalysis: { analystId: string; analystName: string | null } | null;
 }
@@ -26,6 +28,7 @@ export function initialReportState(): ReportState {
     results: {},
     skipped: [],
     sourcesFinished: false,
+    processingFailed: false,
     decided: false,
     manualAnalysis: null,
   };
@@ -76,6 +79,8 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
     }
     case 'ReportSourcesFinished':
       return { ...state, facts, sourcesFinished: true };
+    case 'ReportProcessingFailed':
+      return { ...state, facts, processingFailed: true };
     case 'ReportDecided':
       return {
         ...state,

@@ -8,6 +8,7 @@ export const REPORT_STATUSES = {
   APPROVED: { id: 3, value: 'APPROVED', title: 'Aprovado' },
   DENIED: { id: 4, value: 'DENIED', title: 'Negado' },
   MANUAL_ANALYSIS: { id: 5, value: 'MANUAL_ANALYSIS', title: 'Em análise manual' },
+  FAILED: { id: 6, value: 'FAILED', title: 'Falha no processamento' },
 } as const;
 
 export type ReportStatus = keyof typeof REPORT_STATUSES;

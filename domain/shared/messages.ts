@@ -88,4 +88,8 @@ export const Messages = {
   dashboardMaxPeriod: 'O período máximo é de 366 dias.',
   dashboardLoadFailed: 'Não foi possível carregar o painel gerencial.',
   dashboardExportFailed: 'Não foi possível exportar o painel gerencial.',
+
+  // Concurrency and failed work (ours)
+  concurrentUpdate: 'Este registro foi alterado por outra operação ao mesmo tempo. Tente novamente.',
+  reportProcessingFailed: 'Não foi possível concluir o processamento do relatório. Solicite um novo relatório.',
 } as const;

@@ -3,8 +3,8 @@ import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import { isLegacyType, isSubscribableEvent, type LegacyType } from './catalog.ts';
 import { WebhookEventTypes, type DisableReason, type Family, type WebhookEvent } from './events.ts';
-import { WebhookMessages } from './messages.ts';
-import { normalizeWebhookUrl } from './url.ts';
+import { Refusals, WebhookMessages } from './messages.ts';
+import { checkWebhookUrl } from './url.ts';
 
 export const MAX_DESCRIPTION_LENGTH = 500;
 
@@ -119,8 +119,9 @@ function invalid(message: string): never {
   throw new DomainError('invalid', message);
 }
 
-function checkedUrl(url: string, message: string): string {
-  return normalizeWebhookUrl(url.trim()) ?? invalid(message);
+function checkedUrl(text: string): string {
+  const checked = checkWebhookUrl(text.trim());
+  return 'url' in checked ? checked.url : invalid(Refusals.url(checked.problem));
 }
 
 function checkedEvents(events: readonly string[]): string[] {
@@ -150,13 +151,13 @@ export function decide(command: WebhookCommand, state: WebhookState): WebhookEve
   switch (command.kind) {
     case 'createLegacy': {
       if (state.status !== 'absent') throw new DomainError('conflict', Messages.invalidWebhookUrl);
-      if (!isLegacyType(command.legacyType)) invalid(Messages.invalidWebhookUrl);
+      if (!isLegacyType(command.legacyType)) invalid(Refusals.legacyType());
       const data = {
         subscriptionId: command.subscriptionId,
         organizationId: command.organizationId,
         family: 'legacy' as const,
         legacyType: command.legacyType,
-        url: checkedUrl(command.url, Messages.invalidWebhookUrl),
+        url: checkedUrl(command.url),
         apiKey: command.apiKey || null,
         events: [],
         description: null,
@@ -173,7 +174,7 @@ export function decide(command: WebhookCommand, state: WebhookState): WebhookEve
         organizationId: command.organizationId,
         family: 'named' as const,
         legacyType: null,
-        url: checkedUrl(command.url, WebhookMessages.invalidUrl),
+        url: checkedUrl(command.url),
         apiKey: null,
         events: checkedEvents(command.events),
         description: checkedDescription(command.description),
@@ -186,7 +187,7 @@ export function decide(command: WebhookCommand, state: WebhookState): WebhookEve
     case 'update': {
       existing(state, command, 'named');
       if (command.url === undefined && command.events === undefined && command.description === undefined) invalid(WebhookMessages.nothingToUpdate);
-      const url = command.url === undefined ? undefined : checkedUrl(command.url, WebhookMessages.invalidUrl);
+      const url = command.url === undefined ? undefined : checkedUrl(command.url);
       const events = command.events === undefined ? undefined : checkedEvents(command.events);
       const description = command.description === undefined ? undefined : checkedDescription(command.description);
       const changes = {

@@ -14,6 +14,10 @@ export interface AttemptOutcome {
   failure: FailureKind | null;
   error: string | null;
   durationMs: number;
+  /** The range of a refused address (ipaddr.js names: loopback, private, ...). */
+  refusedRange?: string;
+  /** The system error code of a network failure (ENOTFOUND, ECONNREFUSED, ...). */
+  errorCode?: string;
 }
 
 const LEGACY_RETRYABLE_STATUS = new Set([408, 425, 429]);

@@ -4,17 +4,47 @@ import type { AppContext } from '../../application/context.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
-import { findPolicy, listPolicies, listPolicyVersions } from '../../projections/credit-policy/queries.ts';
+import { findPolicy, listPolicies, listPolicyVersions, type PolicyView } from '../../projections/credit-policy/queries.ts';
+import { toDomainEvents } from '../../application/command-handler.ts';
+import { policyStream, type CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { contentOf, PolicyBody, PolicyListQuery, PolicyParams, PolicySchema, PolicyVersionParams, presentPolicy } from './schemas.ts';
 
-/** After a write, the policy as the read model now shows it. */
-async function written(app: AppContext, organizationId: string, result: PolicyWritten) {
+/**
+ * The policy as its own stream tells it after a write. The reply never comes from the read
+ * model, which may still be behind when read-your-writes gives up waiting (that wait only serves
+ * the caller's next read).
+ */
+async function written(app: AppContext, result: PolicyWritten): Promise<ReturnType<typeof presentPolicy>> {
   await app.readYourWrites([CREDIT_POLICY_PROJECTION], result.position);
-  const view = await findPolicy(app.db, organizationId, result.policyId);
-  if (!view) throw new DomainError('not_found', Messages.policyNotFound);
-  return presentPolicy(view);
+  const events = toDomainEvents<CreditPolicyEvent>(await app.store.readStream(policyStream(result.policyId)));
+  return presentPolicy(policyViewOf(events));
+}
+
+/** Fold a policy's events into the view GET shows (the credit-policy projection, in memory). */
+export function policyViewOf(events: readonly CreditPolicyEvent[]): PolicyView {
+  let view: PolicyView | undefined;
+  for (const event of events) {
+    if (event.type === 'CreditPolicyArchived') {
+      view = { ...view!, status: 'ARCHIVED', archivedAt: event.data.archivedAt, updatedAt: event.data.archivedAt };
+      continue;
+    }
+    const { policyId, organizationId, version, content, userId, createdAt } = event.data;
+    view = {
+      id: policyId,
+      organizationId,
+      version,
+      status: view?.status ?? 'ACTIVE',
+      content,
+      createdBy: userId,
+      createdAt: view?.createdAt ?? createdAt,
+      versionCreatedAt: createdAt,
+      updatedAt: createdAt,
+      archivedAt: view?.archivedAt ?? null,
+    };
+  }
+  return view!;
 }
 
 export const creditPolicyRoutes: RouteTable = {
@@ -41,7 +71,7 @@ export const creditPolicyRoutes: RouteTable = {
       body: PolicyBody,
       responses: { 200: PolicySchema },
       async handle({ app, principal, body }) {
-        return written(app, principal.organizationId, await createPolicy(app, principal, contentOf(body)));
+        return written(app, await createPolicy(app, principal, contentOf(body)));
       },
     }),
     route({
@@ -67,7 +97,7 @@ export const creditPolicyRoutes: RouteTable = {
       body: PolicyBody,
       responses: { 200: PolicySchema },
       async handle({ app, principal, params, body }) {
-        return written(app, principal.organizationId, await createPolicyVersion(app, principal, params.id, contentOf(body)));
+        return written(app, await createPolicyVersion(app, principal, params.id, contentOf(body)));
       },
     }),
     route({
@@ -78,7 +108,7 @@ export const creditPolicyRoutes: RouteTable = {
       params: PolicyParams,
       responses: { 200: PolicySchema },
       async handle({ app, principal, params }) {
-        return written(app, principal.organizationId, await archivePolicy(app, principal, params.id));
+        return written(app, await archivePolicy(app, principal, params.id));
       },
     }),
     route({

@@ -3,10 +3,8 @@ import { OBJECT_ID } from '../../platform/ids.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { statusObject } from '../../domain/report/statuses.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
-import { Messages } from '../../domain/shared/messages.ts';
+import type { ReportEvent } from '../../domain/report/events.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
-import { findReportRow } from '../../projections/report/queries.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteSpec } from '../route.ts';
@@ -14,20 +12,21 @@ import { ManualAnalysisBody, ManualAnalysisReply } from './schemas.ts';
 
 type Kind = 'MANUAL_ANALYSIS' | 'MANUAL_REANALYSIS';
 
+/** The reply is the decision just recorded; read-your-writes only serves the caller's next read. */
 async function analyze(app: AppContext, principal: Principal, kind: Kind, body: { id: string; approved: boolean; commentary: string }) {
   if (!OBJECT_ID.test(body.id)) throw new HttpError(400, 'id must be a mongodb id');
-  const { position } = await recordManualAnalysis(app, principal, kind, body);
+  const { events, position } = await recordManualAnalysis(app, principal, kind, body);
   await app.readYourWrites([REPORT_PROJECTION], position);
-  const row = await findReportRow(app.db, principal.organizationId, body.id);
-  if (!row) throw new DomainError('not_found', Messages.reportNotFound);
+  const decided = events.find((e): e is Extract<ReportEvent, { type: 'ReportDecided' }> => e.type === 'ReportDecided')!;
+  const d = decided.data;
   return {
-    id: row.id,
-    analystId: row.analyst_id,
-    analystName: row.analyst_name,
-    policyStatus: row.policy_status,
-    commentary: row.commentary,
-    status: statusObject(row.status),
-    updatedAt: row.updated_at,
+    id: d.reportId,
+    analystId: d.analystId,
+    analystName: d.analystName,
+    policyStatus: d.policyStatus,
+    commentary: d.commentary,
+    status: statusObject(d.status),
+    updatedAt: d.decidedAt,
   };
 }
 

@@ -28,7 +28,7 @@ import {
   NamedUpdateBody,
   ReplayBody,
 } from './schemas.ts';
-import { deliveryView, namedView } from './views.ts';
+import { deliveryPageView, deliveryView, namedView } from './views.ts';
 
 const BASE = '/v1/webhook/subscriptions';
 const gate = Gates.namedWebhooks;
@@ -152,8 +152,7 @@ export const namedRoutes = [
     responses: { 200: DeliveryPage },
     async handle({ app, principal, params, query }) {
       await visibleSubscription(app.db, principal.organizationId, params.id);
-      const page = await listDeliveries(app.db, params.id, query);
-      return { total: page.total, items: page.items.map(deliveryView) };
+      return deliveryPageView(await listDeliveries(app.db, params.id, query));
     },
   }),
   route({

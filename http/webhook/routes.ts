@@ -1,12 +1,14 @@
 import Type from 'typebox';
 import { OBJECT_ID } from '../../platform/ids.ts';
 import { createLegacySubscription, deleteSubscription } from '../../application/webhook/subscriptions.ts';
-import { listSubscriptions } from '../../projections/webhook/queries.ts';
+import { findSubscription, listDeliveries, listSubscriptions } from '../../projections/webhook/queries.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { namedRoutes } from './named-routes.ts';
-import { IdParams, LegacyCreateBody, LegacyFindQuery, LegacySubscription } from './schemas.ts';
-import { legacyView } from './views.ts';
+import { DeliveriesQuery, DeliveryPage, IdParams, LegacyCreateBody, LegacyFindQuery, LegacySubscription } from './schemas.ts';
+import { deliveryPageView, legacyView } from './views.ts';
 
 /** Legacy typed subscriptions, exactly as the contract shows them (unversioned paths). */
 const legacyRoutes = [
@@ -15,7 +17,7 @@ const legacyRoutes = [
     path: '/webhook',
     summary: 'Subscribe a url to one legacy webhook type',
     description:
-      'A test POST with {"message": ...} is sent to the url first; anything but 2xx (an internal address included) gives 400 `URL de webhook inválida.`, ' +
+      'A test POST with {"message": ...} is sent to the url first; anything but 2xx (an internal address included) gives 400 `URL de webhook inválida.` followed by the rule that refused it, ' +
       'as do a bad type and a missing url. Deliveries carry {organizationId, webhookType, data} and the api-key header when set.',
     gate: Gates.legacyWebhooks,
     body: LegacyCreateBody,
@@ -34,6 +36,25 @@ const legacyRoutes = [
       // A malformed id matches nothing: the contract answers with an array either way.
       if (id !== undefined && !OBJECT_ID.test(id)) return [];
       return (await listSubscriptions(app.db, principal.organizationId, 'legacy', id)).map(legacyView);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/webhook/:id/deliveries',
+    summary: "A legacy subscription's delivery log (ours): newest first, each with its attempts",
+    description:
+      'Not in the contract: the named subscriptions\' log (GET /v1/webhook/subscriptions/{id}/deliveries) for a legacy one, same query ' +
+      '(status, skip, take) and shape: status, attempts, nextAttemptAt while a retry is due, lastStatusCode, lastError, and attemptLog ' +
+      '(time, statusCode, durationMs, outcome, error). 404 for an unknown or foreign id.',
+    gate: Gates.legacyWebhooks,
+    params: IdParams,
+    query: DeliveriesQuery,
+    responses: { 200: DeliveryPage },
+    async handle({ app, principal, params, query }) {
+      if (!(await findSubscription(app.db, principal.organizationId, 'legacy', params.id))) {
+        throw new DomainError('not_found', WebhookMessages.subscriptionNotFound);
+      }
+      return deliveryPageView(await listDeliveries(app.db, params.id, query));
     },
   }),
   route({

@@ -52,3 +52,8 @@ export function deliveryView(row: DeliveryRow & { attemptLog: AttemptRow[] }) {
     })),
   };
 }
+
+/** A page of the delivery log, the same for both families. */
+export function deliveryPageView(page: { total: number; items: Array<DeliveryRow & { attemptLog: AttemptRow[] }> }) {
+  return { total: page.total, items: page.items.map(deliveryView) };
+}

@@ -108,6 +108,7 @@ export function timeOf(event: ReportEvent): string {
     case 'ReportExported':
       return event.data.exportedAt;
     case 'ReportExportFailed':
+    case 'ReportProcessingFailed':
       return event.data.failedAt;
   }
 }

@@ -168,4 +168,20 @@ test('every event carries the report facts', () => {
   assert.ok(state.decided);
 });
 
+test('processing that keeps failing: the report is FAILED once, later results are ignored, a finished one cannot fail', () => {
+  const fail: ReportCommand = { type: 'FailProcessing', attempts: 5, at: LATER };
+  const given = requested();
+  const [event, ...rest] = decide(given, fail);
+  assert.is(rest.length, 0);
+  assert.is(event!.type, 'ReportProcessingFailed');
+  assert.is(event!.data.status, 'FAILED');
+  assert.is((event!.data as { reason: string }).reason, Messages.reportProcessingFailed);
+  const failed = [...given, event!];
+  assert.equal(decide(failed, fail), [], 'failed once');
+  assert.equal(decide(failed, record(policy.sections.map(ok))), [], 'a late answer changes nothing');
+  assert.equal(decide(failed, { type: 'StartProcessing', at: LATER }), []);
+  assert.equal(decide(finished(), fail), [], 'every source answered: nothing left to fail');
+  assertRefused(() => decide([], fail), 'not_found', Messages.reportNotFound);
+});
+
 test.run();

@@ -146,10 +146,11 @@ refusing.after(async (ctx) => {
   await ctx.app.stop();
 });
 
-refusing('a receiver on 127.0.0.1, or named localhost, gets nothing; the refusal is recorded on the delivery', async (ctx) => {
+refusing('a receiver named localhost gets nothing; the refusal is recorded on the delivery', async (ctx) => {
   const receiver = await startReceiver();
   try {
-    for (const url of [receiver.url, `http://localhost:${receiver.port}/`, `http://[::ffff:127.0.0.1]:${receiver.port}/`]) {
+    // A name is judged when it is resolved, at each delivery.
+    for (const url of [`http://localhost:${receiver.port}/`]) {
       const id = await subscribe(ctx, ctx.tenant, url);
       await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: ctx.tenant.organizationId });
       const delivery = await finishedDelivery(ctx, id);
@@ -160,9 +161,32 @@ refusing('a receiver on 127.0.0.1, or named localhost, gets nothing; the refusal
       await ctx.app.call('DELETE', `${BASE}/${id}`, { token: ctx.tenant.token });
     }
     assert.is(receiver.received.length, 0);
-    const legacy = await ctx.app.call('POST', '/webhook', { token: ctx.tenant.token, body: { type: 'REPORT', url: receiver.url } });
-    assert.equal([legacy.status, legacy.body], [400, { code: 400, message: Messages.invalidWebhookUrl }]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+refusing('a registration to an internal address is refused with the rule that refuses it', async (ctx) => {
+  const receiver = await startReceiver();
+  try {
+    const refusedBy = async (path: string, body: Record<string, unknown>, reason: string) => {
+      const reply = await ctx.app.call('POST', path, { token: ctx.tenant.token, body });
+      assert.is(reply.status, 400, JSON.stringify(body));
+      assert.is(reply.body.message, `${Messages.invalidWebhookUrl} ${reason}`, JSON.stringify(body));
+    };
+    const loopback = 'O endereço de destino é de loopback (a própria máquina).';
+    // Legacy: its test POST is refused before it leaves.
+    await refusedBy('/webhook', { type: 'REPORT', url: receiver.url }, loopback);
+    await refusedBy('/webhook', { type: 'REPORT', url: `http://localhost:${receiver.port}/` }, loopback);
+    // Named: an address literal is judged at once.
+    const named = (url: string) => ({ url, events: ['report.status.changed'] });
+    await refusedBy(BASE, named(receiver.url), loopback);
+    await refusedBy(BASE, named('http://10.1.2.3/hook'), 'O endereço de destino é de uma rede privada.');
+    await refusedBy(BASE, named('http://169.254.169.254/latest'), 'O endereço de destino é link-local (onde fica o serviço de metadados da nuvem).');
+    await refusedBy(BASE, named(`http://[::ffff:127.0.0.1]:${receiver.port}/`), 'O endereço IPv6 de destino carrega um endereço IPv4 (ipv4Mapped), o que não é aceito.');
+    await refusedBy(BASE, named('http://[fd00::1]/'), 'O endereço de destino é de uma rede privada IPv6.');
     assert.is(receiver.received.length, 0, 'not even the test POST');
+    assert.equal((await ctx.app.call('GET', BASE, { token: ctx.tenant.token })).body.length, 0, 'nothing was saved');
   } finally {
     await receiver.close();
   }

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { fold } from '../../domain/shared/decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { LEGACY_TYPES } from '../../domain/webhook/catalog.ts';
 import { webhookDecider, type WebhookCommand } from '../../domain/webhook/decider.ts';
 import { WebhookEventTypes, type WebhookEvent } from '../../domain/webhook/events.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
@@ -80,11 +81,16 @@ test('a legacy subscription is created with its type, url and api key', () => {
     ]);
 });
 
-test('a legacy subscription with an unknown type or a bad url is refused with the contract text', () => {
+test('a subscription with an unknown type or a bad url is refused with the contract text, then the rule that refuses it', () => {
   const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, apiKey: null };
-  given([]).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
-  given([]).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
-  given([]).when({ ...create, legacyType: 'REPORT', url: 'https://user:pw@x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
+  const refused = (reason: string) => `${Messages.invalidWebhookUrl} ${reason}`;
+  given([]).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', refused(`O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`));
+  given([]).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', refused('A URL precisa começar com http:// ou https://.'));
+  given([]).when({ ...create, legacyType: 'REPORT', url: 'https://user:pw@x.example' }).thenError('invalid', refused('A URL não pode conter usuário e senha.'));
+  given([]).when({ ...create, legacyType: 'REPORT', url: 'https://x.example:0/' }).thenError('invalid', refused('A porta da URL precisa estar entre 1 e 65535.'));
+  given([]).when({ ...create, legacyType: 'REPORT', url: `https://x.example/${'a'.repeat(2048)}` }).thenError('invalid', refused('A URL está vazia ou passa de 2048 caracteres.'));
+  const named = { ...issued, kind: 'createNamed' as const, subscriptionId: SUB, events: ['report.finished'], description: null, sealedSecret: 's' };
+  given([]).when({ ...named, url: 'hooks' }).thenError('invalid', refused('O texto informado não é uma URL absoluta.'));
 });
 
 test('a named subscription needs known events, and drops duplicates', () => {

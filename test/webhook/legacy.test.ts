@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
+import { LEGACY_TYPES } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -43,20 +44,25 @@ test('POST /webhook sends the test message first, then answers the subscription 
   assert.is(JSON.parse(test.body).message, WebhookMessages.testMessage);
 });
 
-test('a non-2xx test answer, a bad type, a missing url and an internal redirect all give 400 URL de webhook inválida.', async (ctx) => {
-  const invalid = { code: 400, message: Messages.invalidWebhookUrl };
-  for (const body of [
-    { type: 'REPORT', url: `${ctx.receiver.url}/status/500` },
-    { type: 'REPORT', url: `${ctx.receiver.url}/status/302` },
-    { type: 'REPORT', url: `${ctx.receiver.url}/status/404` },
-    { type: 'NOT_A_TYPE', url: `${ctx.receiver.url}/ok` },
-    { type: 'REPORT' },
-    {},
-    { type: 'REPORT', url: 'not a url' },
-    { type: 'REPORT', url: 'http://127.0.0.1:1/closed' },
-  ]) {
+test('a non-2xx test answer, a bad type, a missing or bad url all give 400 URL de webhook inválida., followed by why', async (ctx) => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ type: 'REPORT', url: `${ctx.receiver.url}/status/500` }, 'O teste enviado à URL foi respondido com HTTP 500; é preciso um 2xx.'],
+    [{ type: 'REPORT', url: `${ctx.receiver.url}/status/302` }, 'O teste enviado à URL foi respondido com redirecionamento (HTTP 302), que não é seguido.'],
+    [{ type: 'REPORT', url: `${ctx.receiver.url}/status/404` }, 'O teste enviado à URL foi respondido com HTTP 404; é preciso um 2xx.'],
+    [{ type: 'NOT_A_TYPE', url: `${ctx.receiver.url}/ok` }, `O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`],
+    [{ type: 'REPORT' }, 'Informe a url.'],
+    [{}, 'Informe a url.'],
+    [{ type: 'REPORT', url: 'not a url' }, 'O texto informado não é uma URL absoluta.'],
+    [{ type: 'REPORT', url: 'ftp://files.example.com/in' }, 'A URL precisa começar com http:// ou https://.'],
+    [{ type: 'REPORT', url: 'https://user:pw@hooks.example.com/in' }, 'A URL não pode conter usuário e senha.'],
+    [{ type: 'REPORT', url: 'http://hooks.example.com:0/in' }, 'A porta da URL precisa estar entre 1 e 65535.'],
+    [{ type: 'REPORT', url: 'http://127.0.0.1:1/closed' }, 'O servidor da URL recusou a conexão.'],
+    // .invalid never resolves (RFC 2606).
+    [{ type: 'REPORT', url: 'http://hooks.invalid/in' }, 'O nome do servidor da URL não foi encontrado no DNS.'],
+  ];
+  for (const [body, reason] of cases) {
     const reply = await subscribe(ctx, body);
-    assert.equal([reply.status, reply.body], [400, invalid], JSON.stringify(body));
+    assert.equal([reply.status, reply.body], [400, { code: 400, message: `${Messages.invalidWebhookUrl} ${reason}` }], JSON.stringify(body));
   }
   const list = await ctx.app.call('GET', '/webhook/findBy', { token: ctx.tenant.token });
   assert.is(list.body.length, 1, 'no refused registration was saved');
@@ -193,6 +199,34 @@ test('a legacy subscription deleted stops its deliveries at once', async (ctx) =
     assert.is(none.length, 0);
     const attempts = await attemptsOf(ctx.app, delivery!.id);
     assert.ok(attempts.every((a) => a.started_at.getTime() <= repliedAt));
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('GET /webhook/{id}/deliveries: the same delivery log as named subscriptions (ours)', async (ctx) => {
+  const tenant = await provisionTenant(ctx.app);
+  // The test POST passes; the delivery's first attempt gets a 503, its retry a 200.
+  const receiver = await startReceiver((_request, index) => (index === 1 ? { status: 503 } : { status: 200 }));
+  try {
+    const created = await subscribe(ctx, { type: 'REPORT_STATUS', url: `${receiver.url}/in` }, tenant.token);
+    assert.is(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.id;
+    await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
+    const log = await eventually(async () => {
+      const reply = await ctx.app.call('GET', `/webhook/${id}/deliveries`, { token: tenant.token });
+      return reply.status === 200 && reply.body.items[0]?.status === 'succeeded' ? reply.body : undefined;
+    });
+    assert.is(log.total, 1);
+    const [delivery] = log.items;
+    assert.equal([delivery.subscriptionId, delivery.event, delivery.attempts, delivery.lastStatusCode, delivery.nextAttemptAt], [id, 'REPORT_STATUS', 2, 200, null]);
+    assert.equal(delivery.attemptLog.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome]), [[503, 'http'], [200, 'succeeded']]);
+    assert.ok(delivery.attemptLog.every((a: { durationMs: number; at: string }) => a.durationMs >= 0 && a.at));
+    const failedOnly = await ctx.app.call('GET', `/webhook/${id}/deliveries?status=failed`, { token: tenant.token });
+    assert.equal(failedOnly.body, { total: 0, items: [] });
+    const foreign = await ctx.app.call('GET', `/webhook/${id}/deliveries`, { token: ctx.tenant.token });
+    assert.is(foreign.status, 404);
+    assert.is((await ctx.app.call('GET', '/webhook/123/deliveries', { token: tenant.token })).status, 400);
   } finally {
     await receiver.close();
   }

@@ -197,4 +197,24 @@ test('replay sends again every covered event since a time, with the ids of the f
   }
 });
 
+test('replay goes on over pages without a covered event, to the head, and is not truncated', async (ctx) => {
+  const receiver = await startReceiver();
+  try {
+    const tenant = await provisionTenant(ctx.app);
+    const sub = await subscribe(ctx, receiver.url, ['report.status.changed'], tenant);
+    const since = new Date().toISOString();
+    await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
+    // More than two replay pages of events no webhook covers between the two that count.
+    const noise = Array.from({ length: 2500 }, (_, i) => ({ type: 'NoiseRecorded', data: { i } }));
+    await ctx.app.app.store.appendToStream(`noise-${ctx.app.app.ids.objectId()}`, noise);
+    await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
+    await receiver.waitFor(2);
+    const reply = await ctx.app.call('POST', `${BASE}/${sub.id}/replay`, { token: tenant.token, body: { since } });
+    assert.equal([reply.status, reply.body], [202, { deliveries: 2, truncated: false, resumeSince: null }]);
+    await receiver.waitFor(4);
+  } finally {
+    await receiver.close();
+  }
+});
+
 test.run();

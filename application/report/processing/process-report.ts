@@ -106,7 +106,7 @@ export async function processReport(deps: ProcessingDeps, reportId: string, requ
       ? { state: reportDecider.evolve(reportDecider.initialState(), { type: requested.type, data: requested.data } as unknown as ReportEvent), revision: 0n }
       : await loadState(deps.store, stream, reportDecider);
   const { state } = known;
-  if (!state.facts || state.sourcesFinished) return;
+  if (!state.facts || state.sourcesFinished || state.processingFailed) return;
 
   const policy = await deps.policies.get(state.facts.policyId, state.facts.policyVersion);
   const recorder = new ReportRecorder(deps, stream, policy, known);

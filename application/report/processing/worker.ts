@@ -4,27 +4,50 @@ import { setMaxListeners } from 'node:events';
 import { ReportEventTypes } from '../../../domain/report/public-events.ts';
 import type { AppContext } from '../../context.ts';
 import { AdvisoryLocks, LockNamespace } from '../../../platform/database/advisory-lock.ts';
-import { comparePositions, START, type Position, type RecordedEvent, type Subscription } from '../../../platform/eventstore/port.ts';
+import { comparePositions, positionToString, type Position, type RecordedEvent, type Subscription } from '../../../platform/eventstore/port.ts';
 import type { Worker } from '../../worker.ts';
+import { handleCommand } from '../../command-handler.ts';
+import { reportDecider } from '../../../domain/report/decider.ts';
+import { reportStream } from '../../../domain/report/events.ts';
 import { PolicyVersions } from '../../credit-policy/versions.ts';
 import { createSourceCatalog } from '../sources/index.ts';
+import type { SourceCatalog } from '../sources/port.ts';
 import { processReport, type ProcessingDeps } from './process-report.ts';
 import { OrderedProgress, Slots } from './progress.ts';
 
 /** Its checkpoint row in projection_checkpoints; the prefix keeps it apart from projection names. */
 export const PROCESSING_CHECKPOINT = 'process:report-processing';
+/**
+ * How far reports have been handed to a worker: claimed before their sources are queried, so of
+ * two workers on one checkpoint (a lost lock) only the one that moves this row queries them.
+ */
+export const PROCESSING_CLAIM = 'process:report-processing:claimed';
 const SAVE_EVERY_MS = 200;
+/** Attempts at one report before it is recorded FAILED (ReportProcessingFailed). */
+export const MAX_REPORT_ATTEMPTS = 5;
+const STAND_DOWN_MARGIN_MS = 1000;
 
-async function readCheckpoint(db: Knex): Promise<Position> {
-  const row = await db('projection_checkpoints').where({ name: PROCESSING_CHECKPOINT }).first();
-  return row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : START;
+/** Another worker moved a checkpoint this one holds: it is no longer the only one, so it stops. */
+class CheckpointTaken extends Error {
+  constructor(name: string) {
+    super(`checkpoint ${name} was moved by another worker`);
+    this.name = 'CheckpointTaken';
+  }
 }
 
-async function saveCheckpoint(db: Knex, position: Position): Promise<void> {
-  const values = { commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: db.fn.now() };
-  await db('projection_checkpoints').insert({ name: PROCESSING_CHECKPOINT, ...values }).onConflict('name').merge();
+async function readCheckpoint(db: Knex, name: string): Promise<Position> {
+  await db('projection_checkpoints').insert({ name }).onConflict('name').ignore();
+  const row = await db('projection_checkpoints').where({ name }).first();
+  return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
 }
 
+/** Move a checkpoint only from where this worker last left it; false when another worker moved it. */
+async function compareAndSet(db: Knex, name: string, expected: Position, next: Position): Promise<boolean> {
+  const moved = await db('projection_checkpoints')
+    .where({ name, commit_position: expected.commit.toString(), prepare_position: expected.prepare.toString() })
+    .update({ commit_position: next.commit.toString(), prepare_position: next.prepare.toString(), updated_at: db.fn.now() });
+  return moved === 1;
+}
 
 /**
  * The report process manager: reacts to ReportRequested by querying the sources and recording
@@ -34,6 +57,9 @@ async function saveCheckpoint(db: Knex, position: Position): Promise<void> {
  */
 export class ReportProcessingWorker implements Worker {
   readonly name = 'report-processing';
+  /** `sources` replaces the configured catalog (tests count the queries). */
+  constructor(private readonly options: { sources?: SourceCatalog } = {}) {}
+
   readonly role = 'projector' as const;
   private stopping = false;
   private readonly stopped = new AbortController();
@@ -51,7 +77,7 @@ export class ReportProcessingWorker implements Worker {
     this.log = app.log.child({ worker: this.name });
     const deps: ProcessingDeps = {
       store: app.store,
-      sources: createSourceCatalog(app.config),
+      sources: this.options.sources ?? createSourceCatalog(app.config),
       clock: app.clock,
       sourceTimeoutMs: app.config.SOURCE_TIMEOUT_MS,
       policies: new PolicyVersions(app.store),
@@ -96,6 +122,16 @@ export class ReportProcessingWorker implements Worker {
         await this.follow(app, deps);
         failures = 0;
       } catch (error) {
+        if (error instanceof CheckpointTaken) {
+          // Our lock was lost (its session ended): compete for it again on a fresh session, once the
+          // other worker's reports in flight have had their sources' answers, or resuming them
+          // would query those sources again.
+          this.log.warn({ err: error }, 'another worker runs report processing; this one stands down');
+          await this.locks!.close();
+          this.locks = new AdvisoryLocks(app.db);
+          await this.pause(deps.sourceTimeoutMs + STAND_DOWN_MARGIN_MS);
+          continue;
+        }
         failures++;
         this.log.error({ err: error }, 'report processing failed; retrying');
         await this.pause(Math.min(30_000, 200 * 2 ** failures));
@@ -103,35 +139,54 @@ export class ReportProcessingWorker implements Worker {
     }
   }
 
-  /** Holding the lock: follow ReportRequested from the checkpoint until stopped. */
+  /**
+   * Holding the lock: follow ReportRequested from the checkpoint until stopped. Reports between
+   * the checkpoint and the claim were handed out before and may be unfinished: they are resumed
+   * from their streams. Later ones are claimed, batch by batch, before any source is queried.
+   */
   private async follow(app: AppContext, deps: ProcessingDeps): Promise<void> {
     const slots = new Slots(app.config.REPORT_PROCESSING_CONCURRENCY);
     const progress = new OrderedProgress();
-    let saved = await readCheckpoint(this.db);
+    let saved = await readCheckpoint(this.db, PROCESSING_CHECKPOINT);
+    let claimed = await readCheckpoint(this.db, PROCESSING_CLAIM);
+    const resumeUpTo = claimed;
+    this.log.info({ checkpoint: positionToString(saved), claimed: positionToString(claimed) }, 'following report requests');
+    let failure: unknown;
     const persist = async () => {
       const safe = progress.safePosition;
-      if (safe && comparePositions(safe, saved) > 0) {
-        await saveCheckpoint(this.db, safe);
-        saved = safe;
-      }
+      if (!safe || comparePositions(safe, saved) <= 0) return;
+      if (!(await compareAndSet(this.db, PROCESSING_CHECKPOINT, saved, safe))) throw new CheckpointTaken(PROCESSING_CHECKPOINT);
+      saved = safe;
     };
-    const saver = setInterval(() => persist().catch((error) => this.log.warn({ err: error }, 'checkpoint not saved')), SAVE_EVERY_MS);
-    let failure: unknown;
+    const saver = setInterval(
+      () =>
+        persist().catch((error) => {
+          if (error instanceof CheckpointTaken) {
+            failure ??= error;
+            void this.subscription?.stop();
+          } else this.log.warn({ err: error }, 'checkpoint not saved');
+        }),
+      SAVE_EVERY_MS,
+    );
     try {
       this.subscription = app.store.subscribeToAll(
         async (events: RecordedEvent[], checkpoint: Position) => {
+          if (this.stopping) return;
+          if (comparePositions(checkpoint, claimed) > 0) {
+            if (!(await compareAndSet(this.db, PROCESSING_CLAIM, claimed, checkpoint))) throw new CheckpointTaken(PROCESSING_CLAIM);
+            claimed = checkpoint;
+          }
           for (const event of events) {
             // Stopping: leave the rest of the batch, and the checkpoint, to the next start.
             if (this.stopping) return;
             await slots.acquire();
             const done = progress.begin(event.position);
             const reportId = String(event.data.reportId);
-            const work = this.processWithRetries(deps, reportId, event)
+            // A resumed report may be half recorded: it reads its stream instead of starting from the request.
+            const requested = comparePositions(event.position, resumeUpTo) > 0 ? event : undefined;
+            const work = this.processUntilParked(deps, slots, reportId, requested)
               .then(done, (error) => this.log.warn({ err: error, reportId }, 'report left for the next start'))
-              .finally(() => {
-                slots.release();
-                this.inFlight.delete(work);
-              });
+              .finally(() => this.inFlight.delete(work));
             this.inFlight.add(work);
           }
           progress.mark(checkpoint);
@@ -141,14 +196,14 @@ export class ReportProcessingWorker implements Worker {
           filter: { eventTypes: [ReportEventTypes.requested] },
           maxCount: Math.max(100, app.config.REPORT_PROCESSING_CONCURRENCY * 2),
           onError: (error) => {
-            failure = error;
+            failure ??= error;
           },
         },
       );
       await this.subscription.done;
       // Reports in flight record what they have and stop (their sources were told to): then save.
       await Promise.allSettled([...this.inFlight]);
-      await persist();
+      if (!(failure instanceof CheckpointTaken)) await persist();
     } finally {
       clearInterval(saver);
       this.subscription = undefined;
@@ -156,17 +211,36 @@ export class ReportProcessingWorker implements Worker {
     if (failure) throw failure;
   }
 
-  /** A report that fails (database away, say) is retried; on stop it is left to the next start. */
-  private async processWithRetries(deps: ProcessingDeps, reportId: string, requested: RecordedEvent): Promise<void> {
+  /**
+   * Process one report, entered holding a slot. A failure (database away, a source adapter that
+   * throws outside its contract, a policy version missing) is retried with backoff, without the
+   * slot so that other reports go on meanwhile; after MAX_REPORT_ATTEMPTS the report is recorded
+   * FAILED and the worker moves on. On stop it is left to the next start.
+   */
+  private async processUntilParked(deps: ProcessingDeps, slots: Slots, reportId: string, requested: RecordedEvent | undefined): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         // A retry reads the stream: the first attempt may have recorded part of the report.
         return await processReport(deps, reportId, attempt === 1 ? requested : undefined);
       } catch (error) {
         if (this.stopping) throw error;
+        if (attempt >= MAX_REPORT_ATTEMPTS) return await this.park(deps, reportId, attempt, error);
         this.log.warn({ err: error, reportId, attempt }, 'report processing attempt failed');
-        await this.pause(Math.min(30_000, 100 * 2 ** attempt));
+      } finally {
+        slots.release();
       }
+      await this.pause(100 * 2 ** attempt);
+      await slots.acquire();
+    }
+  }
+
+  private async park(deps: ProcessingDeps, reportId: string, attempts: number, error: unknown): Promise<void> {
+    this.log.error({ err: error, reportId, attempts }, 'report processing failed for good: recorded FAILED');
+    try {
+      await handleCommand(deps.store, reportStream(reportId), reportDecider, { type: 'FailProcessing', attempts, at: deps.clock.now().toISOString() });
+    } catch (recordError) {
+      // Not even the failure can be written: the report stays as it is, and the others go on.
+      this.log.error({ err: recordError, reportId }, 'report failure could not be recorded');
     }
   }
 }
