@@ -1,6 +1,5 @@
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { Messages } from '../../domain/shared/messages.ts';
 import { isLegacyType } from '../../domain/webhook/catalog.ts';
 import { webhookDecider, webhookStream, type WebhookCommand, type WebhookState } from '../../domain/webhook/decider.ts';
 import { Refusals, WebhookMessages } from '../../domain/webhook/messages.ts';
