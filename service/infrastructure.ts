@@ -1,7 +1,7 @@
 import { migrations } from '../application/migrations.ts';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
-import { loadOrCreateSecret, type Config } from '../config/index.ts';
+import { loadAllKeyrings, type Config } from '../config/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
 import type { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
@@ -38,9 +38,9 @@ export async function openInfrastructure(config: Config, log: Logger) {
 
 /** Build the application context over open infrastructure (no roles started). */
 export function buildContext(config: Config, log: Logger, infra: { db: AppContext['db']; store: AppContext['store'] }, runner?: ProjectionRunner): AppContext {
-  const jwtSecret = config.JWT_SECRET ?? loadOrCreateSecret(config.DATA_DIR, 'jwt');
+  loadAllKeyrings(config);
   const base = {
-    config: { ...config, JWT_SECRET: jwtSecret },
+    config,
     db: infra.db,
     store: infra.store,
     log,

@@ -1,17 +1,15 @@
-import { loadOrCreateSecret, type Config } from '../../config/index.ts';
-import { SecretBox } from './secret-box.ts';
+import { keyringFor, type Config, type Keyring } from '../../config/index.ts';
+import { SecretBox } from '../../platform/secrets/secret-box.ts';
 
-const boxes = new Map<string, SecretBox>();
+/** The salt of the signing secrets' AES key, unchanged since before key ids, so old values still open. */
+const SIGNING_SECRETS = 'webhook-signing-secrets';
 
-/**
- * The key that seals signing secrets lives in DATA_DIR like the JWT secret: every process of a
- * deployment must share that folder (or the same file) to sign.
- */
+const boxes = new WeakMap<Keyring, SecretBox>();
+
+/** Every process that signs deliveries needs the SEALING_KEYS that sealed the subscription's secret. */
 export function secretBoxFor(config: Config): SecretBox {
-  let box = boxes.get(config.DATA_DIR);
-  if (!box) {
-    box = new SecretBox(loadOrCreateSecret(config.DATA_DIR, 'webhook-signing-key'));
-    boxes.set(config.DATA_DIR, box);
-  }
+  const keyring = keyringFor(config, 'sealing');
+  let box = boxes.get(keyring);
+  if (!box) boxes.set(keyring, (box = new SecretBox(keyring, SIGNING_SECRETS)));
   return box;
 }

@@ -43,7 +43,7 @@ export const reportExportRoutes: RouteSpec[] = [
     params: DownloadParams,
     query: DownloadQuery,
     async handle({ app, params, query }) {
-      if (!verifyDownload(app.config, params.blobId, query.expires, query.signature, app.clock.now())) {
+      if (!verifyDownload(app.config, params.blobId, query.expires, query.signature, app.clock.now(), query.kid)) {
         throw new HttpError(403, Messages.downloadLinkInvalid);
       }
       const blob = await new PostgresBlobStore(app.db).get(params.blobId);
