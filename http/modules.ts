@@ -3,6 +3,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { webhookRoutes } from './webhook/routes.ts';
 import { reportRoutes } from './report/routes.ts';
 import { creditPolicyRoutes } from './credit-policy/routes.ts';
+import { personalDataRoutes } from './personal-data/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
-export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes];
+export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, personalDataRoutes];

@@ -1,7 +1,10 @@
 import { migrations } from '../application/migrations.ts';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
-import { loadAllKeyrings, type Config } from '../config/index.ts';
+import { keyringFor, loadAllKeyrings, type Config } from '../config/index.ts';
+import { identityPersonalData } from '../application/identity/personal-data.ts';
+import { reportPersonalData } from '../application/report/personal-data.ts';
+import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
 import type { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
@@ -11,6 +14,9 @@ import { migrateToLatest } from '../platform/database/migrate.ts';
 import { openEventStore } from '../platform/eventstore/open.ts';
 import { createIdentityServices } from '../application/identity/index.ts';
 import { createIdGenerator, systemClock } from '../platform/ids.ts';
+
+/** Every module's declaration of the personal data its events carry (docs/personal-data.md). */
+const personalDataRules: PersonalDataRule[] = [reportPersonalData, identityPersonalData];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
 // they use and start in a fraction of the time.
@@ -27,7 +33,11 @@ export async function openInfrastructure(config: Config, log: Logger) {
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX);
   await migrateToLatest(db, migrations);
-  const store = await openEventStore(config, db);
+  const store = withPersonalData(await openEventStore(config, db), {
+    keys: subjectKeysFor(config, db),
+    pepper: keyringFor(config, 'pepper'),
+    rules: personalDataRules,
+  });
   const close = async () => {
     await store.close();
     await db.destroy();

@@ -75,4 +75,18 @@ export const reportMigrations: Migration[] = [
       await knex.schema.dropTable('report_reports');
     },
   },
+  {
+    // Whose personal data the report holds (the id the event store sealed it under), so an
+    // erasure reaches every report of that person.
+    name: '202611231010_report_subject',
+    async up(knex) {
+      await knex.schema.alterTable('report_reports', (t) => {
+        t.text('subject_id');
+        t.index(['subject_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('report_reports', (t) => t.dropColumn('subject_id'));
+    },
+  },
 ];
