@@ -4,6 +4,7 @@ import type Logger from 'bunyan';
 import { keyringFor, loadAllKeyrings, type Config } from '../config/index.ts';
 import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
+import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
 import type { ProjectionRunner } from '../platform/projections/runner.ts';
@@ -37,6 +38,7 @@ export async function openInfrastructure(config: Config, log: Logger) {
     keys: subjectKeysFor(config, db),
     pepper: keyringFor(config, 'pepper'),
     rules: personalDataRules,
+    upcasters: webhookUpcasters(config),
   });
   const close = async () => {
     await store.close();

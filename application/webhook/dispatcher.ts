@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
 import { claimDue, countFailure, type ClaimedDelivery } from './delivery-store.ts';
-import { secretBoxFor } from './keys.ts';
+import { openApiKey, secretBoxFor } from './keys.ts';
 import { safePost } from './safe-http.ts';
 import { dispatchSignal } from './signals.ts';
 import { signedHeaders } from './signing.ts';
@@ -118,7 +118,7 @@ export class WebhookDispatcher implements Worker {
   private headersFor(delivery: ClaimedDelivery, now: Date): Record<string, string> {
     if (delivery.family === 'legacy') {
       const headers: Record<string, string> = { 'X-Service-Delivery': delivery.id, 'X-Service-Event': delivery.event_name };
-      if (delivery.api_key) headers['api-key'] = delivery.api_key;
+      if (delivery.api_key) headers['api-key'] = openApiKey(this.app.config, delivery.subscription_id, delivery.api_key);
       return headers;
     }
     const box = secretBoxFor(this.app.config);

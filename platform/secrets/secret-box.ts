@@ -32,6 +32,11 @@ export class SecretBox {
     return key;
   }
 
+  /** Whether a stored text has the exact form of a value sealed with a kid. */
+  static isSealed(text: string): boolean {
+    return /^v2\.[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(text);
+  }
+
   seal(secret: string, associatedData: string): string {
     const { kid } = this.keyring.primary;
     const iv = randomBytes(12);

@@ -42,7 +42,8 @@ const createdNamed: WebhookEvent = {
     family: 'named',
     legacyType: null,
     url: 'https://hooks.example.com/in',
-    apiKey: null,
+    sealedApiKey: null,
+    apiKeyHash: null,
     events: ['report.finished', 'collection.created'],
     description: null,
     sealedSecret: 'sealed-1',
@@ -52,14 +53,14 @@ const createdNamed: WebhookEvent = {
 };
 const createdLegacy: WebhookEvent = {
   type: WebhookEventTypes.created,
-  data: { ...createdNamed.data, family: 'legacy', legacyType: 'REPORT', events: [], sealedSecret: null, apiKey: 'k' } as never,
+  data: { ...createdNamed.data, family: 'legacy', legacyType: 'REPORT', events: [], sealedSecret: null, sealedApiKey: 'sealed-k', apiKeyHash: 'hash-k' } as never,
 };
 
 const test = suite('webhook decider');
 
-test('a legacy subscription is created with its type, url and api key', () => {
+test('a legacy subscription is created with its type, url and api key (sealed and hashed by the application)', () => {
   given([])
-    .when({ ...issued, kind: 'createLegacy', subscriptionId: SUB, legacyType: 'REPORT_STATUS', url: 'https://x.example/hook', apiKey: 'secret' })
+    .when({ ...issued, kind: 'createLegacy', subscriptionId: SUB, legacyType: 'REPORT_STATUS', url: 'https://x.example/hook', sealedApiKey: 'sealed', apiKeyHash: 'hash' })
     .then([
       {
         type: WebhookEventTypes.created,
@@ -69,7 +70,8 @@ test('a legacy subscription is created with its type, url and api key', () => {
           family: 'legacy',
           legacyType: 'REPORT_STATUS',
           url: 'https://x.example/hook',
-          apiKey: 'secret',
+          sealedApiKey: 'sealed',
+          apiKeyHash: 'hash',
           events: [],
           description: null,
           sealedSecret: null,
@@ -81,7 +83,7 @@ test('a legacy subscription is created with its type, url and api key', () => {
 });
 
 test('a legacy subscription with an unknown type or a bad url is refused with the contract text', () => {
-  const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, apiKey: null };
+  const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, sealedApiKey: null, apiKeyHash: null };
   given([]).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
   given([]).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
   given([]).when({ ...create, legacyType: 'REPORT', url: 'https://user:pw@x.example' }).thenError('invalid', Messages.invalidWebhookUrl);
