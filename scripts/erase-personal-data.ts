@@ -17,8 +17,8 @@ if (!organizationId || !OBJECT_ID.test(organizationId) || (type !== 'cpf' && typ
 const config = loadConfig();
 const infra = await openInfrastructure(config, createLogger({ ...config, LOG_LEVEL: 'warn' }));
 try {
-  const { event } = await erasePersonalData({ config, db: infra.db, store: infra.store, clock: systemClock }, { organizationId, type, document, erasedBy: null });
-  console.log(JSON.stringify({ subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased }));
+  const { event, exportsDeleted } = await erasePersonalData({ config, db: infra.db, store: infra.store, clock: systemClock }, { organizationId, type, document, erasedBy: null });
+  console.log(JSON.stringify({ subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, exportsDeleted }));
 } catch (error) {
   if (!(error instanceof DomainError)) throw error;
   console.error(error.message);

@@ -1,6 +1,8 @@
 import { keyringFor } from '../../config/index.ts';
 import { parseDocument, type DocumentType } from '../../domain/shared/document.ts';
 import { documentSubject, eraseSubject, subjectId, subjectKeysFor } from '../../platform/personal-data/index.ts';
+import { exportBlobIdsOfSubject } from '../../projections/report/queries.ts';
+import { PostgresBlobStore } from '../blob-store.ts';
 import type { AppContext } from '../context.ts';
 
 export interface ErasureRequest {
@@ -14,15 +16,18 @@ export interface ErasureRequest {
 /**
  * LGPD erasure of one person, as one organization holds them: their key is deleted, so every
  * event that carries their data (and every rebuild from those events) reads it as erased, and
- * the PersonalDataErased event makes the read models erase what they copied.
+ * the PersonalDataErased event makes the read models erase what they copied. Export files print
+ * the person's data and are deleted.
  */
 export async function erasePersonalData(app: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>, request: ErasureRequest) {
   const document = parseDocument(request.document, request.type);
   const subject = subjectId(keyringFor(app.config, 'pepper'), documentSubject(request.organizationId, document.type, document.digits));
-  return eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
+  const erased = await eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
     subjectId: subject,
     organizationId: request.organizationId,
     erasedBy: request.erasedBy,
     erasedAt: app.clock.now().toISOString(),
   });
+  const exportsDeleted = await new PostgresBlobStore(app.db).delete(await exportBlobIdsOfSubject(app.db, subject));
+  return { ...erased, exportsDeleted };
 }

@@ -16,6 +16,7 @@ const Erasure = Type.Object({
   subjectId: Type.String({ description: 'HMAC of the document: how the erasure appears in events and logs' }),
   erasedAt: Type.String({ format: 'date-time' }),
   keysErased: Type.Integer({ description: '0 when the person was already erased or never seen' }),
+  exportsDeleted: Type.Integer({ description: 'export files (PDF, XLSX) of their reports deleted' }),
 });
 
 /** Ours (the spec has no erasure route): LGPD art. 18 erasure of one person's data. */
@@ -31,14 +32,14 @@ export const personalDataRoutes: RouteTable = {
       body: EraseBody,
       responses: { 200: Erasure },
       async handle({ app, principal, body }) {
-        const { event, position } = await erasePersonalData(app, {
+        const { event, position, exportsDeleted } = await erasePersonalData(app, {
           organizationId: principal.organizationId,
           document: body.document,
           type: body.type.toLowerCase() as DocumentType,
           erasedBy: principal.userId,
         });
         await app.readYourWrites([REPORT_PROJECTION], position);
-        return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased };
+        return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, exportsDeleted };
       },
     }),
   ],

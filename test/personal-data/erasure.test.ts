@@ -56,16 +56,23 @@ test('no CPF, name or analyst comment is stored in plain text in the events', as
   for (const secret of [ERASED_CPF, name, 'Renda confirmada']) assert.not.ok(text.includes(secret), `${secret} in the events`);
 });
 
-test('POST /v1/personal-data/erase: the person reads as erased; other people and other organizations keep theirs', async (ctx) => {
+test('POST /v1/personal-data/erase: the person reads as erased, their export files are deleted; other people and other organizations keep theirs', async (ctx) => {
   const before = await report(ctx, ctx.tenant, ctx.policy, ERASED_CPF);
   const kept = await report(ctx, ctx.tenant, ctx.policy, KEPT_CPF);
   const otherOrganization = await report(ctx, ctx.other, ctx.otherPolicy, ERASED_CPF);
   assert.is(before.document, ERASED_CPF);
+  const exported = await ctx.app.call('POST', `/report/${before.id}/export`, { token: ctx.tenant.token, body: { format: 'pdf' } });
+  assert.is(exported.status, 200, JSON.stringify(exported.body));
+  const link = new URL(exported.body.url);
+  const download = () => ctx.app.call('GET', link.pathname + link.search);
+  assert.is((await download()).status, 200);
 
   const erased = await ctx.app.call('POST', '/v1/personal-data/erase', { token: ctx.tenant.token, body: { document: '123.456.789-09', type: 'CPF' } });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
   assert.match(erased.body.subjectId, /^[0-9a-f]{64}$/);
   assert.is(erased.body.keysErased, 1);
+  assert.is(erased.body.exportsDeleted, 1);
+  assert.is((await download()).status, 404, 'the PDF printed the person: it is gone');
 
   const after = (await ctx.app.call('GET', `/v2/report/${before.id}`, { token: ctx.tenant.token })).body;
   assert.is(after.document, '***');
@@ -122,7 +129,7 @@ test('the command line erases the same way', async (ctx) => {
   child.stdout.on('data', (chunk) => (out += chunk));
   const code = await new Promise((resolve) => child.on('exit', resolve));
   assert.is(code, 0);
-  assert.is(JSON.parse(out).keysErased, 1);
+  assert.equal(JSON.parse(out).keysErased, 1);
   const reports = await ctx.app.database.knex('report_reports').where({ organization_id: ctx.tenant.organizationId }).select('document');
   const deadline = Date.now() + 10_000;
   let documents = reports.map((r: { document: string }) => r.document);
