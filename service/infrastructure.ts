@@ -28,6 +28,8 @@ export function createLogger(config: Config): Logger {
 
 /** Connect (or start the embedded database), migrate, open the event store. Used by the service and the CLIs. */
 export async function openInfrastructure(config: Config, log: Logger) {
+  // A missing or malformed key stops the process here, before it starts a database it would orphan.
+  loadAllKeyrings(config);
   const embedded = config.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => log.debug({ postgres: line }) });
@@ -50,7 +52,7 @@ export async function openInfrastructure(config: Config, log: Logger) {
 
 /** Build the application context over open infrastructure (no roles started). */
 export function buildContext(config: Config, log: Logger, infra: { db: AppContext['db']; store: AppContext['store'] }, runner?: ProjectionRunner): AppContext {
-  loadAllKeyrings(config);
+  loadAllKeyrings(config); // contexts built over infrastructure of their own (tests) check keys too
   const base = {
     config,
     db: infra.db,

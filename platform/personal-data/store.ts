@@ -16,7 +16,6 @@ export interface PersonalDataOptions {
   rules: readonly PersonalDataRule[];
   /** Rewrite the data of events stored in an older shape, by type, on every read. */
   upcasters?: Readonly<Record<string, (data: Record<string, unknown>) => Record<string, unknown>>>;
-  now?: () => Date;
 }
 
 function seal(key: SubjectKey, field: string, value: unknown): string {
@@ -47,7 +46,6 @@ function open(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof 
  * subject's key; reads open them, and a field whose key was erased reads as erased, forever.
  */
 export function withPersonalData(store: EventStore, options: PersonalDataOptions): EventStore {
-  const now = options.now ?? (() => new Date());
   const rulesByType = new Map<string, Array<{ rule: PersonalDataRule; fields: readonly string[] }>>();
   for (const rule of options.rules) {
     for (const [type, fields] of Object.entries(rule.fields)) rulesByType.set(type, [...(rulesByType.get(type) ?? []), { rule, fields }]);
@@ -60,9 +58,9 @@ export function withPersonalData(store: EventStore, options: PersonalDataOptions
         return { fields, subject: subject === null || subject === ERASED_SUBJECT ? subject : subjectId(options.pepper, subject) };
       }),
     );
-    const subjects = [...new Set(plans.flat().flatMap((p) => (typeof p.subject === 'string' ? [p.subject] : [])))];
     if (plans.every((p) => p.length === 0)) return [...events];
-    const keys = subjects.length ? await options.keys.forSubjects(subjects, now()) : new Map<string, SubjectKey>();
+    const subjects = [...new Set(plans.flat().flatMap((p) => (typeof p.subject === 'string' ? [p.subject] : [])))];
+    const keys = subjects.length ? await options.keys.forSubjects(subjects, new Date()) : new Map<string, SubjectKey>();
     return events.map((event, i) => {
       const plan = plans[i]!;
       if (plan.length === 0) return event;
