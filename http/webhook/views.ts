@@ -6,7 +6,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const stateOf = (from: WebhookState | SubscriptionRow) => ('subscriptionId' in from ? from : rowToState(from));
 
 /** A stored apiKey is never shown again: reads say one is set, as the named secret is shown once. */
-export const HIDDEN_API_KEY = '********';
+const HIDDEN_API_KEY = '********';
 
 /** `apiKey`: the value the caller just sent, in the reply to its creation. */
 export function legacyView(from: WebhookState | SubscriptionRow, apiKey?: string | null) {
