@@ -14,6 +14,8 @@ export interface StoredBlob {
 export interface BlobStore {
   put(blob: Omit<StoredBlob, 'createdAt'>): Promise<void>;
   get(id: string): Promise<StoredBlob | null>;
+  /** Returns how many existed. */
+  delete(ids: readonly string[]): Promise<number>;
 }
 
 /**
@@ -38,6 +40,10 @@ export class PostgresBlobStore implements BlobStore {
     const row = await this.db('blobs').where({ id }).first();
     if (!row) return null;
     return { id: row.id, organizationId: row.organization_id, contentType: row.content_type, fileName: row.file_name, bytes: row.bytes, createdAt: row.created_at };
+  }
+
+  async delete(ids: readonly string[]): Promise<number> {
+    return ids.length ? this.db('blobs').whereIn('id', ids).delete() : 0;
   }
 }
 

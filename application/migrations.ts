@@ -7,6 +7,7 @@ import { reportMigrations } from '../projections/report/migrations.ts';
 import { creditPolicyMigrations } from '../projections/credit-policy/migrations.ts';
 import { blobStoreMigrations } from './blob-store.ts';
 import { idempotencyMigrations } from '../platform/idempotency.ts';
+import { personalDataMigrations } from '../platform/personal-data/index.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
-export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations, ...idempotencyMigrations];
+export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations, ...idempotencyMigrations, ...personalDataMigrations];

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { ConfigSchema, type Config } from './schema.ts';
 
 export { type Config } from './schema.ts';
+export { ConfigurationError, LEGACY_KID, keyringFor, loadAllKeyrings, loadOrCreateSecret, type Key, type Keyring } from './secrets.ts';
 
 const compiled = Compile(ConfigSchema);
 
@@ -23,24 +22,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = withDefaults as Config;
   return { ...config, DATA_DIR: resolve(config.DATA_DIR) };
-}
-
-/**
- * A secret that must exist but has no safe default: generated once and kept in DATA_DIR with
- * owner-only permissions, so restarts (and other processes on the same DATA_DIR) agree on it.
- */
-export function loadOrCreateSecret(dataDir: string, name: string, bytes = 48): string {
-  mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, `${name}.secret`);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(bytes).toString('base64url');
-  try {
-    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-    return secret;
-  } catch {
-    // Another process created it first: use theirs.
-    return readFileSync(file, 'utf8').trim();
-  }
 }
 
 export function parseDurationList(text: string): number[] {

@@ -25,8 +25,24 @@ export const ConfigSchema = Type.Object({
   PROJECTION_POLL_MS: Type.Integer({ minimum: 1, default: 50 }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000 }),
 
-  // Identity
+  // Secrets: each one is given by its setting (keys), by its _FILE setting (a path to the keys),
+  // or generated into DATA_DIR. Keys are `kid:secret,kid:secret` or JSON [{kid, secret}]: the
+  // first signs and seals, all verify and open (rotation). See README, Configuration.
+  JWT_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  JWT_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Before key ids: one JWT key, kid `legacy`. */
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Seal webhook signing secrets, legacy apiKeys and per-subject personal data keys. */
+  SEALING_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  SEALING_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Sign export download links. */
+  DOWNLOAD_URL_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  DOWNLOAD_URL_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Turns a document into its subject id (HMAC): only the first key is used, and it must never change. */
+  PERSONAL_DATA_PEPPER: Type.Optional(Type.String({ minLength: 1 })),
+  PERSONAL_DATA_PEPPER_FILE: Type.Optional(Type.String({ minLength: 1 })),
+
+  // Identity
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
   AUTH_FAILURES_BEFORE_LOCK: Type.Integer({ minimum: 1, default: 5 }),
   AUTH_LOCK_SECONDS: Type.Integer({ minimum: 1, default: 900 }),

@@ -4,6 +4,7 @@ import { webhookRoutes } from './webhook/routes.ts';
 import { reportRoutes } from './report/routes.ts';
 import { reportListRoutes } from './report/list-routes.ts';
 import { creditPolicyRoutes } from './credit-policy/routes.ts';
+import { personalDataRoutes } from './personal-data/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
-export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes];
+export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes, personalDataRoutes];

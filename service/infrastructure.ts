@@ -1,7 +1,11 @@
 import { migrations } from '../application/migrations.ts';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
-import { loadOrCreateSecret, type Config } from '../config/index.ts';
+import { keyringFor, loadAllKeyrings, type Config } from '../config/index.ts';
+import { identityPersonalData } from '../application/identity/personal-data.ts';
+import { reportPersonalData } from '../application/report/personal-data.ts';
+import { webhookUpcasters } from '../application/webhook/keys.ts';
+import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
 import type { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
@@ -11,6 +15,9 @@ import { migrateToLatest } from '../platform/database/migrate.ts';
 import { openEventStore } from '../platform/eventstore/open.ts';
 import { createIdentityServices } from '../application/identity/index.ts';
 import { createIdGenerator, systemClock } from '../platform/ids.ts';
+
+/** Every module's declaration of the personal data its events carry (docs/personal-data.md). */
+const personalDataRules: PersonalDataRule[] = [reportPersonalData, identityPersonalData];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
 // they use and start in a fraction of the time.
@@ -67,13 +74,20 @@ export function createLogger(config: Config): Logger {
 
 /** Connect (or start the embedded database), migrate, open the event store. Used by the service and the CLIs. */
 export async function openInfrastructure(config: Config, log: Logger) {
+  // A missing or malformed key stops the process here, before it starts a database it would orphan.
+  loadAllKeyrings(config);
   const embedded = config.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => log.debug({ postgres: line }) });
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX);
   await migrateToLatest(db, migrations);
-  const store = await openEventStore(config, db);
+  const store = withPersonalData(await openEventStore(config, db), {
+    keys: subjectKeysFor(config, db),
+    pepper: keyringFor(config, 'pepper'),
+    rules: personalDataRules,
+    upcasters: webhookUpcasters(config),
+  });
   const close = async () => {
     await store.close();
     await db.destroy();
@@ -84,9 +98,9 @@ export async function openInfrastructure(config: Config, log: Logger) {
 
 /** Build the application context over open infrastructure (no roles started). */
 export function buildContext(config: Config, log: Logger, infra: { db: AppContext['db']; store: AppContext['store'] }, runner?: ProjectionRunner): AppContext {
-  const jwtSecret = config.JWT_SECRET ?? loadOrCreateSecret(config.DATA_DIR, 'jwt');
+  loadAllKeyrings(config); // contexts built over infrastructure of their own (tests) check keys too
   const base = {
-    config: { ...config, JWT_SECRET: jwtSecret },
+    config,
     db: infra.db,
     store: infra.store,
     log,

@@ -1,4 +1,3 @@
-import type { KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isModule, isPermission, type Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -6,17 +5,17 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { findActiveSession } from '../../projections/identity/queries.ts';
 import type { Authenticator } from '../context.ts';
 import type { Clock } from '../../platform/ids.ts';
-import { verifySessionToken } from './tokens.ts';
+import { verifySessionToken, type TokenKeys } from './tokens.ts';
 
 /**
  * A valid signature is not enough: the session must still be live in the read model (not
  * logged out, credential not revoked), which is what makes logout and revocation immediate.
  */
-export function createAuthenticator(db: Knex, clock: Clock, signingKey: KeyObject): Authenticator {
+export function createAuthenticator(db: Knex, clock: Clock, signingKeys: TokenKeys): Authenticator {
   return {
     async verify(token) {
       const now = clock.now();
-      const claims = verifySessionToken(signingKey, token, now);
+      const claims = verifySessionToken(signingKeys, token, now);
       const row = await findActiveSession(db, claims.sessionId, now);
       if (!row || row.userId !== claims.userId || row.organizationId !== claims.organizationId) {
         throw new DomainError('unauthenticated', Messages.invalidToken);

@@ -1,11 +1,11 @@
 import type { AppContext, Authenticator, RequestLimiter } from '../context.ts';
 import { createAuthenticator } from './authenticator.ts';
 import { createRequestLimiter } from './limits.ts';
-import { signingKey } from './sessions.ts';
+import { signingKeys } from './sessions.ts';
 
 export function createIdentityServices(base: Omit<AppContext, 'authenticator' | 'limiter'>): { authenticator: Authenticator; limiter: RequestLimiter } {
   return {
-    authenticator: createAuthenticator(base.db, base.clock, signingKey(base.config)),
+    authenticator: createAuthenticator(base.db, base.clock, signingKeys(base.config)),
     limiter: createRequestLimiter(base.db, base.config),
   };
 }

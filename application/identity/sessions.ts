@@ -1,5 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import type { Config } from '../../config/index.ts';
+import { keyringFor, type Config, type Keyring } from '../../config/index.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { identityStreams } from '../../domain/identity/events.ts';
 import { sessionDecider, type SessionState } from '../../domain/identity/session.ts';
@@ -11,7 +10,7 @@ import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { secretLockout } from './limits.ts';
 import { verifySecret } from './secrets.ts';
-import { signSessionToken } from './tokens.ts';
+import { signSessionToken, tokenKeys, type TokenKeys } from './tokens.ts';
 
 /** The contract's Session object. accessToken appears only in the reply that issues it. */
 export interface SessionReply {
@@ -27,14 +26,13 @@ export interface SessionReply {
   updatedAt: string;
 }
 
-const keys = new Map<string, KeyObject>();
+const keys = new WeakMap<Keyring, TokenKeys>();
 
-/** A KeyObject built once: jsonwebtoken would otherwise rebuild one from the text on every call. */
-export function signingKey(config: Config): KeyObject {
-  if (!config.JWT_SECRET) throw new Error('JWT_SECRET is not set (bootstrap generates one into DATA_DIR)');
-  let key = keys.get(config.JWT_SECRET);
-  if (!key) keys.set(config.JWT_SECRET, (key = createSecretKey(Buffer.from(config.JWT_SECRET, 'utf8'))));
-  return key;
+export function signingKeys(config: Config): TokenKeys {
+  const keyring = keyringFor(config, 'jwt');
+  let built = keys.get(keyring);
+  if (!built) keys.set(keyring, (built = tokenKeys(keyring)));
+  return built;
 }
 
 export function sessionReply(state: SessionState, accessToken?: string): SessionReply {
@@ -78,7 +76,7 @@ export async function authenticate(app: AppContext, clientId: string | undefined
     ttlSeconds: app.config.TOKEN_TTL_SECONDS,
   });
   await app.readYourWrites([IDENTITY_PROJECTION], position);
-  const token = signSessionToken(signingKey(app.config), { ...state, sessionId });
+  const token = signSessionToken(signingKeys(app.config), { ...state, sessionId });
   return sessionReply(state, token);
 }
 

@@ -1,5 +1,6 @@
-import type { KeyObject } from 'node:crypto';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LEGACY_KID, type Keyring } from '../../config/index.ts';
 import { OBJECT_ID } from '../../platform/ids.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
@@ -13,20 +14,47 @@ export interface TokenClaims {
   organizationId: string;
 }
 
+/** JWT_KEYS as KeyObjects built once: jsonwebtoken would otherwise rebuild one from the text on every call. */
+export interface TokenKeys {
+  signing: { kid: string; key: KeyObject };
+  verifying(kid: string): KeyObject | undefined;
+}
+
+export function tokenKeys(keyring: Keyring): TokenKeys {
+  const objects = new Map<string, KeyObject>();
+  const objectOf = (kid: string) => {
+    const key = keyring.get(kid);
+    if (!key) return undefined;
+    let object = objects.get(kid);
+    if (!object) objects.set(kid, (object = createSecretKey(Buffer.from(key.secret, 'utf8'))));
+    return object;
+  };
+  return { signing: { kid: keyring.primary.kid, key: objectOf(keyring.primary.kid)! }, verifying: objectOf };
+}
+
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** The token only points at a session; what the caller may do is read from the session at each call. */
-export function signSessionToken(key: KeyObject, session: TokenClaims & { issuedAt: string; expiresAt: string }): string {
+export function signSessionToken(keys: TokenKeys, session: TokenClaims & { issuedAt: string; expiresAt: string }): string {
   const payload = { sub: session.userId, org: session.organizationId, sid: session.sessionId, iat: seconds(session.issuedAt), exp: seconds(session.expiresAt) };
-  return jwt.sign(payload, key, { algorithm: ALGORITHM });
+  return jwt.sign(payload, keys.signing.key, { algorithm: ALGORITHM, keyid: keys.signing.kid });
 }
 
 const invalid = () => new DomainError('unauthenticated', Messages.invalidToken);
 
-export function verifySessionToken(key: KeyObject, token: string, now: Date): TokenClaims {
+/** A token without kid was issued before key ids: it is checked against the legacy key. */
+function keyOf(keys: TokenKeys, token: string): KeyObject {
+  const header = jwt.decode(token, { complete: true })?.header;
+  const kid = header?.kid ?? LEGACY_KID;
+  const key = typeof kid === 'string' ? keys.verifying(kid) : undefined;
+  if (!key) throw invalid();
+  return key;
+}
+
+export function verifySessionToken(keys: TokenKeys, token: string, now: Date): TokenClaims {
   let payload: jwt.JwtPayload | string;
   try {
-    payload = jwt.verify(token, key, { algorithms: [ALGORITHM], clockTimestamp: Math.floor(now.getTime() / 1000) });
+    payload = jwt.verify(token, keyOf(keys, token), { algorithms: [ALGORITHM], clockTimestamp: Math.floor(now.getTime() / 1000) });
   } catch (error) {
     if (error instanceof jwt.TokenExpiredError) throw new DomainError('unauthenticated', Messages.expiredToken);
     throw invalid();

@@ -1,4 +1,4 @@
-import { parseDurationList } from '../../config/index.ts';
+import { ConfigurationError, parseDurationList } from '../../config/index.ts';
 import { PING_EVENT } from '../../domain/webhook/catalog.ts';
 import { webhookDecider, webhookStream } from '../../domain/webhook/decider.ts';
 import { RETRY_POLICIES, nextStep, type AttemptOutcome } from '../../domain/webhook/retry-policy.ts';
@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
 import { claimDue, countFailure, type ClaimedDelivery } from './delivery-store.ts';
-import { secretBoxFor } from './keys.ts';
+import { openApiKey, secretBoxFor } from './keys.ts';
 import { safePost } from './safe-http.ts';
 import { dispatchSignal } from './signals.ts';
 import { signedHeaders } from './signing.ts';
@@ -123,7 +123,7 @@ export class WebhookDispatcher implements Worker {
   private headersFor(delivery: ClaimedDelivery, now: Date): Record<string, string> {
     if (delivery.family === 'legacy') {
       const headers: Record<string, string> = { 'X-Service-Delivery': delivery.id, 'X-Service-Event': delivery.event_name };
-      if (delivery.api_key) headers['api-key'] = delivery.api_key;
+      if (delivery.api_key) headers['api-key'] = openApiKey(this.app.config, delivery.subscription_id, delivery.api_key);
       return headers;
     }
     const box = secretBoxFor(this.app.config);
@@ -151,7 +151,14 @@ export class WebhookDispatcher implements Worker {
         allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       });
     } catch (error) {
-      // Only our side can throw here (a secret that does not open): record it like any failure.
+      if (error instanceof ConfigurationError) {
+        // This process lacks the key that sealed the subscription's secret. The receiver is not
+        // at fault, so nothing is recorded against it: the lease runs out and a process holding
+        // the key (or this one, once configured) sends it.
+        this.app.log.error({ err: error, deliveryId: delivery.id, subscriptionId: delivery.subscription_id }, 'configuration error: webhook delivery cannot be signed');
+        return;
+      }
+      // A sealed secret that does not open: recorded like any failure.
       outcome = { ok: false, statusCode: null, failure: 'network', error: (error as Error).message, durationMs: Date.now() - startedAt.getTime() };
     }
     const settling = this.settle(delivery, startedAt, outcome);

@@ -11,7 +11,7 @@ import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subs
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { resetFailures } from './delivery-store.ts';
-import { secretBoxFor } from './keys.ts';
+import { protectApiKey, secretBoxFor } from './keys.ts';
 import { safePost } from './safe-http.ts';
 import { generateSigningSecret } from './signing.ts';
 
@@ -54,7 +54,8 @@ export async function createLegacySubscription(app: AppContext, principal: Princ
     throw new DomainError('invalid', Refusals.testPost(test, app.config.WEBHOOK_TIMEOUT_MS));
   }
   const id = app.ids.objectId();
-  return run(app, principal, id, { kind: 'createLegacy', subscriptionId: id, legacyType: input.type, url, apiKey });
+  const state = await run(app, principal, id, { kind: 'createLegacy', subscriptionId: id, legacyType: input.type, url, ...protectApiKey(app.config, id, apiKey) });
+  return { state, apiKey };
 }
 
 /**

@@ -15,7 +15,8 @@ export interface WebhookState {
   family: Family;
   legacyType: LegacyType | null;
   url: string;
-  apiKey: string | null;
+  sealedApiKey: string | null;
+  apiKeyHash: string | null;
   events: string[];
   description: string | null;
   sealedSecret: string | null;
@@ -37,7 +38,7 @@ interface Issued {
 
 /** `family` names the routes the command came through: one family never sees the other's subscriptions. */
 export type WebhookCommand =
-  | (Issued & { kind: 'createLegacy'; subscriptionId: string; legacyType: string; url: string; apiKey: string | null })
+  | (Issued & { kind: 'createLegacy'; subscriptionId: string; legacyType: string; url: string; sealedApiKey: string | null; apiKeyHash: string | null })
   | (Issued & { kind: 'createNamed'; subscriptionId: string; url: string; events: string[]; description: string | null; sealedSecret: string })
   | (Issued & { kind: 'update'; url?: string; events?: string[]; description?: string | null })
   | (Issued & { kind: 'disable'; family: Family; reason: DisableReason; consecutiveFailures?: number })
@@ -53,7 +54,8 @@ export function initialState(): WebhookState {
     family: 'named',
     legacyType: null,
     url: '',
-    apiKey: null,
+    sealedApiKey: null,
+    apiKeyHash: null,
     events: [],
     description: null,
     sealedSecret: null,
@@ -78,7 +80,8 @@ export function evolve(state: WebhookState, event: WebhookEvent): WebhookState {
         family: d.family,
         legacyType: d.legacyType,
         url: d.url,
-        apiKey: d.apiKey,
+        sealedApiKey: d.sealedApiKey,
+        apiKeyHash: d.apiKeyHash,
         events: d.events,
         description: d.description,
         sealedSecret: d.sealedSecret,
@@ -158,7 +161,8 @@ export function decide(command: WebhookCommand, state: WebhookState): WebhookEve
         family: 'legacy' as const,
         legacyType: command.legacyType,
         url: checkedUrl(command.url),
-        apiKey: command.apiKey || null,
+        sealedApiKey: command.sealedApiKey,
+        apiKeyHash: command.apiKeyHash,
         events: [],
         description: null,
         sealedSecret: null,
@@ -175,7 +179,8 @@ export function decide(command: WebhookCommand, state: WebhookState): WebhookEve
         family: 'named' as const,
         legacyType: null,
         url: checkedUrl(command.url),
-        apiKey: null,
+        sealedApiKey: null,
+        apiKeyHash: null,
         events: checkedEvents(command.events),
         description: checkedDescription(command.description),
         sealedSecret: command.sealedSecret,

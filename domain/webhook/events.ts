@@ -25,8 +25,13 @@ export interface SubscriptionCreated extends Base {
   /** legacy family only */
   legacyType: LegacyType | null;
   url: string;
-  /** legacy family only: sent as header api-key */
-  apiKey: string | null;
+  /**
+   * legacy family only: the value of header api-key, sealed by the application (events before
+   * sealing held it plain as `apiKey`; the store upcasts them on read).
+   */
+  sealedApiKey: string | null;
+  /** legacy family only: HMAC of the api key, to compare it without opening it. */
+  apiKeyHash: string | null;
   /** named family only */
   events: string[];
   description: string | null;

@@ -46,7 +46,7 @@ export const reportExportRoutes: RouteSpec[] = [
     files: ['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
     errors: [403],
     async handle({ app, params, query }) {
-      if (!verifyDownload(app.config, params.blobId, query.expires, query.signature, app.clock.now())) {
+      if (!verifyDownload(app.config, params.blobId, query.expires, query.signature, app.clock.now(), query.kid)) {
         throw new HttpError(403, Messages.downloadLinkInvalid);
       }
       const blob = await new PostgresBlobStore(app.db).get(params.blobId);

@@ -32,7 +32,7 @@ export function presentSection(row: SectionRow, withDetails = true) {
   };
 }
 
-type LinkConfig = Pick<Config, 'DATA_DIR' | 'PUBLIC_BASE_URL' | 'DOWNLOAD_URL_TTL_SECONDS'>;
+type LinkConfig = Config;
 
 /** Export links are signed at read time, so the link a reader gets is always valid for the full TTL. */
 function exportLink(config: LinkConfig, blobId: string | undefined, now: Date): string | null {

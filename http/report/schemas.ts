@@ -204,7 +204,12 @@ export const ExportReply = Type.Object({
 });
 
 export const DownloadParams = Type.Object({ blobId: ObjectIdSchema() });
-export const DownloadQuery = Type.Object({ expires: Type.Integer(), signature: Type.String({ minLength: 1 }) });
+export const DownloadQuery = Type.Object({
+  expires: Type.Integer(),
+  /** The DOWNLOAD_URL_KEYS key that signed; absent on links signed before key ids. */
+  kid: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  signature: Type.String({ minLength: 1 }),
+});
 
 /** Status values as a comma separated list, in any case: a pattern, so its message joins the others. */
 const anyCase = (word: string) => word.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`);

@@ -22,7 +22,10 @@ const legacyRoutes = [
     gate: Gates.legacyWebhooks,
     body: LegacyCreateBody,
     responses: { 200: LegacySubscription },
-    handle: async ({ app, principal, body }) => legacyView(await createLegacySubscription(app, principal, body)),
+    async handle({ app, principal, body }) {
+      const { state, apiKey } = await createLegacySubscription(app, principal, body);
+      return legacyView(state, apiKey);
+    },
   }),
   route({
     method: 'get',
@@ -35,7 +38,7 @@ const legacyRoutes = [
       const id = query.webhookId;
       // A malformed id matches nothing: the contract answers with an array either way.
       if (id !== undefined && !OBJECT_ID.test(id)) return [];
-      return (await listSubscriptions(app.db, principal.organizationId, 'legacy', id)).map(legacyView);
+      return (await listSubscriptions(app.db, principal.organizationId, 'legacy', id)).map((row) => legacyView(row));
     },
   }),
   route({

@@ -5,9 +5,14 @@ import { rowToState, type SubscriptionRow } from '../../projections/webhook/subs
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const stateOf = (from: WebhookState | SubscriptionRow) => ('subscriptionId' in from ? from : rowToState(from));
 
-export function legacyView(from: WebhookState | SubscriptionRow) {
+/** A stored apiKey is never shown again: reads say one is set, as the named secret is shown once. */
+const HIDDEN_API_KEY = '********';
+
+/** `apiKey`: the value the caller just sent, in the reply to its creation. */
+export function legacyView(from: WebhookState | SubscriptionRow, apiKey?: string | null) {
   const s = stateOf(from);
-  return { id: s.subscriptionId, type: s.legacyType, url: s.url, apiKey: s.apiKey, organizationId: s.organizationId, createdAt: s.createdAt, updatedAt: s.updatedAt };
+  const shown = apiKey !== undefined ? apiKey : s.sealedApiKey ? HIDDEN_API_KEY : null;
+  return { id: s.subscriptionId, type: s.legacyType, url: s.url, apiKey: shown, organizationId: s.organizationId, createdAt: s.createdAt, updatedAt: s.updatedAt };
 }
 
 /** Never the secret, sealed or not: it is shown once, by the reply that issues it. */

@@ -76,6 +76,20 @@ export const reportMigrations: Migration[] = [
     },
   },
   {
+    // Whose personal data the report holds (the id the event store sealed it under), so an
+    // erasure reaches every report of that person.
+    name: '202611231010_report_subject',
+    async up(knex) {
+      await knex.schema.alterTable('report_reports', (t) => {
+        t.text('subject_id');
+        t.index(['subject_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('report_reports', (t) => t.dropColumn('subject_id'));
+    },
+  },
+  {
     // GET /v2/report: each filter with the list's order (created_at desc, id desc), so a page is an
     // index range read, not a sort of the organization's reports. They cover the two indexes they replace.
     name: '202611251000_report_list_indexes',

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { REPORT_EVENT_TYPES, type ReportEvent } from '../../domain/report/events.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
+import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
 import {
   decisionRow,
+  erasedReportRow,
   evolveReportRow,
   newReportRow,
   newSectionRows,
@@ -46,26 +48,42 @@ async function loadReports(trx: Knex.Transaction, ids: string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.id as string, reportRowFromDb(row)]));
 }
 
+/** Rows not in the batch: what a rebuild would show once the subject's key is gone. */
+async function eraseSubjects(trx: Knex.Transaction, subjects: string[]): Promise<void> {
+  const erased = (column: string) => trx.raw(`case when ?? is null then null else ? end`, [column, ERASED]);
+  const reportIds = trx('report_reports').whereIn('subject_id', subjects).select('id');
+  await trx('report_reports').whereIn('subject_id', subjects).update({ document: ERASED, commentary: erased('commentary'), analyst_name: erased('analyst_name') });
+  await trx('report_sections').whereIn('report_id', reportIds).whereNotNull('details').update({ details: '{}' });
+  await trx('report_decisions').whereIn('report_id', reportIds).update({ commentary: erased('commentary'), analyst_name: erased('analyst_name') });
+}
+
 /**
  * Reports, their sections and their decisions. A batch is folded in memory and written with one
  * statement per table, so the projection keeps up with hundreds of reports a second.
  */
 export const reportProjection: Projection = {
   name: REPORT_PROJECTION,
-  eventTypes: REPORT_EVENT_TYPES,
+  eventTypes: [...REPORT_EVENT_TYPES, PERSONAL_DATA_ERASED],
   tables: REPORT_TABLES,
   async handle(recorded: readonly RecordedEvent[], trx: Knex.Transaction) {
-    const events = recorded.map((e) => ({ id: e.id, event: { type: e.type, data: e.data } as unknown as ReportEvent }));
+    const erasures = recorded.filter((e) => e.type === PERSONAL_DATA_ERASED);
+    const events = recorded.map((e) => ({ id: e.id, subjects: e.metadata[SUBJECTS_METADATA] as string[] | undefined, event: { type: e.type, data: e.data } as unknown as ReportEvent }));
     const createdHere = new Set(events.filter((e) => e.event.type === 'ReportRequested').map((e) => e.event.data.reportId));
-    const reports = await loadReports(trx, [...new Set(events.map((e) => e.event.data.reportId))].filter((id) => !createdHere.has(id)));
+    const reportIds = events.flatMap((e) => (e.event.data.reportId ? [e.event.data.reportId] : []));
+    const reports = await loadReports(trx, [...new Set(reportIds)].filter((id) => !createdHere.has(id)));
     const newSections = new Map<string, SectionRow>();
     const updatedSections = new Map<string, ReturnType<typeof sectionUpdate> & Pick<SectionRow, 'report_id' | 'organization_id' | 'type'>>();
     const decisions: DecisionRow[] = [];
 
-    for (const { id, event } of events) {
+    for (const { id, subjects, event } of events) {
+      if ((event.type as string) === PERSONAL_DATA_ERASED) {
+        const subject = (event.data as unknown as PersonalDataErased).subjectId;
+        for (const [reportId, row] of reports) if (row.subject_id === subject) reports.set(reportId, erasedReportRow(row));
+        continue;
+      }
       const reportId = event.data.reportId;
       if (event.type === 'ReportRequested') {
-        reports.set(reportId, newReportRow(event));
+        reports.set(reportId, newReportRow(event, subjects?.[0] ?? null));
         for (const section of newSectionRows(event)) newSections.set(section.id, section);
         continue;
       }
@@ -76,6 +94,8 @@ export const reportProjection: Projection = {
         const { organizationId, sectionType } = event.data;
         const pending = newSections.get(event.data.sectionId);
         const change = sectionUpdate(event);
+        // An answer that raced the erasure of its subject is not written back.
+        if (row.document === ERASED && change.details !== null) change.details = {};
         if (pending) Object.assign(pending, change);
         else updatedSections.set(change.id, { ...change, report_id: reportId, organization_id: organizationId, type: sectionType });
       }
@@ -95,5 +115,6 @@ export const reportProjection: Projection = {
         .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'updated_at', 'finished_at']),
     );
     await inSlices(decisions, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
+    if (erasures.length) await eraseSubjects(trx, erasures.map((e) => (e.data as unknown as PersonalDataErased).subjectId));
   },
 };

@@ -41,6 +41,12 @@ export async function findSection(
   return report ? { report, section: sectionFromDb(section) } : null;
 }
 
+/** The export files of every report about one person (erasure deletes them: they print the person's data). */
+export async function exportBlobIdsOfSubject(db: Knex, subjectId: string): Promise<string[]> {
+  const rows: Array<{ exports: ReportRow['exports'] }> = await db('report_reports').where({ subject_id: subjectId }).select('exports');
+  return rows.flatMap(({ exports }) => [exports.pdf?.blobId, exports.xlsx?.blobId].filter((id): id is string => !!id));
+}
+
 export async function listDecisions(db: Knex, organizationId: string, reportId: string): Promise<DecisionRow[]> {
   const rows = await db('report_decisions').where({ report_id: reportId, organization_id: organizationId }).orderBy('decided_at').orderBy('event_id');
   return rows.map((r: Record<string, unknown>) => ({ ...r, decided_at: iso(r.decided_at) }) as DecisionRow);

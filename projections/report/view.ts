@@ -1,5 +1,6 @@
 import type { ExportFormat, ReportEvent } from '../../domain/report/events.ts';
 import { SECTION_TYPES, isSourceSectionType, type SectionType } from '../../domain/report/sections.ts';
+import { ERASED } from '../../platform/personal-data/index.ts';
 
 /**
  * The report read model as plain values, and how each event changes it. Pure, so the projection
@@ -32,6 +33,8 @@ export interface ReportRow {
   id: string;
   organization_id: string;
   user_id: string;
+  /** Null for reports requested before personal data was sealed. */
+  subject_id: string | null;
   document: string;
   document_type: string;
   external_id: string | null;
@@ -115,7 +118,7 @@ export function timeOf(event: ReportEvent): string {
 
 const step = (type: SectionType, status: Step['status'] = 'PENDING'): Step => ({ type, title: SECTION_TYPES[type].title, status, finishedAt: null });
 
-export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequested' }>): ReportRow {
+export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequested' }>, subjectId: string | null): ReportRow {
   const d = event.data;
   const queried = d.sections.map((s) => s.type).filter(isSourceSectionType);
   const skipped = d.skippedSections;
@@ -123,6 +126,7 @@ export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequeste
     id: d.reportId,
     organization_id: d.organizationId,
     user_id: d.userId,
+    subject_id: subjectId,
     document: d.document,
     document_type: d.type,
     external_id: d.externalId,
@@ -222,6 +226,12 @@ export function evolveReportRow(row: ReportRow, event: ReportEvent): ReportRow {
     default:
       return next;
   }
+}
+
+/** A report whose subject was erased reads as a rebuild would show it: every personal field erased. */
+export function erasedReportRow(row: ReportRow): ReportRow {
+  const erased = (value: string | null) => (value === null ? null : ERASED);
+  return { ...row, document: ERASED, commentary: erased(row.commentary), analyst_name: erased(row.analyst_name) };
 }
 
 export function decisionRow(eventId: string, event: Extract<ReportEvent, { type: 'ReportDecided' }>): DecisionRow {

@@ -11,6 +11,7 @@ export interface SubscriptionRow {
   family: WebhookState['family'];
   legacy_type: WebhookState['legacyType'];
   url: string;
+  /** The sealed apiKey (plain in rows written before apiKeys were sealed). */
   api_key: string | null;
   events: string[];
   description: string | null;
@@ -34,7 +35,9 @@ export function rowToState(row: SubscriptionRow): WebhookState {
     family: row.family,
     legacyType: row.legacy_type,
     url: row.url,
-    apiKey: row.api_key,
+    sealedApiKey: row.api_key,
+    // Only the events hold it; no read needs it.
+    apiKeyHash: null,
     events: row.events,
     description: row.description,
     sealedSecret: row.sealed_secret,
@@ -54,7 +57,7 @@ function stateToRow(state: WebhookState) {
     family: state.family,
     legacy_type: state.legacyType,
     url: state.url,
-    api_key: state.apiKey,
+    api_key: state.sealedApiKey,
     events: JSON.stringify(state.events),
     description: state.description,
     sealed_secret: state.sealedSecret,

@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
+import { keyringFor } from '../../config/index.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -53,6 +54,7 @@ test('authenticate answers the Session object, valid 24 hours', async ({ app }) 
   assert.is(Date.parse(body.expiresAt) - Date.parse(body.createdAt), 86_400_000);
   const header = JSON.parse(Buffer.from(body.accessToken.split('.')[0], 'base64url').toString());
   assert.is(header.alg, 'HS256');
+  assert.is(header.kid, keyringFor(app.app.config, 'jwt').primary.kid);
 });
 
 test('the token works at once, and shows who the caller is', async ({ app }) => {
@@ -84,7 +86,7 @@ test('authenticate: unknown, missing or revoked client id is 400; wrong or missi
 test('401 for every bad token', async ({ app }) => {
   const tenant = await provisionTenant(app);
   const claims = jwt.decode(tenant.token) as jwt.JwtPayload;
-  const key = app.app.config.JWT_SECRET!;
+  const { kid, secret: key } = keyringFor(app.app.config, 'jwt').primary;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const unsigned = (payload: object) =>
     [{ alg: 'none', typ: 'JWT' }, payload].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.';
@@ -96,11 +98,12 @@ test('401 for every bad token', async ({ app }) => {
     'three garbage parts': { authorization: 'Bearer aaa.bbb.ccc' },
     'wrong signature': { authorization: `Bearer ${jwt.sign(claims, 'another-key-another-key-another-key')}` },
     'alg none': { authorization: `Bearer ${unsigned(claims)}` },
-    'alg HS512 with the right key': { authorization: `Bearer ${jwt.sign(claims, key, { algorithm: 'HS512' })}` },
+    'alg HS512 with the right key': { authorization: `Bearer ${jwt.sign(claims, key, { algorithm: 'HS512', keyid: kid })}` },
     'alg RS256': { authorization: `Bearer ${jwt.sign(claims, privateKey, { algorithm: 'RS256' })}` },
-    'unknown session': { authorization: `Bearer ${jwt.sign({ ...claims, sid: '0'.repeat(24) }, key)}` },
-    'session of another user': { authorization: `Bearer ${jwt.sign({ ...claims, sub: '0'.repeat(24) }, key)}` },
-    'claims not ids': { authorization: `Bearer ${jwt.sign({ ...claims, sid: 'x' }, key)}` },
+    'unknown session': { authorization: `Bearer ${jwt.sign({ ...claims, sid: '0'.repeat(24) }, key, { keyid: kid })}` },
+    'session of another user': { authorization: `Bearer ${jwt.sign({ ...claims, sub: '0'.repeat(24) }, key, { keyid: kid })}` },
+    'a kid no key has': { authorization: `Bearer ${jwt.sign(claims, key, { keyid: 'not-in-the-ring' })}` },
+    'claims not ids': { authorization: `Bearer ${jwt.sign({ ...claims, sid: 'x' }, key, { keyid: kid })}` },
   };
   for (const [name, headers] of Object.entries(cases)) {
     const reply = await session(app, undefined, headers);
@@ -113,7 +116,8 @@ test('an expired token says so', async ({ app }) => {
   const tenant = await provisionTenant(app);
   const claims = jwt.decode(tenant.token) as jwt.JwtPayload;
   const past = Math.floor(Date.now() / 1000) - 3600;
-  const expired = jwt.sign({ ...claims, iat: past - 60, exp: past }, app.app.config.JWT_SECRET!);
+  const { kid, secret } = keyringFor(app.app.config, 'jwt').primary;
+  const expired = jwt.sign({ ...claims, iat: past - 60, exp: past }, secret, { keyid: kid });
   refused(await session(app, expired), 401, Messages.expiredToken);
 });
 

@@ -43,7 +43,8 @@ const createdNamed: WebhookEvent = {
     family: 'named',
     legacyType: null,
     url: 'https://hooks.example.com/in',
-    apiKey: null,
+    sealedApiKey: null,
+    apiKeyHash: null,
     events: ['report.finished', 'collection.created'],
     description: null,
     sealedSecret: 'sealed-1',
@@ -53,14 +54,14 @@ const createdNamed: WebhookEvent = {
 };
 const createdLegacy: WebhookEvent = {
   type: WebhookEventTypes.created,
-  data: { ...createdNamed.data, family: 'legacy', legacyType: 'REPORT', events: [], sealedSecret: null, apiKey: 'k' } as never,
+  data: { ...createdNamed.data, family: 'legacy', legacyType: 'REPORT', events: [], sealedSecret: null, sealedApiKey: 'sealed-k', apiKeyHash: 'hash-k' } as never,
 };
 
 const test = suite('webhook decider');
 
-test('a legacy subscription is created with its type, url and api key', () => {
+test('a legacy subscription is created with its type, url and api key (sealed and hashed by the application)', () => {
   given([])
-    .when({ ...issued, kind: 'createLegacy', subscriptionId: SUB, legacyType: 'REPORT_STATUS', url: 'https://x.example/hook', apiKey: 'secret' })
+    .when({ ...issued, kind: 'createLegacy', subscriptionId: SUB, legacyType: 'REPORT_STATUS', url: 'https://x.example/hook', sealedApiKey: 'sealed', apiKeyHash: 'hash' })
     .then([
       {
         type: WebhookEventTypes.created,
@@ -70,7 +71,8 @@ test('a legacy subscription is created with its type, url and api key', () => {
           family: 'legacy',
           legacyType: 'REPORT_STATUS',
           url: 'https://x.example/hook',
-          apiKey: 'secret',
+          sealedApiKey: 'sealed',
+          apiKeyHash: 'hash',
           events: [],
           description: null,
           sealedSecret: null,
@@ -82,7 +84,7 @@ test('a legacy subscription is created with its type, url and api key', () => {
 });
 
 test('a subscription with an unknown type or a bad url is refused with the contract text, then the rule that refuses it', () => {
-  const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, apiKey: null };
+  const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, sealedApiKey: null, apiKeyHash: null };
   const refused = (reason: string) => `${Messages.invalidWebhookUrl} ${reason}`;
   given([]).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', refused(`O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`));
   given([]).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', refused('A URL precisa começar com http:// ou https://.'));

@@ -131,6 +131,42 @@ test('report events reach their legacy types with the envelope and the api-key h
   }
 });
 
+test('an apiKey is kept sealed and hashed, never plain: reads hide it, deliveries send it, old plain events still deliver', async (ctx) => {
+  const tenant = await provisionTenant(ctx.app);
+  const receiver = await startReceiver();
+  try {
+    const created = await subscribe(ctx, { type: 'REPORT_STATUS', url: `${receiver.url}/new`, apiKey: 'plain-key-abcdef' }, tenant.token);
+    assert.is(created.body.apiKey, 'plain-key-abcdef', 'the creation reply echoes what was sent');
+    const stored = await ctx.app.database.knex('events').where({ stream_name: `webhook-${created.body.id}` }).first();
+    assert.not.ok(JSON.stringify(stored.data).includes('plain-key-abcdef'));
+    assert.match(stored.data.apiKeyHash, /^hmac-sha256:[0-9a-f]{64}$/);
+    assert.is(stored.data.apiKey, undefined);
+    const listed = await ctx.app.call('GET', `/webhook/findBy?webhookId=${created.body.id}`, { token: tenant.token });
+    assert.is(listed.body[0].apiKey, '********');
+
+    // A subscription created before apiKeys were sealed: its event holds the key in plain text.
+    const oldId = 'f'.repeat(24);
+    await ctx.app.app.store.appendToStream(`webhook-${oldId}`, [
+      {
+        type: 'WebhookSubscriptionCreated',
+        data: {
+          subscriptionId: oldId, organizationId: tenant.organizationId, family: 'legacy', legacyType: 'REPORT_STATUS', url: `${receiver.url}/old`,
+          apiKey: 'old-plain-key', events: [], description: null, sealedSecret: null, createdBy: tenant.userId, createdAt: new Date().toISOString(),
+        },
+      },
+    ]);
+    const row = await eventually(() => ctx.app.database.knex('webhook_outbox_targets').where({ id: oldId }).first(), 10_000, 'old subscription in the outbox');
+    assert.is.not(row.api_key, 'old-plain-key', 'upcast on read: the read tables get it sealed');
+    const before = receiver.received.length;
+    await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
+    const got = new Map((await receiver.waitFor(before + 2)).slice(before).map((r) => [r.path, r]));
+    assert.is(got.get('/new')!.headers['api-key'], 'plain-key-abcdef');
+    assert.is(got.get('/old')!.headers['api-key'], 'old-plain-key');
+  } finally {
+    await receiver.close();
+  }
+});
+
 test('REPORT and REPORT_FINISHED go only for reports created after the subscription', async (ctx) => {
   const tenant = await provisionTenant(ctx.app);
   const receiver = await startReceiver();

@@ -1,0 +1,46 @@
+import Type from 'typebox';
+import { erasePersonalData } from '../../application/personal-data/erase.ts';
+import type { DocumentType } from '../../domain/shared/document.ts';
+import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
+import { route, type RouteTable } from '../route.ts';
+
+const EraseBody = Type.Object({
+  document: Type.String({ minLength: 1, description: 'CPF (11 digits) or CNPJ (14 digits), masked or not' }),
+  type: Type.String({
+    pattern: '^(?:[cC][pP][fF]|[cC][nN][pP][jJ])$',
+    errorMessage: 'type must be one of the following values: cpf, cnpj',
+  }),
+});
+
+const Erasure = Type.Object({
+  subjectId: Type.String({ description: 'HMAC of the document: how the erasure appears in events and logs' }),
+  erasedAt: Type.String({ format: 'date-time' }),
+  keysErased: Type.Integer({ description: '0 when the person was already erased or never seen' }),
+  exportsDeleted: Type.Integer({ description: 'export files (PDF, XLSX) of their reports deleted' }),
+});
+
+/** Ours (the spec has no erasure route): LGPD art. 18 erasure of one person's data. */
+export const personalDataRoutes: RouteTable = {
+  module: 'personal-data',
+  routes: [
+    route({
+      method: 'post',
+      path: '/v1/personal-data/erase',
+      summary: "Erase a person's personal data (LGPD): their reports then show the document and names as ***",
+      description: 'Deletes the key that sealed the person\'s data in events; irreversible. Gate: can-manage-settings.',
+      gate: { permissions: ['can-manage-settings'] },
+      body: EraseBody,
+      responses: { 200: Erasure },
+      async handle({ app, principal, body }) {
+        const { event, position, exportsDeleted } = await erasePersonalData(app, {
+          organizationId: principal.organizationId,
+          document: body.document,
+          type: body.type.toLowerCase() as DocumentType,
+          erasedBy: principal.userId,
+        });
+        await app.readYourWrites([REPORT_PROJECTION], position);
+        return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, exportsDeleted };
+      },
+    }),
+  ],
+};

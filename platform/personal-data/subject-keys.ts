@@ -1,0 +1,57 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { SecretBox } from '../secrets/secret-box.ts';
+
+export interface SubjectKey {
+  keyId: string;
+  key: Buffer;
+}
+
+/**
+ * The per-subject keys, kept sealed with SEALING_KEYS so a copy of the database alone opens
+ * nothing. Not cached: a key erased by another process must stop opening at once.
+ */
+export class SubjectKeys {
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+  ) {}
+
+  private unseal(keyId: string, sealed: string): Buffer {
+    return Buffer.from(this.box.open(sealed, keyId), 'base64url');
+  }
+
+  private async live(subjectIds: readonly string[]): Promise<Map<string, SubjectKey>> {
+    const rows: Array<{ key_id: string; subject_id: string; sealed_key: string }> = await this.db('subject_keys')
+      .whereIn('subject_id', subjectIds)
+      .whereNull('erased_at')
+      .select('key_id', 'subject_id', 'sealed_key');
+    return new Map(rows.map((r) => [r.subject_id, { keyId: r.key_id, key: this.unseal(r.key_id, r.sealed_key) }]));
+  }
+
+  /** The live key of each subject, created for those that have none (concurrent creators agree). */
+  async forSubjects(subjectIds: readonly string[], now: Date): Promise<Map<string, SubjectKey>> {
+    const keys = await this.live(subjectIds);
+    const missing = subjectIds.filter((id) => !keys.has(id));
+    if (missing.length === 0) return keys;
+    const fresh = missing.map((subject_id) => {
+      const key_id = randomUUID();
+      return { key_id, subject_id, sealed_key: this.box.seal(randomBytes(32).toString('base64url'), key_id), created_at: now };
+    });
+    // The partial unique index lets one live key per subject win; the loser reads the winner's.
+    await this.db('subject_keys').insert(fresh).onConflict().ignore();
+    for (const [id, key] of await this.live(missing)) keys.set(id, key);
+    return keys;
+  }
+
+  /** Keys by id; an erased or unknown key is absent. */
+  async byIds(keyIds: readonly string[]): Promise<Map<string, Buffer>> {
+    const rows: Array<{ key_id: string; sealed_key: string }> = await this.db('subject_keys').whereIn('key_id', keyIds).whereNotNull('sealed_key').select('key_id', 'sealed_key');
+    return new Map(rows.map((r) => [r.key_id, this.unseal(r.key_id, r.sealed_key)]));
+  }
+
+  /** Delete every key of the subject; returns how many were live. */
+  async erase(subjectId: string, at: Date): Promise<number> {
+    return this.db('subject_keys').where({ subject_id: subjectId }).whereNull('erased_at').update({ sealed_key: null, erased_at: at });
+  }
+}
