@@ -88,4 +88,7 @@ export const Messages = {
   dashboardMaxPeriod: 'O período máximo é de 366 dias.',
   dashboardLoadFailed: 'Não foi possível carregar o painel gerencial.',
   dashboardExportFailed: 'Não foi possível exportar o painel gerencial.',
+
+  // Projection faults
+  reportNotProcessed: 'O relatório não pôde ser processado: um evento dele foi separado para análise da equipe técnica. Solicite um novo relatório ou tente mais tarde.',
 } as const;
