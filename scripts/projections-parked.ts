@@ -6,12 +6,7 @@
  * - skip: give up on it; the projection stays without it.
  * Exit code 0 on success, 1 when the retry fails again (the event stays parked), 2 on bad arguments.
  */
-import { createLogger, openInfrastructure } from '../service/infrastructure.ts';
-import { loadConfig } from '../config/index.ts';
-import { allProjections } from '../projections/index.ts';
-import { webhookOutboxProjection } from '../projections/webhook/outbox.ts';
-import { positionToString } from '../platform/eventstore/port.ts';
-import { listParked, retryParked, skipParked, type ParkedEvent } from '../platform/projections/parking.ts';
+import type { ParkedEvent } from '../platform/projections/parking.ts';
 
 const [command, arg] = process.argv.slice(2);
 const id = Number(arg);
@@ -20,6 +15,17 @@ if (!(command === 'list' && (arg === undefined || arg === '--all')) && !((comman
   console.error(usage);
   process.exit(2);
 }
+
+// Loaded only once the arguments are known good: a usage error answers at once.
+const [{ createLogger, openInfrastructure }, { loadConfig }, { allProjections }, { webhookOutboxProjection }, { positionToString }, { listParked, retryParked, skipParked }] =
+  await Promise.all([
+    import('../service/infrastructure.ts'),
+    import('../config/index.ts'),
+    import('../projections/index.ts'),
+    import('../projections/webhook/outbox.ts'),
+    import('../platform/eventstore/port.ts'),
+    import('../platform/projections/parking.ts'),
+  ]);
 
 const show = (p: ParkedEvent) => JSON.stringify({ ...p, position: positionToString(p.position) });
 
