@@ -26,8 +26,38 @@ export function newLeaseOwner(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/** Take the lease if nobody holds it or its holder let it expire. */
+/** Whether an owner names a process of this host that no longer exists (kill -9, a crash). */
+function holderIsGone(owner: string): boolean {
+  const parts = owner.split(':');
+  const pid = Number(parts.at(-2));
+  if (parts.slice(0, -2).join(':') !== hostname() || !Number.isSafeInteger(pid) || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: it exists under another user.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Take the lease if nobody holds it, its holder let it expire, or its holder was a process of
+ * this host that is gone: a service restarted after kill -9 need not wait out its own old lease.
+ */
 export async function tryAcquireLease(db: Knex, name: string, owner: string, ttlMs: number): Promise<Lease | null> {
+  const taken = await acquireFree(db, name, owner, ttlMs);
+  if (taken) return taken;
+  const holder = await db('projection_leases').where({ name }).first('owner', 'token');
+  if (!holder || !holderIsGone(holder.owner)) return null;
+  const { rows } = await db.raw(
+    `update projection_leases set owner = ?, token = token + 1, expires_at = now() + ? * interval '1 millisecond'
+     where name = ? and token = ? returning token`,
+    [owner, ttlMs, name, holder.token],
+  );
+  return rows[0] ? { name, owner, token: Number(rows[0].token) } : null;
+}
+
+async function acquireFree(db: Knex, name: string, owner: string, ttlMs: number): Promise<Lease | null> {
   const { rows } = await db.raw(
     `insert into projection_leases (name, owner, token, expires_at)
      values (?, ?, 1, now() + ? * interval '1 millisecond')

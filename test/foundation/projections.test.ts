@@ -1,5 +1,7 @@
 import bunyan from 'bunyan';
 import type { Knex } from 'knex';
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createKnex } from '../../platform/database/knex.ts';
@@ -138,6 +140,18 @@ test('two workers on one checkpoint, the lease taken from each in turn mid-strea
   await otherStore.close();
   await otherPool.destroy();
   assert.equal(await exactlyOnce(db, positions.length), []);
+});
+
+test('a lease left by a process of this host that is gone is taken over at once, not when it expires', async ({ database, store }) => {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.on('exit', resolve));
+  await database.knex('projection_leases').insert({ name: COUNTER, owner: `${hostname()}:${child.pid}:killed`, token: 7, expires_at: database.knex.raw(`now() + interval '1 hour'`) });
+  const r = runner(database.knex, store);
+  await r.start();
+  const positions = await appendCounted(store, 5);
+  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the new process to project');
+  await r.stop();
+  assert.equal(await exactlyOnce(database.knex, 5), []);
 });
 
 test('resumes from its checkpoint after a restart', async ({ database, store }) => {
