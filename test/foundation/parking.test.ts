@@ -120,7 +120,7 @@ let other: TestTenant;
 const policies = new Map<string, string>();
 
 http.before(async () => {
-  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200' });
+  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200', DB_STATEMENT_TIMEOUT_MS: '12345', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '23456' });
   victim = await provisionTenant(app, { name: 'Victim' });
   other = await provisionTenant(app, { name: 'Other' });
   for (const tenant of [victim, other]) {
@@ -173,7 +173,7 @@ http('other tenants go on, the poisoned report answers its failure, /ready and t
   assert.is(ready.status, 200, 'one parked event stalls nothing');
   assert.is(ready.body.projections.report.parked, 1);
   assert.is(ready.body.projections.report.stalled, false);
-  assert.ok(ready.body.sessions.statementTimeout, 'session limits are shown');
+  assert.equal(ready.body.sessions, { statementTimeout: '12345ms', idleInTransactionSessionTimeout: '23456ms' }, 'the configured session limits are in effect');
 
   const listed = await cli('list');
   assert.is(listed.code, 0, listed.stderr);

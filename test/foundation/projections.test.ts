@@ -154,6 +154,24 @@ test('a lease left by a process of this host that is gone is taken over at once,
   assert.equal(await exactlyOnce(database.knex, 5), []);
 });
 
+test('a transaction left idle holding the checkpoint row is ended by the database: the projection goes on', async ({ database, store }) => {
+  const r = runner(database.knex, store);
+  await r.start();
+  let positions = await appendCounted(store, 3);
+  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the checkpoint row to exist');
+  // Another client of the service forgets a transaction holding the row every batch needs.
+  const careless = createKnex(database.url, 1, { statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 300 });
+  const forgotten = await careless.transaction();
+  await forgotten('projection_checkpoints').where({ name: COUNTER }).forUpdate();
+  positions = await appendCounted(store, 3, 'Counted', 3);
+  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the projection to get past the forgotten transaction');
+  await r.stop();
+  forgotten.executionPromise.catch(() => undefined);
+  await forgotten.rollback().catch(() => undefined);
+  await careless.destroy();
+  assert.equal(await exactlyOnce(database.knex, 6), []);
+});
+
 test('resumes from its checkpoint after a restart', async ({ database, store }) => {
   const first = runner(database.knex, store);
   await first.start();
