@@ -148,6 +148,7 @@ export async function rebuildProjection(db: Knex, store: EventStore, projection:
           // The few events the live runner applied since the last read, written here under its lock.
           while (comparePositions(at, live) < 0) {
             const batch = await store.readAll({ after: at, filter, maxCount: batchSize });
+            if (comparePositions(batch.checkpoint, at) <= 0) throw new Error(`the store does not reach ${projection.name}'s checkpoint yet`);
             if (batch.events.length) await projection.handle(batch.events, trx);
             events += batch.events.length;
             at = batch.checkpoint;
