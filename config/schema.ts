@@ -60,7 +60,7 @@ export const ConfigSchema = Type.Object({
   PROJECTION_LEASE_MS: Type.Integer({ minimum: 1000, default: 15000 }),
   /** Tries of one event, alone, before it is parked. */
   PROJECTION_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 3 }),
-  /** A projection behind the head that stored no progress for this long is stalled: /ready answers 503. */
+  /** A projection for which an event has waited longer than this is stalled: /ready answers 503. */
   PROJECTION_STALL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
 });
 

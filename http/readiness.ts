@@ -1,6 +1,6 @@
 import type { AppContext } from '../application/context.ts';
 import { sessionTimeouts } from '../platform/database/knex.ts';
-import { START, comparePositions, positionToString } from '../platform/eventstore/port.ts';
+import { START, positionToString } from '../platform/eventstore/port.ts';
 import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 import { parkedCounts } from '../platform/projections/parking.ts';
 
@@ -15,9 +15,10 @@ async function check(what: () => Promise<unknown>): Promise<string> {
 
 /**
  * Database and event store reachable, the limits database sessions run with, and for each
- * projection how far behind the store's head it is and how many events it parked. Not ready when
- * a projection is stalled: behind the head without storing progress for PROJECTION_STALL_SECONDS
- * (a caught-up runner stores its position at least once a second, a busy one at every batch).
+ * projection how far behind it is (the age of the oldest event it has not passed: a healthy one
+ * stays within a second or so, since even a projection with nothing to apply stores its position
+ * once a second) and how many events it parked. Not ready when a projection is stalled: an event
+ * has waited for it longer than PROJECTION_STALL_SECONDS.
  */
 export async function readiness(app: AppContext, projectionNames: readonly string[]) {
   const database = await check(() => app.db.raw('select 1'));
@@ -27,19 +28,15 @@ export async function readiness(app: AppContext, projectionNames: readonly strin
   let stalled = false;
   if (database === 'ok' && eventStore === 'ok') {
     sessions = await sessionTimeouts(app.db);
-    const head = await app.store.headPosition();
     const checkpoints = await readCheckpoints(app.db, projectionNames);
     const parked = await parkedCounts(app.db);
     for (const name of projectionNames) {
       const at = checkpoints.get(name);
-      // A projection has no checkpoint until it has passed an event: on an empty store it is caught up.
-      const caughtUp = comparePositions(at?.position ?? START, head) >= 0;
-      // Seconds since the projection last stored progress while events wait for it.
-      const lagSeconds = caughtUp ? 0 : at ? Math.round((Date.now() - at.updatedAt.getTime()) / 100) / 10 : null;
-      // Without a checkpoint there is no baseline yet: its first batch or flush creates one.
-      const isStalled = lagSeconds !== null && lagSeconds > app.config.PROJECTION_STALL_SECONDS;
+      const [waiting] = (await app.store.readAll({ after: at?.position ?? START, maxCount: 1 })).events;
+      const lagSeconds = waiting ? Math.max(0, Math.round((Date.now() - waiting.createdAt.getTime()) / 100) / 10) : 0;
+      const isStalled = lagSeconds > app.config.PROJECTION_STALL_SECONDS;
       stalled ||= isStalled;
-      projections[name] = { checkpoint: at ? positionToString(at.position) : null, caughtUp, lagSeconds, parked: parked.get(name) ?? 0, stalled: isStalled };
+      projections[name] = { checkpoint: at ? positionToString(at.position) : null, caughtUp: !waiting, lagSeconds, parked: parked.get(name) ?? 0, stalled: isStalled };
     }
   }
   return { ready: database === 'ok' && eventStore === 'ok' && !stalled, database, eventStore, sessions, projections };

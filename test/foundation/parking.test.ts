@@ -120,7 +120,7 @@ let other: TestTenant;
 const policies = new Map<string, string>();
 
 http.before(async () => {
-  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200', DB_STATEMENT_TIMEOUT_MS: '12345', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '23456' });
+  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200', DB_STATEMENT_TIMEOUT_MS: '12345', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '23456', PROJECTION_STALL_SECONDS: '10' });
   victim = await provisionTenant(app, { name: 'Victim' });
   other = await provisionTenant(app, { name: 'Other' });
   for (const tenant of [victim, other]) {
@@ -188,6 +188,20 @@ http('other tenants go on, the poisoned report answers its failure, /ready and t
   assert.is((await cli('skip', String(rows[0].id))).code, 0);
   assert.equal(await listParked(app.database.knex), []);
   assert.is((await cli('retry', 'x')).code, 2, 'bad arguments');
+});
+
+http('a projection that stops advancing while events wait makes /ready answer 503, and 200 once it goes on', async () => {
+  const lease = () => app.database.knex('projection_leases').where({ name: 'report' });
+  // Nobody can project reports: another holder took the lease and went silent.
+  await lease().update({ owner: 'silent', token: app.database.knex.raw('token + 1'), expires_at: app.database.knex.raw(`now() + interval '1 hour'`) });
+  assert.is((await request(other)).status, 200);
+  await waitFor(async () => (await app.call('GET', '/ready')).status === 503, '/ready to turn 503');
+  const stalled = (await app.call('GET', '/ready')).body;
+  assert.is(stalled.ready, false);
+  assert.is(stalled.projections.report.stalled, true);
+  assert.ok(stalled.projections.report.lagSeconds > 10, 'the lag is the age of the waiting event');
+  await lease().update({ expires_at: app.database.knex.raw(`now() - interval '1 second'`) });
+  await waitFor(async () => (await app.call('GET', '/ready')).status === 200, '/ready to recover');
 });
 
 http.run();
