@@ -78,12 +78,26 @@ export async function writeBatch(
   target.committed(position);
 }
 
-const INFRASTRUCTURE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
+const INFRASTRUCTURE_CODES = new Set([
+  // contention and timeouts: serialization, deadlock, lock timeout, statement timeout or cancel
+  '40001',
+  '40P01',
+  '55P03',
+  '57014',
+  // sockets
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
 
 /**
- * A failure of the database or the network, not of an event: retrying the same event cannot be
- * told apart from it, so it is never a reason to park (SQLSTATE classes 08 connection, 53
- * resources, 57P01-57P03 shutdown; socket errors; knex's pool timeout; a dropped client).
+ * A failure of the database, the network or of contention, not of an event: it says nothing about
+ * the event, so it is never a reason to park (SQLSTATE classes 08 connection and 53 resources,
+ * 57P01-57P03 shutdown, the codes above; knex's pool timeout; a dropped client). A projection that
+ * keeps failing this way stalls visibly in /ready instead of parking good events.
  */
 export function isInfrastructureFailure(error: unknown): boolean {
   const e = error as { code?: unknown; name?: unknown; message?: unknown } | null;
