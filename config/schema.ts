@@ -66,6 +66,18 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
   WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+
+  // Database sessions and the projection runtime
+  /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),
+  /** Longest a pooled session may sit idle inside a transaction before PostgreSQL ends it (0: never). */
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 60000 }),
+  /** How long a projection's lease lasts without renewal; renewed every third of it. */
+  PROJECTION_LEASE_MS: Type.Integer({ minimum: 1000, default: 15000 }),
+  /** Tries of one event, alone, before it is parked. */
+  PROJECTION_MAX_ATTEMPTS: Type.Integer({ minimum: 1, default: 3 }),
+  /** A projection for which an event has waited longer than this is stalled: /ready answers 503. */
+  PROJECTION_STALL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -1,7 +1,7 @@
 /**
- * `npm run projections:rebuild -- <name> [<name> ...] | --all`: empty the named read models and
- * replay every event into them, with a progress bar. Safe while the service runs (see
- * platform/projections/rebuild.ts).
+ * `npm run projections:rebuild -- <name> [<name> ...] | --all`: replay every event into new
+ * tables beside the named read models and switch them in, with a progress bar. Safe while the
+ * service runs: readers see the old tables until the switch (platform/projections/rebuild.ts).
  */
 import cliProgress from 'cli-progress';
 import { createLogger, openInfrastructure } from '../service/infrastructure.ts';
@@ -26,17 +26,19 @@ try {
   for (const name of names) {
     const projection = allProjections.find((p) => p.name === name)!;
     const bar = new cliProgress.SingleBar(
-      { format: `${name.padEnd(28)} [{bar}] {percentage}% | {events} events | {by}`, hideCursor: true },
+      { format: `${name.padEnd(28)} [{bar}] {percentage}% | {events} events`, hideCursor: true },
       cliProgress.Presets.shades_classic,
     );
     const started = Date.now();
     let begun = false;
     const { events } = await rebuildProjection(infra.db, infra.store, projection, {
+      log,
+      maxAttempts: config.PROJECTION_MAX_ATTEMPTS,
       onProgress: (p) => {
         // Positions are ordered but not dense: the prepare part approximates how far through the log we are.
         const total = Math.max(1, Number(p.head.prepare));
         if (!begun) {
-          bar.start(total, 0, { events: 0, by: p.by === 'here' ? 'replaying here' : 'replayed by the running projector' });
+          bar.start(total, 0, { events: 0 });
           begun = true;
         }
         bar.update(Math.min(total, Number(p.at.prepare)), { events: p.events });

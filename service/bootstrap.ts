@@ -35,7 +35,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
   const roles = parseRoles(config.ROLES);
   const infra = await openInfrastructure(config, log);
   const runner = roles.has('projector')
-    ? new ProjectionRunner(infra.db, infra.store, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, log })
+    ? new ProjectionRunner(infra.db, infra.store, allProjections, { batchSize: config.PROJECTION_BATCH_SIZE, log, leaseMs: config.PROJECTION_LEASE_MS, maxAttempts: config.PROJECTION_MAX_ATTEMPTS })
     : undefined;
   const app = buildContext(config, log, infra, runner);
 

@@ -80,7 +80,7 @@ export async function openInfrastructure(config: Config, log: Logger) {
     ? undefined
     : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => log.debug({ postgres: line }) });
   const url = config.DATABASE_URL ?? embedded!.url;
-  const db = createKnex(url, config.DB_POOL_MAX);
+  const db = createKnex(url, config.DB_POOL_MAX, { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS });
   await migrateToLatest(db, migrations);
   const store = withPersonalData(await openEventStore(config, db), {
     keys: subjectKeysFor(config, db),

@@ -20,6 +20,8 @@ export class WebhookOutboxWorker implements Worker {
       batchSize: app.config.PROJECTION_BATCH_SIZE,
       log: app.log.child({ worker: this.name }),
       lockRetryMs: 500,
+      leaseMs: app.config.PROJECTION_LEASE_MS,
+      maxAttempts: app.config.PROJECTION_MAX_ATTEMPTS,
     });
     this.runner.onProgress(dispatchSignal.notify);
     await this.runner.start();

@@ -92,4 +92,6 @@ export const Messages = {
   // Concurrency and failed work (ours)
   concurrentUpdate: 'Este registro foi alterado por outra operação ao mesmo tempo. Tente novamente.',
   reportProcessingFailed: 'Não foi possível concluir o processamento do relatório. Solicite um novo relatório.',
+  // Projection faults
+  reportNotProcessed: 'O relatório não pôde ser processado: um evento dele foi separado para análise da equipe técnica. Solicite um novo relatório ou tente mais tarde.',
 } as const;

@@ -7,6 +7,7 @@ import { statusObject } from '../../domain/report/statuses.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { parkedEventsOf } from '../../platform/projections/parking.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { findReport, findSection, listDecisions } from '../../projections/report/queries.ts';
 import { HttpError } from '../errors.ts';
@@ -35,7 +36,10 @@ async function findReportReadingOwnWrites(app: AppContext, organizationId: strin
   const events = await app.store.readStream(reportStream(reportId));
   if (!events.length || events[0]!.data.organizationId !== organizationId) return null;
   await app.readYourWrites([REPORT_PROJECTION], events[events.length - 1]!.position);
-  return findReport(app.db, organizationId, reportId);
+  const report = await findReport(app.db, organizationId, reportId);
+  // In the store but parked by the projection: a failed state the caller can act on, not a 404.
+  if (!report && (await parkedEventsOf(app.db, reportStream(reportId))).length) throw new DomainError('conflict', Messages.reportNotProcessed);
+  return report;
 }
 
 export const reportReadRoutes: RouteSpec[] = [
@@ -79,7 +83,9 @@ export const reportReadRoutes: RouteSpec[] = [
     method: 'get',
     path: '/v2/report/:id',
     summary: 'Read a report',
-    description: 'tabType keeps only sections of the named type(s); details=false leaves sectionDetails out. 404 `Report not found`.',
+    description:
+      'tabType keeps only sections of the named type(s); details=false leaves sectionDetails out. 404 `Report not found`; ' +
+      '409 `O relatório não pôde ser processado...` when the report is in the store but its read model could not be built (a parked event).',
     gate: Gates.reportsRead,
     params: ReportParams,
     query: ReportQuery,

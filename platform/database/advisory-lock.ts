@@ -4,15 +4,14 @@ type Connection = { query: (sql: string, values: unknown[]) => Promise<{ rows: R
 
 /** Namespaces keep the service's advisory locks apart from each other and from anyone else's. */
 export const LockNamespace = {
-  projection: 0x70726a, // 'prj'
   processManager: 0x706d67, // 'pmg'
-  job: 0x6a6f62, // 'job'
 } as const;
 
 /**
  * Session-level PostgreSQL advisory locks held on one connection set aside from knex's pool:
- * how singletons (a projection, a process manager, a cron job) run in one process at a time
- * across the deployment. If this process dies, its session ends and another process takes over.
+ * how a process manager runs in one process at a time across the deployment. If this process
+ * dies, its session ends and another process takes over. Projections use leases instead
+ * (platform/projections/leases.ts): a lock lost with its connection goes unnoticed here.
  */
 export class AdvisoryLocks {
   private connection: Connection | undefined;
@@ -33,10 +32,6 @@ export class AdvisoryLocks {
   async tryLock(namespace: number, name: string): Promise<boolean> {
     const { rows } = await this.run('select pg_try_advisory_lock($1, hashtext($2)) as locked', [namespace, name]);
     return rows[0]?.locked === true;
-  }
-
-  async unlock(namespace: number, name: string): Promise<void> {
-    await this.run('select pg_advisory_unlock($1, hashtext($2))', [namespace, name]);
   }
 
   /** Release every lock and hand the connection back (its session outlives us in the pool). */

@@ -7,11 +7,44 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Db = Knex;
 
-export function createKnex(url: string, poolMax = 20): Knex {
+/**
+ * Limits every pooled session gets at connect time. Without them one forgotten or stuck
+ * transaction holds its row locks forever and the projections that need those rows freeze.
+ */
+export interface SessionTimeouts {
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = { statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 };
+
+export function createKnex(url: string, poolMax = 20, timeouts: SessionTimeouts = DEFAULT_SESSION_TIMEOUTS): Knex {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url },
+    connection: {
+      connectionString: url,
+      // Sent in the startup packet, so they hold from the first statement of every connection.
+      statement_timeout: timeouts.statementTimeoutMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    },
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: 20_000,
   });
+}
+
+/**
+ * Lift the statement timeout for the rest of one transaction: migrations and a rebuild's switch
+ * are long by nature, and cutting them off half-way only makes them start over.
+ */
+export async function withoutStatementTimeout(trx: Knex): Promise<void> {
+  await trx.raw('set local statement_timeout = 0');
+}
+
+/** The limits a session of this pool really runs with, for /ready. */
+export async function sessionTimeouts(db: Knex): Promise<{ statementTimeout: string; idleInTransactionSessionTimeout: string }> {
+  const { rows } = await db.raw(
+    `select current_setting('statement_timeout') as "statementTimeout",
+            current_setting('idle_in_transaction_session_timeout') as "idleInTransactionSessionTimeout"`,
+  );
+  return rows[0];
 }

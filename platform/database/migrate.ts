@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withoutStatementTimeout } from './knex.ts';
 
 export interface Migration {
   /** Unique and sortable: `<yyyymmddhhmm>_<module>_<what>`. Never rename one that has shipped. */
@@ -14,7 +15,17 @@ export async function migrateToLatest(knex: Knex, migrations: readonly Migration
     migrationSource: {
       getMigrations: async () => sorted,
       getMigrationName: (m: Migration) => m.name,
-      getMigration: async (m: Migration) => ({ up: m.up, down: m.down }),
+      // Each runs in its own transaction; an index build on a big table may outlast the pool's statement timeout.
+      getMigration: async (m: Migration) => ({
+        up: async (trx: Knex) => {
+          await withoutStatementTimeout(trx);
+          await m.up(trx);
+        },
+        down: async (trx: Knex) => {
+          await withoutStatementTimeout(trx);
+          await m.down(trx);
+        },
+      }),
     },
   })) as [number, string[]];
   return applied;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { START, type Position } from '../eventstore/port.ts';
+import type { Position } from '../eventstore/port.ts';
 
 export interface StoredCheckpoint {
   position: Position;
@@ -20,7 +20,11 @@ export async function readCheckpoints(db: Knex, names: readonly string[]): Promi
   return new Map(rows.map((row) => [row.name, { position: toPosition(row), updatedAt: row.updated_at }]));
 }
 
-/** Lock the projection's checkpoint row for the batch's transaction, creating it at the start. */
+/**
+ * Lock the projection's checkpoint row for the transaction, creating it at the start. Every
+ * writer of a projection's tables (batch, rebuild switch, parked retry) takes it first, so they
+ * never interleave.
+ */
 export async function lockCheckpoint(trx: Knex.Transaction, name: string): Promise<Position> {
   await trx('projection_checkpoints').insert({ name }).onConflict('name').ignore();
   const row: Row = await trx('projection_checkpoints').where({ name }).forUpdate().first();
@@ -31,9 +35,4 @@ export async function saveCheckpoint(trx: Knex.Transaction, name: string, positi
   await trx('projection_checkpoints')
     .where({ name })
     .update({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: trx.fn.now() });
-}
-
-export async function resetCheckpoint(trx: Knex.Transaction, name: string): Promise<void> {
-  await trx('projection_checkpoints').insert({ name }).onConflict('name').ignore();
-  await saveCheckpoint(trx, name, START);
 }

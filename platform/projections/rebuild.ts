@@ -1,9 +1,11 @@
+import type Logger from 'bunyan';
 import type { Knex } from 'knex';
+import { randomBytes } from 'node:crypto';
 import { comparePositions, START, type EventStore, type Position } from '../eventstore/port.ts';
-import { lockCheckpoint, readCheckpoints, resetCheckpoint } from './checkpoints.ts';
+import { withoutStatementTimeout } from '../database/knex.ts';
+import { writeWithParking, type BatchTarget } from './apply.ts';
+import { lockCheckpoint, saveCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
-import { applyBatch } from './runner.ts';
-import { AdvisoryLocks, LockNamespace } from '../database/advisory-lock.ts';
 
 export interface RebuildProgress {
   projection: string;
@@ -11,53 +13,165 @@ export interface RebuildProgress {
   /** Where the replay is, and the store's head when it began (for a progress bar). */
   at: Position;
   head: Position;
-  /** 'here' when this process replays; 'runner' when a running projector does it. */
-  by: 'here' | 'runner';
+}
+
+export interface RebuildOptions {
+  batchSize?: number;
+  onProgress?: (p: RebuildProgress) => void;
+  log?: Logger;
+  /** Tries of one event before it is parked, as in the live runner. */
+  maxAttempts?: number;
+  /** How long the switch waits for readers of the live tables before trying again. */
+  switchLockTimeoutMs?: number;
+}
+
+/** The rebuild's tables: unqualified names in the projection's handler resolve to them first. */
+class ShadowTarget implements BatchTarget {
+  constructor(private readonly schema: string) {}
+
+  async begin(trx: Knex.Transaction): Promise<void> {
+    await trx.raw(`set local search_path to ${this.schema}, public`);
+  }
+
+  async finish(): Promise<void> {}
+
+  committed(): void {}
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Foreign keys and views hold on to a table itself, not to its name: after a switch they would
+ * point at the retired tables (or vanish with them). None exist today; refuse clearly if one
+ * ever does, before anything is touched.
+ */
+async function refuseDependents(db: Knex, tables: readonly string[]): Promise<void> {
+  const { rows } = await db.raw(
+    `with t as (select oid from pg_class where relnamespace = 'public'::regnamespace and relname = any(?))
+     select format('foreign key %s', conname) as what from pg_constraint
+       where contype = 'f' and (conrelid in (select oid from t) or confrelid in (select oid from t))
+     union
+     select format('view %s', v.relname) from pg_depend d
+       join pg_rewrite r on r.oid = d.objid join pg_class v on v.oid = r.ev_class
+       where d.refobjid in (select oid from t) and v.oid not in (select oid from t)`,
+    [tables as string[]],
+  );
+  if (rows.length) {
+    throw new Error(`a blue/green rebuild cannot keep ${rows.map((r: { what: string }) => r.what).join(', ')} attached to ${tables.join(', ')}`);
+  }
 }
 
 /**
- * Empty a projection's tables and replay every event from the start. If no projector holds the
- * projection, the replay runs here; otherwise the live runner sees its checkpoint reset and
- * replays by itself, and this waits for it to reach the head, so a rebuild never needs downtime.
+ * Empty copies of the live tables in `schema`, with the same columns, defaults, checks, keys and
+ * index names (a later migration may name them), and sequences of their own.
  */
-export async function rebuildProjection(
-  db: Knex,
-  store: EventStore,
-  projection: Projection,
-  options: { batchSize?: number; onProgress?: (p: RebuildProgress) => void } = {},
-): Promise<{ events: number }> {
-  const batchSize = options.batchSize ?? 1000;
-  const head = await store.headPosition();
-  const locks = new AdvisoryLocks(db);
-  try {
-    const here = await locks.tryLock(LockNamespace.projection, projection.name);
-    await db.transaction(async (trx) => {
-      // Same lock order as a live batch (checkpoint row, then tables), so the two cannot deadlock.
-      await lockCheckpoint(trx, projection.name);
-      if (projection.tables.length) await trx.raw(`truncate ${projection.tables.map((t) => `"${t}"`).join(', ')} restart identity cascade`);
-      await resetCheckpoint(trx, projection.name);
-    });
-    let events = 0;
-    if (here) {
-      let at = START;
-      for (;;) {
-        const batch = await store.readAll({ after: at, filter: { eventTypes: projection.eventTypes }, maxCount: batchSize });
-        await applyBatch(db, projection, at, batch.events, batch.checkpoint);
-        events += batch.events.length;
-        at = batch.checkpoint;
-        options.onProgress?.({ projection: projection.name, events, at, head, by: 'here' });
-        if (batch.events.length < batchSize && comparePositions(at, head) >= 0) break;
-      }
-    } else {
-      for (;;) {
-        const at = (await readCheckpoints(db, [projection.name])).get(projection.name)?.position ?? START;
-        options.onProgress?.({ projection: projection.name, events: 0, at, head, by: 'runner' });
-        if (comparePositions(at, head) >= 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+async function createShadowTables(db: Knex, schema: string, tables: readonly string[]): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw(`create schema ${schema}`);
+    for (const table of tables) {
+      const live = `public.${quoted(table)}`;
+      const shadow = `${schema}.${quoted(table)}`;
+      await trx.raw(`create table ${shadow} (like ${live} including all excluding indexes)`);
+      const { rows: constraints } = await trx.raw(
+        `select conname, pg_get_constraintdef(oid) as def from pg_constraint where conrelid = ?::regclass and contype in ('p', 'u', 'x')`,
+        [live],
+      );
+      for (const c of constraints) await trx.raw(`alter table ${shadow} add constraint ${quoted(c.conname)} ${c.def}`);
+      const { rows: indexes } = await trx.raw(
+        `select pg_get_indexdef(i.indexrelid) as def from pg_index i
+         where i.indrelid = ?::regclass and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
+        [live],
+      );
+      for (const i of indexes) await trx.raw((i.def as string).replace(/ ON (ONLY )?\S+ USING /, ` ON $1${shadow} USING `));
+      // `like` copies a serial column's default, which still draws from the live table's sequence.
+      const { rows: serials } = await trx.raw(
+        `select attname from pg_attribute where attrelid = ?::regclass and attnum > 0 and not attisdropped
+           and attidentity = '' and pg_get_serial_sequence(?, attname) is not null`,
+        [live, live],
+      );
+      for (const { attname } of serials) {
+        const sequence = `${schema}.${quoted(`${table}_${attname}_seq`)}`;
+        await trx.raw(`create sequence ${sequence} owned by ${shadow}.${quoted(attname)}`);
+        await trx.raw(`alter table ${shadow} alter column ${quoted(attname)} set default nextval('${sequence}')`);
       }
     }
+  });
+}
+
+/**
+ * Rebuild a projection blue/green: replay every event into new tables beside the live ones
+ * (the live tables keep serving and the live runner keeps projecting), then, in one transaction
+ * that holds the checkpoint row, bring the new tables up to the live checkpoint and put them in
+ * place of the old ones. Readers see the old tables or the new ones, never an empty one. The
+ * checkpoint is left at the new tables' position: if that is ahead of the live runner, it notices
+ * the move and goes on from there.
+ */
+export async function rebuildProjection(db: Knex, store: EventStore, projection: Projection, options: RebuildOptions = {}): Promise<{ events: number }> {
+  const batchSize = options.batchSize ?? 1000;
+  const suffix = randomBytes(4).toString('hex');
+  const schema = `rebuild_${suffix}`;
+  const retired = `retired_${suffix}`;
+  const target = new ShadowTarget(schema);
+  const filter = { eventTypes: projection.eventTypes };
+  const parking = {
+    maxAttempts: options.maxAttempts ?? 3,
+    retryDelayMs: 100,
+    onParked: (event: { id: string; streamName: string }, error: unknown) =>
+      options.log?.error({ err: error, eventId: event.id, stream: event.streamName, projection: projection.name }, 'event parked during rebuild'),
+  };
+  let at = START;
+  let events = 0;
+
+  const catchUp = async (head: Position) => {
+    for (;;) {
+      const batch = await store.readAll({ after: at, filter, maxCount: batchSize });
+      if (batch.events.length) await writeWithParking(db, projection, target, batch.events, batch.checkpoint, parking);
+      events += batch.events.length;
+      at = batch.checkpoint;
+      options.onProgress?.({ projection: projection.name, events, at, head });
+      if (batch.events.length < batchSize && comparePositions(at, head) >= 0) return;
+    }
+  };
+
+  await refuseDependents(db, projection.tables);
+  await createShadowTables(db, schema, projection.tables);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      await catchUp(await store.headPosition());
+      try {
+        await db.transaction(async (trx) => {
+          await withoutStatementTimeout(trx);
+          // Waiting on a long reader would queue every later reader behind this switch: give up and retry.
+          await trx.raw(`set local lock_timeout = ${Number(options.switchLockTimeoutMs ?? 5000)}`);
+          const live = await lockCheckpoint(trx, projection.name);
+          await trx.raw(`set local search_path to ${schema}, public`);
+          // The few events the live runner applied since the last read, written here under its lock.
+          while (comparePositions(at, live) < 0) {
+            const batch = await store.readAll({ after: at, filter, maxCount: batchSize });
+            if (comparePositions(batch.checkpoint, at) <= 0) throw new Error(`the store does not reach ${projection.name}'s checkpoint yet`);
+            if (batch.events.length) await projection.handle(batch.events, trx);
+            events += batch.events.length;
+            at = batch.checkpoint;
+          }
+          const tables = projection.tables.map(quoted);
+          await trx.raw(`lock table ${tables.map((t) => `public.${t}`).join(', ')} in access exclusive mode`);
+          await trx.raw(`create schema ${retired}`);
+          for (const t of tables) await trx.raw(`alter table public.${t} set schema ${retired}`);
+          for (const t of tables) await trx.raw(`alter table ${schema}.${t} set schema public`);
+          await saveCheckpoint(trx, projection.name, at);
+        });
+        break;
+      } catch (error) {
+        // A failure inside the switch leaves everything as it was; the next round parks a bad
+        // event through writeWithParking or finds the readers gone.
+        if (attempt >= 5) throw error;
+        options.log?.warn({ err: error, projection: projection.name, attempt }, 'rebuild switch failed; catching up and trying again');
+      }
+    }
+    await db.raw(`drop schema ${retired} cascade`);
+    for (const table of projection.tables) await db.raw(`analyze public.${quoted(table)}`);
     return { events };
   } finally {
-    await locks.close();
+    await db.raw(`drop schema if exists ${schema} cascade`);
   }
 }

@@ -1,110 +1,41 @@
 import type Logger from 'bunyan';
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
-import {
-  START,
-  comparePositions,
-  type EventStore,
-  type Position,
-  type RecordedEvent,
-} from '../eventstore/port.ts';
-import { AdvisoryLocks, LockNamespace } from '../database/advisory-lock.ts';
-import { lockCheckpoint, readCheckpoints, saveCheckpoint } from './checkpoints.ts';
+import { START, comparePositions, type EventStore, type Position } from '../eventstore/port.ts';
+import { CheckpointMoved, LiveTarget, writeBatch, writeWithParking } from './apply.ts';
+import { readCheckpoints } from './checkpoints.ts';
+import { LeaseLost, newLeaseOwner, releaseLease, renewLease, tryAcquireLease, type Lease } from './leases.ts';
 import type { Projection } from './projection.ts';
-
-/** Thrown inside a batch when the stored checkpoint is not where this runner left it (a rebuild reset it). */
-class CheckpointMoved extends Error {}
-
-/**
- * Apply one batch: lock the checkpoint row, check nobody moved it, let the projection write,
- * store the new checkpoint, all in one transaction. Shared by the live runner and the rebuild.
- */
-export async function applyBatch(
-  db: Knex,
-  projection: Projection,
-  expected: Position,
-  events: readonly RecordedEvent[],
-  checkpoint: Position,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    const current = await lockCheckpoint(trx, projection.name);
-    if (comparePositions(current, expected) !== 0) throw new CheckpointMoved(projection.name);
-    const handled = new Set(projection.eventTypes);
-    const relevant = events.filter((e) => handled.has(e.type));
-    if (relevant.length) await projection.handle(relevant, trx);
-    await saveCheckpoint(trx, projection.name, checkpoint);
-  });
-}
-
-/**
- * A projection's checkpoint: `stored` is what its row holds, `reached` how far the projection
- * has really got. A batch with events is written at once, with its checkpoint. A batch that
- * only moves past other projections' events is kept in memory and stored by flush(), at most
- * once a second: without this, every append anywhere made every projection commit a
- * transaction. Same-process read-your-writes sees `reached` at once (localPosition); another
- * process sees it after the flush. Writes are queued so they never race each other.
- */
-class CheckpointWriter {
-  stored: Position;
-  private reached: Position;
-  private queue: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly db: Knex,
-    private readonly projection: Projection,
-    start: Position,
-  ) {
-    this.stored = start;
-    this.reached = start;
-  }
-
-  private write(events: readonly RecordedEvent[], position: Position): Promise<void> {
-    const next = this.queue.then(async () => {
-      if (comparePositions(position, this.stored) <= 0 && events.length === 0) return;
-      await applyBatch(this.db, this.projection, this.stored, events, position);
-      this.stored = position;
-    });
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  async advance(events: readonly RecordedEvent[], position: Position): Promise<void> {
-    this.reached = position;
-    if (events.length > 0) await this.write(events, position);
-  }
-
-  flush(): Promise<void> {
-    return this.write([], this.reached);
-  }
-
-  /** Throws CheckpointMoved when a rebuild reset the stored checkpoint behind this runner. */
-  async flushAndCheck(): Promise<void> {
-    const at = (await readCheckpoints(this.db, [this.projection.name])).get(this.projection.name)?.position;
-    if (at && comparePositions(at, this.stored) < 0) throw new CheckpointMoved(this.projection.name);
-    await this.flush();
-  }
-}
 
 export interface RunnerOptions {
   batchSize: number;
   log: Logger;
-  /** How long to wait before trying to take a projection that another process holds. */
+  /** How long to wait before trying again to take a projection that another process holds. */
   lockRetryMs?: number;
-  /** How often a running projection checks whether a rebuild reset its checkpoint. */
-  resetCheckMs?: number;
+  /** How often progress past other projections' events is stored, and a rebuild's switch noticed. */
+  flushMs?: number;
+  /** Lease lifetime without renewal: how long a crashed holder keeps others waiting. */
+  leaseMs?: number;
+  /** Tries of one event, alone, before it is parked. */
+  maxAttempts?: number;
+  /** First wait between those tries. */
+  retryDelayMs?: number;
 }
 
 /**
  * Runs projections in this process. Each projection is run by one process at a time across the
- * deployment: its PostgreSQL advisory lock is held on a connection kept for that purpose.
+ * deployment: it holds the projection's lease (leases.ts), renews it, and every batch commits only
+ * under its token, so a holder that lost it (paused, cut off) stops and cannot write.
  */
 export class ProjectionRunner {
   private readonly progress = new EventEmitter();
   private readonly positions = new Map<string, Position>();
-  private readonly locks: AdvisoryLocks;
+  private readonly held = new Map<string, Lease>();
+  private readonly owner = newLeaseOwner();
   private stopping = false;
   private readonly loops: Promise<void>[] = [];
   private readonly stops = new Set<() => Promise<void>>();
+  private readonly sleepers = new Set<() => void>();
 
   constructor(
     private readonly db: Knex,
@@ -113,12 +44,16 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions,
   ) {
     this.progress.setMaxListeners(0);
-    this.locks = new AdvisoryLocks(db);
   }
 
   /** Positions reached by projections this process runs, for read-your-writes without a query. */
   localPosition(name: string): Position | undefined {
     return this.positions.get(name);
+  }
+
+  /** Whether this process holds the projection's lease right now. */
+  holds(name: string): boolean {
+    return this.held.has(name);
   }
 
   onProgress(listener: () => void): () => void {
@@ -132,67 +67,50 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const wake of this.sleepers) wake();
     await Promise.all([...this.stops].map((stop) => stop()));
     await Promise.all(this.loops);
-    await this.locks.close();
   }
 
+  private get leaseMs(): number {
+    return this.options.leaseMs ?? 15_000;
+  }
 
-  private async sleep(ms: number): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+  /** A pause that stop() cuts short. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
   }
 
   private async run(projection: Projection): Promise<void> {
     const log = this.options.log.child({ projection: projection.name });
-    let locked = false;
     let failures = 0;
     while (!this.stopping) {
       try {
-        if (!locked) locked = await this.locks.tryLock(LockNamespace.projection, projection.name);
-        if (!locked) {
-          await this.sleep(this.options.lockRetryMs ?? 1000);
-          continue;
+        let lease = this.held.get(projection.name);
+        if (!lease) {
+          lease = (await tryAcquireLease(this.db, projection.name, this.owner, this.leaseMs)) ?? undefined;
+          if (!lease) {
+            await this.sleep(this.options.lockRetryMs ?? 1000);
+            continue;
+          }
+          this.held.set(projection.name, lease);
+          log.info({ token: lease.token }, 'took the projection lease');
         }
-        const stored = (await readCheckpoints(this.db, [projection.name])).get(projection.name);
-        const checkpoint = new CheckpointWriter(this.db, projection, stored?.position ?? START);
-        let failure: unknown;
-        const subscription = this.store.subscribeToAll(
-          async (events, position) => {
-            await checkpoint.advance(events, position);
-            this.positions.set(projection.name, position);
-            this.progress.emit('progress');
-            failures = 0;
-          },
-          {
-            after: checkpoint.stored,
-            filter: { eventTypes: projection.eventTypes },
-            maxCount: this.options.batchSize,
-            onError: (error) => {
-              failure = error;
-            },
-          },
-        );
-        const stop = () => subscription.stop();
-        this.stops.add(stop);
-        // stop() may have run while this loop was taking the lock or reading its checkpoint: it
-        // did not see this subscription, so stop it here or stop() would wait for it forever.
-        if (this.stopping) void subscription.stop();
-        // Now and then: store a checkpoint that only moved past other projections' events, and
-        // notice a rebuild that reset it (a caught-up runner runs no batch that would see it).
-        const watch = setInterval(() => {
-          checkpoint
-            .flushAndCheck()
-            .catch((error) => {
-              failure = error;
-              void subscription.stop();
-            });
-        }, this.options.resetCheckMs ?? 1000);
-        await subscription.done;
-        clearInterval(watch);
-        if (!failure) await checkpoint.flush().catch(() => undefined);
-        this.stops.delete(stop);
+        const failure = await this.follow(projection, lease, log, () => (failures = 0));
         if (failure instanceof CheckpointMoved) {
-          log.info('checkpoint was reset (rebuild): starting again from it');
+          log.info('checkpoint moved (a rebuild switched tables): starting again from it');
+        } else if (failure instanceof LeaseLost) {
+          this.held.delete(projection.name);
+          log.warn({ token: lease.token }, 'projection lease lost: stopped projecting');
         } else if (failure) {
           failures++;
           log.error({ err: failure }, 'projection batch failed; retrying');
@@ -204,5 +122,94 @@ export class ProjectionRunner {
         await this.sleep(Math.min(30_000, 200 * 2 ** failures));
       }
     }
+    const lease = this.held.get(projection.name);
+    this.held.delete(projection.name);
+    if (lease) await releaseLease(this.db, lease).catch((error) => log.warn({ err: error }, 'lease not released; it expires by itself'));
+  }
+
+  /**
+   * Holding the lease: follow the store from the stored checkpoint until stopped or until
+   * something ends the subscription. Returns what ended it (nothing when stopped).
+   */
+  private async follow(projection: Projection, lease: Lease, log: Logger, succeeded: () => void): Promise<unknown> {
+    const name = projection.name;
+    const stored = (await readCheckpoints(this.db, [name])).get(name)?.position ?? START;
+    const target = new LiveTarget(name, lease, stored);
+    // How far the read model is right: batches written, plus ranges without any event of its types.
+    let reached = stored;
+    // Batches and flushes both write the checkpoint: one at a time, in order.
+    let queue: Promise<unknown> = Promise.resolve();
+    const serial = <T>(work: () => Promise<T>): Promise<T> => {
+      const next = queue.then(work);
+      queue = next.catch(() => undefined);
+      return next;
+    };
+    const flush = () =>
+      serial(async () => {
+        // A caught-up runner writes no batch that would notice a rebuild's switch: look for it.
+        const at = (await readCheckpoints(this.db, [name])).get(name)?.position ?? START;
+        if (comparePositions(at, target.stored) !== 0) throw new CheckpointMoved(name);
+        if (comparePositions(reached, target.stored) > 0) await writeBatch(this.db, projection, target, [], reached);
+      });
+
+    let failure: unknown;
+    const subscription = this.store.subscribeToAll(
+      async (events, position) => {
+        if (events.length) {
+          await serial(() =>
+            writeWithParking(this.db, projection, target, events, position, {
+              maxAttempts: this.options.maxAttempts ?? 3,
+              retryDelayMs: this.options.retryDelayMs ?? 100,
+              onParked: (event, error) =>
+                log.error({ err: error, eventId: event.id, eventType: event.type, stream: event.streamName }, 'event parked: the projection could not apply it'),
+            }),
+          );
+        }
+        // Only now: a batch that failed must never be stored as reached by a later flush.
+        reached = position;
+        this.positions.set(name, position);
+        this.progress.emit('progress');
+        succeeded();
+      },
+      {
+        after: stored,
+        filter: { eventTypes: projection.eventTypes },
+        maxCount: this.options.batchSize,
+        onError: (error) => {
+          failure ??= error;
+        },
+      },
+    );
+    const end = (error: unknown) => {
+      failure ??= error;
+      void subscription.stop();
+    };
+    const stop = () => subscription.stop();
+    this.stops.add(stop);
+    // stop() may have run while this loop was taking the lease or reading its checkpoint: it did
+    // not see this subscription, so stop it here or stop() would wait for it forever.
+    if (this.stopping) void subscription.stop();
+
+    const flusher = setInterval(() => flush().catch(end), this.options.flushMs ?? 1000);
+    let renewedAt = Date.now();
+    const renewer = setInterval(() => {
+      renewLease(this.db, lease, this.leaseMs).then(
+        (held) => (held ? (renewedAt = Date.now()) : end(new LeaseLost(lease))),
+        (error) => {
+          log.warn({ err: error }, 'lease not renewed');
+          // Past its end another process may hold it: stop before the fence has to say so.
+          if (Date.now() - renewedAt > this.leaseMs) end(new LeaseLost(lease));
+        },
+      );
+    }, this.leaseMs / 3);
+
+    await subscription.done;
+    clearInterval(flusher);
+    clearInterval(renewer);
+    if (!failure) await flush().catch((error) => (failure = error));
+    await serial(async () => undefined);
+    this.stops.delete(stop);
+    if (failure) this.positions.delete(name);
+    return failure;
   }
 }

@@ -109,7 +109,7 @@ test('health, readiness and the request id', async ({ url }) => {
   assert.is(ready.status, 200);
   assert.is(ready.body.database, 'ok');
   assert.is(ready.body.eventStore, 'ok');
-  assert.equal(ready.body.projections['never-ran'], { checkpoint: null, caughtUp: true, lagSeconds: 0 }, 'an empty store leaves nothing to catch up');
+  assert.equal(ready.body.projections['never-ran'], { checkpoint: null, caughtUp: true, lagSeconds: 0, parked: 0, stalled: false }, 'an empty store leaves nothing to catch up');
 });
 
 test('the OpenAPI document comes from the same schemas', async ({ url }) => {

@@ -48,7 +48,7 @@ async function snapshot(projection: Projection) {
 }
 
 for (const projection of [reportProjection, creditPolicyProjection]) {
-  test(`${projection.name}: truncate, replay from the start, same rows`, async () => {
+  test(`${projection.name}: replay beside the live tables, switch, same rows`, async () => {
     const before = await snapshot(projection);
     assert.ok(Object.values(before).every((rows) => rows.length > 0), 'something to compare');
     await rebuildProjection(app.database.knex, app.app.store, projection);
