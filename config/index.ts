@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { ConfigSchema, type Config } from './schema.ts';
@@ -8,6 +9,13 @@ import { ConfigSchema, type Config } from './schema.ts';
 export { type Config } from './schema.ts';
 
 const compiled = Compile(ConfigSchema);
+
+/** Where the links the service hands out point when PUBLIC_BASE_URL is unset: this process's own listener. */
+export function publicBaseUrl(host: string, port: number): string {
+  const wildcard = host === '' || host === '0.0.0.0' || host === '::';
+  const name = wildcard ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 /** Build the typed configuration from an environment (process.env by default); throws on bad values. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -21,8 +29,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const problems = [...compiled.Errors(withDefaults)].map((e) => `${e.instancePath.slice(1) || '(root)'} ${e.message}`);
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const config = withDefaults as Config;
-  return { ...config, DATA_DIR: resolve(config.DATA_DIR) };
+  const config = withDefaults as Static<typeof ConfigSchema>;
+  return {
+    ...config,
+    DATA_DIR: resolve(config.DATA_DIR),
+    PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? publicBaseUrl(config.HOST, config.PORT),
+  };
 }
 
 /**

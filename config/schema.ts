@@ -38,7 +38,8 @@ export const ConfigSchema = Type.Object({
   SOURCES: Type.Union([Type.Literal('sandbox'), Type.Literal('brasilapi')], { default: 'sandbox' }),
   BRASILAPI_URL: Type.String({ default: 'https://brasilapi.com.br' }),
   SOURCE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5000 }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+  /** Unset: the listening host and port (see publicBaseUrl in index.ts). */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** Reports the processing worker works on at once (each waits on its sources concurrently). */
   REPORT_PROCESSING_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
   /** Lifetime of a signed export download link (exportUrl, exportExcelUrl, report.exported). */
@@ -52,4 +53,5 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
 });
 
-export type Config = Static<typeof ConfigSchema>;
+/** What the service runs with: the environment's values, with every derived default filled in. */
+export type Config = Omit<Static<typeof ConfigSchema>, 'PUBLIC_BASE_URL'> & { PUBLIC_BASE_URL: string };

@@ -7,7 +7,7 @@ import { allProjections } from '../projections/index.ts';
 import { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
 import { buildContext, createLogger, openInfrastructure } from './infrastructure.ts';
-import type { Config } from '../config/index.ts';
+import { publicBaseUrl, type Config } from '../config/index.ts';
 import { ROLES, workerFactories, type Role, type Worker } from './workers.ts';
 
 export interface RunningService {
@@ -51,6 +51,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve));
     const { port } = server.address() as AddressInfo;
+    // With PORT=0 the port is known only now; links are made only inside requests, none served yet.
+    if (app.config.PUBLIC_BASE_URL === publicBaseUrl(config.HOST, 0)) app.config.PUBLIC_BASE_URL = publicBaseUrl(config.HOST, port);
     url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
     log.info({ url, roles: [...roles] }, 'listening');
   }
