@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Static } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -10,6 +11,14 @@ export { type Config } from './schema.ts';
 
 const compiled = Compile(ConfigSchema);
 
+/**
+ * A setting that cannot be used as given. Its message is one line naming the setting or path, the
+ * reason and the fix, printed as is: a stack trace would only hide it.
+ */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
 /** Where the links the service hands out point when PUBLIC_BASE_URL is unset: this process's own listener. */
 export function publicBaseUrl(host: string, port: number): string {
   const wildcard = host === '' || host === '0.0.0.0' || host === '::';
@@ -17,7 +26,7 @@ export function publicBaseUrl(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
-/** Build the typed configuration from an environment (process.env by default); throws on bad values. */
+/** Build the typed configuration from an environment (process.env by default); throws ConfigurationError on bad values. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
@@ -27,14 +36,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
   if (!compiled.Check(withDefaults)) {
     const problems = [...compiled.Errors(withDefaults)].map((e) => `${e.instancePath.slice(1) || '(root)'} ${e.message}`);
-    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+    throw new ConfigurationError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = withDefaults as Static<typeof ConfigSchema>;
   return {
     ...config,
     DATA_DIR: resolve(config.DATA_DIR),
+    EMBEDDED_PG_SYSTEM_DIR: resolve(config.EMBEDDED_PG_SYSTEM_DIR),
     PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? publicBaseUrl(config.HOST, config.PORT),
   };
+}
+
+/** Create DATA_DIR if needed and make sure this process can write in it, or say how to fix it. */
+export function prepareDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new ConfigurationError(
+      `DATA_DIR ${dataDir} cannot be used (${(error as Error).message}); fix: set DATA_DIR to a folder that user ${userInfo().username} can create and write`,
+    );
+  }
 }
 
 /**

@@ -11,6 +11,12 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data' }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
+  /**
+   * Used only as root, when the 'postgres' system user that runs the embedded server cannot reach
+   * DATA_DIR or node_modules (a clone under /root, a DATA_DIR from mktemp -d): its binaries and
+   * cluster are kept here instead, in folders that user can traverse.
+   */
+  EMBEDDED_PG_SYSTEM_DIR: Type.String({ default: '/var/lib/credit-analysis' }),
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(
     [Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal')],

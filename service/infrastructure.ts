@@ -1,7 +1,7 @@
 import { migrations } from '../application/migrations.ts';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
-import { loadOrCreateSecret, type Config } from '../config/index.ts';
+import { loadOrCreateSecret, prepareDataDir, type Config } from '../config/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
 import type { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
@@ -15,15 +15,21 @@ import { createIdGenerator, systemClock } from '../platform/ids.ts';
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
 // they use and start in a fraction of the time.
 
-export function createLogger(config: Config): Logger {
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
   return bunyan.createLogger({ name: 'credit-analysis', level: config.LOG_LEVEL, serializers: bunyan.stdSerializers });
 }
 
 /** Connect (or start the embedded database), migrate, open the event store. Used by the service and the CLIs. */
 export async function openInfrastructure(config: Config, log: Logger) {
+  prepareDataDir(config.DATA_DIR);
   const embedded = config.DATABASE_URL
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => log.debug({ postgres: line }) });
+    : await startEmbeddedPostgres({
+        dataDir: config.DATA_DIR,
+        port: config.EMBEDDED_PG_PORT,
+        systemDir: config.EMBEDDED_PG_SYSTEM_DIR,
+        log: (line, level) => log[level]({ component: 'embedded-postgres' }, line),
+      });
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX);
   await migrateToLatest(db, migrations);
