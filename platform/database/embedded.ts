@@ -1,9 +1,9 @@
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { arch, platform, tmpdir } from 'node:os';
+import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -279,7 +279,9 @@ async function initialise(bin: Binaries, clusterDir: string, user: SystemUser | 
   const staging = `${clusterDir}.initdb`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true, mode: 0o700 });
-  const pwfile = join(tmpdir(), `credit-pg-${randomBytes(8).toString('hex')}`);
+  // Beside the cluster, the one place known to be reachable by the user initdb runs as.
+  const pwfile = `${clusterDir}.pwfile`;
+  rmSync(pwfile, { force: true });
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600, flag: 'wx' });
   if (user) {
     chownSync(staging, user.uid, user.gid);
