@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.
 import { loadConfig } from '../../config/index.ts';
 import { startTestApp } from '../support/app.ts';
 import { freePort } from '../support/cluster.ts';
+import { createTestDatabase } from '../support/db.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
 
@@ -42,8 +44,9 @@ interface ServiceProcess {
 }
 
 function startProcess(cwd: string, env: Record<string, string>, port: number): ServiceProcess {
-  const full: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', EMBEDDED_PG_SYSTEM_DIR: systemDir, PORT: String(port), ...env };
-  for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'PUBLIC_BASE_URL', ...(env.DATA_DIR ? [] : ['DATA_DIR'])]) delete full[name];
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'PUBLIC_BASE_URL', 'DATA_DIR']) delete inherited[name];
+  const full = { ...inherited, LOG_LEVEL: 'info', EMBEDDED_PG_SYSTEM_DIR: systemDir, PORT: String(port), ...env };
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const collect = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -83,12 +86,26 @@ async function healthy(service: ServiceProcess): Promise<void> {
   await until(service, 'GET /ready answers 200', answers(`${service.url}/ready`), START_TIMEOUT_MS);
 }
 
+async function exitOf(service: ServiceProcess, timeoutMs: number, what: string) {
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
+  const result = await Promise.race([service.exited, timeout]);
+  if (result === 'timeout') throw new Error(`still running ${timeoutMs} ms ${what}\n${tail(service)}`);
+  return result;
+}
+
 async function stopped(service: ServiceProcess, signal: NodeJS.Signals) {
   service.child.kill(signal);
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS).unref());
-  const result = await Promise.race([service.exited, timeout]);
-  if (result === 'timeout') throw new Error(`still running ${STOP_TIMEOUT_MS} ms after ${signal}\n${tail(service)}`);
-  return result;
+  return exitOf(service, STOP_TIMEOUT_MS, `after ${signal}`);
+}
+
+/** Exit code 1 and, for all output, one fatal log line saying what, why and the fix, without a stack. */
+async function refusedInOneLine(service: ServiceProcess, ...says: RegExp[]): Promise<void> {
+  assert.equal(await exitOf(service, START_TIMEOUT_MS, 'after a refused start'), { code: 1, signal: null }, tail(service));
+  assert.is(service.output.length, 1, `one line:\n${service.output.join('\n')}`);
+  const line = JSON.parse(service.output[0]);
+  assert.is(line.level, 60);
+  for (const pattern of [...says, /fix: /]) assert.match(line.msg, pattern);
+  assert.is(line.err, undefined, 'no stack trace');
 }
 
 function processStat(pid: number): { ppid: number; state: string; comm: string } | undefined {
@@ -204,15 +221,23 @@ test('a DATA_DIR that cannot be used: exit 1 with one line naming the path, the 
   writeFileSync(join(folder, 'file'), '');
   const dataDir = join(folder, 'file', 'data');
   const service = startProcess(repo, { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) }, await freePort());
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), START_TIMEOUT_MS).unref());
-  assert.equal(await Promise.race([service.exited, timeout]), { code: 1, signal: null }, tail(service));
-  assert.is(service.output.length, 1, `one line:\n${service.output.join('\n')}`);
-  const line = JSON.parse(service.output[0]);
-  assert.is(line.level, 60);
-  assert.ok(line.msg.includes(dataDir), line.msg);
-  assert.match(line.msg, /ENOTDIR/);
-  assert.match(line.msg, /fix: /);
-  assert.is(line.err, undefined, 'no stack trace');
+  await refusedInOneLine(service, new RegExp(`DATA_DIR ${dataDir} `), /ENOTDIR/);
+});
+
+test('a PORT another program holds: exit 1 with one line naming it and the fix', async () => {
+  const database = await createTestDatabase({ migrate: false });
+  const dataDir = mkdtempSync(join(tmpdir(), 'credit-port-'));
+  const holder = createServer();
+  const port = await freePort();
+  await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+  try {
+    const service = startProcess(repo, { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, port);
+    await refusedInOneLine(service, new RegExp(`PORT ${port} `), /EADDRINUSE/);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('PUBLIC_BASE_URL: defaults to the listening host and port; an explicit value wins', async () => {
