@@ -58,7 +58,8 @@ async function answers(url: string): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function processStat(pid: number): { comm: string; state: string; ppid: number } | undefined {
+/** Linux's view of a process (/proc/<pid>/stat): its command name, state and parent. */
+export function processStat(pid: number): { comm: string; state: string; ppid: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
@@ -79,7 +80,7 @@ function alive(pid: number): boolean {
 }
 
 /** A live PostgreSQL process (a zombie no longer serves anything; a reused pid is not ours). */
-function isPostgres(pid: number): boolean {
+export function isPostgres(pid: number): boolean {
   if (!hasProc) return alive(pid);
   const stat = processStat(pid);
   return stat !== undefined && stat.comm === 'postgres' && stat.state !== 'Z';

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { loadConfig } from '../../config/index.ts';
+import { isPostgres, processStat } from '../../platform/database/embedded.ts';
 import { startTestApp } from '../support/app.ts';
 import { freePort } from '../support/cluster.ts';
 import { createTestDatabase } from '../support/db.ts';
@@ -108,23 +109,6 @@ async function refusedInOneLine(service: ServiceProcess, ...says: RegExp[]): Pro
   assert.is(line.err, undefined, 'no stack trace');
 }
 
-function processStat(pid: number): { ppid: number; state: string; comm: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const [state, ppid] = stat.slice(close + 2).split(' ');
-    return { comm: stat.slice(stat.indexOf('(') + 1, close), state, ppid: Number(ppid) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A PostgreSQL process that still runs (a zombie waiting for its parent to reap it does not). */
-function postgresRuns(pid: number): boolean {
-  const stat = processStat(pid);
-  return stat !== undefined && stat.comm === 'postgres' && stat.state !== 'Z';
-}
-
 /**
  * The cluster served on `port`, in one of the two places the README names: DATA_DIR/pg, or
  * EMBEDDED_PG_SYSTEM_DIR/clusters/<hash> as root when the 'postgres' user cannot reach DATA_DIR.
@@ -148,13 +132,13 @@ function postgresProcesses(postmaster: number): number[] {
     .filter((pid) => processStat(pid)?.ppid === postmaster);
   const all = [postmaster, ...children];
   cleanups.push(() => {
-    for (const pid of all.filter(postgresRuns)) process.kill(pid, 'SIGKILL');
+    for (const pid of all.filter(isPostgres)) process.kill(pid, 'SIGKILL');
   });
   return all;
 }
 
 function assertNoneRuns(pids: number[], when: string): void {
-  assert.equal(pids.filter(postgresRuns), [], `PostgreSQL processes still running ${when}`);
+  assert.equal(pids.filter(isPostgres), [], `PostgreSQL processes still running ${when}`);
 }
 
 /** A copy of this repository as a user's clone would be, node_modules included (hard links when the file system allows). */
@@ -204,7 +188,7 @@ test('a DATA_DIR made by mktemp -d: starts; after kill -9 the next start stops t
   await healthy(first);
   const orphaned = postgresProcesses(clusterOn(dataDir, Number(env.EMBEDDED_PG_PORT)).postmaster);
   assert.equal(await stopped(first, 'SIGKILL'), { code: null, signal: 'SIGKILL' });
-  assert.ok(postgresRuns(orphaned[0]), 'kill -9 left the embedded PostgreSQL running, holding its port and postmaster.pid');
+  assert.ok(isPostgres(orphaned[0]), 'kill -9 left the embedded PostgreSQL running, holding its port and postmaster.pid');
 
   const second = startProcess(repo, env, port);
   await healthy(second);
