@@ -11,6 +11,12 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data' }),
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
+  /**
+   * Used only as root, when the 'postgres' system user that runs the embedded server cannot reach
+   * DATA_DIR or node_modules (a clone under /root, a DATA_DIR from mktemp -d): its binaries and
+   * cluster are kept here instead, in folders that user can traverse.
+   */
+  EMBEDDED_PG_SYSTEM_DIR: Type.String({ default: '/var/lib/credit-analysis' }),
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(
     [Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal')],
@@ -54,7 +60,8 @@ export const ConfigSchema = Type.Object({
   SOURCES: Type.Union([Type.Literal('sandbox'), Type.Literal('brasilapi')], { default: 'sandbox' }),
   BRASILAPI_URL: Type.String({ default: 'https://brasilapi.com.br' }),
   SOURCE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5000 }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+  /** Unset: the listening host and port (see publicBaseUrl in index.ts). */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** Reports the processing worker works on at once (each waits on its sources concurrently). */
   REPORT_PROCESSING_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
   /** Lifetime of a signed export download link (exportUrl, exportExcelUrl, report.exported). */
@@ -80,4 +87,5 @@ export const ConfigSchema = Type.Object({
   PROJECTION_STALL_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
 });
 
-export type Config = Static<typeof ConfigSchema>;
+/** What the service runs with: the environment's values, with every derived default filled in. */
+export type Config = Omit<Static<typeof ConfigSchema>, 'PUBLIC_BASE_URL'> & { PUBLIC_BASE_URL: string };

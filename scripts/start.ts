@@ -1,14 +1,19 @@
 /** `npm start`: every role in one process on the embedded defaults (see README for ROLES). */
-import { loadConfig } from '../config/index.ts';
+import { ConfigurationError, loadConfig } from '../config/index.ts';
 import { startService } from '../service/bootstrap.ts';
 import { createLogger } from '../service/infrastructure.ts';
 
-const config = loadConfig();
-const log = createLogger(config);
-const service = await startService(config, log).catch((error) => {
-  log.fatal({ err: error }, 'could not start');
+let log = createLogger({ LOG_LEVEL: 'info' });
+const fail = (error: unknown): never => {
+  // A setting the user must change is said in one line; anything else keeps its stack for a bug report.
+  if (error instanceof ConfigurationError) log.fatal(error.message);
+  else log.fatal({ err: error }, 'could not start');
   process.exit(1);
-});
+};
+
+const config = await Promise.resolve().then(() => loadConfig()).catch(fail);
+log = createLogger(config);
+const service = await startService(config, log).catch(fail);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

@@ -7,7 +7,7 @@ import { allProjections } from '../projections/index.ts';
 import { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
 import { buildContext, createLogger, openInfrastructure } from './infrastructure.ts';
-import type { Config } from '../config/index.ts';
+import { ConfigurationError, publicBaseUrl, type Config } from '../config/index.ts';
 import { ROLES, workerFactories, type Role, type Worker } from './workers.ts';
 
 export interface RunningService {
@@ -49,8 +49,22 @@ export async function startService(config: Config, log: Logger = createLogger(co
     const koa = createHttpApp(app, routeTables, allProjections.map((p) => p.name));
     server = createServer(koa.callback());
     server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve));
+    await new Promise<void>((resolve, reject) => {
+      const refuse = (error: NodeJS.ErrnoException) =>
+        reject(
+          ['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL'].includes(error.code ?? '')
+            ? new ConfigurationError(`cannot listen on HOST ${config.HOST} PORT ${config.PORT} (${error.code}); fix: stop what holds it, or set PORT or HOST`)
+            : error,
+        );
+      server!.once('error', refuse);
+      server!.listen(config.PORT, config.HOST, () => {
+        server!.off('error', refuse);
+        resolve();
+      });
+    });
     const { port } = server.address() as AddressInfo;
+    // With PORT=0 the port is known only now; links are made only inside requests, none served yet.
+    if (app.config.PUBLIC_BASE_URL === publicBaseUrl(config.HOST, 0)) app.config.PUBLIC_BASE_URL = publicBaseUrl(config.HOST, port);
     url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
     log.info({ url, roles: [...roles] }, 'listening');
   }

