@@ -108,6 +108,13 @@ export interface OpenApiOptions {
 }
 
 /** OpenAPI 3.1 from the same route tables (and typebox schemas) that validate requests. */
+/** A module may mount several route tables; it is still one tag, described by its first table. */
+function moduleTags(tables: readonly RouteTable[]): Array<{ name: string; description: string }> {
+  const tags = new Map<string, { name: string; description: string }>();
+  for (const table of tables) if (!tags.has(table.module)) tags.set(table.module, { name: table.module, description: table.description ?? table.module });
+  return [...tags.values()];
+}
+
 export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedErrors = new Set<number>();
@@ -161,7 +168,7 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
       license: { name: 'Proprietary', url: `${options.serverUrl}/openapi.json` },
     },
     servers: [{ url: options.serverUrl }],
-    tags: tables.map((table) => ({ name: table.module, description: table.description ?? table.module })),
+    tags: moduleTags(tables),
     paths,
     webhooks: webhookPayloads(),
     components: {

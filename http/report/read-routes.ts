@@ -90,6 +90,7 @@ export const reportReadRoutes: RouteSpec[] = [
     params: ReportParams,
     query: ReportQuery,
     responses: { 200: ReportSchema },
+    errors: [409],
     async handle({ app, principal, params, query }) {
       const types = sectionTypesOf(query.tabType);
       const found = await findReportReadingOwnWrites(app, principal.organizationId, params.id);

@@ -14,7 +14,7 @@ let other: TestTenant;
 let reports: any[];
 let otherReportId: string;
 
-const STATUS_VALUES = 'PENDING, PROCESSING, APPROVED, DENIED, MANUAL_ANALYSIS';
+const STATUS_VALUES = 'PENDING, PROCESSING, APPROVED, DENIED, MANUAL_ANALYSIS, FAILED';
 
 async function createReport(who: TestTenant, policyId: string, body: Record<string, unknown>) {
   const reply = await app.call('POST', '/v2/report', { token: who.token, body: { ...body, policyId } });
