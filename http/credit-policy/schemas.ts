@@ -4,6 +4,7 @@ import { SECTION_ERROR_CODES, SOURCE_SECTION_TYPES } from '../../domain/report/s
 import type { DocumentType } from '../../domain/shared/document.ts';
 import type { PolicyView } from '../../projections/credit-policy/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
+import { MAX_INT32 } from '../validation.ts';
 
 const Slug = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'stable id: letters, digits, _ . - (generated from the position when absent)' });
 const Logic = Type.Unknown({ description: 'JSON Logic (jsonlogic.com); reads <SECTION_TYPE>.<field>, inputs.<key>, document.type' });
@@ -111,7 +112,7 @@ export function presentPolicy(view: PolicyView) {
 }
 
 export const PolicyParams = Type.Object({ id: ObjectIdSchema() });
-export const PolicyVersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1 }) });
+export const PolicyVersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1, maximum: MAX_INT32 }) });
 export const PolicyListQuery = Type.Object({
   documentType: Type.Optional(Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')])),
   includeArchived: Type.Boolean({ default: false }),

@@ -116,4 +116,5 @@ export const ExportReply = Type.Object({
 });
 
 export const DownloadParams = Type.Object({ blobId: ObjectIdSchema() });
-export const DownloadQuery = Type.Object({ expires: Type.Integer(), signature: Type.String({ minLength: 1 }) });
+// Expiries are Unix seconds; the last second of year 9999 is as far as a Date goes in ISO 8601.
+export const DownloadQuery = Type.Object({ expires: Type.Integer({ minimum: 0, maximum: 253_402_300_799 }), signature: Type.String({ minLength: 1 }) });
