@@ -89,8 +89,15 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       multipart: false,
       text: false,
       urlencoded: false,
-      onError(error) {
-        throw bodyParseError(error);
+      onError(error, ctx) {
+        const refusal = bodyParseError(error);
+        // The parser stopped mid-body: unless the connection closes (413), read off the rest, or
+        // the connection's next request is read from inside this one's body and reset.
+        if (refusal.status !== 413) {
+          ctx.req.unpipe();
+          ctx.req.resume();
+        }
+        throw refusal;
       },
     }),
   );

@@ -61,7 +61,8 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
 /** A failure of the body parser (koa-body: co-body, raw-body, inflation, zlib) as the caller's error. */
 export function bodyParseError(error: unknown): HttpError {
   const { status } = error as { status?: number };
-  if (status === 413) return new HttpError(413, Messages.bodyTooLarge);
+  // Too much to read off: the connection closes after the answer.
+  if (status === 413) return new HttpError(413, Messages.bodyTooLarge, undefined, { Connection: 'close' });
   // inflation's only refusal: a Content-Encoding other than gzip, deflate, br and identity.
   if (status === 415) return new HttpError(415, Messages.unsupportedContentEncoding);
   // Only the decompressor fails without an HTTP status: the bytes are not what the header says.

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
@@ -32,9 +32,9 @@ async function eventCount(): Promise<number> {
 }
 
 /** A raw request, to send what fetch refuses to (no Content-Type, a lying Content-Encoding). */
-function send(method: string, path: string, body: Buffer | string | undefined, headers: Record<string, string>) {
-  return new Promise<{ status: number; body: any; contentType: string | undefined }>((resolve, reject) => {
-    const req = request(app.url + path, { method, headers: { authorization: `Bearer ${tenant.token}`, ...headers } }, (res) => {
+function send(method: string, path: string, body: Buffer | string | undefined, headers: Record<string, string>, options: { agent?: Agent; chunked?: boolean } = {}) {
+  return new Promise<{ status: number; body: any; contentType: string | undefined; connection: string | undefined }>((resolve, reject) => {
+    const req = request(app.url + path, { method, headers: { authorization: `Bearer ${tenant.token}`, ...headers }, agent: options.agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -45,11 +45,14 @@ function send(method: string, path: string, body: Buffer | string | undefined, h
         } catch {
           // kept as text: the assertion shows what came back
         }
-        resolve({ status: res.statusCode!, body: parsed, contentType: res.headers['content-type'] });
+        resolve({ status: res.statusCode!, body: parsed, contentType: res.headers['content-type'], connection: res.headers.connection });
       });
     });
     req.on('error', reject);
-    req.end(body);
+    if (options.chunked && body) {
+      req.write(body.slice(0, 1));
+      req.end(body.slice(1));
+    } else req.end(body);
   });
 }
 
@@ -116,6 +119,22 @@ test('a body that is not what its Content-Encoding says: 400; an encoding we do 
   await waitForReport(app, tenant.token, gzipped.body.id, 120_000);
   const brotli = await send('POST', '/credit-policy/policy', brotliCompressSync(JSON.stringify({ ...DEMO_CPF_POLICY, name: 'br' })), { 'content-type': 'application/json', 'content-encoding': 'br' });
   assert.is(brotli.status, 200, JSON.stringify(brotli.body));
+});
+
+test('a body refused half read leaves a keep-alive connection usable, or closes it: the next request is never reset', async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const json = { 'content-type': 'application/json' };
+  const next = async () => assert.is((await send('GET', '/credit-policy/policy', undefined, {}, { agent })).status, 200);
+  try {
+    const notGzip = await send('POST', '/credit-policy/policy', JSON.stringify({ ...DEMO_CPF_POLICY, name: 'x'.repeat(100_000) }), { ...json, 'content-encoding': 'gzip' }, { agent });
+    assert.is(notGzip.status, 400);
+    await next();
+    const tooLarge = await send('POST', '/credit-policy/policy', JSON.stringify({ name: 'x'.repeat(2_000_000) }), json, { agent, chunked: true });
+    assert.equal([tooLarge.status, tooLarge.connection], [413, 'close']);
+    await next();
+  } finally {
+    agent.destroy();
+  }
 });
 
 test('a body without Content-Type, or not JSON: 415, not a misleading validation message', async () => {
