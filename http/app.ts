@@ -31,6 +31,8 @@ async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
+const CLIENT_ERROR_LINGER_MS = 5_000;
+
 // What Node's HTTP parser refuses before koa sees a request; any other parse error is a 400.
 const PARSER_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, Messages.headersTooLarge],
@@ -43,6 +45,9 @@ const PARSER_ERRORS: Record<string, [number, string]> = {
  * for a broken request line) have an empty body; integrators get the error shape here too.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // Answered already: every later chunk of the same request fails to parse again. Destroying
+  // now would reset the connection before the client, still sending, reads the answer.
+  if (socket.writableEnded) return;
   // A reply already under way on this connection (keep-alive) cannot be followed by another.
   const replying = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
   if (error.code === 'ECONNRESET' || !socket.writable || replying) {
@@ -55,6 +60,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // The client closes once it has the answer; one that never does is let go.
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
 
 export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[]): Koa {

@@ -164,6 +164,31 @@ test('a request line or headers too large: 431 in the error shape, not an empty 
   assert.equal(JSON.parse(broken.slice(broken.indexOf('\r\n\r\n') + 4)), { code: 400, message: Messages.malformedRequest });
 });
 
+test('a client still sending an oversized request reads its 431: the connection is not reset under it', async () => {
+  const outcome = await new Promise<{ reply: string; error: string | null }>((resolve) => {
+    // Half-open: keep sending after the answer, as an HTTP client writing its body does.
+    const socket = connect({ port: Number(new URL(app.url).port), host: '127.0.0.1', allowHalfOpen: true });
+    let reply = '';
+    let error: string | null = null;
+    socket.on('data', (chunk: Buffer) => (reply += chunk.toString()));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+    socket.on('close', () => resolve({ reply, error }));
+    socket.write(`POST /credit-policy/policy?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n`);
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (socket.destroyed) return clearInterval(timer);
+      socket.write('x'.repeat(20_000));
+      if (++sent === 20) {
+        clearInterval(timer);
+        socket.end();
+      }
+    }, 10);
+  });
+  assert.is(outcome.error, null, 'no reset while sending');
+  assert.match(outcome.reply, /^HTTP\/1\.1 431 /);
+  assert.equal(JSON.parse(outcome.reply.slice(outcome.reply.indexOf('\r\n\r\n') + 4)), { code: 431, message: Messages.headersTooLarge });
+});
+
 test('a method no route knows: the error shape too', async () => {
   const reply = await send('PROPFIND', '/v2/report', undefined, {});
   assert.equal(reply.body, { code: 501, message: Messages.methodNotImplemented });
