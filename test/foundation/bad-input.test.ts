@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { routeTables } from '../../http/modules.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
@@ -187,6 +188,23 @@ test('a client still sending an oversized request reads its 431: the connection 
   assert.is(outcome.error, null, 'no reset while sending');
   assert.match(outcome.reply, /^HTTP\/1\.1 431 /);
   assert.equal(JSON.parse(outcome.reply.slice(outcome.reply.indexOf('\r\n\r\n') + 4)), { code: 431, message: Messages.headersTooLarge });
+});
+
+test('every number a route takes, in its path, query or body, has a range', () => {
+  const unbounded: string[] = [];
+  for (const spec of routeTables.flatMap((table) => table.routes)) {
+    for (const [part, schema] of Object.entries({ params: spec.params, query: spec.query, body: spec.body })) {
+      const stack: Array<[unknown, string]> = [[schema, part]];
+      while (stack.length) {
+        const [node, where] = stack.pop()!;
+        if (node === null || typeof node !== 'object') continue;
+        const { type, minimum, maximum } = node as Record<string, unknown>;
+        if ((type === 'integer' || type === 'number') && (typeof minimum !== 'number' || typeof maximum !== 'number')) unbounded.push(`${spec.method} ${spec.path} ${where}`);
+        for (const [key, child] of Object.entries(node)) stack.push([child, `${where}.${key}`]);
+      }
+    }
+  }
+  assert.equal(unbounded, []);
 });
 
 test('a method no route knows: the error shape too', async () => {
