@@ -14,7 +14,7 @@ export const MAX_JSON_DEPTH = 64;
 /** The largest value of a Postgres integer column: ids of versions, offsets. */
 export const MAX_INT32 = 2_147_483_647;
 
-/** Numbers a schema leaves open (JSON Logic, dropped fields) stay where a double is exact. */
+/** Numbers a schema leaves open (JSON Logic) stay where a double is exact. */
 const MAX_OPEN_NUMBER = Number.MAX_SAFE_INTEGER;
 
 interface RawError {
