@@ -1,14 +1,68 @@
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import Koa from 'koa';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppContext } from '../application/context.ts';
-import { errorMiddleware } from './errors.ts';
+import { Messages } from '../domain/shared/messages.ts';
+import { bodyParseError, errorMiddleware, HttpError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { mountRoutes, type RouteTable } from './route.ts';
 import { readiness } from './readiness.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+// Every body this service reads is JSON, in UTF-8 as RFC 8259 asks. koa-body leaves any other
+// body unread, and a route would then list every field as missing: answer 415 instead.
+const JSON_TYPES = ['application/json', '+json'];
+// The methods koa-body reads a body on (its parsedMethods default).
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function carriesBody(ctx: Context): boolean {
+  return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length')) > 0;
+}
+
+async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
+  if (BODY_METHODS.has(ctx.method) && carriesBody(ctx)) {
+    if (!ctx.is(JSON_TYPES)) throw new HttpError(415, Messages.unsupportedMediaType);
+    if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
+  }
+  await next();
+}
+
+const CLIENT_ERROR_LINGER_MS = 5_000;
+
+// What Node's HTTP parser refuses before koa sees a request; any other parse error is a 400.
+const PARSER_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, Messages.headersTooLarge],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, Messages.bodyTooLarge],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, Messages.requestTimeout],
+};
+
+/**
+ * The server's `clientError` listener. Node's own answers (a 431 for a 20 KB query string, a 400
+ * for a broken request line) have an empty body; integrators get the error shape here too.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // Answered already: every later chunk of the same request fails to parse again. Destroying
+  // now would reset the connection before the client, still sending, reads the answer.
+  if (socket.writableEnded) return;
+  // A reply already under way on this connection (keep-alive) cannot be followed by another.
+  const replying = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || replying) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, Messages.malformedRequest];
+  const body = JSON.stringify({ code: status, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // The client closes once it has the answer; one that never does is let go.
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+}
 
 export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[]): Koa {
   const koa = new Koa({ proxy: true });
@@ -29,16 +83,29 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     }
   });
   koa.use(errorMiddleware);
+  koa.use(jsonBodiesOnly);
   koa.use(
     koaBody({
       jsonLimit: app.config.BODY_LIMIT,
       formLimit: app.config.BODY_LIMIT,
       textLimit: app.config.BODY_LIMIT,
       jsonStrict: true,
-      // Uploads read their own raw stream (PUT of presigned files, multipart financial tab).
+      jsonTypes: JSON_TYPES,
+      // Uploads will read their own raw stream (PUT of presigned files, multipart financial
+      // tab); jsonBodiesOnly must then let their routes through.
       multipart: false,
       text: false,
       urlencoded: false,
+      onError(error, ctx) {
+        const refusal = bodyParseError(error);
+        // The parser stopped mid-body: unless the connection closes (413), read off the rest, or
+        // the connection's next request is read from inside this one's body and reset.
+        if (refusal.status !== 413) {
+          ctx.req.unpipe();
+          ctx.req.resume();
+        }
+        throw refusal;
+      },
     }),
   );
 

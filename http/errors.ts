@@ -32,6 +32,13 @@ function answer(ctx: Context, status: number, message: string, extra?: Record<st
   ctx.body = { code: status, message, ...extra };
 }
 
+// Statuses the router sets without a body: no route, a method the route lacks, a method no route knows.
+const BODILESS: Record<number, string> = {
+  404: Messages.routeNotFound,
+  405: Messages.methodNotAllowed,
+  501: Messages.methodNotImplemented,
+};
+
 /**
  * Every failure leaves as `{code, message}` with `code` equal to the status. Errors we did not
  * expect are logged with their stack and answered with the contract's generic 500 text only.
@@ -39,19 +46,26 @@ function answer(ctx: Context, status: number, message: string, extra?: Record<st
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) answer(ctx, 404, Messages.routeNotFound);
-    else if (ctx.status === 405 && ctx.body === undefined) answer(ctx, 405, Messages.methodNotAllowed);
+    if (ctx.body === undefined && BODILESS[ctx.status]) answer(ctx, ctx.status, BODILESS[ctx.status]!);
   } catch (error) {
     if (error instanceof HttpError || error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
       const status = error instanceof HttpError ? error.status : STATUS_OF[error.kind];
       return answer(ctx, status, error.message, error.extra);
     }
-    const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
-    // Body parser failures (koa-body / raw-body): bad JSON, too large, bad encoding.
-    if (status === 413) return answer(ctx, 413, Messages.bodyTooLarge);
-    if (status === 400 || status === 415) return answer(ctx, 400, Messages.malformedJson);
     ctx.state.log?.error({ err: error }, 'unexpected error');
     answer(ctx, 500, Messages.internalError);
   }
+}
+
+/** A failure of the body parser (koa-body: co-body, raw-body, inflation, zlib) as the caller's error. */
+export function bodyParseError(error: unknown): HttpError {
+  const { status } = error as { status?: number };
+  // Too much to read off: the connection closes after the answer.
+  if (status === 413) return new HttpError(413, Messages.bodyTooLarge, undefined, { Connection: 'close' });
+  // inflation's only refusal: a Content-Encoding other than gzip, deflate, br and identity.
+  if (status === 415) return new HttpError(415, Messages.unsupportedContentEncoding);
+  // Only the decompressor fails without an HTTP status: the bytes are not what the header says.
+  if (status === undefined) return new HttpError(400, Messages.bodyNotDecodable);
+  return new HttpError(400, Messages.malformedJson);
 }

@@ -1,7 +1,21 @@
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { Messages } from '../domain/shared/messages.ts';
 import { HttpError } from './errors.ts';
+
+/**
+ * How deep a JSON body may nest. A policy's JSON Logic needs a few dozen levels at most; deeper,
+ * cloning, schema checks and Postgres's jsonb recurse until they fail, which is no fault of ours
+ * to answer with a 500. The text of Messages.jsonTooDeep says this number.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The largest value of a Postgres integer column: ids of versions, offsets. */
+export const MAX_INT32 = 2_147_483_647;
+
+/** Numbers a schema leaves open (JSON Logic) stay where a double is exact. */
+const MAX_OPEN_NUMBER = Number.MAX_SAFE_INTEGER;
 
 interface RawError {
   keyword: string;
@@ -99,14 +113,22 @@ export function validationMessage(schema: TSchema, value: unknown): string | nul
   const validator = validatorOf(schema);
   if (validator.Check(value)) return null;
   const byPath = new Map<string, string>();
+  // A bound broken in the one branch of a union the value's type chose (a number too large for
+  // `number | expression`, a text too long for `string | null`) says more than the union's
+  // "invalid value"; other errors inside a branch are noise.
+  const branchDetail = new Map<string, string>();
   for (const raw of validator.Errors(value) as unknown as RawError[]) {
+    if (raw.keyword !== 'required' && /\/(anyOf|oneOf)\/\d+$/.test(raw.schemaPath)) {
+      if (raw.keyword !== 'type' && raw.keyword !== 'const' && !branchDetail.has(raw.instancePath)) {
+        branchDetail.set(raw.instancePath, describe(dotted(raw.instancePath) || 'body', schemaAt(schema, raw.schemaPath), raw));
+      }
+      continue;
+    }
     const missing = raw.keyword === 'required' ? ((raw.params.requiredProperties as string[]) ?? []) : [undefined];
     for (const property of missing) {
       const path = property === undefined ? raw.instancePath : `${raw.instancePath}/${property}`;
       if (byPath.has(path) && raw.keyword !== 'anyOf') continue;
       const schemaPath = property === undefined ? raw.schemaPath : `${raw.schemaPath}/properties/${property}`;
-      // Errors inside one branch of a union are noise: the union's own error says it better.
-      if (raw.keyword === 'const' && /\/(anyOf|oneOf)\/\d+$/.test(schemaPath)) continue;
       const fieldSchema = schemaAt(schema, schemaPath);
       const field = dotted(path) || 'body';
       const custom = fieldSchema?.errorMessage;
@@ -114,7 +136,7 @@ export function validationMessage(schema: TSchema, value: unknown): string | nul
         const parent = dotted(path.split('/').slice(0, -1).join('/'));
         byPath.set(path, parent ? `${parent}.${custom}` : custom);
       } else {
-        byPath.set(path, describe(field, fieldSchema, raw));
+        byPath.set(path, (raw.keyword === 'anyOf' && branchDetail.get(path)) || describe(field, fieldSchema, raw));
       }
     }
   }
@@ -129,15 +151,73 @@ export function validate<S extends TSchema>(schema: S, value: unknown): Static<S
   return value as Static<S>;
 }
 
+// Iterative, since the point is to refuse what recursion cannot take.
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+// With the u flag a surrogate pair is one code point: only a lone half matches.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+function textProblem(text: string): string | null {
+  // Postgres refuses both in text and jsonb (22021, 22P05): the write would fail after the checks.
+  if (text.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
+  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode text';
+  return null;
+}
+
+/**
+ * What the schema let through but no column could keep: NUL characters and lone surrogates in
+ * any text or key, numbers beyond a double's exact integers where the schema names no range.
+ * The first such value is named, in the style of the schema messages.
+ */
+function unstorable(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
+    const field = path || 'body';
+    if (typeof node === 'string') {
+      const problem = textProblem(node);
+      if (problem) return `${field} ${problem}`;
+    } else if (typeof node === 'number') {
+      if (!(node <= MAX_OPEN_NUMBER)) return `${field} must not be greater than ${MAX_OPEN_NUMBER}`;
+      if (!(node >= -MAX_OPEN_NUMBER)) return `${field} must not be less than ${-MAX_OPEN_NUMBER}`;
+    } else if (node !== null && typeof node === 'object') {
+      const entries = Object.entries(node);
+      for (const [key] of entries) {
+        const problem = textProblem(key);
+        if (problem) return `${field} ${problem}`;
+      }
+      // Reversed onto the stack, so the first problem named is the first in the document.
+      for (const [key, child] of entries.reverse()) stack.push([child, path ? `${path}.${key}` : key]);
+    }
+  }
+  return null;
+}
+
+function storable<T>(value: T): T {
+  const problem = unstorable(value);
+  if (problem !== null) throw new HttpError(400, problem);
+  return value;
+}
+
 /** Query strings and path params are text: convert to the schema's types, fill defaults, then validate. */
 export function validateText<S extends TSchema>(schema: S, value: unknown): Static<S> {
   const converted = Value.Default(schema, Value.Convert(schema, structuredClone(value ?? {})));
-  return validate(schema, converted);
+  return storable(validate(schema, converted));
 }
 
 /** JSON bodies: unknown fields are discarded (the contract says so), nothing is coerced. */
 export function validateBody<S extends TSchema>(schema: S, value: unknown): Static<S> {
   const body = value === undefined || value === null ? {} : value;
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new HttpError(400, Messages.jsonTooDeep);
   const cleaned = typeof body === 'object' ? Value.Clean(schema, structuredClone(body)) : body;
-  return validate(schema, Value.Default(schema, cleaned));
+  return storable(validate(schema, Value.Default(schema, cleaned)));
 }

@@ -1,7 +1,7 @@
 import type Logger from 'bunyan';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp } from '../http/app.ts';
+import { answerClientError, createHttpApp } from '../http/app.ts';
 import { routeTables } from '../http/modules.ts';
 import { allProjections } from '../projections/index.ts';
 import { ProjectionRunner } from '../platform/projections/runner.ts';
@@ -48,6 +48,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
   if (roles.has('api')) {
     const koa = createHttpApp(app, routeTables, allProjections.map((p) => p.name));
     server = createServer(koa.callback());
+    server.on('clientError', answerClientError);
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {
       const refuse = (error: NodeJS.ErrnoException) =>

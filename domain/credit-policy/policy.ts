@@ -38,6 +38,16 @@ export interface ScoreFactor {
   points: number | JsonLogic;
 }
 
+/**
+ * Bounds of a policy's numbers (docs/reports.md). A scorecard needs a few thousand points at
+ * most; these leave room for any scale a risk team picks while every score, cut-off and sum of
+ * factors stays exact and fits the read model's columns. A policy beyond them was once accepted
+ * and then stopped the report projection for every tenant (issue 15).
+ */
+export const SCORE_BOUNDS = { min: -100_000, max: 100_000 } as const;
+/** A factor may move the score across the whole range, no further. */
+export const POINTS_BOUNDS = { min: SCORE_BOUNDS.min - SCORE_BOUNDS.max, max: SCORE_BOUNDS.max - SCORE_BOUNDS.min } as const;
+
 export interface ScoreModel {
   /** Points before any factor. */
   base: number;

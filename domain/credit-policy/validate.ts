@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/errors.ts';
 import { SECTION_TYPES, sectionAppliesTo } from '../report/sections.ts';
-import { DOCUMENT_NAMESPACE, INPUTS_NAMESPACE, type JsonLogic, type PolicyContent } from './policy.ts';
+import { DOCUMENT_NAMESPACE, INPUTS_NAMESPACE, POINTS_BOUNDS, SCORE_BOUNDS, type JsonLogic, type PolicyContent } from './policy.ts';
 import { compileProblem, forbiddenOperatorOf, variablesOf } from './rule-engine.ts';
 
 /**
@@ -34,6 +34,13 @@ function checkUnique(kind: string, ids: readonly string[]): void {
   }
 }
 
+function checkWithin(subjectMust: string, value: number, bounds: { min: number; max: number }, integer: boolean): void {
+  const number = integer ? Number.isInteger(value) : Number.isFinite(value);
+  if (typeof value !== 'number' || !number || value < bounds.min || value > bounds.max) {
+    refuse(`${subjectMust} ser um número${integer ? ' inteiro' : ''} entre ${bounds.min} e ${bounds.max}.`);
+  }
+}
+
 export function validatePolicyContent(content: PolicyContent): void {
   if (!content.name.trim()) refuse('O nome da política é obrigatório.');
   if (content.sections.length === 0) refuse('A política precisa consultar ao menos uma seção.');
@@ -46,6 +53,12 @@ export function validatePolicyContent(content: PolicyContent): void {
   }
 
   const { score } = content;
+  // The events of a policy feed the read model: a number it cannot store must not be decided.
+  checkWithin('A pontuação base precisa', score.base, SCORE_BOUNDS, true);
+  checkWithin('A pontuação mínima precisa', score.min, SCORE_BOUNDS, true);
+  checkWithin('A pontuação máxima precisa', score.max, SCORE_BOUNDS, true);
+  checkWithin('O corte de aprovação precisa', score.approveFrom, SCORE_BOUNDS, true);
+  checkWithin('O corte de negação precisa', score.denyBelow, SCORE_BOUNDS, true);
   if (score.min >= score.max) refuse('A pontuação mínima precisa ser menor que a máxima.');
   if (score.base < score.min || score.base > score.max) refuse('A pontuação base precisa estar entre a mínima e a máxima.');
   if (score.denyBelow > score.approveFrom) refuse('O corte de negação não pode ser maior que o corte de aprovação.');
@@ -54,7 +67,8 @@ export function validatePolicyContent(content: PolicyContent): void {
   checkUnique('fator de pontuação', score.factors.map((f) => f.id));
   for (const factor of score.factors) {
     if (factor.when !== null) checkExpression(`A condição do fator "${factor.id}"`, factor.when, readable);
-    if (typeof factor.points !== 'number') checkExpression(`Os pontos do fator "${factor.id}"`, factor.points, readable);
+    if (typeof factor.points === 'number') checkWithin(`Os pontos do fator "${factor.id}" precisam`, factor.points, POINTS_BOUNDS, false);
+    else checkExpression(`Os pontos do fator "${factor.id}"`, factor.points, readable);
   }
 
   checkUnique('grupo', content.groups.map((g) => g.id));

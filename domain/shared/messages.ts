@@ -94,4 +94,14 @@ export const Messages = {
   reportProcessingFailed: 'Não foi possível concluir o processamento do relatório. Solicite um novo relatório.',
   // Projection faults
   reportNotProcessed: 'O relatório não pôde ser processado: um evento dele foi separado para análise da equipe técnica. Solicite um novo relatório ou tente mais tarde.',
+  // Requests the HTTP layer cannot read (issue 15): every one answers {code, message}
+  jsonTooDeep: 'O corpo da requisição passa de 64 níveis de aninhamento.', // ours: http/validation.ts MAX_JSON_DEPTH
+  unsupportedMediaType: 'O corpo da requisição precisa ser JSON (Content-Type: application/json).', // ours: 415
+  unsupportedCharset: 'O corpo da requisição precisa estar em UTF-8.', // ours: 415, a charset other than utf-8
+  unsupportedContentEncoding: 'Content-Encoding não suportado; use gzip, deflate, br ou identity.', // ours: 415
+  bodyNotDecodable: 'O corpo da requisição não pôde ser descompactado conforme o Content-Encoding informado.', // ours: 400
+  headersTooLarge: 'A URL ou os cabeçalhos da requisição são grandes demais.', // ours: 431
+  malformedRequest: 'A requisição HTTP está malformada.', // ours: 400 from the HTTP parser
+  requestTimeout: 'A requisição demorou demais para chegar por completo.', // ours: 408
+  methodNotImplemented: 'Método HTTP não suportado.', // ours: 501, a method no route knows
 } as const;

@@ -1,12 +1,14 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import type { PolicyContent } from '../../domain/credit-policy/policy.ts';
+import { POINTS_BOUNDS, SCORE_BOUNDS, type PolicyContent } from '../../domain/credit-policy/policy.ts';
 import { SECTION_ERROR_CODES, SOURCE_SECTION_TYPES } from '../../domain/report/sections.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
 import type { PolicyView } from '../../projections/credit-policy/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
+import { MAX_INT32 } from '../validation.ts';
 
 const Slug = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'stable id: letters, digits, _ . - (generated from the position when absent)' });
 const Logic = Type.Unknown({ description: 'JSON Logic (jsonlogic.com); reads <SECTION_TYPE>.<field>, inputs.<key>, document.type' });
+const Score = (options: { default?: number } = {}) => Type.Integer({ minimum: SCORE_BOUNDS.min, maximum: SCORE_BOUNDS.max, ...options });
 const Decisions = Type.Union([Type.Literal('DENIED'), Type.Literal('MANUAL_ANALYSIS'), Type.Literal('IGNORE')]);
 
 const Rule = Type.Object({
@@ -21,7 +23,10 @@ const Factor = Type.Object({
   id: Type.Optional(Slug),
   label: Type.String({ minLength: 1, maxLength: 200 }),
   when: Type.Optional(Logic),
-  points: Type.Unknown({ description: 'a number, or JSON Logic giving one' }),
+  points: Type.Union([
+    Type.Number({ minimum: POINTS_BOUNDS.min, maximum: POINTS_BOUNDS.max }),
+    Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Logic giving the points (jsonlogic.com)' }),
+  ], { description: 'a number, or JSON Logic giving one' }),
 });
 
 export const PolicyBody = Type.Object({
@@ -33,11 +38,11 @@ export const PolicyBody = Type.Object({
   }),
   sections: Type.Array(Type.Enum(SOURCE_SECTION_TYPES), { minItems: 1, maxItems: SOURCE_SECTION_TYPES.length }),
   score: Type.Object({
-    base: Type.Integer(),
-    min: Type.Integer({ default: 0 }),
-    max: Type.Integer({ default: 1000 }),
-    approveFrom: Type.Integer(),
-    denyBelow: Type.Integer(),
+    base: Score(),
+    min: Score({ default: 0 }),
+    max: Score({ default: 1000 }),
+    approveFrom: Score(),
+    denyBelow: Score(),
     factors: Type.Array(Factor, { default: [], maxItems: 200 }),
   }),
   groups: Type.Array(Type.Object({ id: Type.Optional(Slug), name: Type.String({ minLength: 1, maxLength: 200 }), rules: Type.Array(Rule, { maxItems: 200 }) }), {
@@ -137,7 +142,7 @@ export function presentPolicy(view: PolicyView) {
 }
 
 export const PolicyParams = Type.Object({ id: ObjectIdSchema() });
-export const PolicyVersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1 }) });
+export const PolicyVersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1, maximum: MAX_INT32 }) });
 export const PolicyListQuery = Type.Object({
   documentType: Type.Optional(Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')])),
   includeArchived: Type.Boolean({ default: false }),

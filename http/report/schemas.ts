@@ -205,7 +205,8 @@ export const ExportReply = Type.Object({
 
 export const DownloadParams = Type.Object({ blobId: ObjectIdSchema() });
 export const DownloadQuery = Type.Object({
-  expires: Type.Integer(),
+  // Unix seconds; the last second of year 9999 is as far as a Date goes in ISO 8601.
+  expires: Type.Integer({ minimum: 0, maximum: 253_402_300_799 }),
   /** The DOWNLOAD_URL_KEYS key that signed; absent on links signed before key ids. */
   kid: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   signature: Type.String({ minLength: 1 }),

@@ -3,6 +3,7 @@ import { LEGACY_TYPES, SUBSCRIBABLE_EVENTS } from '../../domain/webhook/catalog.
 import { MAX_DESCRIPTION_LENGTH } from '../../domain/webhook/decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { ObjectIdSchema } from '../route.ts';
+import { MAX_INT32 } from '../validation.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -75,7 +76,7 @@ export const ReplayBody = Type.Object({ since: DateTime });
 
 export const DeliveriesQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('canceled')])),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
+  skip: Type.Integer({ minimum: 0, maximum: MAX_INT32, default: 0 }),
   take: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 

@@ -116,4 +116,19 @@ export const reportMigrations: Migration[] = [
       });
     },
   },
+  {
+    // New scores stay within the policy bounds (domain/credit-policy/policy.ts SCORE_BOUNDS),
+    // which an int holds. Events decided before the bounds can carry any finite JSON number
+    // (a policy of base 3e9 or maximum 1e308 was accepted), and a replay must store them rather
+    // than stop the projection for every tenant: a double keeps each exactly as its event has it.
+    name: '202611231030_report_score_double',
+    async up(knex) {
+      await knex.raw('alter table report_reports alter column score type double precision');
+      await knex.raw('alter table report_decisions alter column score type double precision');
+    },
+    async down(knex) {
+      await knex.raw('alter table report_decisions alter column score type integer using round(score)::integer');
+      await knex.raw('alter table report_reports alter column score type integer using round(score)::integer');
+    },
+  },
 ];

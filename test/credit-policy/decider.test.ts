@@ -77,6 +77,23 @@ test('content is validated: sections, expressions, variables, cut-offs, ids', ()
   assertRefused(bad({ groups: [twice, twice] }), 'invalid', /grupo "cadastro" aparece mais de uma vez/);
 });
 
+test('numbers beyond the bounds are refused, so no event carries one the read model cannot keep', () => {
+  const score = (patch: Partial<PolicyContent['score']>) => ({ ...DEMO_CPF_POLICY, score: { ...DEMO_CPF_POLICY.score, ...patch } });
+  const inRange = 'precisa ser um número inteiro entre -100000 e 100000.';
+  for (const command of [create, (content: PolicyContent) => version(content)]) {
+    const refusedWith = (content: PolicyContent, message: string) => assertRefused(() => decide(command === create ? [] : created(), command(content)), 'invalid', message);
+    refusedWith(score({ base: 3e9, max: 3e9 }), `A pontuação base ${inRange}`);
+    refusedWith(score({ max: 1e308 }), `A pontuação máxima ${inRange}`);
+    refusedWith(score({ min: -1e308 }), `A pontuação mínima ${inRange}`);
+    refusedWith(score({ approveFrom: 100_001 }), `O corte de aprovação ${inRange}`);
+    refusedWith(score({ denyBelow: 0.5 }), `O corte de negação ${inRange}`);
+    refusedWith(score({ factors: [{ id: 'f', label: 'F', when: null, points: 1e308 }] }), 'Os pontos do fator "f" precisam ser um número entre -200000 e 200000.');
+    refusedWith(score({ factors: [{ id: 'f', label: 'F', when: null, points: Number.NaN }] }), 'Os pontos do fator "f" precisam ser um número entre -200000 e 200000.');
+  }
+  const widest = score({ base: 100_000, min: -100_000, max: 100_000, approveFrom: 100_000, denyBelow: -100_000, factors: [{ id: 'f', label: 'F', when: null, points: -200_000 }] });
+  assert.is(decide([], create(widest)).length, 1, 'the bounds themselves are accepted');
+});
+
 test('rules may read proposal inputs and the document; iterator bodies read the item', () => {
   const content: PolicyContent = {
     ...DEMO_CPF_POLICY,

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { creditPolicyDemoSeeder } from '../../application/credit-policy/demo.ts';
 import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
+import { policyStream } from '../../domain/credit-policy/events.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -100,6 +101,48 @@ test('validation: shape in the contract style, meaning in Portuguese', async () 
   const cnpjOnly = await call('POST', '/credit-policy/policy', { ...DEMO_CPF_POLICY, sections: ['BALANCE_SHEET'] });
   assert.equal(cnpjOnly.body, { code: 400, message: 'A seção BALANCE_SHEET não se aplica a políticas de CPF.' });
   assert.is((await call('GET', '/credit-policy/policy/nope')).status, 400);
+});
+
+test('numbers beyond the bounds: 400 naming the field and its range, nothing appended, reports still decided', async () => {
+  const events = async () => Number((await app.database.knex('events').count<{ count: string }[]>('* as count'))[0]!.count);
+  const p = (await call('POST', '/credit-policy/policy', { ...DEMO_CPF_POLICY, name: 'Limites' })).body;
+  const before = await events();
+  const withScore = (patch: Record<string, unknown>) => ({ ...DEMO_CPF_POLICY, score: { ...DEMO_CPF_POLICY.score, ...patch } });
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ base: 3e9, max: 3e9 }, 'score.base must not be greater than 100000,score.max must not be greater than 100000'],
+    [{ max: 1e308 }, 'score.max must not be greater than 100000'],
+    [{ min: -3e9 }, 'score.min must not be less than -100000'],
+    [{ approveFrom: 1e308, denyBelow: -1e308 }, 'score.approveFrom must not be greater than 100000,score.denyBelow must not be less than -100000'],
+    [{ factors: [{ label: 'Enorme', points: 1e308 }] }, 'score.factors.0.points must not be greater than 200000'],
+    [{ factors: [{ label: 'Nada', points: 'x' }] }, 'score.factors.0.points has an invalid value'],
+  ];
+  for (const [patch, message] of cases) {
+    assert.equal((await call('POST', '/credit-policy/policy', withScore(patch))).body, { code: 400, message });
+    assert.equal((await call('PUT', `/credit-policy/policy/${p.id}`, withScore(patch))).body, { code: 400, message });
+  }
+  assert.is(await events(), before, 'nothing appended');
+  assert.is((await call('GET', `/credit-policy/policy/${p.id}/versions/99999999999999999999`)).body.message, 'version must not be greater than 2147483647');
+
+  const widest = withScore({ base: 100_000, min: -100_000, max: 100_000, approveFrom: 100_000, denyBelow: -100_000, factors: [{ label: 'Tudo', points: 200_000 }] });
+  const edge = (await call('POST', '/credit-policy/policy', widest)).body;
+  const report = (await call('POST', '/v2/report', { document: '12345678909', type: 'cpf', policyId: edge.id })).body;
+  const decided = await waitForReport(app, tenant.token, report.id, 120_000);
+  assert.is(decided.score, 100_000, 'the largest score fits the read model');
+});
+
+test('a policy saved before the bounds (base 3e9, maximum 1e308) decides its reports and stalls no one', async () => {
+  const policyId = app.app.ids.objectId();
+  const content = { ...DEMO_CPF_POLICY, name: 'Antes dos limites', score: { ...DEMO_CPF_POLICY.score, base: 3e9, max: 1e308, approveFrom: 600 } };
+  // Straight into the store, as the decider accepted it before the bounds.
+  const data = { policyId, organizationId: tenant.organizationId, version: 1, content, userId: tenant.userId, createdAt: new Date().toISOString() };
+  await app.app.store.appendToStream(policyStream(policyId), [{ type: 'CreditPolicyCreated', data }]);
+  const old = (await call('POST', '/v2/report', { document: '12345678909', type: 'cpf', policyId })).body;
+  assert.ok((await waitForReport(app, tenant.token, old.id, 120_000)).score > 2 ** 31, 'beyond an int column');
+
+  const other = await provisionTenant(app, { name: 'Vizinho' });
+  const policy = (await call('POST', '/credit-policy/policy', DEMO_CPF_POLICY, other.token)).body;
+  const next = (await call('POST', '/v2/report', { document: '12345678909', type: 'cpf', policyId: policy.id }, other.token)).body;
+  assert.is((await waitForReport(app, other.token, next.id, 120_000)).policyStatus, 'APPROVED', 'the projection went on past it');
 });
 
 test('organizations and permissions', async () => {
