@@ -17,7 +17,7 @@ import {
   type Subscription,
   type SubscriptionHandler,
 } from './port.ts';
-import { WRONG_EXPECTED_REVISION, appendSql, eventColumns, readAllSql } from './postgres-sql.ts';
+import { WRONG_EXPECTED_REVISION, appendBatchSql, appendSql, eventColumns, readAllSql } from './postgres-sql.ts';
 import { PollingSubscription } from './postgres-subscription.ts';
 
 export { eventStoreMigrations } from './postgres-sql.ts';
@@ -33,6 +33,24 @@ export interface PostgresEventStoreOptions {
   onSubscriptionReadError?: (error: unknown) => void;
   /** Destroy the knex pool on close(): only when the store owns it. */
   destroyKnexOnClose?: boolean;
+  /** Most appends written in one group commit. */
+  maxAppendBatch?: number;
+}
+
+interface QueuedAppend {
+  streamName: string;
+  events: readonly EventToAppend[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+interface BatchRow {
+  n: number;
+  next_revision: string | null;
+  transaction_id: string | null;
+  global_position: string | null;
+  actual: string | null;
 }
 
 interface EventRow {
@@ -83,6 +101,10 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private closed = false;
+  private readonly maxAppendBatch: number;
+  private readonly appendQueue: QueuedAppend[] = [];
+  /** The group commit in progress, while there is one. */
+  private committing: Promise<void> | undefined;
 
   constructor(
     private readonly knex: Knex,
@@ -90,14 +112,88 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.batchSize = options.subscriptionBatchSize ?? 1000;
+    this.maxAppendBatch = options.maxAppendBatch ?? 200;
   }
 
-  async appendToStream(
+  /**
+   * Group commit: an append that arrives while a commit is in flight waits for it and then goes
+   * with every other waiting append in one statement, so a burst of concurrent appends costs one
+   * WAL flush instead of one each, and an append on an idle store still goes at once. Each append
+   * keeps its own expected-revision check and its own result or error.
+   */
+  appendToStream(
     streamName: string,
     events: readonly EventToAppend[],
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
+    // Nothing to write: only the check, which needs no commit of its own.
+    if (events.length === 0) return this.appendAlone(streamName, events, expected);
+    return new Promise((resolve, reject) => {
+      this.appendQueue.push({ streamName, events, expected, resolve, reject });
+      this.committing ??= this.commitQueued();
+    });
+  }
+
+  private async commitQueued(): Promise<void> {
+    while (this.appendQueue.length) {
+      const batch = this.appendQueue.splice(0, this.maxAppendBatch);
+      if (batch.length === 1) {
+        const [only] = batch;
+        await this.appendAlone(only!.streamName, only!.events, only!.expected).then(only!.resolve, only!.reject);
+      } else {
+        await this.appendBatch(batch);
+      }
+      this.wakeSubscriptions();
+    }
+    this.committing = undefined;
+  }
+
+  private async appendBatch(queued: QueuedAppend[]): Promise<void> {
+    // Stable: appends to one stream keep their order; all batches lock streams in one order.
+    const batch = [...queued].sort((a, b) => (a.streamName < b.streamName ? -1 : a.streamName > b.streamName ? 1 : 0));
+    const owner: number[] = [];
+    const index: number[] = [];
+    const events: EventToAppend[] = [];
+    batch.forEach((append, i) =>
+      append.events.forEach((event, k) => {
+        owner.push(i + 1);
+        index.push(k + 1);
+        events.push(event);
+      }),
+    );
+    let rows: BatchRow[];
+    try {
+      ({ rows } = await this.knex.raw(appendBatchSql, [
+        batch.map((a) => a.streamName),
+        batch.map((a) => encodeExpected(a.expected)),
+        owner,
+        index,
+        events.map((e) => e.id ?? randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => JSON.stringify(e.metadata ?? {})),
+      ]));
+    } catch {
+      // One bad append (an unstorable payload, say) fails the whole statement: give each its own
+      // fate and its own error by writing them one by one.
+      for (const a of batch) await this.appendAlone(a.streamName, a.events, a.expected).then(a.resolve, a.reject);
+      return;
+    }
+    for (const row of rows) {
+      const append = batch[row.n - 1]!;
+      if (row.actual !== null) {
+        append.reject(new ConcurrencyError(append.streamName, append.expected, row.actual === 'no_stream' ? 'no_stream' : BigInt(row.actual)));
+      } else {
+        append.resolve({
+          nextExpectedRevision: BigInt(row.next_revision!),
+          position: { commit: BigInt(row.transaction_id!), prepare: BigInt(row.global_position!) },
+        });
+      }
+    }
+  }
+
+  private async appendAlone(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     let row: { next_revision: string; transaction_id: string | null; global_position: string | null };
     try {
       const result = await this.knex.raw(appendSql, [
@@ -116,7 +212,6 @@ export class PostgresEventStore implements EventStore {
       }
       throw error;
     }
-    if (events.length > 0) for (const subscription of this.subscriptions) subscription.wake();
     return {
       nextExpectedRevision: BigInt(row.next_revision),
       position:
@@ -124,6 +219,10 @@ export class PostgresEventStore implements EventStore {
           ? START
           : { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
     };
+  }
+
+  private wakeSubscriptions(): void {
+    for (const subscription of this.subscriptions) subscription.wake();
   }
 
   async readStream(streamName: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<RecordedEvent[]> {
