@@ -235,8 +235,8 @@ export const appendBatchSql =
   'select * from append_batch(?::text[], ?::text[], ?::int[], ?::int[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
 
 /**
- * One page of $all: the next `limit` events after a position, in order, each marked whether it
- * passes the filter; events that do not pass come back without their data.
+ * One page of $all: the next `limit` events after a position, in order; with a filter, each is
+ * marked `wanted` or not, and events that do not pass come back without their data.
  *
  * The filter is deliberately not in the WHERE clause. There the planner estimates it (or, on a
  * freshly loaded table without statistics, guesses it) to be selective, then prefers a bitmap
@@ -252,24 +252,23 @@ export function readAllSql(options: { eventTypes: boolean; categories: boolean; 
   const tests = [];
   if (options.eventTypes) tests.push('e.event_type = any(?::text[])');
   if (options.categories) tests.push('e.category = any(?::text[])');
-  const wanted = tests.length ? tests.join(' and ') : 'true';
+  const columns = `global_position::text as global_position, transaction_id::text as transaction_id,
+    stream_name, revision::text as revision, event_id::text as event_id, event_type, created_at`;
+  const scan = (select: string) => `
+      select ${select}
+      from events e
+      where e.transaction_id < snap.xmin
+        and (e.transaction_id, e.global_position) > (?::bigint, ?::bigint)
+      order by e.transaction_id, e.global_position
+      ${options.limit ? 'limit ?' : ''}`;
+  // Unfiltered, every event is wanted: marking them would only cost each row.
+  const page = tests.length
+    ? `select ${columns}, w.wanted, case when w.wanted then w.data end as data, case when w.wanted then w.metadata end as metadata
+       from (${scan(`e.*, (${tests.join(' and ')}) as wanted`)}) w
+       order by w.transaction_id, w.global_position`
+    : scan(`${columns}, data, metadata`);
   return `
     with snap as materialized (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin)
     select snap.xmin::text as xmin, page.*
-    from snap left join lateral (
-      select w.global_position::text as global_position, w.transaction_id::text as transaction_id,
-        w.stream_name, w.revision::text as revision, w.event_id::text as event_id, w.event_type,
-        w.created_at, w.wanted,
-        case when w.wanted then w.data end as data,
-        case when w.wanted then w.metadata end as metadata
-      from (
-        select e.*, (${wanted}) as wanted
-        from events e
-        where e.transaction_id < snap.xmin
-          and (e.transaction_id, e.global_position) > (?::bigint, ?::bigint)
-        order by e.transaction_id, e.global_position
-        ${options.limit ? 'limit ?' : ''}
-      ) w
-      order by w.transaction_id, w.global_position
-    ) page on true`;
+    from snap left join lateral (${page}) page on true`;
 }

@@ -35,6 +35,8 @@ export interface PostgresEventStoreOptions {
   destroyKnexOnClose?: boolean;
   /** Most appends written in one group commit. */
   maxAppendBatch?: number;
+  /** Group commits in flight at once (each on its own connection). */
+  concurrentCommits?: number;
 }
 
 interface QueuedAppend {
@@ -103,8 +105,9 @@ export class PostgresEventStore implements EventStore {
   private closed = false;
   private readonly maxAppendBatch: number;
   private readonly appendQueue: QueuedAppend[] = [];
-  /** The group commit in progress, while there is one. */
-  private committing: Promise<void> | undefined;
+  private readonly concurrentCommits: number;
+  /** Loops writing queued appends, at most concurrentCommits. */
+  private committers = 0;
 
   constructor(
     private readonly knex: Knex,
@@ -113,13 +116,15 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.batchSize = options.subscriptionBatchSize ?? 1000;
     this.maxAppendBatch = options.maxAppendBatch ?? 200;
+    this.concurrentCommits = options.concurrentCommits ?? 2;
   }
 
   /**
-   * Group commit: an append that arrives while a commit is in flight waits for it and then goes
-   * with every other waiting append in one statement, so a burst of concurrent appends costs one
-   * WAL flush instead of one each, and an append on an idle store still goes at once. Each append
-   * keeps its own expected-revision check and its own result or error.
+   * Group commit: appends that arrive while the commits in flight (concurrentCommits of them) are
+   * busy wait and then go together in one statement, so a burst of concurrent appends costs a few
+   * WAL flushes instead of one each, and an append on an idle store goes within a turn of the
+   * event loop. Each append keeps its own expected-revision check and its own result or error.
+   * Two commits rather than one keep the next batch being written while one waits for its flush.
    */
   appendToStream(
     streamName: string,
@@ -131,11 +136,17 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) return this.appendAlone(streamName, events, expected);
     return new Promise((resolve, reject) => {
       this.appendQueue.push({ streamName, events, expected, resolve, reject });
-      this.committing ??= this.commitQueued();
+      if (this.committers < this.concurrentCommits) {
+        this.committers++;
+        void this.commitQueued();
+      }
     });
   }
 
   private async commitQueued(): Promise<void> {
+    // One turn of the event loop first: callers whose previous append just resolved queue their
+    // next one in the microtasks that follow, and should make this commit, not the one after.
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.appendQueue.length) {
       const batch = this.appendQueue.splice(0, this.maxAppendBatch);
       if (batch.length === 1) {
@@ -145,8 +156,9 @@ export class PostgresEventStore implements EventStore {
         await this.appendBatch(batch);
       }
       this.wakeSubscriptions();
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    this.committing = undefined;
+    this.committers--;
   }
 
   private async appendBatch(queued: QueuedAppend[]): Promise<void> {
@@ -261,11 +273,12 @@ export class PostgresEventStore implements EventStore {
     if (maxCount !== undefined) bindings.push(maxCount);
 
     const { rows } = (await this.knex.raw(sql, bindings)) as {
-      rows: (Partial<EventRow> & { xmin: string; wanted: boolean | null })[];
+      rows: (Partial<EventRow> & { xmin: string; wanted?: boolean | null })[];
     };
     const xmin = BigInt(rows[0]!.xmin);
     const scanned = rows.filter((r) => r.global_position != null);
-    const events = scanned.filter((r) => r.wanted).map((r) => toRecorded(r as EventRow));
+    const filtered = eventTypes !== undefined || categories !== undefined;
+    const events = (filtered ? scanned.filter((r) => r.wanted) : scanned).map((r) => toRecorded(r as EventRow));
 
     const more = maxCount !== undefined && scanned.length >= maxCount;
     let checkpoint: Position;
