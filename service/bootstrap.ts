@@ -68,6 +68,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
       }
       for (const worker of workers.reverse()) await worker.stop();
       await runner?.stop();
+      await app.authenticator.close();
       await infra.close();
       log.info('stopped');
     })());
