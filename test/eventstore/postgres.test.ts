@@ -38,7 +38,7 @@ pgOnly.after(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function eventually(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);

@@ -6,6 +6,7 @@ import { issueCredential, revokeCredential } from '../../application/identity/pr
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant, type TestTenant } from '../support/identity.ts';
+import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 const LIMIT_PER_CREDENTIAL = 20;
 const LIMIT_PER_ORGANIZATION = 30;
@@ -19,6 +20,7 @@ const test = suite<Ctx>('identity: authentication over HTTP');
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp({
+    ...PATIENT_READ_YOUR_WRITES,
     RATE_LIMIT_PER_CREDENTIAL: String(LIMIT_PER_CREDENTIAL),
     RATE_LIMIT_PER_ORGANIZATION: String(LIMIT_PER_ORGANIZATION),
     AUTH_FAILURES_BEFORE_LOCK: String(FAILURES_BEFORE_LOCK),

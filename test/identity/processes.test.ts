@@ -4,6 +4,7 @@ import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
+import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 /**
  * Several processes on one database and DATA_DIR: `app` stays up the whole time while `other`
@@ -18,7 +19,7 @@ const test = suite<Ctx>('identity: tokens across processes and restarts');
 const LIMIT = 10;
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp({ RATE_LIMIT_PER_CREDENTIAL: String(LIMIT) });
+  ctx.app = await startTestApp({ ...PATIENT_READ_YOUR_WRITES, RATE_LIMIT_PER_CREDENTIAL: String(LIMIT) });
 });
 test.after(async (ctx) => {
   await ctx.other?.stop();

@@ -5,6 +5,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant } from '../support/identity.ts';
+import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 /**
  * Verified sessions are cached in each API process until the identity read model changes them:
@@ -18,7 +19,7 @@ interface Ctx {
 const test = suite<Ctx>('identity: cached sessions end at once in every process');
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp();
+  ctx.app = await startTestApp(PATIENT_READ_YOUR_WRITES);
   ctx.other = await startService({ ...ctx.app.app.config, JWT_SECRET: undefined, PORT: 0 });
 });
 test.after(async (ctx) => {
