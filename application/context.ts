@@ -15,6 +15,8 @@ export interface Authenticator {
 /** Counts a request against the caller's limits and tells what is left, or throws a 429. */
 export interface RequestLimiter {
   consume(principal: Principal): Promise<{ limit: number; remaining: number; resetSeconds: number }>;
+  /** Send what is still counted only here, and stop syncing. */
+  close(): Promise<void>;
 }
 
 /**

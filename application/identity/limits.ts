@@ -53,6 +53,7 @@ class SyncedWindows {
   private readonly windows = new Map<string, Window>();
   private timer: NodeJS.Timeout | undefined;
   private syncing = false;
+  private closed = false;
 
   constructor(
     private readonly db: Knex,
@@ -64,8 +65,15 @@ class SyncedWindows {
     let window = this.windows.get(key);
     if (!window || window.expire <= now) this.windows.set(key, (window = { pending: 0, shared: 0, expire: now + this.windowMs }));
     window.pending++;
-    this.timer ??= setTimeout(() => void this.sync(), SYNC_MS).unref();
+    if (!this.closed) this.timer ??= setTimeout(() => void this.sync(), SYNC_MS).unref();
     return { consumed: window.shared + window.pending, expire: window.expire };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    while (this.syncing) await new Promise((resolve) => setTimeout(resolve, 5));
+    if ([...this.windows.values()].some((w) => w.pending > 0)) await this.sync();
   }
 
   private async sync(): Promise<void> {
@@ -100,7 +108,7 @@ class SyncedWindows {
       this.timer = undefined;
       const now = Date.now();
       for (const [key, window] of this.windows) if (window.expire <= now && window.pending === 0) this.windows.delete(key);
-      if ([...this.windows.values()].some((w) => w.pending > 0)) this.timer = setTimeout(() => void this.sync(), SYNC_MS).unref();
+      if (!this.closed && [...this.windows.values()].some((w) => w.pending > 0)) this.timer = setTimeout(() => void this.sync(), SYNC_MS).unref();
     }
   }
 }
@@ -138,6 +146,7 @@ export function createRequestLimiter(db: Knex, config: Config): RequestLimiter {
       }
       return state;
     },
+    close: () => windows.close(),
   };
 }
 
