@@ -8,11 +8,15 @@ import type { Clock, IdGenerator } from '../platform/ids.ts';
 /** Turns a bearer token into the caller, or throws DomainError('unauthenticated'). */
 export interface Authenticator {
   verify(token: string): Promise<Principal>;
+  /** Release what it holds open (a listening connection). */
+  close(): Promise<void>;
 }
 
-/** Counts a request against the caller's limits, or throws a 429. */
+/** Counts a request against the caller's limits and tells what is left, or throws a 429. */
 export interface RequestLimiter {
-  consume(principal: Principal): Promise<void>;
+  consume(principal: Principal): Promise<{ limit: number; remaining: number; resetSeconds: number }>;
+  /** Send what is still counted only here, and stop syncing. */
+  close(): Promise<void>;
 }
 
 /**

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import Type, { type Static, type TSchema } from 'typebox';
 import type { AppContext } from '../application/context.ts';
+import { limitHeaders } from '../application/identity/limits.ts';
 import type { Principal } from '../domain/identity/access.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { HttpError } from './errors.ts';
@@ -134,7 +135,8 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
           // From here every line of the request, the handler's included, says who asked.
           ctx.state.log = ctx.state.log.child({ organizationId: principal.organizationId, credentialId: principal.credentialId, userId: principal.userId }, true);
           context = { ...app, log: ctx.state.log };
-          await app.limiter.consume(principal);
+          // Set before the handler runs, so that error replies carry them too.
+          ctx.set(limitHeaders(await app.limiter.consume(principal)));
           checkGate(spec.gate, principal);
         }
         const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;

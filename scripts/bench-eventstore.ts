@@ -1,36 +1,37 @@
 /**
- * `npm run bench:eventstore`: how close the PostgreSQL event store comes to the database's own
- * limit, on one database in one run.
+ * `npm run bench:eventstore`: our PostgreSQL event store beside Emmett's PostgreSQL event store
+ * (@event-driven-io/emmett-postgresql, a devDependency of this bench only) and beside what the
+ * database itself does bare, in one run on one server:
  *
- *  1. plain insert: 8 concurrent autocommit INSERTs into a bare table with the events' columns,
- *     the most a PostgreSQL on this machine can commit one row at a time;
- *  2. postgres adapter: 8 concurrent appendToStream calls, one event each, exact expected revision
- *     (1 and 2 alternate in slices, see alternate());
- *  3. projection replay: a rebuild of a simple read model from position 0 through
- *     platform/projections/rebuild.ts (readAll batches of 1000; per batch one transaction with a batched
- *     insert and the checkpoint), over the events of (2) topped up to REPLAY_EVENTS.
+ *  - appends: WRITERS concurrent writers, one event per append, each on a stream of its own with
+ *    an exact expected revision (the bare loop: one-row autocommit INSERTs into a table with the
+ *    events' columns);
+ *  - read all forward: the whole log from the start in pages of PAGE events, into objects (the
+ *    bare loop: keyset pages over the same table's primary key).
  *
- * Uses DATABASE_URL's server when set (in a fresh database, dropped afterwards), otherwise a
- * throw-away embedded cluster.
+ * Each figure is the median of ROUNDS slices, the contenders alternating slice by slice so that
+ * load from elsewhere on a shared machine weighs on all alike. Ours and the bare table share one
+ * fresh database, Emmett has another, on the same server: DATABASE_URL's when set, otherwise a
+ * throw-away embedded cluster. Everything is dropped afterwards.
  */
-import { migrations } from '../application/migrations.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import cliProgress from 'cli-progress';
+import { dumbo, rawSql } from '@event-driven-io/dumbo';
+import { getPostgreSQLEventStore, readMessagesBatch } from '@event-driven-io/emmett-postgresql';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { migrations } from '../application/migrations.ts';
 import { createKnex } from '../platform/database/knex.ts';
 import { migrateToLatest } from '../platform/database/migrate.ts';
-import type { ReadAllOptions } from '../platform/eventstore/port.ts';
+import { START, type Position } from '../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
-import type { Projection } from '../platform/projections/projection.ts';
-import { rebuildProjection } from '../platform/projections/rebuild.ts';
 import { startTestCluster } from '../test/support/cluster.ts';
 
 const WRITERS = 8;
-const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 5000);
-const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 100_000);
-const TARGET_RATIO = 0.5;
-const TARGET_REPLAY = 20_000;
+const ROUNDS = 3;
+const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 3000);
+const READ_EVENTS = Number(process.env.BENCH_READ_EVENTS ?? 50_000);
+const PAGE = 1000;
+const TARGET = { appendsVsBare: 0.8, readVsBare: 0.95, vsEmmett: 1 };
 
 const payload = () => ({
   applicationId: randomUUID(),
@@ -40,15 +41,13 @@ const payload = () => ({
 });
 const metadata = { userId: 'bench', correlationId: randomUUID() };
 
-const ROUNDS = 4;
+type Contender = 'ours' | 'emmett' | 'bare';
+const CONTENDERS: Contender[] = ['ours', 'emmett', 'bare'];
 
-const bar = new cliProgress.SingleBar(
-  { format: '{phase} [{bar}] {percentage}%', stream: process.stderr, hideCursor: true },
-  cliProgress.Presets.shades_classic,
-);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** WRITERS loops of `op` for `ms`: how many operations completed and in how long. */
-async function slice(ms: number, op: (writer: number) => Promise<void>): Promise<{ count: number; seconds: number }> {
+/** WRITERS loops of `op` for `ms`: operations per second. */
+async function appendSlice(ms: number, op: (writer: number) => Promise<void>): Promise<number> {
   let count = 0;
   const started = performance.now();
   const deadline = started + ms;
@@ -60,60 +59,46 @@ async function slice(ms: number, op: (writer: number) => Promise<void>): Promise
       }
     }),
   );
-  return { count, seconds: (performance.now() - started) / 1000 };
+  return count / ((performance.now() - started) / 1000);
 }
 
-/**
- * The two write phases alternate in ROUNDS slices rather than running one after the other, so
- * that load from elsewhere on a shared machine (other fsyncs, above all) weighs on both alike.
- */
-async function alternate(
-  phases: Record<string, (writer: number) => Promise<void>>,
-): Promise<Record<string, { count: number; seconds: number }>> {
-  const totals: Record<string, { count: number; seconds: number }> = {};
-  const names = Object.keys(phases);
-  bar.start(ROUNDS * names.length, 0, { phase: 'appending'.padEnd(18) });
+/** One full read: events per second. */
+async function readSlice(readAll: () => Promise<number>): Promise<number> {
+  const started = performance.now();
+  const events = await readAll();
+  return events / ((performance.now() - started) / 1000);
+}
+
+/** ROUNDS rounds, each running every contender once in turn: the median rate of each. */
+async function alternate(label: string, run: Record<Contender, () => Promise<number>>): Promise<Record<Contender, number>> {
+  const rates: Record<Contender, number[]> = { ours: [], emmett: [], bare: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of names) {
-      bar.update({ phase: name.padEnd(18) });
-      const result = await slice(PHASE_MS / ROUNDS, phases[name]!);
-      const total = (totals[name] ??= { count: 0, seconds: 0 });
-      total.count += result.count;
-      total.seconds += result.seconds;
-      bar.increment();
+    for (const contender of CONTENDERS) {
+      rates[contender].push(await run[contender]());
+      process.stderr.write(`${label} round ${round + 1}/${ROUNDS} ${contender}: ${Math.round(rates[contender].at(-1)!)}/s\n`);
     }
   }
-  bar.stop();
-  return totals;
+  return { ours: median(rates.ours), emmett: median(rates.emmett), bare: median(rates.bare) };
 }
 
-async function freshDatabase(): Promise<{ url: string; dispose: () => Promise<void> }> {
-  let adminUrl = process.env.DATABASE_URL;
-  let stopCluster: (() => Promise<void>) | undefined;
-  if (!adminUrl) {
-    process.stderr.write('starting a throw-away PostgreSQL cluster...\n');
-    const cluster = await startTestCluster();
-    adminUrl = cluster.url;
-    stopCluster = cluster.stop;
+async function server(): Promise<{ adminUrl: string; stop?: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL };
+  process.stderr.write('starting a throw-away PostgreSQL cluster...\n');
+  const cluster = await startTestCluster();
+  return { adminUrl: cluster.url, stop: cluster.stop };
+}
+
+async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
   }
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  return {
-    url: adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`),
-    dispose: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-      await stopCluster?.();
-    },
-  };
 }
 
-async function createBenchTables(knex: Knex): Promise<void> {
+async function createBareTable(knex: Knex): Promise<void> {
   await knex.raw(`
     create table bare (
       global_position bigserial primary key,
@@ -124,129 +109,150 @@ async function createBenchTables(knex: Knex): Promise<void> {
       data jsonb not null,
       metadata jsonb not null,
       created_at timestamptz not null default now()
-    );
-    create table bench_read (
-      event_id uuid primary key,
-      stream_name text not null,
-      revision bigint not null,
-      amount numeric not null
-    );`);
+    )`);
 }
 
-const readModel: Projection = {
-  name: 'bench_read',
-  eventTypes: ['AmountRecorded'],
-  tables: ['bench_read'],
-  async handle(events, trx) {
-    // One parameter for the whole batch: a multi-row VALUES list would bind 4 parameters a row.
-    const rows = events.map((e) => ({ event_id: e.id, stream_name: e.streamName, revision: e.revision.toString(), amount: e.data.amount }));
-    await trx.raw(
-      `insert into bench_read (event_id, stream_name, revision, amount)
-       select event_id, stream_name, revision, amount
-       from jsonb_to_recordset(?::jsonb) as r(event_id uuid, stream_name text, revision bigint, amount numeric)`,
-      [JSON.stringify(rows)],
-    );
-  },
-};
+const { adminUrl, stop: stopServer } = await server();
+const names = { ours: `bench_${randomBytes(5).toString('hex')}`, emmett: `bench_emmett_${randomBytes(5).toString('hex')}` };
+await withAdmin(adminUrl, async (c) => {
+  await c.query(`create database ${names.ours}`);
+  await c.query(`create database ${names.emmett}`);
+});
+const urlOf = (name: string) => adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
 
-const db = await freshDatabase();
-const knex = createKnex(db.url, WRITERS + 4);
+const knex = createKnex(urlOf(names.ours), WRITERS + 4);
 const store = new PostgresEventStore(knex);
+const emmett = getPostgreSQLEventStore(urlOf(names.emmett));
+const emmettPool = dumbo({ connectionString: urlOf(names.emmett) });
 try {
   await migrateToLatest(knex, migrations);
-  await createBenchTables(knex);
+  await createBareTable(knex);
   const version = (await knex.raw('show server_version')).rows[0].server_version;
   const sync = (await knex.raw('show synchronous_commit')).rows[0].synchronous_commit;
   console.log(
-    `PostgreSQL ${version}, synchronous_commit=${sync}, ${WRITERS} writers, ${PHASE_MS / 1000} s per phase in ${ROUNDS} alternating slices`,
+    `PostgreSQL ${version}, synchronous_commit=${sync}; appends: ${WRITERS} writers, ${SLICE_MS / 1000} s slices; ` +
+      `read all: ${READ_EVENTS} events or more, pages of ${PAGE}; median of ${ROUNDS} alternating slices each`,
   );
 
-  // Warm-up: connections opened, plans and the append function cached.
+  // Warm-up: connections opened, plans and functions cached, Emmett's schema created.
   await Promise.all(
     Array.from({ length: WRITERS }, async (_, w) => {
       for (let i = 0; i < 20; i++) {
         await store.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
+        await emmett.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
         await knex.raw(`insert into bare (stream_name, revision, event_id, event_type, data, metadata) values ('warmup', 0, ?, 'Warmup', '{}', '{}')`, [randomUUID()]);
       }
     }),
   );
 
   const revisions = new Array<number>(WRITERS).fill(0);
-  const expected: (bigint | 'no_stream')[] = new Array(WRITERS).fill('no_stream');
-  const { 'plain insert': plain, 'postgres adapter': adapter } = await alternate({
-    'plain insert': async (w) => {
-      await knex.raw(
-        'insert into bare (stream_name, revision, event_id, event_type, data, metadata) values (?, ?, ?, ?, ?, ?)',
-        [`account-${w}`, revisions[w]++, randomUUID(), 'AmountRecorded', JSON.stringify(payload()), JSON.stringify(metadata)],
-      );
-    },
-    'postgres adapter': async (w) => {
-      const result = await store.appendToStream(
-        `account-${w}`,
-        [{ type: 'AmountRecorded', data: payload(), metadata }],
-        { expectedRevision: expected[w] },
-      );
-      expected[w] = result.nextExpectedRevision;
-    },
+  const ourExpected: (bigint | 'no_stream')[] = new Array(WRITERS).fill('no_stream');
+  const emmettExpected: (bigint | undefined)[] = new Array(WRITERS).fill(undefined);
+  const appends = await alternate('appends', {
+    ours: () =>
+      appendSlice(SLICE_MS, async (w) => {
+        const result = await store.appendToStream(`account-${w}`, [{ type: 'AmountRecorded', data: payload(), metadata }], {
+          expectedRevision: ourExpected[w],
+        });
+        ourExpected[w] = result.nextExpectedRevision;
+      }),
+    emmett: () =>
+      appendSlice(SLICE_MS, async (w) => {
+        const result = await emmett.appendToStream(`account-${w}`, [{ type: 'AmountRecorded', data: payload(), metadata }], {
+          expectedStreamVersion: emmettExpected[w] ?? 'STREAM_DOES_NOT_EXIST',
+        });
+        emmettExpected[w] = result.nextExpectedStreamVersion;
+      }),
+    bare: () =>
+      appendSlice(SLICE_MS, async (w) => {
+        await knex.raw('insert into bare (stream_name, revision, event_id, event_type, data, metadata) values (?, ?, ?, ?, ?, ?)', [
+          `account-${w}`,
+          revisions[w]++,
+          randomUUID(),
+          'AmountRecorded',
+          JSON.stringify(payload()),
+          JSON.stringify(metadata),
+        ]);
+      }),
   });
 
-  const plainRate = plain.count / plain.seconds;
-  const adapterRate = adapter.count / adapter.seconds;
-  const ratio = adapterRate / plainRate;
-
-  // Top up the log for a replay long enough to measure; these appends are not timed.
-  const have = Number((await knex.raw('select count(*)::int as n from events')).rows[0].n);
-  const missing = Math.max(0, REPLAY_EVENTS - have);
-  await Promise.all(
-    Array.from({ length: WRITERS }, async (_, w) => {
-      for (let left = Math.ceil(missing / WRITERS); left > 0; left -= 500) {
-        const events = Array.from({ length: Math.min(500, left) }, () => ({ type: 'AmountRecorded', data: payload(), metadata }));
-        await store.appendToStream(`seed-${w}`, events);
-      }
-    }),
+  // Top every log up to READ_EVENTS (not timed), in appends of 500 events.
+  const topUp = async (have: number, append: (writer: number, events: number) => Promise<unknown>) => {
+    const perWriter = Math.ceil(Math.max(0, READ_EVENTS - have) / WRITERS);
+    await Promise.all(
+      Array.from({ length: WRITERS }, async (_, w) => {
+        for (let left = perWriter; left > 0; left -= 500) await append(w, Math.min(500, left));
+      }),
+    );
+  };
+  const batchOf = (n: number) => Array.from({ length: n }, () => ({ type: 'AmountRecorded', data: payload(), metadata }));
+  const count = async (table: string) => Number((await knex.raw(`select count(*)::int as n from ${table}`)).rows[0].n);
+  const emmettCount = async () => Number((await emmettPool.execute.query<{ n: number }>(rawSql('select count(*)::int as n from emt_messages'))).rows[0]!.n);
+  await topUp(await count('events'), (w, n) => store.appendToStream(`seed-${w}`, batchOf(n)));
+  await topUp(await emmettCount(), (w, n) => emmett.appendToStream(`seed-${w}`, batchOf(n)));
+  await topUp(await count('bare'), (w, n) =>
+    knex.raw(
+      `insert into bare (stream_name, revision, event_id, event_type, data, metadata)
+       select ?, g, gen_random_uuid(), 'AmountRecorded', ?::jsonb, ?::jsonb from generate_series(1, ?) g`,
+      [`seed-${w}`, JSON.stringify(payload()), JSON.stringify(metadata), n],
+    ),
   );
-  const total = Number((await knex.raw('select count(*)::int as n from events')).rows[0].n);
-  const started = performance.now();
-  // Time spent in readAll, to tell the store's share of the replay from the projection's.
-  let readingMs = 0;
-  const timedStore = new Proxy(store, {
-    get(target, property) {
-      if (property === 'readAll') {
-        return async (options: ReadAllOptions) => {
-          const begun = performance.now();
-          try {
-            return await target.readAll(options);
-          } finally {
-            readingMs += performance.now() - begun;
-          }
-        };
-      }
-      const value = Reflect.get(target, property);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  bar.start(total, 0, { phase: 'projection replay'.padEnd(18) });
-  const { events: replayed } = await rebuildProjection(knex, timedStore, readModel, {
-    batchSize: 1000,
-    onProgress: (p) => bar.update(p.events),
-  });
-  bar.stop();
-  const replaySeconds = (performance.now() - started) / 1000;
-  const replayRate = replayed / replaySeconds;
-  const projected = Number((await knex.raw('select count(*)::int as n from bench_read')).rows[0].n);
-  if (projected !== replayed) throw new Error(`replay wrote ${projected} rows for ${replayed} events`);
 
-  const verdict = (ok: boolean) => (ok ? 'ok' : 'BELOW TARGET');
-  console.log(`plain insert: ${Math.round(plainRate)} inserts/s (${plain.count} in ${plain.seconds.toFixed(1)} s)`);
-  console.log(`postgres adapter: ${Math.round(adapterRate)} appends/s (${adapter.count} in ${adapter.seconds.toFixed(1)} s)`);
-  console.log(`ratio: ${Math.round(ratio * 100)}% (target >= ${TARGET_RATIO * 100}%: ${verdict(ratio >= TARGET_RATIO)})`);
-  console.log(
-    `projection replay: ${Math.round(replayRate)} events/s (${replayed} of ${total} events in ${replaySeconds.toFixed(1)} s, ` +
-      `platform/projections/rebuild.ts, batches of 1000, ${Math.round((readingMs / 10 / replaySeconds))}% of it in readAll; ` +
-      `target >= ${TARGET_REPLAY}: ${verdict(replayRate >= TARGET_REPLAY)})`,
-  );
+  const reads = await alternate('read all', {
+    ours: () =>
+      readSlice(async () => {
+        let after: Position = START;
+        let total = 0;
+        for (;;) {
+          const { events, checkpoint } = await store.readAll({ after, maxCount: PAGE });
+          total += events.length;
+          if (events.length < PAGE) return total;
+          after = checkpoint;
+        }
+      }),
+    emmett: () =>
+      readSlice(async () => {
+        let after = 0n;
+        let total = 0;
+        for (;;) {
+          const batch = await readMessagesBatch(emmettPool.execute, { after, batchSize: PAGE });
+          total += batch.messages.length;
+          if (!batch.areMessagesLeft || batch.messages.length === 0) return total;
+          after = batch.currentGlobalPosition;
+        }
+      }),
+    bare: () =>
+      readSlice(async () => {
+        let after = 0;
+        let total = 0;
+        for (;;) {
+          const { rows } = await knex.raw(
+            `select global_position, stream_name, revision::text as revision, event_id, event_type, data, metadata, created_at
+             from bare where global_position > ? order by global_position limit ?`,
+            [after, PAGE],
+          );
+          total += rows.length;
+          if (rows.length < PAGE) return total;
+          after = rows.at(-1).global_position;
+        }
+      }),
+  });
+
+  const verdict = (ratio: number, target: number) => `${ratio.toFixed(2)}x (target >= ${target}x: ${ratio >= target ? 'met' : 'NOT met'})`;
+  const line = (what: string, unit: string, r: Record<Contender, number>, vsBare: number) => {
+    console.log(`${what}: ours ${Math.round(r.ours)} ${unit}, Emmett ${Math.round(r.emmett)} ${unit}, bare ${Math.round(r.bare)} ${unit}`);
+    console.log(`  ours/bare ${verdict(r.ours / r.bare, vsBare)}; ours/Emmett ${verdict(r.ours / r.emmett, TARGET.vsEmmett)}`);
+  };
+  line(`appends, ${WRITERS} writers`, 'ev/s', appends, TARGET.appendsVsBare);
+  line('read all forward', 'ev/s', reads, TARGET.readVsBare);
 } finally {
   await store.close();
   await knex.destroy();
-  await db.dispose();
+  await emmett.close();
+  await emmettPool.close();
+  await withAdmin(adminUrl, async (c) => {
+    await c.query(`drop database if exists ${names.ours} with (force)`);
+    await c.query(`drop database if exists ${names.emmett} with (force)`);
+  });
+  await stopServer?.();
 }

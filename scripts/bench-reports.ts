@@ -8,17 +8,70 @@
  * per second, p50/p99 from sending the POST to the report's finalizedAt, and the peak RSS of the
  * service process (sampled every 50 ms; the clients' memory is not in it).
  *
- * The rate limits are lifted for the run (one credential sends everything). BENCH_REPORTS and
- * BENCH_CLIENTS override the counts.
+ * Then GET /v2/report/{id} over those reports with 32 keep-alive connections (a client process
+ * of its own, bench-reports-get-load.ts), ours beside a bare koa + pg route that answers the same
+ * report with its sections in one query, no authentication, no limits: the two alternate in three
+ * slices and each figure is the median of its three.
+ *
+ * The rate limits are raised for the run (one credential sends everything) but stay on: every
+ * request is still counted. BENCH_REPORTS and BENCH_CLIENTS override the counts.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import pg from 'pg';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { startTestApp } from '../test/support/app.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 
 const REPORTS = process.env.BENCH_REPORTS ?? '2000';
 const CLIENTS = process.env.BENCH_CLIENTS ?? '16';
-const TARGET = { perSecond: 100, p99Ms: 2000, rssMb: 300 };
+const TARGET = { perSecond: 100, p99Ms: 2000, rssMb: 300, getVsBare: 0.5 };
+const GET_IDS = 200;
+
+/** What the database alone gives: the report and its sections in one query, straight to JSON. */
+async function startBareReportServer(databaseUrl: string, organizationId: string): Promise<{ url: string; close(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const router = new Router();
+  router.get('/v2/report/:id', async (ctx) => {
+    const { rows } = await pool.query(
+      `select to_jsonb(r) || jsonb_build_object('sections',
+                coalesce((select jsonb_agg(to_jsonb(s) order by s.position) from report_sections s where s.report_id = r.id), '[]')) as report
+         from report_reports r where r.id = $1 and r.organization_id = $2`,
+      [ctx.params.id, organizationId],
+    );
+    ctx.status = rows.length ? 200 : 404;
+    ctx.body = rows[0]?.report ?? { code: 404 };
+  });
+  const koa = new Koa();
+  koa.use(router.routes());
+  const server: Server = createServer(koa.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}
+
+/** Runs a client script in its own process; resolves with the last line it prints, parsed. */
+async function runClient<T>(script: string, env: Record<string, string>): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(script, import.meta.url).pathname], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  if (code !== 0) throw new Error(`${script} failed (exit ${code})`);
+  return JSON.parse(output.trim().split('\n').at(-1)!) as T;
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -46,15 +99,7 @@ try {
   const idleRss = process.memoryUsage().rss;
   peakRss = idleRss;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./bench-reports-load.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_URL: app.url, BENCH_TOKEN: tenant.token, BENCH_POLICY_ID: policy.body.id, BENCH_REPORTS: REPORTS, BENCH_CLIENTS: CLIENTS },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  if (code !== 0) throw new Error(`the load process failed (exit ${code})`);
-  const result = JSON.parse(output.trim().split('\n').at(-1)!) as {
+  const result = await runClient<{
     reports: number;
     clients: number;
     createdSeconds: number;
@@ -62,7 +107,7 @@ try {
     postMs: number[];
     endToEnd: number[];
     gets: number;
-  };
+  }>('./bench-reports-load.ts', { BENCH_URL: app.url, BENCH_TOKEN: tenant.token, BENCH_POLICY_ID: policy.body.id, BENCH_REPORTS: REPORTS, BENCH_CLIENTS: CLIENTS });
 
   const e2e = [...result.endToEnd].sort((a, b) => a - b);
   const posts = [...result.postMs].sort((a, b) => a - b);
@@ -77,6 +122,27 @@ try {
   console.log(`POST -> isFinalized: p50 ${percentile(e2e, 50)} ms, p99 ${p99} ms, max ${e2e.at(-1)} ms   [target p99 < ${TARGET.p99Ms} ms: ${ok(p99 < TARGET.p99Ms)}]`);
   console.log(`POST /v2/report reply: p50 ${percentile(posts, 50)} ms, p99 ${percentile(posts, 99)} ms`);
   console.log(`service memory: peak RSS ${mb(peakRss)} MB (${mb(idleRss)} MB idle before the load; V8 heap peak ${mb(peakHeap)} MB)   [target < ${TARGET.rssMb} MB: ${ok(mb(peakRss) < TARGET.rssMb)}]`);
+
+  const ids = (await app.app.db('report_reports').where({ organization_id: tenant.organizationId }).limit(GET_IDS).pluck('id')) as string[];
+  const bare = await startBareReportServer(app.database.url, tenant.organizationId);
+  try {
+    const gets = await runClient<Record<'ours' | 'bare', { perSecond: number; p99: number }[]>>('./bench-reports-get-load.ts', {
+      BENCH_TARGETS: JSON.stringify({ ours: { url: app.url, token: tenant.token }, bare: { url: bare.url } }),
+      BENCH_IDS: JSON.stringify(ids),
+    });
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const figures = (name: 'ours' | 'bare') => ({ perSecond: median(gets[name].map((g) => g.perSecond)), p99: median(gets[name].map((g) => g.p99)) });
+    const ours = figures('ours');
+    const bareFigures = figures('bare');
+    const ratio = ours.perSecond / bareFigures.perSecond;
+    console.log(
+      `GET /v2/report/{id}, 32 connections, ${ids.length} reports in turn (median of 3 alternating slices): ` +
+        `ours ${Math.round(ours.perSecond)} req/s, p99 ${ours.p99.toFixed(1)} ms; bare koa + pg ${Math.round(bareFigures.perSecond)} req/s, p99 ${bareFigures.p99.toFixed(1)} ms`,
+    );
+    console.log(`GET ours/bare: ${ratio.toFixed(2)}x   [target >= ${TARGET.getVsBare}x, auth and rate limiting on: ${ok(ratio >= TARGET.getVsBare)}]`);
+  } finally {
+    await bare.close();
+  }
 } finally {
   clearInterval(sampler);
   await app.stop();

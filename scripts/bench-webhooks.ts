@@ -5,12 +5,18 @@
  *
  *   sustained: appended at BENCH_RATE events/s (default 150, i.e. 1,500 deliveries/s offered):
  *              the append-to-delivery latency a receiver sees under steady load;
- *   burst:     appended as fast as the store takes them: how fast the backlog drains.
+ *   burst:     appended as fast as the store takes them: how fast the backlog drains;
+ *   bare:      the burst's deliveries again, from a plain loop with the same concurrency that
+ *              signs each body and POSTs it over a keep-alive agent: no store, no outbox, no
+ *              claims, no attempt log. Each event's deliveries become available at the same
+ *              offset from the start as its append came in the burst, so latencies compare.
  *
  * Latency is from just before appendToStream to the receiver having the whole body; deliveries/s
  * is distinct envelope ids received over the time from the first append to the last arrival.
  */
+import http from 'node:http';
 import { Worker } from 'node:worker_threads';
+import { generateSigningSecret, signedHeaders } from '../application/webhook/signing.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { appendReportEvent } from '../test/support/webhook.ts';
@@ -18,6 +24,7 @@ import { appendReportEvent } from '../test/support/webhook.ts';
 const SUBSCRIPTIONS = 10;
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 150);
+const TARGET = { burstVsBare: 0.7, p99VsBare: 1.5 };
 
 interface Arrival {
   id: string;
@@ -73,11 +80,81 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function runPhase(app: TestApp, organizationId: string, phase: string, rate: number | null) {
-  const expected = arrivals.length + EVENTS * SUBSCRIPTIONS;
-  const allArrived = new Promise<void>((resolve) => {
-    onArrival = () => arrivals.length >= expected && resolve();
+/** Resolves once the receiver has `expected` arrivals in all; rejects after two minutes. */
+function arrived(expected: number, phase: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${phase}: deliveries missing after 120 s`)), 120_000);
+    onArrival = () => {
+      if (arrivals.length < expected) return;
+      clearTimeout(timer);
+      resolve();
+    };
   });
+}
+
+function report(phase: string, started: number, offered: string) {
+  const mine = arrivals.filter((a) => a.phase === phase);
+  const seconds = (Math.max(...mine.map((a) => a.at)) - started) / 1000;
+  const latencies = mine.map((a) => a.latencyMs).sort((a, b) => a - b);
+  console.log(
+    `${phase.padEnd(9)} (${offered}): ${mine.length} deliveries in ${seconds.toFixed(2)} s = ${Math.round(mine.length / seconds)} deliveries/s; ` +
+      `append->delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+  );
+  return { deliveriesPerSecond: mine.length / seconds, p99: percentile(latencies, 99) };
+}
+
+function post(agent: http.Agent, url: URL, body: string, headers: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { agent, method: 'POST', host: url.hostname, port: url.port, path: url.pathname, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        response.resume();
+        response.on('end', resolve);
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * The burst's own bodies (from the outbox), sent again by a plain loop: each released at its
+ * event's offset in the burst, renamed so the receiver counts it apart, signed, POSTed.
+ */
+async function runBare(app: TestApp, receiverUrl: string, burstStarted: number, concurrency: number) {
+  const rows: { event_name: string; body: string }[] = await app.app.db('webhook_deliveries').where('body', 'like', '%"benchPhase":"burst"%').select('event_name', 'body');
+  const items = rows
+    .map((row) => {
+      const envelope = JSON.parse(row.body) as { id: string; data: { benchAppendedAt: number } };
+      return { event: row.event_name, envelope, offset: envelope.data.benchAppendedAt - burstStarted };
+    })
+    .sort((a, b) => a.offset - b.offset);
+  const allArrived = arrived(arrivals.length + items.length, 'bare');
+  const secret = generateSigningSecret();
+  const url = new URL(receiverUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const { event, envelope, offset } = items[next++]!;
+        const due = started + offset;
+        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+        const body = JSON.stringify({ ...envelope, id: `bare-${envelope.id}`, data: { ...envelope.data, benchPhase: 'bare', benchAppendedAt: due } });
+        const headers = signedHeaders({ deliveryId: `bare-${envelope.id}`, event, body, secret, previousSecret: null, timestamp: Math.floor(Date.now() / 1000) });
+        await post(agent, url, body, headers);
+      }
+    }),
+  );
+  await allArrived;
+  agent.destroy();
+  return report('bare', started, `the burst's ${items.length} bodies at the burst's pace, ${concurrency} at a time`);
+}
+
+async function runPhase(app: TestApp, organizationId: string, phase: string, rate: number | null) {
+  const allArrived = arrived(arrivals.length + EVENTS * SUBSCRIPTIONS, phase);
   const started = Date.now();
   const appends: Promise<unknown>[] = [];
   for (let i = 0; i < EVENTS; i++) {
@@ -92,16 +169,9 @@ async function runPhase(app: TestApp, organizationId: string, phase: string, rat
   }
   await Promise.all(appends);
   const appendSeconds = (Date.now() - started) / 1000;
-  await Promise.race([allArrived, new Promise((_, reject) => setTimeout(() => reject(new Error(`${phase}: deliveries missing after 120 s`)), 120_000))]);
-  const mine = arrivals.filter((a) => a.phase === phase);
-  const seconds = (Math.max(...mine.map((a) => a.at)) - started) / 1000;
-  const latencies = mine.map((a) => a.latencyMs).sort((a, b) => a - b);
+  await allArrived;
   const offered = `${rate ? `${rate} events/s offered = ${rate * SUBSCRIPTIONS} deliveries/s, ` : ''}all appended in ${appendSeconds.toFixed(2)} s`;
-  console.log(
-    `${phase.padEnd(9)} (${offered}): ${mine.length} deliveries in ${seconds.toFixed(2)} s = ${Math.round(mine.length / seconds)} deliveries/s; ` +
-      `append->delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
-  );
-  return { deliveriesPerSecond: mine.length / seconds, p99: percentile(latencies, 99) };
+  return { ...report(phase, started, offered), started };
 }
 
 const receiver = await startBenchReceiver();
@@ -118,8 +188,14 @@ try {
   );
   const sustained = await runPhase(app, tenant.organizationId, 'sustained', RATE);
   const burst = await runPhase(app, tenant.organizationId, 'burst', null);
+  const bare = await runBare(app, receiver.url, burst.started, app.app.config.WEBHOOK_DISPATCH_CONCURRENCY);
   const met = Math.min(sustained.deliveriesPerSecond, burst.deliveriesPerSecond) >= 1000 && sustained.p99 < 500;
   console.log(`target (>= 1000 deliveries/s, sustained p99 < 500 ms): ${met ? 'met' : 'NOT met'}`);
+  const throughput = burst.deliveriesPerSecond / bare.deliveriesPerSecond;
+  const p99 = burst.p99 / bare.p99;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`burst ours/bare: throughput ${throughput.toFixed(2)}x (target >= ${TARGET.burstVsBare}x: ${verdict(throughput >= TARGET.burstVsBare)}), ` +
+    `p99 ${p99.toFixed(2)}x (target <= ${TARGET.p99VsBare}x: ${verdict(p99 <= TARGET.p99VsBare)})`);
 } finally {
   await app.stop();
   await receiver.close();

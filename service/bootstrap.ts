@@ -83,6 +83,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
       }
       for (const worker of workers.reverse()) await worker.stop();
       await runner?.stop();
+      await app.authenticator.close();
+      await app.limiter.close();
       await infra.close();
       log.info('stopped');
     })());

@@ -1,34 +1,146 @@
 import type { Knex } from 'knex';
+import type pg from 'pg';
 import { isModule, isPermission, type Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { findActiveSession } from '../../projections/identity/queries.ts';
+import { IDENTITY_CHANGED_CHANNEL, findActiveSession, type ActiveSessionRow } from '../../projections/identity/queries.ts';
 import type { Authenticator } from '../context.ts';
 import type { Clock } from '../../platform/ids.ts';
 import { verifySessionToken, type TokenKeys } from './tokens.ts';
+
+const MAX_CACHED_SESSIONS = 10_000;
+const MAX_RECONNECT_MS = 5000;
+
+interface CachedSession {
+  row: ActiveSessionRow;
+  principal: Principal;
+}
+
+function cached(row: ActiveSessionRow): CachedSession {
+  const principal: Principal = {
+    organizationId: row.organizationId,
+    userId: row.userId,
+    userName: row.userName,
+    credentialId: row.credentialId,
+    sessionId: row.sessionId,
+    modules: new Set(row.modules.filter(isModule)),
+    permissions: new Set(row.permissions.filter(isPermission)),
+  };
+  return { row, principal };
+}
+
+/**
+ * Live sessions as read from the identity read model, kept until the read model says otherwise.
+ * Triggers on the identity tables NOTIFY on every change that can end a session or change what
+ * it may do (the session's id for a session, '' for anything wider); every process LISTENs and
+ * drops what the notice names. A notice is sent when the projection's transaction commits, which
+ * is before a logout or a revocation answers, so a token refused in one process is refused in all.
+ * Only while the listening connection is up is anything cached: a notice missed while it is down
+ * could otherwise leave a revoked session in the cache.
+ */
+class SessionCache {
+  private readonly sessions = new Map<string, CachedSession>();
+  /** Bumped by every notice: a lookup that began before one must not fill the cache after it. */
+  private generation = 0;
+  private listener: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private failures = 0;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly db: Knex) {}
+
+  async get(sessionId: string): Promise<CachedSession | undefined> {
+    if (!this.listener) {
+      if (!this.closed) this.connecting ??= this.listen();
+      return undefined;
+    }
+    // Let notices that already reached the socket be read before trusting the cache.
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.sessions.get(sessionId);
+  }
+
+  /** A lookup's generation, to hand back to set(). */
+  begin(): number {
+    return this.generation;
+  }
+
+  set(generation: number, row: ActiveSessionRow): CachedSession {
+    const entry = cached(row);
+    if (this.listener && generation === this.generation) {
+      if (this.sessions.size >= MAX_CACHED_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+      this.sessions.set(row.sessionId, entry);
+    }
+    return entry;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.connecting;
+    this.drop();
+  }
+
+  private forget(sessionId: string): void {
+    this.generation++;
+    if (sessionId) this.sessions.delete(sessionId);
+    else this.sessions.clear();
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      // A connection of its own, outside the pool: it stays open and idle for the notices.
+      const client: pg.Client = await this.db.client.acquireRawConnection();
+      client.on('notification', (notice) => this.forget(notice.payload ?? ''));
+      client.on('error', () => this.drop());
+      client.on('end', () => this.drop());
+      await client.query(`listen ${IDENTITY_CHANGED_CHANNEL}`);
+      if (this.closed) {
+        await client.end();
+        return;
+      }
+      this.listener = client;
+      this.failures = 0;
+    } catch {
+      this.failures++;
+      // Lookups go to the database meanwhile; the first one after the delay tries again.
+      if (!this.closed) this.retry = setTimeout(() => (this.connecting = undefined), Math.min(MAX_RECONNECT_MS, 100 * 2 ** this.failures)).unref();
+      return;
+    }
+    this.connecting = undefined;
+  }
+
+  /** Stop caching and forget everything: the next lookup listens again. */
+  private drop(): void {
+    const client = this.listener;
+    this.listener = undefined;
+    this.forget('');
+    if (client) void client.end().catch(() => undefined);
+  }
+}
 
 /**
  * A valid signature is not enough: the session must still be live in the read model (not
  * logged out, credential not revoked), which is what makes logout and revocation immediate.
  */
 export function createAuthenticator(db: Knex, clock: Clock, signingKeys: TokenKeys): Authenticator {
+  const cache = new SessionCache(db);
   return {
     async verify(token) {
       const now = clock.now();
       const claims = verifySessionToken(signingKeys, token, now);
-      const row = await findActiveSession(db, claims.sessionId, now);
-      if (!row || row.userId !== claims.userId || row.organizationId !== claims.organizationId) {
+      // The token expires with its session (tokens.ts), so a cached session needs no clock check.
+      let entry = await cache.get(claims.sessionId);
+      if (!entry) {
+        const generation = cache.begin();
+        const row = await findActiveSession(db, claims.sessionId, now);
+        entry = row && cache.set(generation, row);
+      }
+      if (!entry || entry.row.userId !== claims.userId || entry.row.organizationId !== claims.organizationId) {
         throw new DomainError('unauthenticated', Messages.invalidToken);
       }
-      return {
-        organizationId: row.organizationId,
-        userId: row.userId,
-        userName: row.userName,
-        credentialId: row.credentialId,
-        sessionId: row.sessionId,
-        modules: new Set(row.modules.filter(isModule)),
-        permissions: new Set(row.permissions.filter(isPermission)),
-      } satisfies Principal;
+      return entry.principal;
     },
+    close: () => cache.close(),
   };
 }

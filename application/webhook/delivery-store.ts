@@ -25,6 +25,15 @@ const NOT_YET_MS = 1000;
 const CANDIDATES_PER_SLOT = 4;
 
 /**
+ * A CTE that makes the statement's own transaction commit without waiting for its WAL flush.
+ * Claims and attempt records can afford it: one lost in a crash leaves its row claimed until the
+ * lease runs out, then it is sent again, which at-least-once delivery allows anyway. It is a CTE,
+ * referenced by the statement, rather than SET LOCAL in an explicit transaction so that each
+ * write stays one round trip; the setting counts at commit, after the statement has run.
+ */
+const ASYNC_COMMIT = `async_commit as (select set_config('synchronous_commit', 'off', true))`;
+
+/**
  * Claim due rows for this dispatcher. SKIP LOCKED lets any number of dispatcher processes claim
  * side by side; the claim itself is a lease (next_attempt_at pushed past the attempt's longest
  * possible duration, plus a fresh claim token), so no connection is held while delivering, and a
@@ -47,7 +56,7 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   const full = [...share.inFlight].filter(([, n]) => n >= share.perOrganization).map(([organization]) => organization);
   const result = await db.raw(
-    `with candidates as (
+    `with ${ASYNC_COMMIT}, candidates as (
        select d.id, d.organization_id, d.next_attempt_at from webhook_deliveries d
         where d.status = 'pending' and d.next_attempt_at <= now() and d.organization_id <> all(?::text[])
         order by d.next_attempt_at
@@ -77,7 +86,7 @@ export async function claimDue(
             status = case when j.verdict = 'cancel' then 'canceled' else d.status end,
             completed_at = case when j.verdict = 'cancel' then now() else d.completed_at end,
             last_error = case when j.verdict = 'cancel' then 'subscription not active' else d.last_error end
-       from judged j
+       from judged j, async_commit
       where d.id = j.id
      returning d.id, d.subscription_id, d.organization_id, d.event_name, d.family, d.body, d.attempts, d.schedule_start,
                d.claim_token, j.verdict, j.url, j.api_key, j.sealed_secret, j.previous_sealed_secret, j.previous_secret_expires_at`,
@@ -121,7 +130,7 @@ export async function recordAttempts(db: Knex, items: ReadonlyArray<{ delivery: 
     resets_failures: record.resetsFailures,
   }));
   const result = await db.raw(
-    `with input as (
+    `with ${ASYNC_COMMIT}, input as (
        select * from jsonb_to_recordset(?::jsonb)
          as i(id text, claim_token uuid, subscription_id text, attempt int, started_at timestamptz, duration_ms int, status_code int,
               outcome text, error text, status text, next_attempt_at timestamptz, finished boolean, resets_failures boolean)
@@ -137,7 +146,7 @@ export async function recordAttempts(db: Knex, items: ReadonlyArray<{ delivery: 
         set status = i.status, attempts = d.attempts + 1, next_attempt_at = coalesce(i.next_attempt_at, d.next_attempt_at),
             last_status_code = i.status_code, last_error = i.error,
             completed_at = case when i.finished then now() else null end, claim_token = null
-       from input i
+       from input i, async_commit
       where d.id = i.id and d.claim_token = i.claim_token
      returning d.id`,
     [JSON.stringify(input)],

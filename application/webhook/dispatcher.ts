@@ -15,7 +15,7 @@ import { signedHeaders } from './signing.ts';
 
 /** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
 const IDLE_POLL_MS = 25;
-/** A claim outlives the longest attempt by this much before another dispatcher may take it over. */
+/** A claim outlives the longest wait and attempt by this much before another dispatcher may take it over. */
 const LEASE_MARGIN_MS = 5000;
 
 /**
@@ -31,7 +31,10 @@ export class WebhookDispatcher implements Worker {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly inFlightByOrganization = new Map<string, number>();
+  /** Claimed rows waiting for a free slot. */
+  private readonly ready: ClaimedDelivery[] = [];
+  /** Rows each organization holds here, waiting or in flight: its share of the slots. */
+  private readonly heldByOrganization = new Map<string, number>();
   private readonly settling = new Set<Promise<void>>();
   private nudged = false;
   private wakeUp: (() => void) | undefined;
@@ -62,14 +65,17 @@ export class WebhookDispatcher implements Worker {
   private async run(): Promise<void> {
     const { config, db, log } = this.app;
     const concurrency = config.WEBHOOK_DISPATCH_CONCURRENCY;
-    const leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    // A row claimed ahead may wait for one attempt to free its slot before its own attempt.
+    const leaseMs = 2 * config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     let failures = 0;
     while (!this.stopping) {
       this.nudged = false;
-      const free = concurrency - this.inFlight.size;
-      // Claim in batches (wait until half the slots are free rather than claim one row per
-      // completion), and not while results are still waiting to be written.
-      if (free < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
+      this.startReady();
+      // Claim the next rows while the current ones are being sent, so a freed slot starts its
+      // next delivery at once instead of waiting for a claim; but not while results are still
+      // waiting to be written, and in batches (at most one concurrency's worth held ahead).
+      const wanted = concurrency - this.ready.length;
+      if (wanted < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
         this.waitingForSlots = true;
         await this.idle(IDLE_POLL_MS);
         this.waitingForSlots = false;
@@ -77,7 +83,7 @@ export class WebhookDispatcher implements Worker {
       }
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, free, leaseMs, { perOrganization: Math.max(1, Math.floor(concurrency / 2)), inFlight: this.inFlightByOrganization });
+        claimed = await claimDue(db, wanted, leaseMs, { perOrganization: Math.max(1, Math.floor(concurrency / 2)), inFlight: this.heldByOrganization });
         failures = 0;
       } catch (error) {
         failures++;
@@ -85,25 +91,42 @@ export class WebhookDispatcher implements Worker {
         await this.idle(Math.min(5000, 50 * 2 ** failures));
         continue;
       }
-      for (const delivery of claimed) this.track(delivery, this.deliver(delivery));
-      if (claimed.length === free) continue;
+      for (const delivery of claimed) this.hold(delivery.organization_id, 1);
+      this.ready.push(...claimed);
+      this.startReady();
+      if (claimed.length === wanted) continue;
       if (!this.nudged) await this.idle(IDLE_POLL_MS);
     }
-    await Promise.all(this.inFlight);
+    // Rows claimed ahead are sent rather than left to wait for their lease to run out.
+    while (this.ready.length || this.inFlight.size) {
+      this.startReady();
+      await Promise.race(this.inFlight);
+    }
     await Promise.all(this.settling);
+  }
+
+  /** Fill free slots from the rows claimed ahead. */
+  private startReady(): void {
+    while (this.ready.length && this.inFlight.size < this.app.config.WEBHOOK_DISPATCH_CONCURRENCY) {
+      const delivery = this.ready.shift()!;
+      this.track(delivery, this.deliver(delivery));
+    }
+  }
+
+  private hold(organization: string, change: 1 | -1): void {
+    const held = (this.heldByOrganization.get(organization) ?? 0) + change;
+    if (held === 0) this.heldByOrganization.delete(organization);
+    else this.heldByOrganization.set(organization, held);
   }
 
   /** A slot is an HTTP attempt in flight; writing its result happens after the slot is free. */
   private track(delivery: ClaimedDelivery, attempt: Promise<void>): void {
-    const organization = delivery.organization_id;
     this.inFlight.add(attempt);
-    this.inFlightByOrganization.set(organization, (this.inFlightByOrganization.get(organization) ?? 0) + 1);
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
-      const left = this.inFlightByOrganization.get(organization)! - 1;
-      if (left === 0) this.inFlightByOrganization.delete(organization);
-      else this.inFlightByOrganization.set(organization, left);
-      if (this.waitingForSlots && this.inFlight.size <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
+      this.hold(delivery.organization_id, -1);
+      if (!this.stopping) this.startReady();
+      if (this.waitingForSlots && this.ready.length <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
     });
   }
 

@@ -120,6 +120,85 @@ end
 $$;
 `;
 
+/**
+ * Group commit: several appends, to one stream or many, in one statement and so one commit. Each
+ * append keeps its own expected-revision check: one that fails writes nothing and comes back as a
+ * row with `actual` set (no exception, which would undo the others), the rest are written. The
+ * events of all successful appends go in one insert, in input order.
+ *
+ * p_streams/p_expected have one entry per append; p_owner (which append, 1-based), p_index (its
+ * place in that append, 1-based) and the event arrays have one entry per event. The caller sorts
+ * appends by stream name so that two batches lock stream rows in the same order and cannot
+ * deadlock. Every append must carry at least one event.
+ */
+const createAppendBatchFunction = `
+create function append_batch(
+  p_streams text[],
+  p_expected text[],
+  p_owner int[],
+  p_index int[],
+  p_ids uuid[],
+  p_types text[],
+  p_datas jsonb[],
+  p_metas jsonb[]
+) returns table (n int, next_revision text, transaction_id text, global_position text, actual text)
+language plpgsql as $$
+declare
+  v_appends int := array_length(p_streams, 1);
+  v_sizes int[] := array_fill(0, array[v_appends]);
+  v_last bigint[] := array_fill(null::bigint, array[v_appends]);
+  v_revision bigint;
+  v_actual bigint;
+  v_count int;
+begin
+  foreach v_count in array p_owner loop
+    v_sizes[v_count] := v_sizes[v_count] + 1;
+  end loop;
+  for i in 1 .. v_appends loop
+    v_count := v_sizes[i];
+    v_revision := null;
+    if p_expected[i] = 'no_stream' then
+      insert into streams as s (stream_name, revision) values (p_streams[i], v_count - 1)
+        on conflict (stream_name) do nothing
+        returning s.revision into v_revision;
+    elsif p_expected[i] = 'any' then
+      insert into streams as s (stream_name, revision) values (p_streams[i], v_count - 1)
+        on conflict (stream_name) do update set revision = s.revision + v_count
+        returning s.revision into v_revision;
+    elsif p_expected[i] = 'stream_exists' then
+      update streams s set revision = s.revision + v_count where s.stream_name = p_streams[i]
+        returning s.revision into v_revision;
+    else
+      update streams s set revision = s.revision + v_count
+        where s.stream_name = p_streams[i] and s.revision = p_expected[i]::bigint
+        returning s.revision into v_revision;
+    end if;
+    if v_revision is null then
+      select s.revision into v_actual from streams s where s.stream_name = p_streams[i];
+      n := i; next_revision := null; transaction_id := null; global_position := null;
+      actual := coalesce(v_actual::text, 'no_stream');
+      return next;
+    else
+      v_last[i] := v_revision;
+    end if;
+  end loop;
+
+  return query
+    with inserted as (
+      insert into events (stream_name, category, revision, event_id, event_type, data, metadata)
+      select p_streams[u.o], split_part(p_streams[u.o], '-', 1), v_last[u.o] - v_sizes[u.o] + u.k, u.id, u.type, u.data, u.meta
+      from unnest(p_owner, p_index, p_ids, p_types, p_datas, p_metas) with ordinality as u(o, k, id, type, data, meta, ord)
+      where v_last[u.o] is not null
+      order by u.ord
+      returning events.stream_name, events.revision, events.transaction_id, events.global_position
+    )
+    select a.i::int, v_last[a.i]::text, ins.transaction_id::text, ins.global_position::text, null::text
+    from generate_subscripts(p_streams, 1) as a(i)
+    join inserted ins on ins.stream_name = p_streams[a.i] and ins.revision = v_last[a.i];
+end
+$$;
+`;
+
 export const eventStoreMigrations: Migration[] = [
   {
     name: '202611220001_eventstore_tables',
@@ -133,6 +212,15 @@ export const eventStoreMigrations: Migration[] = [
       await knex.raw('drop table if exists streams');
     },
   },
+  {
+    name: '202611230001_eventstore_append_batch',
+    async up(knex) {
+      await knex.raw(createAppendBatchFunction);
+    },
+    async down(knex) {
+      await knex.raw('drop function if exists append_batch(text[], text[], int[], int[], uuid[], text[], jsonb[], jsonb[])');
+    },
+  },
 ];
 
 /** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
@@ -143,9 +231,12 @@ export const eventColumns = `
 
 export const appendSql = 'select * from append_to_stream(?, ?, ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
 
+export const appendBatchSql =
+  'select * from append_batch(?::text[], ?::text[], ?::int[], ?::int[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
+
 /**
- * One page of $all: the next `limit` events after a position, in order, each marked whether it
- * passes the filter; events that do not pass come back without their data.
+ * One page of $all: the next `limit` events after a position, in order; with a filter, each is
+ * marked `wanted` or not, and events that do not pass come back without their data.
  *
  * The filter is deliberately not in the WHERE clause. There the planner estimates it (or, on a
  * freshly loaded table without statistics, guesses it) to be selective, then prefers a bitmap
@@ -161,24 +252,23 @@ export function readAllSql(options: { eventTypes: boolean; categories: boolean; 
   const tests = [];
   if (options.eventTypes) tests.push('e.event_type = any(?::text[])');
   if (options.categories) tests.push('e.category = any(?::text[])');
-  const wanted = tests.length ? tests.join(' and ') : 'true';
+  const columns = `global_position::text as global_position, transaction_id::text as transaction_id,
+    stream_name, revision::text as revision, event_id::text as event_id, event_type, created_at`;
+  const scan = (select: string) => `
+      select ${select}
+      from events e
+      where e.transaction_id < snap.xmin
+        and (e.transaction_id, e.global_position) > (?::bigint, ?::bigint)
+      order by e.transaction_id, e.global_position
+      ${options.limit ? 'limit ?' : ''}`;
+  // Unfiltered, every event is wanted: marking them would only cost each row.
+  const page = tests.length
+    ? `select ${columns}, w.wanted, case when w.wanted then w.data end as data, case when w.wanted then w.metadata end as metadata
+       from (${scan(`e.*, (${tests.join(' and ')}) as wanted`)}) w
+       order by w.transaction_id, w.global_position`
+    : scan(`${columns}, data, metadata`);
   return `
     with snap as materialized (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin)
     select snap.xmin::text as xmin, page.*
-    from snap left join lateral (
-      select w.global_position::text as global_position, w.transaction_id::text as transaction_id,
-        w.stream_name, w.revision::text as revision, w.event_id::text as event_id, w.event_type,
-        w.created_at, w.wanted,
-        case when w.wanted then w.data end as data,
-        case when w.wanted then w.metadata end as metadata
-      from (
-        select e.*, (${wanted}) as wanted
-        from events e
-        where e.transaction_id < snap.xmin
-          and (e.transaction_id, e.global_position) > (?::bigint, ?::bigint)
-        order by e.transaction_id, e.global_position
-        ${options.limit ? 'limit ?' : ''}
-      ) w
-      order by w.transaction_id, w.global_position
-    ) page on true`;
+    from snap left join lateral (${page}) page on true`;
 }

@@ -1,6 +1,9 @@
 import type { Migration } from '../../platform/database/migrate.ts';
+import { IDENTITY_CHANGED_CHANNEL } from './queries.ts';
 
 const id = 24; // ObjectId length
+
+const IDENTITY_TABLES = ['identity_sessions', 'identity_credentials', 'identity_users', 'identity_organizations'];
 
 export const identityMigrations: Migration[] = [
   {
@@ -60,6 +63,39 @@ export const identityMigrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.dropTable('identity_rate_limits');
+    },
+  },
+  {
+    // For the session caches of the API processes (application/identity/authenticator.ts). Row
+    // triggers compare old and new, so the projection's idempotent upserts (a new session, a
+    // replay) say nothing; a changed session names itself, anything wider clears every cache.
+    name: '202611230002_identity_change_notices',
+    async up(knex) {
+      await knex.raw(`
+        create function identity_notify_change() returns trigger language plpgsql as $$
+        begin
+          if tg_level = 'ROW' and tg_table_name = 'identity_sessions' and tg_op = 'UPDATE' then
+            perform pg_notify('${IDENTITY_CHANGED_CHANNEL}', new.id);
+          else
+            perform pg_notify('${IDENTITY_CHANGED_CHANNEL}', '');
+          end if;
+          return null;
+        end $$`);
+      for (const table of IDENTITY_TABLES) {
+        await knex.raw(`
+          create trigger ${table}_changed after update on ${table}
+            for each row when (old is distinct from new) execute function identity_notify_change()`);
+        await knex.raw(`
+          create trigger ${table}_removed after delete or truncate on ${table}
+            for each statement execute function identity_notify_change()`);
+      }
+    },
+    async down(knex) {
+      for (const table of IDENTITY_TABLES) {
+        await knex.raw(`drop trigger if exists ${table}_changed on ${table}`);
+        await knex.raw(`drop trigger if exists ${table}_removed on ${table}`);
+      }
+      await knex.raw('drop function if exists identity_notify_change()');
     },
   },
 ];

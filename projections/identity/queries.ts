@@ -15,6 +15,12 @@ export async function findCredentialByClientId(db: Knex, clientId: string): Prom
     .first({ id: 'id', clientId: 'client_id', userId: 'user_id', organizationId: 'organization_id', secretHash: 'secret_hash', revokedAt: 'revoked_at' });
 }
 
+/**
+ * Notified (migrations.ts) when a row of the identity read model changes in a way that can end a
+ * session or change what it may do: the payload is the session's id, or '' for anything wider.
+ */
+export const IDENTITY_CHANGED_CHANNEL = 'identity_changed';
+
 export interface ActiveSessionRow {
   sessionId: string;
   userId: string;

@@ -27,7 +27,7 @@ function event(type: string, data: Record<string, unknown> = {}): EventToAppend 
   return { type, data };
 }
 
-async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);

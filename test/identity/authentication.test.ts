@@ -7,6 +7,7 @@ import { keyringFor } from '../../config/index.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant, type TestTenant } from '../support/identity.ts';
+import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 const LIMIT_PER_CREDENTIAL = 20;
 const LIMIT_PER_ORGANIZATION = 30;
@@ -20,6 +21,7 @@ const test = suite<Ctx>('identity: authentication over HTTP');
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp({
+    ...PATIENT_READ_YOUR_WRITES,
     RATE_LIMIT_PER_CREDENTIAL: String(LIMIT_PER_CREDENTIAL),
     RATE_LIMIT_PER_ORGANIZATION: String(LIMIT_PER_ORGANIZATION),
     AUTH_FAILURES_BEFORE_LOCK: String(FAILURES_BEFORE_LOCK),
@@ -193,6 +195,34 @@ test('the organization limit spans its credentials', async ({ app }) => {
   await spend(app, tenant, LIMIT_PER_ORGANIZATION / 2);
   await spend(app, { token: secondToken }, LIMIT_PER_ORGANIZATION / 2);
   refused(await session(app, secondToken), 429, Messages.rateLimited);
+});
+
+test('RateLimit-* on every authenticated reply, for the tighter of the credential and organization limits', async ({ app }) => {
+  const tenant = await provisionTenant(app);
+  const limits = (reply: { headers: Headers }) =>
+    ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => Number(reply.headers.get(name) ?? NaN));
+  const first = await session(app, tenant.token);
+  const [limit, remaining, reset] = limits(first);
+  assert.equal([limit, remaining], [LIMIT_PER_CREDENTIAL, LIMIT_PER_CREDENTIAL - 1], 'the credential is the tighter at first');
+  assert.ok(reset >= 1 && reset <= 60, `RateLimit-Reset ${reset}`);
+  const failed = await app.call('GET', `/v2/report/${'a'.repeat(24)}`, { token: tenant.token });
+  assert.ok(failed.status >= 400, 'an error reply');
+  assert.equal(limits(failed).slice(0, 2), [LIMIT_PER_CREDENTIAL, LIMIT_PER_CREDENTIAL - 2], 'error replies carry them too');
+
+  // A second credential of the organization: its own count is fresh, the organization's is not.
+  const second = await issueCredential(app.app, tenant.userId);
+  const secondToken = (await authenticateOverHttp(app, second.clientId, second.clientSecret)).body.accessToken;
+  await spend(app, tenant, LIMIT_PER_ORGANIZATION - LIMIT_PER_CREDENTIAL);
+  const used = 2 + LIMIT_PER_ORGANIZATION - LIMIT_PER_CREDENTIAL;
+  const other = await session(app, secondToken);
+  assert.equal(limits(other).slice(0, 2), [LIMIT_PER_ORGANIZATION, LIMIT_PER_ORGANIZATION - used - 1], 'then the organization is');
+
+  await spend(app, { token: secondToken }, LIMIT_PER_ORGANIZATION - used - 1);
+  const over = await session(app, secondToken);
+  refused(over, 429, Messages.rateLimited);
+  assert.equal(limits(over).slice(0, 2), [LIMIT_PER_ORGANIZATION, 0]);
+  assert.is(over.headers.get('retry-after'), over.headers.get('ratelimit-reset'));
+  assert.is((await app.call('GET', '/auth/session')).headers.get('ratelimit-limit'), null, 'not on unauthenticated replies');
 });
 
 test.run();

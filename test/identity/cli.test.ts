@@ -10,6 +10,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { authenticateOverHttp } from '../support/identity.ts';
+import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 interface Run {
   code: number;
@@ -49,7 +50,7 @@ interface Ctx {
 const test = suite<Ctx>('identity: provisioning CLI');
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp();
+  ctx.app = await startTestApp(PATIENT_READ_YOUR_WRITES);
   ctx.idle = await createTestDatabase();
   ctx.dataDir = mkdtempSync(join(tmpdir(), 'credit-cli-'));
 });

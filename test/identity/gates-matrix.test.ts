@@ -11,6 +11,7 @@ import { routeTables } from '../../http/modules.ts';
 import { needsBearer, ObjectIdSchema, route, type RouteSpec, type RouteTable } from '../../http/route.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
+import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 /**
  * Every route of every table in http/modules.ts, checked against what its own declaration says:
@@ -141,7 +142,7 @@ const echo: RouteTable = {
 const test = suite<Ctx>('identity: gate matrix over every route');
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp({ RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000' });
+  ctx.app = await startTestApp({ ...PATIENT_READ_YOUR_WRITES, RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000' });
   ctx.tokens = new Map();
   ctx.probeServer = createServer(createHttpApp(ctx.app.app, [probes, echo], []).callback());
   await new Promise<void>((resolve) => ctx.probeServer.listen(0, '127.0.0.1', resolve));
