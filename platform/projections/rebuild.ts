@@ -99,6 +99,18 @@ async function createShadowTables(db: Knex, schema: string, tables: readonly str
 }
 
 /**
+ * Triggers hold on to a table, not to its name (the identity tables notify session caches of
+ * changes): the new tables get the live ones' triggers just before they take their place, so the
+ * replay itself notifies nobody.
+ */
+async function copyTriggers(trx: Knex.Transaction, schema: string, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    const { rows } = await trx.raw(`select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = ?::regclass and not tgisinternal`, [`public.${quoted(table)}`]);
+    for (const { def } of rows as Array<{ def: string }>) await trx.raw(def.replace(/ ON (ONLY )?\S+ /, ` ON $1${schema}.${quoted(table)} `));
+  }
+}
+
+/**
  * Rebuild a projection blue/green: replay every event into new tables beside the live ones
  * (the live tables keep serving and the live runner keeps projecting), then, in one transaction
  * that holds the checkpoint row, bring the new tables up to the live checkpoint and put them in
@@ -144,6 +156,7 @@ export async function rebuildProjection(db: Knex, store: EventStore, projection:
           // Waiting on a long reader would queue every later reader behind this switch: give up and retry.
           await trx.raw(`set local lock_timeout = ${Number(options.switchLockTimeoutMs ?? 5000)}`);
           const live = await lockCheckpoint(trx, projection.name);
+          await copyTriggers(trx, schema, projection.tables);
           await trx.raw(`set local search_path to ${schema}, public`);
           // The few events the live runner applied since the last read, written here under its lock.
           while (comparePositions(at, live) < 0) {

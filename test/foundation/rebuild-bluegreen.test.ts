@@ -20,7 +20,8 @@ const reports: string[] = [];
 const projections: Projection[] = [identityProjection, creditPolicyProjection, reportProjection];
 
 test.before(async () => {
-  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200' });
+  // The readers below ask as fast as the service answers: no request limit may be what they measure.
+  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200', RATE_LIMIT_PER_CREDENTIAL: '1000000', RATE_LIMIT_PER_ORGANIZATION: '1000000' });
   tenant = await provisionTenant(app);
   policyId = (await app.call('POST', '/credit-policy/policy', { token: tenant.token, body: DEMO_CPF_POLICY })).body.id;
   for (const document of ['123.456.789-09', '100.000.001-08', '100.000.002-80']) {
@@ -39,14 +40,19 @@ async function snapshot(projection: Projection): Promise<Record<string, string[]
   return out;
 }
 
-/** Index and constraint names and definitions of the projection's tables: a later migration may name them. */
+/**
+ * Index, constraint and trigger names and definitions of the projection's tables: a later
+ * migration may name them, and the identity tables' triggers keep session caches honest.
+ */
 async function schemaOf(projection: Projection) {
   const { rows } = await app.database.knex.raw(
     `select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' and tablename = any(?)
      union all
      select conrelid::regclass::text, conname, pg_get_constraintdef(oid) from pg_constraint where conrelid = any(?::regclass[])
+     union all
+     select tgrelid::regclass::text, tgname, pg_get_triggerdef(oid) from pg_trigger where tgrelid = any(?::regclass[]) and not tgisinternal
      order by 1, 2, 3`,
-    [projection.tables as string[], projection.tables as string[]],
+    [projection.tables as string[], projection.tables as string[], projection.tables as string[]],
   );
   return rows;
 }
