@@ -6,7 +6,7 @@ import type { CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
 import type { PolicyContent } from '../../domain/credit-policy/policy.ts';
 import { fold } from '../../domain/shared/decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { assertRefused, decideAfter } from '../support/report.ts';
+import { assertRefused, given } from '../support/decider.ts';
 
 const test = suite('credit policy decider');
 const ORG = 'org000000000000000000001';
@@ -23,8 +23,8 @@ const version = (content: PolicyContent, organizationId = ORG): CreditPolicyComm
   content,
   at: AT,
 });
-const created = (): CreditPolicyEvent[] => decideAfter(creditPolicyDecider, [], create());
-const decide = (given: CreditPolicyEvent[], command: CreditPolicyCommand) => decideAfter(creditPolicyDecider, given, command);
+const created = (): CreditPolicyEvent[] => given(creditPolicyDecider, []).when(create()).decided();
+const decide = (past: CreditPolicyEvent[], command: CreditPolicyCommand) => given(creditPolicyDecider, past).when(command).decided();
 
 test('create: version 1 with the whole content', () => {
   assert.equal(created(), [{ type: 'CreditPolicyCreated', data: { policyId: ID, organizationId: ORG, version: 1, content: DEMO_CPF_POLICY, userId: 'u1', createdAt: AT } }]);
@@ -43,28 +43,28 @@ test('an edit is a new immutable version; earlier versions stay', () => {
 
 test('saving unchanged content (keys in another order) makes no version', () => {
   const reordered = Object.fromEntries(Object.entries(DEMO_CPF_POLICY).reverse()) as unknown as PolicyContent;
-  assert.equal(decide(created(), version(reordered)), []);
+  given(creditPolicyDecider, created()).when(version(reordered)).then([]);
 });
 
 test('another organization sees no policy', () => {
-  assertRefused(() => decide(created(), version(DEMO_CPF_POLICY, OTHER_ORG)), 'not_found', Messages.policyNotFound);
-  assertRefused(() => decide([], version(DEMO_CPF_POLICY)), 'not_found', Messages.policyNotFound);
+  given(creditPolicyDecider, created()).when(version(DEMO_CPF_POLICY, OTHER_ORG)).thenError('not_found', Messages.policyNotFound);
+  given(creditPolicyDecider, []).when(version(DEMO_CPF_POLICY)).thenError('not_found', Messages.policyNotFound);
 });
 
 test('the document type cannot change', () => {
-  assertRefused(() => decide(created(), version(DEMO_CNPJ_POLICY)), 'invalid', Messages.policyDocumentTypeChange);
+  given(creditPolicyDecider, created()).when(version(DEMO_CNPJ_POLICY)).thenError('invalid', Messages.policyDocumentTypeChange);
 });
 
 test('archived: no new version; archiving twice changes nothing', () => {
   const archive: CreditPolicyCommand = { type: 'ArchivePolicy', policyId: ID, organizationId: ORG, userId: 'u1', at: AT };
   const archived = [...created(), ...decide(created(), archive)];
   assert.is(archived[1]!.type, 'CreditPolicyArchived');
-  assert.equal(decide(archived, archive), []);
-  assertRefused(() => decide(archived, version({ ...DEMO_CPF_POLICY, name: 'x' })), 'conflict', Messages.policyArchived);
+  given(creditPolicyDecider, archived).when(archive).then([]);
+  given(creditPolicyDecider, archived).when(version({ ...DEMO_CPF_POLICY, name: 'x' })).thenError('conflict', Messages.policyArchived);
 });
 
 test('content is validated: sections, expressions, variables, cut-offs, ids', () => {
-  const bad = (patch: Partial<PolicyContent>) => () => decideAfter(creditPolicyDecider, [], create({ ...DEMO_CPF_POLICY, ...patch }));
+  const bad = (patch: Partial<PolicyContent>) => () => given(creditPolicyDecider, []).when(create({ ...DEMO_CPF_POLICY, ...patch })).decided();
   assertRefused(bad({ sections: [] }), 'invalid', 'A política precisa consultar ao menos uma seção.');
   assertRefused(bad({ sections: ['BASIC_INFORMATION', 'BALANCE_SHEET'] }), 'invalid', 'A seção BALANCE_SHEET não se aplica a políticas de CPF.');
   const withRule = (condition: unknown) =>
@@ -81,7 +81,7 @@ test('numbers beyond the bounds are refused, so no event carries one the read mo
   const score = (patch: Partial<PolicyContent['score']>) => ({ ...DEMO_CPF_POLICY, score: { ...DEMO_CPF_POLICY.score, ...patch } });
   const inRange = 'precisa ser um número inteiro entre -100000 e 100000.';
   for (const command of [create, (content: PolicyContent) => version(content)]) {
-    const refusedWith = (content: PolicyContent, message: string) => assertRefused(() => decide(command === create ? [] : created(), command(content)), 'invalid', message);
+    const refusedWith = (content: PolicyContent, message: string) => given(creditPolicyDecider, command === create ? [] : created()).when(command(content)).thenError('invalid', message);
     refusedWith(score({ base: 3e9, max: 3e9 }), `A pontuação base ${inRange}`);
     refusedWith(score({ max: 1e308 }), `A pontuação máxima ${inRange}`);
     refusedWith(score({ min: -1e308 }), `A pontuação mínima ${inRange}`);
@@ -115,7 +115,7 @@ test('rules may read proposal inputs and the document; iterator bodies read the 
       },
     ],
   };
-  assert.is(decideAfter(creditPolicyDecider, [], create(content)).length, 1);
+  assert.is(given(creditPolicyDecider, []).when(create(content)).decided().length, 1);
 });
 
 test.run();

@@ -136,7 +136,8 @@ const request = (tenant: TestTenant) =>
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/projections-parked.ts', ...args], {
-    env: { ...process.env, DATABASE_URL: app.database.url, DATA_DIR: '/nonexistent-unused', LOG_LEVEL: 'warn' },
+    // The service's DATA_DIR: its keys open the personal data of the events the CLI re-applies.
+    env: { ...process.env, DATABASE_URL: app.database.url, DATA_DIR: app.app.config.DATA_DIR, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -4,9 +4,9 @@ import { credentialDecider } from '../../domain/identity/credential.ts';
 import { organizationDecider } from '../../domain/identity/organization.ts';
 import { sessionDecider } from '../../domain/identity/session.ts';
 import { userDecider } from '../../domain/identity/user.ts';
-import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
+import { fold } from '../../domain/shared/decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { given } from '../support/decider.ts';
 
 const at = new Date('2026-01-02T03:04:05.678Z');
 const ORG = 'a'.repeat(24);
@@ -14,23 +14,6 @@ const USER = 'b'.repeat(24);
 const CRED = 'c'.repeat(24);
 const SESSION = 'd'.repeat(24);
 
-/** given events, when command: the events decided (or the DomainError thrown). */
-function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: E[]) {
-  return {
-    when: (command: C) => decider.decide(command, fold(decider, events)),
-    refuses(command: C, kind: string, message: string) {
-      try {
-        decider.decide(command, fold(decider, events));
-      } catch (error) {
-        assert.instance(error, DomainError);
-        assert.is((error as DomainError).kind, kind);
-        assert.is((error as DomainError).message, message);
-        return;
-      }
-      assert.unreachable('the command was accepted');
-    },
-  };
-}
 
 const organization = suite('identity: organization');
 const created = organizationDecider.decide({ type: 'CreateOrganization', organizationId: ORG, name: ' Acme ', modules: ['reports', 'proposals', 'reports'], at }, organizationDecider.initialState());
@@ -41,27 +24,27 @@ organization('created with its modules (deduplicated) and a trimmed name', () =>
   ]);
 });
 organization('an unknown module is refused', () => {
-  given(organizationDecider, []).refuses({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: ['kycEnabled'], at }, 'invalid', Messages.unknownModule);
+  given(organizationDecider, []).when({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: ['kycEnabled'], at }).thenError('invalid', Messages.unknownModule);
 });
 organization('a blank name is refused', () => {
-  given(organizationDecider, []).refuses({ type: 'CreateOrganization', organizationId: ORG, name: '  ', modules: [], at }, 'invalid', Messages.nameRequired);
+  given(organizationDecider, []).when({ type: 'CreateOrganization', organizationId: ORG, name: '  ', modules: [], at }).thenError('invalid', Messages.nameRequired);
 });
 organization('created twice is a conflict', () => {
-  given(organizationDecider, created).refuses({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: [], at }, 'conflict', Messages.alreadyExists);
+  given(organizationDecider, created).when({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: [], at }).thenError('conflict', Messages.alreadyExists);
 });
 organization('modules change as a set; the same set changes nothing', () => {
-  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['proposals', 'reports'], at }), []);
-  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['kyc'], at }), [
+  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['proposals', 'reports'], at }).decided(), []);
+  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['kyc'], at }).decided(), [
     { type: 'OrganizationModulesChanged', data: { organizationId: ORG, modules: ['kyc'], changedAt: at.toISOString() } },
   ]);
 });
 organization('flags merge; an unchanged flag changes nothing', () => {
-  const changed = given(organizationDecider, created).when({ type: 'SetFlags', flags: { beta: true }, at });
+  const changed = given(organizationDecider, created).when({ type: 'SetFlags', flags: { beta: true }, at }).decided();
   assert.equal(changed[0]!.data, { organizationId: ORG, flags: { beta: true }, changedAt: at.toISOString() });
-  assert.equal(given(organizationDecider, [...created, ...changed]).when({ type: 'SetFlags', flags: { beta: true }, at }), []);
+  assert.equal(given(organizationDecider, [...created, ...changed]).when({ type: 'SetFlags', flags: { beta: true }, at }).decided(), []);
 });
 organization('changing an organization that does not exist', () => {
-  given(organizationDecider, []).refuses({ type: 'SetModules', modules: [], at }, 'not_found', Messages.recordNotFound);
+  given(organizationDecider, []).when({ type: 'SetModules', modules: [], at }).thenError('not_found', Messages.recordNotFound);
 });
 
 const user = suite('identity: user');
@@ -71,13 +54,13 @@ user('created in one organization with permissions', () => {
   assert.equal(userCreated[0]!.data, { userId: USER, organizationId: ORG, name: 'Ana', permissions: ['can-generate-report'], createdAt: at.toISOString() });
 });
 user('an unknown permission is refused', () => {
-  given(userDecider, []).refuses({ type: 'CreateUser', userId: USER, organizationId: ORG, name: 'Ana', permissions: ['admin'], at }, 'invalid', Messages.unknownPermission);
+  given(userDecider, []).when({ type: 'CreateUser', userId: USER, organizationId: ORG, name: 'Ana', permissions: ['admin'], at }).thenError('invalid', Messages.unknownPermission);
 });
 user('permission changes carry the organization', () => {
-  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-manage-settings'], at }), [
+  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-manage-settings'], at }).decided(), [
     { type: 'UserPermissionsChanged', data: { userId: USER, organizationId: ORG, permissions: ['can-manage-settings'], changedAt: at.toISOString() } },
   ]);
-  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-generate-report'], at }), []);
+  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-generate-report'], at }).decided(), []);
 });
 
 const credential = suite('identity: credential');
@@ -90,12 +73,12 @@ credential('issued with the hash only', () => {
   assert.equal(issued[0]!.data, { credentialId: CRED, clientId: 'cli_x', userId: USER, organizationId: ORG, secretHash: 'scrypt$...', issuedAt: at.toISOString() });
 });
 credential('revoked once; revoking again changes nothing', () => {
-  const revoked = given(credentialDecider, issued).when({ type: 'RevokeCredential', at });
+  const revoked = given(credentialDecider, issued).when({ type: 'RevokeCredential', at }).decided();
   assert.equal(revoked, [{ type: 'CredentialRevoked', data: { credentialId: CRED, clientId: 'cli_x', organizationId: ORG, revokedAt: at.toISOString() } }]);
-  assert.equal(given(credentialDecider, [...issued, ...revoked]).when({ type: 'RevokeCredential', at }), []);
+  assert.equal(given(credentialDecider, [...issued, ...revoked]).when({ type: 'RevokeCredential', at }).decided(), []);
 });
 credential('revoking an unknown credential', () => {
-  given(credentialDecider, []).refuses({ type: 'RevokeCredential', at }, 'not_found', Messages.recordNotFound);
+  given(credentialDecider, []).when({ type: 'RevokeCredential', at }).thenError('not_found', Messages.recordNotFound);
 });
 
 const session = suite('identity: session');
@@ -116,15 +99,15 @@ session('starts for 24 hours from the whole second it was issued', () => {
 });
 session('logs out once; a second logout changes nothing', () => {
   const later = new Date(at.getTime() + 60_000);
-  const out = given(sessionDecider, started).when({ type: 'LogOut', at: later });
+  const out = given(sessionDecider, started).when({ type: 'LogOut', at: later }).decided();
   assert.equal(out, [{ type: 'SessionLoggedOut', data: { sessionId: SESSION, organizationId: ORG, loggedOutAt: later.toISOString() } }]);
   const state = fold(sessionDecider, [...started, ...out]);
   assert.is(state.loggedOutAt, later.toISOString());
   assert.is(state.updatedAt, later.toISOString());
-  assert.equal(given(sessionDecider, [...started, ...out]).when({ type: 'LogOut', at }), []);
+  assert.equal(given(sessionDecider, [...started, ...out]).when({ type: 'LogOut', at }).decided(), []);
 });
 session('logging out a session that never started', () => {
-  given(sessionDecider, []).refuses({ type: 'LogOut', at }, 'unauthenticated', Messages.invalidToken);
+  given(sessionDecider, []).when({ type: 'LogOut', at }).thenError('unauthenticated', Messages.invalidToken);
 });
 
 organization.run();

@@ -6,7 +6,8 @@ import type { ReportEvent } from '../../domain/report/events.ts';
 import type { SectionResult, SourceSectionType } from '../../domain/report/sections.ts';
 import { fold } from '../../domain/shared/decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { assertRefused, cnpjPolicy, cpfPolicy, decideAfter, testIds } from '../support/report.ts';
+import { cnpjPolicy, cpfPolicy, testIds } from '../support/report.ts';
+import { given } from '../support/decider.ts';
 
 const test = suite('report decider');
 const ORG = 'org000000000000000000001';
@@ -28,7 +29,7 @@ const request = (patch: Partial<Extract<ReportCommand, { type: 'RequestReport' }
   at: AT,
   ...patch,
 });
-const decide = (given: readonly ReportEvent[], command: ReportCommand) => decideAfter(reportDecider, given, command);
+const decide = (past: readonly ReportEvent[], command: ReportCommand) => given(reportDecider, past).when(command).decided();
 const requested = (patch = {}) => decide([], request(patch));
 const ok = (sectionType: SourceSectionType): SectionResult => ({
   sectionType,
@@ -40,8 +41,8 @@ const ok = (sectionType: SourceSectionType): SectionResult => ({
 });
 const record = (results: SectionResult[]): ReportCommand => ({ type: 'RecordSectionResults', results, policy, at: LATER });
 function finished(): ReportEvent[] {
-  const given = requested();
-  return [...given, ...decide(given, record(policy.sections.map(ok)))];
+  const past = requested();
+  return [...past, ...decide(past, record(policy.sections.map(ok)))];
 }
 
 test('request: PENDING facts, every section with its id, the policy version kept', () => {
@@ -68,24 +69,24 @@ test('without the scr module, SCR is not queried and the reason is recorded', ()
 });
 
 test('a policy of the other document type is refused', () => {
-  assertRefused(() => decide([], request({ policy: cnpjPolicy() })), 'unprocessable', Messages.policyOtherDocumentType);
+  given(reportDecider, []).when(request({ policy: cnpjPolicy() })).thenError('unprocessable', Messages.policyOtherDocumentType);
 });
 
 test('start processing once', () => {
-  const given = requested();
-  const started = decide(given, { type: 'StartProcessing', at: LATER });
+  const past = requested();
+  const started = decide(past, { type: 'StartProcessing', at: LATER });
   assert.is(started[0]!.type, 'ReportProcessingStarted');
   assert.is(started[0]!.data.status, 'PROCESSING');
-  assert.equal(decide([...given, ...started], { type: 'StartProcessing', at: LATER }), []);
+  given(reportDecider, [...past, ...started]).when({ type: 'StartProcessing', at: LATER }).then([]);
 });
 
 test('sections are recorded once each; a repeated result is ignored; the first results start the report', () => {
-  const given = requested();
-  const first = decide(given, record([ok('PROTESTS'), ok('PROTESTS')]));
+  const past = requested();
+  const first = decide(past, record([ok('PROTESTS'), ok('PROTESTS')]));
   assert.equal(first.map((e) => e.type), ['ReportProcessingStarted', 'ReportSectionUpdated']);
   assert.is(first[1]!.data.status, 'PROCESSING');
-  assert.equal(decide([...given, ...first], record([ok('PROTESTS')])), []);
-  const more = decide([...given, ...first], record([ok('PEFIN')]));
+  given(reportDecider, [...past, ...first]).when(record([ok('PROTESTS')])).then([]);
+  const more = decide([...past, ...first], record([ok('PEFIN')]));
   assert.equal(more.map((e) => e.type), ['ReportSectionUpdated'], 'started once');
 });
 
@@ -104,11 +105,11 @@ test('the last source finishes the report and records the decision in the same a
   const creditPolicy = events.find((e) => e.type === 'ReportSectionUpdated' && e.data.sectionType === 'CREDIT_POLICY')!;
   assert.is((creditPolicy.data as unknown as { details: { decision: string } }).details.decision, 'APPROVED');
   // After the decision nothing more is recorded from sources.
-  assert.equal(decide(finished(), record([ok('PROTESTS')])), []);
+  given(reportDecider, finished()).when(record([ok('PROTESTS')])).then([]);
 });
 
 test('results are decided under the version the report names, never another', () => {
-  assert.throws(() => decide(requested(), { type: 'RecordSectionResults', results: [], policy: cpfPolicy({ version: 2 }), at: LATER }), /not the one given/);
+  assert.throws(() => decide(requested(), { type: 'RecordSectionResults', results: [], policy: cpfPolicy({ version: 2 }), at: LATER }), /not the one past/);
 });
 
 test('manual analysis: only after the decision, once; redo only after a first one', () => {
@@ -122,13 +123,13 @@ test('manual analysis: only after the decision, once; redo only after a first on
     commentary: `by ${analystId}`,
     at: LATER,
   });
-  assertRefused(() => decide(requested(), analyze('MANUAL_ANALYSIS', true, 'a1')), 'conflict', Messages.reportStillProcessing);
-  assertRefused(() => decide(finished(), analyze('MANUAL_REANALYSIS', false, 'a1')), 'conflict', Messages.manualAnalysisMissing);
+  given(reportDecider, requested()).when(analyze('MANUAL_ANALYSIS', true, 'a1')).thenError('conflict', Messages.reportStillProcessing);
+  given(reportDecider, finished()).when(analyze('MANUAL_REANALYSIS', false, 'a1')).thenError('conflict', Messages.manualAnalysisMissing);
   const first = decide(finished(), analyze('MANUAL_ANALYSIS', true, 'a1'));
   assert.is(first[0]!.type, 'ReportDecided');
   assert.is(first[0]!.data.status, 'APPROVED');
   const afterFirst = [...finished(), ...first];
-  assertRefused(() => decide(afterFirst, analyze('MANUAL_ANALYSIS', true, 'a2')), 'conflict', Messages.manualAnalysisExists);
+  given(reportDecider, afterFirst).when(analyze('MANUAL_ANALYSIS', true, 'a2')).thenError('conflict', Messages.manualAnalysisExists);
   const redo = decide(afterFirst, analyze('MANUAL_REANALYSIS', false, 'a2'));
   const data = redo[0]!.data as Extract<ReportEvent, { type: 'ReportDecided' }>['data'];
   assert.is(data.decision, 'DENIED');
@@ -138,7 +139,7 @@ test('manual analysis: only after the decision, once; redo only after a first on
   assert.is(data.commentary, 'by a2');
   assert.is(data.kind, 'MANUAL_REANALYSIS');
   assert.is(data.score, 750, 'the policy score stays');
-  assertRefused(() => decide(afterFirst, { ...analyze('MANUAL_REANALYSIS', false, 'a2'), organizationId: 'org000000000000000000009' }), 'not_found', Messages.reportNotFound);
+  given(reportDecider, afterFirst).when({ ...analyze('MANUAL_REANALYSIS', false, 'a2'), organizationId: 'org000000000000000000009' }).thenError('not_found', Messages.reportNotFound);
 });
 
 test('export only once finished; failures are recorded too', () => {
@@ -155,7 +156,7 @@ test('export only once finished; failures are recorded too', () => {
     urlExpiresAt: LATER,
     at: LATER,
   };
-  assertRefused(() => decide(requested(), exportCommand), 'conflict', Messages.reportStillProcessing);
+  given(reportDecider, requested()).when(exportCommand).thenError('conflict', Messages.reportStillProcessing);
   assert.is(decide(finished(), exportCommand)[0]!.type, 'ReportExported');
   const failed = decide(finished(), { type: 'RecordExportFailure', organizationId: ORG, userId: 'u', format: 'xlsx', reason: 'boom', at: LATER });
   assert.is(failed[0]!.type, 'ReportExportFailed');
@@ -170,18 +171,18 @@ test('every event carries the report facts', () => {
 
 test('processing that keeps failing: the report is FAILED once, later results are ignored, a finished one cannot fail', () => {
   const fail: ReportCommand = { type: 'FailProcessing', attempts: 5, at: LATER };
-  const given = requested();
-  const [event, ...rest] = decide(given, fail);
+  const past = requested();
+  const [event, ...rest] = decide(past, fail);
   assert.is(rest.length, 0);
   assert.is(event!.type, 'ReportProcessingFailed');
   assert.is(event!.data.status, 'FAILED');
   assert.is((event!.data as { reason: string }).reason, Messages.reportProcessingFailed);
-  const failed = [...given, event!];
-  assert.equal(decide(failed, fail), [], 'failed once');
-  assert.equal(decide(failed, record(policy.sections.map(ok))), [], 'a late answer changes nothing');
-  assert.equal(decide(failed, { type: 'StartProcessing', at: LATER }), []);
-  assert.equal(decide(finished(), fail), [], 'every source answered: nothing left to fail');
-  assertRefused(() => decide([], fail), 'not_found', Messages.reportNotFound);
+  const failed = [...past, event!];
+  given(reportDecider, failed).when(fail).then([], 'failed once');
+  given(reportDecider, failed).when(record(policy.sections.map(ok))).then([], 'a late answer changes nothing');
+  given(reportDecider, failed).when({ type: 'StartProcessing', at: LATER }).then([]);
+  given(reportDecider, finished()).when(fail).then([], 'every source answered: nothing left to fail');
+  given(reportDecider, []).when(fail).thenError('not_found', Messages.reportNotFound);
 });
 
 test.run();

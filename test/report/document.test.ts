@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { SANDBOX_DOCUMENTS } from '../../application/report/sources/sandbox-documents.ts';
 import { formatDocument, hasValidCheckDigits, parseDocument } from '../../domain/shared/document.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { assertRefused } from '../support/report.ts';
+import { assertRefused } from '../support/decider.ts';
 
 const test = suite('CPF and CNPJ');
 

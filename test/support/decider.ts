@@ -2,6 +2,21 @@ import * as assert from 'uvu/assert';
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 
+/** The refusal a domain rule throws: its kind and its text (exact, or matching). */
+export function assertRefused(run: () => unknown, kind: DomainError['kind'], message: string | RegExp): void {
+  let refusal: unknown;
+  try {
+    run();
+  } catch (error) {
+    refusal = error;
+  }
+  if (refusal === undefined) assert.unreachable('expected a refusal, it was accepted');
+  assert.instance(refusal, DomainError);
+  assert.is((refusal as DomainError).kind, kind);
+  if (typeof message === 'string') assert.is((refusal as DomainError).message, message);
+  else assert.match((refusal as DomainError).message, message);
+}
+
 /**
  * The one shape of every decider test: given events, when a command, then the events decided or
  * the refusal. `decided()` hands the events back for tests that look at them piece by piece.
@@ -14,21 +29,11 @@ export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, ev
       const decide = () => decider.decide(command, state);
       return {
         decided: decide,
-        then(expected: readonly E[]): void {
-          assert.equal(decide(), expected);
+        then(expected: readonly E[], message?: string): void {
+          assert.equal(decide(), expected, message);
         },
         thenError(kind: DomainError['kind'], message: string | RegExp): void {
-          let refusal: unknown;
-          try {
-            decide();
-          } catch (error) {
-            refusal = error;
-          }
-          if (refusal === undefined) assert.unreachable('expected a refusal, the command was accepted');
-          assert.instance(refusal, DomainError);
-          assert.is((refusal as DomainError).kind, kind);
-          if (typeof message === 'string') assert.is((refusal as DomainError).message, message);
-          else assert.match((refusal as DomainError).message, message);
+          assertRefused(decide, kind, message);
         },
       };
     },

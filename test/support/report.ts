@@ -1,28 +1,7 @@
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import type { PolicySnapshot } from '../../domain/credit-policy/policy.ts';
-import type { Decider, DomainEvent } from '../../domain/shared/decider.ts';
-import { fold } from '../../domain/shared/decider.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import type { TestApp } from './app.ts';
-
-/** Given events, when a command: the events decided (or the refusal). */
-export function decideAfter<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, given: readonly E[], command: C): E[] {
-  return decider.decide(command, fold(decider, given));
-}
-
-export function assertRefused(run: () => unknown, kind: DomainError['kind'], message: string | RegExp): void {
-  try {
-    run();
-  } catch (error) {
-    assert.instance(error, DomainError);
-    assert.is((error as DomainError).kind, kind);
-    if (typeof message === 'string') assert.is((error as DomainError).message, message);
-    else assert.match((error as DomainError).message, message);
-    return;
-  }
-  assert.unreachable('expected a refusal');
-}
 
 export const cpfPolicy = (overrides: Partial<PolicySnapshot> = {}): PolicySnapshot => ({
   ...structuredClone(DEMO_CPF_POLICY),
