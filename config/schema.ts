@@ -73,6 +73,10 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
   WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+  /** When the scheduler role prunes attempt logs (node-cron syntax, seconds field optional). */
+  WEBHOOK_ATTEMPT_RETENTION_CRON: Type.String({ default: '23 3 * * *' }),
+  /** Attempts older than this are pruned; each delivery keeps its status, counts and last result. */
+  WEBHOOK_ATTEMPT_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 90 }),
 
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
