@@ -48,10 +48,16 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   // Answered already: every later chunk of the same request fails to parse again. Destroying
   // now would reset the connection before the client, still sending, reads the answer.
   if (socket.writableEnded) return;
-  // A reply already under way on this connection (keep-alive) cannot be followed by another.
-  const replying = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
-  if (error.code === 'ECONNRESET' || !socket.writable || replying) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  // A request on this connection is still being answered (keep-alive): its command may already
+  // have succeeded, so its own reply must go out, not a 400 in its place. The connection closes
+  // after that reply; the bytes that broke the parser get no answer of their own.
+  const pending = (socket as { _httpMessage?: { writableEnded: boolean; shouldKeepAlive: boolean } })._httpMessage;
+  if (pending && !pending.writableEnded) {
+    pending.shouldKeepAlive = false;
     return;
   }
   const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, Messages.malformedRequest];

@@ -109,7 +109,7 @@ test('the last source finishes the report and records the decision in the same a
 });
 
 test('results are decided under the version the report names, never another', () => {
-  assert.throws(() => decide(requested(), { type: 'RecordSectionResults', results: [], policy: cpfPolicy({ version: 2 }), at: LATER }), /not the one past/);
+  assert.throws(() => decide(requested(), { type: 'RecordSectionResults', results: [], policy: cpfPolicy({ version: 2 }), at: LATER }), /not the one given/);
 });
 
 test('manual analysis: only after the decision, once; redo only after a first one', () => {
