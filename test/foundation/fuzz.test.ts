@@ -376,7 +376,7 @@ const describe = (a: Attempt) =>
   `${a.method} ${a.path.slice(0, 300)} ${JSON.stringify(a.headers).slice(0, 300)} body(${a.body?.length ?? 0}): ${a.body?.toString('utf8').slice(0, 300) ?? ''}`;
 
 /** The last request and its status: a reply on a kept-alive connection can belong to it. */
-let previous = "";
+let previous = '';
 async function check(attempt: Attempt, seen: Map<number, number>): Promise<void> {
   const before = await eventCount();
   const reply = await send(attempt);
