@@ -39,7 +39,6 @@ export class WebhookDispatcher implements Worker {
   private nudged = false;
   private wakeUp: (() => void) | undefined;
   private unlisten: (() => void) | undefined;
-  private waitingForSlots = false;
   private recorder!: AttemptRecorder;
 
   async start(app: AppContext): Promise<void> {
@@ -76,9 +75,7 @@ export class WebhookDispatcher implements Worker {
       // waiting to be written, and in batches (at most one concurrency's worth held ahead).
       const wanted = concurrency - this.ready.length;
       if (wanted < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
-        this.waitingForSlots = true;
         await this.idle(IDLE_POLL_MS);
-        this.waitingForSlots = false;
         continue;
       }
       let claimed: ClaimedDelivery[] = [];
@@ -126,7 +123,9 @@ export class WebhookDispatcher implements Worker {
       this.inFlight.delete(attempt);
       this.hold(delivery.organization_id, -1);
       if (!this.stopping) this.startReady();
-      if (this.waitingForSlots && this.ready.length <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
+      // A freed slot may be what a claim was waiting for: the organization's share was full, or
+      // the queue ahead was; the loop claims again now rather than at its next idle poll.
+      if (this.ready.length <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
     });
   }
 
