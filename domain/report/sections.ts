@@ -48,10 +48,6 @@ export function isSourceSectionType(value: string): value is SourceSectionType {
   return (SOURCE_SECTION_TYPES as string[]).includes(value);
 }
 
-export function isSectionType(value: string): value is SectionType {
-  return value in SECTION_TYPES;
-}
-
 /** Section error codes of the contract. */
 export const SECTION_ERROR_CODES = [
   'INTEGRATION_TIMEOUT',

@@ -5,8 +5,6 @@ import pg from 'pg';
 // in this service fit in JS numbers except event positions, which the adapters read as BigInt.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type Db = Knex;
-
 /**
  * Limits every pooled session gets at connect time. Without them one forgotten or stuck
  * transaction holds its row locks forever and the projections that need those rows freeze.

@@ -12,7 +12,6 @@ import { requestReport } from '../../application/report/commands.ts';
 import { ReportProcessingWorker } from '../../application/report/processing/worker.ts';
 import { SandboxCatalog } from '../../application/report/sources/sandbox.ts';
 import type { SourceCatalog } from '../../application/report/sources/port.ts';
-import type { Principal } from '../../domain/identity/access.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { loadConfig } from '../../config/index.ts';
@@ -21,15 +20,9 @@ import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { waitForReport } from '../support/report.ts';
+import { testCaller, waitForReport } from '../support/report.ts';
 import { eventually } from '../support/webhook.ts';
 
-const caller = {
-  organizationId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-  userId: 'bbbbbbbbbbbbbbbbbbbbbbbb',
-  userName: 'Tester',
-  modules: new Set(['reports', 'scr']),
-} as unknown as Principal;
 
 /** The sandbox, counting how often each report's each source is queried. */
 function countingCatalog(counts: Map<string, number>): SourceCatalog {
@@ -83,7 +76,7 @@ async function lockHolders(database: TestDatabase): Promise<number[]> {
 const following = (ctx: { log: bunyan.RingBuffer }) => ctx.log.records.filter((r: { msg: string }) => r.msg === 'following report requests').length;
 
 workers('a worker whose lock was lost loses the claim and queries no source; each source is queried once', async (ctx) => {
-  const { policyId } = await createPolicy(ctx.app, caller, DEMO_CPF_POLICY);
+  const { policyId } = await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY);
   const counts = new Map<string, number>();
   const first = new ReportProcessingWorker({ sources: countingCatalog(counts) });
   const second = new ReportProcessingWorker({ sources: countingCatalog(counts) });
@@ -98,7 +91,7 @@ workers('a worker whose lock was lost loses the claim and queries no source; eac
   try {
     const reportIds: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const { events } = await requestReport(ctx.app, caller, { document: '12345678909', type: 'cpf', policyId });
+      const { events } = await requestReport(ctx.app, testCaller, { document: '12345678909', type: 'cpf', policyId });
       reportIds.push(String(events[0]!.data.reportId));
     }
     for (const reportId of reportIds) {

@@ -14,23 +14,17 @@ import { requestReport } from '../../application/report/commands.ts';
 import { PROCESSING_CHECKPOINT, ReportProcessingWorker } from '../../application/report/processing/worker.ts';
 import { runSource } from '../../application/report/sources/run-source.ts';
 import { SandboxCatalog } from '../../application/report/sources/sandbox.ts';
-import type { Principal } from '../../domain/identity/access.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { loadConfig } from '../../config/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { testCaller } from '../support/report.ts';
 
 const test = suite('report processing survives restarts');
 let database: TestDatabase;
 let store: PostgresEventStore;
 let dataDir: string;
 let policyId: string;
-const caller = {
-  organizationId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-  userId: 'bbbbbbbbbbbbbbbbbbbbbbbb',
-  userName: 'Tester',
-  modules: new Set(['reports', 'scr']),
-} as unknown as Principal;
 
 function appWith(sourceTimeoutMs: number): AppContext {
   const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, SOURCE_TIMEOUT_MS: String(sourceTimeoutMs) });
@@ -57,7 +51,7 @@ test.before(async () => {
   database = await createTestDatabase();
   store = new PostgresEventStore(database.knex, { pollIntervalMs: 10 });
   dataDir = mkdtempSync(join(tmpdir(), 'credit-restart-'));
-  policyId = (await createPolicy(appWith(100), caller, DEMO_CPF_POLICY)).policyId;
+  policyId = (await createPolicy(appWith(100), testCaller, DEMO_CPF_POLICY)).policyId;
 });
 test.after(async () => {
   await store?.close();
@@ -67,14 +61,14 @@ test.after(async () => {
 
 test('a report half recorded by a process that died is finished, without duplicate sections', async () => {
   const app = appWith(200);
-  const { events } = await requestReport(app, caller, { document: '12345678909', type: 'cpf', policyId });
+  const { events } = await requestReport(app, testCaller, { document: '12345678909', type: 'cpf', policyId });
   const reportId = String(events[0]!.data.reportId);
   // What the dead process managed: PROCESSING and two sections.
   await handleCommand(store, reportStream(reportId), reportDecider, { type: 'StartProcessing', at: new Date().toISOString() });
   const sandbox = new SandboxCatalog();
   const document = { type: 'cpf' as const, digits: '12345678909' };
   const early = await Promise.all(
-    (['PROTESTS', 'PEFIN'] as const).map((type) => runSource(sandbox.providerFor(type, document), { reportId, organizationId: caller.organizationId, document, now: new Date() }, 200, () => new Date())),
+    (['PROTESTS', 'PEFIN'] as const).map((type) => runSource(sandbox.providerFor(type, document), { reportId, organizationId: testCaller.organizationId, document, now: new Date() }, 200, () => new Date())),
   );
   await handleCommand(store, reportStream(reportId), reportDecider, { type: 'RecordSectionResults', results: early, policy: { ...DEMO_CPF_POLICY, policyId, version: 1 }, at: '2020-01-01T00:00:00.000Z' });
 
@@ -102,7 +96,7 @@ test('a report half recorded by a process that died is finished, without duplica
 test('a stop in the middle leaves the report to the next start, which finishes it', async () => {
   // PROTESTS of this document never answers: with a long deadline the report is mid-way when stopped.
   const slow = appWith(60_000);
-  const { events } = await requestReport(slow, caller, { document: '10000000361', type: 'cpf', policyId });
+  const { events } = await requestReport(slow, testCaller, { document: '10000000361', type: 'cpf', policyId });
   const reportId = String(events[0]!.data.reportId);
   const first = new ReportProcessingWorker();
   await first.start(slow);

@@ -1,7 +1,16 @@
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import type { PolicySnapshot } from '../../domain/credit-policy/policy.ts';
+import type { Principal } from '../../domain/identity/access.ts';
 import type { TestApp } from './app.ts';
+
+/** A caller for command handlers driven without HTTP (process managers, restarts). */
+export const testCaller = {
+  organizationId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+  userId: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+  userName: 'Tester',
+  modules: new Set(['reports', 'scr']),
+} as unknown as Principal;
 
 export const cpfPolicy = (overrides: Partial<PolicySnapshot> = {}): PolicySnapshot => ({
   ...structuredClone(DEMO_CPF_POLICY),
