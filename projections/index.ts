@@ -2,7 +2,8 @@ import type { Projection } from '../platform/projections/projection.ts';
 import { identityProjection } from './identity/projections.ts';
 import { webhookSubscriptionsProjection } from './webhook/subscriptions.ts';
 import { reportProjection } from './report/projection.ts';
+import { catalogProjection } from './catalog/projection.ts';
 import { creditPolicyProjection } from './credit-policy/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
-export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection];
+export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection, catalogProjection];
