@@ -1,6 +1,7 @@
 import type { Principal } from '../domain/identity/access.ts';
 import type { AppContext } from './context.ts';
 import { creditPolicyDemoSeeder } from './credit-policy/demo.ts';
+import { catalogDemoSeeder } from './catalog/demo.ts';
 
 /** The tenant `provision --demo` just created, for seeders to fill with sample data. */
 export interface DemoTenant {
@@ -22,4 +23,4 @@ export interface DemoSeeder {
 }
 
 /** A module adds its seeder here (one line); results are merged into the CLI's JSON output. */
-export const demoSeeders: DemoSeeder[] = [creditPolicyDemoSeeder];
+export const demoSeeders: DemoSeeder[] = [creditPolicyDemoSeeder, catalogDemoSeeder];

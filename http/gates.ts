@@ -65,6 +65,7 @@ export const Gates = {
     permissions: ['can-generate-report', 'can-use-registry-api', 'can-manage-credit-policy', 'can-manage-policy-rules', 'can-manage-operations'],
     moduleDenied: inputDataOff,
   },
+  catalogManage: { modules: ['proposals'], permissions: ['can-manage-operations'], moduleDenied: proposalsOff },
   externalClosing: { modules: ['proposals'], permissions: ['can-manage-operations', 'can-generate-report', 'can-create-report-api'], moduleDenied: proposalsOff },
   authenticated: {},
 } satisfies Record<string, Gate>;

@@ -4,6 +4,7 @@ import { Messages } from '../shared/messages.ts';
 import type { CreditPolicyEvent } from './events.ts';
 import type { PolicyContent, PolicySnapshot } from './policy.ts';
 import { validatePolicyContent } from './validate.ts';
+import { sameContent } from '../shared/canonical.ts';
 
 export type CreditPolicyCommand =
   | { type: 'CreatePolicy'; policyId: string; organizationId: string; userId: string; content: PolicyContent; at: string }
@@ -27,16 +28,6 @@ export function latestSnapshot(state: CreditPolicyState): PolicySnapshot | null 
 function existing(state: CreditPolicyState, organizationId: string): CreditPolicyState {
   if (state.policyId === null || state.organizationId !== organizationId) throw new DomainError('not_found', Messages.policyNotFound);
   return state;
-}
-
-// Key order does not change a policy: compare canonical texts.
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent, CreditPolicyState> = {
@@ -71,7 +62,7 @@ export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent
         if (command.content.documentType !== latest.documentType) throw new DomainError('invalid', Messages.policyDocumentTypeChange);
         validatePolicyContent(command.content);
         // Saving an unchanged policy is not an edit: no new version.
-        if (canonical(command.content) === canonical(latest)) return [];
+        if (sameContent(command.content, latest)) return [];
         const { policyId, organizationId, userId, content, at } = command;
         const version = state.versions.length + 1;
         return [{ type: 'CreditPolicyVersioned', data: { policyId, organizationId, version, content, userId, createdAt: at } }];

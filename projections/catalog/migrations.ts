@@ -22,8 +22,14 @@ export const catalogMigrations: Migration[] = [
         t.timestamp('updated_at', { useTz: true }).notNullable();
         t.index(['organization_id']);
       });
+      await knex.schema.createTable('catalog_proposal_settings', (t) => {
+        t.text('organization_id').primary();
+        t.jsonb('settings').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+      });
     },
     async down(knex) {
+      await knex.schema.dropTable('catalog_proposal_settings');
       await knex.schema.dropTable('catalog_portfolios');
       await knex.schema.dropTable('catalog_products');
     },

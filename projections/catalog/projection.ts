@@ -21,15 +21,23 @@ async function apply(event: CatalogEvent, trx: Knex.Transaction): Promise<void> 
         .insert({ id: portfolioId, organization_id: organizationId, content: JSON.stringify(content), created_at: at, updated_at: at })
         .onConflict('id')
         .merge(['content', 'updated_at']);
+      return;
+    }
+    case 'ProposalSettingsSaved': {
+      const { organizationId, settings, at } = event.data;
+      await trx('catalog_proposal_settings')
+        .insert({ organization_id: organizationId, settings: JSON.stringify(settings), updated_at: at })
+        .onConflict('organization_id')
+        .merge(['settings', 'updated_at']);
     }
   }
 }
 
-/** Products (latest version) and portfolios of each organization. Upserts: a replay changes nothing. */
+/** Products (latest version), portfolios and proposal settings of each organization. Upserts: a replay changes nothing. */
 export const catalogProjection: Projection = {
   name: CATALOG_PROJECTION,
   eventTypes: Object.values(CatalogEventTypes),
-  tables: ['catalog_products', 'catalog_portfolios'],
+  tables: ['catalog_products', 'catalog_portfolios', 'catalog_proposal_settings'],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
     for (const event of events) await apply({ type: event.type, data: event.data } as unknown as CatalogEvent, trx);
   },
