@@ -16,6 +16,7 @@ export const CatalogMessages = {
   pricingRequired: 'Informe a precificação do produto.',
   kycWithoutCredit: 'Um produto KYC não tem precificação nem prazo.',
   rateOutOfBounds: 'A taxa precisa estar entre 0% e 10.000% ao ano (1.000.000 bps).',
+  decimalRateFormat: 'A taxa decimal deve ser um percentual com ponto, por exemplo "1.99".',
   rateMismatch: 'A taxa em bps ao ano não corresponde à taxa decimal informada.',
   rateRequired: 'Uma taxa fixa precisa da taxa em bps ao ano ou da taxa decimal com seu período.',
   indexRequired: 'Uma taxa indexada precisa do índice e do spread (em bps ao ano ou decimal com seu período).',

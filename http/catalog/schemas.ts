@@ -5,6 +5,7 @@ import { bpsYearOf, MAX_RATE_BPS_YEAR } from '../../domain/catalog/rates.ts';
 import { DEFAULT_PROPOSAL_SETTINGS, type ProposalSettings } from '../../domain/catalog/settings.ts';
 import { AMORTIZATION_MODELS, ENTITY_TYPES, MARKET_INDEX_KEYS, type ProductRate } from '../../domain/pricing/terms.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
 import type { Dated } from '../../projections/catalog/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
 
@@ -13,13 +14,15 @@ const MAX_CENTS = 100_000_000_000;
 const Cents = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_CENTS, description });
 const Months = (description: string) => Type.Integer({ minimum: 1, maximum: 600, description });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A union hides its branch's errorMessage: the id's text goes on the union. */
+const NullableId = () => Type.Union([ObjectIdSchema(), Type.Null()], { errorMessage: Messages.invalidId });
 const Timestamps = { createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }) };
 
 export const IdParams = Type.Object({ id: ObjectIdSchema() });
 
 const DecimalRate = Type.Object(
   {
-    value: Type.String({ pattern: '^\\d{1,5}(\\.\\d{1,8})?$', description: 'percent as a decimal string, e.g. "1.99"' }),
+    value: Type.String({ pattern: '^\\d{1,5}(\\.\\d{1,8})?$', errorMessage: CatalogMessages.decimalRateFormat, description: 'percent as a decimal string, e.g. "1.99"' }),
     period: Type.Enum(['MONTH', 'YEAR']),
   },
   { description: 'the rate as a lender says it; a MONTH rate compounds to the year for the bps field' },
@@ -63,7 +66,7 @@ export const ProductBody = Type.Object({
   minTermMonths: Type.Optional(Nullable(Months('shortest term'))),
   maxTermMonths: Type.Optional(Nullable(Months('longest term'))),
   pricing: Type.Optional(Nullable(Pricing)),
-  defaultOperationId: Type.Optional(Nullable(ObjectIdSchema())),
+  defaultOperationId: Type.Optional(NullableId()),
   collectionTemplateSlugs: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,120}$' }), { default: [], maxItems: 20 }),
 });
 export type ProductBody = Static<typeof ProductBody>;
@@ -147,7 +150,7 @@ export const SettingsBody = Type.Object({
   indicativeOfferValidityDays: Type.Integer({ minimum: 1, maximum: 90, default: D.indicativeOfferValidityDays }),
   firmOfferValidityDays: Type.Integer({ minimum: 1, maximum: 90, default: D.firmOfferValidityDays }),
   customerLinkValidityHours: Type.Integer({ minimum: 1, maximum: 720, default: D.customerLinkValidityHours }),
-  defaultPortfolioId: Type.Optional(Nullable(ObjectIdSchema())),
+  defaultPortfolioId: Type.Optional(NullableId()),
   finalApprovalRequiresOperator: Type.Boolean({ default: D.finalApprovalRequiresOperator }),
   dashboardSla: Type.String({ maxLength: 200, default: D.dashboardSla, description: 'STATUS:days separated by commas, as the dashboard sla' }),
   publicPage: Type.Optional(
