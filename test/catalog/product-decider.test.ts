@@ -42,7 +42,7 @@ test('update: absent, other tenant, key change', () => {
 });
 
 test('state keeps creation and last save times', () => {
-  const { state } = given(productDecider, [saved(pc), { type: 'ProductSaved', data: { ...base, version: 2, content: pc, at: '2026-11-24T00:00:00.000Z' } }]);
+  const { state } = given(productDecider, [saved(pc), { type: 'ProductSaved' as const, data: { ...base, version: 2, content: pc, at: '2026-11-24T00:00:00.000Z' } }]);
   assert.is(state.createdAt, at);
   assert.is(state.updatedAt, '2026-11-24T00:00:00.000Z');
   assert.is(state.product!.version, 2);
