@@ -12,6 +12,7 @@ export const PricingMessages = {
   termOutOfRange: (min: number, max: number) => `O prazo deve estar entre ${min} e ${max} meses.`,
   entityTypeNotServed: 'Este produto não atende este tipo de cliente.',
   feesExceedAmount: 'As tarifas e o IOF pagos na liberação não podem consumir todo o valor liberado.',
+  invalidIndexDate: 'A data do índice deve ser uma data válida no formato AAAA-MM-DD.',
   indexDateInFuture: 'A data do índice não pode estar no futuro.',
   indexUnavailable: 'Não foi possível consultar o índice no Banco Central.',
 } as const;
