@@ -12,7 +12,8 @@ const Msg = {
   bps: (field: string) => `${field} deve ser um inteiro entre 0 e 100000 (bps ao ano).`,
   rate: (field: string) => `${field} deve ser {"value": "<percentual decimal>", "period": "MONTH" ou "YEAR"}.`,
   index: 'index deve ser CDI, SELIC ou IPCA.',
-  percent: 'value deve ser um percentual decimal, por exemplo "14.90".',
+  percent: (field: string) => `${field} deve ser um percentual decimal, por exemplo "14.90".`,
+  period: 'period deve ser MONTH ou YEAR.',
   productKey: 'productKey deve ser uma chave de produto válida.',
 };
 
@@ -20,7 +21,10 @@ const DateText = (field: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2
 const Bps = (field: string) => Type.Integer({ minimum: 0, maximum: 100_000, errorMessage: Msg.bps(field) });
 const Rate = (field: string) =>
   Type.Object(
-    { value: Type.String({ pattern: PERCENT_PATTERN, description: 'percent as a decimal string: "1.99"' }), period: Type.Union([Type.Literal('MONTH'), Type.Literal('YEAR')]) },
+    {
+      value: Type.String({ pattern: PERCENT_PATTERN, errorMessage: Msg.percent('value'), description: 'percent as a decimal string: "1.99"' }),
+      period: Type.Union([Type.Literal('MONTH'), Type.Literal('YEAR')], { errorMessage: Msg.period }),
+    },
     { errorMessage: Msg.rate(field) },
   );
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -94,7 +98,7 @@ export const IndexSchema = Type.Object({
 
 export const IndexParams = Type.Object({ key: Type.Union(MARKET_INDEX_KEYS.map((k) => Type.Literal(k)), { errorMessage: Msg.index }) });
 export const IndexBody = Type.Object({
-  percentYear: Type.String({ pattern: PERCENT_PATTERN, errorMessage: Msg.percent }),
+  percentYear: Type.String({ pattern: PERCENT_PATTERN, errorMessage: Msg.percent('percentYear') }),
   date: DateText('date'),
 });
 
