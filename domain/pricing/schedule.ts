@@ -63,9 +63,10 @@ function priceInstallment(principalCents: number, rates: PeriodRates): number {
   return new D(principalCents).div(rates.annuity()).toDecimalPlaces(0).toNumber();
 }
 
-export function amortize(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates): Amortization {
-  const principal = new Array<number>(n);
-  const interest = new Array<number>(n);
+/** `into`: arrays to overwrite instead of allocating (the financed-IOF search runs this repeatedly). */
+export function amortize(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates, into?: Amortization): Amortization {
+  const principal = into?.principal ?? new Array<number>(n);
+  const interest = into?.interest ?? new Array<number>(n);
   const level = model === 'PRICE' ? priceInstallment(principalCents, rates) : Math.round(principalCents / n);
   let balance = principalCents;
   for (let k = 0; k < n; k++) {

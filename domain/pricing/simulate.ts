@@ -68,8 +68,11 @@ function dayOf(iso: string, message: string): number {
   return day;
 }
 
-function iofOf(schedule: Amortization, days: readonly number[], release: number, rate: IofRateInForce): number[] {
-  return schedule.principal.map((p, k) => iofOfAmortization(p, days[k]! - release, rate));
+/** IOF of each amortization into `out`; returns the total. */
+function iofOf(schedule: Amortization, days: readonly number[], release: number, rate: IofRateInForce, out: number[]): number {
+  let total = 0;
+  for (let k = 0; k < out.length; k++) total += out[k] = iofOfAmortization(schedule.principal[k]!, days[k]! - release, rate);
+  return total;
 }
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
@@ -81,8 +84,13 @@ const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b
  * settle it (IOF(P) moves by at most a cent per cent of P, so g never decreases).
  */
 function grossUp(base: number, iofOfPrincipal: (principal: number) => number): number {
-  const slope = 1 - iofOfPrincipal(base) / base;
-  const g = (p: number): number => p - iofOfPrincipal(p) - base;
+  const seen = new Map<number, number>();
+  const g = (p: number): number => {
+    let gap = seen.get(p);
+    if (gap === undefined) seen.set(p, (gap = p - iofOfPrincipal(p) - base));
+    return gap;
+  };
+  const slope = 1 + g(base) / base; // g(base) = -IOF(base)
   let principal = Math.ceil(base / slope);
   for (let i = 0; i < 5; i++) {
     const gap = g(principal);
@@ -117,10 +125,11 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
 
   const iofRate = input.iof.applies ? iofRateOn(iofTable, iofBracket(input.entityType, input.simplesNacional, input.amountCents), input.releaseDate) : null;
   const base = input.amountCents + financedFees;
-  const principal = iofRate && input.iof.financed ? grossUp(base, (p) => sum(iofOf(amortize(input.model, p, n, rates), days, release, iofRate))) : base;
-  const schedule = amortize(input.model, principal, n, rates);
-  const iofs = iofRate ? iofOf(schedule, days, release, iofRate) : new Array<number>(n).fill(0);
-  const iofTotal = sum(iofs);
+  const iofs = new Array<number>(n).fill(0);
+  const scratch: Amortization = { principal: new Array<number>(n), interest: new Array<number>(n) };
+  const principal = iofRate && input.iof.financed ? grossUp(base, (p) => iofOf(amortize(input.model, p, n, rates, scratch), days, release, iofRate, iofs)) : base;
+  const schedule = amortize(input.model, principal, n, rates, scratch);
+  const iofTotal = iofRate ? iofOf(schedule, days, release, iofRate, iofs) : 0;
   const netReleased = input.amountCents - upfrontFees - (iofRate && !input.iof.financed ? iofTotal : 0);
   if (netReleased <= 0) throw new DomainError('invalid', PricingMessages.feesExceedAmount);
 
