@@ -30,15 +30,15 @@ export interface Cet {
  * (28 to 31 days but for the first): one exp per distinct gap instead of one per flow.
  */
 function f(flows: readonly Flow[], net: number, L: number): [number, number] {
-  const gapFactor = new Map<number, number>();
+  const gapFactor: number[] = [];
   let value = -net;
   let slope = 0;
   let previous = 0;
   let discount = 1;
   for (const flow of flows) {
     const gap = flow.days - previous;
-    let factor = gapFactor.get(gap);
-    if (factor === undefined) gapFactor.set(gap, (factor = Math.exp((-gap / 365) * L)));
+    let factor = gapFactor[gap];
+    if (factor === undefined) gapFactor[gap] = factor = Math.exp((-gap / 365) * L);
     discount *= factor;
     previous = flow.days;
     const term = flow.cents * discount;
