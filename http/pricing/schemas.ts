@@ -1,6 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { PERCENT_PATTERN } from '../../domain/pricing/rates.ts';
-import { AMORTIZATION_MODELS, ENTITY_TYPES, MARKET_INDEX_KEYS } from '../../domain/pricing/terms.ts';
+import { MARKET_INDEX_KEYS } from '../../domain/pricing/terms.ts';
 
 /** Portuguese texts for the fields an integrator gets wrong most (the spec gives none). */
 const Msg = {
@@ -45,7 +45,7 @@ export const SimulateBody = Type.Object({
   simplesNacional: Type.Optional(Type.Boolean({ description: 'a COMPANY under Simples Nacional: the reduced IOF rate up to R$ 30,000' })),
   releaseDate: DateText('releaseDate'),
   firstDueDate: DateText('firstDueDate'),
-  model: Type.Optional(Type.Union([Type.Literal('PRICE'), Type.Literal('SAC')], { errorMessage: Msg.model, default: undefined })),
+  model: Type.Optional(Type.Union([Type.Literal('PRICE'), Type.Literal('SAC')], { errorMessage: Msg.model })),
   rateBpsYear: Type.Optional(Bps('rateBpsYear')),
   rate: Type.Optional(Rate('rate')),
   index: Type.Optional(Type.Union([Type.Literal('CDI'), Type.Literal('SELIC'), Type.Literal('IPCA')], { errorMessage: Msg.index })),
@@ -110,4 +110,3 @@ export const ModelsSchema = Type.Object({
 });
 
 export const MODEL_DESCRIPTIONS = { PRICE: 'Tabela Price: parcelas iguais; juros decrescentes, amortização crescente.', SAC: 'SAC: amortização constante; parcelas decrescentes.' };
-export { AMORTIZATION_MODELS, ENTITY_TYPES };

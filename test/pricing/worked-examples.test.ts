@@ -123,4 +123,15 @@ test('due dates move to the next business day over weekends and national holiday
   assert.is(tiradentes.installments[0]!.dueDate, '2026-04-22');
 });
 
+test('holiday calendar: years load in any order and stay right (national, bank and movable days)', () => {
+  const calendar = new BrazilHolidays();
+  const is = (iso: string) => calendar.isHoliday(parseDay(iso)!);
+  assert.ok(is('2030-12-25'));
+  assert.ok(is('2027-02-09'), 'Carnival Tuesday 2027');
+  assert.ok(is('2026-11-20'), 'Consciência Negra');
+  assert.ok(is('2028-06-15'), 'Corpus Christi 2028');
+  assert.not.ok(is('2026-02-18'), 'Ash Wednesday is a business day');
+  assert.not.ok(is('2029-03-14'));
+});
+
 test.run();
