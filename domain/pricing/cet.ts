@@ -55,12 +55,15 @@ function solveLog(flows: readonly Flow[], net: number, guess: number): number {
   let L = guess > lo && guess < hi ? guess : 0.2;
   for (let i = 0; i < 200; i++) {
     const [value, slope] = f(flows, net, L);
+    if (value === 0) return L;
     if (value > 0) lo = L;
     else hi = L;
-    let next = slope < 0 ? L - value / slope : (lo + hi) / 2;
-    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    if (Math.abs(next - L) < 1e-15 || hi - lo < 1e-15) return next;
-    L = next;
+    const newton = slope < 0 ? L - value / slope : NaN;
+    // Converged: the step is below the doubles' resolution at L (checked before the bracket,
+    // which a last rounding-size step may graze).
+    if (Math.abs(newton - L) <= 1e-15 * Math.max(1, Math.abs(L))) return newton;
+    L = newton > lo && newton < hi ? newton : (lo + hi) / 2;
+    if (hi - lo <= 1e-15) return L;
   }
   return L;
 }
