@@ -78,6 +78,13 @@ export const ConfigSchema = Type.Object({
   /** Attempts older than this are pruned; each delivery keeps its status, counts and last result. */
   WEBHOOK_ATTEMPT_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 90 }),
 
+  // Pricing
+  /** Where the scheduler refreshes the reference market indexes from: `static` keeps the seeded values. */
+  MARKET_INDEX_SOURCE: Type.Union([Type.Literal('static'), Type.Literal('bcb-sgs')], { default: 'static' }),
+  BCB_SGS_URL: Type.String({ default: 'https://api.bcb.gov.br' }),
+  /** When the scheduler role refreshes the indexes (node-cron syntax); BCB publishes on business days. */
+  MARKET_INDEX_REFRESH_CRON: Type.String({ default: '17 9 * * 1-5' }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

@@ -1,0 +1,81 @@
+import type { EntityType } from './terms.ts';
+import { D } from './rates.ts';
+
+/**
+ * IOF on credit operations (Decreto 6.306/2007, art. 7): a daily rate on each principal
+ * amortization for the days it is outstanding (capped at 365) plus an additional rate on it
+ * (art. 7, § 15). Rates are dated configuration: the operation's release date picks the row in
+ * force. Sources and dates are in docs/pricing.md.
+ */
+export type IofBracket = 'PERSON' | 'COMPANY' | 'SIMPLES_NACIONAL';
+
+export interface IofRate {
+  bracket: IofBracket;
+  /** First release date (YYYY-MM-DD) the row applies to. */
+  from: string;
+  /** Percent per day as a decimal string ("0.0082"). */
+  dailyPercent: string;
+  /** Percent on the amortization, once ("0.38"). */
+  additionalPercent: string;
+  source: string;
+}
+
+export const IOF_RATES: readonly IofRate[] = [
+  { bracket: 'PERSON', from: '2008-01-03', dailyPercent: '0.0082', additionalPercent: '0.38', source: 'Decreto 6.339/2008' },
+  { bracket: 'COMPANY', from: '2008-01-03', dailyPercent: '0.0041', additionalPercent: '0.38', source: 'Decreto 6.339/2008' },
+  { bracket: 'COMPANY', from: '2025-05-23', dailyPercent: '0.0082', additionalPercent: '0.95', source: 'Decreto 12.466/2025' },
+  { bracket: 'COMPANY', from: '2025-06-11', dailyPercent: '0.0082', additionalPercent: '0.38', source: 'Decreto 12.499/2025' },
+  { bracket: 'SIMPLES_NACIONAL', from: '2008-01-03', dailyPercent: '0.00137', additionalPercent: '0.38', source: 'Decreto 6.306/2007, art. 7, VI' },
+  { bracket: 'SIMPLES_NACIONAL', from: '2025-05-23', dailyPercent: '0.00274', additionalPercent: '0.95', source: 'Decreto 12.466/2025' },
+  { bracket: 'SIMPLES_NACIONAL', from: '2025-06-11', dailyPercent: '0.00274', additionalPercent: '0.38', source: 'Decreto 12.499/2025' },
+];
+
+/** The Simples Nacional rate applies to operations up to this amount (art. 7, VI). */
+export const SIMPLES_NACIONAL_LIMIT_CENTS = 3_000_000;
+export const IOF_MAX_DAYS = 365;
+
+/** Rates as integer parts per 10^8, so each installment's IOF is integer arithmetic on cents. */
+export const IOF_SCALE = 100_000_000;
+
+export interface IofRateInForce {
+  bracket: IofBracket;
+  dailyPercent: string;
+  additionalPercent: string;
+  source: string;
+  dailyParts: number;
+  additionalParts: number;
+}
+
+export function iofBracket(entityType: EntityType, simplesNacional: boolean, principalCents: number): IofBracket {
+  if (entityType === 'PERSON') return 'PERSON';
+  return simplesNacional && principalCents <= SIMPLES_NACIONAL_LIMIT_CENTS ? 'SIMPLES_NACIONAL' : 'COMPANY';
+}
+
+const parts = (percentText: string): number => {
+  const value = new D(percentText).div(100).times(IOF_SCALE);
+  if (!value.isInteger()) throw new Error(`IOF rate ${percentText}% is finer than 1e-8`);
+  return value.toNumber();
+};
+
+/** The row in force on the release date (ISO strings compare as dates). */
+export function iofRateOn(table: readonly IofRate[], bracket: IofBracket, releaseDate: string): IofRateInForce {
+  let found: IofRate | undefined;
+  for (const row of table) if (row.bracket === bracket && row.from <= releaseDate && (!found || row.from > found.from)) found = row;
+  if (!found) throw new Error(`no IOF rate for ${bracket} on ${releaseDate}`);
+  const { dailyPercent, additionalPercent, source } = found;
+  return { bracket, dailyPercent, additionalPercent, source, dailyParts: parts(dailyPercent), additionalParts: parts(additionalPercent) };
+}
+
+/** round_half_up(a * b / scale) for non-negative integers, exact (BigInt past 2^53). */
+export function mulDivRound(a: number, b: number, scale: number): number {
+  const product = a * b;
+  if (product <= Number.MAX_SAFE_INTEGER) return Math.floor((product + scale / 2) / scale);
+  const big = BigInt(a) * BigInt(b);
+  return Number((big + BigInt(scale / 2)) / BigInt(scale));
+}
+
+/** IOF of one amortization outstanding `days` days: daily part plus additional, rounded half up to the cent. */
+export function iofOfAmortization(amortizationCents: number, days: number, rate: IofRateInForce): number {
+  const perCent = rate.dailyParts * Math.min(Math.max(days, 0), IOF_MAX_DAYS) + rate.additionalParts;
+  return mulDivRound(amortizationCents, perCent, IOF_SCALE);
+}

@@ -1,0 +1,80 @@
+import { D, type Dec } from './rates.ts';
+import type { AmortizationModel } from './terms.ts';
+
+/**
+ * Principal and interest of each installment, in integer cents. Rounding: every cent amount is
+ * rounded half up; the last installment takes the whole remaining balance, so it absorbs the
+ * rounding residue and the balance ends at exactly 0.
+ *
+ * Interest of period k is balance_{k-1} x rate_k. Every period after the first is one month at
+ * the monthly rate; the first runs from release to the first due date and is charged
+ * (1+i)^(days/30)-1, so a first due date further away costs its extra days.
+ *
+ * Speed: a 360-month schedule is computed in doubles, and a product is recomputed in decimal.js
+ * only when it falls so close to a half cent that the double could round it the wrong way.
+ */
+export interface PeriodRates {
+  monthly: Dec;
+  first: Dec;
+  monthlyF: number;
+  firstF: number;
+  /** Present value of 1 paid at every due date, in doubles (PRICE's installment divides by it). */
+  annuityF: number;
+  annuity: () => Dec;
+}
+
+/**
+ * The first period's rate is computed in doubles (a fractional power in decimal.js costs
+ * ~0.2 ms, the whole schedule's budget): 16 significant digits, so a cent is off only when an
+ * interest product sits within 1e-13 of a half cent, which centsTimes then settles in decimal.
+ */
+export function periodRates(monthly: Dec, firstPeriodDays: number, n: number): PeriodRates {
+  const monthlyF = monthly.toNumber();
+  const first = firstPeriodDays === 30 ? monthly : new D(Math.pow(1 + monthlyF, firstPeriodDays / 30) - 1);
+  const firstF = first.toNumber();
+  const annuityF = (monthlyF === 0 ? n : (1 - Math.pow(1 + monthlyF, -n)) / monthlyF) * ((1 + monthlyF) / (1 + firstF));
+  const one = new D(1);
+  const annuity = () => {
+    const v = monthly.isZero() ? new D(n) : one.minus(one.plus(monthly).pow(-n)).div(monthly);
+    // v discounts the first payment one month; the first period really lasts `first`.
+    return v.times(one.plus(monthly)).div(one.plus(first));
+  };
+  return { monthly, first, monthlyF, firstF, annuityF, annuity };
+}
+
+const nearHalf = (x: number): boolean => Math.abs(x - Math.floor(x) - 0.5) <= Math.max(1e-6, x * 1e-13);
+
+/** round_half_up(cents x rate): the double when it is safely away from a half, else decimal.js. */
+export function centsTimes(cents: number, rateF: number, rate: Dec): number {
+  const x = cents * rateF;
+  if (!nearHalf(x)) return Math.round(x);
+  return new D(cents).times(rate).toDecimalPlaces(0).toNumber();
+}
+
+export interface Amortization {
+  principal: number[];
+  interest: number[];
+}
+
+/** PRICE's level installment: principal / present value of 1 a period, rounded half up. */
+function priceInstallment(principalCents: number, rates: PeriodRates): number {
+  const x = principalCents / rates.annuityF;
+  if (!nearHalf(x)) return Math.round(x);
+  return new D(principalCents).div(rates.annuity()).toDecimalPlaces(0).toNumber();
+}
+
+/** `into`: arrays to overwrite instead of allocating (the financed-IOF search runs this repeatedly). */
+export function amortize(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates, into?: Amortization): Amortization {
+  const principal = into?.principal ?? new Array<number>(n);
+  const interest = into?.interest ?? new Array<number>(n);
+  const level = model === 'PRICE' ? priceInstallment(principalCents, rates) : Math.round(principalCents / n);
+  let balance = principalCents;
+  for (let k = 0; k < n; k++) {
+    const owed = k === 0 ? centsTimes(balance, rates.firstF, rates.first) : centsTimes(balance, rates.monthlyF, rates.monthly);
+    const amortization = k === n - 1 ? balance : Math.min(balance, Math.max(0, model === 'PRICE' ? level - owed : level));
+    interest[k] = owed;
+    principal[k] = amortization;
+    balance -= amortization;
+  }
+  return { principal, interest };
+}
