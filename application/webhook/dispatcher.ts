@@ -67,8 +67,10 @@ export class WebhookDispatcher implements Worker {
   private async run(): Promise<void> {
     const { config, db, log } = this.app;
     const concurrency = config.WEBHOOK_DISPATCH_CONCURRENCY;
-    // A row claimed ahead may wait for one attempt to free its slot before its own attempt.
-    const leaseMs = 2 * config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    // A row claimed ahead may wait before its own attempt: an organization may have a
+    // concurrency's worth of rows queued for its half of the slots, two rounds of attempts that
+    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile.
+    const leaseMs = 3 * config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     let failures = 0;
     while (!this.stopping) {
       this.nudged = false;
