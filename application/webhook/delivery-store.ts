@@ -44,17 +44,18 @@ const ASYNC_COMMIT = `async_commit as (select set_config('synchronous_commit', '
  * operator can test before enabling), is sent; one that is off gets its row canceled (the outbox
  * normally did that already); one the outbox has not seen yet is looked at again shortly.
  *
- * Tenants share the slots fairly: an organization gets at most `share.perOrganization` attempts
- * in flight (`share.inFlight` says how many it has already), so a receiver that hangs or fails
- * for one organization holds at most that many slots, and the others' deliveries still go out.
+ * Tenants share the queue ahead fairly (the slots themselves are shared by SlotShare): an
+ * organization gets at most `share.perOrganization` rows claimed ahead (`share.queued` says how
+ * many it has already), and one with half that many or more already queued is skipped by the
+ * scan, so a claim looks past its backlog to the rows of other organizations.
  */
 export async function claimDue(
   db: Knex,
   limit: number,
   leaseMs: number,
-  share: { perOrganization: number; inFlight: ReadonlyMap<string, number> },
+  share: { perOrganization: number; queued: ReadonlyMap<string, number> },
 ): Promise<ClaimedDelivery[]> {
-  const full = [...share.inFlight].filter(([, n]) => n >= share.perOrganization).map(([organization]) => organization);
+  const full = [...share.queued].filter(([, n]) => n >= Math.ceil(share.perOrganization / 2)).map(([organization]) => organization);
   const result = await db.raw(
     `with ${ASYNC_COMMIT}, candidates as (
        select d.id, d.organization_id, d.next_attempt_at from webhook_deliveries d
@@ -90,7 +91,7 @@ export async function claimDue(
       where d.id = j.id
      returning d.id, d.subscription_id, d.organization_id, d.event_name, d.family, d.body, d.attempts, d.schedule_start,
                d.claim_token, j.verdict, j.url, j.api_key, j.sealed_secret, j.previous_sealed_secret, j.previous_secret_expires_at`,
-    [full, limit * CANDIDATES_PER_SLOT, JSON.stringify(Object.fromEntries(share.inFlight)), share.perOrganization, limit, leaseMs, NOT_YET_MS],
+    [full, limit * CANDIDATES_PER_SLOT, JSON.stringify(Object.fromEntries(share.queued)), share.perOrganization, limit, leaseMs, NOT_YET_MS],
   );
   return (result.rows as Array<ClaimedDelivery & { verdict: string }>)
     .filter((row) => row.verdict === 'send')

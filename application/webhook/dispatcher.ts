@@ -12,6 +12,7 @@ import { openApiKey, secretBoxFor } from './keys.ts';
 import { safePost } from './safe-http.ts';
 import { dispatchSignal } from './signals.ts';
 import { signedHeaders } from './signing.ts';
+import { SlotShare } from './slot-share.ts';
 
 /** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
 const IDLE_POLL_MS = 25;
@@ -33,8 +34,9 @@ export class WebhookDispatcher implements Worker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Claimed rows waiting for a free slot. */
   private readonly ready: ClaimedDelivery[] = [];
-  /** Rows each organization holds here, waiting or in flight: its share of the slots. */
-  private readonly heldByOrganization = new Map<string, number>();
+  /** Rows each organization has claimed ahead, waiting for a slot. */
+  private readonly queuedByOrganization = new Map<string, number>();
+  private slots!: SlotShare;
   private readonly settling = new Set<Promise<void>>();
   private nudged = false;
   private wakeUp: (() => void) | undefined;
@@ -45,6 +47,7 @@ export class WebhookDispatcher implements Worker {
     this.app = app;
     this.delays = parseDurationList(app.config.WEBHOOK_RETRY_DELAYS);
     this.recorder = new AttemptRecorder(app.db);
+    this.slots = new SlotShare(app.config.WEBHOOK_DISPATCH_CONCURRENCY);
     this.unlisten = dispatchSignal.listen(() => this.nudge());
     this.loop = this.run();
   }
@@ -64,23 +67,27 @@ export class WebhookDispatcher implements Worker {
   private async run(): Promise<void> {
     const { config, db, log } = this.app;
     const concurrency = config.WEBHOOK_DISPATCH_CONCURRENCY;
-    // A row claimed ahead may wait for one attempt to free its slot before its own attempt.
-    const leaseMs = 2 * config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    // A row claimed ahead may wait before its own attempt: an organization may have a
+    // concurrency's worth of rows queued for its half of the slots, two rounds of attempts that
+    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile.
+    const leaseMs = 3 * config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     let failures = 0;
     while (!this.stopping) {
       this.nudged = false;
       this.startReady();
       // Claim the next rows while the current ones are being sent, so a freed slot starts its
       // next delivery at once instead of waiting for a claim; but not while results are still
-      // waiting to be written, and in batches (at most one concurrency's worth held ahead).
-      const wanted = concurrency - this.ready.length;
+      // waiting to be written, and in batches (at most one concurrency's worth held ahead). Rows
+      // of an organization that has used up its slots do not count: they must not keep the
+      // others' rows from being claimed.
+      const wanted = concurrency - this.startable();
       if (wanted < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
         await this.idle(IDLE_POLL_MS);
         continue;
       }
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, wanted, leaseMs, { perOrganization: Math.max(1, Math.floor(concurrency / 2)), inFlight: this.heldByOrganization });
+        claimed = await claimDue(db, wanted, leaseMs, { perOrganization: concurrency, queued: this.queuedByOrganization });
         failures = 0;
       } catch (error) {
         failures++;
@@ -88,7 +95,7 @@ export class WebhookDispatcher implements Worker {
         await this.idle(Math.min(5000, 50 * 2 ** failures));
         continue;
       }
-      for (const delivery of claimed) this.hold(delivery.organization_id, 1);
+      for (const delivery of claimed) this.queue(delivery.organization_id, 1);
       this.ready.push(...claimed);
       this.startReady();
       if (claimed.length === wanted) continue;
@@ -102,18 +109,29 @@ export class WebhookDispatcher implements Worker {
     await Promise.all(this.settling);
   }
 
-  /** Fill free slots from the rows claimed ahead. */
+  /** Fill free slots from the rows claimed ahead, as the organizations' shares allow. */
   private startReady(): void {
-    while (this.ready.length && this.inFlight.size < this.app.config.WEBHOOK_DISPATCH_CONCURRENCY) {
-      const delivery = this.ready.shift()!;
-      this.track(delivery, this.deliver(delivery));
+    const now = Date.now();
+    for (let next = this.slots.pick(this.ready, now); next !== -1; next = this.slots.pick(this.ready, now)) {
+      const [delivery] = this.ready.splice(next, 1);
+      this.queue(delivery!.organization_id, -1);
+      this.slots.start(delivery!, now);
+      this.track(delivery!, this.deliver(delivery!));
     }
   }
 
-  private hold(organization: string, change: 1 | -1): void {
-    const held = (this.heldByOrganization.get(organization) ?? 0) + change;
-    if (held === 0) this.heldByOrganization.delete(organization);
-    else this.heldByOrganization.set(organization, held);
+  /** Rows claimed ahead that may start as soon as a slot is free. */
+  private startable(): number {
+    const now = Date.now();
+    let count = 0;
+    for (const delivery of this.ready) if (!this.slots.blocked(delivery.organization_id, now)) count++;
+    return count;
+  }
+
+  private queue(organization: string, change: 1 | -1): void {
+    const queued = (this.queuedByOrganization.get(organization) ?? 0) + change;
+    if (queued === 0) this.queuedByOrganization.delete(organization);
+    else this.queuedByOrganization.set(organization, queued);
   }
 
   /** A slot is an HTTP attempt in flight; writing its result happens after the slot is free. */
@@ -121,11 +139,11 @@ export class WebhookDispatcher implements Worker {
     this.inFlight.add(attempt);
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
-      this.hold(delivery.organization_id, -1);
+      this.slots.finish(delivery, Date.now());
       if (!this.stopping) this.startReady();
-      // A freed slot may be what a claim was waiting for: the organization's share was full, or
-      // the queue ahead was; the loop claims again now rather than at its next idle poll.
-      if (this.ready.length <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
+      // A freed slot may be what a claim was waiting for (the queue ahead was full): the loop
+      // claims again now rather than at its next idle poll.
+      if (this.startable() <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
     });
   }
 

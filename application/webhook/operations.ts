@@ -8,7 +8,7 @@ import { deliveryFor, deliveryIdOf, type DeliveryInsert } from '../../projection
 import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
 import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
 import type { AppContext } from '../context.ts';
-import { comparePositions, START } from '../../platform/eventstore/port.ts';
+import { comparePositions } from '../../platform/eventstore/port.ts';
 import { dispatchSignal } from './signals.ts';
 
 /** A replay stops after this many deliveries and says where to continue. */
@@ -75,7 +75,8 @@ export async function replay(app: AppContext, principal: Principal, subscription
   const subscription = await namedSubscription(app, principal, subscriptionId, true);
   const target = rowToState(subscription);
   const head = await app.store.headPosition();
-  let after = START;
+  // Only from `since` on: a replay of the last hour does not read years of log first.
+  let after = await app.store.positionBefore(since);
   let queued = 0;
   let resumeSince: string | null = null;
   let pastHead = false;

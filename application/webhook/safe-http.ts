@@ -87,7 +87,7 @@ function agentFor(protocol: string, addresses: Resolved): http.Agent {
     agents.set(key, found);
     return found;
   }
-  const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: IDLE_SOCKET_MS, lookup: fixedLookup(addresses) };
+  const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: IDLE_SOCKET_MS, lookup: fixedLookup(addresses) };
   const agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   agents.set(key, agent);
   if (agents.size > MAX_AGENTS) {

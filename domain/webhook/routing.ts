@@ -1,3 +1,4 @@
+import type { ReportEvent } from '../report/events.ts';
 import { ReportEventTypes } from '../report/public-events.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 
@@ -25,6 +26,9 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   [ReportEventTypes.creditPolicyEvaluated]: { publicName: 'credit-policy.evaluated' },
   [ReportEventTypes.exported]: { publicName: 'report.exported' },
   [ReportEventTypes.exportFailed]: { publicName: 'report.exported' },
+  // Processing gave up: the report's status became FAILED, which is a status change to whoever
+  // follows statuses; not report.finished, whose subscribers expect every source to have answered.
+  ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
 };
 
 export const ROUTED_STORED_TYPES: readonly string[] = Object.keys(STORED_EVENT_ROUTES);

@@ -360,6 +360,23 @@ export class EventStoreDbStore implements EventStore {
     return subscription;
   }
 
+  /**
+   * EventStoreDB keeps no index by time, so this scans $all from the start; its log is written in
+   * order, so the first event at or after `time` ends the scan and the one before it is the answer.
+   */
+  async positionBefore(time: Date): Promise<Position> {
+    let before = START;
+    for (;;) {
+      const page = await this.readAll({ after: before, maxCount: this.pageSize });
+      for (const event of page.events) {
+        if (event.createdAt >= time) return before;
+        before = event.position;
+      }
+      if (page.events.length < this.pageSize) return page.checkpoint;
+      before = page.checkpoint;
+    }
+  }
+
   async headPosition(): Promise<Position> {
     for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 })) {
       if (resolved.event) return fromClientPosition(resolved.event.position);

@@ -110,6 +110,12 @@ export interface EventStore {
    * order, each exactly once per subscription (the handler's checkpoint makes resumption exact).
    */
   subscribeToAll(handler: SubscriptionHandler, options?: SubscribeOptions): Subscription;
+  /**
+   * Where to read from (as readAll's exclusive `after`) to see every committed event stored at or
+   * after `time` without scanning the log before it; some earlier events may follow it too, so a
+   * reader still filters on createdAt. The head when no event is that recent.
+   */
+  positionBefore(time: Date): Promise<Position>;
   /** A position at or after every committed event: used by health checks and rebuild progress. */
   headPosition(): Promise<Position>;
   /** Whether the store answers. */

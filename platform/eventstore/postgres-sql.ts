@@ -221,6 +221,19 @@ export const eventStoreMigrations: Migration[] = [
       await knex.raw('drop function if exists append_batch(text[], text[], int[], int[], uuid[], text[], jsonb[], jsonb[])');
     },
   },
+  {
+    // positionBefore: a replay since a date reads from there, not from the start of the log. BRIN,
+    // not a btree: rows arrive in about created_at order, so a few block ranges summarise the
+    // table and an append does not pay for one more btree insert. autosummarize: a range is
+    // summarised once filled (by autovacuum), not at the next VACUUM; until then it is scanned.
+    name: '202611231500_eventstore_created_at_brin',
+    async up(knex) {
+      await knex.raw('create index events_created_at on events using brin (created_at) with (autosummarize = on)');
+    },
+    async down(knex) {
+      await knex.raw('drop index if exists events_created_at');
+    },
+  },
 ];
 
 /** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */

@@ -309,6 +309,25 @@ export class PostgresEventStore implements EventStore {
     return subscription;
   }
 
+  /**
+   * created_at is the appending transaction's start, so it does not grow with the position: the
+   * earliest position among the events at or after `time`, and the one just before it. No event
+   * can sit between the two: it would be in the same transaction, with the same created_at.
+   * The CTE is materialized so that the events since `time` are found through the BRIN index on
+   * created_at (1 ms for the last minutes of 300,000 events); left to itself the planner walks
+   * the position index from the start, filtering, which is the scan this exists to avoid.
+   */
+  async positionBefore(time: Date): Promise<Position> {
+    const { rows } = await this.knex.raw(
+      `with recent as materialized (select transaction_id, global_position from events where created_at >= ?)
+       select transaction_id::text as commit, global_position::text as prepare
+       from recent order by transaction_id, global_position limit 1`,
+      [time],
+    );
+    const row = rows[0] as { commit: string; prepare: string } | undefined;
+    return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) - 1n } : this.headPosition();
+  }
+
   async headPosition(): Promise<Position> {
     // Not limited to below xmin: the head must be at or after every committed event.
     const { rows } = await this.knex.raw(

@@ -121,6 +121,7 @@ export function withPersonalData(store: EventStore, options: PersonalDataOptions
     subscribeToAll(handler, subscribeOptions) {
       return store.subscribeToAll(async (events, checkpoint) => handler(await openAll(events), checkpoint), subscribeOptions);
     },
+    positionBefore: (time) => store.positionBefore(time),
     headPosition: () => store.headPosition(),
     ping: () => store.ping(),
     close: () => store.close(),

@@ -98,4 +98,20 @@ export const webhookMigrations: Migration[] = [
       }
     },
   },
+  {
+    // Named after 202611240000_webhook_tables, which it alters: migrations run in name order.
+    name: '202611240001_webhook_subscription_version',
+    async up(knex) {
+      // The stream revision of the last event folded into the row: an event at or below it has
+      // been applied already (a parked batch retried) and is skipped. Null: not known, apply.
+      for (const table of ['webhook_subscriptions', 'webhook_outbox_targets']) {
+        await knex.schema.alterTable(table, (t) => t.bigInteger('version'));
+      }
+    },
+    async down(knex) {
+      for (const table of ['webhook_subscriptions', 'webhook_outbox_targets']) {
+        await knex.schema.alterTable(table, (t) => t.dropColumn('version'));
+      }
+    },
+  },
 ];

@@ -23,6 +23,8 @@ export interface SubscriptionRow {
   disabled_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** Stream revision of the last event applied; null in rows written before the column. */
+  version: number | null;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -50,8 +52,9 @@ export function rowToState(row: SubscriptionRow): WebhookState {
   };
 }
 
-function stateToRow(state: WebhookState) {
+function stateToRow(state: WebhookState, version: bigint) {
   return {
+    version: version.toString(),
     id: state.subscriptionId,
     organization_id: state.organizationId,
     family: state.family,
@@ -73,13 +76,18 @@ function stateToRow(state: WebhookState) {
 
 /**
  * Fold one subscription event into a table through the aggregate's own evolve, so the read
- * tables can never disagree with the decider about what an event means.
+ * tables can never disagree with the decider about what an event means. Idempotent: an event
+ * the row already holds (its revision at or below the row's version) changes nothing, since
+ * evolve itself is not (a secret rotation applied twice makes the new secret the previous one,
+ * a disabling applied again after an enabling turns the subscription off).
  */
 export async function applySubscriptionEvent(trx: Knex.Transaction, table: SubscriptionTable, event: RecordedEvent): Promise<WebhookState> {
   const id = String(event.data.subscriptionId);
   const row: SubscriptionRow | undefined = await trx(table).where({ id }).first();
-  const next = evolve(row ? rowToState(row) : initialState(), { type: event.type, data: event.data } as unknown as WebhookEvent);
+  const state = row ? rowToState(row) : initialState();
+  if (row?.version != null && event.revision <= BigInt(row.version)) return state;
+  const next = evolve(state, { type: event.type, data: event.data } as unknown as WebhookEvent);
   if (next.status === 'deleted') await trx(table).where({ id }).delete();
-  else if (next.status !== 'absent') await trx(table).insert(stateToRow(next)).onConflict('id').merge();
+  else if (next.status !== 'absent') await trx(table).insert(stateToRow(next, event.revision)).onConflict('id').merge();
   return next;
 }

@@ -384,6 +384,27 @@ export function eventStoreContract(
     await again.subscription.stop();
   });
 
+  test('positionBefore a time: reading after it starts at the first event stored at or after that time', async () => {
+    const cat = unique('seek');
+    const first = await store.appendToStream(`${cat}-1`, [event('SeekA')]);
+    // Far enough apart that the two events' times differ at millisecond precision on any server.
+    await sleep(20);
+    await store.appendToStream(`${cat}-2`, [event('SeekB')]);
+    const [a] = await store.readStream(`${cat}-1`);
+    const [b] = await store.readStream(`${cat}-2`);
+    assert.ok(b!.createdAt > a!.createdAt, 'the second event is stored later');
+    const ours = async (after: Position) => (await store.readAll({ after, filter: { categories: [cat] } })).events.map((e) => e.type);
+
+    assert.equal(await ours(await store.positionBefore(b!.createdAt)), ['SeekB']);
+    const fromFirst = await store.positionBefore(a!.createdAt);
+    assert.ok(comparePositions(fromFirst, first.position) < 0);
+    assert.equal(await ours(fromFirst), ['SeekA', 'SeekB']);
+    // Nothing that recent: the head, after which none of ours follows.
+    const later = await store.positionBefore(new Date(b!.createdAt.getTime() + 60_000));
+    assert.ok(atOrAfter(later, (await store.readStream(`${cat}-2`))[0]!.position));
+    assert.equal(await ours(later), []);
+  });
+
   test('ping and headPosition answer', async () => {
     await store.ping();
     const appended = await store.appendToStream(`${unique('head')}-1`, [event('E')]);

@@ -131,6 +131,36 @@ test('report events reach their legacy types with the envelope and the api-key h
   }
 });
 
+test('a report whose processing failed reaches REPORT_STATUS with status FAILED, not REPORT_FINISHED', async (ctx) => {
+  const tenant = await provisionTenant(ctx.app);
+  const receiver = await startReceiver();
+  try {
+    for (const type of ['REPORT_STATUS', 'REPORT_FINISHED']) {
+      assert.is((await subscribe(ctx, { type, url: `${receiver.url}/${type}` }, tenant.token)).status, 200);
+    }
+    const tests = receiver.received.length;
+    const facts = await appendReportEvent(ctx.app, 'ReportProcessingFailed', {
+      organizationId: tenant.organizationId,
+      status: 'FAILED',
+      reason: 'gave up',
+      attempts: 5,
+      failedAt: new Date().toISOString(),
+    });
+    // A later event of the same tenant to REPORT_FINISHED shows the failure was not sent there first.
+    await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId });
+    const got = (await receiver.waitFor(tests + 2)).slice(tests);
+    await sleep(200);
+    assert.is(receiver.received.length, tests + 2);
+    const status = got.find((r) => r.path === '/REPORT_STATUS')!;
+    const envelope = JSON.parse(status.body);
+    assert.is(envelope.webhookType, 'REPORT_STATUS');
+    assert.equal([envelope.data.reportId, envelope.data.status, envelope.data.attempts], [facts.reportId, 'FAILED', 5]);
+    assert.is.not(JSON.parse(got.find((r) => r.path === '/REPORT_FINISHED')!.body).data.reportId, facts.reportId);
+  } finally {
+    await receiver.close();
+  }
+});
+
 test('an apiKey is kept sealed and hashed, never plain: reads hide it, deliveries send it, old plain events still deliver', async (ctx) => {
   const tenant = await provisionTenant(ctx.app);
   const receiver = await startReceiver();

@@ -57,6 +57,28 @@ test('a receiver that hangs holds at most half the slots; the other tenant\'s de
   }
 });
 
+test('a tenant alone with an answering receiver borrows idle slots beyond its half, never the last one', async ({ app }) => {
+  const alone = await provisionTenant(app);
+  let open = 0;
+  let most = 0;
+  // Each answer waits long enough for attempts to overlap, well inside the borrowing window. The
+  // count drops just before the answer goes out, so it never counts more than are in flight.
+  const slow = await startReceiver(() => {
+    most = Math.max(most, ++open);
+    setTimeout(() => open--, 150);
+    return { status: 200, delayMs: 150 };
+  });
+  try {
+    const sub = await subscribe(app, alone, slow.url);
+    const count = 6 * CONCURRENCY;
+    for (let i = 0; i < count; i++) await appendReportEvent(app, 'ReportDecided', { organizationId: alone.organizationId });
+    await eventually(async () => (await deliveriesOf(app, sub)).filter((d) => d.status === 'succeeded').length === count, 20_000, 'every delivery');
+    assert.is(most, CONCURRENCY - 1, 'beyond its half of the slots, short of all of them');
+  } finally {
+    await slow.close();
+  }
+});
+
 test('deliveries that keep failing end failed, in the log, while the other tenant is served', async ({ app }) => {
   const failing = await provisionTenant(app);
   const healthy = await provisionTenant(app, { name: 'Healthy organization' });
