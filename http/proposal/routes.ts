@@ -18,6 +18,7 @@ import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
 import { listProposals } from '../../projections/proposal/queries.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
+import { offerPageRoutes } from './offer-page.ts';
 import { presentProposal } from './present.ts';
 import {
   ChooseBody,
@@ -186,5 +187,6 @@ export const proposalRoutes: RouteTable = {
         return { offerId: params.offerId, linkToken, url: offerUrl(app, linkToken) };
       },
     }),
+    ...offerPageRoutes,
   ],
 };
