@@ -43,7 +43,7 @@ function offerHtml(token: string, link: OpenedLink, error?: string): string {
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the link token the customer received' }) });
 
 /** "1.234,56", "1234,56" or "1234.56" reais as cents; null when it is not an amount. */
-export function centsOf(text: unknown): number | null {
+function centsOf(text: unknown): number | null {
   if (typeof text !== 'string') return null;
   const plain = text.trim().replace(/^R\$\s*/, '');
   const normalized = plain.includes(',') ? plain.replace(/\./g, '').replace(',', '.') : plain;
