@@ -10,6 +10,20 @@ import { idempotencyMigrations } from '../platform/idempotency.ts';
 import { catalogMigrations } from '../projections/catalog/migrations.ts';
 import { pricingMigrations } from '../projections/pricing/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
+import { proposalMigrations } from '../projections/proposal/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
-export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations, ...idempotencyMigrations, ...personalDataMigrations, ...catalogMigrations, ...pricingMigrations];
+export const migrations: Migration[] = [
+  ...eventStoreMigrations,
+  ...projectionMigrations,
+  ...identityMigrations,
+  ...webhookMigrations,
+  ...creditPolicyMigrations,
+  ...reportMigrations,
+  ...blobStoreMigrations,
+  ...idempotencyMigrations,
+  ...personalDataMigrations,
+  ...catalogMigrations,
+  ...pricingMigrations,
+  ...proposalMigrations,
+];

@@ -7,6 +7,17 @@ import { creditPolicyRoutes } from './credit-policy/routes.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
+import { proposalRoutes } from './proposal/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
-export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes, personalDataRoutes, catalogRoutes, pricingRoutes];
+export const routeTables: RouteTable[] = [
+  identityRoutes,
+  webhookRoutes,
+  creditPolicyRoutes,
+  reportRoutes,
+  reportListRoutes,
+  personalDataRoutes,
+  catalogRoutes,
+  pricingRoutes,
+  proposalRoutes,
+];

@@ -5,6 +5,15 @@ import { reportProjection } from './report/projection.ts';
 import { catalogProjection } from './catalog/projection.ts';
 import { creditPolicyProjection } from './credit-policy/projection.ts';
 import { pricingProjection } from './pricing/projection.ts';
+import { proposalProjection } from './proposal/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
-export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection, catalogProjection, pricingProjection];
+export const allProjections: Projection[] = [
+  identityProjection,
+  webhookSubscriptionsProjection,
+  creditPolicyProjection,
+  reportProjection,
+  catalogProjection,
+  pricingProjection,
+  proposalProjection,
+];
