@@ -1,6 +1,7 @@
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
+import { canonical } from '../shared/canonical.ts';
 import type { CreditPolicyEvent } from './events.ts';
 import type { PolicyContent, PolicySnapshot } from './policy.ts';
 import { validatePolicyContent } from './validate.ts';
@@ -27,16 +28,6 @@ export function latestSnapshot(state: CreditPolicyState): PolicySnapshot | null 
 function existing(state: CreditPolicyState, organizationId: string): CreditPolicyState {
   if (state.policyId === null || state.organizationId !== organizationId) throw new DomainError('not_found', Messages.policyNotFound);
   return state;
-}
-
-// Key order does not change a policy: compare canonical texts.
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent, CreditPolicyState> = {
