@@ -1,0 +1,182 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { ProductKind } from '../../domain/catalog/product.ts';
+import type { Principal } from '../../domain/identity/access.ts';
+import type { ProposalCommand } from '../../domain/proposal/commands.ts';
+import { proposalDecider } from '../../domain/proposal/decider.ts';
+import { proposalStream, type AnalysisKind, type ChoiceBy, type Contact, type ParticipantRole, type ProposalOrigin } from '../../domain/proposal/events.ts';
+import { firstInstallmentCents, monthlyRate } from '../../domain/proposal/installment.ts';
+import type { ProposalState } from '../../domain/proposal/state.ts';
+import type { AmortizationModel, DecimalRate } from '../../domain/pricing/terms.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
+import { findPortfolio, findProductByKey } from '../../projections/catalog/queries.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+
+type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
+type Caller = Pick<Principal, 'organizationId' | 'userId'>;
+type Command = ProposalCommand extends infer C ? (C extends { type: infer T } ? Omit<C, 'proposalId' | 'organizationId' | 'at'> & { type: T } : never) : never;
+
+export interface Written {
+  position: Position | null;
+  state: ProposalState;
+}
+
+/** Everything a command needs beyond its own fields: the stream, the tenant, the time. */
+async function run(app: App, organizationId: string, proposalId: string, command: Command, at?: string): Promise<Written> {
+  const full = { ...command, proposalId, organizationId, at: at ?? app.clock.now().toISOString() } as ProposalCommand;
+  const { position, state } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full);
+  return { position, state };
+}
+
+/** A customer link: the raw token goes to the customer once; the stream keeps only its sha256. */
+export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');
+function newLinkToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLinkToken(token) };
+}
+
+export interface ParticipantBody {
+  document: string;
+  name: string;
+  role: ParticipantRole;
+  contact?: Contact | null;
+}
+
+export interface CreateProposalInput {
+  document: string;
+  name: string;
+  productKey: string;
+  kind?: ProductKind;
+  origin?: ProposalOrigin;
+  portfolioId?: string;
+  correspondentId?: string;
+  agentId?: string;
+  externalId?: string;
+  requestedAmountCents?: number;
+  requestedTermMonths?: number;
+  contact?: Contact;
+  participants?: ParticipantBody[];
+}
+
+export async function createProposal(app: App & Pick<AppContext, 'db'>, caller: Caller, input: CreateProposalInput): Promise<{ proposalId: string; position: Position | null }> {
+  const proposalId = app.ids.objectId();
+  const [product, portfolio] = await Promise.all([
+    findProductByKey(app.db, caller.organizationId, input.productKey),
+    input.portfolioId ? findPortfolio(app.db, caller.organizationId, input.portfolioId) : null,
+  ]);
+  const { position } = await run(app, caller.organizationId, proposalId, {
+    type: 'CreateProposal',
+    userId: caller.userId,
+    document: input.document,
+    name: input.name,
+    product,
+    kind: input.kind ?? null,
+    origin: input.origin ?? 'API',
+    portfolioId: input.portfolioId ?? null,
+    portfolio,
+    correspondentId: input.correspondentId ?? null,
+    agentId: input.agentId ?? null,
+    externalId: input.externalId ?? null,
+    requestedAmountCents: input.requestedAmountCents ?? null,
+    requestedTermMonths: input.requestedTermMonths ?? null,
+    contact: input.contact ?? null,
+    participants: (input.participants ?? []).map((p) => ({ ...p, contact: p.contact ?? null, participantId: app.ids.objectId() })),
+  });
+  return { proposalId, position };
+}
+
+export async function addParticipant(app: App, caller: Caller, proposalId: string, body: ParticipantBody): Promise<Written & { participantId: string }> {
+  const participantId = app.ids.objectId();
+  const participant = { ...body, contact: body.contact ?? null, participantId };
+  return { participantId, ...(await run(app, caller.organizationId, proposalId, { type: 'AddParticipant', userId: caller.userId, participant })) };
+}
+
+export function changeParticipant(app: App, caller: Caller, proposalId: string, participantId: string, change: Partial<ParticipantBody>): Promise<Written> {
+  return run(app, caller.organizationId, proposalId, { type: 'ChangeParticipant', userId: caller.userId, participantId, change });
+}
+
+export function removeParticipant(app: App, caller: Caller, proposalId: string, participantId: string): Promise<Written> {
+  return run(app, caller.organizationId, proposalId, { type: 'RemoveParticipant', userId: caller.userId, participantId });
+}
+
+export function changeStatus(app: App, caller: Caller, proposalId: string, status: ProposalState['status'], reason: string | null): Promise<Written> {
+  return run(app, caller.organizationId, proposalId, { type: 'ChangeStatus', userId: caller.userId, status, reason });
+}
+
+/** The pipeline's side: ids of the proposal, tenant and execution, and when it happened. */
+interface PipelineStep {
+  organizationId: string;
+  proposalId: string;
+  executionId: string;
+  at?: string;
+}
+
+export function startAnalysis(app: App, input: PipelineStep & { kind: AnalysisKind; targetId: string }): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'StartAnalysis', executionId: input.executionId, kind: input.kind, targetId: input.targetId }, input.at);
+}
+
+export function recordDecision(app: App, input: PipelineStep & { decision: 'APPROVED' | 'REJECTED'; step: string | null }): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'RecordDecision', executionId: input.executionId, decision: input.decision, step: input.step }, input.at);
+}
+
+export interface OfferPricing {
+  rateBpsYear: number;
+  rate?: DecimalRate | null;
+  model: AmortizationModel;
+  validUntil: string;
+}
+
+export async function sendIndicativeOffer(
+  app: App,
+  input: PipelineStep & { offer: OfferPricing & { minAmountCents: number; maxAmountCents: number; minTermMonths: number; maxTermMonths: number } },
+): Promise<{ offerId: string; linkToken: string; position: Position | null }> {
+  const offerId = app.ids.objectId();
+  const link = newLinkToken();
+  const terms = { ...input.offer, rate: input.offer.rate ?? null };
+  const { position } = await run(app, input.organizationId, input.proposalId, { type: 'SendIndicativeOffer', executionId: input.executionId, offerId, terms, linkHash: link.hash }, input.at);
+  return { offerId, linkToken: link.token, position };
+}
+
+/** A new customer link for an offer; the previous one stops opening. */
+export async function reissueOfferLink(app: App, caller: Caller, proposalId: string, offerId: string): Promise<{ linkToken: string; position: Position | null }> {
+  const link = newLinkToken();
+  const { position } = await run(app, caller.organizationId, proposalId, { type: 'ReissueOfferLink', userId: caller.userId, offerId, linkHash: link.hash });
+  return { linkToken: link.token, position };
+}
+
+/** An operator (userId) or the customer on the offer page (userId null). */
+export function chooseOffer(
+  app: App,
+  chooser: { organizationId: string; userId: string | null },
+  input: { proposalId: string; offerId: string; amountCents: number; termMonths: number; reason?: string | null; by: ChoiceBy },
+): Promise<Written> {
+  const { offerId, amountCents, termMonths, by } = input;
+  return run(app, chooser.organizationId, input.proposalId, { type: 'ChooseOffer', offerId, amountCents, termMonths, reason: input.reason ?? null, by, userId: chooser.userId });
+}
+
+export function awaitOperator(app: App, input: PipelineStep & { reason: string | null }): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'AwaitOperator', executionId: input.executionId, reason: input.reason }, input.at);
+}
+
+export async function issueFirmOffer(
+  app: App,
+  input: PipelineStep & OfferPricing & { amountCents: number; termMonths: number; installmentCents?: number },
+): Promise<{ offerId: string; position: Position | null; state: ProposalState }> {
+  const offerId = app.ids.objectId();
+  const { amountCents, termMonths, rateBpsYear, model, validUntil } = input;
+  const rate = input.rate ?? null;
+  // A caller with the pricing module's schedule passes its installment; else the headline formula.
+  const installmentCents = input.installmentCents ?? firstInstallmentCents(amountCents, termMonths, model, monthlyRate(rateBpsYear, rate));
+  const terms = { amountCents, termMonths, rateBpsYear, rate, model, validUntil, installmentCents };
+  const written = await run(app, input.organizationId, input.proposalId, { type: 'IssueFirmOffer', executionId: input.executionId, offerId, terms }, input.at);
+  return { offerId, ...written };
+}
+
+/** The lender's system closed the execution: issued or canceled on `date` (YYYY-MM-DD). */
+export function closeProposal(app: App, input: PipelineStep & { status: 'ISSUED' | 'CANCELED'; date: string }): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'CloseProposal', executionId: input.executionId, status: input.status, date: input.date }, input.at);
+}
+
+export async function loadProposal(app: Pick<AppContext, 'store'>, proposalId: string): Promise<ProposalState> {
+  return (await loadState(app.store, proposalStream(proposalId), proposalDecider)).state;
+}

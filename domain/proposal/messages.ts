@@ -1,0 +1,21 @@
+import type { ProposalStatus } from './statuses.ts';
+
+/** The proposal module's own texts (the spec's are in domain/shared/messages.ts). */
+export const ProposalMessages = {
+  offerNotFound: 'Oferta não encontrada.',
+  participantNotFound: 'Participante não encontrado.',
+  participantAlreadyAdded: 'Este participante já está na proposta.',
+  proposalClosed: 'A proposta está encerrada e não pode mais ser alterada.',
+  offerExpired: 'Esta oferta expirou.',
+  offerNotChoosable: 'Somente ofertas indicativas podem ser escolhidas.',
+  offerSuperseded: 'Esta oferta foi substituída por uma rodada mais recente.',
+  alreadyClosed: 'Esta execução já foi encerrada com outro status ou data.',
+  invalidOfferRange: 'Os limites da oferta são inválidos: o mínimo não pode passar do máximo.',
+  statusMove: (from: ProposalStatus, to: ProposalStatus) => `Não é possível mudar a proposta de ${from} para ${to}.`,
+  amountBelow: (min: number) => `O valor deve ser de no mínimo ${min} centavos.`,
+  amountAbove: (max: number) => `O valor deve ser de no máximo ${max} centavos.`,
+  termBelow: (min: number) => `O prazo deve ser de no mínimo ${min} meses.`,
+  termAbove: (max: number) => `O prazo deve ser de no máximo ${max} meses.`,
+  invalidPortfolio: 'A carteira informada não é válida.',
+  amountRequired: 'Informe requestedAmountCents: o produto não tem valor fixo.',
+} as const;

@@ -1,0 +1,101 @@
+import type { ProposalCreated, ParticipantData, IndicativeTerms, FirmTerms, ChoiceBy, AnalysisKind, ProposalEvent } from './events.ts';
+import type { ProposalStatus } from './statuses.ts';
+
+export interface OfferState {
+  offerId: string;
+  kind: 'INDICATIVE' | 'FIRM';
+  round: number;
+  executionId: string | null;
+  /** INDICATIVE: the range; FIRM: the issued terms. */
+  terms: IndicativeTerms | FirmTerms;
+  linkHash: string | null;
+  sentAt: string;
+  chosen: { amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; at: string } | null;
+}
+
+export interface ExecutionLink {
+  executionId: string;
+  kind: AnalysisKind;
+  targetId: string;
+  startedAt: string;
+  decision: 'APPROVED' | 'REJECTED' | null;
+  step: string | null;
+}
+
+export interface ProposalState {
+  created: ProposalCreated['data'] | null;
+  status: ProposalStatus;
+  statusChangedAt: string | null;
+  participants: ParticipantData[];
+  executions: ExecutionLink[];
+  offers: OfferState[];
+  round: number;
+  closed: { executionId: string | null; status: 'ISSUED' | 'CANCELED'; date: string } | null;
+}
+
+export const initialProposalState = (): ProposalState => ({
+  created: null,
+  status: 'DRAFT',
+  statusChangedAt: null,
+  participants: [],
+  executions: [],
+  offers: [],
+  round: 0,
+  closed: null,
+});
+
+const withOffer = (state: ProposalState, offerId: string, change: (offer: OfferState) => OfferState): ProposalState => ({
+  ...state,
+  offers: state.offers.map((o) => (o.offerId === offerId ? change(o) : o)),
+});
+
+export function evolveProposal(state: ProposalState, event: ProposalEvent): ProposalState {
+  switch (event.type) {
+    case 'ProposalCreated':
+      return { ...state, created: event.data, status: 'DRAFT', statusChangedAt: event.data.createdAt };
+    case 'ParticipantAdded': {
+      const { participantId, document, entityType, name, role, contact } = event.data;
+      return { ...state, participants: [...state.participants, { participantId, document, entityType, name, role, contact }] };
+    }
+    case 'ParticipantChanged': {
+      const { participantId, document, entityType, name, role, contact } = event.data;
+      const changed = { participantId, document, entityType, name, role, contact };
+      return { ...state, participants: state.participants.map((p) => (p.participantId === participantId ? changed : p)) };
+    }
+    case 'ParticipantRemoved':
+      return { ...state, participants: state.participants.filter((p) => p.participantId !== event.data.participantId) };
+    case 'ProposalStatusChanged':
+      return { ...state, status: event.data.to, statusChangedAt: event.data.at };
+    case 'AnalysisStarted': {
+      const { executionId, kind, targetId, at } = event.data;
+      return { ...state, executions: [...state.executions, { executionId, kind, targetId, startedAt: at, decision: null, step: null }] };
+    }
+    case 'ProposalDecided': {
+      const { executionId, decision, step } = event.data;
+      return { ...state, executions: state.executions.map((e) => (e.executionId === executionId ? { ...e, decision, step } : e)) };
+    }
+    case 'IndicativeOfferSent': {
+      const { offerId, round, executionId, linkHash, at, minAmountCents, maxAmountCents, minTermMonths, maxTermMonths, rateBpsYear, rate, model, validUntil } = event.data;
+      const terms: IndicativeTerms = { minAmountCents, maxAmountCents, minTermMonths, maxTermMonths, rateBpsYear, rate, model, validUntil };
+      const offer: OfferState = { offerId, kind: 'INDICATIVE', round, executionId, terms, linkHash, sentAt: at, chosen: null };
+      return { ...state, round, offers: [...state.offers, offer] };
+    }
+    case 'OfferLinkReissued':
+      return withOffer(state, event.data.offerId, (o) => ({ ...o, linkHash: event.data.linkHash }));
+    case 'OfferChosen': {
+      const { amountCents, termMonths, reason, by, userId, at } = event.data;
+      return withOffer(state, event.data.offerId, (o) => ({ ...o, chosen: { amountCents, termMonths, reason, by, userId, at } }));
+    }
+    case 'FirmOfferIssued': {
+      const { offerId, round, executionId, at, amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil } = event.data;
+      const terms: FirmTerms = { amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil };
+      return { ...state, round, offers: [...state.offers, { offerId, kind: 'FIRM', round, executionId, terms, linkHash: null, sentAt: at, chosen: null }] };
+    }
+    case 'ProposalClosed': {
+      const { executionId, status, date } = event.data;
+      return { ...state, closed: { executionId, status, date } };
+    }
+    default:
+      return state;
+  }
+}
