@@ -65,6 +65,13 @@ export const Gates = {
     permissions: ['can-generate-report', 'can-use-registry-api', 'can-manage-credit-policy', 'can-manage-policy-rules', 'can-manage-operations'],
     moduleDenied: inputDataOff,
   },
+  // Pipelines (operations): defined by can-manage-operations, read by whoever runs or operates proposals.
+  operationsManage: { modules: ['proposals'], permissions: ['can-manage-operations'], moduleDenied: proposalsOff },
+  operationsRead: {
+    modules: ['proposals'],
+    permissions: ['can-manage-operations', 'can-generate-report', 'can-create-report-api', 'can-use-registry-api'],
+    moduleDenied: proposalsOff,
+  },
   externalClosing: { modules: ['proposals'], permissions: ['can-manage-operations', 'can-generate-report', 'can-create-report-api'], moduleDenied: proposalsOff },
   authenticated: {},
 } satisfies Record<string, Gate>;

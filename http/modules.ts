@@ -5,6 +5,7 @@ import { reportRoutes } from './report/routes.ts';
 import { reportListRoutes } from './report/list-routes.ts';
 import { creditPolicyRoutes } from './credit-policy/routes.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
+import { operationRoutes } from './operation/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
-export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes, personalDataRoutes];
+export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes, personalDataRoutes, operationRoutes];

@@ -4,6 +4,7 @@ import { webhookSubscriptionsProjection } from './webhook/subscriptions.ts';
 import { reportProjection } from './report/projection.ts';
 import { catalogProjection } from './catalog/projection.ts';
 import { creditPolicyProjection } from './credit-policy/projection.ts';
+import { operationProjection } from './operation/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
-export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection, catalogProjection];
+export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection, catalogProjection, operationProjection];

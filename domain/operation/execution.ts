@@ -190,7 +190,7 @@ function afterReport(state: ExecutionState, kind: ExecutionKind, status: ReportO
     case 'DENIED':
       return [finish(state, 'REJECTED', at, { rejectionStep: 'POLICY_REPORT' })];
     case 'FAILED':
-      return [finish(state, 'FAILED', at, { reason: 'REPORT_FAILED' })];
+      return [finish(state, 'FAILED', at, { reason: OperationMessages.reportFailed })];
     case 'MANUAL_ANALYSIS':
       // A single report run ends with its report in the analysts' hands; a pipeline asks its operator.
       if (kind === 'REPORT') return [finish(state, 'MANUAL_ANALYSIS', at, {})];

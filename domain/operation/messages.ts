@@ -23,4 +23,7 @@ export const OperationMessages = {
   executionClosedOtherwise: 'Esta execução já foi encerrada com outra situação ou outra data.',
   invalidCloseDate: 'A data precisa estar no formato AAAA-MM-DD e ser uma data válida.',
   reportLinkFailed: 'O relatório foi criado, mas não foi possível vinculá-lo à proposta. Consulte o relatório pelo reportId antes de repetir.',
+  // Reasons an execution FAILED (ExecutionFinished.reason)
+  productRateUnavailable: 'O produto da proposta não tem taxa fixa para a oferta (taxa indexada ou produto sem precificação).',
+  reportFailed: 'O relatório da política não pôde ser processado.',
 } as const;

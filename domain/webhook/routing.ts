@@ -1,4 +1,5 @@
 import { ReportEventTypes } from '../report/public-events.ts';
+import { ExecutionEventTypes } from '../operation/events.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 
 type EventData = Record<string, unknown>;
@@ -25,6 +26,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   [ReportEventTypes.creditPolicyEvaluated]: { publicName: 'credit-policy.evaluated' },
   [ReportEventTypes.exported]: { publicName: 'report.exported' },
   [ReportEventTypes.exportFailed]: { publicName: 'report.exported' },
+  [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 
 export const ROUTED_STORED_TYPES: readonly string[] = Object.keys(STORED_EVENT_ROUTES);

@@ -52,4 +52,18 @@ export const operationMigrations: Migration[] = [
       await knex.schema.dropTable('operation_versions');
     },
   },
+  {
+    name: '202611231401_operation_report_links',
+    async up(knex) {
+      // The process manager's own table, not a read model: which execution waits on which report,
+      // written while it handles ExecutionReportRequested, read when the report's decision arrives.
+      await knex.schema.createTable('operation_report_links', (t) => {
+        t.text('report_id').primary();
+        t.text('execution_id').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('operation_report_links');
+    },
+  },
 ];
