@@ -65,9 +65,12 @@ export class ExecutionProcess {
       case 'ExecutionOperatorAwaited':
         await this.attempt(executionId, () => awaitOperator(this.app, { ...ids, reason: event.data.reason }));
         return;
-      case 'ExecutionApproved':
-        await this.decide(ids, 'APPROVED', null);
+      case 'ExecutionApproved': {
+        // An operator's approval of a report in manual analysis lets the pipeline go on; only the final approval decides.
+        const step = (await this.execution(executionId)).started!.steps[event.data.stepIndex];
+        if (step?.kind === 'FINAL_APPROVAL') await this.decide(ids, 'APPROVED', null);
         return;
+      }
       case 'ExecutionFinished': {
         const { status, rejectionStep } = event.data;
         if (status === 'REJECTED') await this.decide(ids, 'REJECTED', rejectionStep);
@@ -80,10 +83,10 @@ export class ExecutionProcess {
     }
   }
 
-  /** A decision is recorded once per execution (the proposal keeps it on the execution's link). */
+  /** A decision is recorded once (the proposal keeps it on the execution's link): a replay finds it there. */
   private async decide(ids: { organizationId: string; proposalId: string; executionId: string; at: string }, decision: 'APPROVED' | 'REJECTED', step: string | null) {
     const proposal = await loadProposal(this.app, ids.proposalId);
-    if (proposal.executions.find((e) => e.executionId === ids.executionId)?.decision) return;
+    if (proposal.executions.find((e) => e.executionId === ids.executionId)?.decision === decision) return;
     await this.attempt(ids.executionId, () => recordDecision(this.app, { ...ids, decision, step }));
   }
 

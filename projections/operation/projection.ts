@@ -25,6 +25,11 @@ function advance(steps: StepView[], index: number, at: string): StepView[] {
   });
 }
 
+/** The status once step `index` is done: waiting for the customer when the next step is the choice. */
+function statusAfter(steps: StepView[], index: number): string {
+  return steps[index + 1]?.kind === 'WAIT_CUSTOMER_CHOICE' ? 'WAITING_CUSTOMER' : 'RUNNING';
+}
+
 function mark(steps: StepView[], index: number, status: StepView['status'], at: string | null): StepView[] {
   return steps.map((s) => (s.index === index ? { ...s, status, finishedAt: at ?? s.finishedAt } : s));
 }
@@ -37,17 +42,20 @@ function change(row: Row, event: Exclude<ExecutionEvent, { type: 'ExecutionStart
       return { report_ids: JSON.stringify([...new Set([...row.report_ids, event.data.reportId])]) };
     case 'ExecutionReportFinished':
       if (event.data.status !== 'APPROVED') return {};
-      return { steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+      return { status: statusAfter(row.steps, stepIndex), steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
     case 'ExecutionOfferSent':
-      return { indicative_offer_id: event.data.offerId, status: 'RUNNING', steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+      return { indicative_offer_id: event.data.offerId, status: statusAfter(row.steps, stepIndex), steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
     case 'ExecutionOfferChosen': {
       const { offerId, amountCents, termMonths } = event.data;
       return { chosen_offer_id: offerId, chosen_amount_cents: amountCents, chosen_term_months: termMonths, status: 'RUNNING', steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
     }
     case 'ExecutionOperatorAwaited':
       return { status: 'WAITING_OPERATOR', steps: JSON.stringify(mark(row.steps, stepIndex, 'WAITING', null)) };
-    case 'ExecutionApproved':
-      return { status: 'RUNNING', decision: 'APPROVED', decided_at: at, steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+    case 'ExecutionApproved': {
+      // An operator letting a report in manual analysis go on is not the pipeline's decision; the final approval is.
+      const decided = row.steps[stepIndex]?.kind === 'FINAL_APPROVAL' ? { decision: 'APPROVED', decided_at: at } : {};
+      return { status: statusAfter(row.steps, stepIndex), ...decided, steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+    }
     case 'ExecutionFirmOfferIssued':
       return { firm_offer_id: event.data.offerId, status: 'WAITING_CLOSING', steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
     case 'ExecutionFinished': {

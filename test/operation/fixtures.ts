@@ -15,3 +15,20 @@ export const fullPipeline: PipelineContent = {
     { kind: 'ISSUE_FIRM_OFFER', validDays: 5 },
   ],
 };
+
+/** A policy over one source whose score alone decides: base 800 approves, 300 asks an analyst, 100 denies. */
+export const scorePolicy = (base: number, documentType: 'cpf' | 'cnpj' = 'cpf') => ({
+  name: `Score ${base}`,
+  documentType,
+  sections: ['BASIC_INFORMATION'],
+  score: { base, approveFrom: 500, denyBelow: 200, factors: [] },
+  groups: [],
+});
+
+/** The steps of fullPipeline with another policy and final approval. */
+export function pipelineBody(policyId: string, finalBy: 'POLICY' | 'OPERATOR' = 'POLICY') {
+  return {
+    ...fullPipeline,
+    steps: fullPipeline.steps.map((s) => (s.kind === 'POLICY_REPORT' ? { ...s, policies: { PERSON: policyId } } : s.kind === 'FINAL_APPROVAL' ? { ...s, by: finalBy } : s)),
+  };
+}
