@@ -9,7 +9,8 @@ import { blobStoreMigrations } from './blob-store.ts';
 import { idempotencyMigrations } from '../platform/idempotency.ts';
 import { catalogMigrations } from '../projections/catalog/migrations.ts';
 import { operationMigrations } from '../projections/operation/migrations.ts';
+import { proposalMigrations } from '../projections/proposal/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
-export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations, ...idempotencyMigrations, ...personalDataMigrations, ...catalogMigrations, ...operationMigrations];
+export const migrations: Migration[] = [...eventStoreMigrations, ...projectionMigrations, ...identityMigrations, ...webhookMigrations, ...creditPolicyMigrations, ...reportMigrations, ...blobStoreMigrations, ...idempotencyMigrations, ...personalDataMigrations, ...catalogMigrations, ...operationMigrations, ...proposalMigrations];

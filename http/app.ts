@@ -23,9 +23,13 @@ function carriesBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length')) > 0;
 }
 
+// The public offer page is a plain HTML form that works without script: its POST is urlencoded.
+const PAGE_FORM_PATH = /^\/oferta\/[^/]+\/escolha$/;
+const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
+
 async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
   if (BODY_METHODS.has(ctx.method) && carriesBody(ctx)) {
-    if (!ctx.is(JSON_TYPES)) throw new HttpError(415, Messages.unsupportedMediaType);
+    if (!ctx.is(JSON_TYPES) && !isPageForm(ctx)) throw new HttpError(415, Messages.unsupportedMediaType);
     if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
   }
   await next();
@@ -101,7 +105,8 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       // tab); jsonBodiesOnly must then let their routes through.
       multipart: false,
       text: false,
-      urlencoded: false,
+      // Only the offer page's form gets here urlencoded (jsonBodiesOnly refuses it elsewhere).
+      urlencoded: true,
       onError(error, ctx) {
         const refusal = bodyParseError(error);
         // The parser stopped mid-body: unless the connection closes (413), read off the rest, or

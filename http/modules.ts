@@ -6,6 +6,7 @@ import { reportListRoutes } from './report/list-routes.ts';
 import { creditPolicyRoutes } from './credit-policy/routes.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
+import { proposalRoutes } from './proposal/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
-export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes, personalDataRoutes, operationRoutes];
+export const routeTables: RouteTable[] = [identityRoutes, webhookRoutes, creditPolicyRoutes, reportRoutes, reportListRoutes, personalDataRoutes, operationRoutes, proposalRoutes];

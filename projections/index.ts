@@ -5,6 +5,7 @@ import { reportProjection } from './report/projection.ts';
 import { catalogProjection } from './catalog/projection.ts';
 import { creditPolicyProjection } from './credit-policy/projection.ts';
 import { operationProjection } from './operation/projection.ts';
+import { proposalProjection } from './proposal/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
-export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection, catalogProjection, operationProjection];
+export const allProjections: Projection[] = [identityProjection, webhookSubscriptionsProjection, creditPolicyProjection, reportProjection, catalogProjection, operationProjection, proposalProjection];

@@ -35,11 +35,16 @@ function newLinkToken(): { token: string; hash: string } {
   return { token, hash: hashLinkToken(token) };
 }
 
+type ContactInput = { [K in keyof Contact]?: Contact[K] | null };
+/** Absent contact fields are stored as null, so every reader sees the same shape. */
+const contactOf = (input: ContactInput | null | undefined): Contact | null =>
+  input ? { name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null } : null;
+
 export interface ParticipantBody {
   document: string;
   name: string;
   role: ParticipantRole;
-  contact?: Contact | null;
+  contact?: ContactInput | null;
 }
 
 export interface CreateProposalInput {
@@ -54,7 +59,7 @@ export interface CreateProposalInput {
   externalId?: string;
   requestedAmountCents?: number;
   requestedTermMonths?: number;
-  contact?: Contact;
+  contact?: ContactInput;
   participants?: ParticipantBody[];
 }
 
@@ -79,19 +84,21 @@ export async function createProposal(app: App & Pick<AppContext, 'db'>, caller: 
     externalId: input.externalId ?? null,
     requestedAmountCents: input.requestedAmountCents ?? null,
     requestedTermMonths: input.requestedTermMonths ?? null,
-    contact: input.contact ?? null,
-    participants: (input.participants ?? []).map((p) => ({ ...p, contact: p.contact ?? null, participantId: app.ids.objectId() })),
+    contact: contactOf(input.contact),
+    participants: (input.participants ?? []).map((p) => ({ ...p, contact: contactOf(p.contact), participantId: app.ids.objectId() })),
   });
   return { proposalId, position };
 }
 
 export async function addParticipant(app: App, caller: Caller, proposalId: string, body: ParticipantBody): Promise<Written & { participantId: string }> {
   const participantId = app.ids.objectId();
-  const participant = { ...body, contact: body.contact ?? null, participantId };
+  const participant = { ...body, contact: contactOf(body.contact), participantId };
   return { participantId, ...(await run(app, caller.organizationId, proposalId, { type: 'AddParticipant', userId: caller.userId, participant })) };
 }
 
-export function changeParticipant(app: App, caller: Caller, proposalId: string, participantId: string, change: Partial<ParticipantBody>): Promise<Written> {
+export function changeParticipant(app: App, caller: Caller, proposalId: string, participantId: string, body: Partial<ParticipantBody>): Promise<Written> {
+  const { contact, ...rest } = body;
+  const change = contact === undefined ? rest : { ...rest, contact: contactOf(contact) };
   return run(app, caller.organizationId, proposalId, { type: 'ChangeParticipant', userId: caller.userId, participantId, change });
 }
 

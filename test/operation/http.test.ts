@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chooseOffer, loadProposal } from '../../application/proposal/commands.ts';
+import { loadProposal } from '../../application/proposal/commands.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -8,7 +8,7 @@ import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { fullPipeline, pipelineBody, scorePolicy } from './fixtures.ts';
-import { newProposal, waitForExecution } from './journey.ts';
+import { chooseOnOfferPage, newProposal, waitForExecution } from './journey.ts';
 
 const test = suite('operations, runs and closing through HTTP');
 let app: TestApp;
@@ -43,16 +43,23 @@ async function definePipeline(policyId: string, finalBy: 'POLICY' | 'OPERATOR' =
   return created.body.id;
 }
 
-/** Run, wait for the indicative offer, choose it as the customer would: the execution then. */
-async function runToChoice(operationId: string) {
+/**
+ * Run, wait for the indicative offer, and let the customer choose: on the public offer page, or
+ * by an operator through the choose route.
+ */
+async function runToChoice(operationId: string, via: 'OFFER_PAGE' | 'CHOOSE_ROUTE') {
   const proposalId = await newProposal(app, tenant);
   const run = await call('POST', `/v1/proposals/${proposalId}/run`, { kind: 'OPERATION', targetId: operationId });
   assert.is(run.status, 200, JSON.stringify(run.body));
   const id = run.body.operationResultId;
   const waiting = await waitForExecution(app, tenant.token, id, (e) => e.status === 'WAITING_CUSTOMER');
   const offer = (await loadProposal(app.app, proposalId)).offers.find((o) => o.offerId === waiting.indicativeOfferId)!;
-  assert.is(offer.kind, 'INDICATIVE');
-  await chooseOffer(app.app, { organizationId: tenant.organizationId, userId: null }, { proposalId, offerId: offer.offerId, amountCents: 800_000, termMonths: 12, by: 'CUSTOMER' });
+  assert.equal([offer.kind, offer.terms], ['INDICATIVE', { ...offer.terms, minAmountCents: 500_000, maxAmountCents: 1_000_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682 }]);
+  if (via === 'OFFER_PAGE') await chooseOnOfferPage(app, tenant, proposalId, offer.offerId, '8.000,00', 12);
+  else {
+    const chosen = await call('POST', `/v1/proposals/${proposalId}/offers/${offer.offerId}/choose`, { amountCents: 800_000, termMonths: 12, reason: 'Cliente ligou' });
+    assert.is(chosen.status, 200, JSON.stringify(chosen.body));
+  }
   return { proposalId, id };
 }
 
@@ -76,7 +83,7 @@ test('collection and contract steps are refused at definition, with the text', a
 
 test('the whole journey, approval by policy: offer, choice, firm offer, closing, OPERATION webhook', async () => {
   const operationId = await definePipeline(policies.approve!);
-  const { proposalId, id } = await runToChoice(operationId);
+  const { proposalId, id } = await runToChoice(operationId, 'OFFER_PAGE');
   const closing = await waitForExecution(app, tenant.token, id, (e) => e.status === 'WAITING_CLOSING');
   assert.is(closing.decision, 'APPROVED');
   assert.equal(closing.chosen.amountCents, 800_000);
@@ -97,7 +104,7 @@ test('the whole journey, approval by policy: offer, choice, firm offer, closing,
 });
 
 test('approval by an operator: WAITING_OPERATOR, then the decision route', async () => {
-  const { proposalId, id } = await runToChoice(await definePipeline(policies.approve!, 'OPERATOR'));
+  const { proposalId, id } = await runToChoice(await definePipeline(policies.approve!, 'OPERATOR'), 'CHOOSE_ROUTE');
   await waitForExecution(app, tenant.token, id, (e) => e.status === 'WAITING_OPERATOR');
   assert.is((await loadProposal(app.app, proposalId)).status, 'WAITING_OPERATOR');
   const decided = await call('POST', `/v1/executions/${id}/decision`, { approved: true, reason: 'Renda comprovada' });

@@ -1,0 +1,75 @@
+import type { IndicativeTerms } from '../../domain/proposal/events.ts';
+import type { ChosenTerms } from '../../domain/proposal/installment.ts';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const reais = (value: number) => value.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
+const percent = (value: number) => `${value.toLocaleString('pt-BR', { maximumFractionDigits: 4 })}%`;
+
+/** One small page that reads well on a phone: no external assets, the viewport set, large inputs. */
+function page(title: string, content: string): string {
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escape(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;padding:1rem;max-width:32rem;margin-inline:auto;color:#1a1a1a}
+h1{font-size:1.4rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#555}dd{margin:0;font-weight:600}
+label{display:block;margin-top:1rem}input,select,button{font-size:1.1rem;width:100%;padding:.6rem;box-sizing:border-box;margin-top:.3rem}
+button{background:#0a5;color:#fff;border:0;border-radius:.4rem;margin-top:1.2rem}.erro{background:#fde;padding:.6rem;border-radius:.4rem}
+.simulacao{background:#f3f6f3;padding:.8rem;border-radius:.4rem;margin-top:1rem}</style></head>
+<body>${content}</body></html>`;
+}
+
+export interface OfferPageData {
+  token: string;
+  customerName: string;
+  productName: string;
+  terms: IndicativeTerms;
+  monthlyRatePercent: number;
+  yearlyRatePercent: number;
+  /** The first installment at the largest amount and term, shown before any script runs. */
+  example: ChosenTerms;
+  error?: string;
+}
+
+/**
+ * The offer, a simulation that follows the inputs (the same first-installment formula as the
+ * server, in the browser), and the form that records the choice. Without script the form still
+ * posts; the server answers with the terms.
+ */
+export function offerPage(d: OfferPageData): string {
+  const t = d.terms;
+  const terms = Array.from({ length: t.maxTermMonths - t.minTermMonths + 1 }, (_, i) => t.minTermMonths + i);
+  const i = d.monthlyRatePercent / 100;
+  return page(
+    'Sua oferta de crédito',
+    `<h1>Olá, ${escape(d.customerName)}</h1>
+<p>Você tem uma oferta de <strong>${escape(d.productName)}</strong>. Escolha o valor e o prazo dentro dos limites abaixo.</p>
+${d.error ? `<p class="erro" role="alert">${escape(d.error)}</p>` : ''}
+<dl><dt>Valor</dt><dd>${reais(t.minAmountCents / 100)} a ${reais(t.maxAmountCents / 100)}</dd>
+<dt>Prazo</dt><dd>${t.minTermMonths} a ${t.maxTermMonths} meses</dd>
+<dt>Taxa</dt><dd>${percent(d.monthlyRatePercent)} ao mês (${percent(d.yearlyRatePercent)} ao ano)</dd>
+<dt>Sistema</dt><dd>${t.model === 'PRICE' ? 'Parcelas fixas (Price)' : 'Amortização constante (SAC)'}</dd>
+<dt>Válida até</dt><dd>${escape(new Date(t.validUntil).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}</dd></dl>
+<form method="post" action="/oferta/${encodeURIComponent(d.token)}/escolha">
+<label>Valor desejado (R$)<input name="amount" inputmode="decimal" required value="${(t.maxAmountCents / 100).toFixed(2).replace('.', ',')}"></label>
+<label>Prazo<select name="termMonths">${terms.map((n) => `<option value="${n}"${n === t.maxTermMonths ? ' selected' : ''}>${n} meses</option>`).join('')}</select></label>
+<p class="simulacao" aria-live="polite">Primeira parcela estimada: <strong id="parcela">${reais(d.example.installment)}</strong> (sem IOF e tarifas)</p>
+<button type="submit">Escolher esta oferta</button></form>
+<script>(function(){var f=document.forms[0],out=document.getElementById('parcela'),i=${i},sac=${t.model === 'SAC'};
+function calc(){var p=parseFloat(f.amount.value.replace(/\\./g,'').replace(',','.'))||0,n=+f.termMonths.value;
+var v=sac?p/n+p*i:(i===0?p/n:p*i/(1-Math.pow(1+i,-n)));out.textContent=v.toLocaleString('pt-BR',{style:'currency',currency:'BRL'});}
+f.addEventListener('input',calc);calc();})();</script>`,
+  );
+}
+
+export function chosenPage(customerName: string, terms: ChosenTerms): string {
+  return page(
+    'Oferta escolhida',
+    `<h1>Pronto, ${escape(customerName)}!</h1><p>Recebemos a sua escolha. Vamos seguir com a análise e avisaremos você.</p>
+<dl><dt>Valor</dt><dd>${reais(terms.amount)}</dd><dt>Prazo</dt><dd>${terms.termMonths} meses</dd>
+<dt>Primeira parcela</dt><dd>${reais(terms.installment)}</dd><dt>Taxa</dt><dd>${percent(terms.monthlyRatePercent)} ao mês</dd></dl>`,
+  );
+}
+
+export function messagePage(title: string, text: string): string {
+  return page(title, `<h1>${escape(title)}</h1><p>${escape(text)}</p>`);
+}

@@ -1,0 +1,192 @@
+import Type from 'typebox';
+import {
+  addParticipant,
+  changeParticipant,
+  changeStatus,
+  chooseOffer,
+  createProposal,
+  reissueOfferLink,
+  removeParticipant,
+} from '../../application/proposal/commands.ts';
+import { toDomainEvents } from '../../application/command-handler.ts';
+import type { AppContext } from '../../application/context.ts';
+import { proposalStream, type ProposalEvent } from '../../domain/proposal/events.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
+import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
+import { listProposals } from '../../projections/proposal/queries.ts';
+import { Gates } from '../gates.ts';
+import { route, type RouteTable } from '../route.ts';
+import { offerPageRoutes } from './offer-page.ts';
+import { presentProposal } from './present.ts';
+import {
+  ChooseBody,
+  ChooseSchema,
+  CreateProposalBody,
+  OfferParams,
+  ParticipantBody,
+  ParticipantParams,
+  ParticipantPatch,
+  ParticipantSchema,
+  ProposalDetailSchema,
+  ProposalListQuery,
+  ProposalPageSchema,
+  ProposalParams,
+  ResendSchema,
+  StatusBody,
+} from './schemas.ts';
+
+/**
+ * The proposal as its stream tells it, for this organization only (another's is absent). The
+ * list is the projection's; one proposal is read from its stream so a write shows at once.
+ */
+export async function readProposal(app: AppContext, organizationId: string, proposalId: string, position: Position | null = null) {
+  await app.readYourWrites([PROPOSAL_PROJECTION], position);
+  const events = toDomainEvents<ProposalEvent>(await app.store.readStream(proposalStream(proposalId)));
+  if (events[0]?.type !== 'ProposalCreated' || events[0].data.organizationId !== organizationId) throw new DomainError('not_found', Messages.proposalNotFound);
+  return presentProposal(events);
+}
+
+/** Where a customer opens an offer: the public page, outside the bearer-token routes. */
+export const offerUrl = (app: AppContext, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/oferta/${token}`;
+
+export const proposalRoutes: RouteTable = {
+  module: 'proposal',
+  description: 'Proposals: from a credit request to the offer the customer chose',
+  routes: [
+    route({
+      method: 'post',
+      path: '/v1/proposals',
+      summary: 'Create a proposal in DRAFT (a new one every time, even for the same document)',
+      gate: Gates.proposalsOperate,
+      body: CreateProposalBody,
+      responses: { 201: ProposalDetailSchema },
+      async handle({ app, principal, body }) {
+        const { proposalId, position } = await createProposal(app, principal, body);
+        return { status: 201, body: await readProposal(app, principal.organizationId, proposalId, position) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/proposals',
+      summary: "The organization's proposals, newest first",
+      gate: Gates.proposalsOperate,
+      query: ProposalListQuery,
+      responses: { 200: ProposalPageSchema },
+      async handle({ app, principal, query }) {
+        return listProposals(app.db, principal.organizationId, { ...query, status: query.status?.split(',') });
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/proposals/:id',
+      summary: 'A proposal: status, offers by round, linked executions, participants, timeline',
+      gate: Gates.proposalsOperate,
+      params: ProposalParams,
+      responses: { 200: ProposalDetailSchema },
+      async handle({ app, principal, params }) {
+        return readProposal(app, principal.organizationId, params.id);
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/v1/proposals/:id/status',
+      summary: 'Set the status by hand (the same status changes nothing; a move the state machine does not allow is 409)',
+      gate: Gates.proposalsOperate,
+      params: ProposalParams,
+      body: StatusBody,
+      responses: { 200: ProposalDetailSchema },
+      errors: [404, 409],
+      async handle({ app, principal, params, body }) {
+        const { position } = await changeStatus(app, principal, params.id, body.status, body.reason ?? null);
+        return readProposal(app, principal.organizationId, params.id, position);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/proposals/:id/participants',
+      summary: "A proposal's participants",
+      gate: Gates.proposalsOperate,
+      params: ProposalParams,
+      responses: { 200: Type.Array(ParticipantSchema) },
+      async handle({ app, principal, params }) {
+        return (await readProposal(app, principal.organizationId, params.id)).participants;
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/proposals/:id/participants',
+      summary: 'Add a participant (holder, guarantor, partner or spouse)',
+      gate: Gates.proposalsOperate,
+      params: ProposalParams,
+      body: ParticipantBody,
+      responses: { 201: ParticipantSchema },
+      errors: [404, 409],
+      async handle({ app, principal, params, body }) {
+        const { participantId, position } = await addParticipant(app, principal, params.id, body);
+        const proposal = await readProposal(app, principal.organizationId, params.id, position);
+        return { status: 201, body: proposal.participants.find((p) => p.id === participantId) };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/v1/proposals/:id/participants/:participantId',
+      summary: 'Change a participant (only the fields sent)',
+      gate: Gates.proposalsOperate,
+      params: ParticipantParams,
+      body: ParticipantPatch,
+      responses: { 200: ParticipantSchema },
+      errors: [404, 409],
+      async handle({ app, principal, params, body }) {
+        const { position } = await changeParticipant(app, principal, params.id, params.participantId, body);
+        const proposal = await readProposal(app, principal.organizationId, params.id, position);
+        return proposal.participants.find((p) => p.id === params.participantId);
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/v1/proposals/:id/participants/:participantId',
+      summary: 'Remove a participant; replies with the remaining ones',
+      gate: Gates.proposalsOperate,
+      params: ParticipantParams,
+      responses: { 200: Type.Array(ParticipantSchema) },
+      errors: [404, 409],
+      async handle({ app, principal, params }) {
+        const { position } = await removeParticipant(app, principal, params.id, params.participantId);
+        return (await readProposal(app, principal.organizationId, params.id, position)).participants;
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/proposals/:id/offers/:offerId/choose',
+      summary: "Record the customer's choice within an indicative offer's limits (the second choice is 409)",
+      gate: Gates.proposalsOperate,
+      params: OfferParams,
+      body: ChooseBody,
+      responses: { 200: ChooseSchema },
+      errors: [404, 409],
+      async handle({ app, principal, params, body }) {
+        const { position } = await chooseOffer(app, principal, { proposalId: params.id, offerId: params.offerId, ...body, by: 'OPERATOR' });
+        const proposal = await readProposal(app, principal.organizationId, params.id, position);
+        const offer = proposal.rounds.flatMap((r) => r.offers).find((o) => o.id === params.offerId)!;
+        return { proposalId: params.id, offer, chosen: offer.chosen! };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/proposals/:id/offers/:offerId/resend',
+      summary: 'A new customer link for an offer; the previous one stops opening. The raw token is returned only here.',
+      gate: Gates.proposalsOperate,
+      params: OfferParams,
+      responses: { 200: ResendSchema },
+      errors: [404, 409],
+      async handle({ app, principal, params }) {
+        const { linkToken, position } = await reissueOfferLink(app, principal, params.id, params.offerId);
+        await app.readYourWrites([PROPOSAL_PROJECTION], position);
+        return { offerId: params.offerId, linkToken, url: offerUrl(app, linkToken) };
+      },
+    }),
+    ...offerPageRoutes,
+  ],
+};

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import { ProposalEventTypes, type ProposalEvent } from '../../domain/proposal/events.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
+
+export const PROPOSAL_PROJECTION = 'proposal';
+
+/**
+ * Every write is an upsert, an absolute set, or a "first" kept with coalesce: applying an event
+ * twice leaves the row as applying it once did.
+ */
+async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void> {
+  const facts = () => trx('proposal_facts').where({ id: event.data.proposalId });
+  const first = (column: string, at: string) => trx.raw('coalesce(??, ?)', [column, at]);
+  switch (event.type) {
+    case 'ProposalCreated': {
+      const d = event.data;
+      await trx('proposal_facts')
+        .insert({
+          id: d.proposalId,
+          organization_id: d.organizationId,
+          created_at: d.createdAt,
+          created_by: d.userId,
+          document: d.document,
+          name: d.name,
+          entity_type: d.entityType,
+          kind: d.kind,
+          origin: d.origin,
+          correspondent_id: d.correspondentId,
+          agent_id: d.agentId,
+          external_id: d.externalId,
+          product_id: d.productId,
+          product_key: d.productKey,
+          product_name: d.productName,
+          portfolio_id: d.portfolioId,
+          portfolio_name: d.portfolioName,
+          status: 'DRAFT',
+          status_changed_at: d.createdAt,
+          requested_cents: d.requestedAmountCents,
+          requested_term_months: d.requestedTermMonths,
+          fixed_amount_cents: d.fixedAmountCents,
+        })
+        .onConflict('id')
+        .ignore();
+      return;
+    }
+    case 'ProposalStatusChanged': {
+      const { to, at } = event.data;
+      await facts().update({ status: to, status_changed_at: at });
+      if (to === 'ISSUED') await facts().update({ issued_at: first('issued_at', at) });
+      if (to === 'EXPIRED') await facts().whereNull('chosen_at').update({ expired_without_choice: true });
+      return;
+    }
+    case 'ProposalDecided': {
+      const { decision, step, at } = event.data;
+      await facts().update({ decision, rejection_step: decision === 'REJECTED' ? step : null, analyzed_at: first('analyzed_at', at) });
+      return;
+    }
+    case 'IndicativeOfferSent': {
+      const { at, linkHash, organizationId, proposalId, offerId } = event.data;
+      await facts().update({ pre_approved_at: first('pre_approved_at', at), analyzed_at: first('analyzed_at', at) });
+      await trx('proposal_offer_links').insert({ link_hash: linkHash, organization_id: organizationId, proposal_id: proposalId, offer_id: offerId }).onConflict('link_hash').ignore();
+      return;
+    }
+    case 'OfferLinkReissued': {
+      const { linkHash, previousLinkHash, organizationId, proposalId, offerId } = event.data;
+      await trx('proposal_offer_links').where({ link_hash: previousLinkHash }).delete();
+      await trx('proposal_offer_links').insert({ link_hash: linkHash, organization_id: organizationId, proposal_id: proposalId, offer_id: offerId }).onConflict('link_hash').ignore();
+      return;
+    }
+    case 'OfferChosen': {
+      const { amountCents, by, at } = event.data;
+      await facts().update({ chosen_cents: amountCents, chosen_by: by, chosen_at: at });
+      return;
+    }
+    case 'FirmOfferIssued': {
+      const { amountCents, at } = event.data;
+      await facts().update({ firm_cents: amountCents, firm_offer_at: first('firm_offer_at', at), analyzed_at: first('analyzed_at', at) });
+      return;
+    }
+    case 'ProposalClosed':
+      if (event.data.status === 'ISSUED') await facts().update({ issued_on: event.data.date, issued_at: first('issued_at', event.data.at) });
+      return;
+    default:
+      // Participants and analysis links are read from the stream (the detail folds it).
+      return;
+  }
+}
+
+/** The proposals list and dashboard facts, and the index of offer links by hash. */
+export const proposalProjection: Projection = {
+  name: PROPOSAL_PROJECTION,
+  eventTypes: Object.values(ProposalEventTypes),
+  tables: ['proposal_facts', 'proposal_offer_links'],
+  async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
+    for (const event of events) await apply({ type: event.type, data: event.data } as unknown as ProposalEvent, trx);
+  },
+};
