@@ -7,6 +7,8 @@ import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineStep } from '../../domain/operation/pipeline.ts';
 import { proposalRunsDecider, proposalRunsStream } from '../../domain/operation/runs.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
+import { ProposalMessages } from '../../domain/proposal/messages.ts';
+import { isTerminal } from '../../domain/proposal/statuses.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
@@ -45,6 +47,8 @@ export async function releaseRun(app: Pick<AppContext, 'store'>, facts: { propos
 export async function runProposal(app: App, caller: Caller, proposalId: string, request: RunRequest): Promise<RunStarted> {
   const proposal = await loadProposal(app, proposalId);
   if (!proposal.created || proposal.created.organizationId !== caller.organizationId) throw new DomainError('not_found', Messages.proposalNotFound);
+  // A closed proposal takes no run: refused before any report is created.
+  if (isTerminal(proposal.status)) throw new DomainError('conflict', ProposalMessages.proposalClosed);
   const { entityType, document } = proposal.created;
   const plan = request.kind === 'OPERATION' ? await operationForRun(app, caller.organizationId, request.targetId) : null;
   if (plan && !plan.content.entityTypes.includes(entityType)) throw new DomainError('unprocessable', OperationMessages.entityTypeNotServed);
@@ -60,6 +64,7 @@ export async function runProposal(app: App, caller: Caller, proposalId: string, 
     throw error;
   }
   const steps: PipelineStep[] = plan ? plan.content.steps : reportRunSteps(entityType, request.targetId);
+  let started = false;
   try {
     await handleCommand(app.store, executionStream(executionId), executionDecider, {
       type: 'StartExecution',
@@ -77,9 +82,12 @@ export async function runProposal(app: App, caller: Caller, proposalId: string, 
       at,
       report,
     });
+    started = true;
     const { position } = await startAnalysis(app, { organizationId: caller.organizationId, proposalId, executionId, kind: request.kind, targetId: request.targetId, at });
     return { operationResultId: executionId, reportId: report?.reportId ?? null, position };
   } catch (error) {
+    // Without its execution the target would stay registered with an id nobody can follow.
+    if (!started) await releaseRun(app, facts).catch(() => undefined);
     if (!report) throw error;
     throw new DomainError('partial', OperationMessages.reportLinkFailed, { reportId: report.reportId, proposalRunId: executionId });
   }
