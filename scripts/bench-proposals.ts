@@ -17,7 +17,7 @@ import { startTestApp } from '../test/support/app.ts';
 import { seedProduct } from '../test/support/catalog.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 
-const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 1500);
+const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 1000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const TARGET = { perSecond: 50, createP99Ms: 200 };
 const DEADLINE_MS = 100_000;
