@@ -17,5 +17,8 @@ export const ProposalMessages = {
   termBelow: (min: number) => `O prazo deve ser de no mínimo ${min} meses.`,
   termAbove: (max: number) => `O prazo deve ser de no máximo ${max} meses.`,
   invalidPortfolio: 'A carteira informada não é válida.',
+  offerLinkGone: 'Este link não abre mais: ele foi substituído por um novo ou não existe. Use o link mais recente que você recebeu.',
+  offerUnavailable: 'Esta oferta não está mais disponível.',
+  invalidChoiceForm: 'Informe um valor e um prazo válidos.',
   amountRequired: 'Informe requestedAmountCents: o produto não tem valor fixo.',
 } as const;

@@ -5,31 +5,45 @@ import { isTerminal } from '../../domain/proposal/statuses.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import type { AppContext } from '../../application/context.ts';
+import type { Context } from 'koa';
+import Type from 'typebox';
+import { ProposalMessages } from '../../domain/proposal/messages.ts';
 import { route, type Reply, type RouteSpec } from '../route.ts';
 import { chosenPage, messagePage, offerPage } from './offer-html.ts';
 
 const html = (status: number, text: string): Reply => ({ status, raw: Buffer.from(text), headers: { 'content-type': 'text/html; charset=utf-8' } });
-const gone = () => html(404, messagePage('Link indisponível', 'Este link não abre mais: ele foi substituído por um novo ou não existe. Use o link mais recente que você recebeu.'));
 const STATUS_OF: Partial<Record<DomainError['kind'], number>> = { invalid: 400, not_found: 404, conflict: 409 };
 
+/**
+ * A refusal: a page for a browser (it asks for HTML), the API's `{code, message}` for anything
+ * else, so scripts and monitors read the same error shape as on every other route.
+ */
+type Refuse = (status: number, title: string, message: string, page?: string) => Reply;
+const refusalFor =
+  (ctx: Context): Refuse =>
+  (status, title, message, page) =>
+    ctx.accepts('json', 'html') === 'html' ? html(status, page ?? messagePage(title, message)) : { status, body: { code: status, message } };
+
 /** Why a link that still exists cannot take a choice now, or null when it can. */
-function closedReason(link: OpenedLink, now: string): Reply | null {
-  if (link.offer.chosen) return html(409, messagePage('Oferta já escolhida', Messages.offerAlreadyChosen));
-  if (isTerminal(link.state.status) || link.offer.terms.validUntil < now) return html(410, messagePage('Oferta encerrada', 'Esta oferta não está mais disponível.'));
+function closedReason(link: OpenedLink, now: string, refuse: Refuse): Reply | null {
+  if (link.offer.chosen) return refuse(409, 'Oferta já escolhida', Messages.offerAlreadyChosen);
+  if (isTerminal(link.state.status) || link.offer.terms.validUntil < now) return refuse(409, 'Oferta encerrada', ProposalMessages.offerUnavailable);
   return null;
 }
 
-function renderOffer(token: string, link: OpenedLink, status = 200, error?: string): Reply {
+function offerHtml(token: string, link: OpenedLink, error?: string): string {
   const t = link.offer.terms;
   const i = monthlyRate(t.rateBpsYear, t.rate);
   const example = chosenTerms(t.maxAmountCents, t.maxTermMonths, t.model, t.rateBpsYear, t.rate);
   const yearly = i.plus(1).pow(12).minus(1).times(100).toDecimalPlaces(4).toNumber();
   const c = link.state.created!;
-  return html(status, offerPage({ token, customerName: c.name, productName: c.productName, terms: t, monthlyRatePercent: example.monthlyRatePercent, yearlyRatePercent: yearly, example, error }));
+  return offerPage({ token, customerName: c.name, productName: c.productName, terms: t, monthlyRatePercent: example.monthlyRatePercent, yearlyRatePercent: yearly, example, error });
 }
 
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the link token the customer received' }) });
+
 /** "1.234,56", "1234,56" or "1234.56" reais as cents; null when it is not an amount. */
-export function centsOf(text: unknown): number | null {
+function centsOf(text: unknown): number | null {
   if (typeof text !== 'string') return null;
   const plain = text.trim().replace(/^R\$\s*/, '');
   const normalized = plain.includes(',') ? plain.replace(/\./g, '').replace(',', '.') : plain;
@@ -37,20 +51,21 @@ export function centsOf(text: unknown): number | null {
   return Math.round(Number(normalized) * 100);
 }
 
-async function choose(app: AppContext, token: string, form: Record<string, unknown>): Promise<Reply> {
+async function choose(app: AppContext, token: string, form: Record<string, unknown>, refuse: Refuse): Promise<Reply> {
   const link = await openOfferLink(app, token);
-  if (!link) return gone();
-  const closed = closedReason(link, app.clock.now().toISOString());
+  if (!link) return refuse(404, 'Link indisponível', ProposalMessages.offerLinkGone);
+  const closed = closedReason(link, app.clock.now().toISOString(), refuse);
   if (closed) return closed;
   const amountCents = centsOf(form.amount);
   const termMonths = Number(form.termMonths);
-  if (amountCents === null || !Number.isInteger(termMonths)) return renderOffer(token, link, 400, 'Informe um valor e um prazo válidos.');
+  if (amountCents === null || !Number.isInteger(termMonths)) return refuse(400, '', ProposalMessages.invalidChoiceForm, offerHtml(token, link, ProposalMessages.invalidChoiceForm));
   const { organizationId, proposalId } = link.state.created!;
   try {
     await chooseOffer(app, { organizationId, userId: null }, { proposalId, offerId: link.offer.offerId, amountCents, termMonths, by: 'CUSTOMER' });
   } catch (error) {
     if (!(error instanceof DomainError) || !STATUS_OF[error.kind]) throw error;
-    return error.kind === 'invalid' ? renderOffer(token, link, 400, error.message) : html(STATUS_OF[error.kind]!, messagePage('Não foi possível registrar', error.message));
+    const page = error.kind === 'invalid' ? offerHtml(token, link, error.message) : undefined;
+    return refuse(STATUS_OF[error.kind]!, 'Não foi possível registrar', error.message, page);
   }
   const t = link.offer.terms;
   return html(200, chosenPage(link.state.created!.name, chosenTerms(amountCents, termMonths, t.model, t.rateBpsYear, t.rate)));
@@ -65,15 +80,16 @@ export const offerPageRoutes: RouteSpec[] = [
     method: 'get',
     path: '/oferta/:token',
     summary: 'Public offer page (HTML): the offer, a simulation, and the form to choose',
-    description: 'Opened from the link sent to the customer. A replaced or unknown link answers a 404 page; a chosen offer 409; an ended one 410.',
+    description: 'Opened from the link sent to the customer. A replaced or unknown link is 404; a chosen or ended offer 409. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
     auth: false,
     files: ['text/html'],
-    errors: [404, 409, 410],
-    async handle({ app, ctx }) {
-      const token = String(ctx.params.token);
-      const link = await openOfferLink(app, token);
-      if (!link) return gone();
-      return closedReason(link, app.clock.now().toISOString()) ?? renderOffer(token, link);
+    params: TokenParams,
+    errors: [404, 409],
+    async handle({ app, ctx, params }) {
+      const refuse = refusalFor(ctx);
+      const link = await openOfferLink(app, params.token);
+      if (!link) return refuse(404, 'Link indisponível', ProposalMessages.offerLinkGone);
+      return closedReason(link, app.clock.now().toISOString(), refuse) ?? html(200, offerHtml(params.token, link));
     },
   }),
   route({
@@ -83,9 +99,11 @@ export const offerPageRoutes: RouteSpec[] = [
     auth: false,
     rawBody: true,
     files: ['text/html'],
-    errors: [404, 409, 410],
-    async handle({ app, ctx, body }) {
-      return choose(app, String(ctx.params.token), (body ?? {}) as Record<string, unknown>);
+    params: TokenParams,
+    errors: [404, 409],
+    async handle({ app, ctx, params, body }) {
+      const form = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+      return choose(app, params.token, form, refusalFor(ctx));
     },
   }),
 ];

@@ -62,7 +62,7 @@ export function presentOffer(offer: OfferState) {
   };
 }
 
-export function presentParticipants(state: ProposalState) {
+function presentParticipants(state: ProposalState) {
   return state.participants.map(({ participantId, ...p }) => ({ id: participantId, ...p }));
 }
 

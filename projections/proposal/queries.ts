@@ -33,6 +33,7 @@ export interface ProposalRow {
   requestedTermMonths: number | null;
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string));
 const count = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -78,7 +79,11 @@ export async function listProposals(db: Knex, organizationId: string, filter: Pr
   if (filter.portfolioId) query.andWhere('portfolio_id', filter.portfolioId);
   if (filter.origin) query.andWhere('origin', filter.origin);
   if (filter.createdFrom) query.andWhere('created_at', '>=', filter.createdFrom);
-  if (filter.createdTo) query.andWhere('created_at', '<=', filter.createdTo);
+  if (filter.createdTo) {
+    // A day alone means the whole day (UTC): before the next one.
+    if (DAY.test(filter.createdTo)) query.andWhere('created_at', '<', new Date(Date.parse(`${filter.createdTo}T00:00:00Z`) + 86_400_000).toISOString());
+    else query.andWhere('created_at', '<=', filter.createdTo);
+  }
   const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: string | number }];
   const rows = await query
     .orderBy('created_at', 'desc')

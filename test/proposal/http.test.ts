@@ -99,6 +99,8 @@ test('list: paged, searched by document, name and externalId, filtered', async (
   assert.is((await call('GET', '/v1/proposals?productKey=capital-giro')).body.total, 1);
   assert.is((await call('GET', '/v1/proposals?status=ISSUED,CANCELED')).body.total, 0);
   assert.is((await call('GET', '/v1/proposals?createdFrom=2999-01-01')).body.total, 0);
+  const today = new Date().toISOString().slice(0, 10);
+  assert.is((await call('GET', `/v1/proposals?createdFrom=${today}&createdTo=${today}`)).body.total, all.total, 'a day alone is the whole day');
   assert.is((await call('GET', '/v1/proposals', undefined, other.token)).body.total, 0, 'another tenant sees none');
   for (const query of ['page=0', 'pageSize=0', 'pageSize=101', 'status=NOPE', 'createdFrom=ontem']) assert.is((await call('GET', `/v1/proposals?${query}`)).status, 400, query);
 });

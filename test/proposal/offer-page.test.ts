@@ -28,9 +28,10 @@ async function sent() {
   return { proposalId: p.id as string, ...result };
 }
 
-const open = (token: string) => fetch(`${app.url}/oferta/${token}`);
+const BROWSER = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+const open = (token: string) => fetch(`${app.url}/oferta/${token}`, { headers: BROWSER });
 const submit = (token: string, fields: Record<string, string>) =>
-  fetch(`${app.url}/oferta/${token}/escolha`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  fetch(`${app.url}/oferta/${token}/escolha`, { method: 'POST', headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
 test('the page: HTML for a phone, no bearer token, the offer and a simulation, names escaped', async () => {
   const { linkToken } = await sent();
@@ -71,15 +72,19 @@ test('resend: the previous link stops opening, the new one opens; unknown tokens
   assert.match(old.headers.get('content-type') ?? '', /^text\/html/);
   assert.is((await submit(linkToken, { amount: '5000', termMonths: '12' })).status, 404);
   assert.is((await open(resent.linkToken)).status, 200);
+  const script = await app.call('GET', `/oferta/${linkToken}`);
+  assert.equal(script.body, { code: 404, message: ProposalMessages.offerLinkGone }, 'a client that does not ask for HTML gets the error body');
   assert.is((await fetch(resent.url)).status, 200, 'the url handed out opens the page');
   assert.is((await open('x'.repeat(43))).status, 404);
-  assert.is((await open('%00')).status, 404);
+  assert.is((await open('%00')).status, 400, 'a NUL in the path is malformed before any lookup');
 });
 
-test('an ended proposal answers 410', async () => {
+test('an ended proposal answers 409: the offer is no longer available', async () => {
   const { linkToken, proposalId } = await sent();
   await app.call('PATCH', `/v1/proposals/${proposalId}/status`, { token: tenant.token, body: { status: 'CANCELED' } });
-  assert.is((await open(linkToken)).status, 410);
+  const ended = await open(linkToken);
+  assert.is(ended.status, 409);
+  assert.match(await ended.text(), new RegExp(ProposalMessages.offerUnavailable));
 });
 
 test.run();
