@@ -9,6 +9,7 @@ import { blobStoreMigrations } from './blob-store.ts';
 import { idempotencyMigrations } from '../platform/idempotency.ts';
 import { catalogMigrations } from '../projections/catalog/migrations.ts';
 import { pricingMigrations } from '../projections/pricing/migrations.ts';
+import { operationMigrations } from '../projections/operation/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
 import { proposalMigrations } from '../projections/proposal/migrations.ts';
 
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   ...catalogMigrations,
   ...pricingMigrations,
   ...proposalMigrations,
+  ...operationMigrations,
 ];

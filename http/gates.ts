@@ -28,6 +28,8 @@ export function checkGate(gate: Gate | undefined, principal: Principal): void {
 
 const hidden = { status: 404, message: Messages.resourceNotFound } as const;
 const proposalsOff = { status: 403, message: Messages.proposalsModuleDisabled } as const;
+/** Changing what the proposals module sells and runs: catalog, settings, pipelines. */
+const manageOperations = { modules: ['proposals'], permissions: ['can-manage-operations'], moduleDenied: proposalsOff } satisfies Gate;
 const inputDataOff = { status: 403, message: Messages.inputDataModulesDisabled } as const;
 
 /** The permission groups of the contract (Authentication 5 to 7), named once. */
@@ -65,7 +67,14 @@ export const Gates = {
     permissions: ['can-generate-report', 'can-use-registry-api', 'can-manage-credit-policy', 'can-manage-policy-rules', 'can-manage-operations'],
     moduleDenied: inputDataOff,
   },
-  catalogManage: { modules: ['proposals'], permissions: ['can-manage-operations'], moduleDenied: proposalsOff },
+  catalogManage: manageOperations,
+  // Pipelines (operations): defined by can-manage-operations, read by whoever runs or operates proposals.
+  operationsManage: manageOperations,
+  operationsRead: {
+    modules: ['proposals'],
+    permissions: ['can-manage-operations', 'can-generate-report', 'can-create-report-api', 'can-use-registry-api'],
+    moduleDenied: proposalsOff,
+  },
   externalClosing: { modules: ['proposals'], permissions: ['can-manage-operations', 'can-generate-report', 'can-create-report-api'], moduleDenied: proposalsOff },
   authenticated: {},
 } satisfies Record<string, Gate>;

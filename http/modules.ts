@@ -8,6 +8,7 @@ import { personalDataRoutes } from './personal-data/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { proposalRoutes } from './proposal/routes.ts';
+import { operationRoutes } from './operation/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -20,4 +21,5 @@ export const routeTables: RouteTable[] = [
   catalogRoutes,
   pricingRoutes,
   proposalRoutes,
+  operationRoutes,
 ];

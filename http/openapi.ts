@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { Messages } from '../domain/shared/messages.ts';
+import { OperationMessages } from '../domain/operation/messages.ts';
 import { IDEMPOTENCY_HEADER, IdempotencyMessages, REPLAYED_HEADER } from './idempotency.ts';
 import { ErrorBody, needsBearer, takesIdempotencyKey, type RouteSpec, type RouteTable } from './route.ts';
 import { webhookPayloads } from './webhook/payloads.ts';
@@ -98,6 +99,11 @@ const ERRORS: Record<number, { name: string; description: string; example: strin
   431: { name: 'HeadersTooLarge', description: 'Request line or headers too large', example: 'Cabeçalhos ou endereço da requisição grandes demais.' },
   500: { name: 'InternalError', description: 'Unexpected failure; retry, then contact support with the time of the call and X-Request-Id', example: Messages.internalError },
   502: { name: 'BadGateway', description: 'An internal service did not answer', example: Messages.reportExportFailed },
+  503: {
+    name: 'PartiallyDone',
+    description: 'Part of the operation was done and part not: read the message and the extra fields (reportId, proposalRunId) before repeating',
+    example: OperationMessages.reportLinkFailed,
+  },
 };
 
 const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };

@@ -6,6 +6,7 @@ import { catalogProjection } from './catalog/projection.ts';
 import { creditPolicyProjection } from './credit-policy/projection.ts';
 import { pricingProjection } from './pricing/projection.ts';
 import { proposalProjection } from './proposal/projection.ts';
+import { operationProjection } from './operation/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -16,4 +17,5 @@ export const allProjections: Projection[] = [
   catalogProjection,
   pricingProjection,
   proposalProjection,
+  operationProjection,
 ];

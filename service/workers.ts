@@ -2,8 +2,14 @@ import type { Worker } from '../application/worker.ts';
 import { webhookWorkers } from '../application/webhook/workers.ts';
 import { MarketIndexRefreshJob } from '../application/pricing/refresh-job.ts';
 import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
+import { ExecutionProcessWorker } from '../application/operation/worker.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
 /** A module adds a factory for each of its workers here. */
-export const workerFactories: Array<() => Worker> = [...webhookWorkers, () => new ReportProcessingWorker(), () => new MarketIndexRefreshJob()];
+export const workerFactories: Array<() => Worker> = [
+  ...webhookWorkers,
+  () => new ReportProcessingWorker(),
+  () => new MarketIndexRefreshJob(),
+  () => new ExecutionProcessWorker(),
+];

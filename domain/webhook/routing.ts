@@ -1,5 +1,6 @@
 import type { ReportEvent } from '../report/events.ts';
 import { ReportEventTypes } from '../report/public-events.ts';
+import { ExecutionEventTypes } from '../operation/events.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 
 type EventData = Record<string, unknown>;
@@ -29,6 +30,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   // Processing gave up: the report's status became FAILED, which is a status change to whoever
   // follows statuses; not report.finished, whose subscribers expect every source to have answered.
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
+  [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 
 export const ROUTED_STORED_TYPES: readonly string[] = Object.keys(STORED_EVENT_ROUTES);

@@ -1,0 +1,52 @@
+import type { Principal } from '../../domain/identity/access.ts';
+import { operationDecider, type OperationState } from '../../domain/operation/decider.ts';
+import { operationStream } from '../../domain/operation/events.ts';
+import { OperationMessages } from '../../domain/operation/messages.ts';
+import type { PipelineContent } from '../../domain/operation/pipeline.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+
+type Caller = Pick<Principal, 'organizationId' | 'userId'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
+
+export interface OperationWritten {
+  operationId: string;
+  version: number;
+  position: Position | null;
+}
+
+export async function createOperation(app: App, caller: Caller, content: PipelineContent): Promise<OperationWritten> {
+  const operationId = app.ids.objectId();
+  const { position } = await handleCommand(app.store, operationStream(operationId), operationDecider, {
+    type: 'CreateOperation',
+    operationId,
+    organizationId: caller.organizationId,
+    userId: caller.userId,
+    content,
+    at: app.clock.now().toISOString(),
+  });
+  return { operationId, version: 1, position };
+}
+
+/** An edit: a new immutable version (unchanged content makes none); running executions keep the steps they started with. */
+export async function createOperationVersion(app: App, caller: Caller, operationId: string, content: PipelineContent): Promise<OperationWritten> {
+  const { state, position } = await handleCommand(app.store, operationStream(operationId), operationDecider, {
+    type: 'CreateOperationVersion',
+    operationId,
+    organizationId: caller.organizationId,
+    userId: caller.userId,
+    content,
+    at: app.clock.now().toISOString(),
+  });
+  return { operationId, version: state.versions.length, position };
+}
+
+/** The latest version, read from the event store so a pipeline saved a moment ago runs at once. */
+export async function operationForRun(app: Pick<AppContext, 'store'>, organizationId: string, operationId: string): Promise<{ version: number; content: PipelineContent }> {
+  const { state } = await loadState<never, OperationState>(app.store, operationStream(operationId), operationDecider);
+  const content = state.versions[state.versions.length - 1];
+  if (!content || state.organizationId !== organizationId) throw new DomainError('not_found', OperationMessages.operationNotFound);
+  return { version: state.versions.length, content };
+}

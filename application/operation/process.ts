@@ -1,0 +1,171 @@
+import type Logger from 'bunyan';
+import { executionStream, type ExecutionEvent, type ReportOutcome } from '../../domain/operation/events.ts';
+import { executionDecider, executionStatus, nextAction, type ExecutionCommand, type ExecutionState, type NextAction } from '../../domain/operation/execution.ts';
+import { OperationMessages } from '../../domain/operation/messages.ts';
+import { indicativeTerms, productRate, validUntil } from '../../domain/operation/offers.ts';
+import type { IndicativeTerms } from '../../domain/proposal/events.ts';
+import type { ProposalState } from '../../domain/proposal/state.ts';
+import { reportDecider } from '../../domain/report/decider.ts';
+import { reportStream } from '../../domain/report/events.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import { findProductByKey } from '../../projections/catalog/queries.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import { awaitOperator, issueFirmOffer, loadProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
+import { releaseRun, requestForRun } from './run.ts';
+
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
+
+const DECIDED: Record<string, ReportOutcome> = { APPROVED: 'APPROVED', DENIED: 'DENIED', MANUAL_ANALYSIS: 'MANUAL_ANALYSIS', FAILED: 'FAILED' };
+
+/**
+ * The execution process manager's reactions, one event at a time. Each reaction reads the
+ * streams it needs and does at most one thing; what it writes comes back as an event and drives
+ * the next step. Every reaction is safe to repeat (a restart replays from the checkpoint): the
+ * execution decider ignores a repeated command, and proposal offers are looked up by execution
+ * before one is sent again.
+ */
+export class ExecutionProcess {
+  constructor(
+    private readonly app: App,
+    private readonly log: Logger,
+  ) {}
+
+  async handle(event: RecordedEvent): Promise<void> {
+    const data = event.data as Record<string, unknown>;
+    switch (event.type) {
+      case 'ReportDecided':
+      case 'ReportProcessingFailed': {
+        const link = await this.app.db('operation_report_links').where({ report_id: data.reportId }).first();
+        if (link) await this.drive(link.execution_id);
+        return;
+      }
+      case 'OfferChosen':
+        if (typeof data.executionId === 'string') await this.drive(data.executionId);
+        return;
+      default:
+        await this.mirror({ type: event.type, data } as unknown as ExecutionEvent);
+        await this.drive(String(data.executionId));
+    }
+  }
+
+  /** What an execution event means for its proposal. */
+  private async mirror(event: ExecutionEvent): Promise<void> {
+    const { executionId, organizationId, proposalId, at } = event.data;
+    const ids = { organizationId, proposalId, executionId, at };
+    switch (event.type) {
+      case 'ExecutionStarted':
+        // The run route linked it already; this finishes a run whose route stopped before.
+        await this.attempt(executionId, () => startAnalysis(this.app, { ...ids, kind: event.data.kind, targetId: event.data.targetId }));
+        return;
+      case 'ExecutionReportRequested':
+        await this.app.db('operation_report_links').insert({ report_id: event.data.reportId, execution_id: executionId }).onConflict('report_id').ignore();
+        return;
+      case 'ExecutionOperatorAwaited':
+        await this.attempt(executionId, () => awaitOperator(this.app, { ...ids, reason: event.data.reason }));
+        return;
+      case 'ExecutionApproved': {
+        // An operator's approval of a report in manual analysis lets the pipeline go on; only the final approval decides.
+        const step = (await this.execution(executionId)).started!.steps[event.data.stepIndex];
+        if (step?.kind === 'FINAL_APPROVAL') await this.decide(ids, 'APPROVED', null);
+        return;
+      }
+      case 'ExecutionFinished': {
+        const { status, rejectionStep } = event.data;
+        if (status === 'REJECTED') await this.decide(ids, 'REJECTED', rejectionStep);
+        if (status === 'APPROVED') await this.decide(ids, 'APPROVED', null);
+        if (status === 'MANUAL_ANALYSIS') await this.attempt(executionId, () => awaitOperator(this.app, { ...ids, reason: 'MANUAL_ANALYSIS' }));
+        const started = (await this.execution(executionId)).started!;
+        await releaseRun(this.app, { proposalId, organizationId, executionId, targetId: started.targetId, at });
+        return;
+      }
+    }
+  }
+
+  /** A decision is recorded once (the proposal keeps it on the execution's link): a replay finds it there. */
+  private async decide(ids: { organizationId: string; proposalId: string; executionId: string; at: string }, decision: 'APPROVED' | 'REJECTED', step: string | null) {
+    const proposal = await loadProposal(this.app, ids.proposalId);
+    if (proposal.executions.find((e) => e.executionId === ids.executionId)?.decision === decision) return;
+    await this.attempt(ids.executionId, () => recordDecision(this.app, { ...ids, decision, step }));
+  }
+
+  /** Move the execution on: a result it waits for that has arrived, else the next action. */
+  async drive(executionId: string): Promise<void> {
+    const state = await this.execution(executionId);
+    if (!state.started || state.finished) return;
+    const at = this.app.clock.now().toISOString();
+    if (state.pendingReportId) {
+      const report = (await loadState(this.app.store, reportStream(state.pendingReportId), reportDecider)).state.facts;
+      const outcome = report && DECIDED[report.status];
+      if (outcome) await this.command(executionId, { type: 'RecordReportResult', reportId: report.reportId, status: outcome, score: report.score, at });
+      return;
+    }
+    if (executionStatus(state) === 'WAITING_CUSTOMER') {
+      const offer = (await loadProposal(this.app, state.started.proposalId)).offers.find((o) => o.offerId === state.offerId);
+      if (offer?.chosen) await this.command(executionId, { type: 'RecordOfferChosen', offerId: offer.offerId, amountCents: offer.chosen.amountCents, termMonths: offer.chosen.termMonths, at });
+      return;
+    }
+    const action = nextAction(state);
+    if (action) await this.perform(executionId, state, action, at);
+  }
+
+  private async perform(executionId: string, state: ExecutionState, action: NextAction, at: string): Promise<void> {
+    const started = state.started!;
+    const ids = { organizationId: started.organizationId, proposalId: started.proposalId, executionId, at };
+    if (action.type === 'DECIDE_FINAL') return this.command(executionId, { type: 'DecideFinalApproval', at });
+    const proposal = await loadProposal(this.app, started.proposalId);
+    const mine = (kind: 'INDICATIVE' | 'FIRM') => proposal.offers.find((o) => o.executionId === executionId && o.kind === kind);
+    switch (action.type) {
+      case 'REQUEST_REPORT': {
+        const caller = { organizationId: started.organizationId, userId: started.userId, userName: '', modules: new Set<never>() };
+        const report = await this.attempt(executionId, () => requestForRun(this.app, caller, proposal, action.policyId));
+        if (report) await this.command(executionId, { type: 'RecordReport', reportId: report.reportId, policyId: action.policyId, at });
+        return;
+      }
+      case 'SEND_OFFER': {
+        const offerId = mine('INDICATIVE')?.offerId ?? (await this.sendOffer(executionId, proposal, action.step, ids));
+        if (offerId) await this.command(executionId, { type: 'RecordOfferSent', offerId, at });
+        return;
+      }
+      case 'ISSUE_FIRM_OFFER': {
+        const indicative = proposal.offers.find((o) => o.offerId === action.chosen.offerId)!.terms as IndicativeTerms;
+        const { amountCents, termMonths } = action.chosen;
+        const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, rateBpsYear: indicative.rateBpsYear, rate: indicative.rate, model: indicative.model, validUntil: validUntil(at, action.step.validDays) });
+        const offerId = mine('FIRM')?.offerId ?? (await this.attempt(executionId, issue))?.offerId;
+        if (offerId) await this.command(executionId, { type: 'RecordFirmOffer', offerId, at });
+      }
+    }
+  }
+
+  private async sendOffer(executionId: string, proposal: ProposalState, step: Extract<NextAction, { type: 'SEND_OFFER' }>['step'], ids: { organizationId: string; proposalId: string; executionId: string; at: string }) {
+    const product = await findProductByKey(this.app.db, ids.organizationId, proposal.created!.productKey);
+    const rate = productRate(product);
+    if (!product || !rate) {
+      await this.command(executionId, { type: 'FailExecution', reason: OperationMessages.productRateUnavailable, at: ids.at });
+      return null;
+    }
+    const offer = indicativeTerms(step, proposal.created!, product, rate, ids.at);
+    return (await this.attempt(executionId, () => sendIndicativeOffer(this.app, { ...ids, offer })))?.offerId ?? null;
+  }
+
+  /** A refusal of another module (an archived policy, a proposal closed meanwhile) fails the execution with its text. */
+  private async attempt<T>(executionId: string, work: () => Promise<T>): Promise<T | null> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      this.log.info({ executionId, reason: error.message }, 'execution failed: a step was refused');
+      await this.command(executionId, { type: 'FailExecution', reason: error.message, at: this.app.clock.now().toISOString() });
+      return null;
+    }
+  }
+
+  private async command(executionId: string, command: ExecutionCommand): Promise<void> {
+    await handleCommand(this.app.store, executionStream(executionId), executionDecider, command);
+  }
+
+  private async execution(executionId: string): Promise<ExecutionState> {
+    return (await loadState(this.app.store, executionStream(executionId), executionDecider)).state;
+  }
+}

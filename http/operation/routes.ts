@@ -1,0 +1,191 @@
+import Type from 'typebox';
+import { closeExecution } from '../../application/operation/close.ts';
+import { createOperation, createOperationVersion, type OperationWritten } from '../../application/operation/definitions.ts';
+import { decideAsOperator } from '../../application/operation/operator.ts';
+import { runProposal } from '../../application/operation/run.ts';
+import type { AppContext } from '../../application/context.ts';
+import { OperationMessages } from '../../domain/operation/messages.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { OPERATION_PROJECTION } from '../../projections/operation/projection.ts';
+import { findExecution, findOperation, listExecutions, listOperations, listOperationVersions } from '../../projections/operation/queries.ts';
+import { Gates } from '../gates.ts';
+import { route, type RouteTable } from '../route.ts';
+import {
+  CloseBody,
+  CloseReply,
+  contentOf,
+  DecisionBody,
+  ExecutionSchema,
+  IdParams,
+  OperationBody,
+  OperationSchema,
+  presentExecution,
+  presentOperation,
+  RunBody,
+  RunReply,
+  VersionParams,
+} from './schemas.ts';
+
+async function operationOrNotFound(app: AppContext, organizationId: string, operationId: string, version?: number) {
+  const view = await findOperation(app.db, organizationId, operationId, version);
+  if (!view) throw new DomainError('not_found', OperationMessages.operationNotFound);
+  return presentOperation(view);
+}
+
+async function written(app: AppContext, organizationId: string, result: OperationWritten) {
+  await app.readYourWrites([OPERATION_PROJECTION], result.position);
+  return operationOrNotFound(app, organizationId, result.operationId, result.version);
+}
+
+async function executionOrNotFound(app: AppContext, organizationId: string, executionId: string) {
+  const view = await findExecution(app.db, organizationId, executionId);
+  if (!view) throw new DomainError('not_found', OperationMessages.executionNotFound);
+  return presentExecution(view);
+}
+
+export const operationRoutes: RouteTable = {
+  module: 'operation',
+  description: 'Pipelines (operations), their executions, runs of a proposal and the external closing (docs/operations.md)',
+  routes: [
+    route({
+      method: 'get',
+      path: '/v1/operations',
+      summary: "The organization's pipelines at their latest version",
+      gate: Gates.operationsRead,
+      responses: { 200: Type.Array(OperationSchema) },
+      async handle({ app, principal }) {
+        return (await listOperations(app.db, principal.organizationId)).map(presentOperation);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/operations',
+      summary: 'Define a pipeline (version 1)',
+      description: 'COLLECTION and CONTRACT_SIGNATURE steps are refused until the collections module exists.',
+      gate: Gates.operationsManage,
+      body: OperationBody,
+      responses: { 200: OperationSchema },
+      async handle({ app, principal, body }) {
+        return written(app, principal.organizationId, await createOperation(app, principal, contentOf(body)));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/operations/:id',
+      summary: 'A pipeline at its latest version',
+      gate: Gates.operationsRead,
+      params: IdParams,
+      responses: { 200: OperationSchema },
+      async handle({ app, principal, params }) {
+        return operationOrNotFound(app, principal.organizationId, params.id);
+      },
+    }),
+    route({
+      method: 'put',
+      path: '/v1/operations/:id',
+      summary: 'Edit a pipeline: a new immutable version with the whole content',
+      description: 'Running executions keep the steps they started with. Unchanged content makes no version.',
+      gate: Gates.operationsManage,
+      params: IdParams,
+      body: OperationBody,
+      responses: { 200: OperationSchema },
+      async handle({ app, principal, params, body }) {
+        return written(app, principal.organizationId, await createOperationVersion(app, principal, params.id, contentOf(body)));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/operations/:id/versions',
+      summary: 'Every version of a pipeline, oldest first',
+      gate: Gates.operationsRead,
+      params: IdParams,
+      responses: { 200: Type.Array(OperationSchema) },
+      async handle({ app, principal, params }) {
+        const versions = await listOperationVersions(app.db, principal.organizationId, params.id);
+        if (!versions.length) throw new DomainError('not_found', OperationMessages.operationNotFound);
+        return versions.map(presentOperation);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/operations/:id/versions/:version',
+      summary: 'One version of a pipeline (the one an execution names in operationVersion)',
+      gate: Gates.operationsRead,
+      params: VersionParams,
+      responses: { 200: OperationSchema },
+      async handle({ app, principal, params }) {
+        return operationOrNotFound(app, principal.organizationId, params.id, params.version);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/operations/:id/executions',
+      summary: "A pipeline's executions, newest first",
+      gate: Gates.operationsRead,
+      params: IdParams,
+      responses: { 200: Type.Array(ExecutionSchema) },
+      async handle({ app, principal, params }) {
+        await operationOrNotFound(app, principal.organizationId, params.id);
+        return (await listExecutions(app.db, principal.organizationId, { operationId: params.id })).map(presentExecution);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/executions/:id',
+      summary: 'One execution by its operationResultId: status, steps with times, reports, offers',
+      description: 'Executions of kind REPORT have no pipeline, so they are read here rather than under /v1/operations.',
+      gate: Gates.operationsRead,
+      params: IdParams,
+      responses: { 200: ExecutionSchema },
+      async handle({ app, principal, params }) {
+        return executionOrNotFound(app, principal.organizationId, params.id);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/executions/:id/decision',
+      summary: "An operator's decision on an execution in WAITING_OPERATOR",
+      gate: Gates.proposalsOperate,
+      params: IdParams,
+      body: DecisionBody,
+      responses: { 200: ExecutionSchema },
+      async handle({ app, principal, params, body }) {
+        const { position } = await decideAsOperator(app, principal, params.id, body.approved, body.reason ?? null);
+        await app.readYourWrites([OPERATION_PROJECTION], position);
+        return executionOrNotFound(app, principal.organizationId, params.id);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/proposals/:id/run',
+      summary: 'Run a pipeline (kind OPERATION) or a single policy report (kind REPORT) on a proposal',
+      description:
+        '409 with operationResultId while the same target runs for the proposal; 422 when the policy is of the other document type; 503 with reportId and proposalRunId when the report was created but could not be linked.',
+      gate: Gates.proposalsRun,
+      params: IdParams,
+      body: RunBody,
+      responses: { 200: RunReply },
+      errors: [404, 409, 422, 503],
+      async handle({ app, principal, params, body }) {
+        const started = await runProposal(app, principal, params.id, body);
+        await app.readYourWrites([OPERATION_PROJECTION], started.position);
+        return { operationResultId: started.operationResultId, proposalId: params.id, kind: body.kind, targetId: body.targetId, reportId: started.reportId, status: 'RUNNING' };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/operation/close',
+      summary: "External closing: the lender's system issued (or canceled) an execution on a date",
+      description: 'No version prefix. A repeat of the same closing answers 200 with the same result; another status or date for a closed execution is 409.',
+      gate: Gates.externalClosing,
+      body: CloseBody,
+      responses: { 200: CloseReply },
+      errors: [404, 409],
+      async handle({ app, principal, body }) {
+        const { proposalId, closing, position } = await closeExecution(app, principal, body);
+        await app.readYourWrites([OPERATION_PROJECTION], position);
+        return { operationResultId: body.operationResultId, proposalId, status: body.status, ...closing };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,139 @@
+import Type, { type Static, type TSchema } from 'typebox';
+import type { PipelineContent, PipelineStep } from '../../domain/operation/pipeline.ts';
+import type { ExecutionView, OperationView } from '../../projections/operation/queries.ts';
+import { ObjectIdSchema } from '../route.ts';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+const EntityType = Type.Union([Type.Literal('COMPANY'), Type.Literal('PERSON')]);
+const Percent = Type.Integer({ minimum: 1, maximum: 1000, description: 'percent of the requested amount' });
+const Months = Type.Integer({ minimum: 1, maximum: 600 });
+const Days = Type.Integer({ minimum: 1, maximum: 365 });
+
+const Step = Type.Union(
+  [
+    Type.Object({
+      kind: Type.Literal('POLICY_REPORT'),
+      policies: Type.Object({ COMPANY: Type.Optional(ObjectIdSchema()), PERSON: Type.Optional(ObjectIdSchema()) }, { description: 'the credit policy per entity type served' }),
+    }),
+    Type.Object({
+      kind: Type.Literal('PRE_APPROVAL'),
+      minAmountPercent: Percent,
+      maxAmountPercent: Percent,
+      minTermMonths: Months,
+      maxTermMonths: Months,
+      validDays: Days,
+    }),
+    Type.Object({ kind: Type.Literal('WAIT_CUSTOMER_CHOICE') }),
+    Type.Object({ kind: Type.Literal('FINAL_APPROVAL'), by: Type.Union([Type.Literal('POLICY'), Type.Literal('OPERATOR')]) }),
+    Type.Object({ kind: Type.Literal('ISSUE_FIRM_OFFER'), validDays: Days }),
+    Type.Object({ kind: Type.Union([Type.Literal('COLLECTION'), Type.Literal('CONTRACT_SIGNATURE')]) }, { description: 'refused until the collections module exists' }),
+  ],
+  { errorMessage: 'each step must be one of POLICY_REPORT, PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL, ISSUE_FIRM_OFFER with its fields' },
+);
+
+export const OperationBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  entityTypes: Type.Array(EntityType, { minItems: 1, maxItems: 2 }),
+  steps: Type.Array(Step, { maxItems: 20 }),
+});
+export type OperationBody = Static<typeof OperationBody>;
+
+export function contentOf(body: OperationBody): PipelineContent {
+  return { name: body.name.trim(), description: body.description ?? null, entityTypes: body.entityTypes, steps: body.steps as PipelineStep[] };
+}
+
+export const OperationSchema = Type.Object({
+  id: Type.String(),
+  version: Type.Integer(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  entityTypes: Type.Array(EntityType),
+  steps: Type.Array(Type.Object({ kind: Type.String() }, { additionalProperties: true })),
+  createdBy: Type.String(),
+  versionCreatedAt: DateTime,
+});
+
+export const presentOperation = (view: OperationView) => ({
+  id: view.id,
+  version: view.version,
+  ...view.content,
+  createdBy: view.createdBy,
+  versionCreatedAt: view.versionCreatedAt,
+});
+
+const StepView = Type.Object({
+  index: Type.Integer(),
+  kind: Type.String(),
+  status: Type.String({ description: 'PENDING, RUNNING, WAITING, DONE, REJECTED, FAILED or CANCELED' }),
+  startedAt: Nullable(DateTime),
+  finishedAt: Nullable(DateTime),
+});
+
+export const ExecutionSchema = Type.Object(
+  {
+    operationResultId: Type.String(),
+    proposalId: Type.String(),
+    kind: Type.Union([Type.Literal('OPERATION'), Type.Literal('REPORT')]),
+    operationId: Nullable(Type.String()),
+    operationVersion: Nullable(Type.Integer()),
+    targetId: Type.String(),
+    document: Type.String(),
+    entityType: Type.String(),
+    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED' }),
+    steps: Type.Array(StepView),
+    reportIds: Type.Array(Type.String()),
+    indicativeOfferId: Nullable(Type.String()),
+    chosen: Nullable(Type.Object({ offerId: Type.String(), amountCents: Type.Integer(), termMonths: Type.Integer() })),
+    firmOfferId: Nullable(Type.String()),
+    decision: Nullable(Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED')])),
+    rejectionStep: Nullable(Type.String()),
+    closing: Nullable(Type.Object({ date: Type.String(), externalId: Nullable(Type.String()) })),
+    startedBy: Type.String(),
+    startedAt: DateTime,
+    decidedAt: Nullable(DateTime),
+    finishedAt: Nullable(DateTime),
+    updatedAt: DateTime,
+  },
+  { description: 'one run of a pipeline (or of a single policy report) on a proposal' },
+);
+
+export const presentExecution = ({ organizationId: _org, ...view }: ExecutionView) => view;
+
+export const IdParams = Type.Object({ id: ObjectIdSchema() });
+export const VersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1, maximum: 100_000 }) });
+
+export const RunBody = Type.Object({
+  kind: Type.Union([Type.Literal('OPERATION'), Type.Literal('REPORT')], { errorMessage: 'kind must be one of the following values: OPERATION, REPORT' }),
+  targetId: ObjectIdSchema(),
+});
+
+export const RunReply = Type.Object({
+  operationResultId: Type.String(),
+  proposalId: Type.String(),
+  kind: Type.String(),
+  targetId: Type.String(),
+  reportId: Nullable(Type.String()),
+  status: Type.String(),
+});
+
+export const DecisionBody = Type.Object({
+  approved: Type.Boolean(),
+  reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+});
+
+export const CloseBody = Type.Object({
+  operationResultId: ObjectIdSchema(),
+  status: Type.Union([Type.Literal('ISSUED'), Type.Literal('CANCELED')], { errorMessage: 'status must be one of the following values: ISSUED, CANCELED' }),
+  date: Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day that exists' }),
+  externalId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+});
+
+export const CloseReply = Type.Object({
+  operationResultId: Type.String(),
+  proposalId: Type.String(),
+  status: Type.Union([Type.Literal('ISSUED'), Type.Literal('CANCELED')]),
+  date: Type.String(),
+  externalId: Nullable(Type.String()),
+});
