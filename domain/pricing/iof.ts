@@ -80,3 +80,13 @@ export function mulDivRound(a: number, b: number, scale: number): number {
  */
 export const iofPartsPerCent = (days: number, rate: IofRateInForce): number => rate.dailyParts * Math.min(Math.max(days, 0), IOF_MAX_DAYS) + rate.additionalParts;
 
+
+/**
+ * IOF of each amortization into `out` (`parts`: iofPartsPerCent of each due date); returns the
+ * total. Here beside mulDivRound so that the 360-long loop calls it within the module.
+ */
+export function iofOfAmortizations(amortizations: Float64Array, parts: Float64Array, out: Float64Array): number {
+  let total = 0;
+  for (let k = 0; k < out.length; k++) total += out[k] = mulDivRound(amortizations[k]!, parts[k]!, IOF_SCALE);
+  return total;
+}
