@@ -67,9 +67,9 @@ const daysInMonth = (y: number, m: number): number => (m === 2 && isLeap(y) ? 29
  * that day does not exist: 31 -> Feb 28), optionally moved forward to the next business day.
  * A moved date does not shift the following ones.
  */
-export function dueDays(firstDue: number, count: number, moveToBusinessDay: boolean, calendar: HolidayCalendar): number[] {
+function computeDueDays(firstDue: number, count: number, moveToBusinessDay: boolean, calendar: HolidayCalendar): Int32Array {
   const [year, month, dayOfMonth] = formatDay(firstDue).split('-').map(Number) as [number, number, number];
-  const days = new Array<number>(count);
+  const days = new Int32Array(count);
   for (let k = 0; k < count; k++) {
     const months = month - 1 + k;
     const y = year + Math.floor(months / 12);
@@ -78,4 +78,33 @@ export function dueDays(firstDue: number, count: number, moveToBusinessDay: bool
     days[k] = moveToBusinessDay ? nextBusinessDay(day, calendar) : day;
   }
   return days;
+}
+
+/** Due dates as day numbers and as `YYYY-MM-DD`. Shared between calls: read them, never write. */
+export interface DueDates {
+  days: Int32Array;
+  iso: readonly string[];
+}
+
+const DUE_DATES_CACHE_SIZE = 256;
+const dueDatesCache = new WeakMap<HolidayCalendar, Map<string, DueDates>>();
+
+/**
+ * dueDays with their ISO strings, memoized per calendar object: simulations repeat a few first
+ * due dates and terms, and 360 dates cost ~30 µs to move over holidays and format (as much as
+ * the rest of a schedule). A calendar must answer the same for a day every time (the memo keys
+ * on its identity); the memo is bounded per calendar, the oldest entry going when full.
+ */
+export function dueDates(firstDue: number, count: number, moveToBusinessDay: boolean, calendar: HolidayCalendar): DueDates {
+  let memo = dueDatesCache.get(calendar);
+  if (!memo) dueDatesCache.set(calendar, (memo = new Map()));
+  const key = `${firstDue}:${count}:${moveToBusinessDay ? 1 : 0}`;
+  let found = memo.get(key);
+  if (!found) {
+    const days = computeDueDays(firstDue, count, moveToBusinessDay, calendar);
+    found = { days, iso: Array.from(days, formatDay) };
+    if (memo.size >= DUE_DATES_CACHE_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(key, found);
+  }
+  return found;
 }

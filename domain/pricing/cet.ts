@@ -14,10 +14,10 @@ import { D } from './rates.ts';
  * instead). Doubles find L to ~1e-15; only when the result lies within 1e-9 percent of a
  * rounding boundary is the side of the boundary decided in decimal.js.
  */
-export interface Flow {
-  cents: number;
-  /** Days after the release. */
-  days: number;
+/** The payments: `cents[j]` paid `days[j]` days after the release, in date order. */
+export interface Flows {
+  cents: Float64Array;
+  days: Int32Array;
 }
 
 export interface Cet {
@@ -26,35 +26,44 @@ export interface Cet {
 }
 
 /**
- * f and f' at L. e^(-t_j L) is built as a running product over the gaps between due dates
- * (28 to 31 days but for the first): one exp per distinct gap instead of one per flow.
+ * f and f' at L, for Newton. e^(-t_j L) is built as a running product over the gaps between due
+ * dates (28 to 31 days but for the first): one exp per distinct gap instead of one per flow, the
+ * gaps numbered once per CET (`slot`) so that each evaluation is one pass over typed arrays.
  */
-function f(flows: readonly Flow[], net: number, L: number): [number, number] {
-  const gapFactor: number[] = [];
-  let value = -net;
-  let slope = 0;
-  let previous = 0;
-  let discount = 1;
-  for (const flow of flows) {
-    const gap = flow.days - previous;
-    let factor = gapFactor[gap];
-    if (factor === undefined) gapFactor[gap] = factor = Math.exp((-gap / 365) * L);
-    discount *= factor;
-    previous = flow.days;
-    const term = flow.cents * discount;
-    value += term;
-    slope -= (flow.days / 365) * term;
+function npv(flows: Flows, net: number): (L: number) => [number, number] {
+  const { cents, days } = flows;
+  const n = cents.length;
+  const gaps: number[] = [];
+  const slot = new Int32Array(n);
+  for (let j = 0, previous = 0; j < n; previous = days[j]!, j++) {
+    const gap = days[j]! - previous;
+    let s = gaps.indexOf(gap);
+    if (s < 0) s = gaps.push(gap) - 1;
+    slot[j] = s;
   }
-  return [value, slope];
+  const factor = new Float64Array(gaps.length);
+  return (L) => {
+    for (let s = 0; s < gaps.length; s++) factor[s] = Math.exp((-gaps[s]! / 365) * L);
+    let value = -net;
+    let slope = 0;
+    let discount = 1;
+    for (let j = 0; j < n; j++) {
+      discount *= factor[slot[j]!]!;
+      const term = cents[j]! * discount;
+      value += term;
+      slope -= (days[j]! / 365) * term;
+    }
+    return [value, slope];
+  };
 }
 
-function solveLog(flows: readonly Flow[], net: number, guess: number): number {
+function solveLog(f: (L: number) => [number, number], guess: number): number {
   let lo = -0.99;
   let hi = 1;
-  while (f(flows, net, hi)[0] > 0 && hi < 1e3) hi *= 2;
+  while (f(hi)[0] > 0 && hi < 1e3) hi *= 2;
   let L = guess > lo && guess < hi ? guess : 0.2;
   for (let i = 0; i < 200; i++) {
-    const [value, slope] = f(flows, net, L);
+    const [value, slope] = f(L);
     if (value === 0) return L;
     if (value > 0) lo = L;
     else hi = L;
@@ -69,15 +78,15 @@ function solveLog(flows: readonly Flow[], net: number, guess: number): number {
 }
 
 /** Sign of f at the yearly rate `percent` (a decimal string), in decimal.js. */
-function decimalSign(flows: readonly Flow[], net: number, yearlyPercent: InstanceType<typeof D>): number {
+function decimalSign(flows: Flows, net: number, yearlyPercent: InstanceType<typeof D>): number {
   const base = new D(1).plus(yearlyPercent.div(100));
   let sum = new D(-net);
-  for (const flow of flows) sum = sum.plus(new D(flow.cents).div(base.pow(new D(flow.days).div(365))));
+  for (let j = 0; j < flows.cents.length; j++) sum = sum.plus(new D(flows.cents[j]!).div(base.pow(new D(flows.days[j]!).div(365))));
   return sum.comparedTo(0);
 }
 
 /** Percent with two decimals of a double, checked in decimal.js when it sits on a rounding edge. */
-function rounded(percent: number, toYearly: (p: InstanceType<typeof D>) => InstanceType<typeof D>, flows: readonly Flow[], net: number): string {
+function rounded(percent: number, toYearly: (p: InstanceType<typeof D>) => InstanceType<typeof D>, flows: Flows, net: number): string {
   const scaled = percent * 100;
   const edge = Math.floor(scaled) + 0.5;
   if (Math.abs(scaled - edge) > 1e-7) return (Math.round(scaled) / 100).toFixed(2);
@@ -87,8 +96,8 @@ function rounded(percent: number, toYearly: (p: InstanceType<typeof D>) => Insta
 }
 
 /** `guessYearly`: a yearly fraction near the answer (the nominal rate), where Newton starts. */
-export function cet(net: number, flows: readonly Flow[], guessYearly = 0.2): Cet {
-  const L = solveLog(flows, net, Math.log1p(guessYearly));
+export function cet(net: number, flows: Flows, guessYearly = 0.2): Cet {
+  const L = solveLog(npv(flows, net), Math.log1p(guessYearly));
   const year = (Math.exp(L) - 1) * 100;
   const month = (Math.exp(L / 12) - 1) * 100;
   return {

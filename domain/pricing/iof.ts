@@ -74,8 +74,19 @@ export function mulDivRound(a: number, b: number, scale: number): number {
   return Number((big + BigInt(scale / 2)) / BigInt(scale));
 }
 
-/** IOF of one amortization outstanding `days` days: daily part plus additional, rounded half up to the cent. */
-export function iofOfAmortization(amortizationCents: number, days: number, rate: IofRateInForce): number {
-  const perCent = rate.dailyParts * Math.min(Math.max(days, 0), IOF_MAX_DAYS) + rate.additionalParts;
-  return mulDivRound(amortizationCents, perCent, IOF_SCALE);
+/**
+ * IOF parts per 10^8 of each cent amortized `days` days after the release: the daily part plus
+ * the additional. An amortization's IOF is mulDivRound(cents, parts, IOF_SCALE), rounded half up.
+ */
+export const iofPartsPerCent = (days: number, rate: IofRateInForce): number => rate.dailyParts * Math.min(Math.max(days, 0), IOF_MAX_DAYS) + rate.additionalParts;
+
+
+/**
+ * IOF of each amortization into `out` (`parts`: iofPartsPerCent of each due date); returns the
+ * total. Here beside mulDivRound so that the 360-long loop calls it within the module.
+ */
+export function iofOfAmortizations(amortizations: Float64Array, parts: Float64Array, out: Float64Array): number {
+  let total = 0;
+  for (let k = 0; k < out.length; k++) total += out[k] = mulDivRound(amortizations[k]!, parts[k]!, IOF_SCALE);
+  return total;
 }

@@ -52,9 +52,11 @@ export function centsTimes(cents: number, rateF: number, rate: Dec): number {
 }
 
 export interface Amortization {
-  principal: number[];
-  interest: number[];
+  principal: Float64Array;
+  interest: Float64Array;
 }
+
+export const newAmortization = (n: number): Amortization => ({ principal: new Float64Array(n), interest: new Float64Array(n) });
 
 /** PRICE's level installment: principal / present value of 1 a period, rounded half up. */
 function priceInstallment(principalCents: number, rates: PeriodRates): number {
@@ -63,18 +65,19 @@ function priceInstallment(principalCents: number, rates: PeriodRates): number {
   return new D(principalCents).div(rates.annuity()).toDecimalPlaces(0).toNumber();
 }
 
-/** `into`: arrays to overwrite instead of allocating (the financed-IOF search runs this repeatedly). */
-export function amortize(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates, into?: Amortization): Amortization {
-  const principal = into?.principal ?? new Array<number>(n);
-  const interest = into?.interest ?? new Array<number>(n);
-  const level = model === 'PRICE' ? priceInstallment(principalCents, rates) : Math.round(principalCents / n);
+/** Overwrites `into` (the financed-IOF search runs this several times on the same arrays). */
+export function amortize(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates, into: Amortization): Amortization {
+  const { principal, interest } = into;
+  const price = model === 'PRICE';
+  const level = price ? priceInstallment(principalCents, rates) : Math.round(principalCents / n);
+  const { monthlyF, monthly } = rates;
   let balance = principalCents;
   for (let k = 0; k < n; k++) {
-    const owed = k === 0 ? centsTimes(balance, rates.firstF, rates.first) : centsTimes(balance, rates.monthlyF, rates.monthly);
-    const amortization = k === n - 1 ? balance : Math.min(balance, Math.max(0, model === 'PRICE' ? level - owed : level));
+    const owed = k === 0 ? centsTimes(balance, rates.firstF, rates.first) : centsTimes(balance, monthlyF, monthly);
+    const amortization = k === n - 1 ? balance : Math.min(balance, Math.max(0, price ? level - owed : level));
     interest[k] = owed;
     principal[k] = amortization;
     balance -= amortization;
   }
-  return { principal, interest };
+  return into;
 }

@@ -1,10 +1,10 @@
 import { DomainError } from '../shared/errors.ts';
-import { dueDays, formatDay, parseDay, type HolidayCalendar } from './calendar.ts';
+import { dueDates, parseDay, type HolidayCalendar } from './calendar.ts';
 import { cet, type Cet } from './cet.ts';
-import { iofBracket, iofOfAmortization, iofRateOn, type IofRate, type IofRateInForce } from './iof.ts';
+import { iofBracket, iofOfAmortizations, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
 import { PricingMessages } from './messages.ts';
-import { bpsToFraction, composeYearly, D, fractionToBps, monthlyFromYearly, monthlyOf, percent2, yearlyFromMonthly, type Dec } from './rates.ts';
-import { amortize, periodRates, type Amortization, type PeriodRates } from './schedule.ts';
+import { bpsToFraction, composeYearly, D, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec } from './rates.ts';
+import { amortize, newAmortization, periodRates, type Amortization, type PeriodRates } from './schedule.ts';
 import type { AmortizationModel, DecimalRate, EntityType, Fee, MarketIndexKey } from './terms.ts';
 
 /** How a simulation is priced: a fixed rate (decimal with its period wins over bps) or an index plus a spread. */
@@ -68,11 +68,12 @@ function dayOf(iso: string, message: string): number {
   return day;
 }
 
-/** IOF of each amortization into `out`; returns the total. */
-function iofOf(schedule: Amortization, days: readonly number[], release: number, rate: IofRateInForce, out: number[]): number {
-  let total = 0;
-  for (let k = 0; k < out.length; k++) total += out[k] = iofOfAmortization(schedule.principal[k]!, days[k]! - release, rate);
-  return total;
+/** One schedule and its IOF for a principal. */
+interface Pass {
+  principalCents: number;
+  schedule: Amortization;
+  iofs: Float64Array;
+  iofTotal: number;
 }
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
@@ -112,7 +113,9 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
   const n = input.termMonths;
   const monthly = monthlyRateOf(input.rate);
   const rates: PeriodRates = periodRates(monthly, firstPeriod, input.termMonths);
-  const days = dueDays(firstDue, n, input.moveDueDatesToBusinessDay, calendar);
+  const due = dueDates(firstDue, n, input.moveDueDatesToBusinessDay, calendar);
+  const elapsed = new Int32Array(n);
+  for (let k = 0; k < n; k++) elapsed[k] = due.days[k]! - release;
 
   const fees = input.fees.map((fee) => ({
     key: fee.key,
@@ -124,17 +127,27 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
   const upfrontFees = sum(fees.filter((fee) => !fee.financed).map((fee) => fee.amountCents));
 
   const iofRate = input.iof.applies ? iofRateOn(iofTable, iofBracket(input.entityType, input.simplesNacional, input.amountCents), input.releaseDate) : null;
+  // A plain loop: Float64Array.from with a map function takes V8's slow generic path (~80 µs here).
+  const iofParts = iofRate && new Float64Array(n);
+  if (iofParts) for (let k = 0; k < n; k++) iofParts[k] = iofPartsPerCent(elapsed[k]!, iofRate!);
   const base = input.amountCents + financedFees;
-  const iofs = new Array<number>(n).fill(0);
-  const scratch: Amortization = { principal: new Array<number>(n), interest: new Array<number>(n) };
-  const principal = iofRate && input.iof.financed ? grossUp(base, (p) => iofOf(amortize(input.model, p, n, rates, scratch), days, release, iofRate, iofs)) : base;
-  const schedule = amortize(input.model, principal, n, rates, scratch);
-  const iofTotal = iofRate ? iofOf(schedule, days, release, iofRate, iofs) : 0;
+  // The last two passes stay: the gross-up ends on g(P) then g(P - 1), so P's schedule is kept, not recomputed.
+  const kept: Pass[] = [0, 1].map(() => ({ principalCents: -1, schedule: newAmortization(n), iofs: new Float64Array(n), iofTotal: 0 }));
+  let turn = 0;
+  const run = (principalCents: number): Pass => {
+    const pass = kept[(turn ^= 1)]!;
+    pass.principalCents = principalCents;
+    amortize(input.model, principalCents, n, rates, pass.schedule);
+    pass.iofTotal = iofParts ? iofOfAmortizations(pass.schedule.principal, iofParts, pass.iofs) : 0;
+    return pass;
+  };
+  const principal = iofRate && input.iof.financed ? grossUp(base, (p) => run(p).iofTotal) : base;
+  const { schedule, iofs, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
   const netReleased = input.amountCents - upfrontFees - (iofRate && !input.iof.financed ? iofTotal : 0);
   if (netReleased <= 0) throw new DomainError('invalid', PricingMessages.feesExceedAmount);
 
   const installments = new Array<Installment>(n);
-  const flows = new Array<{ cents: number; days: number }>(n);
+  const payments = new Float64Array(n);
   let balance = principal;
   let interestTotal = 0;
   for (let k = 0; k < n; k++) {
@@ -142,13 +155,13 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
     const interestCents = schedule.interest[k]!;
     balance -= principalCents;
     interestTotal += interestCents;
-    installments[k] = { number: k + 1, dueDate: formatDay(days[k]!), principalCents, interestCents, iofCents: iofs[k]!, balanceCents: balance, amountCents: principalCents + interestCents };
-    flows[k] = { cents: principalCents + interestCents, days: days[k]! - release };
+    payments[k] = principalCents + interestCents;
+    installments[k] = { number: k + 1, dueDate: due.iso[k]!, principalCents, interestCents, iofCents: iofs[k]!, balanceCents: balance, amountCents: payments[k]! };
   }
-  const yearly = yearlyFromMonthly(monthly);
+  const { yearlyF, ...figures } = rateFigures(monthly);
   return {
     model: input.model,
-    rate: { monthlyPercent: percent2(monthly), yearlyPercent: percent2(yearly), rateBpsYear: fractionToBps(yearly) },
+    rate: figures,
     iof: iofRate && {
       bracket: iofRate.bracket,
       dailyPercent: iofRate.dailyPercent,
@@ -168,6 +181,6 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
       feesCents: financedFees + upfrontFees,
       installmentsCents: principal + interestTotal,
     },
-    cet: cet(netReleased, flows, yearly.toNumber()),
+    cet: cet(netReleased, { cents: payments, days: elapsed }, yearlyF),
   };
 }
