@@ -8,6 +8,11 @@ import type { Clock, IdGenerator } from '../platform/ids.ts';
 /** Turns a bearer token into the caller, or throws DomainError('unauthenticated'). */
 export interface Authenticator {
   verify(token: string): Promise<Principal>;
+  /**
+   * Drop a session this process has just ended: other processes learn of it by the read model's
+   * notice, this one must not wait for its own notice to refuse the token.
+   */
+  forget(sessionId: string): void;
   /** Release what it holds open (a listening connection). */
   close(): Promise<void>;
 }

@@ -81,7 +81,7 @@ class SessionCache {
     this.drop();
   }
 
-  private forget(sessionId: string): void {
+  forget(sessionId: string): void {
     this.generation++;
     if (sessionId) this.sessions.delete(sessionId);
     else this.sessions.clear();
@@ -141,6 +141,7 @@ export function createAuthenticator(db: Knex, clock: Clock, signingKeys: TokenKe
       }
       return entry.principal;
     },
+    forget: (sessionId) => cache.forget(sessionId),
     close: () => cache.close(),
   };
 }

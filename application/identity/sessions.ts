@@ -87,5 +87,6 @@ export async function logout(app: AppContext, principal: Principal): Promise<Ses
     at: app.clock.now(),
   });
   await app.readYourWrites([IDENTITY_PROJECTION], position);
+  app.authenticator.forget(principal.sessionId);
   return sessionReply(state);
 }
