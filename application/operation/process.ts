@@ -2,6 +2,7 @@ import type Logger from 'bunyan';
 import { executionStream, type ExecutionEvent, type ReportOutcome } from '../../domain/operation/events.ts';
 import { executionDecider, executionStatus, nextAction, type ExecutionCommand, type ExecutionState, type NextAction } from '../../domain/operation/execution.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
+import { marketIndexesFor } from '../../projections/pricing/queries.ts';
 import { indicativeTerms, productRate, validUntil } from '../../domain/operation/offers.ts';
 import type { IndicativeTerms } from '../../domain/proposal/events.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
@@ -140,7 +141,8 @@ export class ExecutionProcess {
 
   private async sendOffer(executionId: string, proposal: ProposalState, step: Extract<NextAction, { type: 'SEND_OFFER' }>['step'], ids: { organizationId: string; proposalId: string; executionId: string; at: string }) {
     const product = await findProductByKey(this.app.db, ids.organizationId, proposal.created!.productKey);
-    const rate = productRate(product);
+    const indexes = product?.pricing?.rate.kind === 'INDEXED' ? await marketIndexesFor(this.app.db, ids.organizationId) : [];
+    const rate = productRate(product, (key) => indexes.find((index) => index.key === key)?.percentYear);
     if (!product || !rate) {
       await this.command(executionId, { type: 'FailExecution', reason: OperationMessages.productRateUnavailable, at: ids.at });
       return null;

@@ -24,6 +24,6 @@ export const OperationMessages = {
   invalidCloseDate: 'A data precisa estar no formato AAAA-MM-DD e ser uma data válida.',
   reportLinkFailed: 'O relatório foi criado, mas não foi possível vinculá-lo à proposta. Consulte o relatório pelo reportId antes de repetir.',
   // Reasons an execution FAILED (ExecutionFinished.reason)
-  productRateUnavailable: 'O produto da proposta não tem taxa fixa para a oferta (taxa indexada ou produto sem precificação).',
+  productRateUnavailable: 'O produto da proposta não tem taxa para a oferta (produto sem precificação ou índice sem valor).',
   reportFailed: 'O relatório da política não pôde ser processado.',
 } as const;

@@ -1,4 +1,7 @@
 import type { Product } from '../catalog/product.ts';
+import { monthlyRateOf } from '../pricing/simulate.ts';
+import { fractionToBps, yearlyFromMonthly } from '../pricing/rates.ts';
+import type { MarketIndexKey } from '../pricing/terms.ts';
 import type { ProposalCreated } from '../proposal/events.ts';
 import type { PipelineStep } from './pipeline.ts';
 
@@ -11,14 +14,21 @@ export interface OfferRate {
 }
 
 /**
- * The rate an offer carries: the product's fixed rate. An indexed rate needs the index's value,
- * which no module keeps yet; a product without pricing (KYC) lends nothing. Either gives null,
- * and the execution fails with the reason instead of offering a made-up rate.
+ * The rate an offer carries: the product's fixed rate, or its index's value now (`indexPercentYear`,
+ * the organization's) compounded with the spread, so the customer is offered one all-in yearly
+ * rate that does not move after the offer. A product without pricing (KYC) lends nothing, and an
+ * index without a value cannot be priced: both give null, and the execution fails with the reason
+ * instead of offering a made-up rate.
  */
-export function productRate(product: Product | null): OfferRate | null {
+export function productRate(product: Product | null, indexPercentYear: (key: MarketIndexKey) => string | undefined): OfferRate | null {
   const pricing = product?.pricing;
-  if (!pricing || pricing.rate.kind !== 'FIXED') return null;
-  return { rateBpsYear: pricing.rate.rateBpsYear, rate: pricing.rate.rate ?? null, model: pricing.model };
+  if (!pricing) return null;
+  const { rate, model } = pricing;
+  if (rate.kind === 'FIXED') return { rateBpsYear: rate.rateBpsYear, rate: rate.rate ?? null, model };
+  const index = indexPercentYear(rate.index);
+  if (index === undefined) return null;
+  const yearly = yearlyFromMonthly(monthlyRateOf({ kind: 'INDEXED', index: rate.index, indexPercentYear: index, spreadBpsYear: rate.spreadBpsYear, spread: rate.spread }));
+  return { rateBpsYear: fractionToBps(yearly), rate: { value: yearly.times(100).toDecimalPlaces(8).toFixed(), period: 'YEAR' }, model };
 }
 
 const clamp = (value: number, min: number | null, max: number | null) => Math.min(max ?? value, Math.max(min ?? value, value));
