@@ -5,8 +5,8 @@ import { CatalogMessages as M } from '../../domain/catalog/messages.ts';
 import { DEFAULT_PROPOSAL_SETTINGS } from '../../domain/catalog/settings.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { proposalSettings } from '../../projections/catalog/queries.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import type { TestApp } from '../support/app.ts';
+import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';
 
 const test = suite('portfolios, proposal settings and the demo catalog through HTTP');
@@ -14,15 +14,10 @@ let app: TestApp;
 let tenant: TestTenant;
 const MISSING = '0123456789abcdef01234567';
 
-test.before(async () => {
-  app = await startTestApp();
-  tenant = await provisionTenant(app);
+const call = serviceWithTenant(test, (a, t) => {
+  app = a;
+  tenant = t;
 });
-test.after(async () => {
-  await app?.stop();
-});
-
-const call = (method: string, path: string, body?: unknown, token = tenant.token) => app.call(method, path, { token, body });
 
 test('portfolios: create, read, list, update, disable, 400s and 404s', async () => {
   const created = await call('POST', '/v1/portfolios', { name: ' Varejo ', organizationId: MISSING, extra: 1 });

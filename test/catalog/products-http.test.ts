@@ -2,24 +2,17 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CatalogMessages as M } from '../../domain/catalog/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { personalCredit } from '../support/catalog.ts';
-import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import { provisionTenant, serviceWithTenant } from '../support/identity.ts';
 
 const test = suite('products through HTTP');
 let app: TestApp;
-let tenant: TestTenant;
 const MISSING = '0123456789abcdef01234567';
 
-test.before(async () => {
-  app = await startTestApp();
-  tenant = await provisionTenant(app);
+const call = serviceWithTenant(test, (a) => {
+  app = a;
 });
-test.after(async () => {
-  await app?.stop();
-});
-
-const call = (method: string, path: string, body?: unknown, token = tenant.token) => app.call(method, path, { token, body });
 const pc = personalCredit();
 
 test('create, read, list with filters; the decimal rate gives the bps when absent', async () => {

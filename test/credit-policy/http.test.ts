@@ -4,8 +4,8 @@ import { creditPolicyDemoSeeder } from '../../application/credit-policy/demo.ts'
 import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { policyStream } from '../../domain/credit-policy/events.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import type { TestApp } from '../support/app.ts';
+import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
 
 const test = suite('credit policies through HTTP');
@@ -13,15 +13,10 @@ let app: TestApp;
 let tenant: TestTenant;
 const MISSING = '0123456789abcdef01234567';
 
-test.before(async () => {
-  app = await startTestApp();
-  tenant = await provisionTenant(app);
+const call = serviceWithTenant(test, (a, t) => {
+  app = a;
+  tenant = t;
 });
-test.after(async () => {
-  await app?.stop();
-});
-
-const call = (method: string, path: string, body?: unknown, token = tenant.token) => app.call(method, path, { token, body });
 
 test('create, read, list: the whole record with generated ids where absent', async () => {
   const body = {

@@ -3,9 +3,9 @@ import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
 import { proposalStream } from '../../domain/proposal/events.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedPortfolio, seedProduct } from '../support/catalog.ts';
-import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 
 const test = suite('proposals through HTTP');
 let app: TestApp;
@@ -15,19 +15,14 @@ let portfolioId: string;
 const MISSING = '0123456789abcdef01234567';
 const CPF = '123.456.789-09';
 
-test.before(async () => {
-  app = await startTestApp();
-  tenant = await provisionTenant(app);
+const call = serviceWithTenant(test, async (a, t) => {
+  app = a;
+  tenant = t;
   other = await provisionTenant(app, { name: 'Other' });
   await seedProduct(app, tenant.organizationId);
   await seedProduct(app, tenant.organizationId, personalCredit({ key: 'capital-giro', name: 'Capital de giro', entityTypes: ['COMPANY'] }));
   portfolioId = await seedPortfolio(app, tenant.organizationId);
 });
-test.after(async () => {
-  await app?.stop();
-});
-
-const call = (method: string, path: string, body?: unknown, token = tenant.token) => app.call(method, path, { token, body });
 const body = (extra: Record<string, unknown> = {}) => ({
   document: CPF,
   name: 'Maria da Silva',

@@ -4,9 +4,9 @@ import { awaitOperator, closeProposal, issueFirmOffer, loadProposal, recordDecis
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';
-import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 
 const test = suite('offers: choose, resend, the pipeline commands and the facts row');
 let app: TestApp;
@@ -15,17 +15,12 @@ let other: TestTenant;
 const MISSING = '0123456789abcdef01234567';
 const EXECUTION = 'e0000000000000000000000a';
 
-test.before(async () => {
-  app = await startTestApp();
-  tenant = await provisionTenant(app);
+const call = serviceWithTenant(test, async (a, t) => {
+  app = a;
+  tenant = t;
   other = await provisionTenant(app, { name: 'Other' });
   await seedProduct(app, tenant.organizationId);
 });
-test.after(async () => {
-  await app?.stop();
-});
-
-const call = (method: string, path: string, body?: unknown, token = tenant.token) => app.call(method, path, { token, body });
 const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: { value: '2', period: 'MONTH' as const }, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
 
 async function proposalWithOffer() {

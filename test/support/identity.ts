@@ -1,7 +1,8 @@
 import * as assert from 'uvu/assert';
 import { provisionTenant as provision } from '../../application/identity/provisioning.ts';
 import type { Module, Permission } from '../../domain/identity/access.ts';
-import type { TestApp } from './app.ts';
+import type { Test } from 'uvu';
+import { startTestApp, type TestApp } from './app.ts';
 
 export interface TestTenant {
   organizationId: string;
@@ -34,4 +35,24 @@ export async function provisionTenant(
   assert.is(reply.status, 200, `authenticate: ${JSON.stringify(reply.body)}`);
   const { organizationId, userId, credentialId, clientId, clientSecret } = tenant;
   return { organizationId, userId, credentialId, clientId, clientSecret, token: reply.body.accessToken };
+}
+
+/**
+ * The setup most HTTP suites share: the whole service and one tenant with every module, started
+ * before the suite and stopped after it; `ready` runs once both exist (more tenants, seeds) and
+ * hands them to the suite. Returns `call(method, path, body?, token?)`, as that tenant unless
+ * another token is given.
+ */
+export function serviceWithTenant<T>(test: Test<T>, ready: (app: TestApp, tenant: TestTenant) => unknown) {
+  let app: TestApp | undefined;
+  let tenant: TestTenant;
+  test.before(async () => {
+    app = await startTestApp();
+    tenant = await provisionTenant(app);
+    await ready(app, tenant);
+  });
+  test.after(async () => {
+    await app?.stop();
+  });
+  return (method: string, path: string, body?: unknown, token = tenant.token) => app!.call(method, path, { token, body });
 }
