@@ -1,6 +1,7 @@
 import type { ReportEvent } from '../report/events.ts';
 import { ReportEventTypes } from '../report/public-events.ts';
 import { ExecutionEventTypes } from '../operation/events.ts';
+import { COLLECTION_ACTIONS, collectionWebhookData, type CollectionEventData } from '../collection/events.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 
 type EventData = Record<string, unknown>;
@@ -16,9 +17,9 @@ export interface StoredEventRoute {
 
 /**
  * The one table from stored event types to webhooks. A module that starts producing a webhook
- * event adds its line here; nothing else changes. committee.finished, operation.updated,
- * optin.updated and the registry/collection events have no producer yet: subscriptions to them
- * are accepted and receive events once a line exists.
+ * event adds its line here; nothing else changes. Every trail action of a collection with a public
+ * name is routed from the collection's table of actions. Events without a producer yet
+ * (committee.finished, optin.updated) are accepted in subscriptions and arrive once a line exists.
  */
 export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   [ReportEventTypes.sectionUpdated]: { publicName: 'report.section.updated' },
@@ -30,6 +31,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   // Processing gave up: the report's status became FAILED, which is a status change to whoever
   // follows statuses; not report.finished, whose subscribers expect every source to have answered.
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
+  ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: (d: EventData) => collectionWebhookData(d as unknown as CollectionEventData) }])),
   [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 

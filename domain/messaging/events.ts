@@ -1,0 +1,41 @@
+import type { DomainEvent } from '../shared/decider.ts';
+
+/** `message-<id>`: one message to one person over one or more channels, and what became of it. */
+export const MESSAGE_CATEGORY = 'message';
+export const messageStream = (messageId: string) => `${MESSAGE_CATEGORY}-${messageId}`;
+
+export type MessageChannel = 'EMAIL' | 'WHATSAPP';
+/** Which text a message carries; the names are the contract's (COLLECTION_INVITE seen). */
+export type MessageTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED';
+
+export interface MessageAddressee {
+  name: string;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+}
+
+/** What the message is about, so the module that asked for it can react to its outcome. */
+export interface MessageCorrelation {
+  collectionId: string;
+  recipientId: string;
+}
+
+interface Base {
+  organizationId: string;
+  messageId: string;
+  template: MessageTemplate;
+  channels: MessageChannel[];
+  to: MessageAddressee;
+  correlation: MessageCorrelation;
+  at: string;
+}
+
+export type MessageEvent =
+  | DomainEvent<'MessageQueued', Base>
+  /** Left with a channel (the SMTP server accepted it, the chat provider took it). */
+  | DomainEvent<'MessageSent', Base & { channel: MessageChannel; providerMessageId: string | null }>
+  /** The channel confirmed delivery to the person (a provider's status callback). */
+  | DomainEvent<'MessageDelivered', Base & { channel: MessageChannel }>
+  /** Every channel gave up: the text the channel answered is kept for the operator. */
+  | DomainEvent<'MessageFailed', Base & { error: string }>;

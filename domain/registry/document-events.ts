@@ -1,0 +1,83 @@
+import type { DomainEvent } from '../shared/decider.ts';
+import type { DocumentVerdict, ExpectedDocumentType } from '../collection/enums.ts';
+
+/**
+ * `registrydocument-<id>`: one uploaded document of a registry and its analysis. A document has a
+ * stream of its own so that analysing many documents of one registry never contends on one stream.
+ */
+export const REGISTRY_DOCUMENT_CATEGORY = 'registrydocument';
+export const registryDocumentStream = (registryDocumentId: string) => `${REGISTRY_DOCUMENT_CATEGORY}-${registryDocumentId}`;
+
+export type RegistryDocumentStatus = 'RECEIVED' | 'PROCESSING' | 'VALIDATED' | 'REJECTED' | 'MANUAL_REVIEW' | 'FAILED';
+
+/** Where a document came from when a recipient sent it for a collection item; null for direct uploads. */
+export interface DocumentSource {
+  collectionId: string;
+  itemId: string;
+  recipientId: string | null;
+}
+
+interface Base {
+  organizationId: string;
+  registryId: string;
+  registryDocumentId: string;
+  at: string;
+}
+
+export interface DocumentReceivedData extends Base {
+  /** The registry's CPF or CNPJ, digits only. */
+  document: string;
+  fileName: string;
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+  blobId: string;
+  expectedType: ExpectedDocumentType | null;
+  source: DocumentSource | null;
+  uploadedBy: { actorType: 'USER' | 'API_USER' | 'RECIPIENT' | 'SYSTEM'; actorId: string | null };
+}
+
+export interface DocumentProgressData extends Base {
+  stage: 'EXTRACTING' | 'CLASSIFYING' | 'ASSESSING';
+  type: ExpectedDocumentType | null;
+  attempt: number;
+}
+
+/** A terminal opinion (status VALIDATED, REJECTED or MANUAL_REVIEW) or, with FAILED, a technical failure. */
+export interface DocumentAssessedData extends Base {
+  document: string;
+  type: ExpectedDocumentType | null;
+  status: RegistryDocumentStatus;
+  attempt: number;
+  verdict: DocumentVerdict | null;
+  score: number | null;
+  reason: string | null;
+  /** The last day the document counts as valid (for example a certificate's expiry); null: no date read. */
+  validUntil: string | null;
+  source: DocumentSource | null;
+}
+
+export interface DocumentReprocessedData extends Base {
+  attempt: number;
+  forceType: ExpectedDocumentType | null;
+  overriddenFeedbackVerdict: DocumentVerdict | null;
+}
+
+export interface DocumentDecidedData extends Base {
+  type: ExpectedDocumentType | null;
+  status: RegistryDocumentStatus;
+  attempt: number;
+  verdict: DocumentVerdict;
+  comment: string | null;
+  decidedByUserId: string;
+  source: DocumentSource | null;
+}
+
+export type RegistryDocumentEvent =
+  | DomainEvent<'RegistryDocumentReceived', DocumentReceivedData>
+  | DomainEvent<'RegistryDocumentProgressed', DocumentProgressData>
+  | DomainEvent<'RegistryDocumentAssessed', DocumentAssessedData>
+  | DomainEvent<'RegistryDocumentFailed', DocumentAssessedData>
+  | DomainEvent<'RegistryDocumentReprocessed', DocumentReprocessedData>
+  | DomainEvent<'RegistryDocumentDecided', DocumentDecidedData>
+  | DomainEvent<'RegistryDocumentDownloaded', Base & { byUserId: string | null }>;
