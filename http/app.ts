@@ -29,7 +29,8 @@ const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('ap
 
 async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
   if (BODY_METHODS.has(ctx.method) && carriesBody(ctx)) {
-    if (!ctx.is(JSON_TYPES) && !isPageForm(ctx)) throw new HttpError(415, Messages.unsupportedMediaType);
+    // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
+    if (!ctx.is(JSON_TYPES) && !isPageForm(ctx) && !ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
     if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
   }
   await next();
@@ -101,8 +102,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       textLimit: app.config.BODY_LIMIT,
       jsonStrict: true,
       jsonTypes: JSON_TYPES,
-      // Uploads will read their own raw stream (PUT of presigned files, multipart financial
-      // tab); jsonBodiesOnly must then let their routes through.
+      // Upload routes stream their own multipart body to a bounded temporary file (http/upload.ts).
       multipart: false,
       text: false,
       // Only the offer page's form gets here urlencoded (jsonBodiesOnly refuses it elsewhere).

@@ -44,7 +44,8 @@ const sendsBody = (spec: RouteSpec) => spec.method === 'post' || spec.method ===
  */
 export function errorStatusesOf(spec: RouteSpec): number[] {
   const statuses = new Set<number>([431, 500, ...(spec.errors ?? [])]);
-  if (spec.params || spec.query || spec.body || spec.rawBody) statuses.add(400);
+  if (spec.params || spec.query || spec.body || spec.rawBody || spec.upload) statuses.add(400);
+  if (spec.upload) statuses.add(413);
   if (spec.params) statuses.add(404);
   if (sendsBody(spec)) [400, 413, 415].forEach((s) => statuses.add(s));
   if (needsBearer(spec)) [401, 429].forEach((s) => statuses.add(s));
@@ -157,9 +158,7 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
       ...(spec.description ? { description: spec.description } : {}),
       security: securityOf(spec),
       ...(parameters.length ? { parameters } : {}),
-      ...(spec.body && !spec.rawBody
-        ? { requestBody: { required: true, content: { 'application/json': { schema: plain(spec.body) } } } }
-        : {}),
+      ...requestBodyOf(spec),
       responses,
     };
   }
@@ -214,6 +213,22 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
 }
 
 /** Public routes (signed downloads) carry their authorization in the query: no scheme. */
+/** JSON bodies as their schema; uploads as multipart/form-data with the file beside the text fields. */
+function requestBodyOf(spec: RouteSpec): Record<string, unknown> {
+  if (spec.upload) {
+    const fields = (spec.body ? plain(spec.body) : { type: 'object', properties: {} }) as { properties?: Record<string, unknown>; required?: string[] };
+    const schema = {
+      ...fields,
+      type: 'object',
+      properties: { ...fields.properties, [spec.upload.field]: { type: 'string', format: 'binary', description: `at most ${spec.upload.maxBytes} bytes` } },
+      required: [...(fields.required ?? []), spec.upload.field],
+    };
+    return { requestBody: { required: true, content: { 'multipart/form-data': { schema } } } };
+  }
+  if (!spec.body || spec.rawBody) return {};
+  return { requestBody: { required: true, content: { 'application/json': { schema: plain(spec.body) } } } };
+}
+
 function securityOf(spec: RouteSpec): unknown[] {
   if (needsBearer(spec)) return [{ bearer: [] }];
   return spec.auth === 'client-credentials' ? [{ clientId: [], clientSecret: [] }] : [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import Type, { type Static, type TSchema } from 'typebox';
@@ -8,6 +9,7 @@ import { Messages } from '../domain/shared/messages.ts';
 import { HttpError } from './errors.ts';
 import { runIdempotently } from './idempotency.ts';
 import { checkGate, type Gate } from './gates.ts';
+import { readUpload, type UploadedFile, type UploadLimits } from './upload.ts';
 import { validateBody, validateText } from './validation.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -28,6 +30,8 @@ export interface RouteInput<P, Q, B> {
   principal: Principal;
   app: AppContext;
   ctx: Context;
+  /** The file of an upload route (`upload` in its spec); undefined elsewhere. */
+  file?: UploadedFile;
 }
 
 /**
@@ -60,8 +64,13 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   files?: readonly string[];
   /** Stable id for generated clients; derived from module, method and path when absent. */
   operationId?: string;
-  /** Raw request body handling (uploads): skip JSON body validation. */
+  /** Raw request body handling (a page's form): skip JSON body validation. */
   rawBody?: boolean;
+  /**
+   * A multipart/form-data upload: one file under `upload.field`; the other parts are text fields
+   * validated by `body` like a JSON body (their values arrive as strings).
+   */
+  upload?: UploadLimits;
   handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
 }
 
@@ -141,10 +150,15 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         }
         const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;
         const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;
-        const received = spec.rawBody ? ctx.request.body : withoutCallerFields(ctx.request.body);
+        if (!spec.upload && ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
+        const upload = spec.upload ? await readUpload(ctx, spec.upload) : undefined;
+        const received = spec.rawBody ? ctx.request.body : withoutCallerFields(upload ? upload.fields : ctx.request.body);
         const body = spec.body && !spec.rawBody ? validateBody(spec.body, received) : received;
-        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx }));
-        const reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, received, execute) : await execute();
+        const file = upload?.file;
+        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file }));
+        // A repeated upload is the same request only with the same bytes, not merely the same fields.
+        const fingerprint = file ? { fields: received, fileSha256: createHash('sha256').update(file.bytes).digest('hex') } : received;
+        const reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute();
         for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
         ctx.status = reply.status;
         ctx.body = reply.raw ?? reply.body ?? null;

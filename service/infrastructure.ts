@@ -17,7 +17,11 @@ import { createIdentityServices } from '../application/identity/index.ts';
 import { createIdGenerator, systemClock } from '../platform/ids.ts';
 
 /** Every module's declaration of the personal data its events carry (docs/personal-data.md). */
-const personalDataRules: PersonalDataRule[] = [reportPersonalData, identityPersonalData];
+/** A module with personal fields in its events adds its declaration here, one per line. */
+const personalDataRules: PersonalDataRule[] = [
+  reportPersonalData,
+  identityPersonalData,
+];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
 // they use and start in a fraction of the time.
