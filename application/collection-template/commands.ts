@@ -1,13 +1,14 @@
 import type { Principal } from '../../domain/identity/access.ts';
 import { completionTargets, type TemplateContent } from '../../domain/collection-template/content.ts';
-import { collectionTemplateDecider, switchedVersions } from '../../domain/collection-template/decider.ts';
+import { collectionTemplateDecider, switchedVersions, templateOf } from '../../domain/collection-template/decider.ts';
 import { templateCatalogStream } from '../../domain/collection-template/events.ts';
 import { TemplateMessages } from '../../domain/collection-template/messages.ts';
+import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { findPolicy } from '../../projections/credit-policy/queries.ts';
 import { findOperation } from '../../projections/operation/queries.ts';
-import { handleCommand } from '../command-handler.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
@@ -79,4 +80,12 @@ export async function switchTemplate(app: App, caller: Caller, slug: string, ena
     at: app.clock.now().toISOString(),
   });
   return { slug, position, updated: switchedVersions(state, slug) };
+}
+
+/** A template as the catalog stream tells it (for the reply to a write: never behind). */
+export async function templateFromStream(app: Pick<AppContext, 'store'>, organizationId: string, slug: string): Promise<CollectionTemplate> {
+  const { state } = await loadState(app.store, templateCatalogStream(organizationId), collectionTemplateDecider);
+  const template = templateOf(state, slug);
+  if (!template) throw new DomainError('not_found', TemplateMessages.templateNotFound);
+  return template;
 }

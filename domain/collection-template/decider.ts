@@ -5,6 +5,7 @@ import { validateSlug, validateTemplateContent, type TemplateContent } from './c
 import type { CollectionTemplateEvent } from './events.ts';
 import { TemplateMessages } from './messages.ts';
 import { platformTemplate } from './platform.ts';
+import type { CollectionTemplate } from './template.ts';
 
 export type CollectionTemplateCommand =
   | { type: 'CreateTemplate'; organizationId: string; templateId: string; slug: string; content: TemplateContent; userId: string; at: string }
@@ -29,6 +30,16 @@ export interface CollectionTemplateState {
 export function switchedVersions(state: CollectionTemplateState, slug: string): number {
   if (platformTemplate(slug)) return 1;
   return state.own[slug]?.versions.length ?? 0;
+}
+
+/** A template as the organization sees it now (latest version, its switch); null when unknown. */
+export function templateOf(state: CollectionTemplateState, slug: string): CollectionTemplate | null {
+  const platform = platformTemplate(slug);
+  if (platform) return { ...platform, enabled: state.platformEnabled[slug] ?? true };
+  const own = state.own[slug];
+  if (!own) return null;
+  const version = own.versions.length;
+  return { ...own.versions[version - 1]!, templateId: own.templateId, slug, scope: 'ORGANIZATION', version, enabled: own.enabled };
 }
 
 // Slugs differ by more than case: "KYC-refresh" would read as the platform's "kyc-refresh".
