@@ -18,6 +18,8 @@ export type TemplateListing = CollectionTemplate & { metrics: TemplateMetrics };
 export interface TemplateFilter {
   search?: string;
   itemKind?: ItemKind;
+  /** true: the choices (switched on); false: the switched-off ones; absent: both. */
+  enabled?: boolean;
   skip: number;
   take: number;
 }
@@ -72,6 +74,7 @@ export async function findTemplateVersion(db: Knex, organizationId: string, slug
 const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 function matches(template: CollectionTemplate, filter: TemplateFilter): boolean {
+  if (filter.enabled !== undefined && template.enabled !== filter.enabled) return false;
   if (filter.itemKind && !template.items.some((item) => item.kind === filter.itemKind)) return false;
   if (!filter.search?.trim()) return true;
   const haystack = folded([template.slug, template.name, template.description ?? '', ...template.items.map((i) => i.title)].join(' '));
