@@ -100,7 +100,8 @@ export async function templateMetrics(db: Knex, organizationId: string, slugs: r
   );
 }
 
-const NO_METRICS: TemplateMetrics = { collections: 0, completedCollections: 0, completionRate: 0, averageCompletionHours: null };
+/** A template no collection was made from yet. */
+export const NO_METRICS: TemplateMetrics = { collections: 0, completedCollections: 0, completionRate: 0, averageCompletionHours: null };
 
 /**
  * The listing: platform templates first (in their fixed order), then the organization's own by
