@@ -67,7 +67,7 @@ export const collectionTemplateRoutes: RouteTable = {
     route({
       method: 'get',
       path: '/v1/collection-templates/:slug/versions/:version',
-      summary: 'One version of an own template (the one a collection names in templateVersion)',
+      summary: 'One version of a template (the one a collection names in templateVersion); of a platform template only the current',
       gate,
       params: VersionParams,
       responses: { 200: TemplateSchema },

@@ -61,8 +61,10 @@ export async function findTemplateBySlug(db: Knex, organizationId: string, slug:
   return row ? ownTemplateOf(row) : null;
 }
 
-/** One version of an own template (the versions of platform ones are not kept). */
+/** One version of a template; of a platform one only the current (a collection keeps its own copy). */
 export async function findTemplateVersion(db: Knex, organizationId: string, slug: string, version: number): Promise<CollectionTemplate | null> {
+  const platform = platformTemplate(slug);
+  if (platform) return platform.version === version ? platformFor(platform, await platformSwitches(db, organizationId, slug)) : null;
   const row = await db('collection_template_templates as t')
     .join('collection_template_versions as v', 'v.template_id', 't.template_id')
     .where({ 't.organization_id': organizationId, 't.slug': slug, 'v.version': version })

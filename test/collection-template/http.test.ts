@@ -72,6 +72,8 @@ test('create, read, a new version on change only, an old version still readable'
   assert.is((await call('PUT', '/v1/collection-templates/agro', content)).body.version, 2, 'unchanged content: no version');
   assert.is((await call('GET', '/v1/collection-templates/agro/versions/1')).body.resolutionMode, 'AUTOMATIC');
   assert.is((await call('GET', '/v1/collection-templates/agro/versions/3')).status, 404);
+  assert.is((await call('GET', '/v1/collection-templates/kyc-refresh/versions/1')).body.slug, 'kyc-refresh');
+  assert.is((await call('GET', '/v1/collection-templates/kyc-refresh/versions/2')).body.message, TemplateMessages.templateNotFound);
 });
 
 test('refusals: slug of a platform template or taken, bad items, editing a platform template, bad slug', async () => {
