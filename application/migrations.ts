@@ -13,6 +13,7 @@ import { operationMigrations } from '../projections/operation/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
 import { proposalMigrations } from '../projections/proposal/migrations.ts';
 import { collectionTemplateMigrations } from '../projections/collection-template/migrations.ts';
+import { collectionTrailMigrations } from './collection/trail/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   ...proposalMigrations,
   ...operationMigrations,
   ...collectionTemplateMigrations,
+  ...collectionTrailMigrations,
 ];

@@ -10,6 +10,7 @@ import { pricingRoutes } from './pricing/routes.ts';
 import { proposalRoutes } from './proposal/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
 import { collectionTemplateRoutes } from './collection-template/routes.ts';
+import { collectionTrailRoutes } from './collection/trail-routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -24,4 +25,5 @@ export const routeTables: RouteTable[] = [
   proposalRoutes,
   operationRoutes,
   collectionTemplateRoutes,
+  collectionTrailRoutes,
 ];

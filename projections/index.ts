@@ -8,6 +8,7 @@ import { pricingProjection } from './pricing/projection.ts';
 import { proposalProjection } from './proposal/projection.ts';
 import { operationProjection } from './operation/projection.ts';
 import { collectionTemplateProjection } from './collection-template/projection.ts';
+import { collectionTrailProjection } from './collection/trail-projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -20,4 +21,5 @@ export const allProjections: Projection[] = [
   proposalProjection,
   operationProjection,
   collectionTemplateProjection,
+  collectionTrailProjection,
 ];
