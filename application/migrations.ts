@@ -14,6 +14,7 @@ import { personalDataMigrations } from '../platform/personal-data/index.ts';
 import { proposalMigrations } from '../projections/proposal/migrations.ts';
 import { collectionTemplateMigrations } from '../projections/collection-template/migrations.ts';
 import { collectionTrailMigrations } from './collection/trail/migrations.ts';
+import { registryMigrations } from '../projections/registry/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   ...operationMigrations,
   ...collectionTemplateMigrations,
   ...collectionTrailMigrations,
+  ...registryMigrations,
 ];

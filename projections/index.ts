@@ -9,6 +9,7 @@ import { proposalProjection } from './proposal/projection.ts';
 import { operationProjection } from './operation/projection.ts';
 import { collectionTemplateProjection } from './collection-template/projection.ts';
 import { collectionTrailProjection } from './collection/trail-projection.ts';
+import { registryProjection } from './registry/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -22,4 +23,5 @@ export const allProjections: Projection[] = [
   operationProjection,
   collectionTemplateProjection,
   collectionTrailProjection,
+  registryProjection,
 ];
