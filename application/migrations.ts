@@ -15,6 +15,7 @@ import { proposalMigrations } from '../projections/proposal/migrations.ts';
 import { collectionTemplateMigrations } from '../projections/collection-template/migrations.ts';
 import { collectionTrailMigrations } from './collection/trail/migrations.ts';
 import { registryMigrations } from '../projections/registry/migrations.ts';
+import { collectionMigrations } from '../projections/collection/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   ...collectionTemplateMigrations,
   ...collectionTrailMigrations,
   ...registryMigrations,
+  ...collectionMigrations,
 ];

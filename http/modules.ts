@@ -11,6 +11,7 @@ import { proposalRoutes } from './proposal/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
 import { collectionTemplateRoutes } from './collection-template/routes.ts';
 import { collectionTrailRoutes } from './collection/trail-routes.ts';
+import { collectionRoutes } from './collection/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -26,4 +27,5 @@ export const routeTables: RouteTable[] = [
   operationRoutes,
   collectionTemplateRoutes,
   collectionTrailRoutes,
+  collectionRoutes,
 ];

@@ -10,6 +10,7 @@ import { operationProjection } from './operation/projection.ts';
 import { collectionTemplateProjection } from './collection-template/projection.ts';
 import { collectionTrailProjection } from './collection/trail-projection.ts';
 import { registryProjection } from './registry/projection.ts';
+import { collectionProjection } from './collection/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -24,4 +25,5 @@ export const allProjections: Projection[] = [
   collectionTemplateProjection,
   collectionTrailProjection,
   registryProjection,
+  collectionProjection,
 ];

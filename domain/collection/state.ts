@@ -124,7 +124,8 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
   const at = data.occurredAt;
   switch (event.type) {
     case 'CollectionCreated': {
-      const { items, recipients, ...rest } = event.data.definition;
+      // An erased definition reads as {}: the collection keeps its envelope facts and nothing personal.
+      const { items = [], recipients = [], ...rest } = event.data.definition;
       const itemStates: ItemState[] = items.map((item) => ({
         ...item,
         status: item.reuse ? 'ALREADY_ON_FILE' : 'PENDING',
@@ -179,6 +180,7 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
     case 'ItemWaived':
       return withItem(state, data.itemId, (item) => ({ ...item, status: 'WAIVED', resolvedAt: at }));
     case 'RecipientAdded':
+      if (!event.data.recipient.recipientId) return state;
       return { ...state, recipients: [...state.recipients, newRecipient(event.data.recipient, state.items)] };
     case 'RecipientLinkReissued':
       return withRecipient(state, data.recipientId, (r) => ({ ...r, linkVersion: event.data.payload.linkVersion, linkHash: event.data.linkHash }));
