@@ -7,7 +7,10 @@ import { creditPolicyProjection } from './credit-policy/projection.ts';
 import { pricingProjection } from './pricing/projection.ts';
 import { proposalProjection } from './proposal/projection.ts';
 import { operationProjection } from './operation/projection.ts';
+import { collectionTemplateProjection } from './collection-template/projection.ts';
 import { collectionTrailProjection } from './collection/trail-projection.ts';
+import { registryProjection } from './registry/projection.ts';
+import { collectionProjection } from './collection/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -19,5 +22,8 @@ export const allProjections: Projection[] = [
   pricingProjection,
   proposalProjection,
   operationProjection,
+  collectionTemplateProjection,
   collectionTrailProjection,
+  registryProjection,
+  collectionProjection,
 ];

@@ -4,6 +4,7 @@ import { MarketIndexRefreshJob } from '../application/pricing/refresh-job.ts';
 import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
 import { ExecutionProcessWorker } from '../application/operation/worker.ts';
 import { TrailSealer } from '../application/collection/trail/sealer.ts';
+import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -14,4 +15,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),
   () => new TrailSealer(),
+  () => new DocumentAnalysisWorker(),
 ];
