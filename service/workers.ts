@@ -5,6 +5,7 @@ import { ReportProcessingWorker } from '../application/report/processing/worker.
 import { ExecutionProcessWorker } from '../application/operation/worker.ts';
 import { TrailSealer } from '../application/collection/trail/sealer.ts';
 import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
+import { collectionProcessWorker } from '../application/collection/process.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -16,4 +17,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new ExecutionProcessWorker(),
   () => new TrailSealer(),
   () => new DocumentAnalysisWorker(),
+  collectionProcessWorker,
 ];
