@@ -10,6 +10,8 @@ import { pricingRoutes } from './pricing/routes.ts';
 import { proposalRoutes } from './proposal/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
 import { collectionTemplateRoutes } from './collection-template/routes.ts';
+import { collectionTrailRoutes } from './collection/trail-routes.ts';
+import { collectionRoutes } from './collection/routes.ts';
 import { registryRoutes } from './registry/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
@@ -25,5 +27,7 @@ export const routeTables: RouteTable[] = [
   proposalRoutes,
   operationRoutes,
   collectionTemplateRoutes,
+  collectionTrailRoutes,
+  collectionRoutes,
   registryRoutes,
 ];

@@ -3,7 +3,9 @@ import { webhookWorkers } from '../application/webhook/workers.ts';
 import { MarketIndexRefreshJob } from '../application/pricing/refresh-job.ts';
 import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
 import { ExecutionProcessWorker } from '../application/operation/worker.ts';
+import { TrailSealer } from '../application/collection/trail/sealer.ts';
 import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
+import { collectionProcessWorker } from '../application/collection/process.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -13,5 +15,7 @@ export const workerFactories: Array<() => Worker> = [
   () => new ReportProcessingWorker(),
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),
+  () => new TrailSealer(),
   () => new DocumentAnalysisWorker(),
+  collectionProcessWorker,
 ];
