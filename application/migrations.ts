@@ -12,6 +12,7 @@ import { pricingMigrations } from '../projections/pricing/migrations.ts';
 import { operationMigrations } from '../projections/operation/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
 import { proposalMigrations } from '../projections/proposal/migrations.ts';
+import { messagingMigrations } from '../projections/messaging/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   ...pricingMigrations,
   ...proposalMigrations,
   ...operationMigrations,
+  ...messagingMigrations,
 ];

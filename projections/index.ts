@@ -7,6 +7,7 @@ import { creditPolicyProjection } from './credit-policy/projection.ts';
 import { pricingProjection } from './pricing/projection.ts';
 import { proposalProjection } from './proposal/projection.ts';
 import { operationProjection } from './operation/projection.ts';
+import { messagingProjection } from './messaging/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -18,4 +19,5 @@ export const allProjections: Projection[] = [
   pricingProjection,
   proposalProjection,
   operationProjection,
+  messagingProjection,
 ];
