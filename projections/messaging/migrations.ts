@@ -55,4 +55,23 @@ export const messagingMigrations: Migration[] = [
       await knex.schema.dropTable('messaging_messages');
     },
   },
+  {
+    name: '202611231621_messaging_collection_schedule',
+    async up(knex) {
+      // Written by the collection notification process (application/collection/notifications):
+      // each sent, open collection with its next reminder and its deadline, so the scheduler's
+      // jobs look only at what is due instead of folding every collection.
+      await knex.schema.createTable('messaging_collection_schedule', (t) => {
+        t.text('collection_id').primary();
+        t.text('organization_id').notNullable();
+        t.timestamp('sent_at', { useTz: true }).notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable().index();
+        t.jsonb('reminder_days').notNullable();
+        t.timestamp('next_reminder_at', { useTz: true }).index();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('messaging_collection_schedule');
+    },
+  },
 ];
