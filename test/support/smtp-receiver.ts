@@ -22,6 +22,7 @@ export async function startSmtpReceiver(options: { refuse?: (address: string) =>
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    disableReverseLookup: true,
     onRcptTo(address, _session, callback) {
       const refusal = options.refuse?.(address.address) ?? null;
       if (!refusal) return callback();

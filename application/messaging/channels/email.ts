@@ -30,8 +30,9 @@ export class SmtpEmailChannel implements MessageChannelPort {
   readonly channel = 'EMAIL' as const;
   private readonly transport: Transporter;
 
-  constructor(url: string, private readonly from: string, timeoutMs: number) {
-    this.transport = nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  constructor(url: string, private readonly from: string, timeoutMs: number, connections: number) {
+    // Pooled: one SMTP conversation per message costs a connection and a greeting each time.
+    this.transport = nodemailer.createTransport({ url, pool: true, maxConnections: connections, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
   }
 
   async send(message: OutgoingMessage): Promise<{ providerMessageId: string | null }> {
