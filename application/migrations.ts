@@ -13,6 +13,10 @@ import { operationMigrations } from '../projections/operation/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
 import { proposalMigrations } from '../projections/proposal/migrations.ts';
 import { messagingMigrations } from '../projections/messaging/migrations.ts';
+import { collectionTemplateMigrations } from '../projections/collection-template/migrations.ts';
+import { collectionTrailMigrations } from './collection/trail/migrations.ts';
+import { registryMigrations } from '../projections/registry/migrations.ts';
+import { collectionMigrations } from '../projections/collection/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -30,4 +34,8 @@ export const migrations: Migration[] = [
   ...proposalMigrations,
   ...operationMigrations,
   ...messagingMigrations,
+  ...collectionTemplateMigrations,
+  ...collectionTrailMigrations,
+  ...registryMigrations,
+  ...collectionMigrations,
 ];

@@ -9,6 +9,9 @@ import { catalogRoutes } from './catalog/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { proposalRoutes } from './proposal/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
+import { collectionTemplateRoutes } from './collection-template/routes.ts';
+import { collectionTrailRoutes } from './collection/trail-routes.ts';
+import { collectionRoutes } from './collection/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -22,4 +25,7 @@ export const routeTables: RouteTable[] = [
   pricingRoutes,
   proposalRoutes,
   operationRoutes,
+  collectionTemplateRoutes,
+  collectionTrailRoutes,
+  collectionRoutes,
 ];

@@ -8,6 +8,10 @@ import { pricingProjection } from './pricing/projection.ts';
 import { proposalProjection } from './proposal/projection.ts';
 import { operationProjection } from './operation/projection.ts';
 import { messagingProjection } from './messaging/projection.ts';
+import { collectionTemplateProjection } from './collection-template/projection.ts';
+import { collectionTrailProjection } from './collection/trail-projection.ts';
+import { registryProjection } from './registry/projection.ts';
+import { collectionProjection } from './collection/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -20,4 +24,8 @@ export const allProjections: Projection[] = [
   proposalProjection,
   operationProjection,
   messagingProjection,
+  collectionTemplateProjection,
+  collectionTrailProjection,
+  registryProjection,
+  collectionProjection,
 ];

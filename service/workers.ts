@@ -4,6 +4,8 @@ import { MarketIndexRefreshJob } from '../application/pricing/refresh-job.ts';
 import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
 import { ExecutionProcessWorker } from '../application/operation/worker.ts';
 import { messagingWorkers } from '../application/messaging/workers.ts';
+import { TrailSealer } from '../application/collection/trail/sealer.ts';
+import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -14,4 +16,6 @@ export const workerFactories: Array<() => Worker> = [
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),
   ...messagingWorkers,
+  () => new TrailSealer(),
+  () => new DocumentAnalysisWorker(),
 ];

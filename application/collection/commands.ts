@@ -1,0 +1,128 @@
+import type { Actor, CollectionCommand } from '../../domain/collection/commands.ts';
+import { collectionDecider } from '../../domain/collection/decider.ts';
+import type { RecipientDefinition } from '../../domain/collection/definition.ts';
+import { collectionStream } from '../../domain/collection/events.ts';
+import type { CollectionState } from '../../domain/collection/state.ts';
+import type { MessageChannel } from '../../domain/messaging/events.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import { actorOf, recipientActor, SYSTEM_ACTOR, type Caller } from './actor.ts';
+import { resolveDefinition, resolveRecipient, type CreateCollectionInput, type RecipientInput } from './definition.ts';
+import { recipientLink } from './links.ts';
+
+export type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
+type Without<C> = C extends unknown ? Omit<C, 'organizationId' | 'actor' | 'at'> : never;
+
+export interface CollectionWritten {
+  collectionId: string;
+  position: Position | null;
+  state: CollectionState;
+}
+
+/** A recipient's raw link, handed out only on creation, on adding the recipient and on reissue. */
+export interface RecipientLinkOut {
+  recipientId: string;
+  token: string;
+  url: string;
+}
+
+export async function runCollectionCommand(
+  app: Pick<AppContext, 'store' | 'clock'>,
+  organizationId: string,
+  collectionId: string,
+  actor: Actor,
+  command: Without<CollectionCommand>,
+): Promise<CollectionWritten> {
+  const full = { ...command, organizationId, actor, at: app.clock.now().toISOString() } as CollectionCommand;
+  const { position, state } = await handleCommand(app.store, collectionStream(collectionId), collectionDecider, full);
+  return { collectionId, position, state };
+}
+
+export async function loadCollection(app: Pick<AppContext, 'store'>, collectionId: string): Promise<CollectionState> {
+  return (await loadState(app.store, collectionStream(collectionId), collectionDecider)).state;
+}
+
+const linksOf = (app: Pick<AppContext, 'config'>, collectionId: string, recipients: readonly { recipientId: string }[]): RecipientLinkOut[] =>
+  recipients.map(({ recipientId }) => {
+    const { token, url } = recipientLink(app, collectionId, recipientId, 1);
+    return { recipientId, token, url };
+  });
+
+export async function createCollection(app: App, caller: Caller, input: CreateCollectionInput): Promise<CollectionWritten & { links: RecipientLinkOut[] }> {
+  const collectionId = app.ids.objectId();
+  const definition = await resolveDefinition(app, caller, collectionId, input);
+  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'CreateCollection', collectionId, definition, send: input.send });
+  return { ...written, links: linksOf(app, collectionId, definition.recipients) };
+}
+
+export const sendCollection = (app: App, caller: Caller, collectionId: string) =>
+  runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'SendCollection' });
+
+/** Cancel: a store failure (not a refusal) is the contract's 502 `Não foi possível cancelar a solicitação.` */
+export async function cancelCollection(app: App, caller: Caller, collectionId: string, reason: string | null): Promise<CollectionWritten> {
+  try {
+    return await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'CancelCollection', reason });
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError('upstream', Messages.collectionCancelFailed);
+  }
+}
+
+export async function addRecipient(app: App, caller: Caller, collectionId: string, input: RecipientInput): Promise<CollectionWritten & { link: RecipientLinkOut }> {
+  const state = await loadCollection(app, collectionId);
+  if (state.collectionId === null || state.organizationId !== caller.organizationId) throw new DomainError('not_found', Messages.collectionNotFound);
+  const recipientId = app.ids.objectId();
+  const recipient: RecipientDefinition = resolveRecipient(app, collectionId, recipientId, input, state.items);
+  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'AddRecipient', recipient });
+  return { ...written, link: linksOf(app, collectionId, [recipient])[0]! };
+}
+
+/** A new link for a recipient (the version goes up); the previous token stops opening the page. */
+export async function reissueLink(app: App, caller: Caller, collectionId: string, recipientId: string): Promise<CollectionWritten & { link: RecipientLinkOut }> {
+  const state = await loadCollection(app, collectionId);
+  const current = state.organizationId === caller.organizationId ? state.recipients.find((r) => r.recipientId === recipientId) : undefined;
+  // Unknown recipients and collections are refused by the decider with its texts; the hash is only a placeholder then.
+  const { token, url, hash } = recipientLink(app, collectionId, recipientId, (current?.linkVersion ?? 0) + 1);
+  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'ReissueLink', recipientId, linkHash: hash });
+  return { ...written, link: { recipientId, token, url } };
+}
+
+export const reviewItem = (app: App, caller: Caller, collectionId: string, itemId: string, decision: 'APPROVE' | 'REJECT', reason: string | null) =>
+  runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'ReviewItem', itemId, decision, reason });
+
+export const waiveItem = (app: App, caller: Caller, collectionId: string, itemId: string, reason: string | null) =>
+  runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'WaiveItem', itemId, reason });
+
+type RecipientRef = { organizationId: string; collectionId: string; recipientId: string };
+type Clocked = Pick<AppContext, 'store' | 'clock'>;
+
+export const recordRecipientOpened = (app: Clocked, ref: RecipientRef) =>
+  runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), { type: 'RecordRecipientOpened', recipientId: ref.recipientId });
+
+/** A file the recipient sent for an item, already received by the registry (receiveDocument with its source). */
+export const submitItemDocument = (app: Clocked, input: RecipientRef & { itemId: string; registryDocumentId: string }) =>
+  runCollectionCommand(app, input.organizationId, input.collectionId, recipientActor(input.recipientId), {
+    type: 'SubmitItemDocument',
+    itemId: input.itemId,
+    recipientId: input.recipientId,
+    registryDocumentId: input.registryDocumentId,
+  });
+
+export const recordRecipientNotified = (app: Clocked, input: RecipientRef & { messageId: string; channel: MessageChannel; reminder: boolean }) =>
+  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
+    type: 'RecordRecipientNotified',
+    recipientId: input.recipientId,
+    messageId: input.messageId,
+    channel: input.channel,
+    reminder: input.reminder,
+  });
+
+export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string }) =>
+  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error });
+
+/** Expire when the deadline has passed with an item waiting on a recipient; otherwise nothing is appended (position null). */
+export const expireCollection = (app: Clocked, ref: { organizationId: string; collectionId: string }) =>
+  runCollectionCommand(app, ref.organizationId, ref.collectionId, SYSTEM_ACTOR, { type: 'ExpireCollection' });

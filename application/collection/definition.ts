@@ -1,0 +1,151 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { CompletionTarget, OnCompleted, TemplateItem } from '../../domain/collection-template/template.ts';
+import type { CollectionDefinition, EntityType, ItemDefinition, RecipientDefinition } from '../../domain/collection/definition.ts';
+import type { ExpectedDocumentType, NotificationChannel, ResolutionMode } from '../../domain/collection/enums.ts';
+import { CollectionMessages } from '../../domain/collection/messages.ts';
+import { hasValidCheckDigits, stripMask } from '../../domain/shared/document.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { findTemplateBySlug } from '../../projections/collection-template/queries.ts';
+import { findDocumentOnFile, registrySummary } from '../../projections/registry/queries.ts';
+import type { AppContext } from '../context.ts';
+import { ensureRegistry } from '../registry/intake.ts';
+import { actorOf, type Caller } from './actor.ts';
+import { recipientLink } from './links.ts';
+
+export interface AdHocItemInput {
+  key?: string;
+  kind: 'DOCUMENT' | 'CUSTOM';
+  title: string;
+  expectedType?: ExpectedDocumentType | null;
+  required?: boolean;
+  instructions?: string | null;
+}
+
+export interface RecipientInput {
+  name: string;
+  email?: string | null;
+  /** E.164, for example +5511999998888. */
+  phone?: string | null;
+  /** Keys of the items this person answers; absent: every item. */
+  itemKeys?: string[];
+}
+
+export interface CreateCollectionInput {
+  templateSlug?: string | null;
+  items?: AdHocItemInput[];
+  registryId?: string | null;
+  subject?: { name: string; document: string } | null;
+  recipients: RecipientInput[];
+  message?: string | null;
+  send: boolean;
+  resolutionMode?: ResolutionMode;
+  notificationChannel?: NotificationChannel;
+  expiryDays?: number;
+  reminderDays?: number[];
+}
+
+/** Behaviour of an ad hoc collection when the caller says nothing (a template's own values win otherwise). */
+export const AD_HOC_DEFAULTS = { resolutionMode: 'AUTOMATIC', notificationChannel: 'EMAIL', expiryDays: 15, reminderDays: [3, 7] } as const;
+
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
+type Subject = CollectionDefinition['subject'];
+
+/** The registry the collection is about: an existing one of the organization, or found/created from the subject. */
+async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput): Promise<{ registryId: string; subject: Subject }> {
+  if (input.registryId) {
+    const summary = await registrySummary(app.db, caller.organizationId, input.registryId);
+    if (!summary) throw new DomainError('not_found', CollectionMessages.registryNotFound);
+    return { registryId: summary.registryId, subject: { name: summary.name, document: summary.document, entityType: summary.entityType } };
+  }
+  if (!input.subject) throw new DomainError('invalid', CollectionMessages.subjectOrRegistry);
+  const digits = stripMask(input.subject.document);
+  const entityType: EntityType | null = digits.length === 14 ? 'COMPANY' : digits.length === 11 ? 'PERSON' : null;
+  if (!entityType || !/^\d+$/.test(digits) || !hasValidCheckDigits(entityType === 'COMPANY' ? 'cnpj' : 'cpf', digits)) {
+    throw new DomainError('invalid', CollectionMessages.invalidDocument);
+  }
+  const subject = { name: input.subject.name.trim(), document: digits, entityType };
+  const { registryId } = await ensureRegistry(app, caller.organizationId, subject, actorOf(caller));
+  return { registryId, subject };
+}
+
+const appliesTo = (item: Pick<TemplateItem, 'appliesTo'>, entityType: EntityType) => !item.appliesTo || item.appliesTo === (entityType === 'COMPANY' ? 'PJ' : 'PF');
+
+/** The completion target for this subject: the template's per-entity-type choice, else its default. */
+function completionFor(onCompleted: OnCompleted, entityType: EntityType): CompletionTarget {
+  const target = onCompleted.byEntityType?.[entityType];
+  return target ?? { kind: onCompleted.kind, id: onCompleted.id };
+}
+
+export function normalizePhone(phone: string): string {
+  const parsed = parsePhoneNumberFromString(phone);
+  if (!parsed || !parsed.isValid() || parsed.number !== phone.replace(/[\s()-]/g, '')) throw new DomainError('invalid', CollectionMessages.invalidPhone);
+  return parsed.number;
+}
+
+/** A recipient as the collection stores it: validated contacts, the items they answer, their first link's hash. */
+export function resolveRecipient(
+  app: Pick<AppContext, 'config'>,
+  collectionId: string,
+  recipientId: string,
+  input: RecipientInput,
+  items: readonly Pick<ItemDefinition, 'itemId' | 'key'>[],
+): RecipientDefinition {
+  const itemIds = (input.itemKeys ?? items.map((i) => i.key)).map((key) => {
+    const item = items.find((i) => i.key === key);
+    if (!item) throw new DomainError('invalid', CollectionMessages.unknownItemKey);
+    return item.itemId;
+  });
+  const email = input.email?.trim().toLowerCase() || null;
+  const phone = input.phone ? normalizePhone(input.phone) : null;
+  return { recipientId, name: input.name.trim(), email, phone, itemIds: [...new Set(itemIds)], linkHash: recipientLink(app, collectionId, recipientId, 1).hash };
+}
+
+export async function resolveDefinition(app: App, caller: Caller, collectionId: string, input: CreateCollectionInput): Promise<CollectionDefinition> {
+  if (!input.templateSlug && !input.items?.length) throw new DomainError('invalid', CollectionMessages.templateOrItems);
+  const template = input.templateSlug ? await findTemplateBySlug(app.db, caller.organizationId, input.templateSlug) : null;
+  if (input.templateSlug && !template) throw new DomainError('not_found', Messages.templateNotFound);
+  const { registryId, subject } = await resolveSubject(app, caller, input);
+  const requested = [
+    ...(template?.items ?? []).filter((item) => appliesTo(item, subject.entityType)),
+    ...(input.items ?? []).map((item, index) => ({
+      key: item.key ?? `item-${index + 1}`,
+      kind: item.kind,
+      title: item.title,
+      expectedType: item.expectedType ?? null,
+      required: item.required ?? true,
+      instructions: item.instructions ?? null,
+    })),
+  ];
+  if (requested.length === 0) throw new DomainError('invalid', CollectionMessages.templateNoItems);
+  const asOf = app.clock.now().toISOString();
+  const items: ItemDefinition[] = [];
+  for (const item of requested) {
+    // A valid document of the expected type already on file answers the item: nobody is asked again.
+    const onFile = item.kind === 'DOCUMENT' && item.expectedType ? await findDocumentOnFile(app.db, caller.organizationId, subject.document, item.expectedType, asOf) : null;
+    items.push({
+      itemId: app.ids.objectId(),
+      key: item.key,
+      kind: item.kind,
+      title: item.title,
+      expectedType: item.expectedType,
+      required: item.required,
+      instructions: item.instructions,
+      reuse: onFile ? { decision: 'APPROVED', registryDocumentId: onFile.registryDocumentId, validUntil: onFile.validUntil } : null,
+    });
+  }
+  const recipients = input.recipients.map((r) => resolveRecipient(app, collectionId, app.ids.objectId(), r, items));
+  return {
+    registryId,
+    subject,
+    template: template ? { slug: template.slug, name: template.name, version: template.version } : null,
+    mode: input.resolutionMode ?? template?.resolutionMode ?? AD_HOC_DEFAULTS.resolutionMode,
+    channel: input.notificationChannel ?? template?.notificationChannel ?? AD_HOC_DEFAULTS.notificationChannel,
+    expiryDays: input.expiryDays ?? template?.expiryDays ?? AD_HOC_DEFAULTS.expiryDays,
+    reminderDays: input.reminderDays ?? template?.reminderDays ?? [...AD_HOC_DEFAULTS.reminderDays],
+    onCompleted: template ? completionFor(template.onCompleted, subject.entityType) : { kind: 'NONE', id: null },
+    message: input.message?.trim() || null,
+    items,
+    recipients,
+  };
+}

@@ -1,0 +1,26 @@
+import { PDFParse } from 'pdf-parse';
+import { assessText } from '../../../domain/registry/analysis.ts';
+import type { AnalysisOutcome } from '../../../domain/registry/document-decider.ts';
+import type { AnalysisInput, DocumentAnalyser } from './port.ts';
+
+export const UNREADABLE_PDF = 'Não foi possível ler o PDF (arquivo corrompido ou protegido). Reprocesse ou envie outro arquivo.';
+
+async function pdfText(bytes: Buffer): Promise<string | null> {
+  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+  try {
+    return (await parser.getText()).text.replace(/-- \d+ of \d+ --/g, '');
+  } catch {
+    return null;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+/** Text by pdf-parse for PDFs, none for images (a person must look at them), then the offline rules. */
+export const offlineAnalyser: DocumentAnalyser = {
+  async analyse(input: AnalysisInput): Promise<AnalysisOutcome> {
+    const text = input.mimeType === 'application/pdf' ? await pdfText(input.bytes) : '';
+    if (text === null) return { kind: 'failure', reason: UNREADABLE_PDF };
+    return assessText({ text, expectedType: input.expectedType, forceType: input.forceType, asOf: input.asOf });
+  },
+};

@@ -1,0 +1,76 @@
+import type Logger from 'bunyan';
+import { registryDocumentDecider, type AnalysisOutcome, type RegistryDocumentState } from '../../../domain/registry/document-decider.ts';
+import { registryDocumentStream } from '../../../domain/registry/document-events.ts';
+import { registryDecider } from '../../../domain/registry/decider.ts';
+import { registryStream } from '../../../domain/registry/events.ts';
+import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
+import { PostgresBlobStore } from '../../blob-store.ts';
+import { handleCommand, loadState } from '../../command-handler.ts';
+import type { AppContext } from '../../context.ts';
+import type { DocumentAnalyser } from './port.ts';
+
+export const ANALYSIS_FAILED = 'Falha técnica na análise do documento. Reprocesse-o.';
+
+/** The events the process manager reacts to: a document to analyse, or an outcome the registry must count. */
+export const ANALYSIS_EVENT_TYPES = [
+  'RegistryDocumentReceived', 'RegistryDocumentReprocessed', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided',
+];
+
+/**
+ * The analysis of registry documents: on Received or Reprocessed, Progressed (EXTRACTING), the
+ * analyser's opinion, then Assessed or Failed; on every outcome, the registry records it and
+ * recomputes completeness and KYC status. Each step is decided against the document's stream, so
+ * replaying an event after a crash repeats nothing that was recorded.
+ */
+export class DocumentAnalysisProcess {
+  constructor(
+    private readonly app: AppContext,
+    private readonly analyser: DocumentAnalyser,
+    private readonly log: Logger,
+  ) {}
+
+  async handle(event: RecordedEvent): Promise<void> {
+    const registryDocumentId = String(event.data.registryDocumentId);
+    if (event.type === 'RegistryDocumentReceived' || event.type === 'RegistryDocumentReprocessed') {
+      await this.analyse(registryDocumentId, event.type === 'RegistryDocumentReceived' ? 1 : Number(event.data.attempt));
+    } else {
+      await this.recordOnRegistry(registryDocumentId);
+    }
+  }
+
+  private async analyse(registryDocumentId: string, attempt: number): Promise<void> {
+    const stream = registryDocumentStream(registryDocumentId);
+    const now = () => this.app.clock.now().toISOString();
+    const { state } = await handleCommand(this.app.store, stream, registryDocumentDecider, { type: 'StartAnalysis', attempt, at: now() });
+    if (state.status !== 'PROCESSING' || state.attempt !== attempt || !state.received) return;
+    const outcome = await this.opinion(state, state.received.blobId);
+    await handleCommand(this.app.store, stream, registryDocumentDecider, { type: 'RecordAnalysis', attempt, outcome, at: now() });
+  }
+
+  private async opinion(state: RegistryDocumentState, blobId: string): Promise<AnalysisOutcome> {
+    try {
+      const blob = await new PostgresBlobStore(this.app.db).get(blobId);
+      if (!blob) return { kind: 'failure', reason: ANALYSIS_FAILED };
+      const { expectedType, mimeType } = state.received!;
+      return await this.analyser.analyse({ bytes: blob.bytes, mimeType, expectedType, forceType: state.forceType, asOf: this.app.clock.now().toISOString() });
+    } catch (error) {
+      this.log.warn({ err: error, registryDocumentId: state.received!.registryDocumentId }, 'document analysis failed');
+      return { kind: 'failure', reason: ANALYSIS_FAILED };
+    }
+  }
+
+  /** The registry counts the document's latest outcome (read from its stream, so a replay converges). */
+  private async recordOnRegistry(registryDocumentId: string): Promise<void> {
+    const { state } = await loadState(this.app.store, registryDocumentStream(registryDocumentId), registryDocumentDecider);
+    if (!state.received) return;
+    const { organizationId, registryId } = state.received;
+    await handleCommand(this.app.store, registryStream(registryId), registryDecider, {
+      type: 'RecordDocumentOutcome',
+      organizationId,
+      registryId,
+      registryDocumentId,
+      outcome: { type: state.type, status: state.status, verdict: state.verdict, validUntil: state.validUntil },
+      at: this.app.clock.now().toISOString(),
+    });
+  }
+}

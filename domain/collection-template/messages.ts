@@ -1,0 +1,27 @@
+/** This module's own Portuguese texts (the contract gives only templateNotFound). */
+export const TemplateMessages = {
+  /** Contract text: unknown template (Collection template listing and toggle). */
+  templateNotFound: 'Modelo não encontrado',
+  slugTaken: 'Já existe um modelo com este identificador.',
+  platformTemplateReadOnly: 'Modelos da plataforma não podem ser alterados; crie um modelo próprio.',
+  invalidSlug: 'O identificador do modelo deve ter até 120 letras, números, hífens ou sublinhados.',
+  invalidName: 'O nome do modelo deve ter entre 1 e 120 caracteres.',
+  invalidDescription: 'A descrição do modelo deve ter até 500 caracteres.',
+  itemsRequired: 'O modelo deve ter entre 1 e 50 itens.',
+  invalidItemKey: 'A chave de cada item deve ter até 60 letras minúsculas, números, hífens ou sublinhados.',
+  duplicateItemKey: 'As chaves dos itens devem ser únicas no modelo.',
+  invalidItemTitle: 'O título de cada item deve ter entre 1 e 200 caracteres.',
+  invalidInstructions: 'As instruções de cada item devem ter até 1000 caracteres.',
+  invalidItemKind: 'O tipo do item não é válido.',
+  expectedTypeOnlyForDocument: 'Somente itens do tipo DOCUMENT têm tipo de documento esperado.',
+  invalidExpectedType: 'O tipo de documento esperado não é válido.',
+  invalidAppliesTo: 'appliesTo deve ser PJ ou PF.',
+  invalidResolutionMode: 'O modo de resolução deve ser AUTOMATIC ou REVIEW.',
+  invalidNotificationChannel: 'O canal de notificação deve ser WHATSAPP, EMAIL, BOTH ou NONE.',
+  invalidExpiryDays: 'O prazo de expiração deve ser um número inteiro de dias entre 1 e 365.',
+  invalidReminderDays: 'Os lembretes devem ser até 10 dias distintos, em ordem crescente, antes do prazo de expiração.',
+  invalidCompletion: 'onCompleted deve ter kind NONE sem id, ou POLICY/OPERATION com um id válido.',
+  completionPolicyNotFound: 'A política de crédito informada em onCompleted não foi encontrada.',
+  completionPolicyDocumentType: 'A política de crédito de onCompleted não corresponde ao tipo de pessoa (COMPANY: CNPJ, PERSON: CPF).',
+  completionOperationNotFound: 'A esteira informada em onCompleted não foi encontrada.',
+} as const;

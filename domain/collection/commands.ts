@@ -1,0 +1,44 @@
+import type { MessageChannel } from '../messaging/events.ts';
+import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
+import type { ActorType, DocumentVerdict, ExpectedDocumentType } from './enums.ts';
+
+export interface Actor {
+  actorType: ActorType;
+  actorId: string | null;
+}
+
+/** What every command carries: whose collection, who acts, when (the domain has no clock). */
+interface Base {
+  organizationId: string;
+  actor: Actor;
+  at: string;
+}
+
+/** The analysis outcome of one file, as the registry's document events report it. */
+export interface FileOpinion {
+  registryDocumentId: string;
+  attempt: number;
+  type: ExpectedDocumentType | null;
+  /** null: the analysis failed technically (no opinion). */
+  verdict: DocumentVerdict | null;
+  score: number | null;
+  reason: string | null;
+}
+
+export type CollectionCommand =
+  | (Base & { type: 'CreateCollection'; collectionId: string; definition: CollectionDefinition; send: boolean })
+  | (Base & { type: 'SendCollection' })
+  | (Base & { type: 'CancelCollection'; reason: string | null })
+  | (Base & { type: 'AddRecipient'; recipient: RecipientDefinition })
+  | (Base & { type: 'ReissueLink'; recipientId: string; linkHash: string })
+  | (Base & { type: 'RecordRecipientOpened'; recipientId: string })
+  | (Base & { type: 'SubmitItemDocument'; itemId: string; recipientId: string | null; registryDocumentId: string })
+  | (Base & { type: 'StartItemProcessing'; itemId: string; registryDocumentId: string })
+  | (Base & { type: 'AssessItem'; itemId: string; opinion: FileOpinion })
+  /** An operator's decision on the registry document overriding the automatic opinion. */
+  | (Base & { type: 'DecideItemDocument'; itemId: string; opinion: FileOpinion & { verdict: DocumentVerdict } })
+  | (Base & { type: 'ReviewItem'; itemId: string; decision: 'APPROVE' | 'REJECT'; reason: string | null })
+  | (Base & { type: 'WaiveItem'; itemId: string; reason: string | null })
+  | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean })
+  | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string })
+  | (Base & { type: 'ExpireCollection' });

@@ -1,0 +1,23 @@
+/** Texts of the collection module the contract leaves to us (all "ours"); the contract's own live in domain/shared/messages.ts. */
+export const CollectionMessages = {
+  alreadySent: 'Esta solicitação já foi enviada.',
+  notSent: 'Esta solicitação ainda não foi enviada.',
+  itemNotFound: 'Item não encontrado.',
+  recipientNotFound: 'Destinatário não encontrado.',
+  itemResolved: 'Este item já foi resolvido.',
+  itemNotAwaitingOperator: 'Este item não aguarda decisão do operador.',
+  itemNotOfRecipient: 'Este item não foi pedido a este destinatário.',
+  itemNotAFile: 'Este item não é respondido com um arquivo.',
+  noItems: 'A solicitação precisa de ao menos um item.',
+  noRecipients: 'A solicitação precisa de ao menos um destinatário.',
+  unknownItemKey: 'O destinatário responde a um item que não existe na solicitação.',
+  duplicateItemKey: 'Dois itens da solicitação têm a mesma chave.',
+  rejectReasonRequired: 'Informe o motivo da recusa.',
+  subjectOrRegistry: 'Informe registryId ou subject.',
+  templateOrItems: 'Informe templateSlug ou items.',
+  invalidDocument: 'CPF ou CNPJ inválido.',
+  invalidPhone: 'Telefone inválido: use o formato E.164 (por exemplo +5511999998888).',
+  registryNotFound: 'Cadastro não encontrado.',
+  templateNoItems: 'O modelo não tem itens para este tipo de cadastro.',
+  recipientWithoutContact: 'O destinatário precisa de e-mail ou telefone.',
+} as const;

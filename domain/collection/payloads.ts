@@ -1,0 +1,53 @@
+import type { DomainEvent } from '../shared/decider.ts';
+import type { MessageChannel } from '../messaging/events.ts';
+import type { FileOpinion } from './commands.ts';
+import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
+import type { ItemStatus, NotificationChannel, ResolutionMode } from './enums.ts';
+import type { CollectionEventData } from './events.ts';
+
+/**
+ * The trail payload of each action this module writes. Payloads hold ids, statuses and reasons,
+ * never names, documents, e-mails or phones: the trail goes to auditors and webhooks as it is.
+ */
+export interface CollectionPayloads {
+  CollectionCreated: {
+    registryId: string;
+    template: string | null;
+    templateVersion: number | null;
+    items: number;
+    recipients: number;
+    mode: ResolutionMode;
+    channel: NotificationChannel;
+  };
+  CollectionSent: { expiresAt: string };
+  CollectionCanceled: { reason: string | null };
+  CollectionCompleted: { itemsTotal: number; itemsResolved: number };
+  CollectionExpired: { expiredItemIds: string[] };
+  ItemSubmitted: { registryDocumentId: string };
+  ItemProcessingStarted: { registryDocumentId: string };
+  /** `itemStatus`: where the opinion leaves the item (unchanged when it only informs). */
+  ItemAssessed: FileOpinion & { itemStatus: ItemStatus; decidedByOperator: boolean };
+  ItemAwaitingOperator: { registryDocumentId: string; reason: string | null };
+  ItemRejected: { registryDocumentId: string | null; reason: string | null; resendRequested: true };
+  ItemReviewed: { decision: 'APPROVED' | 'REJECTED'; reason: string | null };
+  ItemWaived: { reason: string | null };
+  RecipientAdded: { itemIds: string[] };
+  RecipientLinkReissued: { linkVersion: number };
+  RecipientOpened: { linkVersion: number };
+  RecipientNotified: { messageId: string; channel: MessageChannel };
+  RecipientReminded: { messageId: string; channel: MessageChannel };
+  RecipientMessageFailed: { messageId: string; error: string };
+}
+
+/** Fields stored beside the envelope for evolve (personal data and link hashes), never in the trail. */
+interface Extras {
+  CollectionCreated: { definition: CollectionDefinition };
+  RecipientAdded: { recipient: RecipientDefinition };
+  RecipientLinkReissued: { linkHash: string };
+}
+
+type ExtraOf<T extends keyof CollectionPayloads> = T extends keyof Extras ? Extras[T] : unknown;
+
+export type CollectionModuleEvent = {
+  [T in keyof CollectionPayloads]: DomainEvent<T, CollectionEventData<CollectionPayloads[T]> & ExtraOf<T>>;
+}[keyof CollectionPayloads];

@@ -1,0 +1,110 @@
+import { createTemplate, reviseTemplate, switchTemplate, templateFromStream, type TemplateWritten } from '../../application/collection-template/commands.ts';
+import type { AppContext } from '../../application/context.ts';
+import { TemplateMessages } from '../../domain/collection-template/messages.ts';
+import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { COLLECTION_TEMPLATE_PROJECTION } from '../../projections/collection-template/projection.ts';
+import { findTemplateBySlug, findTemplateVersion, listTemplates, templateMetrics } from '../../projections/collection-template/queries.ts';
+import { Gates } from '../gates.ts';
+import { route, type RouteTable } from '../route.ts';
+import { contentOf, CreateBody, ListQuery, presentTemplate, SlugParams, SwitchBody, SwitchReply, TemplatePage, TemplateSchema, UpdateBody, VersionParams } from './schemas.ts';
+
+async function present(app: AppContext, organizationId: string, template: CollectionTemplate | null) {
+  if (!template) throw new DomainError('not_found', TemplateMessages.templateNotFound);
+  const metrics = await templateMetrics(app.db, organizationId, [template.slug]);
+  return presentTemplate(template, metrics.get(template.slug) ?? { collections: 0, completedCollections: 0, completionRate: 0, averageCompletionHours: null }, app.config.PUBLIC_BASE_URL);
+}
+
+/** The template as its stream tells it after a write (the read model may still be behind). */
+async function written(app: AppContext, organizationId: string, result: TemplateWritten) {
+  await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], result.position);
+  return present(app, organizationId, await templateFromStream(app, organizationId, result.slug));
+}
+
+const gate = Gates.collections;
+
+export const collectionTemplateRoutes: RouteTable = {
+  module: 'collection-template',
+  description: 'Collection templates: the platform ones every organization gets and its own, versioned, switchable',
+  routes: [
+    route({
+      method: 'get',
+      path: '/v1/collection-templates',
+      summary: 'Templates of the organization: platform and own, switched-off ones included, with metrics',
+      gate,
+      query: ListQuery,
+      responses: { 200: TemplatePage },
+      async handle({ app, principal, query }) {
+        const page = await listTemplates(app.db, principal.organizationId, query);
+        const items = page.items.map(({ metrics, ...template }) => presentTemplate(template, metrics, app.config.PUBLIC_BASE_URL));
+        return { total: page.total, skip: query.skip, take: query.take, items };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/collection-templates',
+      summary: 'Create an own template (version 1)',
+      description: 'The slug is unique in the organization and cannot be a platform template slug (409).',
+      gate,
+      body: CreateBody,
+      responses: { 201: TemplateSchema },
+      async handle({ app, principal, body }) {
+        const { slug, ...content } = body;
+        return { status: 201, body: await written(app, principal.organizationId, await createTemplate(app, principal, slug, contentOf(content))) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/collection-templates/:slug',
+      summary: 'A template at its latest version',
+      gate,
+      params: SlugParams,
+      responses: { 200: TemplateSchema },
+      async handle({ app, principal, params }) {
+        return present(app, principal.organizationId, await findTemplateBySlug(app.db, principal.organizationId, params.slug));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/collection-templates/:slug/versions/:version',
+      summary: 'One version of an own template (the one a collection names in templateVersion)',
+      gate,
+      params: VersionParams,
+      responses: { 200: TemplateSchema },
+      async handle({ app, principal, params }) {
+        return present(app, principal.organizationId, await findTemplateVersion(app.db, principal.organizationId, params.slug, params.version));
+      },
+    }),
+    route({
+      method: 'put',
+      path: '/v1/collection-templates/:slug',
+      summary: 'Edit an own template: a new version with the whole content',
+      description: 'Unchanged content makes no version. Collections keep the version they were made from. Platform templates: 409.',
+      gate,
+      params: SlugParams,
+      body: UpdateBody,
+      responses: { 200: TemplateSchema },
+      async handle({ app, principal, params, body }) {
+        return written(app, principal.organizationId, await reviseTemplate(app, principal, params.slug, contentOf(body)));
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/v1/collection-templates/:slug',
+      summary: 'Switch a template on or off for the organization (every version)',
+      description:
+        'updated counts the versions switched (1 for a platform template, which changes for the caller organization only). ' +
+        'Off: still listed, hidden from new choices, its slug still accepted by POST /v1/collections.',
+      gate,
+      params: SlugParams,
+      body: SwitchBody,
+      responses: { 200: SwitchReply },
+      async handle({ app, principal, params, body }) {
+        const result = await switchTemplate(app, principal, params.slug, body.enabled);
+        await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], result.position);
+        return { slug: params.slug, enabled: body.enabled, updated: result.updated };
+      },
+    }),
+  ],
+};
+

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { TRAIL_GENESIS, canonicalize } from '../../projections/collection/trail-chain.ts';
+import { exportTrail, type ExportedEntry } from '../../projections/collection/trail-queries.ts';
+
+/** The export's name and version: scripts/verify-trail.ts refuses any other. */
+export const TRAIL_EXPORT_FORMAT = 'collection-trail-export/1';
+
+interface ExportScope {
+  db: Knex;
+  organizationId: string;
+  collectionId: string;
+  lastSeq: number;
+  exportedAt: string;
+}
+
+/** Lines of `{format, ..., entries: [...]}`, one entry per line, built as the rows arrive. */
+async function* jsonLines(s: ExportScope): AsyncGenerator<string> {
+  const header = { format: TRAIL_EXPORT_FORMAT, organizationId: s.organizationId, collectionId: s.collectionId, exportedAt: s.exportedAt, genesis: TRAIL_GENESIS, entryCount: s.lastSeq };
+  yield `${JSON.stringify(header).slice(0, -1)},"entries":[\n`;
+  let first = true;
+  for await (const entry of exportTrail(s.db, s.organizationId, s.collectionId, s.lastSeq)) {
+    yield `${first ? '' : ',\n'}${JSON.stringify(entry)}`;
+    first = false;
+  }
+  yield '\n]}\n';
+}
+
+const CSV_COLUMNS = ['seq', 'organizationId', 'collectionId', 'itemId', 'recipientId', 'action', 'actorType', 'actorId', 'occurredAt', 'payload', 'entryHash', 'chainHash', 'sealChainHash', 'sealSignedAt', 'sealKeyId', 'sealSignature'];
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+const csvField = (value: unknown): string => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+function csvRow(e: ExportedEntry): string {
+  const { entry, seal } = e;
+  // The payload in its RFC 8785 form: the very text that went into the entry hash.
+  const values = [e.seq, entry.organizationId, entry.collectionId, entry.itemId, entry.recipientId, entry.action, entry.actorType, entry.actorId, entry.occurredAt, canonicalize(entry.payload), e.entryHash, e.chainHash, seal?.chainHash, seal?.signedAt, seal?.keyId, seal?.signature];
+  return `${values.map(csvField).join(',')}\r\n`;
+}
+
+async function* csvLines(s: ExportScope): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  for await (const entry of exportTrail(s.db, s.organizationId, s.collectionId, s.lastSeq)) yield csvRow(entry);
+}
+
+/** The whole trail as a stream: memory stays flat for 100,000 entries. */
+export function trailExportStream(format: 'json' | 'csv', scope: ExportScope): Readable {
+  return Readable.from(format === 'json' ? jsonLines(scope) : csvLines(scope));
+}

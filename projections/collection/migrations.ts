@@ -1,0 +1,50 @@
+import type { Migration } from '../../platform/database/migrate.ts';
+
+export const collectionMigrations: Migration[] = [
+  {
+    name: '202611231630_collection_read_tables',
+    async up(knex) {
+      // One row per collection: filter columns for the listing and the folded state for the detail.
+      await knex.schema.createTable('collection_collections', (t) => {
+        t.text('id').primary();
+        t.text('organization_id').notNullable();
+        t.text('status').notNullable();
+        t.text('registry_id').notNullable();
+        t.text('template_slug');
+        t.text('subject_name').notNullable();
+        t.text('subject_document').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.timestamp('sent_at', { useTz: true });
+        t.timestamp('expires_at', { useTz: true });
+        t.jsonb('state').notNullable();
+        t.index(['organization_id', 'created_at']);
+        t.index(['status', 'expires_at']);
+      });
+      // Items by status: the operator queue reads it without opening every collection.
+      await knex.schema.createTable('collection_items', (t) => {
+        t.text('collection_id').notNullable();
+        t.text('item_id').notNullable();
+        t.text('organization_id').notNullable();
+        t.text('status').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.primary(['collection_id', 'item_id']);
+        t.index(['organization_id', 'status', 'updated_at']);
+      });
+      // The current link of each recipient, by the sha256 of its token (the token itself is never stored).
+      await knex.schema.createTable('collection_links', (t) => {
+        t.text('collection_id').notNullable();
+        t.text('recipient_id').notNullable();
+        t.text('organization_id').notNullable();
+        t.integer('link_version').notNullable();
+        t.text('link_hash').notNullable().unique();
+        t.primary(['collection_id', 'recipient_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('collection_links');
+      await knex.schema.dropTable('collection_items');
+      await knex.schema.dropTable('collection_collections');
+    },
+  },
+];

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { OPERATOR_ITEM_STATUSES, type CollectionStatus } from '../../domain/collection/enums.ts';
+import { isAwaitingRecipient, type CollectionState, type ItemState } from '../../domain/collection/state.ts';
+
+/** A recipient link's token as stored: its sha256 (hex). The raw token is never kept. */
+export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface RecipientLinkRow {
+  organizationId: string;
+  collectionId: string;
+  recipientId: string;
+  linkVersion: number;
+}
+
+/** Who a link token belongs to, by its hash; null for an unknown token or a replaced (older) version. */
+export async function findRecipientByToken(db: Knex, token: string): Promise<RecipientLinkRow | null> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const row = await db('collection_links').where({ link_hash: hashLinkToken(token) }).first();
+  return row ? { organizationId: row.organization_id, collectionId: row.collection_id, recipientId: row.recipient_id, linkVersion: row.link_version } : null;
+}
+
+/** The folded state of one collection of the organization (operator detail and recipient page); null when absent or another tenant's. */
+export async function collectionDetail(db: Knex, organizationId: string, collectionId: string): Promise<CollectionState | null> {
+  const row = await db('collection_collections').where({ id: collectionId, organization_id: organizationId }).first('state');
+  return row ? (row.state as CollectionState) : null;
+}
+
+export interface CollectionFilter {
+  status?: CollectionStatus;
+  registryId?: string;
+  templateSlug?: string;
+  /** Part of the subject's name (any case) or of its CPF/CNPJ digits. */
+  search?: string;
+  /** Creation period, inclusive bounds (ISO instants). */
+  from?: string;
+  to?: string;
+  skip: number;
+  take: number;
+}
+
+export async function listCollections(db: Knex, organizationId: string, filter: CollectionFilter): Promise<{ total: number; items: CollectionState[] }> {
+  const query = db('collection_collections').where({ organization_id: organizationId });
+  if (filter.status) query.andWhere({ status: filter.status });
+  if (filter.registryId) query.andWhere({ registry_id: filter.registryId });
+  if (filter.templateSlug) query.andWhere({ template_slug: filter.templateSlug });
+  if (filter.from) query.andWhere('created_at', '>=', filter.from);
+  if (filter.to) query.andWhere('created_at', '<=', filter.to);
+  if (filter.search) {
+    const text = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const digits = filter.search.replace(/\D/g, '');
+    query.andWhere((q) => {
+      q.whereILike('subject_name', text);
+      if (digits) q.orWhere('subject_document', 'like', `%${digits}%`);
+    });
+  }
+  const [{ count }] = await query.clone().count<{ count: string }[]>({ count: '*' });
+  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(filter.skip).limit(filter.take).select('state');
+  return { total: Number(count), items: rows.map((r) => r.state as CollectionState) };
+}
+
+export interface QueueEntry {
+  collection: CollectionState;
+  item: ItemState;
+}
+
+/** Items waiting for a human decision (AWAITING_OPERATOR, MANUAL_REVIEW), oldest first. */
+export async function operatorQueue(db: Knex, organizationId: string, page: { skip: number; take: number }): Promise<{ total: number; items: QueueEntry[] }> {
+  const query = db('collection_items as i').where('i.organization_id', organizationId).whereIn('i.status', OPERATOR_ITEM_STATUSES as string[]);
+  const [{ count }] = await query.clone().count<{ count: string }[]>({ count: '*' });
+  const rows = await query
+    .join('collection_collections as c', 'c.id', 'i.collection_id')
+    .orderBy([{ column: 'i.updated_at', order: 'asc' }, { column: 'i.item_id', order: 'asc' }])
+    .offset(page.skip)
+    .limit(page.take)
+    .select('i.item_id', 'c.state');
+  const items = rows.map((row) => {
+    const collection = row.state as CollectionState;
+    return { collection, item: collection.items.find((i) => i.itemId === row.item_id)! };
+  });
+  return { total: Number(count), items };
+}
+
+/** Sent collections whose deadline has passed at `asOf` (the expiry job asks each one to expire). */
+export async function expirableCollections(db: Knex, asOf: string, limit = 500): Promise<Array<{ organizationId: string; collectionId: string }>> {
+  const rows = await db('collection_collections').whereIn('status', ['SENT', 'IN_PROGRESS']).andWhere('expires_at', '<=', asOf).orderBy('expires_at').limit(limit).select('organization_id', 'id');
+  return rows.map((r) => ({ organizationId: r.organization_id, collectionId: r.id }));
+}
+
+export interface DueReminder {
+  organizationId: string;
+  collectionId: string;
+  recipientId: string;
+  linkVersion: number;
+  /** The latest reminder day already due (days after sending): a dedupe key per day sends each once. */
+  reminderDay: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Recipients of open, notified collections who still have items to answer and whose latest due
+ * reminder day has come. Only the latest day is returned, so a job that was down for days sends
+ * one reminder, not a burst.
+ */
+export async function pendingReminders(db: Knex, asOf: string, limit = 500): Promise<DueReminder[]> {
+  const rows = await db('collection_collections')
+    .whereIn('status', ['SENT', 'IN_PROGRESS'])
+    .andWhere('expires_at', '>', asOf)
+    .andWhereRaw("state->>'channel' <> 'NONE'")
+    .andWhereRaw("jsonb_array_length(state->'reminderDays') > 0")
+    .orderBy('sent_at')
+    .limit(limit)
+    .select('state');
+  const now = Date.parse(asOf);
+  const due: DueReminder[] = [];
+  for (const { state } of rows as Array<{ state: CollectionState }>) {
+    const elapsedDays = (now - Date.parse(state.sentAt!)) / DAY_MS;
+    const reminderDay = Math.max(-1, ...state.reminderDays.filter((d) => d <= elapsedDays));
+    if (reminderDay < 0) continue;
+    for (const r of state.recipients) {
+      if (!state.items.some((i) => r.itemIds.includes(i.itemId) && isAwaitingRecipient(i))) continue;
+      due.push({ organizationId: state.organizationId!, collectionId: state.collectionId!, recipientId: r.recipientId, linkVersion: r.linkVersion, reminderDay });
+    }
+  }
+  return due;
+}

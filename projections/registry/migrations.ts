@@ -1,0 +1,62 @@
+import type { Migration } from '../../platform/database/migrate.ts';
+
+export const registryMigrations: Migration[] = [
+  {
+    name: '202611231600_registry_read_tables',
+    async up(knex) {
+      await knex.schema.createTable('registry_registries', (t) => {
+        t.text('id').primary();
+        t.text('organization_id').notNullable();
+        t.text('document').notNullable();
+        t.text('name').notNullable();
+        t.text('entity_type').notNullable();
+        t.jsonb('contacts').notNullable();
+        t.jsonb('basic_data').notNullable();
+        t.text('kyc_status').notNullable();
+        t.integer('completeness').notNullable();
+        // Whose personal data the row copies: an erasure of that subject blanks it.
+        t.text('subject_id');
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        // Not unique: the id is derived from organization and document already, and erased rows share '***'.
+        t.index(['organization_id', 'document']);
+        t.index(['organization_id', 'updated_at']);
+      });
+      await knex.schema.createTable('registry_documents', (t) => {
+        t.text('id').primary();
+        t.text('registry_id').notNullable();
+        t.text('organization_id').notNullable();
+        t.text('document').notNullable();
+        t.text('file_name').notNullable();
+        t.text('mime_type').notNullable();
+        t.integer('size_bytes').notNullable();
+        t.text('sha256').notNullable();
+        t.text('blob_id').notNullable();
+        t.text('expected_type');
+        t.jsonb('source');
+        t.jsonb('uploaded_by').notNullable();
+        t.text('status').notNullable();
+        t.text('stage');
+        t.text('type');
+        t.integer('attempt').notNullable();
+        t.text('force_type');
+        t.text('verdict');
+        t.double('score');
+        t.text('reason');
+        // YYYY-MM-DD: compared as text with the date of `asOf`.
+        t.text('valid_until');
+        t.text('decided_by_user_id');
+        t.text('comment');
+        t.text('subject_id');
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.index(['organization_id', 'registry_id', 'created_at']);
+        t.index(['organization_id', 'document', 'type']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('registry_documents');
+      await knex.schema.dropTable('registry_registries');
+    },
+  },
+];

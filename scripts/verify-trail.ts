@@ -1,0 +1,106 @@
+/**
+ * Verifies a collection trail export offline: `npx tsx scripts/verify-trail.ts export.json keys.json`
+ * (keys.json: the reply of GET /.well-known/collection-trail-keys). Needs nothing of the service,
+ * only node's crypto and canonicalize, so an auditor can read all of it. Prints a verdict and exits
+ * 1 on any failure. The formulas are in docs/collection-trail.md.
+ */
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import canonicalizeCjs from 'canonicalize';
+
+// The package is CommonJS (module.exports is the function) while its types declare an ES default.
+const canonicalize = canonicalizeCjs as unknown as (input: unknown) => string;
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+const FORMAT = 'collection-trail-export/1';
+const MAX_PROBLEMS_SHOWN = 50;
+
+interface Seal {
+  collectionId: string;
+  seq: number;
+  chainHash: string;
+  signedAt: string;
+  keyId: string;
+  signature: string;
+}
+interface Entry {
+  seq: number;
+  entry: Record<string, unknown>;
+  entryHash: string;
+  chainHash: string;
+  seal: Seal | null;
+}
+export interface TrailExport {
+  format: string;
+  organizationId: string;
+  collectionId: string;
+  genesis: string;
+  entryCount: number;
+  entries: Entry[];
+}
+export interface Verdict {
+  ok: boolean;
+  problems: string[];
+  /** Facts that are not failures: how much was checked, entries after the last seal. */
+  notes: string[];
+}
+
+function publicKeys(keysDocument: unknown): Map<string, KeyObject> {
+  const list = (Array.isArray(keysDocument) ? keysDocument : (keysDocument as { keys?: unknown[] })?.keys) ?? [];
+  return new Map(list.map((k) => [(k as { keyId: string }).keyId, createPublicKey((k as { publicKey: string }).publicKey)]));
+}
+
+function checkSeal(doc: TrailExport, e: Entry, keys: Map<string, KeyObject>, problems: string[]): boolean {
+  const seal = e.seal!;
+  const key = keys.get(seal.keyId);
+  if (!key) return !problems.push(`entry ${e.seq}: sealed with unknown key ${seal.keyId}`);
+  const message = canonicalize({ collectionId: seal.collectionId, seq: seal.seq, chainHash: seal.chainHash, signedAt: seal.signedAt, keyId: seal.keyId });
+  if (!verify(null, Buffer.from(message, 'utf8'), key, Buffer.from(seal.signature, 'base64url'))) return !problems.push(`entry ${e.seq}: bad seal signature`);
+  if (seal.collectionId !== doc.collectionId || seal.seq !== e.seq) return !problems.push(`entry ${e.seq}: the seal belongs to collection ${seal.collectionId}, entry ${seal.seq}`);
+  if (seal.chainHash !== e.chainHash) return !problems.push(`entry ${e.seq}: the seal signed another chain head (the chain was recomputed)`);
+  return true;
+}
+
+export function verifyTrail(doc: TrailExport, keysDocument: unknown): Verdict {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  if (doc?.format !== FORMAT || !Array.isArray(doc.entries)) return { ok: false, problems: [`not a ${FORMAT} export`], notes };
+  const keys = publicKeys(keysDocument);
+  if (doc.entryCount !== doc.entries.length) problems.push(`the export announces ${doc.entryCount} entries and holds ${doc.entries.length}`);
+  let previous = doc.genesis;
+  let seals = 0;
+  let lastSealed = 0;
+  doc.entries.forEach((e, index) => {
+    if (e.seq !== index + 1) problems.push(`entry ${e.seq} at position ${index + 1}: an entry was deleted or inserted`);
+    if (e.entry.collectionId !== doc.collectionId || e.entry.organizationId !== doc.organizationId) problems.push(`entry ${e.seq}: belongs to another collection`);
+    // The entry and the chain are checked apart: an erased personal field fails only the first.
+    if (sha256(canonicalize(e.entry)) !== e.entryHash) problems.push(`entry ${e.seq}: content does not match its entry hash (altered, or personal data erased)`);
+    if (sha256(previous + e.entryHash) !== e.chainHash) problems.push(`entry ${e.seq}: chain broken (its chain hash does not follow from the previous one)`);
+    previous = e.chainHash;
+    if (e.seal) {
+      seals++;
+      if (checkSeal(doc, e, keys, problems)) lastSealed = e.seq;
+    }
+  });
+  if (!seals) problems.push('no seal: an unsigned chain could have been recomputed whole');
+  notes.push(`${doc.entries.length} entries, ${seals} seals, keys ${[...keys.keys()].join(', ') || 'none'}`);
+  if (seals && lastSealed < doc.entries.length) notes.push(`entries ${lastSealed + 1} to ${doc.entries.length} come after the last valid seal: the chain covers them, no signature does yet`);
+  return { ok: problems.length === 0, problems, notes };
+}
+
+function main(args: string[]): number {
+  if (args.length !== 2) {
+    console.error('usage: npx tsx scripts/verify-trail.ts export.json keys.json');
+    return 2;
+  }
+  const started = performance.now();
+  const verdict = verifyTrail(JSON.parse(readFileSync(args[0]!, 'utf8')), JSON.parse(readFileSync(args[1]!, 'utf8')));
+  for (const note of verdict.notes) console.log(note);
+  for (const problem of verdict.problems.slice(0, MAX_PROBLEMS_SHOWN)) console.log(`FAIL ${problem}`);
+  if (verdict.problems.length > MAX_PROBLEMS_SHOWN) console.log(`... and ${verdict.problems.length - MAX_PROBLEMS_SHOWN} more problems`);
+  console.log(`${verdict.ok ? 'VERIFIED' : 'NOT VERIFIED'} in ${Math.round(performance.now() - started)} ms`);
+  return verdict.ok ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2));
