@@ -6,6 +6,7 @@ import { ExecutionProcessWorker } from '../application/operation/worker.ts';
 import { messagingWorkers } from '../application/messaging/workers.ts';
 import { TrailSealer } from '../application/collection/trail/sealer.ts';
 import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
+import { collectionNotificationWorkers } from '../application/collection/notifications/workers.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -18,4 +19,5 @@ export const workerFactories: Array<() => Worker> = [
   ...messagingWorkers,
   () => new TrailSealer(),
   () => new DocumentAnalysisWorker(),
+  ...collectionNotificationWorkers,
 ];
