@@ -22,13 +22,13 @@ const DAY_MS = 86_400_000;
 let offsetMs = 0;
 
 test.before(async (ctx) => {
-  ctx.smtp = await startSmtpReceiver();
+  ctx.smtp = await startSmtpReceiver({ refuse: (address) => (address.startsWith('refused') ? { code: 550, text: '5.1.1 Mailbox unavailable' } : null) });
   ctx.hooks = await startReceiver();
   // The scheduler's jobs run every second so a moved clock is acted on without waiting a minute.
   ctx.app = await startTestApp({ SMTP_URL: ctx.smtp.url, COLLECTION_SCHEDULE_CRON: '* * * * * *', MESSAGING_RETRY_DELAYS: '100ms' });
   ctx.app.app.clock = { now: () => new Date(Date.now() + offsetMs) };
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  const events = ['collection.message.sent', 'collection.message.reminded', 'collection.expired', 'collection.completed'];
+  const events = ['collection.message.sent', 'collection.message.reminded', 'collection.message.failed', 'collection.expired', 'collection.completed'];
   const reply = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: `${ctx.hooks.url}/hooks`, events } });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
 });
@@ -85,6 +85,34 @@ test('a reissued link is mailed again with the new token', async (ctx) => {
   assert.is(reissued.status, 200, JSON.stringify(reissued.body));
   const fresh = await eventually(async () => ctx.smtp.mails.find((m) => m.text?.includes(reissued.body.link.url)), 15_000, 'the new link mailed');
   assert.ok(JSON.stringify(fresh.to).includes(email));
+});
+
+test('a recipient added to a sent collection is invited; a refused address ends in collection.message.failed and RECIPIENT_MESSAGE_FAILED', async (ctx) => {
+  const { collectionId } = await createCollection(ctx);
+  const added = await ctx.app.call('POST', `/v1/collections/${collectionId}/recipients`, { token: ctx.tenant.token, body: { name: 'Nova Pessoa', email: 'nova@example.com' } });
+  assert.is(added.status, 201, JSON.stringify(added.body));
+  const mail = await mailTo(ctx, 'nova@example.com', /envio de documentos/);
+  assert.ok(mail.text?.includes(added.body.link.url));
+
+  const refused = await ctx.app.call('POST', `/v1/collections/${collectionId}/recipients`, { token: ctx.tenant.token, body: { name: 'Sem Caixa', email: 'refused@example.com', phone: '+5511999998888' } });
+  assert.is(refused.status, 201, JSON.stringify(refused.body));
+  const recipientId = refused.body.link.recipientId;
+  const failed = await webhook(ctx, 'collection.message.failed', collectionId);
+  assert.equal(failed.data, {
+    collectionId,
+    recipientId,
+    name: 'Sem Caixa',
+    email: 'refused@example.com',
+    phone: '+5511999998888',
+    template: 'COLLECTION_INVITE',
+    channels: ['EMAIL'],
+    error: '550 5.1.1 Mailbox unavailable',
+  });
+  const trail = await eventually(async () => {
+    const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });
+    return reply.body.trail.find((e: { action: string; recipientId: string }) => e.action === 'RECIPIENT_MESSAGE_FAILED' && e.recipientId === recipientId);
+  }, 15_000, 'RECIPIENT_MESSAGE_FAILED in the trail');
+  assert.ok(trail);
 });
 
 test('after the configured day (controlled clock) the recipient with a pending item gets one reminder, recorded as RECIPIENT_REMINDED', async (ctx) => {

@@ -58,6 +58,7 @@ export class CollectionScheduleJob implements Worker {
   private task: ScheduledTask | undefined;
   private locks: AdvisoryLocks | undefined;
   private holding = false;
+  private busy = false;
   private running: Promise<unknown> = Promise.resolve();
 
   async start(app: AppContext): Promise<void> {
@@ -65,13 +66,18 @@ export class CollectionScheduleJob implements Worker {
     if (!cron.validate(schedule)) throw new ConfigurationError(`COLLECTION_SCHEDULE_CRON "${schedule}" is not a cron expression; fix: e.g. "* * * * *"`);
     this.locks = new AdvisoryLocks(app.db);
     const log = app.log.child({ job: this.name });
+    // Overlap is skipped here rather than by node-cron's noOverlap, which logs a warning for
+    // every skipped tick: with a frequent schedule a slow run is normal, not worth a line.
     this.task = cron.schedule(
       schedule,
       () => {
-        this.running = this.runOnce(app).catch((error: unknown) => log.error({ err: error }, 'collection reminders and expiry failed; next run retries'));
-        return this.running;
+        if (this.busy) return;
+        this.busy = true;
+        this.running = this.runOnce(app)
+          .catch((error: unknown) => log.error({ err: error }, 'collection reminders and expiry failed; next run retries'))
+          .finally(() => (this.busy = false));
       },
-      { name: this.name, noOverlap: true },
+      { name: this.name },
     );
   }
 
