@@ -18,5 +18,6 @@ export const messagingPersonalData: PersonalDataRule = {
     MessageSent: ['to'],
     MessageDelivered: ['to'],
     MessageFailed: ['to'],
+    MessageWithdrawn: ['to'],
   },
 };

@@ -37,3 +37,27 @@ export async function queueMessage(app: Pick<AppContext, 'store' | 'clock'>, inp
   });
   return { messageId, position };
 }
+
+/**
+ * Withdraw a collection's messages of these templates that have not left yet (waiting for their
+ * first attempt or a retry): a closed collection's invitation or reminder must not arrive after it
+ * closed. Reads the messaging read model: the caller makes sure it is current. A message already
+ * on its way when this runs may still arrive; one that left stays SENT.
+ */
+export async function withdrawPendingMessages(
+  app: Pick<AppContext, 'store' | 'clock' | 'db'>,
+  ref: { organizationId: string; collectionId: string; templates: readonly MessageTemplate[] },
+  reason: string,
+): Promise<number> {
+  const pending: Array<{ id: string }> = await app
+    .db('messaging_messages')
+    .where({ organization_id: ref.organizationId, collection_id: ref.collectionId, status: 'PENDING' })
+    .whereIn('template', ref.templates)
+    .select('id');
+  let withdrawn = 0;
+  for (const { id } of pending) {
+    const { position } = await handleCommand(app.store, messageStream(id), messagingDecider, { type: 'Withdraw', reason, at: app.clock.now().toISOString() });
+    if (position) withdrawn++;
+  }
+  return withdrawn;
+}

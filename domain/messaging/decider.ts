@@ -16,7 +16,13 @@ export type MessagingEvent =
   | DomainEvent<'MessageQueued', MessageQueuedData>
   | DomainEvent<'MessageSent', Data<'MessageSent'>>
   | DomainEvent<'MessageDelivered', Data<'MessageDelivered'>>
-  | DomainEvent<'MessageFailed', Data<'MessageFailed'>>;
+  | DomainEvent<'MessageFailed', Data<'MessageFailed'>>
+  /**
+   * Ours, beside the shared outcomes: the asker no longer wants a message that has not left (its
+   * collection closed while it waited for a retry). It ends FAILED with the reason, but it is not
+   * a channel's failure, so it fires no collection.message.failed.
+   */
+  | DomainEvent<'MessageWithdrawn', Data<'MessageQueued'> & { reason: string }>;
 
 export type MessagingCommand =
   | {
@@ -33,7 +39,8 @@ export type MessagingCommand =
     }
   | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; at: string }
   | { type: 'RecordDelivered'; channel: MessageChannel; at: string }
-  | { type: 'RecordFailed'; error: string; at: string };
+  | { type: 'RecordFailed'; error: string; at: string }
+  | { type: 'Withdraw'; reason: string; at: string };
 
 export interface MessagingState {
   queued: MessageQueuedData | null;
@@ -53,6 +60,7 @@ function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
     case 'MessageDelivered':
       return { ...state, delivered: [...state.delivered, event.data.channel], status: 'DELIVERED' };
     case 'MessageFailed':
+    case 'MessageWithdrawn':
       return { ...state, status: 'FAILED' };
   }
 }
@@ -98,6 +106,9 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
     case 'RecordFailed':
       if (state.status === 'FAILED' || state.sent.length > 0) return [];
       return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
+    case 'Withdraw':
+      if (state.status !== 'PENDING' || state.sent.length > 0) return [];
+      return [{ type: 'MessageWithdrawn', data: { ...base(queued, command.at), reason: command.reason } }];
   }
 }
 

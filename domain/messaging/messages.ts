@@ -7,4 +7,5 @@ export const MessagingMessages = {
   noEmail: 'Destinatário sem e-mail cadastrado.',
   noPhone: 'Destinatário sem telefone cadastrado.',
   timeout: 'O canal não respondeu a tempo.',
+  withdrawnCollectionClosed: 'Mensagem não enviada: a solicitação foi encerrada antes do envio.',
 } as const;

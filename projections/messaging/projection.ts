@@ -4,7 +4,7 @@ import type { Projection } from '../../platform/projections/projection.ts';
 import type { MessagingEvent } from '../../domain/messaging/decider.ts';
 
 export const MESSAGING_PROJECTION = 'messaging';
-export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
+export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
 
 async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void> {
   const { messageId, at } = event.data;
@@ -41,6 +41,9 @@ async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void
       return;
     case 'MessageFailed':
       await row.update({ status: 'FAILED', error: event.data.error, updated_at: at });
+      return;
+    case 'MessageWithdrawn':
+      await row.update({ status: 'FAILED', error: event.data.reason, updated_at: at });
   }
 }
 

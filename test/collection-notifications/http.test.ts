@@ -22,10 +22,15 @@ const DAY_MS = 86_400_000;
 let offsetMs = 0;
 
 test.before(async (ctx) => {
-  ctx.smtp = await startSmtpReceiver({ refuse: (address) => (address.startsWith('refused') ? { code: 550, text: '5.1.1 Mailbox unavailable' } : null) });
+  ctx.smtp = await startSmtpReceiver({
+    refuse(address) {
+      if (address.startsWith('refused')) return { code: 550, text: '5.1.1 Mailbox unavailable' };
+      return address.startsWith('slow') ? { code: 451, text: '4.3.0 Try again later' } : null;
+    },
+  });
   ctx.hooks = await startReceiver();
   // The scheduler's jobs run every second so a moved clock is acted on without waiting a minute.
-  ctx.app = await startTestApp({ SMTP_URL: ctx.smtp.url, COLLECTION_SCHEDULE_CRON: '* * * * * *', MESSAGING_RETRY_DELAYS: '100ms' });
+  ctx.app = await startTestApp({ SMTP_URL: ctx.smtp.url, COLLECTION_SCHEDULE_CRON: '* * * * * *', MESSAGING_RETRY_DELAYS: '100ms,60s' });
   ctx.app.app.clock = { now: () => new Date(Date.now() + offsetMs) };
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
   const events = ['collection.message.sent', 'collection.message.reminded', 'collection.message.failed', 'collection.expired', 'collection.completed'];
@@ -127,6 +132,20 @@ test('after the configured day (controlled clock) the recipient with a pending i
   await sendDueReminders(ctx.app.app);
   const reminders = ctx.smtp.mails.filter((m) => JSON.stringify(m.to).includes(email) && m.subject?.startsWith('Lembrete'));
   assert.is(reminders.length, 1);
+});
+
+test('an invitation waiting for a retry is withdrawn when the collection is canceled: FAILED with the reason, no failure webhook', async (ctx) => {
+  const { collectionId } = await createCollection(ctx, { recipients: [{ name: 'Caixa Lenta', email: 'slow@example.com' }] });
+  const waiting = await eventually(() => ctx.app.app.db('messaging_deliveries').where({ status: 'pending', attempts: 2 }).whereNotNull('last_error').first(), 15_000, 'second attempt refused');
+  const canceled = await ctx.app.call('POST', `/v1/collections/${collectionId}/cancel`, { token: ctx.tenant.token, body: {} });
+  assert.is(canceled.status, 200, JSON.stringify(canceled.body));
+  const view = await eventually(async () => {
+    const row = await ctx.app.app.db('messaging_messages').where({ id: waiting.message_id }).first();
+    return row?.status === 'FAILED' ? row : undefined;
+  }, 15_000, 'withdrawn');
+  assert.is(view.error, 'Mensagem não enviada: a solicitação foi encerrada antes do envio.');
+  const types = (await ctx.app.app.store.readStream(messageStream(waiting.message_id))).map((e) => e.type);
+  assert.equal(types, ['MessageQueued', 'MessageWithdrawn']);
 });
 
 test('a canceled collection gets no reminder', async (ctx) => {

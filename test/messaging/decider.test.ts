@@ -69,6 +69,16 @@ test('failed only when nothing left: once, and never after a channel sent it', (
   assert.is(given(messagingDecider, [queued, failed]).state.status, 'FAILED');
 });
 
+test('withdraw: a message still waiting ends FAILED with the reason, without MessageFailed; one that left is kept', () => {
+  const withdraw = { type: 'Withdraw', reason: 'encerrada', at: LATER } as const;
+  const withdrawn: MessagingEvent = { type: 'MessageWithdrawn', data: { ...base, reason: 'encerrada' } };
+  given(messagingDecider, [queued]).when(withdraw).then([withdrawn]);
+  assert.is(given(messagingDecider, [queued, withdrawn]).state.status, 'FAILED');
+  given(messagingDecider, [queued, withdrawn]).when(withdraw).then([]);
+  given(messagingDecider, [queued, sentEmail]).when(withdraw).then([]);
+  given(messagingDecider, [queued, withdrawn]).when({ type: 'RecordFailed', error: 'x', at: LATER }).then([]);
+});
+
 test('invite texts: subject, greeting, the operator message, pending items, link and deadline in Brasília time; HTML escaped', () => {
   const invite = renderMessage('COLLECTION_INVITE', 'Ana <Souza>', CONTENT);
   assert.is(invite.subject, 'Banco Exemplo: envio de documentos de Padaria Pão Quente Ltda');

@@ -5,7 +5,9 @@ import { DomainError } from '../../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { organizationName } from '../../../projections/messaging/queries.ts';
 import type { AppContext } from '../../context.ts';
-import { queueMessage } from '../../messaging/queue.ts';
+import { queueMessage, withdrawPendingMessages } from '../../messaging/queue.ts';
+import { MessagingMessages } from '../../../domain/messaging/messages.ts';
+import { MESSAGING_PROJECTION } from '../../../projections/messaging/projection.ts';
 import { loadCollection, recordMessageFailed, recordRecipientNotified } from '../commands.ts';
 import { recipientLink } from '../links.ts';
 import { isLive, messageFor, pendingItemsOf } from './messages.ts';
@@ -64,9 +66,9 @@ export class NotificationProcess {
     private readonly log: Logger,
   ) {}
 
-  async handle(event: Pick<RecordedEvent, 'type' | 'data'>): Promise<void> {
+  async handle(event: Pick<RecordedEvent, 'type' | 'data' | 'position'>): Promise<void> {
     if (event.type === 'MessageSent' || event.type === 'MessageFailed') return this.outcome(event as unknown as MessageEvent);
-    const { collectionId, recipientId } = event.data as unknown as Envelope;
+    const { organizationId, collectionId, recipientId } = event.data as unknown as Envelope;
     const state = await loadCollection(this.app, collectionId);
     const invite = (recipients: readonly RecipientState[]) => notify(this.app, state, recipients, 'COLLECTION_INVITE', (r) => String(r.linkVersion));
     switch (event.type) {
@@ -80,13 +82,24 @@ export class NotificationProcess {
         if (isLive(state)) await invite(state.recipients.filter((r) => r.recipientId === recipientId));
         return;
       case 'CollectionCompleted':
-        await unschedule(this.app.db, collectionId);
+        await this.close(organizationId, collectionId, event.position);
         await notify(this.app, state, state.recipients, 'COLLECTION_COMPLETED', () => 'done');
         return;
       default:
         // Canceled or expired: nothing more is sent about it.
-        await unschedule(this.app.db, collectionId);
+        await this.close(organizationId, collectionId, event.position);
     }
+  }
+
+  /**
+   * A closed collection leaves the schedule, and its invitations and reminders still waiting to
+   * leave are withdrawn, once the messaging read model holds every message queued before the close.
+   */
+  private async close(organizationId: string, collectionId: string, position: RecordedEvent['position']): Promise<void> {
+    await unschedule(this.app.db, collectionId);
+    await this.app.readYourWrites([MESSAGING_PROJECTION], position);
+    const templates = ['COLLECTION_INVITE', 'COLLECTION_REMINDER'] as const;
+    await withdrawPendingMessages(this.app, { organizationId, collectionId, templates }, MessagingMessages.withdrawnCollectionClosed);
   }
 
   private async outcome(event: MessageEvent): Promise<void> {
