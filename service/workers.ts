@@ -7,6 +7,7 @@ import { messagingWorkers } from '../application/messaging/workers.ts';
 import { TrailSealer } from '../application/collection/trail/sealer.ts';
 import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
 import { collectionNotificationWorkers } from '../application/collection/notifications/workers.ts';
+import { collectionProcessWorker } from '../application/collection/process.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -20,4 +21,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new TrailSealer(),
   () => new DocumentAnalysisWorker(),
   ...collectionNotificationWorkers,
+  collectionProcessWorker,
 ];

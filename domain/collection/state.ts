@@ -1,4 +1,4 @@
-import type { FileOpinion } from './commands.ts';
+import type { Actor, FileOpinion } from './commands.ts';
 import type { CollectionDefinition, ItemDefinition, RecipientDefinition } from './definition.ts';
 import { CLOSED_COLLECTION_STATUSES, RESOLVED_ITEM_STATUSES, type CollectionStatus, type ItemStatus, type RecipientStatus } from './enums.ts';
 import type { CollectionModuleEvent } from './payloads.ts';
@@ -37,6 +37,8 @@ export interface RecipientState extends Omit<RecipientDefinition, 'linkHash'> {
 export interface CollectionState extends Omit<CollectionDefinition, 'items' | 'recipients'> {
   collectionId: string | null;
   organizationId: string | null;
+  /** Who created it (the operator or credential a completion acts for). */
+  createdBy: Actor | null;
   status: CollectionStatus;
   items: ItemState[];
   recipients: RecipientState[];
@@ -58,6 +60,7 @@ export function initialCollectionState(): CollectionState {
   return {
     collectionId: null,
     organizationId: null,
+    createdBy: null,
     status: 'DRAFT',
     registryId: '',
     subject: { name: '', document: '', entityType: 'COMPANY' },
@@ -138,6 +141,7 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
         ...rest,
         collectionId: data.collectionId,
         organizationId: data.organizationId,
+        createdBy: { actorType: data.actorType, actorId: data.actorId },
         status: 'DRAFT',
         items: itemStates,
         recipients: recipients.map((r) => newRecipient(r, itemStates)),

@@ -1,0 +1,111 @@
+import type Logger from 'bunyan';
+import { AdvisoryLocks, LockNamespace } from '../../platform/database/advisory-lock.ts';
+import type { Position, RecordedEvent, Subscription } from '../../platform/eventstore/port.ts';
+import type { AppContext } from '../context.ts';
+import type { Worker } from '../worker.ts';
+
+const ATTEMPTS = 5;
+
+/**
+ * A process manager (projector role) reduced to what differs between them: the events it follows
+ * and its reaction. It runs in one process at a time (advisory lock), follows the events from its
+ * checkpoint (`process:<name>` in projection_checkpoints) in global order and saves the checkpoint
+ * after each batch, so a crash replays at most one batch: reactions must tolerate a replay (the
+ * collection decider records the same outcome once). A reaction failing ATTEMPTS times is logged
+ * and skipped so one broken stream does not stop every other collection.
+ */
+export class EventFollower implements Worker {
+  readonly role = 'projector' as const;
+  private stopping = false;
+  private subscription: Subscription | undefined;
+  private loop: Promise<void> | undefined;
+  private locks: AdvisoryLocks | undefined;
+  private wake: (() => void) | undefined;
+  private log!: Logger;
+
+  constructor(
+    readonly name: string,
+    private readonly eventTypes: readonly string[],
+    private readonly react: (app: AppContext, event: RecordedEvent, log: Logger) => Promise<void>,
+  ) {}
+
+  async start(app: AppContext): Promise<void> {
+    this.log = app.log.child({ worker: this.name });
+    this.locks = new AdvisoryLocks(app.db);
+    this.loop = this.run(app);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.subscription?.stop();
+    await this.loop;
+    await this.locks?.close();
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async run(app: AppContext): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        if (!(await this.locks!.tryLock(LockNamespace.processManager, this.name))) {
+          await this.pause(1000);
+          continue;
+        }
+        await this.follow(app);
+        failures = 0;
+      } catch (error) {
+        failures++;
+        this.log.error({ err: error }, 'process manager failed; retrying');
+        await this.pause(Math.min(30_000, 200 * 2 ** failures));
+      }
+    }
+  }
+
+  private async follow(app: AppContext): Promise<void> {
+    const checkpoint = `process:${this.name}`;
+    await app.db('projection_checkpoints').insert({ name: checkpoint }).onConflict('name').ignore();
+    const row = await app.db('projection_checkpoints').where({ name: checkpoint }).first();
+    const after: Position = { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+    let failure: unknown;
+    this.subscription = app.store.subscribeToAll(
+      async (events, position) => {
+        for (const event of events) {
+          if (this.stopping) return;
+          await this.reactWithRetries(app, event);
+        }
+        await app.db('projection_checkpoints')
+          .where({ name: checkpoint })
+          .update({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: app.db.fn.now() });
+      },
+      { after, filter: { eventTypes: this.eventTypes }, maxCount: 100, onError: (error) => (failure = error) },
+    );
+    await this.subscription.done;
+    this.subscription = undefined;
+    if (failure) throw failure;
+  }
+
+  private async reactWithRetries(app: AppContext, event: RecordedEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.react(app, event, this.log);
+      } catch (error) {
+        if (this.stopping) throw error;
+        if (attempt >= ATTEMPTS) {
+          this.log.error({ err: error, type: event.type, streamName: event.streamName }, 'event skipped after repeated failures');
+          return;
+        }
+        await this.pause(50 * 2 ** attempt);
+      }
+    }
+  }
+}

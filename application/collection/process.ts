@@ -1,0 +1,59 @@
+import type Logger from 'bunyan';
+import type { FileOpinion } from '../../domain/collection/commands.ts';
+import type { CollectionEventData } from '../../domain/collection/events.ts';
+import type { DocumentAssessedData, DocumentDecidedData, DocumentReceivedData } from '../../domain/registry/document-events.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import type { AppContext } from '../context.ts';
+import { SYSTEM_ACTOR } from './actor.ts';
+import { runCollectionCommand } from './commands.ts';
+import { EventFollower } from './follower.ts';
+import { runOnCompleted } from './on-completed.ts';
+
+/** What moves a collection from outside it: its files' analysis, and its own completion. */
+export const COLLECTION_PROCESS_EVENTS = ['RegistryDocumentReceived', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided', 'CollectionCompleted'];
+
+const opinionOf = (data: DocumentAssessedData | DocumentDecidedData): FileOpinion => ({
+  registryDocumentId: data.registryDocumentId,
+  attempt: data.attempt,
+  type: data.type,
+  verdict: data.verdict,
+  score: 'score' in data ? data.score : null,
+  reason: 'reason' in data ? data.reason : data.comment,
+});
+
+/**
+ * A registry document sent for an item (its `source`) moves the item: received -> ITEM_SUBMITTED
+ * (when the recipient page has not recorded it yet) and ITEM_PROCESSING; assessed, failed or decided
+ * -> the opinion, which AUTOMATIC mode resolves and REVIEW mode only records. A refusal (the
+ * collection closed, the item resolved meanwhile) is a business answer, not a failure: logged, skipped.
+ */
+async function reactToDocument(app: AppContext, event: RecordedEvent, log: Logger): Promise<void> {
+  const data = event.data as unknown as DocumentReceivedData & DocumentAssessedData & DocumentDecidedData;
+  if (!data.source) return;
+  const { collectionId, itemId, recipientId } = data.source;
+  const run = (command: Parameters<typeof runCollectionCommand>[4]) => runCollectionCommand(app, data.organizationId, collectionId, SYSTEM_ACTOR, command);
+  try {
+    if (event.type === 'RegistryDocumentReceived') {
+      const submitted = { type: 'SubmitItemDocument' as const, itemId, recipientId, registryDocumentId: data.registryDocumentId };
+      await runCollectionCommand(app, data.organizationId, collectionId, data.uploadedBy, submitted);
+      await run({ type: 'StartItemProcessing', itemId, registryDocumentId: data.registryDocumentId });
+    } else if (event.type === 'RegistryDocumentDecided') {
+      await run({ type: 'DecideItemDocument', itemId, opinion: { ...opinionOf(data), verdict: data.verdict } });
+    } else {
+      // A technical failure carries no verdict: the item waits for the operator.
+      const opinion = opinionOf(data);
+      await run({ type: 'AssessItem', itemId, opinion: event.type === 'RegistryDocumentFailed' ? { ...opinion, verdict: null } : opinion });
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    log.info({ type: event.type, collectionId, itemId, refusal: error.message }, 'collection refused a document outcome');
+  }
+}
+
+export async function reactToCollectionEvent(app: AppContext, event: RecordedEvent, log: Logger): Promise<void> {
+  if (event.type === 'CollectionCompleted') return runOnCompleted(app, event.data as unknown as CollectionEventData, log);
+  return reactToDocument(app, event, log);
+}
+
+export const collectionProcessWorker = () => new EventFollower('collection-items', COLLECTION_PROCESS_EVENTS, reactToCollectionEvent);
