@@ -12,6 +12,7 @@ import { pricingMigrations } from '../projections/pricing/migrations.ts';
 import { operationMigrations } from '../projections/operation/migrations.ts';
 import { personalDataMigrations } from '../platform/personal-data/index.ts';
 import { proposalMigrations } from '../projections/proposal/migrations.ts';
+import { messagingMigrations } from '../projections/messaging/migrations.ts';
 import { collectionTemplateMigrations } from '../projections/collection-template/migrations.ts';
 import { collectionTrailMigrations } from './collection/trail/migrations.ts';
 import { registryMigrations } from '../projections/registry/migrations.ts';
@@ -32,6 +33,7 @@ export const migrations: Migration[] = [
   ...pricingMigrations,
   ...proposalMigrations,
   ...operationMigrations,
+  ...messagingMigrations,
   ...collectionTemplateMigrations,
   ...collectionTrailMigrations,
   ...registryMigrations,

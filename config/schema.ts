@@ -85,6 +85,27 @@ export const ConfigSchema = Type.Object({
   /** When the scheduler role refreshes the indexes (node-cron syntax); BCB publishes on business days. */
   MARKET_INDEX_REFRESH_CRON: Type.String({ default: '17 9 * * 1-5' }),
 
+  // Messaging (collection invitations, reminders, completion notices)
+  /** SMTP server for e-mail (smtp://user:pass@host:587, smtps://...). Unset: e-mails go to the messaging_outbox table and the log. */
+  SMTP_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Sender of every e-mail. */
+  SMTP_FROM: Type.String({ minLength: 3, default: 'Análise de Crédito <nao-responda@localhost>' }),
+  /** `sandbox` records WhatsApp messages in the messaging_outbox table; `cloud-api` sends them through Meta's WhatsApp Cloud API. */
+  WHATSAPP_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('cloud-api')], { default: 'sandbox' }),
+  WHATSAPP_API_URL: Type.String({ default: 'https://graph.facebook.com/v21.0' }),
+  /** The sender number's id in the Cloud API (required with cloud-api). */
+  WHATSAPP_PHONE_NUMBER_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /** Bearer token of the Cloud API (required with cloud-api). */
+  WHATSAPP_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** Waits between attempts of a channel that failed for a passing reason; after the last, the channel gives up. */
+  MESSAGING_RETRY_DELAYS: Type.String({ default: '30s,2m,10m' }),
+  /** Longest one attempt on a channel may take (SMTP conversation, HTTP call). */
+  MESSAGING_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
+  /** Messages one dispatcher sends at once. */
+  MESSAGING_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
+  /** When the scheduler role sends due collection reminders and expires collections past their deadline (node-cron, seconds field optional). */
+  COLLECTION_SCHEDULE_CRON: Type.String({ default: '* * * * *' }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

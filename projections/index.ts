@@ -7,6 +7,7 @@ import { creditPolicyProjection } from './credit-policy/projection.ts';
 import { pricingProjection } from './pricing/projection.ts';
 import { proposalProjection } from './proposal/projection.ts';
 import { operationProjection } from './operation/projection.ts';
+import { messagingProjection } from './messaging/projection.ts';
 import { collectionTemplateProjection } from './collection-template/projection.ts';
 import { collectionTrailProjection } from './collection/trail-projection.ts';
 import { registryProjection } from './registry/projection.ts';
@@ -22,6 +23,7 @@ export const allProjections: Projection[] = [
   pricingProjection,
   proposalProjection,
   operationProjection,
+  messagingProjection,
   collectionTemplateProjection,
   collectionTrailProjection,
   registryProjection,

@@ -3,6 +3,7 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../config/index.ts';
 import { identityPersonalData } from '../application/identity/personal-data.ts';
+import { messagingPersonalData } from '../application/messaging/personal-data.ts';
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
@@ -23,6 +24,7 @@ import { createIdGenerator, systemClock } from '../platform/ids.ts';
 const personalDataRules: PersonalDataRule[] = [
   reportPersonalData,
   identityPersonalData,
+  messagingPersonalData,
   collectionPersonalData,
   registryPersonalData,
 ];

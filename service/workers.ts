@@ -3,8 +3,10 @@ import { webhookWorkers } from '../application/webhook/workers.ts';
 import { MarketIndexRefreshJob } from '../application/pricing/refresh-job.ts';
 import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
 import { ExecutionProcessWorker } from '../application/operation/worker.ts';
+import { messagingWorkers } from '../application/messaging/workers.ts';
 import { TrailSealer } from '../application/collection/trail/sealer.ts';
 import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
+import { collectionNotificationWorkers } from '../application/collection/notifications/workers.ts';
 import { collectionProcessWorker } from '../application/collection/process.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
@@ -15,7 +17,9 @@ export const workerFactories: Array<() => Worker> = [
   () => new ReportProcessingWorker(),
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),
+  ...messagingWorkers,
   () => new TrailSealer(),
   () => new DocumentAnalysisWorker(),
+  ...collectionNotificationWorkers,
   collectionProcessWorker,
 ];

@@ -1,0 +1,60 @@
+import type { MessageContent } from '../../../domain/messaging/content.ts';
+import type { MessageChannel, MessageTemplate } from '../../../domain/messaging/events.ts';
+import type { NotificationChannel } from '../../../domain/collection/enums.ts';
+import { isAwaitingRecipient, type CollectionState, type RecipientState } from '../../../domain/collection/state.ts';
+import type { QueueMessageInput } from '../../messaging/queue.ts';
+
+const CHANNELS: Record<NotificationChannel, MessageChannel[]> = { EMAIL: ['EMAIL'], WHATSAPP: ['WHATSAPP'], BOTH: ['EMAIL', 'WHATSAPP'], NONE: [] };
+
+/** A collection that was sent and is not closed: the only kind anybody is notified about. */
+export const isLive = (state: CollectionState) => state.status === 'SENT' || state.status === 'IN_PROGRESS';
+
+/** Titles of the recipient's items still waiting on them (nothing received, or a new file asked for). */
+export function pendingItemsOf(state: CollectionState, recipient: RecipientState): string[] {
+  return state.items.filter((item) => recipient.itemIds.includes(item.itemId) && isAwaitingRecipient(item)).map((item) => item.title);
+}
+
+/**
+ * The channels a message to this recipient goes on: the collection's, less those the person has no
+ * address for when another remains (BOTH to someone without a phone is an e-mail). With no address
+ * at all the channels stay as they are, so the message fails visibly (collection.message.failed)
+ * instead of nobody hearing of it.
+ */
+export function channelsFor(channel: NotificationChannel, recipient: RecipientState): MessageChannel[] {
+  const wanted = CHANNELS[channel];
+  const reachable = wanted.filter((c) => (c === 'EMAIL' ? recipient.email : recipient.phone));
+  return reachable.length ? reachable : wanted;
+}
+
+export interface MessageRequest {
+  template: MessageTemplate;
+  /** What makes the message unique besides its collection and recipient (link version, reminder day). */
+  key: string;
+  link: string | null;
+  organizationName: string;
+}
+
+const KEY_PREFIX: Record<MessageTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed' };
+
+/** The message for one recipient, or null when the collection's channel is NONE. */
+export function messageFor(state: CollectionState, recipient: RecipientState, request: MessageRequest): QueueMessageInput | null {
+  const channels = channelsFor(state.channel, recipient);
+  if (!channels.length || !state.organizationId || !state.collectionId) return null;
+  const content: MessageContent = {
+    link: request.link,
+    subjectName: state.subject.name,
+    organizationName: request.organizationName,
+    operatorMessage: state.message,
+    pendingItems: request.template === 'COLLECTION_COMPLETED' ? [] : pendingItemsOf(state, recipient),
+    expiresAt: request.template === 'COLLECTION_COMPLETED' ? null : state.expiresAt,
+  };
+  return {
+    organizationId: state.organizationId,
+    dedupeKey: `${KEY_PREFIX[request.template]}:${state.collectionId}:${recipient.recipientId}:${request.key}`,
+    template: request.template,
+    channels,
+    to: { name: recipient.name, email: recipient.email, phone: recipient.phone },
+    correlation: { collectionId: state.collectionId, recipientId: recipient.recipientId },
+    content,
+  };
+}

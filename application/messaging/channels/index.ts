@@ -1,0 +1,21 @@
+import type { MessageChannel } from '../../../domain/messaging/events.ts';
+import { ConfigurationError } from '../../../config/index.ts';
+import type { AppContext } from '../../context.ts';
+import { SmtpEmailChannel, emailAddressOf } from './email.ts';
+import { OutboxChannel } from './outbox.ts';
+import type { MessageChannelPort } from './port.ts';
+import { CloudApiWhatsAppChannel, phoneOf } from './whatsapp.ts';
+
+export type Channels = Record<MessageChannel, MessageChannelPort>;
+
+/** The adapters the configuration names; the defaults keep every message on this machine. */
+export function channelsFor(app: Pick<AppContext, 'config' | 'db' | 'log'>): Channels {
+  const { config, db } = app;
+  const log = app.log.child({ module: 'messaging' });
+  const email = config.SMTP_URL ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY) : new OutboxChannel('EMAIL', db, log, emailAddressOf);
+  if (config.WHATSAPP_PROVIDER === 'sandbox') return { EMAIL: email, WHATSAPP: new OutboxChannel('WHATSAPP', db, log, phoneOf) };
+  if (!config.WHATSAPP_PHONE_NUMBER_ID || !config.WHATSAPP_TOKEN) {
+    throw new ConfigurationError('WHATSAPP_PROVIDER=cloud-api needs WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TOKEN; fix: set both, or WHATSAPP_PROVIDER=sandbox');
+  }
+  return { EMAIL: email, WHATSAPP: new CloudApiWhatsAppChannel(config.WHATSAPP_API_URL, config.WHATSAPP_PHONE_NUMBER_ID, config.WHATSAPP_TOKEN, config.MESSAGING_TIMEOUT_MS) };
+}

@@ -1,0 +1,31 @@
+import type { MessageAddressee, MessageChannel } from '../../../domain/messaging/events.ts';
+import type { RenderedMessage } from '../../../domain/messaging/templates.ts';
+
+export interface OutgoingMessage {
+  messageId: string;
+  to: MessageAddressee;
+  rendered: RenderedMessage;
+}
+
+/**
+ * What a channel answered when it did not take a message. `text` is the channel's own words (kept
+ * for the operator and sent in collection.message.failed); `permanent` says trying again cannot
+ * help (a refused address), so the channel gives up at once instead of waiting out its retries.
+ */
+export class ChannelError extends Error {
+  override name = 'ChannelError';
+  constructor(
+    readonly text: string,
+    readonly permanent: boolean,
+  ) {
+    super(text);
+  }
+}
+
+/** One way of reaching a person. Adapters throw ChannelError; anything else counts as passing. */
+export interface MessageChannelPort {
+  readonly channel: MessageChannel;
+  /** Resolves once the channel took the message; the provider's id of it when it gives one. */
+  send(message: OutgoingMessage): Promise<{ providerMessageId: string | null }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import type { MessageChannel } from '../../domain/messaging/events.ts';
+
+export interface ClaimedDelivery {
+  message_id: string;
+  channel: MessageChannel;
+  organization_id: string;
+  /** Attempts begun, this one included. */
+  attempts: number;
+  claim_token: string;
+}
+
+/**
+ * Claim due rows. SKIP LOCKED lets any number of dispatcher processes claim side by side; the
+ * claim is a lease (next_attempt_at pushed past the longest attempt, a fresh claim token), so no
+ * connection is held while sending and a dispatcher that dies mid-send leaves its rows due again.
+ */
+export async function claimDue(db: Knex, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const result = await db.raw(
+    `with due as (
+       select message_id, channel from messaging_deliveries
+        where status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at
+        limit ?
+          for update skip locked
+     )
+     update messaging_deliveries d
+        set next_attempt_at = now() + ? * interval '1 millisecond', claim_token = gen_random_uuid(), attempts = d.attempts + 1
+       from due
+      where d.message_id = due.message_id and d.channel = due.channel
+     returning d.message_id, d.channel, d.organization_id, d.attempts, d.claim_token`,
+    [limit, leaseMs],
+  );
+  return result.rows as ClaimedDelivery[];
+}
+
+const claimed = (delivery: ClaimedDelivery) => ({ message_id: delivery.message_id, channel: delivery.channel, claim_token: delivery.claim_token });
+
+/** The channel took it (or had already: the stream said so). */
+export async function markSent(db: Knex, delivery: ClaimedDelivery): Promise<void> {
+  await db('messaging_deliveries').where(claimed(delivery)).update({ status: 'sent', claim_token: null, last_error: null, completed_at: db.fn.now() });
+}
+
+/** A passing failure: due again after `delayMs`. */
+export async function markRetry(db: Knex, delivery: ClaimedDelivery, error: string, delayMs: number): Promise<void> {
+  await db('messaging_deliveries')
+    .where(claimed(delivery))
+    .update({ status: 'pending', claim_token: null, last_error: error, next_attempt_at: db.raw(`now() + ? * interval '1 millisecond'`, [delayMs]) });
+}
+
+/**
+ * The channel gave up. Inside one transaction that holds every row of the message (locked in
+ * channel order, so two channels giving up at once in two processes take turns), `onAllFailed`
+ * runs when no channel of the message is left pending or sent, with each channel's error; if it
+ * throws, the row stays claimed and is tried again once its lease runs out.
+ */
+export async function markFailed(
+  db: Knex,
+  delivery: ClaimedDelivery,
+  error: string,
+  onAllFailed: (errors: Array<{ channel: MessageChannel; error: string }>) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    const rows: Array<{ channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null }> = await trx('messaging_deliveries')
+      .where({ message_id: delivery.message_id })
+      .orderBy('channel')
+      .forUpdate();
+    const own = rows.find((row) => row.channel === delivery.channel);
+    if (own?.claim_token !== delivery.claim_token) return;
+    await trx('messaging_deliveries').where(claimed(delivery)).update({ status: 'failed', claim_token: null, last_error: error, completed_at: trx.fn.now() });
+    const after = rows.map((row) => (row.channel === delivery.channel ? { ...row, status: 'failed', last_error: error } : row));
+    if (after.every((row) => row.status === 'failed')) await onAllFailed(after.map((row) => ({ channel: row.channel, error: row.last_error ?? '' })));
+  });
+}

@@ -1,0 +1,23 @@
+import { ERASED_SUBJECT, type PersonalDataRule } from '../../platform/personal-data/index.ts';
+
+/**
+ * A message's addressee (name, e-mail, phone) is the recipient's personal data, sealed with a key
+ * of that recipient's own; the queued content is too (it names the person the documents are
+ * about and carries the recipient's link, which opens their page).
+ */
+export const messagingPersonalData: PersonalDataRule = {
+  subjectOf(data) {
+    const to = data.to as { name?: unknown } | undefined;
+    // An erased addressee reads as {}: outcomes recorded after the erasure are written erased.
+    if (to && typeof to === 'object' && to.name === undefined) return ERASED_SUBJECT;
+    const correlation = data.correlation as { recipientId?: unknown } | undefined;
+    return typeof correlation?.recipientId === 'string' ? `${String(data.organizationId)}:collection-recipient:${correlation.recipientId}` : null;
+  },
+  fields: {
+    MessageQueued: ['to', 'content'],
+    MessageSent: ['to'],
+    MessageDelivered: ['to'],
+    MessageFailed: ['to'],
+    MessageWithdrawn: ['to'],
+  },
+};

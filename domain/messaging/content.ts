@@ -1,0 +1,25 @@
+import type { MessageChannel, MessageTemplate } from './events.ts';
+
+/**
+ * What a message says, given by the module that queues it: the texts are built from it when the
+ * message leaves (templates.ts), so a wording fix reaches messages still waiting to be sent.
+ */
+export interface MessageContent {
+  /** The recipient's personal link (`/c/<token>`); null when the message carries none. */
+  link: string | null;
+  /** Whom the documents are about (the registry's person or company). */
+  subjectName: string;
+  organizationName: string;
+  /** The operator's own words to the recipient, shown as given. */
+  operatorMessage: string | null;
+  /** Titles of what the recipient still has to send. */
+  pendingItems: string[];
+  /** ISO date-time after which the link stops working. */
+  expiresAt: string | null;
+}
+
+export const MESSAGE_CHANNELS: readonly MessageChannel[] = ['EMAIL', 'WHATSAPP'];
+export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = ['COLLECTION_INVITE', 'COLLECTION_REMINDER', 'COLLECTION_COMPLETED'];
+
+/** Statuses of the read model, in the order a message moves through them. */
+export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';

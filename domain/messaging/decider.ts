@@ -1,0 +1,115 @@
+import type { Decider, DomainEvent } from '../shared/decider.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { MessageContent, MessageStatus } from './content.ts';
+import type { MessageAddressee, MessageChannel, MessageCorrelation, MessageEvent, MessageTemplate } from './events.ts';
+import { MessagingMessages } from './messages.ts';
+
+type Data<T extends MessageEvent['type']> = Extract<MessageEvent, { type: T }>['data'];
+
+/**
+ * MessageQueued carries, beyond the shared shape, what the texts are built from and the key that
+ * made its id (so a reader can tell why two requests became one message).
+ */
+export type MessageQueuedData = Data<'MessageQueued'> & { dedupeKey: string; content: MessageContent };
+
+export type MessagingEvent =
+  | DomainEvent<'MessageQueued', MessageQueuedData>
+  | DomainEvent<'MessageSent', Data<'MessageSent'>>
+  | DomainEvent<'MessageDelivered', Data<'MessageDelivered'>>
+  | DomainEvent<'MessageFailed', Data<'MessageFailed'>>
+  /**
+   * Ours, beside the shared outcomes: the asker no longer wants a message that has not left (its
+   * collection closed while it waited for a retry). It ends FAILED with the reason, but it is not
+   * a channel's failure, so it fires no collection.message.failed.
+   */
+  | DomainEvent<'MessageWithdrawn', Data<'MessageQueued'> & { reason: string }>;
+
+export type MessagingCommand =
+  | {
+      type: 'QueueMessage';
+      organizationId: string;
+      messageId: string;
+      dedupeKey: string;
+      template: MessageTemplate;
+      channels: MessageChannel[];
+      to: MessageAddressee;
+      correlation: MessageCorrelation;
+      content: MessageContent;
+      at: string;
+    }
+  | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; at: string }
+  | { type: 'RecordDelivered'; channel: MessageChannel; at: string }
+  | { type: 'RecordFailed'; error: string; at: string }
+  | { type: 'Withdraw'; reason: string; at: string };
+
+export interface MessagingState {
+  queued: MessageQueuedData | null;
+  status: MessageStatus | null;
+  sent: MessageChannel[];
+  delivered: MessageChannel[];
+}
+
+const initialState = (): MessagingState => ({ queued: null, status: null, sent: [], delivered: [] });
+
+function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
+  switch (event.type) {
+    case 'MessageQueued':
+      return { ...state, queued: event.data, status: 'PENDING' };
+    case 'MessageSent':
+      return { ...state, sent: [...state.sent, event.data.channel], status: state.status === 'DELIVERED' ? 'DELIVERED' : 'SENT' };
+    case 'MessageDelivered':
+      return { ...state, delivered: [...state.delivered, event.data.channel], status: 'DELIVERED' };
+    case 'MessageFailed':
+    case 'MessageWithdrawn':
+      return { ...state, status: 'FAILED' };
+  }
+}
+
+/** The fields every event of the stream repeats, so each one alone tells whom it was for. */
+function base(queued: MessageQueuedData, at: string): Data<'MessageQueued'> {
+  const { organizationId, messageId, template, channels, to, correlation } = queued;
+  return { organizationId, messageId, template, channels, to, correlation, at };
+}
+
+function queuedOrRefuse(state: MessagingState): MessageQueuedData {
+  if (!state.queued) throw new DomainError('not_found', MessagingMessages.notQueued);
+  return state.queued;
+}
+
+function ownChannel(queued: MessageQueuedData, channel: MessageChannel): void {
+  if (!queued.channels.includes(channel)) throw new DomainError('invalid', MessagingMessages.channelNotInMessage);
+}
+
+/**
+ * A message and its outcome. Every outcome is idempotent (a dispatcher that sent twice after a
+ * crash records once), and a message that left on any channel never becomes FAILED: the other
+ * channel giving up does not take back what was sent.
+ */
+function decide(command: MessagingCommand, state: MessagingState): MessagingEvent[] {
+  if (command.type === 'QueueMessage') {
+    if (state.queued) return [];
+    if (command.channels.length === 0) throw new DomainError('invalid', MessagingMessages.noChannel);
+    if (new Set(command.channels).size !== command.channels.length) throw new DomainError('invalid', MessagingMessages.duplicateChannel);
+    const { type: _, ...data } = command;
+    return [{ type: 'MessageQueued', data }];
+  }
+  const queued = queuedOrRefuse(state);
+  switch (command.type) {
+    case 'RecordSent':
+      ownChannel(queued, command.channel);
+      if (state.sent.includes(command.channel)) return [];
+      return [{ type: 'MessageSent', data: { ...base(queued, command.at), channel: command.channel, providerMessageId: command.providerMessageId } }];
+    case 'RecordDelivered':
+      ownChannel(queued, command.channel);
+      if (state.delivered.includes(command.channel)) return [];
+      return [{ type: 'MessageDelivered', data: { ...base(queued, command.at), channel: command.channel } }];
+    case 'RecordFailed':
+      if (state.status === 'FAILED' || state.sent.length > 0) return [];
+      return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
+    case 'Withdraw':
+      if (state.status !== 'PENDING' || state.sent.length > 0) return [];
+      return [{ type: 'MessageWithdrawn', data: { ...base(queued, command.at), reason: command.reason } }];
+  }
+}
+
+export const messagingDecider: Decider<MessagingCommand, MessagingEvent, MessagingState> = { initialState, evolve, decide };

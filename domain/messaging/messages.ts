@@ -1,0 +1,11 @@
+/** The messaging module's own Portuguese texts (the spec gives none); "ours" throughout. */
+export const MessagingMessages = {
+  noChannel: 'Informe ao menos um canal para a mensagem.',
+  duplicateChannel: 'Um canal foi informado mais de uma vez.',
+  notQueued: 'Mensagem não encontrada.',
+  channelNotInMessage: 'Este canal não faz parte da mensagem.',
+  noEmail: 'Destinatário sem e-mail cadastrado.',
+  noPhone: 'Destinatário sem telefone cadastrado.',
+  timeout: 'O canal não respondeu a tempo.',
+  withdrawnCollectionClosed: 'Mensagem não enviada: a solicitação foi encerrada antes do envio.',
+} as const;

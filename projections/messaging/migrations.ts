@@ -1,0 +1,77 @@
+import type { Migration } from '../../platform/database/migrate.ts';
+
+export const messagingMigrations: Migration[] = [
+  {
+    name: '202611231620_messaging_tables',
+    async up(knex) {
+      // Status of each message (projection `messaging`). No names or addresses: those stay in the
+      // sealed events (docs/personal-data.md), so an erasure has nothing to clean here.
+      await knex.schema.createTable('messaging_messages', (t) => {
+        t.text('id').primary();
+        t.text('organization_id').notNullable();
+        t.text('collection_id').notNullable();
+        t.text('recipient_id').notNullable();
+        t.text('template').notNullable();
+        t.jsonb('channels').notNullable();
+        t.text('status').notNullable();
+        t.jsonb('sent_channels').notNullable().defaultTo('[]');
+        t.jsonb('delivered_channels').notNullable().defaultTo('[]');
+        t.text('error');
+        t.timestamp('queued_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.index(['organization_id', 'collection_id']);
+      });
+      // The dispatcher's queue (projection `messaging-deliveries`, dispatcher role): one row per
+      // message and channel, claimed with SKIP LOCKED leases.
+      await knex.schema.createTable('messaging_deliveries', (t) => {
+        t.text('message_id').notNullable();
+        t.text('channel').notNullable();
+        t.text('organization_id').notNullable();
+        t.text('status').notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('next_attempt_at', { useTz: true }).notNullable();
+        t.uuid('claim_token');
+        t.text('last_error');
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('completed_at', { useTz: true });
+        t.primary(['message_id', 'channel']);
+      });
+      await knex.raw(`create index messaging_deliveries_due on messaging_deliveries (next_attempt_at) where status = 'pending'`);
+      // What the embedded e-mail channel and the WhatsApp sandbox "sent": nothing leaves the machine.
+      await knex.schema.createTable('messaging_outbox', (t) => {
+        t.text('message_id').notNullable();
+        t.text('channel').notNullable();
+        t.text('to').notNullable();
+        t.text('subject').notNullable();
+        t.text('text').notNullable();
+        t.text('html');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+        t.primary(['message_id', 'channel']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('messaging_outbox');
+      await knex.schema.dropTable('messaging_deliveries');
+      await knex.schema.dropTable('messaging_messages');
+    },
+  },
+  {
+    name: '202611231621_messaging_collection_schedule',
+    async up(knex) {
+      // Written by the collection notification process (application/collection/notifications):
+      // each sent, open collection with its next reminder and its deadline, so the scheduler's
+      // jobs look only at what is due instead of folding every collection.
+      await knex.schema.createTable('messaging_collection_schedule', (t) => {
+        t.text('collection_id').primary();
+        t.text('organization_id').notNullable();
+        t.timestamp('sent_at', { useTz: true }).notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable().index();
+        t.jsonb('reminder_days').notNullable();
+        t.timestamp('next_reminder_at', { useTz: true }).index();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('messaging_collection_schedule');
+    },
+  },
+];

@@ -1,0 +1,108 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { messagingDecider, type MessagingCommand, type MessagingEvent } from '../../domain/messaging/decider.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
+import { renderMessage } from '../../domain/messaging/templates.ts';
+import type { MessageContent } from '../../domain/messaging/content.ts';
+import { given } from '../support/decider.ts';
+
+const test = suite('messaging decider and texts');
+const AT = '2026-11-23T12:00:00.000Z';
+const LATER = '2026-11-23T12:05:00.000Z';
+const CONTENT: MessageContent = {
+  link: 'https://app.example/c/tok',
+  subjectName: 'Padaria Pão Quente Ltda',
+  organizationName: 'Banco Exemplo',
+  operatorMessage: 'Precisamos dos documentos até sexta.',
+  pendingItems: ['Contrato social', 'Comprovante de endereço'],
+  expiresAt: '2026-11-30T23:59:00.000Z',
+};
+const queue: Extract<MessagingCommand, { type: 'QueueMessage' }> = {
+  type: 'QueueMessage',
+  organizationId: 'org000000000000000000001',
+  messageId: 'msg000000000000000000001',
+  dedupeKey: 'invite:c1:r1:1',
+  template: 'COLLECTION_INVITE',
+  channels: ['EMAIL', 'WHATSAPP'],
+  to: { name: 'Ana Souza', email: 'ana@example.com', phone: '+5511987654321' },
+  correlation: { collectionId: 'col000000000000000000001', recipientId: 'rec000000000000000000001' },
+  content: CONTENT,
+  at: AT,
+};
+const { type: _, ...queuedData } = queue;
+const queued: MessagingEvent = { type: 'MessageQueued', data: queuedData };
+const base = { organizationId: queue.organizationId, messageId: queue.messageId, template: queue.template, channels: queue.channels, to: queue.to, correlation: queue.correlation, at: LATER };
+const sentEmail: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'EMAIL', providerMessageId: '<x@y>' } };
+
+test('queue: MessageQueued with everything the texts need; queuing again decides nothing', () => {
+  given(messagingDecider).when(queue).then([queued]);
+  given(messagingDecider, [queued]).when(queue).then([]);
+});
+
+test('queue refuses no channel and a repeated channel', () => {
+  given(messagingDecider).when({ ...queue, channels: [] }).thenError('invalid', MessagingMessages.noChannel);
+  given(messagingDecider).when({ ...queue, channels: ['EMAIL', 'EMAIL'] }).thenError('invalid', MessagingMessages.duplicateChannel);
+});
+
+test('sent once per channel; each event repeats whom it was for', () => {
+  const send = { type: 'RecordSent', channel: 'EMAIL', providerMessageId: '<x@y>', at: LATER } as const;
+  given(messagingDecider, [queued]).when(send).then([sentEmail]);
+  given(messagingDecider, [queued, sentEmail]).when(send).then([]);
+  given(messagingDecider).when(send).thenError('not_found', MessagingMessages.notQueued);
+  const emailOnly: MessagingEvent = { type: 'MessageQueued', data: { ...queuedData, channels: ['EMAIL'] } };
+  given(messagingDecider, [emailOnly]).when({ ...send, channel: 'WHATSAPP' }).thenError('invalid', MessagingMessages.channelNotInMessage);
+});
+
+test('delivered moves the status to DELIVERED and stays there when another channel leaves', () => {
+  const delivered: MessagingEvent = { type: 'MessageDelivered', data: { ...base, channel: 'EMAIL' } };
+  given(messagingDecider, [queued, sentEmail]).when({ type: 'RecordDelivered', channel: 'EMAIL', at: LATER }).then([delivered]);
+  const sentChat: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'WHATSAPP', providerMessageId: null } };
+  assert.is(given(messagingDecider, [queued, sentEmail, delivered, sentChat]).state.status, 'DELIVERED');
+});
+
+test('failed only when nothing left: once, and never after a channel sent it', () => {
+  const fail = { type: 'RecordFailed', error: '550 mailbox unavailable', at: LATER } as const;
+  const failed: MessagingEvent = { type: 'MessageFailed', data: { ...base, error: '550 mailbox unavailable' } };
+  given(messagingDecider, [queued]).when(fail).then([failed]);
+  given(messagingDecider, [queued, failed]).when(fail).then([]);
+  given(messagingDecider, [queued, sentEmail]).when(fail).then([]);
+  assert.is(given(messagingDecider, [queued, failed]).state.status, 'FAILED');
+});
+
+test('withdraw: a message still waiting ends FAILED with the reason, without MessageFailed; one that left is kept', () => {
+  const withdraw = { type: 'Withdraw', reason: 'encerrada', at: LATER } as const;
+  const withdrawn: MessagingEvent = { type: 'MessageWithdrawn', data: { ...base, reason: 'encerrada' } };
+  given(messagingDecider, [queued]).when(withdraw).then([withdrawn]);
+  assert.is(given(messagingDecider, [queued, withdrawn]).state.status, 'FAILED');
+  given(messagingDecider, [queued, withdrawn]).when(withdraw).then([]);
+  given(messagingDecider, [queued, sentEmail]).when(withdraw).then([]);
+  given(messagingDecider, [queued, withdrawn]).when({ type: 'RecordFailed', error: 'x', at: LATER }).then([]);
+});
+
+test('invite texts: subject, greeting, the operator message, pending items, link and deadline in Brasília time; HTML escaped', () => {
+  const invite = renderMessage('COLLECTION_INVITE', 'Ana <Souza>', CONTENT);
+  assert.is(invite.subject, 'Banco Exemplo: envio de documentos de Padaria Pão Quente Ltda');
+  assert.match(invite.text, /^Olá, Ana <Souza>\./);
+  assert.match(invite.text, /Mensagem de Banco Exemplo: "Precisamos dos documentos até sexta\."/);
+  assert.match(invite.text, /Itens pendentes:\n- Contrato social\n- Comprovante de endereço/);
+  assert.match(invite.text, /Enviar documentos: https:\/\/app\.example\/c\/tok/);
+  assert.match(invite.text, /Prazo: até 30\/11\/2026 às 20:59 \(horário de Brasília\)/);
+  assert.match(invite.html, /<a href="https:\/\/app\.example\/c\/tok"/);
+  assert.match(invite.html, /Olá, Ana &lt;Souza&gt;\./);
+  assert.match(invite.html, /<li>Contrato social<\/li>/);
+});
+
+test('reminder and completed texts; a message without link, deadline or operator message leaves those lines out', () => {
+  const bare = { ...CONTENT, link: null, expiresAt: null, operatorMessage: null, pendingItems: [] };
+  const reminder = renderMessage('COLLECTION_REMINDER', 'Ana', CONTENT);
+  assert.is(reminder.subject, 'Lembrete: documentos pendentes de Padaria Pão Quente Ltda para Banco Exemplo');
+  assert.match(reminder.text, /Ainda faltam documentos/);
+  const done = renderMessage('COLLECTION_COMPLETED', 'Ana', bare);
+  assert.is(done.subject, 'Banco Exemplo: documentos de Padaria Pão Quente Ltda recebidos');
+  assert.match(done.text, /foi concluída/);
+  for (const text of [done.text, renderMessage('COLLECTION_REMINDER', 'Ana', bare).text]) {
+    assert.not.match(text, /Prazo|Enviar documentos|Mensagem de|Itens pendentes/);
+  }
+});
+
+test.run();
