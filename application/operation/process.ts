@@ -130,9 +130,13 @@ export class ExecutionProcess {
         return;
       }
       case 'ISSUE_FIRM_OFFER': {
-        const indicative = proposal.offers.find((o) => o.offerId === action.chosen.offerId)!.terms as IndicativeTerms;
+        const offer = proposal.offers.find((o) => o.offerId === action.chosen.offerId)!;
+        const indicative = offer.terms as IndicativeTerms;
         const { amountCents, termMonths } = action.chosen;
-        const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, rateBpsYear: indicative.rateBpsYear, rate: indicative.rate, model: indicative.model, validUntil: validUntil(at, action.step.validDays) });
+        // The installment the customer was shown when choosing (priced with IOF and fees).
+        const installmentCents = Math.round(offer.chosen!.terms.installment * 100);
+        const pricing = { rateBpsYear: indicative.rateBpsYear, rate: indicative.rate, model: indicative.model, installmentCents };
+        const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, ...pricing, validUntil: validUntil(at, action.step.validDays) });
         const offerId = mine('FIRM')?.offerId ?? (await this.attempt(executionId, issue))?.offerId;
         if (offerId) await this.command(executionId, { type: 'RecordFirmOffer', offerId, at });
       }

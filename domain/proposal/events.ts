@@ -1,6 +1,7 @@
 import type { AmortizationModel, DecimalRate, EntityType } from '../pricing/terms.ts';
 import type { ProductKind } from '../catalog/product.ts';
 import type { DomainEvent } from '../shared/decider.ts';
+import type { ChosenTerms } from './installment.ts';
 import type { ProposalStatus } from './statuses.ts';
 
 /** `proposal-<id>`: a proposal with its participants, executions, offers, rounds, choices and links. */
@@ -104,9 +105,10 @@ export type IndicativeOfferSent = DomainEvent<
   Base & IndicativeTerms & { executionId: string | null; offerId: string; round: number; linkHash: string }
 >;
 export type OfferLinkReissued = DomainEvent<'OfferLinkReissued', Base & { offerId: string; linkHash: string; previousLinkHash: string; userId: string }>;
+/** `terms`: the choice priced by the pricing module's simulation; absent on choices recorded before it was stored. */
 export type OfferChosen = DomainEvent<
   'OfferChosen',
-  Base & { executionId: string | null; offerId: string; round: number; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null }
+  Base & { executionId: string | null; offerId: string; round: number; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; terms?: ChosenTerms }
 >;
 export type FirmOfferIssued = DomainEvent<'FirmOfferIssued', Base & FirmTerms & { executionId: string | null; offerId: string; round: number }>;
 export type ProposalClosed = DomainEvent<'ProposalClosed', Base & { executionId: string | null; status: 'ISSUED' | 'CANCELED'; date: string }>;

@@ -1,4 +1,5 @@
 import type { ProposalCreated, ParticipantData, IndicativeTerms, FirmTerms, ChoiceBy, AnalysisKind, ProposalEvent } from './events.ts';
+import { headlineTerms, type ChosenTerms } from './installment.ts';
 import type { ProposalStatus } from './statuses.ts';
 
 export interface OfferState {
@@ -10,7 +11,7 @@ export interface OfferState {
   terms: IndicativeTerms | FirmTerms;
   linkHash: string | null;
   sentAt: string;
-  chosen: { amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; at: string } | null;
+  chosen: { amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; at: string; terms: ChosenTerms } | null;
 }
 
 export interface ExecutionLink {
@@ -84,7 +85,11 @@ export function evolveProposal(state: ProposalState, event: ProposalEvent): Prop
       return withOffer(state, event.data.offerId, (o) => ({ ...o, linkHash: event.data.linkHash }));
     case 'OfferChosen': {
       const { amountCents, termMonths, reason, by, userId, at } = event.data;
-      return withOffer(state, event.data.offerId, (o) => ({ ...o, chosen: { amountCents, termMonths, reason, by, userId, at } }));
+      return withOffer(state, event.data.offerId, (o) => {
+        // A choice recorded before its simulation was stored is read with the headline formula it was shown with.
+        const terms = event.data.terms ?? headlineTerms(amountCents, termMonths, o.terms.model, o.terms.rateBpsYear, o.terms.rate);
+        return { ...o, chosen: { amountCents, termMonths, reason, by, userId, at, terms } };
+      });
     }
     case 'FirmOfferIssued': {
       const { offerId, round, executionId, at, amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil } = event.data;

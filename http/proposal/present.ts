@@ -1,4 +1,3 @@
-import { chosenTerms } from '../../domain/proposal/installment.ts';
 import type { FirmTerms, IndicativeTerms, ProposalEvent } from '../../domain/proposal/events.ts';
 import { evolveProposal, initialProposalState, type OfferState, type ProposalState } from '../../domain/proposal/state.ts';
 
@@ -57,7 +56,7 @@ export function presentOffer(offer: OfferState) {
       reason: offer.chosen.reason,
       by: offer.chosen.by,
       at: offer.chosen.at,
-      terms: chosenTerms(offer.chosen.amountCents, offer.chosen.termMonths, model, rateBpsYear, rate),
+      terms: offer.chosen.terms,
     },
   };
 }
