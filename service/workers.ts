@@ -3,6 +3,7 @@ import { webhookWorkers } from '../application/webhook/workers.ts';
 import { MarketIndexRefreshJob } from '../application/pricing/refresh-job.ts';
 import { ReportProcessingWorker } from '../application/report/processing/worker.ts';
 import { ExecutionProcessWorker } from '../application/operation/worker.ts';
+import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -12,4 +13,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new ReportProcessingWorker(),
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),
+  () => new OfferExpiryJob(),
 ];

@@ -43,6 +43,7 @@ export class ExecutionProcess {
         return;
       }
       case 'OfferChosen':
+      case 'OfferExpired':
         if (typeof data.executionId === 'string') await this.drive(data.executionId);
         return;
       default:
@@ -105,6 +106,7 @@ export class ExecutionProcess {
     if (executionStatus(state) === 'WAITING_CUSTOMER') {
       const offer = (await loadProposal(this.app, state.started.proposalId)).offers.find((o) => o.offerId === state.offerId);
       if (offer?.chosen) await this.command(executionId, { type: 'RecordOfferChosen', offerId: offer.offerId, amountCents: offer.chosen.amountCents, termMonths: offer.chosen.termMonths, at });
+      else if (offer?.expiredAt) await this.command(executionId, { type: 'RecordOfferExpired', offerId: offer.offerId, at });
       return;
     }
     const action = nextAction(state);

@@ -170,6 +170,11 @@ export async function chooseOffer(
   return run(app, chooser.organizationId, input.proposalId, { type: 'ChooseOffer', offerId, amountCents, termMonths, reason: input.reason ?? null, by, userId: chooser.userId, terms }, at);
 }
 
+/** The expiry job: the offer past its deadline without a choice; the proposal waiting on it expires. */
+export function expireOffer(app: App, input: { organizationId: string; proposalId: string; offerId: string; at: string }): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'ExpireOffer', offerId: input.offerId }, input.at);
+}
+
 export function awaitOperator(app: App, input: PipelineStep & { reason: string | null }): Promise<Written> {
   return run(app, input.organizationId, input.proposalId, { type: 'AwaitOperator', executionId: input.executionId, reason: input.reason }, input.at);
 }

@@ -47,6 +47,7 @@ export type ProposalCommand =
   | (Target & { type: 'SendIndicativeOffer'; executionId: string | null; offerId: string; terms: IndicativeTerms; linkHash: string })
   | (Target & { type: 'ReissueOfferLink'; userId: string; offerId: string; linkHash: string })
   | (Target & { type: 'ChooseOffer'; offerId: string; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; terms: ChosenTerms })
+  | (Target & { type: 'ExpireOffer'; offerId: string })
   | (Target & { type: 'AwaitOperator'; executionId: string | null; reason: string | null })
   | (Target & { type: 'IssueFirmOffer'; executionId: string | null; offerId: string; terms: FirmTerms })
   | (Target & { type: 'CloseProposal'; executionId: string | null; status: 'ISSUED' | 'CANCELED'; date: string });

@@ -168,6 +168,17 @@ function decide(command: ProposalCommand, state: ProposalState): ProposalEvent[]
       const { amountCents, termMonths, reason, by, userId, terms } = command;
       return [{ type: 'OfferChosen', data: { ...t, executionId: offer.executionId, offerId: offer.offerId, round: offer.round, amountCents, termMonths, reason, by, userId, terms } }];
     }
+    case 'ExpireOffer': {
+      // The job's command: anything that is no longer an offer waiting past its deadline decides nothing.
+      existing(state, organizationId);
+      const offer = state.offers.find((o) => o.offerId === command.offerId);
+      if (!offer || offer.kind !== 'INDICATIVE' || offer.chosen || offer.expiredAt || offer.round < state.round || isTerminal(state.status)) return [];
+      const { validUntil } = offer.terms;
+      if (validUntil >= at) return [];
+      const expired: ProposalEvent = { type: 'OfferExpired', data: { ...t, executionId: offer.executionId, offerId: offer.offerId, round: offer.round, validUntil } };
+      const waiting = state.status === 'WAITING_CUSTOMER';
+      return [expired, ...(waiting ? moveTo(state, t, 'EXPIRED', 'SCHEDULER', ProposalMessages.expiredWithoutChoice, offer.executionId) : [])];
+    }
     case 'AwaitOperator':
       open(state, organizationId);
       return moveTo(state, t, 'WAITING_OPERATOR', 'PIPELINE', command.reason, command.executionId);

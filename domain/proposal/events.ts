@@ -89,7 +89,7 @@ export type ProposalCreated = DomainEvent<
 export type ParticipantAdded = DomainEvent<'ParticipantAdded', Base & ParticipantData & { userId: string }>;
 export type ParticipantChanged = DomainEvent<'ParticipantChanged', Base & ParticipantData & { userId: string }>;
 export type ParticipantRemoved = DomainEvent<'ParticipantRemoved', Base & { participantId: string; userId: string }>;
-/** `by` is the user who asked, or PIPELINE for moves a process manager made. */
+/** `by` is the user who asked, PIPELINE for moves a process manager made, SCHEDULER for the offer expiry job. */
 export type ProposalStatusChanged = DomainEvent<
   'ProposalStatusChanged',
   Base & { from: ProposalStatus; to: ProposalStatus; reason: string | null; by: string; executionId: string | null }
@@ -110,6 +110,8 @@ export type OfferChosen = DomainEvent<
   'OfferChosen',
   Base & { executionId: string | null; offerId: string; round: number; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; terms?: ChosenTerms }
 >;
+/** An indicative offer past its validUntil without a choice, marked by the expiry job. */
+export type OfferExpired = DomainEvent<'OfferExpired', Base & { executionId: string | null; offerId: string; round: number; validUntil: string }>;
 export type FirmOfferIssued = DomainEvent<'FirmOfferIssued', Base & FirmTerms & { executionId: string | null; offerId: string; round: number }>;
 export type ProposalClosed = DomainEvent<'ProposalClosed', Base & { executionId: string | null; status: 'ISSUED' | 'CANCELED'; date: string }>;
 
@@ -124,6 +126,7 @@ export type ProposalEvent =
   | IndicativeOfferSent
   | OfferLinkReissued
   | OfferChosen
+  | OfferExpired
   | FirmOfferIssued
   | ProposalClosed;
 
@@ -138,6 +141,7 @@ export const ProposalEventTypes = {
   indicativeOfferSent: 'IndicativeOfferSent',
   offerLinkReissued: 'OfferLinkReissued',
   offerChosen: 'OfferChosen',
+  offerExpired: 'OfferExpired',
   firmOfferIssued: 'FirmOfferIssued',
   closed: 'ProposalClosed',
 } as const satisfies Record<string, ProposalEvent['type']>;

@@ -11,6 +11,8 @@ export interface OfferState {
   terms: IndicativeTerms | FirmTerms;
   linkHash: string | null;
   sentAt: string;
+  /** When the expiry job found it past validUntil without a choice. */
+  expiredAt: string | null;
   chosen: { amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; at: string; terms: ChosenTerms } | null;
 }
 
@@ -78,7 +80,7 @@ export function evolveProposal(state: ProposalState, event: ProposalEvent): Prop
     case 'IndicativeOfferSent': {
       const { offerId, round, executionId, linkHash, at, minAmountCents, maxAmountCents, minTermMonths, maxTermMonths, rateBpsYear, rate, model, validUntil } = event.data;
       const terms: IndicativeTerms = { minAmountCents, maxAmountCents, minTermMonths, maxTermMonths, rateBpsYear, rate, model, validUntil };
-      const offer: OfferState = { offerId, kind: 'INDICATIVE', round, executionId, terms, linkHash, sentAt: at, chosen: null };
+      const offer: OfferState = { offerId, kind: 'INDICATIVE', round, executionId, terms, linkHash, sentAt: at, expiredAt: null, chosen: null };
       return { ...state, round, offers: [...state.offers, offer] };
     }
     case 'OfferLinkReissued':
@@ -91,10 +93,12 @@ export function evolveProposal(state: ProposalState, event: ProposalEvent): Prop
         return { ...o, chosen: { amountCents, termMonths, reason, by, userId, at, terms } };
       });
     }
+    case 'OfferExpired':
+      return withOffer(state, event.data.offerId, (o) => ({ ...o, expiredAt: event.data.at }));
     case 'FirmOfferIssued': {
       const { offerId, round, executionId, at, amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil } = event.data;
       const terms: FirmTerms = { amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil };
-      return { ...state, round, offers: [...state.offers, { offerId, kind: 'FIRM', round, executionId, terms, linkHash: null, sentAt: at, chosen: null }] };
+      return { ...state, round, offers: [...state.offers, { offerId, kind: 'FIRM', round, executionId, terms, linkHash: null, sentAt: at, expiredAt: null, chosen: null }] };
     }
     case 'ProposalClosed': {
       const { executionId, status, date } = event.data;

@@ -131,7 +131,7 @@ export const ChosenSchema = Type.Object({
 export const OfferSchema = Type.Object({
   id: Type.String(),
   kind: Enum(['INDICATIVE', 'FIRM']),
-  status: Enum(['SENT', 'CHOSEN', 'ISSUED']),
+  status: Enum(['SENT', 'CHOSEN', 'EXPIRED', 'ISSUED']),
   round: Type.Integer(),
   executionId: Nullable(Type.String()),
   sentAt: DateTime,

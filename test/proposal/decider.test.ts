@@ -176,6 +176,21 @@ test('an OfferChosen written before terms were stored still folds, with the head
   assert.equal([folded.terms.installment, folded.terms.iof, folded.terms.cetYearlyPercent], [283.67, null, null]);
 });
 
+test('expire: an indicative offer past validUntil without a choice; the waiting proposal EXPIRED; anything else nothing', () => {
+  const past = history(create(), start, send());
+  const expire = (extra = {}): ProposalCommand => ({ ...t, type: 'ExpireOffer', offerId: 'd00000000000000000000001', at: '2026-12-01T00:00:01.000Z', ...extra });
+  const events = given(proposalDecider, past).when(expire()).decided();
+  assert.equal(events.map((e) => e.type), ['OfferExpired', 'ProposalStatusChanged']);
+  assert.equal(events[1]!.data, { ...t, at: '2026-12-01T00:00:01.000Z', from: 'WAITING_CUSTOMER', to: 'EXPIRED', reason: ProposalMessages.expiredWithoutChoice, by: 'SCHEDULER', executionId: EXEC });
+  assert.is(given(proposalDecider, [...past, ...events]).state.offers[0]!.expiredAt, '2026-12-01T00:00:01.000Z');
+  given(proposalDecider, [...past, ...events]).when(expire()).then([], 'a second pass');
+  given(proposalDecider, past).when(expire({ at: '2026-11-30T23:59:59.000Z' })).then([], 'still valid');
+  given(proposalDecider, history(create(), start, send(), choose())).when(expire()).then([], 'chosen');
+  given(proposalDecider, history(create(), start, send(), send('d00000000000000000000002'))).when(expire()).then([], 'replaced by a later round');
+  const operator = history(create(), start, send(), { ...t, type: 'ChangeStatus', userId: 'u', status: 'WAITING_OPERATOR', reason: null });
+  assert.equal(given(proposalDecider, operator).when(expire()).decided().map((e) => e.type), ['OfferExpired'], 'the offer lapses; a proposal not waiting on it keeps its status');
+});
+
 test('link reissue: the new hash replaces the old one; refused once chosen', () => {
   const past = history(create(), start, send());
   const [reissued] = given(proposalDecider, past).when({ ...t, type: 'ReissueOfferLink', userId: 'u', offerId: 'd00000000000000000000001', linkHash: 'new' }).decided();
