@@ -8,6 +8,7 @@ import { TrailSealer } from '../application/collection/trail/sealer.ts';
 import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.ts';
 import { collectionNotificationWorkers } from '../application/collection/notifications/workers.ts';
 import { collectionProcessWorker } from '../application/collection/process.ts';
+import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -22,4 +23,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new DocumentAnalysisWorker(),
   ...collectionNotificationWorkers,
   collectionProcessWorker,
+  () => new OfferExpiryJob(),
 ];

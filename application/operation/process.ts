@@ -43,6 +43,7 @@ export class ExecutionProcess {
         return;
       }
       case 'OfferChosen':
+      case 'OfferExpired':
         if (typeof data.executionId === 'string') await this.drive(data.executionId);
         return;
       default:
@@ -105,6 +106,7 @@ export class ExecutionProcess {
     if (executionStatus(state) === 'WAITING_CUSTOMER') {
       const offer = (await loadProposal(this.app, state.started.proposalId)).offers.find((o) => o.offerId === state.offerId);
       if (offer?.chosen) await this.command(executionId, { type: 'RecordOfferChosen', offerId: offer.offerId, amountCents: offer.chosen.amountCents, termMonths: offer.chosen.termMonths, at });
+      else if (offer?.expiredAt) await this.command(executionId, { type: 'RecordOfferExpired', offerId: offer.offerId, at });
       return;
     }
     const action = nextAction(state);
@@ -130,9 +132,13 @@ export class ExecutionProcess {
         return;
       }
       case 'ISSUE_FIRM_OFFER': {
-        const indicative = proposal.offers.find((o) => o.offerId === action.chosen.offerId)!.terms as IndicativeTerms;
+        const offer = proposal.offers.find((o) => o.offerId === action.chosen.offerId)!;
+        const indicative = offer.terms as IndicativeTerms;
         const { amountCents, termMonths } = action.chosen;
-        const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, rateBpsYear: indicative.rateBpsYear, rate: indicative.rate, model: indicative.model, validUntil: validUntil(at, action.step.validDays) });
+        // The installment the customer was shown when choosing (priced with IOF and fees).
+        const installmentCents = Math.round(offer.chosen!.terms.installment * 100);
+        const pricing = { rateBpsYear: indicative.rateBpsYear, rate: indicative.rate, model: indicative.model, installmentCents };
+        const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, ...pricing, validUntil: validUntil(at, action.step.validDays) });
         const offerId = mine('FIRM')?.offerId ?? (await this.attempt(executionId, issue))?.offerId;
         if (offerId) await this.command(executionId, { type: 'RecordFirmOffer', offerId, at });
       }

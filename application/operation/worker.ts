@@ -12,8 +12,8 @@ import { ExecutionProcess } from './process.ts';
 export const EXECUTION_CHECKPOINT = 'process:operation-executions';
 const ATTEMPTS = 5;
 
-/** The events executions wait on: their own, their reports' decisions, their customers' choices. */
-const EVENT_TYPES = [...Object.values(ExecutionEventTypes), ReportEventTypes.decided, 'ReportProcessingFailed', ProposalEventTypes.offerChosen];
+/** The events executions wait on: their own, their reports' decisions, their customers' choices and lapsed offers. */
+const EVENT_TYPES = [...Object.values(ExecutionEventTypes), ReportEventTypes.decided, 'ReportProcessingFailed', ProposalEventTypes.offerChosen, ProposalEventTypes.offerExpired];
 
 /**
  * The execution process manager (projector role): follows the events above from its checkpoint,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ProductKind } from '../../domain/catalog/product.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import type { ProposalCommand } from '../../domain/proposal/commands.ts';
-import { proposalDecider } from '../../domain/proposal/decider.ts';
+import { choiceOffer, proposalDecider } from '../../domain/proposal/decider.ts';
 import { proposalStream, type AnalysisKind, type ChoiceBy, type Contact, type ParticipantRole, type ProposalOrigin } from '../../domain/proposal/events.ts';
 import { firstInstallmentCents, monthlyRate } from '../../domain/proposal/installment.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
@@ -11,6 +11,7 @@ import type { Position } from '../../platform/eventstore/port.ts';
 import { findPortfolio, findProductByKey } from '../../projections/catalog/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import { priceChoice } from './choice.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
@@ -151,14 +152,27 @@ export async function reissueOfferLink(app: App, caller: Caller, proposalId: str
   return { linkToken: link.token, position };
 }
 
-/** An operator (userId) or the customer on the offer page (userId null). */
-export function chooseOffer(
-  app: App,
+/**
+ * An operator (userId) or the customer on the offer page (userId null). The offer's refusals and
+ * limits are checked before the choice is priced, so an amount out of range is told its limit
+ * first; the priced terms are stored with the choice.
+ */
+export async function chooseOffer(
+  app: App & Pick<AppContext, 'db'>,
   chooser: { organizationId: string; userId: string | null },
   input: { proposalId: string; offerId: string; amountCents: number; termMonths: number; reason?: string | null; by: ChoiceBy },
 ): Promise<Written> {
   const { offerId, amountCents, termMonths, by } = input;
-  return run(app, chooser.organizationId, input.proposalId, { type: 'ChooseOffer', offerId, amountCents, termMonths, reason: input.reason ?? null, by, userId: chooser.userId });
+  const at = app.clock.now().toISOString();
+  const state = await loadProposal(app, input.proposalId);
+  const offer = choiceOffer(state, { organizationId: chooser.organizationId, offerId, amountCents, termMonths, at });
+  const terms = await priceChoice(app, state, offer.terms, { amountCents, termMonths, at });
+  return run(app, chooser.organizationId, input.proposalId, { type: 'ChooseOffer', offerId, amountCents, termMonths, reason: input.reason ?? null, by, userId: chooser.userId, terms }, at);
+}
+
+/** The expiry job: the offer past its deadline without a choice; the proposal waiting on it expires. */
+export function expireOffer(app: App, input: { organizationId: string; proposalId: string; offerId: string; at: string }): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'ExpireOffer', offerId: input.offerId }, input.at);
 }
 
 export function awaitOperator(app: App, input: PipelineStep & { reason: string | null }): Promise<Written> {

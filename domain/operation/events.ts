@@ -38,9 +38,9 @@ export const ExecutionEventTypes = {
 
 export type ExecutionKind = 'OPERATION' | 'REPORT';
 /** Final statuses end the execution (and fire the OPERATION webhook); the others are running. */
-export type FinalStatus = 'APPROVED' | 'REJECTED' | 'MANUAL_ANALYSIS' | 'FAILED' | 'ISSUED' | 'CANCELED';
+export type FinalStatus = 'APPROVED' | 'REJECTED' | 'MANUAL_ANALYSIS' | 'FAILED' | 'ISSUED' | 'CANCELED' | 'EXPIRED';
 export type ExecutionStatus = 'RUNNING' | 'WAITING_OPERATOR' | 'WAITING_CUSTOMER' | 'WAITING_CLOSING' | FinalStatus;
-export const FINAL_STATUSES: readonly FinalStatus[] = ['APPROVED', 'REJECTED', 'MANUAL_ANALYSIS', 'FAILED', 'ISSUED', 'CANCELED'];
+export const FINAL_STATUSES: readonly FinalStatus[] = ['APPROVED', 'REJECTED', 'MANUAL_ANALYSIS', 'FAILED', 'ISSUED', 'CANCELED', 'EXPIRED'];
 
 /** Every execution event names its execution, tenant and proposal, so no subscriber looks them up. */
 interface Facts {

@@ -14,6 +14,7 @@ export type ExecutionCommand =
   | { type: 'RecordReportResult'; reportId: string; status: ReportOutcome; score: number | null; at: string }
   | { type: 'RecordOfferSent'; offerId: string; at: string }
   | { type: 'RecordOfferChosen'; offerId: string; amountCents: number; termMonths: number; at: string }
+  | { type: 'RecordOfferExpired'; offerId: string; at: string }
   | { type: 'DecideFinalApproval'; at: string }
   | { type: 'DecideAsOperator'; organizationId: string; approved: boolean; userId: string; reason: string | null; at: string }
   | { type: 'RecordFirmOffer'; offerId: string; at: string }
@@ -172,6 +173,10 @@ function decideStep(command: StepCommand, state: ExecutionState): ExecutionEvent
       if (state.chosen?.offerId === command.offerId) return [];
       if (step?.kind !== 'WAIT_CUSTOMER_CHOICE' || command.offerId !== state.offerId) throw conflict(OperationMessages.executionNotWaitingChoice);
       return [{ type: 'ExecutionOfferChosen', data: { ...base, offerId: command.offerId, amountCents: command.amountCents, termMonths: command.termMonths } }];
+    case 'RecordOfferExpired':
+      // The customer let the offer lapse: nothing to wait for, the execution ends with it.
+      if (step?.kind !== 'WAIT_CUSTOMER_CHOICE' || command.offerId !== state.offerId) return [];
+      return [finish(state, 'EXPIRED', command.at, { reason: OperationMessages.offerExpiredWithoutChoice })];
     case 'DecideFinalApproval':
       if (step?.kind !== 'FINAL_APPROVAL' || state.awaitingOperator) return [];
       if (step.by === 'OPERATOR' || state.lastReport === 'MANUAL_ANALYSIS') return [{ type: 'ExecutionOperatorAwaited', data: { ...base, reason: 'FINAL_APPROVAL' } }];

@@ -1,5 +1,6 @@
 /** The operation module's own Portuguese texts (the spec gives none of these): ours. */
 export const OperationMessages = {
+  offerExpiredWithoutChoice: 'A oferta indicativa expirou sem a escolha do cliente.',
   operationNotFound: 'Operação não encontrada.',
   executionNotFound: 'Execução não encontrada.',
   operationAlreadyExists: 'Esta operação já existe.',

@@ -1,5 +1,6 @@
 import type { Portfolio, Product, ProductKind } from '../catalog/product.ts';
 import type { AnalysisKind, ChoiceBy, Contact, FirmTerms, IndicativeTerms, ParticipantRole, ProposalOrigin } from './events.ts';
+import type { ChosenTerms } from './installment.ts';
 import type { ProposalStatus } from './statuses.ts';
 
 /** What every command names: the proposal, its tenant and the time (the domain reads no clock). */
@@ -45,7 +46,8 @@ export type ProposalCommand =
   | (Target & { type: 'RecordDecision'; executionId: string; decision: 'APPROVED' | 'REJECTED'; step: string | null })
   | (Target & { type: 'SendIndicativeOffer'; executionId: string | null; offerId: string; terms: IndicativeTerms; linkHash: string })
   | (Target & { type: 'ReissueOfferLink'; userId: string; offerId: string; linkHash: string })
-  | (Target & { type: 'ChooseOffer'; offerId: string; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null })
+  | (Target & { type: 'ChooseOffer'; offerId: string; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; terms: ChosenTerms })
+  | (Target & { type: 'ExpireOffer'; offerId: string })
   | (Target & { type: 'AwaitOperator'; executionId: string | null; reason: string | null })
   | (Target & { type: 'IssueFirmOffer'; executionId: string | null; offerId: string; terms: FirmTerms })
   | (Target & { type: 'CloseProposal'; executionId: string | null; status: 'ISSUED' | 'CANCELED'; date: string });

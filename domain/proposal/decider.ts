@@ -52,6 +52,20 @@ function choosable(state: ProposalState, offerId: string, at: string): OfferStat
   return { ...offer, terms };
 }
 
+/**
+ * The offer a choice would be recorded on, after every refusal of the offer and its limits: the
+ * application checks this before pricing the choice, so a choice out of range is told its limit
+ * before anything is simulated; the decider checks it again on the stream it appends to.
+ */
+export function choiceOffer(state: ProposalState, choice: { organizationId: string; offerId: string; amountCents: number; termMonths: number; at: string }): OfferState & { terms: IndicativeTerms } {
+  open(state, choice.organizationId);
+  const offer = choosable(state, choice.offerId, choice.at);
+  const { terms } = offer;
+  within(choice.amountCents, terms.minAmountCents, terms.maxAmountCents, ProposalMessages.amountBelow, ProposalMessages.amountAbove);
+  within(choice.termMonths, terms.minTermMonths, terms.maxTermMonths, ProposalMessages.termBelow, ProposalMessages.termAbove);
+  return offer;
+}
+
 function decide(command: ProposalCommand, state: ProposalState): ProposalEvent[] {
   const { proposalId, organizationId, at } = command;
   const t = { proposalId, organizationId, at };
@@ -150,13 +164,20 @@ function decide(command: ProposalCommand, state: ProposalState): ProposalEvent[]
       return [{ type: 'OfferLinkReissued', data: { ...t, offerId: offer.offerId, linkHash: command.linkHash, previousLinkHash: offer.linkHash!, userId: command.userId } }];
     }
     case 'ChooseOffer': {
-      open(state, organizationId);
-      const offer = choosable(state, command.offerId, at);
-      const { terms } = offer;
-      within(command.amountCents, terms.minAmountCents, terms.maxAmountCents, ProposalMessages.amountBelow, ProposalMessages.amountAbove);
-      within(command.termMonths, terms.minTermMonths, terms.maxTermMonths, ProposalMessages.termBelow, ProposalMessages.termAbove);
-      const { amountCents, termMonths, reason, by, userId } = command;
-      return [{ type: 'OfferChosen', data: { ...t, executionId: offer.executionId, offerId: offer.offerId, round: offer.round, amountCents, termMonths, reason, by, userId } }];
+      const offer = choiceOffer(state, command);
+      const { amountCents, termMonths, reason, by, userId, terms } = command;
+      return [{ type: 'OfferChosen', data: { ...t, executionId: offer.executionId, offerId: offer.offerId, round: offer.round, amountCents, termMonths, reason, by, userId, terms } }];
+    }
+    case 'ExpireOffer': {
+      // The job's command: anything that is no longer an offer waiting past its deadline decides nothing.
+      existing(state, organizationId);
+      const offer = state.offers.find((o) => o.offerId === command.offerId);
+      if (!offer || offer.kind !== 'INDICATIVE' || offer.chosen || offer.expiredAt || offer.round < state.round || isTerminal(state.status)) return [];
+      const { validUntil } = offer.terms;
+      if (validUntil >= at) return [];
+      const expired: ProposalEvent = { type: 'OfferExpired', data: { ...t, executionId: offer.executionId, offerId: offer.offerId, round: offer.round, validUntil } };
+      const waiting = state.status === 'WAITING_CUSTOMER';
+      return [expired, ...(waiting ? moveTo(state, t, 'EXPIRED', 'SCHEDULER', ProposalMessages.expiredWithoutChoice, offer.executionId) : [])];
     }
     case 'AwaitOperator':
       open(state, organizationId);

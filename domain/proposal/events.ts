@@ -1,6 +1,7 @@
 import type { AmortizationModel, DecimalRate, EntityType } from '../pricing/terms.ts';
 import type { ProductKind } from '../catalog/product.ts';
 import type { DomainEvent } from '../shared/decider.ts';
+import type { ChosenTerms } from './installment.ts';
 import type { ProposalStatus } from './statuses.ts';
 
 /** `proposal-<id>`: a proposal with its participants, executions, offers, rounds, choices and links. */
@@ -88,7 +89,7 @@ export type ProposalCreated = DomainEvent<
 export type ParticipantAdded = DomainEvent<'ParticipantAdded', Base & ParticipantData & { userId: string }>;
 export type ParticipantChanged = DomainEvent<'ParticipantChanged', Base & ParticipantData & { userId: string }>;
 export type ParticipantRemoved = DomainEvent<'ParticipantRemoved', Base & { participantId: string; userId: string }>;
-/** `by` is the user who asked, or PIPELINE for moves a process manager made. */
+/** `by` is the user who asked, PIPELINE for moves a process manager made, SCHEDULER for the offer expiry job. */
 export type ProposalStatusChanged = DomainEvent<
   'ProposalStatusChanged',
   Base & { from: ProposalStatus; to: ProposalStatus; reason: string | null; by: string; executionId: string | null }
@@ -104,10 +105,13 @@ export type IndicativeOfferSent = DomainEvent<
   Base & IndicativeTerms & { executionId: string | null; offerId: string; round: number; linkHash: string }
 >;
 export type OfferLinkReissued = DomainEvent<'OfferLinkReissued', Base & { offerId: string; linkHash: string; previousLinkHash: string; userId: string }>;
+/** `terms`: the choice priced by the pricing module's simulation; absent on choices recorded before it was stored. */
 export type OfferChosen = DomainEvent<
   'OfferChosen',
-  Base & { executionId: string | null; offerId: string; round: number; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null }
+  Base & { executionId: string | null; offerId: string; round: number; amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; terms?: ChosenTerms }
 >;
+/** An indicative offer past its validUntil without a choice, marked by the expiry job. */
+export type OfferExpired = DomainEvent<'OfferExpired', Base & { executionId: string | null; offerId: string; round: number; validUntil: string }>;
 export type FirmOfferIssued = DomainEvent<'FirmOfferIssued', Base & FirmTerms & { executionId: string | null; offerId: string; round: number }>;
 export type ProposalClosed = DomainEvent<'ProposalClosed', Base & { executionId: string | null; status: 'ISSUED' | 'CANCELED'; date: string }>;
 
@@ -122,6 +126,7 @@ export type ProposalEvent =
   | IndicativeOfferSent
   | OfferLinkReissued
   | OfferChosen
+  | OfferExpired
   | FirmOfferIssued
   | ProposalClosed;
 
@@ -136,6 +141,7 @@ export const ProposalEventTypes = {
   indicativeOfferSent: 'IndicativeOfferSent',
   offerLinkReissued: 'OfferLinkReissued',
   offerChosen: 'OfferChosen',
+  offerExpired: 'OfferExpired',
   firmOfferIssued: 'FirmOfferIssued',
   closed: 'ProposalClosed',
 } as const satisfies Record<string, ProposalEvent['type']>;

@@ -7,6 +7,7 @@ export const ProposalMessages = {
   participantAlreadyAdded: 'Este participante já está na proposta.',
   proposalClosed: 'A proposta está encerrada e não pode mais ser alterada.',
   offerExpired: 'Esta oferta expirou.',
+  expiredWithoutChoice: 'Oferta expirada sem a escolha do cliente.',
   offerNotChoosable: 'Somente ofertas indicativas podem ser escolhidas.',
   offerSuperseded: 'Esta oferta foi substituída por uma rodada mais recente.',
   alreadyClosed: 'Esta execução já foi encerrada com outro status ou data.',

@@ -1,4 +1,5 @@
 import type { ProposalCreated, ParticipantData, IndicativeTerms, FirmTerms, ChoiceBy, AnalysisKind, ProposalEvent } from './events.ts';
+import { headlineTerms, type ChosenTerms } from './installment.ts';
 import type { ProposalStatus } from './statuses.ts';
 
 export interface OfferState {
@@ -10,7 +11,9 @@ export interface OfferState {
   terms: IndicativeTerms | FirmTerms;
   linkHash: string | null;
   sentAt: string;
-  chosen: { amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; at: string } | null;
+  /** When the expiry job found it past validUntil without a choice. */
+  expiredAt: string | null;
+  chosen: { amountCents: number; termMonths: number; reason: string | null; by: ChoiceBy; userId: string | null; at: string; terms: ChosenTerms } | null;
 }
 
 export interface ExecutionLink {
@@ -77,19 +80,25 @@ export function evolveProposal(state: ProposalState, event: ProposalEvent): Prop
     case 'IndicativeOfferSent': {
       const { offerId, round, executionId, linkHash, at, minAmountCents, maxAmountCents, minTermMonths, maxTermMonths, rateBpsYear, rate, model, validUntil } = event.data;
       const terms: IndicativeTerms = { minAmountCents, maxAmountCents, minTermMonths, maxTermMonths, rateBpsYear, rate, model, validUntil };
-      const offer: OfferState = { offerId, kind: 'INDICATIVE', round, executionId, terms, linkHash, sentAt: at, chosen: null };
+      const offer: OfferState = { offerId, kind: 'INDICATIVE', round, executionId, terms, linkHash, sentAt: at, expiredAt: null, chosen: null };
       return { ...state, round, offers: [...state.offers, offer] };
     }
     case 'OfferLinkReissued':
       return withOffer(state, event.data.offerId, (o) => ({ ...o, linkHash: event.data.linkHash }));
     case 'OfferChosen': {
       const { amountCents, termMonths, reason, by, userId, at } = event.data;
-      return withOffer(state, event.data.offerId, (o) => ({ ...o, chosen: { amountCents, termMonths, reason, by, userId, at } }));
+      return withOffer(state, event.data.offerId, (o) => {
+        // A choice recorded before its simulation was stored is read with the headline formula it was shown with.
+        const terms = event.data.terms ?? headlineTerms(amountCents, termMonths, o.terms.model, o.terms.rateBpsYear, o.terms.rate);
+        return { ...o, chosen: { amountCents, termMonths, reason, by, userId, at, terms } };
+      });
     }
+    case 'OfferExpired':
+      return withOffer(state, event.data.offerId, (o) => ({ ...o, expiredAt: event.data.at }));
     case 'FirmOfferIssued': {
       const { offerId, round, executionId, at, amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil } = event.data;
       const terms: FirmTerms = { amountCents, termMonths, rateBpsYear, rate, model, installmentCents, validUntil };
-      return { ...state, round, offers: [...state.offers, { offerId, kind: 'FIRM', round, executionId, terms, linkHash: null, sentAt: at, chosen: null }] };
+      return { ...state, round, offers: [...state.offers, { offerId, kind: 'FIRM', round, executionId, terms, linkHash: null, sentAt: at, expiredAt: null, chosen: null }] };
     }
     case 'ProposalClosed': {
       const { executionId, status, date } = event.data;

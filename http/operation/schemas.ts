@@ -66,7 +66,7 @@ export const presentOperation = (view: OperationView) => ({
 const StepView = Type.Object({
   index: Type.Integer(),
   kind: Type.String(),
-  status: Type.String({ description: 'PENDING, RUNNING, WAITING, DONE, REJECTED, FAILED or CANCELED' }),
+  status: Type.String({ description: 'PENDING, RUNNING, WAITING, DONE, REJECTED, FAILED, CANCELED or EXPIRED' }),
   startedAt: Nullable(DateTime),
   finishedAt: Nullable(DateTime),
 });
@@ -81,7 +81,7 @@ export const ExecutionSchema = Type.Object(
     targetId: Type.String(),
     document: Type.String(),
     entityType: Type.String(),
-    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED' }),
+    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED' }),
     steps: Type.Array(StepView),
     reportIds: Type.Array(Type.String()),
     indicativeOfferId: Nullable(Type.String()),

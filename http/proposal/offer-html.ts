@@ -1,5 +1,5 @@
 import type { IndicativeTerms } from '../../domain/proposal/events.ts';
-import type { ChosenTerms } from '../../domain/proposal/installment.ts';
+import { headlineTerms, type ChosenTerms } from '../../domain/proposal/installment.ts';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const reais = (value: number) => value.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
@@ -23,22 +23,29 @@ export interface OfferPageData {
   customerName: string;
   productName: string;
   terms: IndicativeTerms;
-  monthlyRatePercent: number;
-  yearlyRatePercent: number;
-  /** The first installment at the largest amount and term, shown before any script runs. */
+  /** The largest amount and term priced with IOF, fees and CET, as a choice made now would be. */
   example: ChosenTerms;
   error?: string;
 }
 
+/** Installment, IOF, fees, total and CET of priced terms, as a definition list's rows. */
+function costRows(terms: ChosenTerms): string {
+  return `<dt>Parcela</dt><dd>${reais(terms.installment)}</dd>
+<dt>IOF</dt><dd>${reais(terms.iof ?? 0)}${terms.iofFinanced ? ' (financiado)' : ''}</dd><dt>Tarifas</dt><dd>${reais(terms.fees ?? 0)}</dd>
+<dt>Você recebe</dt><dd>${reais(terms.netReleased)}</dd><dt>Total a pagar</dt><dd>${reais(terms.totalPayable)}</dd>
+<dt>CET</dt><dd>${percent(terms.cetMonthlyPercent ?? 0)} ao mês (${percent(terms.cetYearlyPercent ?? 0)} ao ano)</dd>`;
+}
+
 /**
- * The offer, a simulation that follows the inputs (the same first-installment formula as the
- * server, in the browser), and the form that records the choice. Without script the form still
- * posts; the server answers with the terms.
+ * The offer with a worked example priced by the server (IOF, fees, CET), a live estimate of the
+ * first installment that follows the inputs (the headline formula in the browser, without IOF
+ * and fees, and said so), and the form that records the choice. Without script the form still
+ * posts; the server answers with the priced terms.
  */
 export function offerPage(d: OfferPageData): string {
   const t = d.terms;
   const terms = Array.from({ length: t.maxTermMonths - t.minTermMonths + 1 }, (_, i) => t.minTermMonths + i);
-  const i = d.monthlyRatePercent / 100;
+  const i = d.example.monthlyRatePercent / 100;
   return page(
     'Sua oferta de crédito',
     `<h1>Olá, ${escape(d.customerName)}</h1>
@@ -46,13 +53,15 @@ export function offerPage(d: OfferPageData): string {
 ${d.error ? `<p class="erro" role="alert">${escape(d.error)}</p>` : ''}
 <dl><dt>Valor</dt><dd>${reais(t.minAmountCents / 100)} a ${reais(t.maxAmountCents / 100)}</dd>
 <dt>Prazo</dt><dd>${t.minTermMonths} a ${t.maxTermMonths} meses</dd>
-<dt>Taxa</dt><dd>${percent(d.monthlyRatePercent)} ao mês (${percent(d.yearlyRatePercent)} ao ano)</dd>
+<dt>Taxa</dt><dd>${percent(d.example.monthlyRatePercent)} ao mês (${percent(d.example.yearlyRatePercent)} ao ano)</dd>
 <dt>Sistema</dt><dd>${t.model === 'PRICE' ? 'Parcelas fixas (Price)' : 'Amortização constante (SAC)'}</dd>
 <dt>Válida até</dt><dd>${escape(new Date(t.validUntil).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}</dd></dl>
+<h2>Exemplo: ${reais(d.example.amount)} em ${d.example.termMonths} meses</h2>
+<dl class="exemplo">${costRows(d.example)}</dl>
 <form method="post" action="/oferta/${encodeURIComponent(d.token)}/escolha">
 <label>Valor desejado (R$)<input name="amount" inputmode="decimal" required value="${(t.maxAmountCents / 100).toFixed(2).replace('.', ',')}"></label>
 <label>Prazo<select name="termMonths">${terms.map((n) => `<option value="${n}"${n === t.maxTermMonths ? ' selected' : ''}>${n} meses</option>`).join('')}</select></label>
-<p class="simulacao" aria-live="polite">Primeira parcela estimada: <strong id="parcela">${reais(d.example.installment)}</strong> (sem IOF e tarifas)</p>
+<p class="simulacao" aria-live="polite">Primeira parcela estimada: <strong id="parcela">${reais(headlineTerms(t.maxAmountCents, t.maxTermMonths, t.model, t.rateBpsYear, t.rate).installment)}</strong> (sem IOF e tarifas)</p>
 <button type="submit">Escolher esta oferta</button></form>
 <script>(function(){var f=document.forms[0],out=document.getElementById('parcela'),i=${i},sac=${t.model === 'SAC'};
 function calc(){var p=parseFloat(f.amount.value.replace(/\\./g,'').replace(',','.'))||0,n=+f.termMonths.value;
@@ -66,7 +75,7 @@ export function chosenPage(customerName: string, terms: ChosenTerms): string {
     'Oferta escolhida',
     `<h1>Pronto, ${escape(customerName)}!</h1><p>Recebemos a sua escolha. Vamos seguir com a análise e avisaremos você.</p>
 <dl><dt>Valor</dt><dd>${reais(terms.amount)}</dd><dt>Prazo</dt><dd>${terms.termMonths} meses</dd>
-<dt>Primeira parcela</dt><dd>${reais(terms.installment)}</dd><dt>Taxa</dt><dd>${percent(terms.monthlyRatePercent)} ao mês</dd></dl>`,
+<dt>Taxa</dt><dd>${percent(terms.monthlyRatePercent)} ao mês</dd>${costRows(terms)}</dl>`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { chooseOffer } from '../../application/proposal/commands.ts';
 import { openOfferLink, type OpenedLink } from '../../application/proposal/offer-link.ts';
-import { chosenTerms, monthlyRate } from '../../domain/proposal/installment.ts';
+import { priceChoice } from '../../application/proposal/choice.ts';
 import { isTerminal } from '../../domain/proposal/statuses.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
@@ -31,13 +31,11 @@ function closedReason(link: OpenedLink, now: string, refuse: Refuse): Reply | nu
   return null;
 }
 
-function offerHtml(token: string, link: OpenedLink, error?: string): string {
+/** The page with a worked example: the largest amount and term, priced as a choice made now would be. */
+async function offerHtml(app: AppContext, token: string, link: OpenedLink, error?: string): Promise<string> {
   const t = link.offer.terms;
-  const i = monthlyRate(t.rateBpsYear, t.rate);
-  const example = chosenTerms(t.maxAmountCents, t.maxTermMonths, t.model, t.rateBpsYear, t.rate);
-  const yearly = i.plus(1).pow(12).minus(1).times(100).toDecimalPlaces(4).toNumber();
-  const c = link.state.created!;
-  return offerPage({ token, customerName: c.name, productName: c.productName, terms: t, monthlyRatePercent: example.monthlyRatePercent, yearlyRatePercent: yearly, example, error });
+  const example = await priceChoice(app, link.state, t, { amountCents: t.maxAmountCents, termMonths: t.maxTermMonths, at: app.clock.now().toISOString() });
+  return offerPage({ token, customerName: link.state.created!.name, productName: link.state.created!.productName, terms: t, example, error });
 }
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the link token the customer received' }) });
@@ -58,17 +56,18 @@ async function choose(app: AppContext, token: string, form: Record<string, unkno
   if (closed) return closed;
   const amountCents = centsOf(form.amount);
   const termMonths = Number(form.termMonths);
-  if (amountCents === null || !Number.isInteger(termMonths)) return refuse(400, '', ProposalMessages.invalidChoiceForm, offerHtml(token, link, ProposalMessages.invalidChoiceForm));
+  if (amountCents === null || !Number.isInteger(termMonths)) return refuse(400, '', ProposalMessages.invalidChoiceForm, await offerHtml(app, token, link, ProposalMessages.invalidChoiceForm));
   const { organizationId, proposalId } = link.state.created!;
+  let state;
   try {
-    await chooseOffer(app, { organizationId, userId: null }, { proposalId, offerId: link.offer.offerId, amountCents, termMonths, by: 'CUSTOMER' });
+    ({ state } = await chooseOffer(app, { organizationId, userId: null }, { proposalId, offerId: link.offer.offerId, amountCents, termMonths, by: 'CUSTOMER' }));
   } catch (error) {
     if (!(error instanceof DomainError) || !STATUS_OF[error.kind]) throw error;
-    const page = error.kind === 'invalid' ? offerHtml(token, link, error.message) : undefined;
+    const page = error.kind === 'invalid' ? await offerHtml(app, token, link, error.message) : undefined;
     return refuse(STATUS_OF[error.kind]!, 'Não foi possível registrar', error.message, page);
   }
-  const t = link.offer.terms;
-  return html(200, chosenPage(link.state.created!.name, chosenTerms(amountCents, termMonths, t.model, t.rateBpsYear, t.rate)));
+  const chosen = state.offers.find((o) => o.offerId === link.offer.offerId)!.chosen!;
+  return html(200, chosenPage(link.state.created!.name, chosen.terms));
 }
 
 /**
@@ -89,7 +88,7 @@ export const offerPageRoutes: RouteSpec[] = [
       const refuse = refusalFor(ctx);
       const link = await openOfferLink(app, params.token);
       if (!link) return refuse(404, 'Link indisponível', ProposalMessages.offerLinkGone);
-      return closedReason(link, app.clock.now().toISOString(), refuse) ?? html(200, offerHtml(params.token, link));
+      return closedReason(link, app.clock.now().toISOString(), refuse) ?? html(200, await offerHtml(app, params.token, link));
     },
   }),
   route({

@@ -1,4 +1,3 @@
-import { chosenTerms } from '../../domain/proposal/installment.ts';
 import type { FirmTerms, IndicativeTerms, ProposalEvent } from '../../domain/proposal/events.ts';
 import { evolveProposal, initialProposalState, type OfferState, type ProposalState } from '../../domain/proposal/state.ts';
 
@@ -27,6 +26,8 @@ function describe(event: ProposalEvent): string {
       return 'Novo link da oferta enviado; o anterior deixou de abrir';
     case 'OfferChosen':
       return `Oferta escolhida ${event.data.by === 'CUSTOMER' ? 'pelo cliente' : 'pelo operador'}: ${money(event.data.amountCents)} em ${event.data.termMonths} meses`;
+    case 'OfferExpired':
+      return `Oferta indicativa expirada sem escolha (rodada ${event.data.round})`;
     case 'FirmOfferIssued':
       return `Oferta firme emitida: ${money(event.data.amountCents)} em ${event.data.termMonths} meses`;
     case 'ProposalClosed':
@@ -41,7 +42,7 @@ export function presentOffer(offer: OfferState) {
   return {
     id: offer.offerId,
     kind: offer.kind,
-    status: firm ? ('ISSUED' as const) : offer.chosen ? ('CHOSEN' as const) : ('SENT' as const),
+    status: firm ? ('ISSUED' as const) : offer.chosen ? ('CHOSEN' as const) : offer.expiredAt ? ('EXPIRED' as const) : ('SENT' as const),
     round: offer.round,
     executionId: offer.executionId,
     sentAt: offer.sentAt,
@@ -57,7 +58,7 @@ export function presentOffer(offer: OfferState) {
       reason: offer.chosen.reason,
       by: offer.chosen.by,
       at: offer.chosen.at,
-      terms: chosenTerms(offer.chosen.amountCents, offer.chosen.termMonths, model, rateBpsYear, rate),
+      terms: offer.chosen.terms,
     },
   };
 }

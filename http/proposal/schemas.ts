@@ -6,7 +6,7 @@ import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
 const DateTime = Type.String({ format: 'date-time' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const Cents = Type.Integer({ minimum: 0, maximum: MAX_INT32 * 100, description: 'cents' });
@@ -97,17 +97,26 @@ export const ParticipantSchema = Type.Object({
   contact: ContactView,
 });
 
+const nullableOnOldChoices = { description: 'null on choices recorded before their simulation was stored' };
 export const ChosenTermsSchema = Type.Object(
   {
-    amount: Type.Number({ description: 'reais' }),
+    amount: Type.Number({ description: 'reais: the amount asked' }),
     termMonths: Type.Integer(),
-    monthlyRatePercent: Type.Number(),
-    yearlyRatePercent: Type.Number(),
-    installment: Type.Number({ description: 'reais: the first installment, without IOF or fees' }),
-    totalPayable: Type.Number({ description: 'reais: the sum of the installments, without IOF or fees' }),
-    totalCostPercent: Type.Number({ description: 'interest over the amount for the whole term, percent' }),
+    monthlyRatePercent: Type.Number({ description: "the offer's rate, percent a month" }),
+    yearlyRatePercent: Type.Number({ description: "the offer's rate, percent a year" }),
+    installment: Type.Number({ description: 'reais: the first installment, with financed IOF and fees' }),
+    totalPayable: Type.Number({ description: 'reais: the sum of the installments' }),
+    totalCostPercent: Type.Number({ description: 'percent of the amount: (totalPayable − netReleased) / amount' }),
+    netReleased: Type.Number({ description: 'reais: what the customer receives (the amount less upfront IOF and fees)' }),
+    iof: Nullable(Type.Number({ description: 'reais' }), nullableOnOldChoices),
+    iofFinanced: Nullable(Type.Boolean(), nullableOnOldChoices),
+    fees: Nullable(Type.Number({ description: 'reais' }), nullableOnOldChoices),
+    cetMonthlyPercent: Nullable(Type.Number(), nullableOnOldChoices),
+    cetYearlyPercent: Nullable(Type.Number({ description: 'CET per Resolução CMN 4.881/2020' }), nullableOnOldChoices),
+    releaseDate: Nullable(Type.String({ description: 'YYYY-MM-DD: the day of the choice (Brasília)' }), nullableOnOldChoices),
+    firstDueDate: Nullable(Type.String({ description: 'YYYY-MM-DD' }), nullableOnOldChoices),
   },
-  { description: 'the spec’s chosen.terms: rates and total cost in percent, values in reais' },
+  { description: 'the spec’s chosen.terms, priced by the pricing module at choice time: rates and costs in percent, values in reais' },
 );
 
 export const ChosenSchema = Type.Object({
@@ -122,7 +131,7 @@ export const ChosenSchema = Type.Object({
 export const OfferSchema = Type.Object({
   id: Type.String(),
   kind: Enum(['INDICATIVE', 'FIRM']),
-  status: Enum(['SENT', 'CHOSEN', 'ISSUED']),
+  status: Enum(['SENT', 'CHOSEN', 'EXPIRED', 'ISSUED']),
   round: Type.Integer(),
   executionId: Nullable(Type.String()),
   sentAt: DateTime,

@@ -9,7 +9,7 @@ export const OPERATION_PROJECTION = 'operation';
 export interface StepView {
   index: number;
   kind: string;
-  status: 'PENDING' | 'RUNNING' | 'WAITING' | 'DONE' | 'REJECTED' | 'FAILED' | 'CANCELED';
+  status: 'PENDING' | 'RUNNING' | 'WAITING' | 'DONE' | 'REJECTED' | 'FAILED' | 'CANCELED' | 'EXPIRED';
   startedAt: string | null;
   finishedAt: string | null;
 }
@@ -60,7 +60,7 @@ function change(row: Row, event: Exclude<ExecutionEvent, { type: 'ExecutionStart
       return { firm_offer_id: event.data.offerId, status: 'WAITING_CLOSING', steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
     case 'ExecutionFinished': {
       const { status, rejectionStep, closing } = event.data;
-      const stepStatus = status === 'REJECTED' ? 'REJECTED' : status === 'FAILED' ? 'FAILED' : status === 'CANCELED' ? 'CANCELED' : null;
+      const stepStatus = (['REJECTED', 'FAILED', 'CANCELED', 'EXPIRED'] as const).find((s) => s === status) ?? null;
       return {
         status,
         finished_at: at,

@@ -59,4 +59,23 @@ export const proposalMigrations: Migration[] = [
       await knex.schema.dropTable('proposal_facts');
     },
   },
+  {
+    name: '202611231650_proposal_offer_deadline',
+    async up(knex) {
+      // The indicative offer a proposal waits on and its deadline, set while it waits: the
+      // expiry job's scan, over a partial index that holds only the waiting ones.
+      await knex.schema.alterTable('proposal_facts', (t) => {
+        t.text('waiting_offer_id');
+        t.timestamp('waiting_offer_until', { useTz: true });
+      });
+      await knex.raw('create index proposal_facts_waiting_offer_until on proposal_facts (waiting_offer_until) where waiting_offer_until is not null');
+    },
+    async down(knex) {
+      await knex.raw('drop index proposal_facts_waiting_offer_until');
+      await knex.schema.alterTable('proposal_facts', (t) => {
+        t.dropColumn('waiting_offer_id');
+        t.dropColumn('waiting_offer_until');
+      });
+    },
+  },
 ];

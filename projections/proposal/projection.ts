@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ProposalEventTypes, type ProposalEvent } from '../../domain/proposal/events.ts';
+import { isTerminal } from '../../domain/proposal/statuses.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 
@@ -12,6 +13,7 @@ export const PROPOSAL_PROJECTION = 'proposal';
 async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void> {
   const facts = () => trx('proposal_facts').where({ id: event.data.proposalId });
   const first = (column: string, at: string) => trx.raw('coalesce(??, ?)', [column, at]);
+  const stopWaiting = (offerId: string) => facts().where({ waiting_offer_id: offerId }).update({ waiting_offer_id: null, waiting_offer_until: null });
   switch (event.type) {
     case 'ProposalCreated': {
       const d = event.data;
@@ -49,6 +51,7 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void>
       await facts().update({ status: to, status_changed_at: at });
       if (to === 'ISSUED') await facts().update({ issued_at: first('issued_at', at) });
       if (to === 'EXPIRED') await facts().whereNull('chosen_at').update({ expired_without_choice: true });
+      if (isTerminal(to)) await facts().update({ waiting_offer_id: null, waiting_offer_until: null });
       return;
     }
     case 'ProposalDecided': {
@@ -57,8 +60,8 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void>
       return;
     }
     case 'IndicativeOfferSent': {
-      const { at, linkHash, organizationId, proposalId, offerId } = event.data;
-      await facts().update({ pre_approved_at: first('pre_approved_at', at), analyzed_at: first('analyzed_at', at) });
+      const { at, linkHash, organizationId, proposalId, offerId, validUntil } = event.data;
+      await facts().update({ pre_approved_at: first('pre_approved_at', at), analyzed_at: first('analyzed_at', at), waiting_offer_id: offerId, waiting_offer_until: validUntil });
       await trx('proposal_offer_links').insert({ link_hash: linkHash, organization_id: organizationId, proposal_id: proposalId, offer_id: offerId }).onConflict('link_hash').ignore();
       return;
     }
@@ -71,8 +74,12 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void>
     case 'OfferChosen': {
       const { amountCents, by, at } = event.data;
       await facts().update({ chosen_cents: amountCents, chosen_by: by, chosen_at: at });
+      await stopWaiting(event.data.offerId);
       return;
     }
+    case 'OfferExpired':
+      await stopWaiting(event.data.offerId);
+      return;
     case 'FirmOfferIssued': {
       const { amountCents, at } = event.data;
       await facts().update({ firm_cents: amountCents, firm_offer_at: first('firm_offer_at', at), analyzed_at: first('analyzed_at', at) });

@@ -164,4 +164,14 @@ test('failing: a running execution ends FAILED, a finished one is left as it is'
   given(executionDecider, run([start(), reportAsked, reportSays('DENIED')])).when(failedCommand).then([]);
 });
 
+test('an offer that lapsed ends the execution EXPIRED while it waits for the choice; otherwise nothing', () => {
+  const waiting = run([start(), reportAsked, reportSays('APPROVED'), offerSent]);
+  const lapsed: ExecutionCommand = { type: 'RecordOfferExpired', offerId: OFFER, at: AT };
+  const events = run([lapsed], waiting);
+  assert.equal([executionStatus(stateOf(events)), finished(events)?.reason, finished(events)?.stepIndex], ['EXPIRED', OperationMessages.offerExpiredWithoutChoice, 2]);
+  given(executionDecider, events).when(lapsed).thenError('conflict', OperationMessages.executionFinished);
+  given(executionDecider, waiting).when({ ...lapsed, offerId: FIRM }).then([], 'another offer decides nothing');
+  given(executionDecider, run([chosen], waiting)).when(lapsed).then([], 'after the choice it cannot lapse');
+});
+
 test.run();

@@ -4,6 +4,7 @@ import type { Product } from '../../domain/catalog/product.ts';
 import type { ProposalCommand } from '../../domain/proposal/commands.ts';
 import { proposalDecider } from '../../domain/proposal/decider.ts';
 import type { ProposalEvent } from '../../domain/proposal/events.ts';
+import { headlineTerms } from '../../domain/proposal/installment.ts';
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
 import { MANUAL_MOVES, PROPOSAL_STATUSES, type ProposalStatus } from '../../domain/proposal/statuses.ts';
 import { Messages } from '../../domain/shared/messages.ts';
@@ -18,6 +19,9 @@ const AT = '2026-11-23T12:00:00.000Z';
 const t = { proposalId: ID, organizationId: ORG, at: AT };
 const product: Product = { ...personalCredit(), productId: 'c00000000000000000000001', organizationId: ORG, version: 1 };
 const range = { minAmountCents: 100_000, maxAmountCents: 500_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: null, model: 'PRICE' as const, validUntil: '2026-12-01T00:00:00.000Z' };
+
+/** Terms as the application prices them (the values do not matter to the decider: it stores them). */
+const priced = { ...headlineTerms(300_000, 12, 'PRICE', 2682, null), iof: 61.17, iofFinanced: true, fees: 150, cetMonthlyPercent: 2.6, cetYearlyPercent: 36.07, releaseDate: '2026-11-23', firstDueDate: '2026-12-23' };
 
 const create = (extra: Partial<Extract<ProposalCommand, { type: 'CreateProposal' }>> = {}): ProposalCommand => ({
   ...t,
@@ -50,6 +54,7 @@ const choose = (extra: Partial<Extract<ProposalCommand, { type: 'ChooseOffer' }>
   reason: null,
   by: 'CUSTOMER',
   userId: null,
+  terms: priced,
   ...extra,
 });
 const firm: ProposalCommand = { ...t, type: 'IssueFirmOffer', executionId: EXEC, offerId: 'd00000000000000000000009', terms: { amountCents: 300_000, termMonths: 12, rateBpsYear: 2682, rate: null, model: 'PRICE', installmentCents: 28_000, validUntil: '2026-12-10' } };
@@ -150,6 +155,7 @@ test('choose: within limits, once, not expired, not a firm offer, not unknown', 
   const [chosen] = given(proposalDecider, past).when(choose()).decided();
   assert.equal(chosen!.type, 'OfferChosen');
   assert.equal((chosen!.data as { executionId: string }).executionId, EXEC, 'the process manager finds its execution');
+  assert.equal(given(proposalDecider, [...past, chosen!]).state.offers[0]!.chosen!.terms, priced, 'the priced terms are stored with the choice');
   given(proposalDecider, past).when(choose({ amountCents: 99_999 })).thenError('invalid', ProposalMessages.amountBelow(100_000));
   given(proposalDecider, past).when(choose({ amountCents: 500_001 })).thenError('invalid', ProposalMessages.amountAbove(500_000));
   given(proposalDecider, past).when(choose({ termMonths: 5 })).thenError('invalid', ProposalMessages.termBelow(6));
@@ -158,6 +164,31 @@ test('choose: within limits, once, not expired, not a firm offer, not unknown', 
   given(proposalDecider, past).when({ ...choose(), at: '2026-12-02T00:00:00.000Z' }).thenError('conflict', ProposalMessages.offerExpired);
   given(proposalDecider, [...past, chosen!]).when(choose()).thenError('conflict', Messages.offerAlreadyChosen);
   given(proposalDecider, history(create(), start, firm)).when(choose({ offerId: 'd00000000000000000000009' })).thenError('conflict', ProposalMessages.offerNotChoosable);
+});
+
+test('an OfferChosen written before terms were stored still folds, with the headline terms it was shown with', () => {
+  const past = history(create(), start, send());
+  const [chosen] = given(proposalDecider, past).when(choose()).decided();
+  const { terms: _terms, ...legacy } = (chosen as Extract<ProposalEvent, { type: 'OfferChosen' }>).data;
+  const folded = given(proposalDecider, [...past, { type: 'OfferChosen' as const, data: legacy }]).state.offers[0]!.chosen!;
+  // 2682 bps a year (1.99988% a month) on R$ 3.000,00 over 12 months (PRICE), without IOF or fees: PMT = 283.67.
+  assert.equal(folded.terms, headlineTerms(300_000, 12, 'PRICE', 2682, null));
+  assert.equal([folded.terms.installment, folded.terms.iof, folded.terms.cetYearlyPercent], [283.67, null, null]);
+});
+
+test('expire: an indicative offer past validUntil without a choice; the waiting proposal EXPIRED; anything else nothing', () => {
+  const past = history(create(), start, send());
+  const expire = (extra = {}): ProposalCommand => ({ ...t, type: 'ExpireOffer', offerId: 'd00000000000000000000001', at: '2026-12-01T00:00:01.000Z', ...extra });
+  const events = given(proposalDecider, past).when(expire()).decided();
+  assert.equal(events.map((e) => e.type), ['OfferExpired', 'ProposalStatusChanged']);
+  assert.equal(events[1]!.data, { ...t, at: '2026-12-01T00:00:01.000Z', from: 'WAITING_CUSTOMER', to: 'EXPIRED', reason: ProposalMessages.expiredWithoutChoice, by: 'SCHEDULER', executionId: EXEC });
+  assert.is(given(proposalDecider, [...past, ...events]).state.offers[0]!.expiredAt, '2026-12-01T00:00:01.000Z');
+  given(proposalDecider, [...past, ...events]).when(expire()).then([], 'a second pass');
+  given(proposalDecider, past).when(expire({ at: '2026-11-30T23:59:59.000Z' })).then([], 'still valid');
+  given(proposalDecider, history(create(), start, send(), choose())).when(expire()).then([], 'chosen');
+  given(proposalDecider, history(create(), start, send(), send('d00000000000000000000002'))).when(expire()).then([], 'replaced by a later round');
+  const operator = history(create(), start, send(), { ...t, type: 'ChangeStatus', userId: 'u', status: 'WAITING_OPERATOR', reason: null });
+  assert.equal(given(proposalDecider, operator).when(expire()).decided().map((e) => e.type), ['OfferExpired'], 'the offer lapses; a proposal not waiting on it keeps its status');
 });
 
 test('link reissue: the new hash replaces the old one; refused once chosen', () => {

@@ -44,8 +44,12 @@ test('the page: HTML for a phone, no bearer token, the offer and a simulation, n
   assert.match(text, /R\$\s2\.000,00 a R\$\s8\.000,00/);
   assert.match(text, /6 a 24 meses/);
   assert.match(text, /2% ao mês/);
-  // 8000 at 2% a month over 24 months: 8000 · 0.02 / (1 − 1.02^−24) = 422.97.
-  assert.match(text, /R\$\s422,97/);
+  // 8000 at 2% a month over 24 months: 8000 · 0.02 / (1 − 1.02^−24) = 422.97, the live estimate without IOF and fees.
+  assert.match(text, /R\$\s422,97<\/strong> \(sem IOF e tarifas\)/);
+  // The worked example at the largest amount and term is priced with the product's financed IOF and fee.
+  assert.match(text, /Exemplo: R\$\s8\.000,00 em 24 meses/);
+  assert.match(text, /<dt>Tarifas<\/dt><dd>R\$\s150,00<\/dd>/);
+  assert.match(text, /<dt>CET<\/dt><dd>[\d,]+% ao mês \([\d,]+% ao ano\)/);
   assert.match(text, /<form method="post"/);
 });
 
@@ -57,9 +61,14 @@ test('the form records the choice by CUSTOMER; a second submit is 409; limits an
   assert.is((await submit(linkToken, { amount: 'muito', termMonths: '12' })).status, 400);
   const chosen = await submit(linkToken, { amount: '5.000,00', termMonths: '12' });
   assert.is(chosen.status, 200);
-  assert.match(await chosen.text(), /R\$\s472,80/);
+  const page = await chosen.text();
   const detail = (await app.call('GET', `/v1/proposals/${proposalId}`, { token: tenant.token })).body;
-  assert.equal([detail.rounds[0].offers[0].chosen.by, detail.rounds[0].offers[0].chosen.amountCents], ['CUSTOMER', 500_000]);
+  const choice = detail.rounds[0].offers[0].chosen;
+  assert.equal([choice.by, choice.amountCents], ['CUSTOMER', 500_000]);
+  // The confirmation shows the terms stored with the choice: the installment with financed IOF and fee, IOF, fee, CET.
+  const shown = (reais: number) => new RegExp(`R\\$\\s${reais.toLocaleString('pt-BR', { minimumFractionDigits: 2 }).replace('.', '\\.')}`);
+  for (const value of [choice.terms.installment, choice.terms.iof, choice.terms.fees, choice.terms.totalPayable]) assert.match(page, shown(value));
+  assert.match(page, new RegExp(`${choice.terms.cetYearlyPercent.toLocaleString('pt-BR')}% ao ano`));
   assert.is((await submit(linkToken, { amount: '5.000,00', termMonths: '12' })).status, 409);
   assert.is((await open(linkToken)).status, 409);
 });

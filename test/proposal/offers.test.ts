@@ -5,7 +5,8 @@ import { ProposalMessages } from '../../domain/proposal/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
 import type { TestApp } from '../support/app.ts';
-import { seedProduct } from '../support/catalog.ts';
+import { personalCredit, seedProduct } from '../support/catalog.ts';
+import { plainCetYear, plainDueDates, plainIof, pricePayment } from '../pricing/reference.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 
 const test = suite('offers: choose, resend, the pipeline commands and the facts row');
@@ -21,10 +22,11 @@ const call = serviceWithTenant(test, async (a, t) => {
   other = await provisionTenant(app, { name: 'Other' });
   await seedProduct(app, tenant.organizationId);
 });
+const fee = { key: 'tac', name: 'Tarifa de cadastro', amountCents: 15_000, financed: false };
 const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: { value: '2', period: 'MONTH' as const }, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
 
-async function proposalWithOffer() {
-  const p = (await call('POST', '/v1/proposals', { document: '12345678909', name: 'Maria', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12 })).body;
+async function proposalWithOffer(productKey = 'credito-pessoal') {
+  const p = (await call('POST', '/v1/proposals', { document: '12345678909', name: 'Maria', productKey, requestedAmountCents: 500_000, requestedTermMonths: 12 })).body;
   const step = { organizationId: tenant.organizationId, proposalId: p.id, executionId: EXECUTION };
   await startAnalysis(app.app, { ...step, kind: 'OPERATION', targetId: MISSING });
   await recordDecision(app.app, { ...step, decision: 'APPROVED', step: 'policy' });
@@ -53,12 +55,63 @@ test('choose within limits; chosen.terms in percent and reais; the second choice
   assert.is(chosen.status, 200, JSON.stringify(chosen.body));
   assert.is(chosen.body.offer.status, 'CHOSEN');
   assert.is(chosen.body.chosen.by, 'OPERATOR');
-  // 2% a month on R$ 5.000,00 over 12 months (PRICE): 5000 · 0.02 / (1 − 1.02^−12) = 472.80 (spreadsheet PMT).
-  assert.equal(chosen.body.chosen.terms, { amount: 5000, termMonths: 12, monthlyRatePercent: 2, yearlyRatePercent: 26.8242, installment: 472.8, totalPayable: 5673.6, totalCostPercent: 13.472 });
+  // The product finances IOF and its R$ 150 fee: the installment carries them, the customer receives the R$ 5.000,00.
+  const terms = chosen.body.chosen.terms;
+  assert.equal([terms.amount, terms.netReleased, terms.iofFinanced, terms.fees, terms.monthlyRatePercent, terms.yearlyRatePercent], [5000, 5000, true, 150, 2, 26.8242]);
+  assert.ok(terms.installment > 472.8 + 150 / 12, 'more than the headline PMT: IOF and the fee are financed');
+  assert.ok(terms.cetYearlyPercent > 26.82, 'the CET is above the nominal rate');
   assert.equal((await call('POST', path, { amountCents: 500_000, termMonths: 12 })).body, { code: 409, message: Messages.offerAlreadyChosen });
   assert.equal((await call('POST', `/v1/proposals/${p.id}/offers/${sent.offerId}/resend`)).body, { code: 409, message: Messages.offerAlreadyChosen });
   const row = await facts(p.id);
   assert.equal([Number(row.chosen_cents), row.chosen_by, row.status], [500_000, 'OPERATOR', 'WAITING_CUSTOMER']);
+});
+
+test('chosen.terms is the pricing simulation at the offer rate: upfront IOF and fee, CET (worked values)', async () => {
+  // Upfront IOF and fee, due dates not moved: every figure can be recomputed by the plain reference.
+  await seedProduct(app, tenant.organizationId, personalCredit({ key: 'pessoal-avista', pricing: { ...personalCredit().pricing!, fees: [fee], iof: { applies: true, financed: false }, moveDueDatesToBusinessDay: false } }));
+  const { p, sent } = await proposalWithOffer('pessoal-avista');
+  const clock = app.app.clock;
+  // Chosen 2027-04-10 (Brasília): released that day, first due 2027-05-10, a 30-day first period.
+  app.app.clock = { now: () => new Date('2027-04-10T15:00:00.000Z') };
+  const chosen = await call('POST', `/v1/proposals/${p.id}/offers/${sent.offerId}/choose`, { amountCents: 500_000, termMonths: 12 }).finally(() => (app.app.clock = clock));
+  assert.is(chosen.status, 200, JSON.stringify(chosen.body));
+  // 2% a month, R$ 5.000,00, 12 months, PRICE: PMT 472.80 (HP-12C: 5000 PV, 2 i, 12 n); the last absorbs the residue.
+  const pmt = Math.round(pricePayment(500_000, 0.02, 12));
+  assert.is(pmt, 47_280);
+  let balance = 500_000;
+  const amortizations: number[] = [];
+  const payments: number[] = [];
+  for (let k = 0; k < 12; k++) {
+    const interest = Math.round(balance * 0.02);
+    const principal = k === 11 ? balance : pmt - interest;
+    balance -= principal;
+    amortizations.push(principal);
+    payments.push(principal + interest);
+  }
+  const dues = plainDueDates('2027-05-10', 12);
+  const iof = plainIof(amortizations, '2027-04-10', dues, 0.000082, 0.0038).reduce((a, b) => a + b, 0);
+  const net = 500_000 - iof - 15_000;
+  const cetYear = plainCetYear(net, payments, '2027-04-10', dues);
+  const total = payments.reduce((a, b) => a + b, 0);
+  assert.equal(chosen.body.chosen.terms, {
+    amount: 5000,
+    termMonths: 12,
+    monthlyRatePercent: 2,
+    yearlyRatePercent: 26.8242,
+    installment: 472.8,
+    totalPayable: total / 100,
+    totalCostPercent: Math.round(((total - net) / 500_000) * 1_000_000) / 10_000,
+    netReleased: net / 100,
+    iof: iof / 100,
+    iofFinanced: false,
+    fees: 150,
+    cetMonthlyPercent: Math.round((Math.pow(1 + cetYear, 1 / 12) - 1) * 10_000) / 100,
+    cetYearlyPercent: Math.round(cetYear * 10_000) / 100,
+    releaseDate: '2027-04-10',
+    firstDueDate: '2027-05-10',
+  });
+  const detail = (await call('GET', `/v1/proposals/${p.id}`)).body;
+  assert.equal(detail.rounds[0].offers[0].chosen.terms, chosen.body.chosen.terms, 'the detail shows the terms stored with the choice');
 });
 
 test('resend: a new link each call, only the hash kept, the previous link stops resolving', async () => {

@@ -20,10 +20,12 @@ export interface TestApp extends RunningService {
 /**
  * The whole service (every role) on its own fresh database, listening on 127.0.0.1 at a free
  * port: tests talk to it over real HTTP. `log` replaces the service's logger (to read its lines).
+ * `database` and `dataDir` (its secrets) given by the test start it over them, as a restart would;
+ * the test drops and removes those itself, this app's stop leaves them.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApp> {
-  const database = await createTestDatabase({ migrate: false });
-  const dataDir = mkdtempSync(join(tmpdir(), 'credit-test-data-'));
+export async function startTestApp(env: Record<string, string> = {}, options: { log?: Logger; database?: TestDatabase; dataDir?: string } = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase({ migrate: false }));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'credit-test-data-'));
   const config = loadConfig({
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
@@ -43,8 +45,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     database,
     async stop() {
       await service.stop();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.database) await database.drop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
