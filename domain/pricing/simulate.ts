@@ -1,10 +1,10 @@
 import { DomainError } from '../shared/errors.ts';
 import { dueDates, parseDay, type HolidayCalendar } from './calendar.ts';
 import { cet, type Cet } from './cet.ts';
-import { iofBracket, iofOfAmortizations, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
+import { iofBracket, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
 import { PricingMessages } from './messages.ts';
 import { bpsToFraction, composeYearly, D, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec } from './rates.ts';
-import { amortize, newAmortization, periodRates, type Amortization, type PeriodRates } from './schedule.ts';
+import { newSchedule, periodRates, scheduleWithIof, type PeriodRates, type Schedule } from './schedule.ts';
 import type { AmortizationModel, DecimalRate, EntityType, Fee, MarketIndexKey } from './terms.ts';
 
 /** How a simulation is priced: a fixed rate (decimal with its period wins over bps) or an index plus a spread. */
@@ -71,8 +71,7 @@ function dayOf(iso: string, message: string): number {
 /** One schedule and its IOF for a principal. */
 interface Pass {
   principalCents: number;
-  schedule: Amortization;
-  iofs: Float64Array;
+  schedule: Schedule;
   iofTotal: number;
 }
 
@@ -128,21 +127,20 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
 
   const iofRate = input.iof.applies ? iofRateOn(iofTable, iofBracket(input.entityType, input.simplesNacional, input.amountCents), input.releaseDate) : null;
   // A plain loop: Float64Array.from with a map function takes V8's slow generic path (~80 µs here).
-  const iofParts = iofRate && new Float64Array(n);
-  if (iofParts) for (let k = 0; k < n; k++) iofParts[k] = iofPartsPerCent(elapsed[k]!, iofRate!);
+  const iofParts = new Float64Array(n);
+  if (iofRate) for (let k = 0; k < n; k++) iofParts[k] = iofPartsPerCent(elapsed[k]!, iofRate);
   const base = input.amountCents + financedFees;
   // The last two passes stay: the gross-up ends on g(P) then g(P - 1), so P's schedule is kept, not recomputed.
-  const kept: Pass[] = [0, 1].map(() => ({ principalCents: -1, schedule: newAmortization(n), iofs: new Float64Array(n), iofTotal: 0 }));
+  const kept: Pass[] = [0, 1].map(() => ({ principalCents: -1, schedule: newSchedule(n), iofTotal: 0 }));
   let turn = 0;
   const run = (principalCents: number): Pass => {
     const pass = kept[(turn ^= 1)]!;
     pass.principalCents = principalCents;
-    amortize(input.model, principalCents, n, rates, pass.schedule);
-    pass.iofTotal = iofParts ? iofOfAmortizations(pass.schedule.principal, iofParts, pass.iofs) : 0;
+    pass.iofTotal = scheduleWithIof(input.model, principalCents, n, rates, iofParts, pass.schedule);
     return pass;
   };
   const principal = iofRate && input.iof.financed ? grossUp(base, (p) => run(p).iofTotal) : base;
-  const { schedule, iofs, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
+  const { schedule, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
   const netReleased = input.amountCents - upfrontFees - (iofRate && !input.iof.financed ? iofTotal : 0);
   if (netReleased <= 0) throw new DomainError('invalid', PricingMessages.feesExceedAmount);
 
@@ -156,7 +154,7 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
     balance -= principalCents;
     interestTotal += interestCents;
     payments[k] = principalCents + interestCents;
-    installments[k] = { number: k + 1, dueDate: due.iso[k]!, principalCents, interestCents, iofCents: iofs[k]!, balanceCents: balance, amountCents: payments[k]! };
+    installments[k] = { number: k + 1, dueDate: due.iso[k]!, principalCents, interestCents, iofCents: schedule.iof[k]!, balanceCents: balance, amountCents: payments[k]! };
   }
   const { yearlyF, ...figures } = rateFigures(monthly);
   return {
