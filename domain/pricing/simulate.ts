@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/errors.ts';
 import { dueDates, parseDay, type HolidayCalendar } from './calendar.ts';
 import { cet, type Cet } from './cet.ts';
+import { grossUp, sacIofOf } from './gross-up.ts';
 import { iofBracket, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
 import { PricingMessages } from './messages.ts';
 import { bpsToFraction, composeYearly, D, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec } from './rates.ts';
@@ -77,31 +78,6 @@ interface Pass {
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-/**
- * Financed IOF: the smallest principal P with P - IOF(P) >= base (the requested amount plus the
- * financed fees), so the customer receives what was asked. IOF is nearly proportional to P
- * (ratio k): Newton-like steps P -= g(P) / (1 - k) land within a cent or two, then single cents
- * settle it (IOF(P) moves by at most a cent per cent of P, so g never decreases).
- */
-function grossUp(base: number, iofOfPrincipal: (principal: number) => number): number {
-  const seen = new Map<number, number>();
-  const g = (p: number): number => {
-    let gap = seen.get(p);
-    if (gap === undefined) seen.set(p, (gap = p - iofOfPrincipal(p) - base));
-    return gap;
-  };
-  const slope = 1 + g(base) / base; // g(base) = -IOF(base)
-  let principal = Math.ceil(base / slope);
-  for (let i = 0; i < 5; i++) {
-    const gap = g(principal);
-    if (Math.abs(gap) <= 1) break;
-    principal -= Math.round(gap / slope);
-  }
-  while (g(principal) < 0) principal++;
-  while (g(principal - 1) >= 0) principal--;
-  return principal;
-}
-
 /** Prices a credit operation: schedule, IOF, fees, totals and CET. Pure; holidays and IOF rates come in. */
 export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofTable: readonly IofRate[]): Simulation {
   const release = dayOf(input.releaseDate, PricingMessages.invalidReleaseDate);
@@ -139,7 +115,9 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
     pass.iofTotal = scheduleWithIof(input.model, principalCents, n, rates, iofParts, pass.schedule);
     return pass;
   };
-  const principal = iofRate && input.iof.financed ? grossUp(base, (p) => run(p).iofTotal) : base;
+  const sacIof = input.model === 'SAC' ? sacIofOf(n, iofParts) : null;
+  const iofOf = (p: number): number => sacIof?.(p) ?? run(p).iofTotal;
+  const principal = iofRate && input.iof.financed ? grossUp(base, iofOf) : base;
   const { schedule, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
   const netReleased = input.amountCents - upfrontFees - (iofRate && !input.iof.financed ? iofTotal : 0);
   if (netReleased <= 0) throw new DomainError('invalid', PricingMessages.feesExceedAmount);
