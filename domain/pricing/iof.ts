@@ -1,5 +1,5 @@
 import type { EntityType } from './terms.ts';
-import { D } from './rates.ts';
+import { D, memoized } from './rates.ts';
 
 /**
  * IOF on credit operations (Decreto 6.306/2007, art. 7): a daily rate on each principal
@@ -51,11 +51,12 @@ export function iofBracket(entityType: EntityType, simplesNacional: boolean, pri
   return simplesNacional && principalCents <= SIMPLES_NACIONAL_LIMIT_CENTS ? 'SIMPLES_NACIONAL' : 'COMPANY';
 }
 
-const parts = (percentText: string): number => {
+/** Memoized per text: the table has a handful of rates, and decimal.js per call was ~2 µs. */
+const parts = memoized(64, (percentText): number => {
   const value = new D(percentText).div(100).times(IOF_SCALE);
   if (!value.isInteger()) throw new Error(`IOF rate ${percentText}% is finer than 1e-8`);
   return value.toNumber();
-};
+});
 
 /** The row in force on the release date (ISO strings compare as dates). */
 export function iofRateOn(table: readonly IofRate[], bracket: IofBracket, releaseDate: string): IofRateInForce {

@@ -29,8 +29,7 @@ export interface PeriodRates {
  * ~0.2 ms, the whole schedule's budget): 16 significant digits, so a cent is off only when an
  * interest product sits within 1e-13 of a half cent, which centsTimes then settles in decimal.
  */
-export function periodRates(monthly: Dec, firstPeriodDays: number, n: number): PeriodRates {
-  const monthlyF = monthly.toNumber();
+export function periodRates(monthly: Dec, monthlyF: number, firstPeriodDays: number, n: number): PeriodRates {
   const first = firstPeriodDays === 30 ? monthly : new D(Math.pow(1 + monthlyF, firstPeriodDays / 30) - 1);
   const firstF = first.toNumber();
   const annuityF = (monthlyF === 0 ? n : (1 - Math.pow(1 + monthlyF, -n)) / monthlyF) * ((1 + monthlyF) / (1 + firstF));

@@ -4,7 +4,7 @@ import { cet, type Cet } from './cet.ts';
 import { grossUp, sacIofOf } from './gross-up.ts';
 import { iofBracket, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
 import { PricingMessages } from './messages.ts';
-import { bpsToFraction, composeYearly, D, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec } from './rates.ts';
+import { bpsToFraction, composeYearly, D, memoized, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec, type RateFigures } from './rates.ts';
 import { newSchedule, periodRates, scheduleWithIof, type PeriodRates, type Schedule } from './schedule.ts';
 import type { AmortizationModel, DecimalRate, EntityType, Fee, MarketIndexKey } from './terms.ts';
 
@@ -63,6 +63,16 @@ export function monthlyRateOf(rate: RateInput): Dec {
   return monthlyFromYearly(composeYearly(new D(rate.indexPercentYear).div(100), spread));
 }
 
+/**
+ * A rate input's monthly rate, its double and its figures, memoized on the input's JSON: parsing
+ * and dividing in decimal.js and printing the rate for the figures' memo were ~5% of a
+ * simulation, and products and offers repeat a handful of rates.
+ */
+const monthlyRateFor = memoized(1024, (json): { monthly: Dec; monthlyF: number; figures: RateFigures } => {
+  const monthly = monthlyRateOf(JSON.parse(json) as RateInput);
+  return { monthly, monthlyF: monthly.toNumber(), figures: rateFigures(monthly) };
+});
+
 function dayOf(iso: string, message: string): number {
   const day = parseDay(iso);
   if (day === null) throw new DomainError('invalid', message);
@@ -111,8 +121,8 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
   if (firstPeriod < 1 || firstPeriod > MAX_FIRST_PERIOD_DAYS) throw new DomainError('invalid', PricingMessages.firstDueDateRange);
 
   const n = input.termMonths;
-  const monthly = monthlyRateOf(input.rate);
-  const rates: PeriodRates = periodRates(monthly, firstPeriod, input.termMonths);
+  const { monthly, monthlyF, figures: rateFiguresOf } = monthlyRateFor(JSON.stringify(input.rate));
+  const rates: PeriodRates = periodRates(monthly, monthlyF, firstPeriod, input.termMonths);
   const due = dueDates(firstDue, n, input.moveDueDatesToBusinessDay, calendar);
   const { elapsed, iofParts, payments, kept } = workspaceFor(n);
   for (let k = 0; k < n; k++) elapsed[k] = due.days[k]! - release;
@@ -157,7 +167,7 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
     payments[k] = principalCents + interestCents;
     installments[k] = { number: k + 1, dueDate: due.iso[k]!, principalCents, interestCents, iofCents: schedule.iof[k]!, balanceCents: balance, amountCents: payments[k]! };
   }
-  const { yearlyF, ...figures } = rateFigures(monthly);
+  const { yearlyF, ...figures } = rateFiguresOf;
   return {
     model: input.model,
     rate: figures,
