@@ -10,7 +10,7 @@ import { D } from './rates.ts';
  * Both are shown in percent with two decimals, rounded half up.
  *
  * Root finder: with L = ln(1+r), f(L) = sum FC_j e^(-t_j L) - FC0 is decreasing and convex, so
- * Newton's steps are safe inside a bracket kept by bisection (any step leaving it bisects
+ * Halley's steps are safe inside a bracket kept by bisection (any step leaving it bisects
  * instead). Doubles find L to ~1e-15; only when the result lies within 1e-9 percent of a
  * rounding boundary is the side of the boundary decided in decimal.js.
  */
@@ -25,53 +25,77 @@ export interface Cet {
   monthPercent: string;
 }
 
+/** f at L, and its first two derivatives (kept in `d1`, `d2`) from the same pass. */
+interface Npv {
+  (L: number): number;
+  d1: number;
+  d2: number;
+}
+
 /**
- * f and f' at L, for Newton. e^(-t_j L) is built as a running product over the gaps between due
- * dates (28 to 31 days but for the first): one exp per distinct gap instead of one per flow, the
- * gaps numbered once per CET (`slot`) so that each evaluation is one pass over typed arrays.
+ * f, f' and f'' at L. e^(-t_j L) is built as a running product over the gaps between due dates
+ * (28 to 31 days but for the first): one exp per gap length instead of one per flow, the gaps
+ * numbered once per CET (`slot`, the gap less the shortest) so that each evaluation is one pass
+ * over typed arrays.
  */
-function npv(flows: Flows, net: number): (L: number) => [number, number] {
+function npv(flows: Flows, net: number): Npv {
   const { cents, days } = flows;
   const n = cents.length;
-  const gaps: number[] = [];
-  const slot = new Int32Array(n);
-  for (let j = 0, previous = 0; j < n; previous = days[j]!, j++) {
-    const gap = days[j]! - previous;
-    let s = gaps.indexOf(gap);
-    if (s < 0) s = gaps.push(gap) - 1;
-    slot[j] = s;
+  let shortest = Infinity;
+  let longest = 0;
+  for (let j = 1; j < n; j++) {
+    const gap = days[j]! - days[j - 1]!;
+    if (gap < shortest) shortest = gap;
+    if (gap > longest) longest = gap;
   }
-  const factor = new Float64Array(gaps.length);
-  return (L) => {
-    for (let s = 0; s < gaps.length; s++) factor[s] = Math.exp((-gaps[s]! / 365) * L);
-    let value = -net;
-    let slope = 0;
-    let discount = 1;
-    for (let j = 0; j < n; j++) {
+  const slot = new Int32Array(n);
+  for (let j = 1; j < n; j++) slot[j] = days[j]! - days[j - 1]! - shortest;
+  const factor = new Float64Array(n > 1 ? longest - shortest + 1 : 0);
+  const f = ((L: number): number => {
+    for (let s = 0; s < factor.length; s++) factor[s] = Math.exp((-(shortest + s) / 365) * L);
+    let discount = Math.exp((-days[0]! / 365) * L);
+    let value = cents[0]! * discount;
+    let d1 = days[0]! * value;
+    let d2 = days[0]! * d1;
+    for (let j = 1; j < n; j++) {
       discount *= factor[slot[j]!]!;
       const term = cents[j]! * discount;
       value += term;
-      slope -= (days[j]! / 365) * term;
+      d1 += days[j]! * term;
+      d2 += days[j]! * days[j]! * term;
     }
-    return [value, slope];
-  };
+    f.d1 = -d1 / 365;
+    f.d2 = d2 / (365 * 365);
+    return value - net;
+  }) as Npv;
+  return f;
 }
 
-function solveLog(f: (L: number) => [number, number], guess: number): number {
+/**
+ * Halley's steps (f'' comes with f from the same pass: about half the passes of Newton's from the
+ * nominal rate), inside a bracket kept by bisection. The bracket's upper end is searched for
+ * only when a step leaves the known bracket, which the convex, decreasing f seldom allows.
+ */
+function solveLog(f: Npv, guess: number): number {
   let lo = -0.99;
-  let hi = 1;
-  while (f(hi)[0] > 0 && hi < 1e3) hi *= 2;
-  let L = guess > lo && guess < hi ? guess : 0.2;
+  let hi = Infinity;
+  let L = guess > lo && guess < 1e3 ? guess : 0.2;
   for (let i = 0; i < 200; i++) {
-    const [value, slope] = f(L);
+    const value = f(L);
     if (value === 0) return L;
     if (value > 0) lo = L;
     else hi = L;
-    const newton = slope < 0 ? L - value / slope : NaN;
+    const { d1, d2 } = f;
+    const halley = 2 * d1 * d1 - value * d2;
+    const next = d1 >= 0 ? NaN : halley > 0 ? L - (2 * value * d1) / halley : L - value / d1;
     // Converged: the step is below the doubles' resolution at L (checked before the bracket,
     // which a last rounding-size step may graze).
-    if (Math.abs(newton - L) <= 1e-15 * Math.max(1, Math.abs(L))) return newton;
-    L = newton > lo && newton < hi ? newton : (lo + hi) / 2;
+    if (Math.abs(next - L) <= 1e-15 * Math.max(1, Math.abs(L))) return next;
+    if (next > lo && next < hi) L = next;
+    else {
+      if (hi === Infinity) for (hi = 1; f(hi) > 0 && hi < 1e3; ) hi *= 2;
+      L = (lo + hi) / 2;
+    }
     if (hi - lo <= 1e-15) return L;
   }
   return L;

@@ -1,5 +1,5 @@
 import type { EntityType } from './terms.ts';
-import { D } from './rates.ts';
+import { D, memoized } from './rates.ts';
 
 /**
  * IOF on credit operations (Decreto 6.306/2007, art. 7): a daily rate on each principal
@@ -51,11 +51,12 @@ export function iofBracket(entityType: EntityType, simplesNacional: boolean, pri
   return simplesNacional && principalCents <= SIMPLES_NACIONAL_LIMIT_CENTS ? 'SIMPLES_NACIONAL' : 'COMPANY';
 }
 
-const parts = (percentText: string): number => {
+/** Memoized per text: the table has a handful of rates, and decimal.js per call was ~2 µs. */
+const parts = memoized(64, (percentText): number => {
   const value = new D(percentText).div(100).times(IOF_SCALE);
   if (!value.isInteger()) throw new Error(`IOF rate ${percentText}% is finer than 1e-8`);
   return value.toNumber();
-};
+});
 
 /** The row in force on the release date (ISO strings compare as dates). */
 export function iofRateOn(table: readonly IofRate[], bracket: IofBracket, releaseDate: string): IofRateInForce {
@@ -66,27 +67,19 @@ export function iofRateOn(table: readonly IofRate[], bracket: IofBracket, releas
   return { bracket, dailyPercent, additionalPercent, source, dailyParts: parts(dailyPercent), additionalParts: parts(additionalPercent) };
 }
 
-/** round_half_up(a * b / scale) for non-negative integers, exact (BigInt past 2^53). */
-export function mulDivRound(a: number, b: number, scale: number): number {
-  const product = a * b;
-  if (product <= Number.MAX_SAFE_INTEGER) return Math.floor((product + scale / 2) / scale);
-  const big = BigInt(a) * BigInt(b);
-  return Number((big + BigInt(scale / 2)) / BigInt(scale));
+/** round_half_up(product / IOF_SCALE) of an exact integer product (at most 2^53). */
+export const partsToCents = (product: number): number => Math.floor((product + IOF_SCALE / 2) / IOF_SCALE);
+
+/** round_half_up(cents * parts / IOF_SCALE) for non-negative integers, exact (BigInt past 2^53). */
+export function iofCents(cents: number, parts: number): number {
+  const product = cents * parts;
+  if (product <= Number.MAX_SAFE_INTEGER) return partsToCents(product);
+  return Number((BigInt(cents) * BigInt(parts) + BigInt(IOF_SCALE / 2)) / BigInt(IOF_SCALE));
 }
 
 /**
  * IOF parts per 10^8 of each cent amortized `days` days after the release: the daily part plus
- * the additional. An amortization's IOF is mulDivRound(cents, parts, IOF_SCALE), rounded half up.
+ * the additional. An amortization's IOF is iofCents(cents, parts), rounded half up.
  */
 export const iofPartsPerCent = (days: number, rate: IofRateInForce): number => rate.dailyParts * Math.min(Math.max(days, 0), IOF_MAX_DAYS) + rate.additionalParts;
 
-
-/**
- * IOF of each amortization into `out` (`parts`: iofPartsPerCent of each due date); returns the
- * total. Here beside mulDivRound so that the 360-long loop calls it within the module.
- */
-export function iofOfAmortizations(amortizations: Float64Array, parts: Float64Array, out: Float64Array): number {
-  let total = 0;
-  for (let k = 0; k < out.length; k++) total += out[k] = mulDivRound(amortizations[k]!, parts[k]!, IOF_SCALE);
-  return total;
-}

@@ -16,7 +16,7 @@ export function yearlyFromMonthly(monthly: Dec): Dec {
 }
 
 /** A function of a string key memoized in a bounded map (the oldest entry goes when full). */
-function memoized<T>(size: number, compute: (key: string) => T): (key: string) => T {
+export function memoized<T>(size: number, compute: (key: string) => T): (key: string) => T {
   const cache = new Map<string, T>();
   return (key) => {
     let value = cache.get(key);

@@ -1,4 +1,5 @@
 import { D, type Dec } from './rates.ts';
+import { iofCents, partsToCents } from './iof.ts';
 import type { AmortizationModel } from './terms.ts';
 
 /**
@@ -28,8 +29,7 @@ export interface PeriodRates {
  * ~0.2 ms, the whole schedule's budget): 16 significant digits, so a cent is off only when an
  * interest product sits within 1e-13 of a half cent, which centsTimes then settles in decimal.
  */
-export function periodRates(monthly: Dec, firstPeriodDays: number, n: number): PeriodRates {
-  const monthlyF = monthly.toNumber();
+export function periodRates(monthly: Dec, monthlyF: number, firstPeriodDays: number, n: number): PeriodRates {
   const first = firstPeriodDays === 30 ? monthly : new D(Math.pow(1 + monthlyF, firstPeriodDays / 30) - 1);
   const firstF = first.toNumber();
   const annuityF = (monthlyF === 0 ? n : (1 - Math.pow(1 + monthlyF, -n)) / monthlyF) * ((1 + monthlyF) / (1 + firstF));
@@ -44,19 +44,17 @@ export function periodRates(monthly: Dec, firstPeriodDays: number, n: number): P
 
 const nearHalf = (x: number): boolean => Math.abs(x - Math.floor(x) - 0.5) <= Math.max(1e-6, x * 1e-13);
 
-/** round_half_up(cents x rate): the double when it is safely away from a half, else decimal.js. */
-export function centsTimes(cents: number, rateF: number, rate: Dec): number {
-  const x = cents * rateF;
-  if (!nearHalf(x)) return Math.round(x);
-  return new D(cents).times(rate).toDecimalPlaces(0).toNumber();
-}
+/** round_half_up(cents x rate) in decimal.js, for a product too near a half cent for its double. */
+const exactCentsTimes = (cents: number, rate: Dec): number => new D(cents).times(rate).toDecimalPlaces(0).toNumber();
 
-export interface Amortization {
+/** A schedule in integer cents, row by row, with each amortization's IOF (0 when none applies). */
+export interface Schedule {
   principal: Float64Array;
   interest: Float64Array;
+  iof: Float64Array;
 }
 
-export const newAmortization = (n: number): Amortization => ({ principal: new Float64Array(n), interest: new Float64Array(n) });
+export const newSchedule = (n: number): Schedule => ({ principal: new Float64Array(n), interest: new Float64Array(n), iof: new Float64Array(n) });
 
 /** PRICE's level installment: principal / present value of 1 a period, rounded half up. */
 function priceInstallment(principalCents: number, rates: PeriodRates): number {
@@ -65,19 +63,43 @@ function priceInstallment(principalCents: number, rates: PeriodRates): number {
   return new D(principalCents).div(rates.annuity()).toDecimalPlaces(0).toNumber();
 }
 
-/** Overwrites `into` (the financed-IOF search runs this several times on the same arrays). */
-export function amortize(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates, into: Amortization): Amortization {
-  const { principal, interest } = into;
+/**
+ * Overwrites `into` with the schedule of `principalCents` and each amortization's IOF
+ * (`iofParts`: iofPartsPerCent of each due date, zeros when no IOF applies); returns the IOF
+ * total. One loop for both: a row's IOF is off the balance's chain of dependent roundings, so it
+ * costs little beside it (the financed-IOF search runs this several times on the same arrays).
+ */
+export function scheduleWithIof(model: AmortizationModel, principalCents: number, n: number, rates: PeriodRates, iofParts: Float64Array, into: Schedule): number {
+  const { principal, interest, iof } = into;
   const price = model === 'PRICE';
   const level = price ? priceInstallment(principalCents, rates) : Math.round(principalCents / n);
   const { monthlyF, monthly } = rates;
+  // The balance never grows, so no product exceeds principal x the larger rate: one tolerance
+  // for the loop, as wide as nearHalf's widest (a wider one only sends more products to
+  // decimal.js, never to a different cent).
+  const tolerance = 0.5 - Math.max(1e-6, principalCents * Math.max(rates.firstF, monthlyF) * 1e-13);
+  // Every amortization is at most the principal and the parts grow with the days: when principal
+  // x the last parts fits a double exactly, the IOF needs no BigInt check per row.
+  const exactInDoubles = principalCents * (iofParts[n - 1] ?? 0) <= Number.MAX_SAFE_INTEGER;
+  let rateF = rates.firstF;
+  let rate = rates.first;
   let balance = principalCents;
+  let iofTotal = 0;
   for (let k = 0; k < n; k++) {
-    const owed = k === 0 ? centsTimes(balance, rates.firstF, rates.first) : centsTimes(balance, monthlyF, monthly);
-    const amortization = k === n - 1 ? balance : Math.min(balance, Math.max(0, price ? level - owed : level));
+    const x = balance * rateF;
+    let owed = Math.round(x);
+    if (Math.abs(x - owed) >= tolerance) owed = exactCentsTimes(balance, rate);
+    let amortization = price ? level - owed : level;
+    if (amortization < 0) amortization = 0;
+    if (amortization > balance || k === n - 1) amortization = balance;
     interest[k] = owed;
     principal[k] = amortization;
     balance -= amortization;
+    const tax = exactInDoubles ? partsToCents(amortization * iofParts[k]!) : iofCents(amortization, iofParts[k]!);
+    iof[k] = tax;
+    iofTotal += tax;
+    rateF = monthlyF;
+    rate = monthly;
   }
-  return into;
+  return iofTotal;
 }

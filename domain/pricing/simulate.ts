@@ -1,10 +1,11 @@
 import { DomainError } from '../shared/errors.ts';
 import { dueDates, parseDay, type HolidayCalendar } from './calendar.ts';
 import { cet, type Cet } from './cet.ts';
-import { iofBracket, iofOfAmortizations, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
+import { grossUp, sacIofOf } from './gross-up.ts';
+import { iofBracket, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
 import { PricingMessages } from './messages.ts';
-import { bpsToFraction, composeYearly, D, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec } from './rates.ts';
-import { amortize, newAmortization, periodRates, type Amortization, type PeriodRates } from './schedule.ts';
+import { bpsToFraction, composeYearly, D, memoized, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec, type RateFigures } from './rates.ts';
+import { newSchedule, periodRates, scheduleWithIof, type PeriodRates, type Schedule } from './schedule.ts';
 import type { AmortizationModel, DecimalRate, EntityType, Fee, MarketIndexKey } from './terms.ts';
 
 /** How a simulation is priced: a fixed rate (decimal with its period wins over bps) or an index plus a spread. */
@@ -62,6 +63,16 @@ export function monthlyRateOf(rate: RateInput): Dec {
   return monthlyFromYearly(composeYearly(new D(rate.indexPercentYear).div(100), spread));
 }
 
+/**
+ * A rate input's monthly rate, its double and its figures, memoized on the input's JSON: parsing
+ * and dividing in decimal.js and printing the rate for the figures' memo were ~5% of a
+ * simulation, and products and offers repeat a handful of rates.
+ */
+const monthlyRateFor = memoized(1024, (json): { monthly: Dec; monthlyF: number; figures: RateFigures } => {
+  const monthly = monthlyRateOf(JSON.parse(json) as RateInput);
+  return { monthly, monthlyF: monthly.toNumber(), figures: rateFigures(monthly) };
+});
+
 function dayOf(iso: string, message: string): number {
   const day = parseDay(iso);
   if (day === null) throw new DomainError('invalid', message);
@@ -71,37 +82,36 @@ function dayOf(iso: string, message: string): number {
 /** One schedule and its IOF for a principal. */
 interface Pass {
   principalCents: number;
-  schedule: Amortization;
-  iofs: Float64Array;
+  schedule: Schedule;
   iofTotal: number;
 }
 
-const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
-
 /**
- * Financed IOF: the smallest principal P with P - IOF(P) >= base (the requested amount plus the
- * financed fees), so the customer receives what was asked. IOF is nearly proportional to P
- * (ratio k): Newton-like steps P -= g(P) / (1 - k) land within a cent or two, then single cents
- * settle it (IOF(P) moves by at most a cent per cent of P, so g never decreases).
+ * Working arrays of one simulation, reused by the next (simulate runs to its end without
+ * yielding, so two calls never hold them at once), grown to the longest term seen: ten typed
+ * arrays a call were ~10% of a 360-month simulation, with the garbage collection they caused.
+ * Nothing here leaves simulate: the rows copy their values out.
  */
-function grossUp(base: number, iofOfPrincipal: (principal: number) => number): number {
-  const seen = new Map<number, number>();
-  const g = (p: number): number => {
-    let gap = seen.get(p);
-    if (gap === undefined) seen.set(p, (gap = p - iofOfPrincipal(p) - base));
-    return gap;
-  };
-  const slope = 1 + g(base) / base; // g(base) = -IOF(base)
-  let principal = Math.ceil(base / slope);
-  for (let i = 0; i < 5; i++) {
-    const gap = g(principal);
-    if (Math.abs(gap) <= 1) break;
-    principal -= Math.round(gap / slope);
-  }
-  while (g(principal) < 0) principal++;
-  while (g(principal - 1) >= 0) principal--;
-  return principal;
+interface Workspace {
+  capacity: number;
+  elapsed: Int32Array;
+  iofParts: Float64Array;
+  payments: Float64Array;
+  kept: [Pass, Pass];
 }
+
+const newPass = (n: number): Pass => ({ principalCents: -1, schedule: newSchedule(n), iofTotal: 0 });
+let workspace: Workspace | null = null;
+
+function workspaceFor(n: number): Workspace {
+  if (!workspace || workspace.capacity < n) {
+    const capacity = Math.max(n, 360);
+    workspace = { capacity, elapsed: new Int32Array(capacity), iofParts: new Float64Array(capacity), payments: new Float64Array(capacity), kept: [newPass(capacity), newPass(capacity)] };
+  }
+  return workspace;
+}
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
 /** Prices a credit operation: schedule, IOF, fees, totals and CET. Pure; holidays and IOF rates come in. */
 export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofTable: readonly IofRate[]): Simulation {
@@ -111,10 +121,10 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
   if (firstPeriod < 1 || firstPeriod > MAX_FIRST_PERIOD_DAYS) throw new DomainError('invalid', PricingMessages.firstDueDateRange);
 
   const n = input.termMonths;
-  const monthly = monthlyRateOf(input.rate);
-  const rates: PeriodRates = periodRates(monthly, firstPeriod, input.termMonths);
+  const { monthly, monthlyF, figures: rateFiguresOf } = monthlyRateFor(JSON.stringify(input.rate));
+  const rates: PeriodRates = periodRates(monthly, monthlyF, firstPeriod, input.termMonths);
   const due = dueDates(firstDue, n, input.moveDueDatesToBusinessDay, calendar);
-  const elapsed = new Int32Array(n);
+  const { elapsed, iofParts, payments, kept } = workspaceFor(n);
   for (let k = 0; k < n; k++) elapsed[k] = due.days[k]! - release;
 
   const fees = input.fees.map((fee) => ({
@@ -128,26 +138,25 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
 
   const iofRate = input.iof.applies ? iofRateOn(iofTable, iofBracket(input.entityType, input.simplesNacional, input.amountCents), input.releaseDate) : null;
   // A plain loop: Float64Array.from with a map function takes V8's slow generic path (~80 µs here).
-  const iofParts = iofRate && new Float64Array(n);
-  if (iofParts) for (let k = 0; k < n; k++) iofParts[k] = iofPartsPerCent(elapsed[k]!, iofRate!);
+  for (let k = 0; k < n; k++) iofParts[k] = iofRate ? iofPartsPerCent(elapsed[k]!, iofRate) : 0;
   const base = input.amountCents + financedFees;
   // The last two passes stay: the gross-up ends on g(P) then g(P - 1), so P's schedule is kept, not recomputed.
-  const kept: Pass[] = [0, 1].map(() => ({ principalCents: -1, schedule: newAmortization(n), iofs: new Float64Array(n), iofTotal: 0 }));
+  for (const pass of kept) pass.principalCents = -1;
   let turn = 0;
   const run = (principalCents: number): Pass => {
     const pass = kept[(turn ^= 1)]!;
     pass.principalCents = principalCents;
-    amortize(input.model, principalCents, n, rates, pass.schedule);
-    pass.iofTotal = iofParts ? iofOfAmortizations(pass.schedule.principal, iofParts, pass.iofs) : 0;
+    pass.iofTotal = scheduleWithIof(input.model, principalCents, n, rates, iofParts, pass.schedule);
     return pass;
   };
-  const principal = iofRate && input.iof.financed ? grossUp(base, (p) => run(p).iofTotal) : base;
-  const { schedule, iofs, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
+  const sacIof = input.model === 'SAC' ? sacIofOf(n, iofParts) : null;
+  const iofOf = (p: number): number => sacIof?.(p) ?? run(p).iofTotal;
+  const principal = iofRate && input.iof.financed ? grossUp(base, iofOf) : base;
+  const { schedule, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
   const netReleased = input.amountCents - upfrontFees - (iofRate && !input.iof.financed ? iofTotal : 0);
   if (netReleased <= 0) throw new DomainError('invalid', PricingMessages.feesExceedAmount);
 
   const installments = new Array<Installment>(n);
-  const payments = new Float64Array(n);
   let balance = principal;
   let interestTotal = 0;
   for (let k = 0; k < n; k++) {
@@ -156,9 +165,9 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
     balance -= principalCents;
     interestTotal += interestCents;
     payments[k] = principalCents + interestCents;
-    installments[k] = { number: k + 1, dueDate: due.iso[k]!, principalCents, interestCents, iofCents: iofs[k]!, balanceCents: balance, amountCents: payments[k]! };
+    installments[k] = { number: k + 1, dueDate: due.iso[k]!, principalCents, interestCents, iofCents: schedule.iof[k]!, balanceCents: balance, amountCents: payments[k]! };
   }
-  const { yearlyF, ...figures } = rateFigures(monthly);
+  const { yearlyF, ...figures } = rateFiguresOf;
   return {
     model: input.model,
     rate: figures,
@@ -181,6 +190,6 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
       feesCents: financedFees + upfrontFees,
       installmentsCents: principal + interestTotal,
     },
-    cet: cet(netReleased, { cents: payments, days: elapsed }, yearlyF),
+    cet: cet(netReleased, { cents: payments.subarray(0, n), days: elapsed.subarray(0, n) }, yearlyF),
   };
 }

@@ -1,0 +1,50 @@
+import { iofCents } from './iof.ts';
+
+/**
+ * Financed IOF: the smallest principal P with P - IOF(P) >= base (the requested amount plus the
+ * financed fees), so the customer receives what was asked. IOF is nearly proportional to P
+ * (ratio k): Newton-like steps P -= g(P) / (1 - k) land within a cent or two, then single cents
+ * settle it (IOF(P) moves by at most a cent per cent of P, so g never decreases).
+ */
+export function grossUp(base: number, iofOfPrincipal: (principal: number) => number): number {
+  const seen = new Map<number, number>();
+  const g = (p: number): number => {
+    let gap = seen.get(p);
+    if (gap === undefined) seen.set(p, (gap = p - iofOfPrincipal(p) - base));
+    return gap;
+  };
+  const slope = 1 + g(base) / base; // g(base) = -IOF(base)
+  let principal = Math.ceil(base / slope);
+  for (let i = 0; i < 5; i++) {
+    const gap = g(principal);
+    if (Math.abs(gap) <= 1) break;
+    principal -= Math.round(gap / slope);
+  }
+  while (g(principal) < 0) principal++;
+  while (g(principal - 1) >= 0) principal--;
+  return principal;
+}
+
+/**
+ * SAC's IOF of a principal without its schedule, for the financed-IOF search: every row but the
+ * last amortizes level = round(P / n) whatever the interest, and the last the rest, P - (n - 1)
+ * x level. So IOF(P) is the IOF of `level` over the first n - 1 due dates (kept per level: the
+ * search's principals share one or two) plus the last row's. The same cents as
+ * scheduleWithIof, which clamps no row while the rest is not negative; null when it is (a
+ * principal below ~n^2/2 cents), for the caller to run the schedule.
+ */
+export function sacIofOf(n: number, iofParts: Float64Array): (principalCents: number) => number | null {
+  const headOfLevel = new Map<number, number>();
+  return (principalCents) => {
+    const level = Math.round(principalCents / n);
+    const last = principalCents - (n - 1) * level;
+    if (last < 0) return null;
+    let head = headOfLevel.get(level);
+    if (head === undefined) {
+      head = 0;
+      for (let k = 0; k < n - 1; k++) head += iofCents(level, iofParts[k]!);
+      headOfLevel.set(level, head);
+    }
+    return head + iofCents(last, iofParts[n - 1]!);
+  };
+}
