@@ -95,6 +95,10 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
     this.held.release(rows);
   }
 
+  changed(subscriptionIds: readonly string[]): void {
+    this.held.drop(new Set(subscriptionIds));
+  }
+
   private nudge(): void {
     this.nudged = true;
     this.wakeUp?.();

@@ -52,6 +52,18 @@ export class HeldRows {
     this.ready.push(...rows);
   }
 
+  /** Rows of these subscriptions are not sent from memory: they are claimed again when their lease ends. */
+  drop(subscriptionIds: ReadonlySet<string>): void {
+    for (let index = this.ready.length - 1; index >= 0; index--) {
+      const row = this.ready[index]!;
+      if (!subscriptionIds.has(row.subscription_id)) continue;
+      this.ready.splice(index, 1);
+      this.count(row.organization_id, -1);
+      this.leaseEnds.delete(row.id);
+      this.backlog.add(row.organization_id);
+    }
+  }
+
   /** A claim that skipped `skipped` organizations came back empty. */
   drained(skipped: readonly string[]): void {
     this.backlog.drained(skipped);

@@ -33,5 +33,6 @@ export function localHandoff(app: object): DeliveryHandoff {
     reserve: (organizationId) => dispatchers.get(app)?.reserve(organizationId) ?? null,
     take: (rows, reservedAt) => dispatchers.get(app)?.take(rows, reservedAt),
     release: (rows) => dispatchers.get(app)?.release(rows),
+    changed: (subscriptionIds) => dispatchers.get(app)?.changed(subscriptionIds),
   };
 }

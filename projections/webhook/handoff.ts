@@ -33,4 +33,10 @@ export interface DeliveryHandoff {
   take(rows: readonly ClaimedDelivery[], reservedAt: number): void;
   /** The rows' transaction rolled back, or they were canceled before it committed: forget them. */
   release(rows: readonly ClaimedDelivery[]): void;
+  /**
+   * After a commit: these subscriptions changed (secret, address, events, status). Rows of theirs
+   * held in memory carry the old state: they are not sent from memory, but claimed again, with
+   * the new state, when their lease ends (or canceled, if the subscription is off).
+   */
+  changed(subscriptionIds: readonly string[]): void;
 }

@@ -76,6 +76,7 @@ class Handover {
   private readonly claimed = new Map<string, ClaimedDelivery>();
   private readonly inserted = new Set<string>();
   private readonly reservedAt = Date.now();
+  private readonly changed = new Set<string>();
 
   constructor(
     private readonly handoff: DeliveryHandoff | undefined,
@@ -105,6 +106,10 @@ class Handover {
     for (const id of ids) this.inserted.add(id);
   }
 
+  subscriptionChanged(subscriptionId: string): void {
+    this.changed.add(subscriptionId);
+  }
+
   /** The subscription's pending rows were just canceled in the transaction, these included. */
   cancel(subscriptionId: string): void {
     const canceled = [...this.claimed.values()].filter((d) => d.subscription_id === subscriptionId);
@@ -115,10 +120,11 @@ class Handover {
   /** Called once handle() is done: what happens next depends on the commit. */
   settle(): void {
     const handoff = this.handoff;
-    if (!handoff || !this.claimed.size) return;
+    if (!handoff || (!this.claimed.size && !this.changed.size)) return;
     const all = [...this.claimed.values()];
     this.trx.executionPromise.then(
       () => {
+        if (this.changed.size) handoff.changed([...this.changed]);
         handoff.take(all.filter((d) => this.inserted.has(d.id)), this.reservedAt);
         handoff.release(all.filter((d) => !this.inserted.has(d.id)));
       },
@@ -169,6 +175,7 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
           if (webhookTypes.has(event.type)) {
             const state = await applySubscriptionEvent(trx, 'webhook_outbox_targets', event);
             targetsOf.delete(state.organizationId);
+            if (isNew(event)) handover.subscriptionChanged(state.subscriptionId);
             if (isNew(event) && state.status !== 'active') {
               await flush();
               await cancelPending(trx, state.subscriptionId, `subscription ${state.status}`);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Backlog } from '../../application/webhook/backlog.ts';
+import { HeldRows } from '../../application/webhook/held-rows.ts';
+import { SlotShare } from '../../application/webhook/slot-share.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { ClaimedDelivery, DeliveryHandoff } from '../../projections/webhook/handoff.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
@@ -66,12 +68,14 @@ function subscriptionAndEvent() {
 function recordingHandoff(accept: boolean) {
   const taken: ClaimedDelivery[] = [];
   const released: ClaimedDelivery[] = [];
+  const changed: string[] = [];
   const handoff: DeliveryHandoff = {
     reserve: () => (accept ? 60_000 : null),
     take: (rows) => void taken.push(...rows),
     release: (rows) => void released.push(...rows),
+    changed: (subscriptionIds) => void changed.push(...subscriptionIds),
   };
-  return { handoff, taken, released };
+  return { handoff, taken, released, changed };
 }
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
@@ -122,8 +126,8 @@ test('rows the dispatcher does not take stay pending, due for any claim', async 
   assert.is(taken.length, 0);
 });
 
-test('a subscription disabled later in the same batch: its rows are canceled, not handed over', async ({ db }) => {
-  const { handoff, taken, released } = recordingHandoff(true);
+test('a subscription disabled later in the same batch: its rows are canceled, not handed over, and those held are dropped', async ({ db }) => {
+  const { handoff, taken, released, changed } = recordingHandoff(true);
   const { subscriptionId, organizationId, created, decided } = subscriptionAndEvent();
   const disabled = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionDisabled', {
     subscriptionId,
@@ -140,6 +144,7 @@ test('a subscription disabled later in the same batch: its rows are canceled, no
   assert.is(row.status, 'canceled');
   assert.is(taken.length, 0);
   assert.is(released.length, 1);
+  assert.equal(changed, [subscriptionId], 'rows of it the dispatcher already holds are not sent from memory');
 });
 
 test('backlog: new rows are handed over only for organizations with no older row left in the table', () => {
@@ -153,6 +158,20 @@ test('backlog: new rows are handed over only for organizations with no older row
   backlog.drained([]);
   assert.not.ok(backlog.has('a'));
   assert.not.ok(backlog.has('b'));
+});
+
+test('held rows: none is sent with too little lease left, and a changed subscription\'s rows are not sent from memory', () => {
+  const row = (id: string, subscription_id: string) => ({ id, subscription_id, organization_id: 'org' }) as ClaimedDelivery;
+  const held = new HeldRows(35_000, 15_000, 64);
+  const slots = new SlotShare(4);
+  const now = Date.now();
+  held.hold([row('old', 's1')], now - 25_000, false);
+  held.hold([row('fresh', 's1'), row('other', 's2')], now, false);
+  assert.is(held.next(slots, now)?.id, 'fresh', 'the row with 10 s of lease left is skipped');
+  assert.not.ok(held.reserve('org'), 'and its organization gets no hand-off until a claim finds none of its rows');
+  held.drop(new Set(['s2']));
+  assert.is(held.size, 0);
+  assert.is(held.queued.size, 0);
 });
 
 test.run();
