@@ -13,6 +13,8 @@
  *
  * Latency is from just before appendToStream to the receiver having the whole body; deliveries/s
  * is distinct envelope ids received over the time from the first append to the last arrival.
+ * After the burst it prints where the time went (append to row, row to first attempt), and with
+ * BENCH_COUNT_QUERIES=1 the statements the burst sent.
  */
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
@@ -174,6 +176,37 @@ async function runPhase(app: TestApp, organizationId: string, phase: string, rat
   return { ...report(phase, started, offered), started };
 }
 
+/**
+ * Where a phase's time went, per delivery, from the rows themselves: append to the outbox's row,
+ * row to the first attempt's start (claim and queueing in the dispatcher).
+ */
+async function breakdown(app: TestApp, phase: string) {
+  const result = await app.app.db.raw(
+    `select (extract(epoch from d.created_at) * 1000 - (d.body::jsonb #>> '{data,benchAppendedAt}')::float8) as to_row,
+            extract(epoch from (a.started_at - d.created_at)) * 1000 as to_attempt
+       from webhook_deliveries d join webhook_delivery_attempts a on a.delivery_id = d.id and a.attempt = 1
+      where d.body like ?`,
+    [`%"benchPhase":"${phase}"%`],
+  );
+  const rows = result.rows as Array<{ to_row: number; to_attempt: number }>;
+  const line = (name: string, values: number[]) => {
+    const sorted = values.sort((a, b) => a - b);
+    return `${name} p50 ${Math.round(percentile(sorted, 50))} ms, p99 ${Math.round(percentile(sorted, 99))} ms`;
+  };
+  console.log(`${phase.padEnd(9)} where the time went: ${line('append->row', rows.map((r) => Number(r.to_row)))}; ${line('row->attempt', rows.map((r) => Number(r.to_attempt)))}`);
+}
+
+/** BENCH_COUNT_QUERIES=1: the statements the burst sent, by their first 90 characters, most frequent first. */
+function countStatements(app: TestApp) {
+  if (!process.env.BENCH_COUNT_QUERIES) return undefined;
+  const counts = new Map<string, number>();
+  app.app.db.on('query', (query: { sql: string }) => {
+    const key = query.sql.replace(/\s+/g, ' ').slice(0, 90);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  return { print: () => [...counts].sort((a, b) => b[1] - a[1]).slice(0, 25).forEach(([sql, n]) => console.log(`  ${String(n).padStart(6)} ${sql}`)) };
+}
+
 const receiver = await startBenchReceiver();
 const app = await startTestApp({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DB_POOL_MAX: '20', PROJECTION_POLL_MS: '50' });
 try {
@@ -187,7 +220,10 @@ try {
       `receiver on 127.0.0.1; WEBHOOK_DISPATCH_CONCURRENCY=${app.app.config.WEBHOOK_DISPATCH_CONCURRENCY}`,
   );
   const sustained = await runPhase(app, tenant.organizationId, 'sustained', RATE);
+  const statements = countStatements(app);
   const burst = await runPhase(app, tenant.organizationId, 'burst', null);
+  await breakdown(app, 'burst');
+  statements?.print();
   const bare = await runBare(app, receiver.url, burst.started, app.app.config.WEBHOOK_DISPATCH_CONCURRENCY);
   const met = Math.min(sustained.deliveriesPerSecond, burst.deliveriesPerSecond) >= 1000 && sustained.p99 < 500;
   console.log(`target (>= 1000 deliveries/s, sustained p99 < 500 ms): ${met ? 'met' : 'NOT met'}`);

@@ -1,23 +1,8 @@
 import type { Knex } from 'knex';
 import type { AttemptOutcome, NextStep } from '../../domain/webhook/retry-policy.ts';
+import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
 
-/** A due delivery, claimed with a lease, with what is needed to send it (from the outbox's copy of the subscription). */
-export interface ClaimedDelivery {
-  id: string;
-  subscription_id: string;
-  organization_id: string;
-  event_name: string;
-  family: 'legacy' | 'named';
-  body: string;
-  attempts: number;
-  schedule_start: number;
-  claim_token: string;
-  url: string;
-  api_key: string | null;
-  sealed_secret: string | null;
-  previous_sealed_secret: string | null;
-  previous_secret_expires_at: Date | null;
-}
+export type { ClaimedDelivery };
 
 /** Rows whose subscription the outbox has not seen yet (a ping right after creation) wait this long. */
 const NOT_YET_MS = 1000;
@@ -49,13 +34,18 @@ const ASYNC_COMMIT = `async_commit as (select set_config('synchronous_commit', '
  * many it has already), and one with half that many or more already queued is skipped by the
  * scan, so a claim looks past its backlog to the rows of other organizations.
  */
+/** Organizations a claim skips: half a concurrency's worth of their rows or more are queued already. */
+export function skippedByClaims(share: { perOrganization: number; queued: ReadonlyMap<string, number> }): string[] {
+  return [...share.queued].filter(([, n]) => n >= Math.ceil(share.perOrganization / 2)).map(([organization]) => organization);
+}
+
 export async function claimDue(
   db: Knex,
   limit: number,
   leaseMs: number,
   share: { perOrganization: number; queued: ReadonlyMap<string, number> },
 ): Promise<ClaimedDelivery[]> {
-  const full = [...share.queued].filter(([, n]) => n >= Math.ceil(share.perOrganization / 2)).map(([organization]) => organization);
+  const full = skippedByClaims(share);
   const result = await db.raw(
     `with ${ASYNC_COMMIT}, candidates as (
        select d.id, d.organization_id, d.next_attempt_at from webhook_deliveries d

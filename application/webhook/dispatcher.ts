@@ -5,26 +5,34 @@ import { RETRY_POLICIES, nextStep, type AttemptOutcome } from '../../domain/webh
 import { DomainError } from '../../domain/shared/errors.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import type { DeliveryHandoff } from '../../projections/webhook/handoff.ts';
 import type { Worker } from '../worker.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
-import { claimDue, countFailure, type ClaimedDelivery } from './delivery-store.ts';
+import { claimDue, countFailure, skippedByClaims, type ClaimedDelivery } from './delivery-store.ts';
 import { openApiKey, secretBoxFor } from './keys.ts';
 import { safePost } from './safe-http.ts';
-import { dispatchSignal } from './signals.ts';
+import { dispatchSignal, registerDispatcher } from './signals.ts';
 import { signedHeaders } from './signing.ts';
+import { HeldRows } from './held-rows.ts';
 import { SlotShare } from './slot-share.ts';
 
 /** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
 const IDLE_POLL_MS = 25;
 /** A claim outlives the longest wait and attempt by this much before another dispatcher may take it over. */
 const LEASE_MARGIN_MS = 5000;
+/**
+ * Rows of one organization the dispatcher holds in memory at most, in shares of slots, counting
+ * those the outbox hands over: deep enough that a burst goes from the outbox to the wire without
+ * claims. A row held until too little of its lease is left for an attempt is dropped, not sent.
+ */
+const QUEUE_SHARES = 128;
 
 /**
  * Sends due deliveries with bounded concurrency. Any number of processes may run it: rows are
  * claimed with SKIP LOCKED leases. At-least-once: a dispatcher that dies after sending but before
  * recording leaves the row to be sent again, with the same body and id.
  */
-export class WebhookDispatcher implements Worker {
+export class WebhookDispatcher implements Worker, DeliveryHandoff {
   readonly name = 'webhook-dispatcher';
   readonly role = 'dispatcher' as const;
   private app!: AppContext;
@@ -33,30 +41,62 @@ export class WebhookDispatcher implements Worker {
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   /** Claimed rows waiting for a free slot. */
-  private readonly ready: ClaimedDelivery[] = [];
-  /** Rows each organization has claimed ahead, waiting for a slot. */
-  private readonly queuedByOrganization = new Map<string, number>();
+  private held!: HeldRows;
+  private leaseMs = 0;
   private slots!: SlotShare;
   private readonly settling = new Set<Promise<void>>();
   private nudged = false;
+  /** The loop is idle because the rows held could fill the free slots, not because nothing was due. */
+  private waitingForSlots = false;
   private wakeUp: (() => void) | undefined;
   private unlisten: (() => void) | undefined;
   private recorder!: AttemptRecorder;
+  private unregister: (() => void) | undefined;
 
   async start(app: AppContext): Promise<void> {
     this.app = app;
     this.delays = parseDurationList(app.config.WEBHOOK_RETRY_DELAYS);
     this.recorder = new AttemptRecorder(app.db);
     this.slots = new SlotShare(app.config.WEBHOOK_DISPATCH_CONCURRENCY);
+    // A row claimed ahead may wait before its own attempt: an organization may have a
+    // concurrency's worth of rows queued for its half of the slots, two rounds of attempts that
+    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile.
+    this.leaseMs = 3 * app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.held = new HeldRows(this.leaseMs, app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS, QUEUE_SHARES * this.slots.share);
     this.unlisten = dispatchSignal.listen(() => this.nudge());
+    this.unregister = registerDispatcher(app, this);
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     this.unlisten?.();
+    this.unregister?.();
     this.nudge();
     await this.loop;
+  }
+
+  /**
+   * A new row of this organization is taken (the outbox inserts it claimed) while the queue has
+   * room and no older row of the organization waits in the table.
+   */
+  reserve(organizationId: string): number | null {
+    return !this.stopping && this.held.reserve(organizationId) ? this.leaseMs : null;
+  }
+
+  take(rows: readonly ClaimedDelivery[], reservedAt: number): void {
+    // After stop the rows stay claimed in their table and are sent once their lease ends.
+    if (this.stopping) return this.held.release(rows);
+    this.held.hold(rows, reservedAt, true);
+    this.startReady();
+  }
+
+  release(rows: readonly ClaimedDelivery[]): void {
+    this.held.release(rows);
+  }
+
+  changed(subscriptionIds: readonly string[]): void {
+    this.held.drop(new Set(subscriptionIds));
   }
 
   private nudge(): void {
@@ -67,10 +107,6 @@ export class WebhookDispatcher implements Worker {
   private async run(): Promise<void> {
     const { config, db, log } = this.app;
     const concurrency = config.WEBHOOK_DISPATCH_CONCURRENCY;
-    // A row claimed ahead may wait before its own attempt: an organization may have a
-    // concurrency's worth of rows queued for its half of the slots, two rounds of attempts that
-    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile.
-    const leaseMs = 3 * config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     let failures = 0;
     while (!this.stopping) {
       this.nudged = false;
@@ -80,29 +116,34 @@ export class WebhookDispatcher implements Worker {
       // waiting to be written, and in batches (at most one concurrency's worth held ahead). Rows
       // of an organization that has used up its slots do not count: they must not keep the
       // others' rows from being claimed.
-      const wanted = concurrency - this.startable();
+      const wanted = concurrency - this.held.startable(this.slots, Date.now());
       if (wanted < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
+        this.waitingForSlots = true;
         await this.idle(IDLE_POLL_MS);
+        this.waitingForSlots = false;
         continue;
       }
       let claimed: ClaimedDelivery[] = [];
+      const since = Date.now();
+      const share = { perOrganization: concurrency, queued: this.held.queued };
+      const skipped = skippedByClaims(share);
       try {
-        claimed = await claimDue(db, wanted, leaseMs, { perOrganization: concurrency, queued: this.queuedByOrganization });
+        claimed = await claimDue(db, wanted, this.leaseMs, share);
         failures = 0;
+        if (!claimed.length) this.held.drained(skipped);
       } catch (error) {
         failures++;
         log.error({ err: error }, 'webhook claim failed');
         await this.idle(Math.min(5000, 50 * 2 ** failures));
         continue;
       }
-      for (const delivery of claimed) this.queue(delivery.organization_id, 1);
-      this.ready.push(...claimed);
+      this.held.hold(claimed, since, false);
       this.startReady();
       if (claimed.length === wanted) continue;
       if (!this.nudged) await this.idle(IDLE_POLL_MS);
     }
     // Rows claimed ahead are sent rather than left to wait for their lease to run out.
-    while (this.ready.length || this.inFlight.size) {
+    while (this.held.size || this.inFlight.size) {
       this.startReady();
       await Promise.race(this.inFlight);
     }
@@ -112,26 +153,10 @@ export class WebhookDispatcher implements Worker {
   /** Fill free slots from the rows claimed ahead, as the organizations' shares allow. */
   private startReady(): void {
     const now = Date.now();
-    for (let next = this.slots.pick(this.ready, now); next !== -1; next = this.slots.pick(this.ready, now)) {
-      const [delivery] = this.ready.splice(next, 1);
-      this.queue(delivery!.organization_id, -1);
-      this.slots.start(delivery!, now);
-      this.track(delivery!, this.deliver(delivery!));
+    for (let next = this.held.next(this.slots, now); next; next = this.held.next(this.slots, now)) {
+      this.slots.start(next, now);
+      this.track(next, this.deliver(next));
     }
-  }
-
-  /** Rows claimed ahead that may start as soon as a slot is free. */
-  private startable(): number {
-    const now = Date.now();
-    let count = 0;
-    for (const delivery of this.ready) if (!this.slots.blocked(delivery.organization_id, now)) count++;
-    return count;
-  }
-
-  private queue(organization: string, change: 1 | -1): void {
-    const queued = (this.queuedByOrganization.get(organization) ?? 0) + change;
-    if (queued === 0) this.queuedByOrganization.delete(organization);
-    else this.queuedByOrganization.set(organization, queued);
   }
 
   /** A slot is an HTTP attempt in flight; writing its result happens after the slot is free. */
@@ -142,8 +167,9 @@ export class WebhookDispatcher implements Worker {
       this.slots.finish(delivery, Date.now());
       if (!this.stopping) this.startReady();
       // A freed slot may be what a claim was waiting for (the queue ahead was full): the loop
-      // claims again now rather than at its next idle poll.
-      if (this.startable() <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
+      // claims again now rather than at its next idle poll. Not after a claim came back short:
+      // nothing more was due then, and the outbox or the poll says when there is.
+      if (this.waitingForSlots && this.held.startable(this.slots, Date.now()) <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
     });
   }
 

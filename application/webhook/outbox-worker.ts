@@ -1,14 +1,15 @@
 import { ProjectionRunner } from '../../platform/projections/runner.ts';
-import { webhookOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
-import { dispatchSignal } from './signals.ts';
+import { dispatchSignal, localHandoff } from './signals.ts';
 
 /**
  * Runs the outbox filler under the dispatcher role with the projection runner's machinery: one
  * process at a time holds its advisory lock, each batch commits with its checkpoint, and a
  * rebuild's reset is noticed. It is not among the projector's projections (projections/index.ts),
- * so deployments without a dispatcher do not fill an outbox nobody sends.
+ * so deployments without a dispatcher do not fill an outbox nobody sends. New rows go straight to
+ * this process's dispatcher when it has room (projections/webhook/handoff.ts).
  */
 export class WebhookOutboxWorker implements Worker {
   readonly name = 'webhook-outbox';
@@ -16,7 +17,7 @@ export class WebhookOutboxWorker implements Worker {
   private runner: ProjectionRunner | undefined;
 
   async start(app: AppContext): Promise<void> {
-    this.runner = new ProjectionRunner(app.db, app.store, [webhookOutboxProjection], {
+    this.runner = new ProjectionRunner(app.db, app.store, [createOutboxProjection(localHandoff(app))], {
       batchSize: app.config.PROJECTION_BATCH_SIZE,
       log: app.log.child({ worker: this.name }),
       lockRetryMs: 500,

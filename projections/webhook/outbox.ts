@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
 import { ROUTED_STORED_TYPES, legacyBody, namedBody, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
+import type { ClaimedDelivery, DeliveryHandoff } from './handoff.ts';
 import { applySubscriptionEvent, rowToState, type SubscriptionRow } from './subscription-rows.ts';
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhook-outbox';
@@ -63,62 +64,153 @@ export function cancelPending(db: Knex, subscriptionId: string, reason: string) 
     .update({ status: 'canceled', claim_token: null, last_error: reason, completed_at: db.fn.now() });
 }
 
+/** A row to insert: pending, or already claimed for the local dispatcher (see handoff.ts). */
+type OutboxRow = DeliveryInsert & { claim_token?: string; next_attempt_at?: Knex.Raw };
+
+/**
+ * Rows the local dispatcher takes are inserted claimed and kept here until the transaction ends:
+ * committed, the ones really inserted (a row that already existed was not, and is someone else's)
+ * are handed over; rolled back, or canceled within the batch, they are released.
+ */
+class Handover {
+  private readonly claimed = new Map<string, ClaimedDelivery>();
+  private readonly inserted = new Set<string>();
+  private readonly reservedAt = Date.now();
+  private readonly changed = new Set<string>();
+
+  constructor(
+    private readonly handoff: DeliveryHandoff | undefined,
+    private readonly trx: Knex.Transaction,
+  ) {}
+
+  row(target: SubscriptionRow, delivery: DeliveryInsert): OutboxRow {
+    const lease = this.handoff?.reserve(delivery.organization_id) ?? null;
+    if (lease === null) return delivery;
+    const claimToken = randomUUID();
+    this.claimed.set(delivery.id, {
+      ...pick(delivery),
+      attempts: 0,
+      schedule_start: 0,
+      claim_token: claimToken,
+      url: target.url,
+      api_key: target.api_key,
+      sealed_secret: target.sealed_secret,
+      previous_sealed_secret: target.previous_sealed_secret,
+      previous_secret_expires_at: target.previous_secret_expires_at,
+    });
+    // clock_timestamp(), not now(): the lease starts after the reservation, not at the transaction's start.
+    return { ...delivery, claim_token: claimToken, next_attempt_at: this.trx.raw(`clock_timestamp() + ? * interval '1 millisecond'`, [lease]) };
+  }
+
+  wasInserted(ids: readonly string[]): void {
+    for (const id of ids) this.inserted.add(id);
+  }
+
+  subscriptionChanged(subscriptionId: string): void {
+    this.changed.add(subscriptionId);
+  }
+
+  /** The subscription's pending rows were just canceled in the transaction, these included. */
+  cancel(subscriptionId: string): void {
+    const canceled = [...this.claimed.values()].filter((d) => d.subscription_id === subscriptionId);
+    for (const delivery of canceled) this.claimed.delete(delivery.id);
+    this.handoff?.release(canceled);
+  }
+
+  /** Called once handle() is done: what happens next depends on the commit. */
+  settle(): void {
+    const handoff = this.handoff;
+    if (!handoff || (!this.claimed.size && !this.changed.size)) return;
+    const all = [...this.claimed.values()];
+    this.trx.executionPromise.then(
+      () => {
+        if (this.changed.size) handoff.changed([...this.changed]);
+        handoff.take(all.filter((d) => this.inserted.has(d.id)), this.reservedAt);
+        handoff.release(all.filter((d) => !this.inserted.has(d.id)));
+      },
+      () => handoff.release(all),
+    );
+  }
+}
+
+function pick({ id, subscription_id, organization_id, event_name, family, body }: DeliveryInsert) {
+  return { id, subscription_id, organization_id, event_name, family, body };
+}
+
 /**
  * The outbox filler: turns store events into delivery rows for the subscriptions that wanted
- * them at that point of the history, in the transaction that moves its checkpoint.
+ * them at that point of the history, in the transaction that moves its checkpoint. With a
+ * handoff (the dispatcher of the same process), new rows go straight to it after the commit.
  *
  * Rebuilds do not re-send history: a rebuild empties only the outbox's copy of the subscriptions
  * and replays to rebuild it, while events at or below the high-water mark (the furthest position
  * ever turned into deliveries, kept outside the projection's tables) create no delivery again.
  * The unique (subscription_id, event_id) is the second guard.
  */
-export const webhookOutboxProjection: Projection = {
-  name: WEBHOOK_OUTBOX_PROJECTION,
-  eventTypes: [...WEBHOOK_EVENT_TYPES, ...ROUTED_STORED_TYPES],
-  tables: ['webhook_outbox_targets'],
-  async handle(events, trx) {
-    const highWater = await lockHighWater(trx);
-    const isNew = (event: RecordedEvent) => comparePositions(event.position, highWater) > 0;
-    const targetsOf = new Map<string, Array<{ row: SubscriptionRow; target: SubscriptionTarget }>>();
-    let rows: DeliveryInsert[] = [];
-    const flush = async () => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await trx('webhook_deliveries').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict(['subscription_id', 'event_id']).ignore();
-      }
-      rows = [];
-    };
-
-    for (const event of events) {
-      if (webhookTypes.has(event.type)) {
-        const state = await applySubscriptionEvent(trx, 'webhook_outbox_targets', event);
-        targetsOf.delete(state.organizationId);
-        if (isNew(event) && state.status !== 'active') {
-          await flush();
-          await cancelPending(trx, state.subscriptionId, `subscription ${state.status}`);
+export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
+  return {
+    name: WEBHOOK_OUTBOX_PROJECTION,
+    eventTypes: [...WEBHOOK_EVENT_TYPES, ...ROUTED_STORED_TYPES],
+    tables: ['webhook_outbox_targets'],
+    async handle(events, trx) {
+      const highWater = await lockHighWater(trx);
+      const isNew = (event: RecordedEvent) => comparePositions(event.position, highWater) > 0;
+      const targetsOf = new Map<string, Array<{ row: SubscriptionRow; target: SubscriptionTarget }>>();
+      const handover = new Handover(handoff, trx);
+      let rows: OutboxRow[] = [];
+      const flush = async () => {
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+          const inserted: Array<{ id: string }> = await trx('webhook_deliveries')
+            .insert(rows.slice(i, i + INSERT_CHUNK))
+            .onConflict(['subscription_id', 'event_id'])
+            .ignore()
+            .returning('id');
+          handover.wasInserted(inserted.map((row) => row.id));
         }
-        continue;
-      }
-      if (!isNew(event)) continue;
-      const routed = routeEvent(event.type, event.data);
-      const organizationId = event.data.organizationId;
-      if (!routed || typeof organizationId !== 'string') continue;
-      let targets = targetsOf.get(organizationId);
-      if (!targets) {
-        const active: SubscriptionRow[] = await trx('webhook_outbox_targets').where({ organization_id: organizationId, status: 'active' });
-        targets = active.map((row) => ({ row, target: rowToState(row) }));
-        targetsOf.set(organizationId, targets);
-      }
-      for (const { row, target } of targets) {
-        if (targetWants(target, routed)) rows.push(deliveryFor(row, event, routed));
-      }
-    }
-    await flush();
+        rows = [];
+      };
 
-    const last = events[events.length - 1];
-    if (last && isNew(last)) {
-      await trx('webhook_outbox_state')
-        .where({ id: 1 })
-        .update({ commit_position: last.position.commit.toString(), prepare_position: last.position.prepare.toString() });
-    }
-  },
-};
+      try {
+        for (const event of events) {
+          if (webhookTypes.has(event.type)) {
+            const state = await applySubscriptionEvent(trx, 'webhook_outbox_targets', event);
+            targetsOf.delete(state.organizationId);
+            if (isNew(event)) handover.subscriptionChanged(state.subscriptionId);
+            if (isNew(event) && state.status !== 'active') {
+              await flush();
+              await cancelPending(trx, state.subscriptionId, `subscription ${state.status}`);
+              handover.cancel(state.subscriptionId);
+            }
+            continue;
+          }
+          if (!isNew(event)) continue;
+          const routed = routeEvent(event.type, event.data);
+          const organizationId = event.data.organizationId;
+          if (!routed || typeof organizationId !== 'string') continue;
+          let targets = targetsOf.get(organizationId);
+          if (!targets) {
+            const active: SubscriptionRow[] = await trx('webhook_outbox_targets').where({ organization_id: organizationId, status: 'active' });
+            targets = active.map((row) => ({ row, target: rowToState(row) }));
+            targetsOf.set(organizationId, targets);
+          }
+          for (const { row, target } of targets) {
+            if (targetWants(target, routed)) rows.push(handover.row(row, deliveryFor(row, event, routed)));
+          }
+        }
+        await flush();
+      } finally {
+        handover.settle();
+      }
+
+      const last = events[events.length - 1];
+      if (last && isNew(last)) {
+        await trx('webhook_outbox_state')
+          .where({ id: 1 })
+          .update({ commit_position: last.position.commit.toString(), prepare_position: last.position.prepare.toString() });
+      }
+    },
+  };
+}
+
+/** The outbox without a dispatcher beside it (rebuilds, the parked-events command, tests): every row pending. */
+export const webhookOutboxProjection = createOutboxProjection();

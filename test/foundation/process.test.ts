@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { isPostgres, processStat } from '../../platform/database/embedded.ts';
 import { parseRoles } from '../../service/bootstrap.ts';
 import { freePort } from '../support/cluster.ts';
 
@@ -48,6 +49,55 @@ test('npm start on the embedded defaults answers /health, and SIGTERM stops it a
     assert.not.ok(existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'embedded PostgreSQL stopped');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** The processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((child) => processStat(child)?.ppid === pid);
+}
+
+async function until(what: string, check: () => boolean, deadline: number): Promise<void> {
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within the deadline`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('kill -9 of the tsx launcher: the service notices its parent died and stops itself and its database cleanly', async () => {
+  if (!existsSync('/proc/self/stat')) return; // finding the service under its launcher needs /proc
+  const dataDir = mkdtempSync(join(tmpdir(), 'credit-orphan-'));
+  chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.EVENTSTORE_URL;
+  // What `npm start` runs: the tsx CLI, which starts the service in a child process of its own.
+  const launcher = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/start.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let service: number[] = [];
+  let postgres: number[] = [];
+  try {
+    assert.ok(await waitForHealth(`http://127.0.0.1:${port}`, Date.now() + 120_000), 'healthy within 120 s');
+    service = childrenOf(launcher.pid!);
+    assert.is(service.length, 1, 'tsx runs the service as its one child');
+    const postmaster = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    postgres = [postmaster, ...childrenOf(postmaster)];
+    assert.ok(postgres.every(isPostgres));
+
+    launcher.kill('SIGKILL');
+    const deadline = Date.now() + 90_000;
+    await until('the orphaned service exits', () => processStat(service[0]!) === undefined || processStat(service[0]!)!.state === 'Z', deadline);
+    await until('its PostgreSQL stops', () => !postgres.some(isPostgres), deadline);
+    assert.not.ok(existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'embedded PostgreSQL shut down cleanly');
+  } finally {
+    if (launcher.exitCode === null && launcher.signalCode === null) launcher.kill('SIGKILL');
+    for (const pid of [...service, ...postgres]) {
+      if (processStat(pid)) process.kill(pid, 'SIGKILL');
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

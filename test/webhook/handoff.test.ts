@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Backlog } from '../../application/webhook/backlog.ts';
+import { HeldRows } from '../../application/webhook/held-rows.ts';
+import { SlotShare } from '../../application/webhook/slot-share.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import type { ClaimedDelivery, DeliveryHandoff } from '../../projections/webhook/handoff.ts';
+import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+
+interface Ctx {
+  db: TestDatabase;
+}
+const test = suite<Ctx>('webhook: the outbox hands new rows to the local dispatcher');
+
+test.before(async (ctx) => {
+  ctx.db = await createTestDatabase();
+});
+test.after(async (ctx) => {
+  await ctx.db.drop();
+});
+
+let position = 0n;
+const hex = () => randomUUID().replace(/-/g, '').slice(0, 24);
+
+function recorded(streamName: string, type: string, data: Record<string, unknown>): RecordedEvent {
+  position++;
+  return { id: randomUUID(), streamName, type, data, metadata: {}, revision: 0n, position: { commit: position, prepare: position }, createdAt: new Date() };
+}
+
+/** A named subscription to report.status.changed, as its creation event, and a report event it wants. */
+function subscriptionAndEvent() {
+  const organizationId = hex();
+  const subscriptionId = hex();
+  const created = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionCreated', {
+    subscriptionId,
+    organizationId,
+    family: 'named',
+    legacyType: null,
+    url: 'https://hooks.example.com/in',
+    sealedApiKey: null,
+    apiKeyHash: null,
+    events: ['report.status.changed'],
+    description: null,
+    sealedSecret: 'v2.k1.sealed',
+    createdBy: hex(),
+    createdAt: new Date().toISOString(),
+  });
+  const reportId = hex();
+  const decided = recorded(`report-${reportId}`, 'ReportDecided', {
+    reportId,
+    organizationId,
+    reportCreatedAt: new Date().toISOString(),
+    document: '52998224725',
+    type: 'cpf',
+    status: 'APPROVED',
+    policyStatus: 'APPROVED',
+    score: 812,
+    externalId: 'ext-1',
+    policyId: hex(),
+    policyVersion: 1,
+  });
+  return { organizationId, subscriptionId, created, decided };
+}
+
+/** A dispatcher stand-in that records what it is given; `accept` says whether it takes rows. */
+function recordingHandoff(accept: boolean) {
+  const taken: ClaimedDelivery[] = [];
+  const released: ClaimedDelivery[] = [];
+  const changed: string[] = [];
+  const handoff: DeliveryHandoff = {
+    reserve: () => (accept ? 60_000 : null),
+    take: (rows) => void taken.push(...rows),
+    release: (rows) => void released.push(...rows),
+    changed: (subscriptionIds) => void changed.push(...subscriptionIds),
+  };
+  return { handoff, taken, released, changed };
+}
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a row the dispatcher takes is inserted claimed with its lease, and handed over once committed', async ({ db }) => {
+  const { handoff, taken, released } = recordingHandoff(true);
+  const { subscriptionId, created, decided } = subscriptionAndEvent();
+  await db.knex.transaction((trx) => createOutboxProjection(handoff).handle([created, decided], trx));
+  await settled();
+
+  const row = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).first();
+  assert.is(row.status, 'pending');
+  assert.ok(row.claim_token, 'claimed at insert');
+  const { rows } = await db.knex.raw(`select next_attempt_at > now() + interval '50 seconds' as leased from webhook_deliveries where id = ?`, [row.id]);
+  assert.ok(rows[0].leased, 'not due for claims until the lease ends');
+  assert.is(taken.length, 1);
+  assert.is(released.length, 0);
+  assert.equal(
+    { id: taken[0]!.id, token: taken[0]!.claim_token, url: taken[0]!.url, secret: taken[0]!.sealed_secret, body: taken[0]!.body, attempts: taken[0]!.attempts },
+    { id: row.id, token: row.claim_token, url: 'https://hooks.example.com/in', secret: 'v2.k1.sealed', body: row.body, attempts: 0 },
+  );
+});
+
+test('a batch that rolls back hands nothing over and releases what it reserved', async ({ db }) => {
+  const { handoff, taken, released } = recordingHandoff(true);
+  const { subscriptionId, created, decided } = subscriptionAndEvent();
+  const failed = await db.knex
+    .transaction(async (trx) => {
+      await createOutboxProjection(handoff).handle([created, decided], trx);
+      throw new Error('the checkpoint could not be saved');
+    })
+    .then(() => false, () => true);
+  await settled();
+  assert.ok(failed);
+  assert.is(taken.length, 0);
+  assert.is(released.length, 1);
+  assert.is((await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId })).length, 0);
+});
+
+test('rows the dispatcher does not take stay pending, due for any claim', async ({ db }) => {
+  const { handoff, taken } = recordingHandoff(false);
+  const { subscriptionId, created, decided } = subscriptionAndEvent();
+  await db.knex.transaction((trx) => createOutboxProjection(handoff).handle([created, decided], trx));
+  await settled();
+  const row = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).first();
+  assert.is(row.claim_token, null);
+  assert.ok(row.next_attempt_at.getTime() <= Date.now() + 1000);
+  assert.is(taken.length, 0);
+});
+
+test('a subscription disabled later in the same batch: its rows are canceled, not handed over, and those held are dropped', async ({ db }) => {
+  const { handoff, taken, released, changed } = recordingHandoff(true);
+  const { subscriptionId, organizationId, created, decided } = subscriptionAndEvent();
+  const disabled = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionDisabled', {
+    subscriptionId,
+    organizationId,
+    reason: 'manual',
+    consecutiveFailures: null,
+    disabledBy: hex(),
+    disabledAt: new Date().toISOString(),
+  });
+  disabled.revision = 1n;
+  await db.knex.transaction((trx) => createOutboxProjection(handoff).handle([created, decided, disabled], trx));
+  await settled();
+  const row = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).first();
+  assert.is(row.status, 'canceled');
+  assert.is(taken.length, 0);
+  assert.is(released.length, 1);
+  assert.equal(changed, [subscriptionId], 'rows of it the dispatcher already holds are not sent from memory');
+});
+
+test('backlog: new rows are handed over only for organizations with no older row left in the table', () => {
+  const backlog = new Backlog();
+  assert.ok(backlog.has('a'), 'at start-up nothing is known');
+  backlog.drained(['a']);
+  assert.ok(backlog.has('a'), 'skipped by the claim that found nothing: may still have rows');
+  assert.not.ok(backlog.has('b'));
+  backlog.add('b');
+  assert.ok(backlog.has('b'));
+  backlog.drained([]);
+  assert.not.ok(backlog.has('a'));
+  assert.not.ok(backlog.has('b'));
+});
+
+test('held rows: none is sent with too little lease left, and a changed subscription\'s rows are not sent from memory', () => {
+  const row = (id: string, subscription_id: string) => ({ id, subscription_id, organization_id: 'org' }) as ClaimedDelivery;
+  const held = new HeldRows(35_000, 15_000, 64);
+  const slots = new SlotShare(4);
+  const now = Date.now();
+  held.hold([row('old', 's1')], now - 25_000, false);
+  held.hold([row('fresh', 's1'), row('other', 's2')], now, false);
+  assert.is(held.next(slots, now)?.id, 'fresh', 'the row with 10 s of lease left is skipped');
+  assert.not.ok(held.reserve('org'), 'and its organization gets no hand-off until a claim finds none of its rows');
+  held.drop(new Set(['s2']));
+  assert.is(held.size, 0);
+  assert.is(held.queued.size, 0);
+});
+
+test.run();
