@@ -4,6 +4,7 @@ import type Logger from 'bunyan';
 import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../config/index.ts';
 import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
+import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
@@ -23,6 +24,7 @@ const personalDataRules: PersonalDataRule[] = [
   reportPersonalData,
   identityPersonalData,
   collectionPersonalData,
+  registryPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

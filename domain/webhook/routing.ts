@@ -3,6 +3,7 @@ import { ReportEventTypes } from '../report/public-events.ts';
 import { ExecutionEventTypes } from '../operation/events.ts';
 import { COLLECTION_ACTIONS, collectionWebhookData, type CollectionEventData } from '../collection/events.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
+import { REGISTRY_WEBHOOK_ROUTES } from '../registry/webhooks.ts';
 
 type EventData = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   // follows statuses; not report.finished, whose subscribers expect every source to have answered.
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
   ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: (d: EventData) => collectionWebhookData(d as unknown as CollectionEventData) }])),
+  ...REGISTRY_WEBHOOK_ROUTES,
   [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 

@@ -2,11 +2,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import type { TestApp } from '../support/app.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 
 const test = suite('collections through HTTP: create, send, list, detail, cancel');
 let other: TestTenant;
+let app: TestApp;
 const call = serviceWithTenant(test, async (a) => {
+  app = a;
   other = await provisionTenant(a, { name: 'Other organization' });
 });
 
@@ -105,6 +108,12 @@ test('another tenant sees nothing: detail 404, not in its listing', async () => 
   assert.equal([foreign.status, foreign.body.message], [404, Messages.collectionNotFound]);
   const list = await call('GET', '/v1/collections', undefined, other.token);
   assert.is(list.body.total, 0);
+});
+
+test('without a registry, onboarding or formalization module the routes answer 404 Recurso não encontrado.', async () => {
+  const reportsOnly = await provisionTenant(app, { name: 'Reports only', modules: ['reports'] });
+  const reply = await call('GET', '/v1/collections', undefined, reportsOnly.token);
+  assert.equal([reply.status, reply.body.message], [404, Messages.resourceNotFound]);
 });
 
 test.run();

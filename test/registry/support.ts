@@ -1,6 +1,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import * as assert from 'uvu/assert';
 import { DomainError } from '../../domain/shared/errors.ts';
+import type { TestApp } from '../support/app.ts';
+import { checkReply } from '../support/contract.ts';
 
 /** An async command refused with that kind and text. */
 export async function assertRefusedAsync(run: () => Promise<unknown>, kind: DomainError['kind'], message: string): Promise<void> {
@@ -38,4 +40,22 @@ export async function until<T>(check: () => Promise<T | null | undefined | false
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** POST a multipart upload over real HTTP, checking the reply against /openapi.json like `call()`. */
+export async function uploadFile(
+  app: TestApp,
+  token: string,
+  path: string,
+  file: { bytes: Buffer; fileName: string; type?: string } | null,
+  fields: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.fileName);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const response = await fetch(app.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : null;
+  checkReply('POST', path, { status: response.status, body, contentType: response.headers.get('content-type') });
+  return { status: response.status, body };
 }
