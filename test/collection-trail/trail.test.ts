@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rotateTrailKey } from '../../application/collection/trail/keys.ts';
@@ -110,6 +115,34 @@ test('a chain recomputed whole after a change is caught by the seals; a forged s
   doc.entries[0].seal.chainHash = doc.entries[0].chainHash;
   assert.ok(verifyTrail(doc, await keys()).problems.includes('entry 1: bad seal signature'));
   assert.ok(verifyTrail(await exported(), await keys()).ok, 'restored');
+});
+
+/** The verifier as an auditor runs it: its own process, files on disk, the exit code as the verdict. */
+async function verifyAsAuditor(doc: unknown): Promise<{ code: number; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'verify-trail-'));
+  try {
+    writeFileSync(join(dir, 'export.json'), JSON.stringify(doc));
+    writeFileSync(join(dir, 'keys.json'), JSON.stringify(await keys()));
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/verify-trail.ts', join(dir, 'export.json'), join(dir, 'keys.json')]);
+    return await run.then(
+      ({ stdout }) => ({ code: 0, output: stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the command-line verifier exits 0 on an intact export and 1, naming the entry, on a tampered one', async () => {
+  const doc = await exported();
+  const intact = await verifyAsAuditor(doc);
+  assert.is(intact.code, 0, intact.output);
+  assert.match(intact.output, /VERIFIED in \d+ ms/);
+  doc.entries[2].entry.actorType = 'SYSTEM';
+  const tampered = await verifyAsAuditor(doc);
+  assert.is(tampered.code, 1, tampered.output);
+  assert.match(tampered.output, 'FAIL entry 3: content does not match its entry hash');
+  assert.match(tampered.output, 'NOT VERIFIED');
 });
 
 test('a rebuild gives the same entries, hashes and seals', async () => {
