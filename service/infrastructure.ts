@@ -3,6 +3,8 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../config/index.ts';
 import { identityPersonalData } from '../application/identity/personal-data.ts';
+import { proposalPersonalData } from '../application/proposal/personal-data.ts';
+import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
@@ -21,6 +23,8 @@ import { createIdGenerator, systemClock } from '../platform/ids.ts';
 const personalDataRules: PersonalDataRule[] = [
   reportPersonalData,
   identityPersonalData,
+  proposalPersonalData,
+  executionPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
