@@ -6,6 +6,8 @@ import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { messagingPersonalData } from '../application/messaging/personal-data.ts';
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
+import { proposalPersonalData } from '../application/proposal/personal-data.ts';
+import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
@@ -27,6 +29,8 @@ const personalDataRules: PersonalDataRule[] = [
   messagingPersonalData,
   collectionPersonalData,
   registryPersonalData,
+  proposalPersonalData,
+  executionPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

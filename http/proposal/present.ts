@@ -1,4 +1,4 @@
-import type { FirmTerms, IndicativeTerms, ProposalEvent } from '../../domain/proposal/events.ts';
+import type { Contact, FirmTerms, IndicativeTerms, ProposalEvent } from '../../domain/proposal/events.ts';
 import { evolveProposal, initialProposalState, type OfferState, type ProposalState } from '../../domain/proposal/state.ts';
 
 const money = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
@@ -63,8 +63,11 @@ export function presentOffer(offer: OfferState) {
   };
 }
 
+/** A contact with its three fields, also when erasure left it `{}` (an erased object reads empty). */
+const contactView = (contact: Contact | null) => contact && { name: contact.name ?? null, email: contact.email ?? null, phone: contact.phone ?? null };
+
 function presentParticipants(state: ProposalState) {
-  return state.participants.map(({ participantId, ...p }) => ({ id: participantId, ...p }));
+  return state.participants.map(({ participantId, contact, ...p }) => ({ id: participantId, ...p, contact: contactView(contact) }));
 }
 
 /** The detail: the stream folded, so a proposal read right after a write shows the write. */
@@ -92,7 +95,7 @@ export function presentProposal(events: readonly ProposalEvent[]) {
     statusChangedAt: state.statusChangedAt!,
     requestedAmountCents: c.requestedAmountCents,
     requestedTermMonths: c.requestedTermMonths,
-    contact: c.contact && { name: c.contact.name ?? null, email: c.contact.email ?? null, phone: c.contact.phone ?? null },
+    contact: contactView(c.contact),
     participants: presentParticipants(state),
     executions: state.executions,
     rounds: rounds.map((round) => ({ round, offers: state.offers.filter((o) => o.round === round).map(presentOffer) })),

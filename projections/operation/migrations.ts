@@ -66,4 +66,17 @@ export const operationMigrations: Migration[] = [
       await knex.schema.dropTable('operation_report_links');
     },
   },
+  {
+    name: '202611231652_operation_subject',
+    async up(knex) {
+      // The holder's personal-data subject: an erasure of that person finds the executions naming them.
+      await knex.schema.alterTable('operation_executions', (t) => {
+        t.text('subject_id');
+        t.index(['subject_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('operation_executions', (t) => t.dropColumn('subject_id'));
+    },
+  },
 ];

@@ -1,3 +1,4 @@
+import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { ExecutionEventTypes, OperationEventTypes, type ExecutionEvent, type OperationEvent } from '../../domain/operation/events.ts';
@@ -73,7 +74,7 @@ function change(row: Row, event: Exclude<ExecutionEvent, { type: 'ExecutionStart
   }
 }
 
-async function applyExecution(event: ExecutionEvent, trx: Knex.Transaction): Promise<void> {
+async function applyExecution(event: ExecutionEvent, trx: Knex.Transaction, subject: string | null): Promise<void> {
   if (event.type === 'ExecutionStarted') {
     const d = event.data;
     const steps: StepView[] = d.steps.map((s, index) => ({ index, kind: s.kind, status: index === 0 ? 'RUNNING' : 'PENDING', startedAt: index === 0 ? d.at : null, finishedAt: null }));
@@ -88,6 +89,7 @@ async function applyExecution(event: ExecutionEvent, trx: Knex.Transaction): Pro
         target_id: d.targetId,
         document: d.document,
         entity_type: d.entityType,
+        subject_id: subject,
         status: 'RUNNING',
         steps: JSON.stringify(steps),
         report_ids: JSON.stringify([]),
@@ -117,13 +119,16 @@ const OPERATION_TYPES: readonly string[] = Object.values(OperationEventTypes);
 /** Pipeline versions, and executions with their steps and the facts the dashboard needs. */
 export const operationProjection: Projection = {
   name: OPERATION_PROJECTION,
-  eventTypes: [...OPERATION_TYPES, ...Object.values(ExecutionEventTypes)],
+  eventTypes: [...OPERATION_TYPES, ...Object.values(ExecutionEventTypes), PERSONAL_DATA_ERASED],
   tables: ['operation_versions', 'operation_executions'],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
     for (const event of events) {
       const domainEvent: unknown = { type: event.type, data: event.data };
-      if (OPERATION_TYPES.includes(event.type)) await applyOperation(domainEvent as OperationEvent, trx);
-      else await applyExecution(domainEvent as ExecutionEvent, trx);
+      if (event.type === PERSONAL_DATA_ERASED) {
+        const { subjectId } = event.data as unknown as PersonalDataErased;
+        await trx('operation_executions').where({ subject_id: subjectId }).update({ document: ERASED });
+      } else if (OPERATION_TYPES.includes(event.type)) await applyOperation(domainEvent as OperationEvent, trx);
+      else await applyExecution(domainEvent as ExecutionEvent, trx, (event.metadata[SUBJECTS_METADATA] as string[] | undefined)?.[0] ?? null);
     }
   },
 };

@@ -78,4 +78,17 @@ export const proposalMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '202611231651_proposal_subject',
+    async up(knex) {
+      // The holder's personal-data subject: an erasure of that person finds the rows to erase.
+      await knex.schema.alterTable('proposal_facts', (t) => {
+        t.text('subject_id');
+        t.index(['subject_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('proposal_facts', (t) => t.dropColumn('subject_id'));
+    },
+  },
 ];

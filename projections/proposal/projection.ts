@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ProposalEventTypes, type ProposalEvent } from '../../domain/proposal/events.ts';
 import { isTerminal } from '../../domain/proposal/statuses.ts';
+import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 
@@ -10,7 +11,7 @@ export const PROPOSAL_PROJECTION = 'proposal';
  * Every write is an upsert, an absolute set, or a "first" kept with coalesce: applying an event
  * twice leaves the row as applying it once did.
  */
-async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void> {
+async function apply(event: ProposalEvent, trx: Knex.Transaction, subject: string | null): Promise<void> {
   const facts = () => trx('proposal_facts').where({ id: event.data.proposalId });
   const first = (column: string, at: string) => trx.raw('coalesce(??, ?)', [column, at]);
   const stopWaiting = (offerId: string) => facts().where({ waiting_offer_id: offerId }).update({ waiting_offer_id: null, waiting_offer_until: null });
@@ -41,6 +42,7 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void>
           requested_cents: d.requestedAmountCents,
           requested_term_months: d.requestedTermMonths,
           fixed_amount_cents: d.fixedAmountCents,
+          subject_id: subject,
         })
         .onConflict('id')
         .ignore();
@@ -97,9 +99,18 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction): Promise<void>
 /** The proposals list and dashboard facts, and the index of offer links by hash. */
 export const proposalProjection: Projection = {
   name: PROPOSAL_PROJECTION,
-  eventTypes: Object.values(ProposalEventTypes),
+  eventTypes: [...Object.values(ProposalEventTypes), PERSONAL_DATA_ERASED],
   tables: ['proposal_facts', 'proposal_offer_links'],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
-    for (const event of events) await apply({ type: event.type, data: event.data } as unknown as ProposalEvent, trx);
+    for (const event of events) {
+      if (event.type === PERSONAL_DATA_ERASED) {
+        // The holder's copies; participants are read from the stream, where their fields read erased.
+        const { subjectId } = event.data as unknown as PersonalDataErased;
+        await trx('proposal_facts').where({ subject_id: subjectId }).update({ document: ERASED, name: ERASED });
+        continue;
+      }
+      const subjects = event.metadata[SUBJECTS_METADATA] as string[] | undefined;
+      await apply({ type: event.type, data: event.data } as unknown as ProposalEvent, trx, subjects?.[0] ?? null);
+    }
   },
 };
