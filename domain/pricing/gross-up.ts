@@ -3,8 +3,10 @@ import { iofCents } from './iof.ts';
 /**
  * Financed IOF: the smallest principal P with P - IOF(P) >= base (the requested amount plus the
  * financed fees), so the customer receives what was asked. IOF is nearly proportional to P
- * (ratio k): Newton-like steps P -= g(P) / (1 - k) land within a cent or two, then single cents
- * settle it (IOF(P) moves by at most a cent per cent of P, so g never decreases).
+ * (ratio k): Newton-like steps P -= g(P) / (1 - k) land within a few cents, then single cents
+ * settle it on a P with g(P) >= 0 > g(P - 1). That P depends on the path: g is not monotone
+ * cent by cent (a PRICE principal one cent apart moves every row's rounding, so IOF(P) can move
+ * by several cents), so a faster search must ask g at the same principals in the same order.
  */
 export function grossUp(base: number, iofOfPrincipal: (principal: number) => number): number {
   const seen = new Map<number, number>();
