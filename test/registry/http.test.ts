@@ -99,11 +99,11 @@ test('a valid CONTRATO_SOCIAL PDF: received, progress, assessed VALIDATED, with 
     registryId: ctx.registryId, registryDocumentId: received.id, document: COMPANY.document, type: 'CONTRATO_SOCIAL', status: 'VALIDATED', attempt: 1, verdict: 'VALIDO', score: 0.95,
     reason: 'Documento identificado como CONTRATO_SOCIAL.',
   });
-  assert.equal(hooks(ctx, 'registry.document.received', received.id)[0].data, {
+  assert.equal((await hook(ctx, 'registry.document.received', received.id)).data, {
     registryId: ctx.registryId, registryDocumentId: received.id, document: COMPANY.document, fileName: 'contrato.pdf', mimeType: 'application/pdf', sizeBytes: bytes.length,
     expectedType: 'CONTRATO_SOCIAL', status: 'RECEIVED',
   });
-  assert.equal(hooks(ctx, 'registry.document.progress', received.id)[0].data, { registryId: ctx.registryId, registryDocumentId: received.id, stage: 'EXTRACTING', type: 'CONTRATO_SOCIAL', attempt: 1 });
+  assert.equal((await hook(ctx, 'registry.document.progress', received.id)).data, { registryId: ctx.registryId, registryDocumentId: received.id, stage: 'EXTRACTING', type: 'CONTRATO_SOCIAL', attempt: 1 });
   const updated = await hook(ctx, 'registry.updated', undefined, (d) => d.completeness === 33);
   assert.equal(updated.data, { registryId: ctx.registryId, document: COMPANY.document, kycStatus: 'INCOMPLETE', completeness: 33 });
   const registry = await call(ctx, 'GET', `/v1/registry/${ctx.registryId}`);
@@ -213,6 +213,20 @@ test('gate (Authentication 7): registry module and a permission; integration cre
     assert.is(reply.status, status, JSON.stringify(options));
     if (status === 404) assert.equal(reply.body, hidden);
   }
+});
+
+test('an erasure of the CNPJ blanks the registry and its documents in the read model (the events read erased)', async (ctx) => {
+  const erased = await call(ctx, 'POST', '/v1/personal-data/erase', { document: COMPANY.document, type: 'cnpj' });
+  assert.is(erased.status, 200, JSON.stringify(erased.body));
+  const registry = await until(async () => {
+    const reply = await call(ctx, 'GET', `/v1/registry/${ctx.registryId}`);
+    return reply.body.name === '***' && reply.body;
+  }, 'registry erased');
+  assert.equal([registry.document, registry.contacts, registry.basicData], ['***', [], {}]);
+  const documents = await call(ctx, 'GET', docsPath(ctx));
+  assert.ok(documents.body.every((d: { fileName: string }) => d.fileName === '***'));
+  const [created] = await ctx.app.app.store.readStream(`registry-${ctx.registryId}`);
+  assert.equal([created!.data.name, created!.data.document], ['***', '***']);
 });
 
 test.run();
