@@ -12,6 +12,11 @@ export interface Gate {
   permissions?: readonly Permission[];
   moduleDenied?: { status: 403 | 404; message: string };
   permissionDenied?: { status: 403 | 404; message: string };
+  /**
+   * A caller that passes only through `permission` (an integration credential: none of the
+   * gate's other permissions) also needs one of `modules`; refused like a missing module.
+   */
+  integration?: { permission: Permission; modules: readonly Module[] };
 }
 
 export function checkGate(gate: Gate | undefined, principal: Principal): void {
@@ -22,6 +27,11 @@ export function checkGate(gate: Gate | undefined, principal: Principal): void {
   }
   if (gate.permissions && !gate.permissions.some((p) => principal.permissions.has(p))) {
     const denied = gate.permissionDenied ?? { status: 403, message: Messages.forbidden };
+    throw new HttpError(denied.status, denied.message);
+  }
+  const integration = gate.integration;
+  if (integration && !gate.permissions?.some((p) => p !== integration.permission && principal.permissions.has(p)) && !integration.modules.some((m) => principal.modules.has(m))) {
+    const denied = gate.moduleDenied ?? { status: 403, message: Messages.forbidden };
     throw new HttpError(denied.status, denied.message);
   }
 }
@@ -53,7 +63,14 @@ export const Gates = {
     permissionDenied: hidden,
   },
   webhookCatalog: { permissions: ['can-use-registry-api', 'can-manage-settings', 'can-manage-webhooks'] },
-  registry: { modules: ['registry'], permissions: ['can-use-registry-api', 'can-generate-report'], moduleDenied: hidden, permissionDenied: hidden },
+  // Authentication 7: /v1/registry needs kycEnabled (module kyc) for integration credentials.
+  registry: {
+    modules: ['registry'],
+    permissions: ['can-use-registry-api', 'can-generate-report'],
+    moduleDenied: hidden,
+    permissionDenied: hidden,
+    integration: { permission: 'can-use-registry-api', modules: ['kyc'] },
+  },
   collections: {
     modules: ['onboarding', 'formalization', 'registry'],
     permissions: ['can-use-registry-api', 'can-generate-report'],

@@ -5,6 +5,7 @@ import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../con
 import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { messagingPersonalData } from '../application/messaging/personal-data.ts';
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
+import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
@@ -25,6 +26,7 @@ const personalDataRules: PersonalDataRule[] = [
   identityPersonalData,
   messagingPersonalData,
   collectionPersonalData,
+  registryPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

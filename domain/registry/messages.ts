@@ -9,4 +9,6 @@ export const RegistryMessages = {
   fileTooLarge: (megabytes: string) => `O arquivo excede o limite de ${megabytes} MB.`,
   stillAnalysing: 'O documento ainda está em análise. Aguarde o parecer.',
   documentExists: 'Este documento já foi recebido.',
+  invalidPhone: (phone: string) => `Telefone inválido: ${phone}.`,
+  fileMissing: 'O arquivo deste documento não está mais disponível.',
 };

@@ -4,6 +4,7 @@ import { ExecutionEventTypes } from '../operation/events.ts';
 import { COLLECTION_ACTIONS, collectionWebhookData, type CollectionEventData } from '../collection/events.ts';
 import { messageFailedWebhookData } from '../messaging/webhook.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
+import { REGISTRY_WEBHOOK_ROUTES } from '../registry/webhooks.ts';
 
 type EventData = Record<string, unknown>;
 
@@ -34,6 +35,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
   ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: (d: EventData) => collectionWebhookData(d as unknown as CollectionEventData) }])),
   MessageFailed: { publicName: 'collection.message.failed', data: messageFailedWebhookData },
+  ...REGISTRY_WEBHOOK_ROUTES,
   [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 

@@ -4,7 +4,7 @@ import { TemplateMessages } from '../../domain/collection-template/messages.ts';
 import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { COLLECTION_TEMPLATE_PROJECTION } from '../../projections/collection-template/projection.ts';
-import { findTemplateBySlug, findTemplateVersion, listTemplates, templateMetrics } from '../../projections/collection-template/queries.ts';
+import { findTemplateBySlug, findTemplateVersion, listTemplates, NO_METRICS, templateMetrics } from '../../projections/collection-template/queries.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { contentOf, CreateBody, ListQuery, presentTemplate, SlugParams, SwitchBody, SwitchReply, TemplatePage, TemplateSchema, UpdateBody, VersionParams } from './schemas.ts';
@@ -12,7 +12,7 @@ import { contentOf, CreateBody, ListQuery, presentTemplate, SlugParams, SwitchBo
 async function present(app: AppContext, organizationId: string, template: CollectionTemplate | null) {
   if (!template) throw new DomainError('not_found', TemplateMessages.templateNotFound);
   const metrics = await templateMetrics(app.db, organizationId, [template.slug]);
-  return presentTemplate(template, metrics.get(template.slug) ?? { collections: 0, completedCollections: 0, completionRate: 0, averageCompletionHours: null }, app.config.PUBLIC_BASE_URL);
+  return presentTemplate(template, metrics.get(template.slug) ?? NO_METRICS, app.config.PUBLIC_BASE_URL);
 }
 
 /** The template as its stream tells it after a write (the read model may still be behind). */
@@ -67,7 +67,7 @@ export const collectionTemplateRoutes: RouteTable = {
     route({
       method: 'get',
       path: '/v1/collection-templates/:slug/versions/:version',
-      summary: 'One version of an own template (the one a collection names in templateVersion)',
+      summary: 'One version of a template (the one a collection names in templateVersion); of a platform template only the current',
       gate,
       params: VersionParams,
       responses: { 200: TemplateSchema },

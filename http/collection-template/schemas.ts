@@ -27,6 +27,7 @@ export const VersionParams = Type.Object({ slug: Slug, version: Type.Integer({ m
 export const ListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200, description: 'in slug, name, description and item titles; case and accents ignored' })),
   itemKind: Type.Optional(ItemKind),
+  enabled: Type.Optional(Type.Boolean({ description: 'true: only the choices for a new collection or pipeline step; false: only switched-off ones' })),
   skip: Type.Integer({ minimum: 0, maximum: MAX_INT32, default: 0 }),
   take: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });

@@ -5,12 +5,16 @@ import { lastTrailSeq, trailPage } from '../../projections/collection/trail-quer
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
+import { recipientPageRoutes } from './recipient-page.ts';
 import { trailExportStream } from './trail-export.ts';
 import { TrailExportQuery, TrailKeysSchema, TrailPageSchema, TrailQuery } from './trail-schemas.ts';
 
 const IdParams = Type.Object({ id: ObjectIdSchema() });
 
-/** The collection's audit trail (docs/collection-trail.md): listing, export with the chain and seals, and the keys that verify them. */
+/**
+ * The collection's audit trail (docs/collection-trail.md): listing, export with the chain and
+ * seals, the keys that verify them; and the recipient's public page, whose actions the trail records.
+ */
 export const collectionTrailRoutes: RouteTable = {
   module: 'collection',
   routes: [
@@ -58,5 +62,6 @@ export const collectionTrailRoutes: RouteTable = {
         return { keys: await publishedTrailKeys(app.db) };
       },
     }),
+    ...recipientPageRoutes,
   ],
 };

@@ -18,6 +18,8 @@ export type TemplateListing = CollectionTemplate & { metrics: TemplateMetrics };
 export interface TemplateFilter {
   search?: string;
   itemKind?: ItemKind;
+  /** true: the choices (switched on); false: the switched-off ones; absent: both. */
+  enabled?: boolean;
   skip: number;
   take: number;
 }
@@ -59,8 +61,10 @@ export async function findTemplateBySlug(db: Knex, organizationId: string, slug:
   return row ? ownTemplateOf(row) : null;
 }
 
-/** One version of an own template (the versions of platform ones are not kept). */
+/** One version of a template; of a platform one only the current (a collection keeps its own copy). */
 export async function findTemplateVersion(db: Knex, organizationId: string, slug: string, version: number): Promise<CollectionTemplate | null> {
+  const platform = platformTemplate(slug);
+  if (platform) return platform.version === version ? platformFor(platform, await platformSwitches(db, organizationId, slug)) : null;
   const row = await db('collection_template_templates as t')
     .join('collection_template_versions as v', 'v.template_id', 't.template_id')
     .where({ 't.organization_id': organizationId, 't.slug': slug, 'v.version': version })
@@ -72,6 +76,7 @@ export async function findTemplateVersion(db: Knex, organizationId: string, slug
 const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 function matches(template: CollectionTemplate, filter: TemplateFilter): boolean {
+  if (filter.enabled !== undefined && template.enabled !== filter.enabled) return false;
   if (filter.itemKind && !template.items.some((item) => item.kind === filter.itemKind)) return false;
   if (!filter.search?.trim()) return true;
   const haystack = folded([template.slug, template.name, template.description ?? '', ...template.items.map((i) => i.title)].join(' '));
@@ -97,7 +102,8 @@ export async function templateMetrics(db: Knex, organizationId: string, slugs: r
   );
 }
 
-const NO_METRICS: TemplateMetrics = { collections: 0, completedCollections: 0, completionRate: 0, averageCompletionHours: null };
+/** A template no collection was made from yet. */
+export const NO_METRICS: TemplateMetrics = { collections: 0, completedCollections: 0, completionRate: 0, averageCompletionHours: null };
 
 /**
  * The listing: platform templates first (in their fixed order), then the organization's own by

@@ -45,6 +45,8 @@ export const registryMigrations: Migration[] = [
         t.text('reason');
         // YYYY-MM-DD: compared as text with the date of `asOf`.
         t.text('valid_until');
+        // The operator's verdict, beside the analysis' own (verdict).
+        t.text('decision_verdict');
         t.text('decided_by_user_id');
         t.text('comment');
         t.text('subject_id');

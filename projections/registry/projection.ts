@@ -64,7 +64,7 @@ async function applyDocument(event: RegistryDocumentEvent, subjectId: string | n
     case 'RegistryDocumentAssessed':
     case 'RegistryDocumentFailed': {
       const { status, type, verdict, score, reason, validUntil } = event.data;
-      await row.update({ status, type, verdict, score, reason, valid_until: validUntil, stage: null, decided_by_user_id: null, comment: null, updated_at: at });
+      await row.update({ status, type, verdict, score, reason, valid_until: validUntil, stage: null, decision_verdict: null, decided_by_user_id: null, comment: null, updated_at: at });
       return;
     }
     case 'RegistryDocumentReprocessed':
@@ -72,7 +72,7 @@ async function applyDocument(event: RegistryDocumentEvent, subjectId: string | n
       return;
     case 'RegistryDocumentDecided': {
       const { status, verdict, comment, decidedByUserId } = event.data;
-      await row.update({ status, verdict, comment, decided_by_user_id: decidedByUserId, updated_at: at });
+      await row.update({ status, decision_verdict: verdict, comment, decided_by_user_id: decidedByUserId, updated_at: at });
       return;
     }
     case 'RegistryDocumentDownloaded':

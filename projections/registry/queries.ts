@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { DocumentVerdict, ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import type { DocumentSource, RegistryDocumentStatus } from '../../domain/registry/document-events.ts';
+import { statusOfVerdict } from '../../domain/registry/document-decider.ts';
 import type { EntityType, KycStatus, RegistryBasicData, RegistryContact } from '../../domain/registry/events.ts';
+import { counts, REQUIRED_DOCUMENTS } from '../../domain/registry/kyc.ts';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string));
 
@@ -97,6 +99,9 @@ export interface RegistryDocumentView {
 
 function documentOf(row: Record<string, unknown>): RegistryDocumentView {
   const status = row.status as RegistryDocumentStatus;
+  const verdict = row.verdict as DocumentVerdict | null;
+  // An operator's decision changes the document's status, not what the analysis said.
+  const opinionStatus = row.decided_by_user_id && verdict ? statusOfVerdict(verdict) : status;
   return {
     registryDocumentId: row.id as string,
     registryId: row.registry_id as string,
@@ -111,15 +116,15 @@ function documentOf(row: Record<string, unknown>): RegistryDocumentView {
     stage: row.stage as string | null,
     opinion: {
       type: row.type as ExpectedDocumentType | null,
-      verdict: row.verdict as DocumentVerdict | null,
+      verdict,
       score: row.score as number | null,
       reason: row.reason as string | null,
       attempt: row.attempt as number,
-      status,
+      status: opinionStatus,
       validUntil: row.valid_until as string | null,
     },
     decision: row.decided_by_user_id
-      ? { verdict: row.verdict as DocumentVerdict, comment: row.comment as string | null, decidedByUserId: row.decided_by_user_id as string }
+      ? { verdict: row.decision_verdict as DocumentVerdict, comment: row.comment as string | null, decidedByUserId: row.decided_by_user_id as string }
       : null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
@@ -155,4 +160,16 @@ export async function findDocumentOnFile(
     .orderBy('id', 'desc')
     .first();
   return row ? { registryId: row.registry_id, registryDocumentId: row.id, validUntil: row.valid_until } : null;
+}
+
+/** Each requirement of the registry's entity type and whether a document meets it at `asOf` (docs/registry.md). */
+export async function registryRequirements(
+  db: Knex,
+  organizationId: string,
+  registry: Pick<RegistryView, 'registryId' | 'entityType'>,
+  asOf: string,
+): Promise<Array<{ types: ExpectedDocumentType[]; met: boolean }>> {
+  const rows = await db('registry_documents').where({ organization_id: organizationId, registry_id: registry.registryId }).select('type', 'status', 'verdict', 'valid_until');
+  const outcomes = rows.map((r) => ({ type: r.type, status: r.status, verdict: r.verdict, validUntil: r.valid_until }));
+  return REQUIRED_DOCUMENTS[registry.entityType].map((types) => ({ types: [...types], met: outcomes.some((o) => types.includes(o.type) && counts(o, asOf)) }));
 }

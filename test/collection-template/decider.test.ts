@@ -79,7 +79,8 @@ test('switch an own template: every version, and nothing when already so', () =>
 test('switch a platform template: for this organization, one version counted', () => {
   const platform = PLATFORM_TEMPLATES[0]!;
   const off = given(collectionTemplateDecider).when(toggle(platform.slug, false)).decided();
-  assert.is(off[0]!.data.scope, 'PLATFORM');
+  const data = { organizationId: ORG, templateId: platform.templateId, slug: platform.slug, scope: 'PLATFORM', enabled: false, versions: 1, userId: who.userId, switchedAt: AT };
+  assert.equal(off, [{ type: 'CollectionTemplateSwitched', data }]);
   const state = fold(collectionTemplateDecider, off);
   assert.equal(templateOf(state, platform.slug), { ...platform, enabled: false });
   assert.is(switchedVersions(state, platform.slug), 1);

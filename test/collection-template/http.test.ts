@@ -72,6 +72,8 @@ test('create, read, a new version on change only, an old version still readable'
   assert.is((await call('PUT', '/v1/collection-templates/agro', content)).body.version, 2, 'unchanged content: no version');
   assert.is((await call('GET', '/v1/collection-templates/agro/versions/1')).body.resolutionMode, 'AUTOMATIC');
   assert.is((await call('GET', '/v1/collection-templates/agro/versions/3')).status, 404);
+  assert.is((await call('GET', '/v1/collection-templates/kyc-refresh/versions/1')).body.slug, 'kyc-refresh');
+  assert.is((await call('GET', '/v1/collection-templates/kyc-refresh/versions/2')).body.message, TemplateMessages.templateNotFound);
 });
 
 test('refusals: slug of a platform template or taken, bad items, editing a platform template, bad slug', async () => {
@@ -128,6 +130,9 @@ test('switching: every version of an own template; a platform template for the c
   assert.is(listed.find((t: any) => t.slug === 'agro').enabled, false, 'switched off, still listed');
   assert.is(listed.find((t: any) => t.slug === 'person-onboarding').enabled, false);
   assert.is((await call('GET', '/v1/collection-templates/agro/versions/1')).body.enabled, false, 'every version');
+  const choices = (await call('GET', '/v1/collection-templates?enabled=true')).body.items.map((t: any) => t.slug);
+  assert.equal(choices, ['company-onboarding', 'kyc-refresh', 'with-policy'], 'hidden from the choices');
+  assert.equal((await call('GET', '/v1/collection-templates?enabled=false')).body.items.map((t: any) => t.slug), ['person-onboarding', 'agro']);
   assert.is((await call('GET', '/v1/collection-templates/person-onboarding', undefined, other.token)).body.enabled, true, 'other organization unaffected');
   assert.is((await call('PATCH', '/v1/collection-templates/person-onboarding', { enabled: true })).body.updated, 1);
   assert.is((await call('GET', '/v1/collection-templates/person-onboarding')).body.enabled, true);

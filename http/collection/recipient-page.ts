@@ -1,0 +1,129 @@
+import type { Context } from 'koa';
+import Type from 'typebox';
+import { recordRecipientOpened, submitItemDocument } from '../../application/collection/commands.ts';
+import type { AppContext } from '../../application/context.ts';
+import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import { isAwaitingRecipient, isClosed, type CollectionState, type RecipientState } from '../../domain/collection/state.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { COLLECTION_PROJECTION } from '../../projections/collection/projection.ts';
+import { collectionDetail, findRecipientByToken } from '../../projections/collection/queries.ts';
+import { organizationName } from '../../projections/collection/recipient-queries.ts';
+import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
+import { messagePage, recipientPage, RecipientPageTexts as T } from './recipient-html.ts';
+
+const UPLOAD_FIELD = 'file';
+const STATUS_OF: Partial<Record<DomainError['kind'], number>> = { invalid: 400, not_found: 404, conflict: 409 };
+
+const html = (status: number, text: string): Reply => ({ status, raw: Buffer.from(text), headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+/** A refusal: a page for a browser (it asks for HTML), the API's `{code, message}` for anything else. */
+type Refuse = (status: number, title: string, message: string, page?: string) => Reply;
+const refusalFor =
+  (ctx: Context): Refuse =>
+  (status, title, message, page) =>
+    ctx.accepts('json', 'html') === 'html' ? html(status, page ?? messagePage(title, message)) : { status, body: { code: status, message } };
+
+interface OpenLink {
+  state: CollectionState;
+  recipient: RecipientState;
+}
+
+/**
+ * The link's collection and recipient while it may be used, or the refusal: 404 for an unknown
+ * or replaced token and a collection not sent yet, 410 once it is closed or past its deadline
+ * (the expiry job may not have run yet). Nothing is recorded on a refusal.
+ */
+async function openLink(app: AppContext, token: string, refuse: Refuse): Promise<OpenLink | Reply> {
+  const link = await findRecipientByToken(app.db, token);
+  const state = link && (await collectionDetail(app.db, link.organizationId, link.collectionId));
+  const recipient = state?.recipients.find((r) => r.recipientId === link!.recipientId);
+  if (!state || !recipient || recipient.linkVersion !== link!.linkVersion) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
+  if (state.status === 'DRAFT') return refuse(404, T.notSentTitle, T.linkInvalid);
+  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(410, T.closedTitle, T.closed);
+  return { state, recipient };
+}
+
+const isReply = (value: OpenLink | Reply): value is Reply => 'status' in value;
+
+/** Only this recipient's items, in the collection's order. */
+async function pageOf(app: AppContext, token: string, { state, recipient }: OpenLink, extra: { notice?: string; error?: string } = {}): Promise<string> {
+  const items = state.items
+    .filter((item) => recipient.itemIds.includes(item.itemId))
+    .map((item) => ({
+      itemId: item.itemId,
+      title: item.title,
+      instructions: item.instructions,
+      status: item.status,
+      resendReason: item.resendReason,
+      uploadable: (item.kind === 'DOCUMENT' || item.kind === 'CUSTOM') && isAwaitingRecipient(item),
+    }));
+  return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, ...extra });
+}
+
+async function upload(app: AppContext, token: string, itemId: string, file: { fileName: string; bytes: Buffer }, refuse: Refuse): Promise<Reply> {
+  const link = await openLink(app, token, refuse);
+  if (isReply(link)) return link;
+  const { state, recipient } = link;
+  if (!recipient.itemIds.includes(itemId)) return refuse(404, T.linkInvalidTitle, T.itemGone);
+  const item = state.items.find((i) => i.itemId === itemId)!;
+  const ref = { organizationId: state.organizationId!, collectionId: state.collectionId!, recipientId: recipient.recipientId };
+  try {
+    const { registryDocumentId } = await receiveDocument(app, {
+      organizationId: ref.organizationId,
+      registryId: state.registryId,
+      fileName: file.fileName,
+      bytes: file.bytes,
+      expectedType: item.expectedType,
+      source: { collectionId: ref.collectionId, itemId, recipientId: ref.recipientId },
+      actor: { actorType: 'RECIPIENT', actorId: ref.recipientId },
+    });
+    const { position } = await submitItemDocument(app, { ...ref, itemId, registryDocumentId });
+    await app.readYourWrites([COLLECTION_PROJECTION], position);
+  } catch (error) {
+    if (!(error instanceof DomainError) || !STATUS_OF[error.kind]) throw error;
+    return refuse(STATUS_OF[error.kind]!, 'Não foi possível enviar', error.message, await pageOf(app, token, link, { error: error.message }));
+  }
+  // Post/redirect/get: a reload of the page does not send the file again.
+  return { status: 303, raw: Buffer.alloc(0), headers: { location: `/c/${encodeURIComponent(token)}?enviado=1` } };
+}
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the link token the recipient received' }) });
+
+/**
+ * The recipient's side of a collection (docs/collection-trail.md): public, the token in the link
+ * is the credential and stops working with the collection. Portuguese pages for a browser.
+ */
+export const recipientPageRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/c/:token',
+    summary: "A recipient's page (HTML): who asks, the operator's message, this person's items with their status, a form per pending file",
+    description: 'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, or a collection not sent, is 404; a canceled, completed or expired one 410. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
+    auth: false,
+    files: ['text/html'],
+    params: TokenParams,
+    query: Type.Object({ enviado: Type.Optional(Type.String({ description: 'set by the redirect after an upload: shows a notice' })) }),
+    errors: [404, 410],
+    async handle({ app, ctx, params, query }) {
+      const link = await openLink(app, params.token, refusalFor(ctx));
+      if (isReply(link)) return link;
+      const { state, recipient } = link;
+      await recordRecipientOpened(app, { organizationId: state.organizationId!, collectionId: state.collectionId!, recipientId: recipient.recipientId });
+      return html(200, await pageOf(app, params.token, link, query.enviado ? { notice: T.sent } : {}));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/c/:token/items/:itemId',
+    summary: 'The page\'s upload form: one file (PDF, JPEG or PNG) for one of the recipient\'s items; redirects back to the page',
+    description: 'multipart/form-data with the file in field `file`. The file goes to the registry (type sniffed from its bytes) with the collection, item and recipient as its source, then ITEM_SUBMITTED; 303 to the page. 400 for a refused file, 404 for an item not asked of this recipient, 409 for an item no longer waiting for a file.',
+    auth: false,
+    params: Type.Object({ token: TokenParams.properties.token, itemId: ObjectIdSchema() }),
+    upload: { field: UPLOAD_FIELD, maxBytes: REGISTRY_DOCUMENT_MAX_BYTES },
+    responses: { 303: Type.Null({ description: 'back to the page (Location), which now shows the item in analysis' }) },
+    errors: [404, 409, 410],
+    async handle({ app, ctx, params, file }) {
+      return upload(app, params.token, params.itemId, file!, refusalFor(ctx));
+    },
+  }),
+];
