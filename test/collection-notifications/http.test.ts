@@ -79,6 +79,10 @@ test('a sent collection invites its recipient by e-mail with a working link; the
   assert.ok(link.startsWith(`${ctx.app.app.config.PUBLIC_BASE_URL}/c/`), link);
   const token = link.slice(link.lastIndexOf('/c/') + 3);
   assert.equal(await findRecipientByToken(ctx.app.app.db, token), { organizationId: ctx.tenant.organizationId, collectionId, recipientId, linkVersion: 1 });
+  // The mailed link is the recipient's page, served by the service.
+  const page = await fetch(link.replace(ctx.app.app.config.PUBLIC_BASE_URL, ctx.app.url), { headers: { accept: 'text/html' } });
+  assert.is(page.status, 200);
+  assert.match(await page.text(), /Contrato social/);
   const sent = await webhook(ctx, 'collection.message.sent', collectionId);
   assert.equal([sent.data.action, sent.data.recipientId, sent.data.payload.channel], ['RECIPIENT_NOTIFIED', recipientId, 'EMAIL']);
 });
