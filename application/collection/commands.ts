@@ -84,7 +84,7 @@ export async function addRecipient(app: App, caller: Caller, collectionId: strin
 export async function reissueLink(app: App, caller: Caller, collectionId: string, recipientId: string): Promise<CollectionWritten & { link: RecipientLinkOut }> {
   const state = await loadCollection(app, collectionId);
   const current = state.organizationId === caller.organizationId ? state.recipients.find((r) => r.recipientId === recipientId) : undefined;
-  // Unknown recipients and collections are refused by the decider with its texts; the hash is only a placeholder then.
+  // An unknown collection or recipient is refused by the decider (its own texts) before this link is used.
   const { token, url, hash } = recipientLink(app, collectionId, recipientId, (current?.linkVersion ?? 0) + 1);
   const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'ReissueLink', recipientId, linkHash: hash });
   return { ...written, link: { recipientId, token, url } };
