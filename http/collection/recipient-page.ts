@@ -29,9 +29,10 @@ interface OpenLink {
 }
 
 /**
- * The link's collection and recipient while it may be used, or the refusal: 404 for an unknown
- * or replaced token and a collection not sent yet, 410 once it is closed or past its deadline
- * (the expiry job may not have run yet). Nothing is recorded on a refusal.
+ * The link's collection and recipient while it may be used, or the refusal, always 404 (the
+ * API's shared error statuses have no 410) with a page that says why: an unknown or replaced
+ * token, a collection not sent yet, or one closed or past its deadline (the expiry job may not
+ * have run yet). Nothing is recorded on a refusal.
  */
 async function openLink(app: AppContext, token: string, refuse: Refuse): Promise<OpenLink | Reply> {
   const link = await findRecipientByToken(app.db, token);
@@ -41,7 +42,7 @@ async function openLink(app: AppContext, token: string, refuse: Refuse): Promise
   const recipient = state?.recipients.find((r) => r.recipientId === link!.recipientId);
   if (!state || !recipient || recipient.linkVersion !== link!.linkVersion) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
   if (state.status === 'DRAFT') return refuse(404, T.notSentTitle, T.linkInvalid);
-  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(410, T.closedTitle, T.closed);
+  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(404, T.closedTitle, T.closed);
   return { state, recipient };
 }
 
@@ -101,12 +102,12 @@ export const recipientPageRoutes: RouteSpec[] = [
     method: 'get',
     path: '/c/:token',
     summary: "A recipient's page (HTML): who asks, the operator's message, this person's items with their status, a form per pending file",
-    description: 'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, or a collection not sent, is 404; a canceled, completed or expired one 410. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
+    description: 'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, a collection not sent, canceled, completed or expired: 404 with a message that says which. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
     auth: false,
     files: ['text/html'],
     params: TokenParams,
     query: Type.Object({ enviado: Type.Optional(Type.String({ description: 'set by the redirect after an upload: shows a notice' })) }),
-    errors: [404, 410],
+    errors: [404],
     async handle({ app, ctx, params, query }) {
       const link = await openLink(app, params.token, refusalFor(ctx));
       if (isReply(link)) return link;
@@ -127,7 +128,7 @@ export const recipientPageRoutes: RouteSpec[] = [
       200: Type.Object({ itemId: Type.String(), registryDocumentId: Type.String(), status: Type.Enum(ITEM_STATUSES) }, { description: 'for a client that does not ask for HTML' }),
       303: Type.Null({ description: 'for a browser: back to the page (Location), which now shows the item in analysis' }),
     },
-    errors: [404, 409, 410],
+    errors: [404, 409],
     async handle({ app, ctx, params, file }) {
       return upload(app, ctx, params.token, params.itemId, file!);
     },

@@ -132,7 +132,7 @@ test('a file that is not PDF, JPEG or PNG is refused on the page and nothing is 
   assert.is(await streamLength(c.id), before);
 });
 
-test('unknown and replaced links are 404, a canceled collection\'s 410; pages in Portuguese, JSON for API clients, nothing recorded', async () => {
+test('unknown and replaced links, and a canceled collection\'s, are 404 pages that say why, JSON for API clients; nothing recorded', async () => {
   const { c, ana, beto, contrato } = await createCollection();
   const unknown = await page('x'.repeat(43));
   assert.is(unknown.status, 404);
@@ -152,11 +152,11 @@ test('unknown and replaced links are 404, a canceled collection\'s 410; pages in
   const recorded = await streamLength(c.id);
   for (const token of [fresh, beto]) {
     const closed = await page(token);
-    assert.is(closed.status, 410);
+    assert.is(closed.status, 404);
     assert.match(closed.html, 'Esta solicitação foi encerrada');
   }
-  assert.is((await call('GET', `/c/${beto}`)).status, 410);
-  assert.is((await uploadTo(fresh, contrato, await pdfWith(['CONTRATO SOCIAL']))).status, 410);
+  assert.equal((await call('GET', `/c/${beto}`)).body, { code: 404, message: 'Esta solicitação foi encerrada e não recebe mais documentos.' });
+  assert.is((await uploadTo(fresh, contrato, await pdfWith(['CONTRATO SOCIAL']))).status, 404);
   assert.is(await streamLength(c.id), recorded);
 });
 
