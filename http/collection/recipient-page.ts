@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
 import Type from 'typebox';
-import { recordRecipientOpened, submitItemDocument } from '../../application/collection/commands.ts';
+import { loadCollection, recordRecipientOpened, submitItemDocument } from '../../application/collection/commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import { ITEM_STATUSES } from '../../domain/collection/enums.ts';
 import { isAwaitingRecipient, isClosed, type CollectionState, type RecipientState } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { COLLECTION_PROJECTION } from '../../projections/collection/projection.ts';
-import { collectionDetail, findRecipientByToken } from '../../projections/collection/queries.ts';
+import { findRecipientByToken } from '../../projections/collection/queries.ts';
 import { organizationName } from '../../projections/collection/recipient-queries.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
 import { messagePage, recipientPage, RecipientPageTexts as T } from './recipient-html.ts';
@@ -29,17 +29,20 @@ interface OpenLink {
 }
 
 /**
- * The link's collection and recipient while it may be used, or the refusal: 404 for an unknown
- * or replaced token and a collection not sent yet, 410 once it is closed or past its deadline
- * (the expiry job may not have run yet). Nothing is recorded on a refusal.
+ * The link's collection and recipient while it may be used, or the refusal, always 404 (the
+ * API's shared error statuses have no 410) with a page that says why: an unknown or replaced
+ * token, a collection not sent yet, or one closed or past its deadline (the expiry job may not
+ * have run yet). Nothing is recorded on a refusal.
  */
 async function openLink(app: AppContext, token: string, refuse: Refuse): Promise<OpenLink | Reply> {
   const link = await findRecipientByToken(app.db, token);
-  const state = link && (await collectionDetail(app.db, link.organizationId, link.collectionId));
+  // The state from the stream, not the read model: the page right after an upload shows it, however busy the projections.
+  const loaded = link && (await loadCollection(app, link.collectionId));
+  const state = loaded && loaded.organizationId === link.organizationId ? loaded : null;
   const recipient = state?.recipients.find((r) => r.recipientId === link!.recipientId);
   if (!state || !recipient || recipient.linkVersion !== link!.linkVersion) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
   if (state.status === 'DRAFT') return refuse(404, T.notSentTitle, T.linkInvalid);
-  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(410, T.closedTitle, T.closed);
+  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(404, T.closedTitle, T.closed);
   return { state, recipient };
 }
 
@@ -60,7 +63,8 @@ async function pageOf(app: AppContext, token: string, { state, recipient }: Open
   return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, ...extra });
 }
 
-async function upload(app: AppContext, token: string, itemId: string, file: { fileName: string; bytes: Buffer }, refuse: Refuse): Promise<Reply> {
+async function upload(app: AppContext, ctx: Context, token: string, itemId: string, file: { fileName: string; bytes: Buffer }): Promise<Reply> {
+  const refuse = refusalFor(ctx);
   const link = await openLink(app, token, refuse);
   if (isReply(link)) return link;
   const { state, recipient } = link;
@@ -77,14 +81,14 @@ async function upload(app: AppContext, token: string, itemId: string, file: { fi
       source: { collectionId: ref.collectionId, itemId, recipientId: ref.recipientId },
       actor: { actorType: 'RECIPIENT', actorId: ref.recipientId },
     });
-    const { position } = await submitItemDocument(app, { ...ref, itemId, registryDocumentId });
-    await app.readYourWrites([COLLECTION_PROJECTION], position);
+    const written = await submitItemDocument(app, { ...ref, itemId, registryDocumentId });
+    // Post/redirect/get for a browser: a reload of the page does not send the file again.
+    if (ctx.accepts('json', 'html') === 'html') return { status: 303, raw: Buffer.alloc(0), headers: { location: `/c/${encodeURIComponent(token)}?enviado=1` } };
+    return { status: 200, body: { itemId, registryDocumentId, status: written.state.items.find((i) => i.itemId === itemId)!.status } };
   } catch (error) {
     if (!(error instanceof DomainError) || !STATUS_OF[error.kind]) throw error;
     return refuse(STATUS_OF[error.kind]!, 'Não foi possível enviar', error.message, await pageOf(app, token, link, { error: error.message }));
   }
-  // Post/redirect/get: a reload of the page does not send the file again.
-  return { status: 303, raw: Buffer.alloc(0), headers: { location: `/c/${encodeURIComponent(token)}?enviado=1` } };
 }
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the link token the recipient received' }) });
@@ -98,12 +102,12 @@ export const recipientPageRoutes: RouteSpec[] = [
     method: 'get',
     path: '/c/:token',
     summary: "A recipient's page (HTML): who asks, the operator's message, this person's items with their status, a form per pending file",
-    description: 'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, or a collection not sent, is 404; a canceled, completed or expired one 410. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
+    description: 'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, a collection not sent, canceled, completed or expired: 404 with a message that says which. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
     auth: false,
     files: ['text/html'],
     params: TokenParams,
     query: Type.Object({ enviado: Type.Optional(Type.String({ description: 'set by the redirect after an upload: shows a notice' })) }),
-    errors: [404, 410],
+    errors: [404],
     async handle({ app, ctx, params, query }) {
       const link = await openLink(app, params.token, refusalFor(ctx));
       if (isReply(link)) return link;
@@ -115,15 +119,18 @@ export const recipientPageRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/c/:token/items/:itemId',
-    summary: 'The page\'s upload form: one file (PDF, JPEG or PNG) for one of the recipient\'s items; redirects back to the page',
+    summary: "The page's upload form: one file (PDF, JPEG or PNG) for one of the recipient's items; a browser is redirected back to the page",
     description: 'multipart/form-data with the file in field `file`. The file goes to the registry (type sniffed from its bytes) with the collection, item and recipient as its source, then ITEM_SUBMITTED; 303 to the page. 400 for a refused file, 404 for an item not asked of this recipient, 409 for an item no longer waiting for a file.',
     auth: false,
     params: Type.Object({ token: TokenParams.properties.token, itemId: ObjectIdSchema() }),
     upload: { field: UPLOAD_FIELD, maxBytes: REGISTRY_DOCUMENT_MAX_BYTES },
-    responses: { 303: Type.Null({ description: 'back to the page (Location), which now shows the item in analysis' }) },
-    errors: [404, 409, 410],
+    responses: {
+      200: Type.Object({ itemId: Type.String(), registryDocumentId: Type.String(), status: Type.Enum(ITEM_STATUSES) }, { description: 'for a client that does not ask for HTML' }),
+      303: Type.Null({ description: 'for a browser: back to the page (Location), which now shows the item in analysis' }),
+    },
+    errors: [404, 409],
     async handle({ app, ctx, params, file }) {
-      return upload(app, params.token, params.itemId, file!, refusalFor(ctx));
+      return upload(app, ctx, params.token, params.itemId, file!);
     },
   }),
 ];
