@@ -2,6 +2,7 @@ import type { Principal } from '../domain/identity/access.ts';
 import type { AppContext } from './context.ts';
 import { creditPolicyDemoSeeder } from './credit-policy/demo.ts';
 import { catalogDemoSeeder } from './catalog/demo.ts';
+import { proposalDemoSeeder } from './proposal/demo.ts';
 
 /** The tenant `provision --demo` just created, for seeders to fill with sample data. */
 export interface DemoTenant {
@@ -23,4 +24,9 @@ export interface DemoSeeder {
 }
 
 /** A module adds its seeder here (one line); results are merged into the CLI's JSON output. */
-export const demoSeeders: DemoSeeder[] = [creditPolicyDemoSeeder, catalogDemoSeeder];
+export const demoSeeders: DemoSeeder[] = [
+  creditPolicyDemoSeeder,
+  catalogDemoSeeder,
+  // After the two above: its pipeline and proposals use their policy and catalog.
+  proposalDemoSeeder,
+];

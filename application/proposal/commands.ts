@@ -3,7 +3,7 @@ import type { ProductKind } from '../../domain/catalog/product.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import type { ProposalCommand } from '../../domain/proposal/commands.ts';
 import { choiceOffer, proposalDecider } from '../../domain/proposal/decider.ts';
-import { proposalStream, type AnalysisKind, type ChoiceBy, type Contact, type ParticipantRole, type ProposalOrigin } from '../../domain/proposal/events.ts';
+import { proposalStream, type ProposalEvent, type AnalysisKind, type ChoiceBy, type Contact, type ParticipantRole, type ProposalOrigin } from '../../domain/proposal/events.ts';
 import { firstInstallmentCents, monthlyRate } from '../../domain/proposal/installment.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
 import type { AmortizationModel, DecimalRate } from '../../domain/pricing/terms.ts';
@@ -20,13 +20,14 @@ type Command = ProposalCommand extends infer C ? (C extends { type: infer T } ? 
 export interface Written {
   position: Position | null;
   state: ProposalState;
+  events: ProposalEvent[];
 }
 
 /** Everything a command needs beyond its own fields: the stream, the tenant, the time. */
 async function run(app: App, organizationId: string, proposalId: string, command: Command, at?: string): Promise<Written> {
   const full = { ...command, proposalId, organizationId, at: at ?? app.clock.now().toISOString() } as ProposalCommand;
-  const { position, state } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full);
-  return { position, state };
+  const { position, state, events } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full);
+  return { position, state, events };
 }
 
 /** A customer link: the raw token goes to the customer once; the stream keeps only its sha256. */
@@ -64,13 +65,18 @@ export interface CreateProposalInput {
   participants?: ParticipantBody[];
 }
 
-export async function createProposal(app: App & Pick<AppContext, 'db'>, caller: Caller, input: CreateProposalInput): Promise<{ proposalId: string; position: Position | null }> {
+/** The new proposal's id, where it was written, and its events (the whole stream: the reply is built from them). */
+export async function createProposal(
+  app: App & Pick<AppContext, 'db'>,
+  caller: Caller,
+  input: CreateProposalInput,
+): Promise<{ proposalId: string; position: Position | null; events: ProposalEvent[] }> {
   const proposalId = app.ids.objectId();
   const [product, portfolio] = await Promise.all([
     findProductByKey(app.db, caller.organizationId, input.productKey),
     input.portfolioId ? findPortfolio(app.db, caller.organizationId, input.portfolioId) : null,
   ]);
-  const { position } = await run(app, caller.organizationId, proposalId, {
+  const { position, events } = await run(app, caller.organizationId, proposalId, {
     type: 'CreateProposal',
     userId: caller.userId,
     document: input.document,
@@ -88,7 +94,7 @@ export async function createProposal(app: App & Pick<AppContext, 'db'>, caller: 
     contact: contactOf(input.contact),
     participants: (input.participants ?? []).map((p) => ({ ...p, contact: contactOf(p.contact), participantId: app.ids.objectId() })),
   });
-  return { proposalId, position };
+  return { proposalId, position, events };
 }
 
 export async function addParticipant(app: App, caller: Caller, proposalId: string, body: ParticipantBody): Promise<Written & { participantId: string }> {

@@ -9,6 +9,7 @@ import {
   removeParticipant,
 } from '../../application/proposal/commands.ts';
 import { toDomainEvents } from '../../application/command-handler.ts';
+import { lastWrite, rememberWrite } from '../../application/proposal/last-write.ts';
 import type { AppContext } from '../../application/context.ts';
 import { proposalStream, type ProposalEvent } from '../../domain/proposal/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -63,8 +64,10 @@ export const proposalRoutes: RouteTable = {
       body: CreateProposalBody,
       responses: { 201: ProposalDetailSchema },
       async handle({ app, principal, body }) {
-        const { proposalId, position } = await createProposal(app, principal, body);
-        return { status: 201, body: await readProposal(app, principal.organizationId, proposalId, position) };
+        // The reply is the new stream folded: nothing to wait for. The list waits for this write on the caller's next read.
+        const { position, events } = await createProposal(app, principal, body);
+        rememberWrite(app.db, principal, position);
+        return { status: 201, body: presentProposal(events) };
       },
     }),
     route({
@@ -75,6 +78,7 @@ export const proposalRoutes: RouteTable = {
       query: ProposalListQuery,
       responses: { 200: ProposalPageSchema },
       async handle({ app, principal, query }) {
+        await app.readYourWrites([PROPOSAL_PROJECTION], lastWrite(app.db, principal));
         return listProposals(app.db, principal.organizationId, { ...query, status: query.status?.split(',') });
       },
     }),
