@@ -70,8 +70,11 @@ export async function createProposal(
   app: App & Pick<AppContext, 'db'>,
   caller: Caller,
   input: CreateProposalInput,
+  // A process that opens a proposal for something of its own (a completed collection) names the
+  // id, so that a replay of its step finds the proposal instead of opening a second one.
+  options: { proposalId?: string } = {},
 ): Promise<{ proposalId: string; position: Position | null; events: ProposalEvent[] }> {
-  const proposalId = app.ids.objectId();
+  const proposalId = options.proposalId ?? app.ids.objectId();
   const [product, portfolio] = await Promise.all([
     findProductByKey(app.db, caller.organizationId, input.productKey),
     input.portfolioId ? findPortfolio(app.db, caller.organizationId, input.portfolioId) : null,
