@@ -2,7 +2,9 @@ import { receiveDocument } from '../../application/registry/intake.ts';
 import type { ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import { checkDigitsOf } from '../../domain/shared/document.ts';
 import { presentDetail } from '../../http/collection/present.ts';
+import { collectionStream } from '../../domain/collection/events.ts';
 import { collectionDetail } from '../../projections/collection/queries.ts';
+import { recentTrail } from '../../projections/collection/trail-queries.ts';
 import { pdfWith } from '../registry/support.ts';
 import type { TestApp } from '../support/app.ts';
 import { eventually } from '../support/webhook.ts';
@@ -37,6 +39,9 @@ export async function detailWhen(app: TestApp, call: Call, organizationId: strin
     const state = await collectionDetail(app.app.db, organizationId, collectionId);
     return state !== null && check(presentDetail(state, null, []));
   }, 20_000, what);
+  // The detail's trail comes from another projection, which may not have caught up yet.
+  const events = (await app.app.store.readStream(collectionStream(collectionId))).length;
+  await eventually(async () => (await recentTrail(app.app.db, organizationId, collectionId, 1))[0]?.seq === events, 20_000, `${what}: the trail`);
   return (await call('GET', `/v1/collections/${collectionId}`)).body;
 }
 
