@@ -7,7 +7,7 @@ import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { AppContext } from '../context.ts';
 import { SYSTEM_ACTOR } from './actor.ts';
 import { runCollectionCommand } from './commands.ts';
-import { EventFollower } from './follower.ts';
+import { EventFollower } from '../event-follower.ts';
 import { runOnCompleted } from './on-completed.ts';
 
 /** What moves a collection from outside it: its files' analysis, and its own completion. */
@@ -56,4 +56,4 @@ export async function reactToCollectionEvent(app: AppContext, event: RecordedEve
   return reactToDocument(app, event, log);
 }
 
-export const collectionProcessWorker = () => new EventFollower('collection-items', COLLECTION_PROCESS_EVENTS, reactToCollectionEvent);
+export const collectionProcessWorker = () => new EventFollower('collection-items', COLLECTION_PROCESS_EVENTS, (app, log) => (event) => reactToCollectionEvent(app, event, log));

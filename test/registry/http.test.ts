@@ -91,7 +91,9 @@ test('create, duplicate (409 with its id), validation, list with search, update,
 test('a valid CONTRATO_SOCIAL PDF: received, progress, assessed VALIDATED, with the contract data fields; completeness moves', async (ctx) => {
   const bytes = await pdfWith(['CONTRATO SOCIAL DA PADARIA EXEMPLO LTDA', 'Cláusula primeira - da denominação']);
   const received = await upload(ctx, bytes, 'contrato.pdf', 'CONTRATO_SOCIAL');
-  assert.equal([received.status, received.mimeType, received.expectedType], ['RECEIVED', 'application/pdf', 'CONTRATO_SOCIAL']);
+  // The reply reads the document as it is now: the analysis may have started already.
+  assert.ok(['RECEIVED', 'PROCESSING'].includes(received.status), received.status);
+  assert.equal([received.mimeType, received.expectedType], ['application/pdf', 'CONTRATO_SOCIAL']);
   const doc = await settled(ctx, received.id);
   assert.equal([doc.status, doc.opinion.type, doc.opinion.verdict, doc.opinion.score, doc.opinion.attempt], ['VALIDATED', 'CONTRATO_SOCIAL', 'VALIDO', 0.95, 1]);
   const assessed = await hook(ctx, 'registry.document.assessed', received.id);

@@ -1,18 +1,24 @@
 import type Logger from 'bunyan';
-import { AdvisoryLocks, LockNamespace } from '../../platform/database/advisory-lock.ts';
-import type { Position, RecordedEvent, Subscription } from '../../platform/eventstore/port.ts';
-import type { AppContext } from '../context.ts';
-import type { Worker } from '../worker.ts';
+import { AdvisoryLocks, LockNamespace } from '../platform/database/advisory-lock.ts';
+import { positionToString, type Position, type RecordedEvent, type Subscription } from '../platform/eventstore/port.ts';
+import type { AppContext } from './context.ts';
+import type { Worker } from './worker.ts';
 
 const ATTEMPTS = 5;
+
+/** How a process manager reacts to one event; built once per run of the follower (per lock held). */
+export type Reaction = (event: RecordedEvent) => Promise<void>;
+
+/** Its row in projection_checkpoints; the prefix keeps it apart from projection names. */
+export const processCheckpoint = (name: string) => `process:${name}`;
 
 /**
  * A process manager (projector role) reduced to what differs between them: the events it follows
  * and its reaction. It runs in one process at a time (advisory lock), follows the events from its
  * checkpoint (`process:<name>` in projection_checkpoints) in global order and saves the checkpoint
- * after each batch, so a crash replays at most one batch: reactions must tolerate a replay (the
- * collection decider records the same outcome once). A reaction failing ATTEMPTS times is logged
- * and skipped so one broken stream does not stop every other collection.
+ * after each batch, so a crash replays at most one batch: reactions must tolerate a replay. A
+ * reaction failing ATTEMPTS times is logged and skipped so that one broken stream (a bug, a stream
+ * that cannot be read) does not stop the process for every other aggregate; that one stays where it was.
  */
 export class EventFollower implements Worker {
   readonly role = 'projector' as const;
@@ -26,7 +32,7 @@ export class EventFollower implements Worker {
   constructor(
     readonly name: string,
     private readonly eventTypes: readonly string[],
-    private readonly react: (app: AppContext, event: RecordedEvent, log: Logger) => Promise<void>,
+    private readonly reactionFor: (app: AppContext, log: Logger) => Reaction,
   ) {}
 
   async start(app: AppContext): Promise<void> {
@@ -72,16 +78,18 @@ export class EventFollower implements Worker {
   }
 
   private async follow(app: AppContext): Promise<void> {
-    const checkpoint = `process:${this.name}`;
+    const checkpoint = processCheckpoint(this.name);
+    const react = this.reactionFor(app, this.log);
     await app.db('projection_checkpoints').insert({ name: checkpoint }).onConflict('name').ignore();
     const row = await app.db('projection_checkpoints').where({ name: checkpoint }).first();
     const after: Position = { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+    this.log.info({ checkpoint: positionToString(after) }, 'following');
     let failure: unknown;
     this.subscription = app.store.subscribeToAll(
       async (events, position) => {
         for (const event of events) {
           if (this.stopping) return;
-          await this.reactWithRetries(app, event);
+          await this.reactWithRetries(react, event);
         }
         await app.db('projection_checkpoints')
           .where({ name: checkpoint })
@@ -94,10 +102,10 @@ export class EventFollower implements Worker {
     if (failure) throw failure;
   }
 
-  private async reactWithRetries(app: AppContext, event: RecordedEvent): Promise<void> {
+  private async reactWithRetries(react: Reaction, event: RecordedEvent): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.react(app, event, this.log);
+        return await react(event);
       } catch (error) {
         if (this.stopping) throw error;
         if (attempt >= ATTEMPTS) {
