@@ -80,13 +80,13 @@ try {
           send: true,
         });
         const page = created.links[0].url as string;
-        const opened = await fetch(page);
+        const opened = await fetch(page, { headers: { accept: 'text/html' } });
         if (opened.status !== 200) throw new Error(`page: ${opened.status}`);
         await opened.text();
         for (const [index, item] of (created.items as Array<{ id: string }>).entries()) {
           const form = new FormData();
           form.set('file', new Blob([new Uint8Array(files[index]!.bytes)], { type: 'application/pdf' }), 'documento.pdf');
-          const sent = await fetch(`${page}/items/${item.id}`, { method: 'POST', body: form, redirect: 'manual' });
+          const sent = await fetch(`${page}/items/${item.id}`, { method: 'POST', body: form, redirect: 'manual', headers: { accept: 'text/html' } });
           if (sent.status !== 303) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
         }
         lastUploadAt.set(created.id, Date.now());
