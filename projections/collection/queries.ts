@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { OPERATOR_ITEM_STATUSES, type CollectionStatus } from '../../domain/collection/enums.ts';
-import { isAwaitingRecipient, type CollectionState, type ItemState } from '../../domain/collection/state.ts';
+import type { CollectionState, ItemState } from '../../domain/collection/state.ts';
 
 /** A recipient link's token as stored: its sha256 (hex). The raw token is never kept. */
 export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -79,49 +79,4 @@ export async function operatorQueue(db: Knex, organizationId: string, page: { sk
     return { collection, item: collection.items.find((i) => i.itemId === row.item_id)! };
   });
   return { total: Number(count), items };
-}
-
-/** Sent collections whose deadline has passed at `asOf` (the expiry job asks each one to expire). */
-export async function expirableCollections(db: Knex, asOf: string, limit = 500): Promise<Array<{ organizationId: string; collectionId: string }>> {
-  const rows = await db('collection_collections').whereIn('status', ['SENT', 'IN_PROGRESS']).andWhere('expires_at', '<=', asOf).orderBy('expires_at').limit(limit).select('organization_id', 'id');
-  return rows.map((r) => ({ organizationId: r.organization_id, collectionId: r.id }));
-}
-
-export interface DueReminder {
-  organizationId: string;
-  collectionId: string;
-  recipientId: string;
-  linkVersion: number;
-  /** The latest reminder day already due (days after sending): a dedupe key per day sends each once. */
-  reminderDay: number;
-}
-
-const DAY_MS = 86_400_000;
-
-/**
- * Recipients of open, notified collections who still have items to answer and whose latest due
- * reminder day has come. Only the latest day is returned, so a job that was down for days sends
- * one reminder, not a burst.
- */
-export async function pendingReminders(db: Knex, asOf: string, limit = 500): Promise<DueReminder[]> {
-  const rows = await db('collection_collections')
-    .whereIn('status', ['SENT', 'IN_PROGRESS'])
-    .andWhere('expires_at', '>', asOf)
-    .andWhereRaw("state->>'channel' <> 'NONE'")
-    .andWhereRaw("jsonb_array_length(state->'reminderDays') > 0")
-    .orderBy('sent_at')
-    .limit(limit)
-    .select('state');
-  const now = Date.parse(asOf);
-  const due: DueReminder[] = [];
-  for (const { state } of rows as Array<{ state: CollectionState }>) {
-    const elapsedDays = (now - Date.parse(state.sentAt!)) / DAY_MS;
-    const reminderDay = Math.max(-1, ...state.reminderDays.filter((d) => d <= elapsedDays));
-    if (reminderDay < 0) continue;
-    for (const r of state.recipients) {
-      if (!state.items.some((i) => r.itemIds.includes(i.itemId) && isAwaitingRecipient(i))) continue;
-      due.push({ organizationId: state.organizationId!, collectionId: state.collectionId!, recipientId: r.recipientId, linkVersion: r.linkVersion, reminderDay });
-    }
-  }
-  return due;
 }
