@@ -3,6 +3,7 @@ import { AdvisoryLocks, LockNamespace } from '../platform/database/advisory-lock
 import { positionToString, type Position, type RecordedEvent, type Subscription } from '../platform/eventstore/port.ts';
 import type { AppContext } from './context.ts';
 import type { Worker } from './worker.ts';
+import { WakeablePause } from './wakeable-pause.ts';
 
 const ATTEMPTS = 5;
 
@@ -26,7 +27,7 @@ export class EventFollower implements Worker {
   private subscription: Subscription | undefined;
   private loop: Promise<void> | undefined;
   private locks: AdvisoryLocks | undefined;
-  private wake: (() => void) | undefined;
+  private readonly pauses = new WakeablePause();
   private log!: Logger;
 
   constructor(
@@ -43,20 +44,10 @@ export class EventFollower implements Worker {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.pauses.wake();
     await this.subscription?.stop();
     await this.loop;
     await this.locks?.close();
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 
   private async run(app: AppContext): Promise<void> {
@@ -64,7 +55,7 @@ export class EventFollower implements Worker {
     while (!this.stopping) {
       try {
         if (!(await this.locks!.tryLock(LockNamespace.processManager, this.name))) {
-          await this.pause(1000);
+          await this.pauses.wait(1000);
           continue;
         }
         await this.follow(app);
@@ -72,7 +63,7 @@ export class EventFollower implements Worker {
       } catch (error) {
         failures++;
         this.log.error({ err: error }, 'process manager failed; retrying');
-        await this.pause(Math.min(30_000, 200 * 2 ** failures));
+        await this.pauses.wait(Math.min(30_000, 200 * 2 ** failures));
       }
     }
   }
@@ -112,7 +103,7 @@ export class EventFollower implements Worker {
           this.log.error({ err: error, type: event.type, streamName: event.streamName }, 'event skipped after repeated failures');
           return;
         }
-        await this.pause(50 * 2 ** attempt);
+        await this.pauses.wait(50 * 2 ** attempt);
       }
     }
   }

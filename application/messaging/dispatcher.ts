@@ -6,6 +6,7 @@ import { channelsFor, type Channels } from './channels/index.ts';
 import { claimDue } from './delivery-store.ts';
 import { sendDelivery } from './send.ts';
 import { messagingSignal } from './signals.ts';
+import { WakeablePause } from '../wakeable-pause.ts';
 
 /** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
 const IDLE_POLL_MS = 200;
@@ -28,7 +29,7 @@ export class MessagingDispatcher implements Worker {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeablePause();
   private nudged = false;
   private unlisten: (() => void) | undefined;
 
@@ -51,7 +52,7 @@ export class MessagingDispatcher implements Worker {
 
   private nudge(): void {
     this.nudged = true;
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   private async run(): Promise<void> {
@@ -89,20 +90,11 @@ export class MessagingDispatcher implements Worker {
     this.inFlight.add(settled);
     void settled.finally(() => {
       this.inFlight.delete(settled);
-      this.wakeUp?.();
+      this.pause.wake();
     });
   }
 
   private idle(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.stopping ? Promise.resolve() : this.pause.wait(ms);
   }
 }

@@ -15,6 +15,7 @@ import { dispatchSignal, registerDispatcher } from './signals.ts';
 import { signedHeaders } from './signing.ts';
 import { HeldRows } from './held-rows.ts';
 import { SlotShare } from './slot-share.ts';
+import { WakeablePause } from '../wakeable-pause.ts';
 
 /** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
 const IDLE_POLL_MS = 25;
@@ -48,7 +49,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
   private nudged = false;
   /** The loop is idle because the rows held could fill the free slots, not because nothing was due. */
   private waitingForSlots = false;
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeablePause();
   private unlisten: (() => void) | undefined;
   private recorder!: AttemptRecorder;
   private unregister: (() => void) | undefined;
@@ -101,7 +102,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
 
   private nudge(): void {
     this.nudged = true;
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   private async run(): Promise<void> {
@@ -169,21 +170,12 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
       // A freed slot may be what a claim was waiting for (the queue ahead was full): the loop
       // claims again now rather than at its next idle poll. Not after a claim came back short:
       // nothing more was due then, and the outbox or the poll says when there is.
-      if (this.waitingForSlots && this.held.startable(this.slots, Date.now()) <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.wakeUp?.();
+      if (this.waitingForSlots && this.held.startable(this.slots, Date.now()) <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.pause.wake();
     });
   }
 
   private idle(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.stopping ? Promise.resolve() : this.pause.wait(ms);
   }
 
   private headersFor(delivery: ClaimedDelivery, now: Date): Record<string, string> {
