@@ -12,6 +12,7 @@ import { operationRoutes } from './operation/routes.ts';
 import { collectionTemplateRoutes } from './collection-template/routes.ts';
 import { collectionTrailRoutes } from './collection/trail-routes.ts';
 import { collectionRoutes } from './collection/routes.ts';
+import { collectionKindRoutes } from './collection/kinds/index.ts';
 import { registryRoutes } from './registry/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
@@ -29,5 +30,6 @@ export const routeTables: RouteTable[] = [
   collectionTemplateRoutes,
   collectionTrailRoutes,
   collectionRoutes,
+  collectionKindRoutes,
   registryRoutes,
 ];

@@ -1,7 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { CompletionTarget, OnCompleted, TemplateItem } from '../../domain/collection-template/template.ts';
 import type { CollectionDefinition, EntityType, ItemDefinition, RecipientDefinition } from '../../domain/collection/definition.ts';
-import type { ExpectedDocumentType, NotificationChannel, ResolutionMode } from '../../domain/collection/enums.ts';
+import type { ExpectedDocumentType, ItemKind, NotificationChannel, ResolutionMode } from '../../domain/collection/enums.ts';
+import { completeItemConfig, type ItemConfigInput } from './item-config.ts';
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { hasValidCheckDigits, stripMask } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -15,11 +16,12 @@ import { recipientLink } from './links.ts';
 
 export interface AdHocItemInput {
   key?: string;
-  kind: 'DOCUMENT' | 'CUSTOM';
+  kind: ItemKind;
   title: string;
   expectedType?: ExpectedDocumentType | null;
   required?: boolean;
   instructions?: string | null;
+  config?: ItemConfigInput;
 }
 
 export interface RecipientInput {
@@ -115,6 +117,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
       expectedType: item.expectedType ?? null,
       required: item.required ?? true,
       instructions: item.instructions ?? null,
+      ...(item.config && { config: completeItemConfig(item.config) }),
     })),
   ];
   if (requested.length === 0) throw new DomainError('invalid', CollectionMessages.templateNoItems);
@@ -132,6 +135,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
       required: item.required,
       instructions: item.instructions,
       reuse: onFile ? { decision: 'APPROVED', registryDocumentId: onFile.registryDocumentId, validUntil: onFile.validUntil } : null,
+      ...(item.config && { config: item.config }),
     });
   }
   const recipients = input.recipients.map((r) => resolveRecipient(app, collectionId, app.ids.objectId(), r, items));

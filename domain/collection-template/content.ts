@@ -1,4 +1,5 @@
 import { EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, NOTIFICATION_CHANNELS, RESOLUTION_MODES } from '../collection/enums.ts';
+import { validateItemConfig } from '../collection/kinds/index.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { CollectionTemplate, CompletionTarget, OnCompleted, TemplateItem } from './template.ts';
 import { TemplateMessages } from './messages.ts';
@@ -35,6 +36,7 @@ function validateItem(item: TemplateItem): void {
     }
   }
   if (item.appliesTo !== undefined && item.appliesTo !== 'PJ' && item.appliesTo !== 'PF') throw invalid(TemplateMessages.invalidAppliesTo);
+  validateItemConfig(item);
 }
 
 function validateTarget(target: CompletionTarget): void {

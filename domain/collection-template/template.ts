@@ -1,4 +1,5 @@
 import type { AppliesTo, ExpectedDocumentType, ItemKind, NotificationChannel, ResolutionMode } from '../collection/enums.ts';
+import type { ItemConfig } from '../collection/kinds/config.ts';
 
 /** PLATFORM: provided by the service to every organization; ORGANIZATION: the organization's own. */
 export type TemplateScope = 'PLATFORM' | 'ORGANIZATION';
@@ -13,6 +14,8 @@ export interface TemplateItem {
   appliesTo?: AppliesTo;
   required: boolean;
   instructions: string | null;
+  /** The form, consent term or signature set-up of a FORM, CONSENT or SIGNATURE item. */
+  config?: ItemConfig;
 }
 
 export type CompletionKind = 'NONE' | 'POLICY' | 'OPERATION';

@@ -1,6 +1,10 @@
 import type { MessageChannel } from '../messaging/events.ts';
 import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
 import type { ActorType, DocumentVerdict, ExpectedDocumentType } from './enums.ts';
+import type { ConsentCommand } from './kinds/consent.ts';
+import type { FormCommand } from './kinds/form.ts';
+import type { IdentityCommand } from './kinds/identity.ts';
+import type { SignatureCommand } from './kinds/signature.ts';
 
 export interface Actor {
   actorType: ActorType;
@@ -41,4 +45,5 @@ export type CollectionCommand =
   | (Base & { type: 'WaiveItem'; itemId: string; reason: string | null })
   | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean })
   | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string })
-  | (Base & { type: 'ExpireCollection' });
+  | (Base & { type: 'ExpireCollection' })
+  | (Base & (FormCommand | ConsentCommand | IdentityCommand | SignatureCommand));

@@ -2,75 +2,16 @@ import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import type { CollectionCommand, FileOpinion } from './commands.ts';
+import { entry, existing, itemOf, live, open, recipientOf, unresolved } from './decide-kit.ts';
 import { OPERATOR_ITEM_STATUSES, type DocumentVerdict, type ItemStatus } from './enums.ts';
-import { COLLECTION_ACTIONS, type CollectionEventData } from './events.ts';
+import { evolveCollection } from './evolve.ts';
+import { COLLECTION_KINDS } from './kinds/index.ts';
 import { CollectionMessages } from './messages.ts';
-import type { CollectionModuleEvent, CollectionPayloads } from './payloads.ts';
-import { evolveCollection, initialCollectionState, isAwaitingRecipient, isClosed, isResolved, type CollectionState, type ItemState } from './state.ts';
+import type { CollectionModuleEvent } from './payloads.ts';
+import { initialCollectionState, isAwaitingRecipient, isClosed, isResolved, type CollectionState } from './state.ts';
 import { validateDefinition } from './validate.ts';
 
-type Type = keyof CollectionPayloads;
-const ACTION = Object.fromEntries(COLLECTION_ACTIONS.map((a) => [a.type, a.action])) as Record<Type, CollectionEventData['action']>;
 const DAY_MS = 86_400_000;
-
-/** One trail entry: the envelope every collection event carries, from the command that caused it. */
-function entry<T extends Type>(
-  type: T,
-  command: CollectionCommand,
-  collectionId: string,
-  where: { itemId?: string | null; recipientId?: string | null },
-  payload: CollectionPayloads[T],
-  extra: object = {},
-): CollectionModuleEvent {
-  const data: CollectionEventData<CollectionPayloads[T]> = {
-    organizationId: command.organizationId,
-    collectionId,
-    itemId: where.itemId ?? null,
-    recipientId: where.recipientId ?? null,
-    action: ACTION[type],
-    actorType: command.actor.actorType,
-    actorId: command.actor.actorId,
-    occurredAt: command.at,
-    payload,
-  };
-  return { type, data: { ...data, ...extra } } as CollectionModuleEvent;
-}
-
-/** Another organization's collection is answered like an absent one. */
-function existing(state: CollectionState, organizationId: string): string {
-  if (state.collectionId === null || state.organizationId !== organizationId) throw new DomainError('not_found', Messages.collectionNotFound);
-  return state.collectionId;
-}
-
-function open(state: CollectionState, organizationId: string): string {
-  const collectionId = existing(state, organizationId);
-  if (isClosed(state)) throw new DomainError('conflict', Messages.collectionClosed);
-  return collectionId;
-}
-
-/** Open and already sent: what a recipient or the analysis acts on. */
-function live(state: CollectionState, organizationId: string): string {
-  const collectionId = open(state, organizationId);
-  if (state.status === 'DRAFT') throw new DomainError('conflict', CollectionMessages.notSent);
-  return collectionId;
-}
-
-function itemOf(state: CollectionState, itemId: string): ItemState {
-  const item = state.items.find((i) => i.itemId === itemId);
-  if (!item) throw new DomainError('not_found', CollectionMessages.itemNotFound);
-  return item;
-}
-
-function recipientOf(state: CollectionState, recipientId: string) {
-  const recipient = state.recipients.find((r) => r.recipientId === recipientId);
-  if (!recipient) throw new DomainError('not_found', CollectionMessages.recipientNotFound);
-  return recipient;
-}
-
-function unresolved(item: ItemState): ItemState {
-  if (isResolved(item)) throw new DomainError('conflict', CollectionMessages.itemResolved);
-  return item;
-}
 
 /**
  * The completion that follows `events` when they leave every item resolved in a sent collection.
@@ -129,6 +70,7 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
         recipients: definition.recipients.length,
         mode: definition.mode,
         channel: definition.channel,
+        ...(definition.contractDocumentId && { contractDocumentId: definition.contractDocumentId }),
       }, { definition });
       if (!command.send) return [created];
       return [created, ...decide({ ...command, type: 'SendCollection' }, evolveCollection(state, created))];
@@ -229,6 +171,12 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
       const expiredItemIds = state.items.filter((i) => !isResolved(i)).map((i) => i.itemId);
       return [entry('CollectionExpired', command, collectionId, {}, { expiredItemIds })];
     }
+    default:
+      for (const kind of COLLECTION_KINDS) {
+        const events = kind.decide(command, state, withCompletion);
+        if (events) return events;
+      }
+      throw new Error(`no part of the collection decider handles ${command.type}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { OnCompleted } from '../collection-template/template.ts';
 import type { ExpectedDocumentType, ItemKind, NotificationChannel, ResolutionMode, ReuseDecision } from './enums.ts';
+import type { ItemConfig } from './kinds/config.ts';
 
 export type EntityType = 'COMPANY' | 'PERSON';
 
@@ -15,6 +16,8 @@ export interface ItemDefinition {
   instructions: string | null;
   /** Set when a valid document of the expected type is already on file: the item is born ALREADY_ON_FILE. */
   reuse: { decision: ReuseDecision; registryDocumentId: string; validUntil: string | null } | null;
+  /** What a FORM, CONSENT or SIGNATURE item asks (absent on items created before kinds had one). */
+  config?: ItemConfig;
 }
 
 /** A person asked to answer items. Personal data: name, email, phone (see application/collection/personal-data.ts). */
@@ -45,4 +48,6 @@ export interface CollectionDefinition {
   message: string | null;
   items: ItemDefinition[];
   recipients: RecipientDefinition[];
+  /** The contract a pipeline generated and opened this collection to sign (registry document id). */
+  contractDocumentId?: string | null;
 }

@@ -34,7 +34,7 @@ export const COLLECTION_ACTIONS = [
   { type: 'RecipientNotified', action: 'RECIPIENT_NOTIFIED', publicName: 'collection.message.sent' },
   { type: 'RecipientReminded', action: 'RECIPIENT_REMINDED', publicName: 'collection.message.reminded' },
   { type: 'RecipientOpened', action: 'RECIPIENT_OPENED', publicName: 'collection.recipient.opened' },
-  // Trail only: edits of a draft, state recomputations, operator bookkeeping and explicit views.
+  // Trail only: edits of a draft, state recomputations, operator bookkeeping, explicit views, signing steps.
   { type: 'CollectionDraftUpdated', action: 'COLLECTION_DRAFT_UPDATED', publicName: null },
   { type: 'ItemProcessingStarted', action: 'ITEM_PROCESSING', publicName: null },
   { type: 'ItemAwaitingOperator', action: 'ITEM_AWAITING_OPERATOR', publicName: null },
@@ -42,6 +42,11 @@ export const COLLECTION_ACTIONS = [
   { type: 'RecipientLinkReissued', action: 'RECIPIENT_LINK_REISSUED', publicName: null },
   { type: 'RecipientMessageFailed', action: 'RECIPIENT_MESSAGE_FAILED', publicName: null },
   { type: 'ItemFileDownloaded', action: 'ITEM_FILE_DOWNLOADED', publicName: null },
+  { type: 'IdentityCheckStarted', action: 'IDENTITY_CHECK_STARTED', publicName: null },
+  { type: 'IdentityImagesViewed', action: 'IDENTITY_IMAGES_VIEWED', publicName: null },
+  { type: 'SignatureCodeSent', action: 'SIGNATURE_CODE_SENT', publicName: null },
+  { type: 'SignatureContactVerified', action: 'SIGNATURE_CONTACT_VERIFIED', publicName: null },
+  { type: 'SignatureDeclined', action: 'SIGNATURE_DECLINED', publicName: null },
 ] as const;
 
 export type CollectionEventType = (typeof COLLECTION_ACTIONS)[number]['type'];

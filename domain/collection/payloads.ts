@@ -4,12 +4,16 @@ import type { FileOpinion } from './commands.ts';
 import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
 import type { ItemStatus, NotificationChannel, ResolutionMode } from './enums.ts';
 import type { CollectionEventData } from './events.ts';
+import type { ConsentExtras, ConsentPayloads } from './kinds/consent.ts';
+import type { FormExtras, FormPayloads } from './kinds/form.ts';
+import type { IdentityExtras, IdentityPayloads } from './kinds/identity.ts';
+import type { SignatureExtras, SignaturePayloads } from './kinds/signature.ts';
 
 /**
  * The trail payload of each action this module writes. Payloads hold ids, statuses and reasons,
  * never names, documents, e-mails or phones: the trail goes to auditors and webhooks as it is.
  */
-export interface CollectionPayloads {
+export interface CollectionPayloads extends FormPayloads, ConsentPayloads, IdentityPayloads, SignaturePayloads {
   CollectionCreated: {
     registryId: string;
     template: string | null;
@@ -18,11 +22,14 @@ export interface CollectionPayloads {
     recipients: number;
     mode: ResolutionMode;
     channel: NotificationChannel;
+    /** Set when a pipeline opened the collection to sign the contract it generated. */
+    contractDocumentId?: string;
   };
   CollectionSent: { expiresAt: string };
-  CollectionCanceled: { reason: string | null };
+  /** `provider`: set when an external signature provider canceled its envelope (itemId names the item). */
+  CollectionCanceled: { reason: string | null; provider?: string };
   CollectionCompleted: { itemsTotal: number; itemsResolved: number };
-  CollectionExpired: { expiredItemIds: string[] };
+  CollectionExpired: { expiredItemIds: string[]; reason?: string; provider?: string };
   ItemSubmitted: { registryDocumentId: string };
   ItemProcessingStarted: { registryDocumentId: string };
   /** `itemStatus`: where the opinion leaves the item (unchanged when it only informs). */
@@ -40,7 +47,7 @@ export interface CollectionPayloads {
 }
 
 /** Fields stored beside the envelope for evolve (personal data and link hashes), never in the trail. */
-interface Extras {
+interface Extras extends FormExtras, ConsentExtras, IdentityExtras, SignatureExtras {
   CollectionCreated: { definition: CollectionDefinition };
   RecipientAdded: { recipient: RecipientDefinition };
   RecipientLinkReissued: { linkHash: string };

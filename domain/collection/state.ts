@@ -1,7 +1,7 @@
 import type { Actor, FileOpinion } from './commands.ts';
 import type { CollectionDefinition, ItemDefinition, RecipientDefinition } from './definition.ts';
 import { CLOSED_COLLECTION_STATUSES, RESOLVED_ITEM_STATUSES, type CollectionStatus, type ItemStatus, type RecipientStatus } from './enums.ts';
-import type { CollectionModuleEvent } from './payloads.ts';
+import type { ItemDetails } from './kinds/config.ts';
 
 export interface FileState {
   registryDocumentId: string;
@@ -17,6 +17,8 @@ export interface ItemState extends ItemDefinition {
   /** Why the last file was refused and a new one asked for; null otherwise. */
   resendReason: string | null;
   resolvedAt: string | null;
+  /** What a FORM, CONSENT, IDENTITY or SIGNATURE item has received (domain/collection/kinds). */
+  details: ItemDetails;
 }
 
 /** What a recipient did or what became of their messages; the status also depends on their items. */
@@ -88,24 +90,24 @@ export function initialCollectionState(): CollectionState {
  * resolved without a file of theirs: on file or waived), COMPLETED when their items are resolved
  * and one of them by a file, otherwise what they did last (delivered, opened, sending files).
  */
-function recipientStatus(recipient: Omit<RecipientState, 'status'>, items: readonly ItemState[]): RecipientStatus {
+export function recipientStatus(recipient: Omit<RecipientState, 'status'>, items: readonly ItemState[]): RecipientStatus {
   const mine = items.filter((item) => recipient.itemIds.includes(item.itemId));
   if (mine.length === 0) return 'NO_ITEMS';
   if (mine.every(isResolved)) return mine.some((item) => item.status === 'VALIDATED') ? 'COMPLETED' : 'NO_ITEMS';
   return recipient.activity;
 }
 
-function newRecipient(definition: RecipientDefinition, items: readonly ItemState[]): RecipientState {
+export function newRecipient(definition: RecipientDefinition, items: readonly ItemState[]): RecipientState {
   const recipient = { ...definition, linkVersion: 1, activity: 'PENDING' as const, messageIds: [], openedAt: null, lastNotifiedAt: null, reminders: 0 };
   return { ...recipient, status: recipientStatus(recipient, items) };
 }
 
-function withItem(state: CollectionState, itemId: string | null, change: (item: ItemState) => ItemState): CollectionState {
+export function withItem(state: CollectionState, itemId: string | null, change: (item: ItemState) => ItemState): CollectionState {
   const items = state.items.map((item) => (item.itemId === itemId ? change(item) : item));
   return { ...state, items, recipients: state.recipients.map((r) => ({ ...r, status: recipientStatus(r, items) })) };
 }
 
-function withRecipient(state: CollectionState, recipientId: string | null, change: (recipient: RecipientState) => Omit<RecipientState, 'status'>): CollectionState {
+export function withRecipient(state: CollectionState, recipientId: string | null, change: (recipient: RecipientState) => Omit<RecipientState, 'status'>): CollectionState {
   const recipients = state.recipients.map((r) => {
     if (r.recipientId !== recipientId) return r;
     const changed = change(r);
@@ -116,96 +118,8 @@ function withRecipient(state: CollectionState, recipientId: string | null, chang
 
 /** Activity only moves forward: a late "delivered" does not undo an opening. */
 const ACTIVITY_ORDER: RecipientActivity[] = ['PENDING', 'FAILED', 'DELIVERED', 'OPENED', 'IN_PROGRESS'];
-const advance = (from: RecipientActivity, to: RecipientActivity) => (ACTIVITY_ORDER.indexOf(to) > ACTIVITY_ORDER.indexOf(from) ? to : from);
+export const advance = (from: RecipientActivity, to: RecipientActivity) => (ACTIVITY_ORDER.indexOf(to) > ACTIVITY_ORDER.indexOf(from) ? to : from);
 
-function addFile(item: ItemState, file: FileState): ItemState {
+export function addFile(item: ItemState, file: FileState): ItemState {
   return item.files.some((f) => f.registryDocumentId === file.registryDocumentId) ? item : { ...item, files: [...item.files, file] };
-}
-
-export function evolveCollection(state: CollectionState, event: CollectionModuleEvent): CollectionState {
-  const { data } = event;
-  const at = data.occurredAt;
-  switch (event.type) {
-    case 'CollectionCreated': {
-      // An erased definition reads as {}: the collection keeps its envelope facts and nothing personal.
-      const { items = [], recipients = [], ...rest } = event.data.definition;
-      const itemStates: ItemState[] = items.map((item) => ({
-        ...item,
-        status: item.reuse ? 'ALREADY_ON_FILE' : 'PENDING',
-        files: [],
-        resendReason: null,
-        resolvedAt: item.reuse ? at : null,
-      }));
-      return {
-        ...state,
-        ...rest,
-        collectionId: data.collectionId,
-        organizationId: data.organizationId,
-        createdBy: { actorType: data.actorType, actorId: data.actorId },
-        status: 'DRAFT',
-        items: itemStates,
-        recipients: recipients.map((r) => newRecipient(r, itemStates)),
-        createdAt: at,
-      };
-    }
-    case 'CollectionSent':
-      return { ...state, status: 'SENT', sentAt: at, expiresAt: event.data.payload.expiresAt };
-    case 'CollectionCanceled':
-      return { ...state, status: 'CANCELED', canceledAt: at, cancelReason: event.data.payload.reason };
-    case 'CollectionCompleted':
-      return { ...state, status: 'COMPLETED', completedAt: at };
-    case 'CollectionExpired': {
-      const expired = new Set(event.data.payload.expiredItemIds);
-      const items = state.items.map((item): ItemState => (expired.has(item.itemId) ? { ...item, status: 'EXPIRED' } : item));
-      return { ...state, status: 'EXPIRED', expiredAt: at, items };
-    }
-    case 'ItemSubmitted': {
-      const file = { registryDocumentId: event.data.payload.registryDocumentId, recipientId: data.recipientId, submittedAt: at, opinion: null };
-      const next = withItem(state, data.itemId, (item) => ({ ...addFile(item, file), status: 'SUBMITTED', resendReason: null }));
-      return withRecipient({ ...next, status: next.status === 'SENT' ? 'IN_PROGRESS' : next.status }, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'IN_PROGRESS') }));
-    }
-    case 'ItemProcessingStarted':
-      return withItem(state, data.itemId, (item) => ({ ...item, status: 'PROCESSING' }));
-    case 'ItemAssessed': {
-      const { itemStatus, decidedByOperator: _, ...opinion } = event.data.payload;
-      const file = { registryDocumentId: opinion.registryDocumentId, recipientId: data.recipientId, submittedAt: at, opinion: null };
-      return withItem(state, data.itemId, (item) => {
-        const withFile = addFile(item, file);
-        const files = withFile.files.map((f) => (f.registryDocumentId === opinion.registryDocumentId ? { ...f, opinion } : f));
-        return { ...withFile, files, status: itemStatus, resolvedAt: isResolved({ status: itemStatus }) ? at : item.resolvedAt };
-      });
-    }
-    case 'ItemAwaitingOperator':
-      return withItem(state, data.itemId, (item) => ({ ...item, status: 'AWAITING_OPERATOR' }));
-    case 'ItemRejected':
-      return withItem(state, data.itemId, (item) => ({ ...item, status: 'REJECTED', resendReason: event.data.payload.reason }));
-    case 'ItemReviewed':
-      return event.data.payload.decision === 'APPROVED' ? withItem(state, data.itemId, (item) => ({ ...item, status: 'VALIDATED', resolvedAt: at })) : state;
-    case 'ItemWaived':
-      return withItem(state, data.itemId, (item) => ({ ...item, status: 'WAIVED', resolvedAt: at }));
-    case 'RecipientAdded':
-      if (!event.data.recipient.recipientId) return state;
-      return { ...state, recipients: [...state.recipients, newRecipient(event.data.recipient, state.items)] };
-    case 'RecipientLinkReissued':
-      return withRecipient(state, data.recipientId, (r) => ({ ...r, linkVersion: event.data.payload.linkVersion, linkHash: event.data.linkHash }));
-    case 'RecipientOpened':
-      return withRecipient(state, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'OPENED'), openedAt: r.openedAt ?? at }));
-    case 'RecipientNotified':
-    case 'RecipientReminded': {
-      const reminded = event.type === 'RecipientReminded' ? 1 : 0;
-      const messageId = event.data.payload.messageId;
-      return withRecipient(state, data.recipientId, (r) => ({
-        ...r,
-        activity: advance(r.activity, 'DELIVERED'),
-        messageIds: [...r.messageIds, messageId],
-        lastNotifiedAt: at,
-        reminders: r.reminders + reminded,
-      }));
-    }
-    case 'RecipientMessageFailed':
-      return withRecipient(state, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'FAILED'), messageIds: [...r.messageIds, event.data.payload.messageId] }));
-    default:
-      // Actions of other parts of the module (downloads, forms, signatures) leave this state as it is.
-      return state;
-  }
 }

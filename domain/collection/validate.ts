@@ -1,4 +1,5 @@
 import { DomainError } from '../shared/errors.ts';
+import { validateItemConfig } from './kinds/index.ts';
 import { CollectionMessages } from './messages.ts';
 import type { CollectionDefinition } from './definition.ts';
 
@@ -8,6 +9,7 @@ export function validateDefinition(definition: CollectionDefinition): void {
   if (definition.recipients.length === 0) throw new DomainError('invalid', CollectionMessages.noRecipients);
   const keys = new Set(definition.items.map((i) => i.key));
   if (keys.size !== definition.items.length) throw new DomainError('invalid', CollectionMessages.duplicateItemKey);
+  definition.items.forEach(validateItemConfig);
   const itemIds = new Set(definition.items.map((i) => i.itemId));
   for (const recipient of definition.recipients) {
     if (!recipient.itemIds.every((id) => itemIds.has(id))) throw new DomainError('invalid', CollectionMessages.unknownItemKey);

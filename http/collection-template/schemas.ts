@@ -4,6 +4,8 @@ import { ITEM_KEY_PATTERN, MAX_EXPIRY_DAYS, MAX_ITEMS, MAX_REMINDERS, TEMPLATE_S
 import { TemplateMessages } from '../../domain/collection-template/messages.ts';
 import type { CollectionTemplate, CompletionTarget } from '../../domain/collection-template/template.ts';
 import type { TemplateMetrics } from '../../projections/collection-template/queries.ts';
+import { completeItemConfig } from '../../application/collection/item-config.ts';
+import { ItemConfigSchema } from '../collection/kinds/index.ts';
 import { MAX_INT32 } from '../validation.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -40,6 +42,7 @@ const ItemBody = Type.Object({
   appliesTo: Type.Optional(AppliesTo),
   required: Type.Boolean({ default: true }),
   instructions: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  config: Type.Optional(ItemConfigSchema),
 });
 
 const ContentFields = {
@@ -83,6 +86,7 @@ export function contentOf(body: Static<typeof UpdateBody>): TemplateContent {
       ...(item.appliesTo && { appliesTo: item.appliesTo }),
       required: item.required,
       instructions: item.instructions ?? null,
+      ...(item.config && { config: completeItemConfig(item.config) }),
     })),
     resolutionMode: body.resolutionMode,
     notificationChannel: body.notificationChannel,
@@ -110,6 +114,7 @@ export const TemplateSchema = Type.Object({
     appliesTo: Type.Optional(AppliesTo),
     required: Type.Boolean(),
     instructions: Nullable(Type.String()),
+    config: Type.Optional(ItemConfigSchema),
   })),
   resolutionMode: Type.Enum(RESOLUTION_MODES),
   notificationChannel: Type.Enum(NOTIFICATION_CHANNELS),

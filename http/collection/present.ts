@@ -1,5 +1,6 @@
 import { OPERATOR_ITEM_STATUSES } from '../../domain/collection/enums.ts';
 import { isResolved, type CollectionState, type ItemState } from '../../domain/collection/state.ts';
+import { presentItemDetails } from './kinds/index.ts';
 
 export function presentItem(state: CollectionState, item: ItemState) {
   return {
@@ -26,6 +27,8 @@ export function presentItem(state: CollectionState, item: ItemState) {
       reason: f.opinion?.reason ?? null,
       attempt: f.opinion?.attempt ?? null,
     })),
+    config: item.config ?? {},
+    details: presentItemDetails(state, item),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ItemStatus } from '../../domain/collection/enums.ts';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** What the person reads for each status: "em análise" covers everything waiting on us. */
 const STATUS_LABELS: Record<ItemStatus, string> = {
@@ -50,6 +50,8 @@ export interface PageItem {
   resendReason: string | null;
   /** A DOCUMENT or CUSTOM item still waiting on this person: it gets an upload form. */
   uploadable: boolean;
+  /** The HTML of another kind's controls (form, term, camera, signature), already escaped by its kind. */
+  controls: string | null;
 }
 
 export interface RecipientPageData {
@@ -75,7 +77,7 @@ function itemHtml(token: string, item: PageItem): string {
   return `<li id="item-${item.itemId}"><strong>${escape(item.title)}</strong>
 <p class="estado ${statusClass(item.status)}" data-status="${item.status}">${escape(STATUS_LABELS[item.status])}</p>
 ${item.instructions ? `<p>${escape(item.instructions)}</p>` : ''}
-${item.status === 'REJECTED' && item.resendReason ? `<p class="erro">${escape(item.resendReason)}</p>` : ''}${form}</li>`;
+${item.status === 'REJECTED' && item.resendReason ? `<p class="erro">${escape(item.resendReason)}</p>` : ''}${form}${item.controls ?? ''}</li>`;
 }
 
 /** The recipient's page: who asks, their message, this person's items only, a form per pending file. */

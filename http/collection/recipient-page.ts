@@ -1,55 +1,20 @@
 import type { Context } from 'koa';
 import Type from 'typebox';
-import { loadCollection, recordRecipientOpened, submitItemDocument } from '../../application/collection/commands.ts';
+import { recordRecipientOpened, submitItemDocument } from '../../application/collection/commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
 import { ITEM_STATUSES } from '../../domain/collection/enums.ts';
-import { isAwaitingRecipient, isClosed, type CollectionState, type RecipientState } from '../../domain/collection/state.ts';
+import { isAwaitingRecipient } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { findRecipientByToken } from '../../projections/collection/queries.ts';
 import { organizationName } from '../../projections/collection/recipient-queries.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
-import { messagePage, recipientPage, RecipientPageTexts as T } from './recipient-html.ts';
+import { ITEM_PAGES } from './kinds/index.ts';
+import { html, isReply, openLink, refusalFor, STATUS_OF, type OpenLink } from './recipient-link.ts';
+import { recipientPage, RecipientPageTexts as T } from './recipient-html.ts';
 
 const UPLOAD_FIELD = 'file';
-const STATUS_OF: Partial<Record<DomainError['kind'], number>> = { invalid: 400, not_found: 404, conflict: 409 };
-
-const html = (status: number, text: string): Reply => ({ status, raw: Buffer.from(text), headers: { 'content-type': 'text/html; charset=utf-8' } });
-
-/** A refusal: a page for a browser (it asks for HTML), the API's `{code, message}` for anything else. */
-type Refuse = (status: number, title: string, message: string, page?: string) => Reply;
-const refusalFor =
-  (ctx: Context): Refuse =>
-  (status, title, message, page) =>
-    ctx.accepts('json', 'html') === 'html' ? html(status, page ?? messagePage(title, message)) : { status, body: { code: status, message } };
-
-interface OpenLink {
-  state: CollectionState;
-  recipient: RecipientState;
-}
-
-/**
- * The link's collection and recipient while it may be used, or the refusal, always 404 (the
- * API's shared error statuses have no 410) with a page that says why: an unknown or replaced
- * token, a collection not sent yet, or one closed or past its deadline (the expiry job may not
- * have run yet). Nothing is recorded on a refusal.
- */
-async function openLink(app: AppContext, token: string, refuse: Refuse): Promise<OpenLink | Reply> {
-  const link = await findRecipientByToken(app.db, token);
-  // The state from the stream, not the read model: the page right after an upload shows it, however busy the projections.
-  const loaded = link && (await loadCollection(app, link.collectionId));
-  const state = loaded && loaded.organizationId === link.organizationId ? loaded : null;
-  const recipient = state?.recipients.find((r) => r.recipientId === link!.recipientId);
-  if (!state || !recipient || recipient.linkVersion !== link!.linkVersion) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
-  if (state.status === 'DRAFT') return refuse(404, T.notSentTitle, T.linkInvalid);
-  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(404, T.closedTitle, T.closed);
-  return { state, recipient };
-}
-
-const isReply = (value: OpenLink | Reply): value is Reply => 'status' in value;
-
 /** Only this recipient's items, in the collection's order. */
-async function pageOf(app: AppContext, token: string, { state, recipient }: OpenLink, extra: { notice?: string; error?: string } = {}): Promise<string> {
+export async function pageOf(app: AppContext, token: string, { state, recipient }: OpenLink, extra: { notice?: string; error?: string } = {}): Promise<string> {
   const items = state.items
     .filter((item) => recipient.itemIds.includes(item.itemId))
     .map((item) => ({
@@ -59,6 +24,8 @@ async function pageOf(app: AppContext, token: string, { state, recipient }: Open
       status: item.status,
       resendReason: item.resendReason,
       uploadable: (item.kind === 'DOCUMENT' || item.kind === 'CUSTOM') && isAwaitingRecipient(item),
+      // A FORM, CONSENT, IDENTITY or SIGNATURE item brings its own controls.
+      controls: ITEM_PAGES[item.kind]?.render({ token, state, recipient, item }) ?? null,
     }));
   return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, ...extra });
 }

@@ -5,6 +5,7 @@ import {
   RESOLUTION_MODES, REUSE_DECISIONS,
 } from '../../domain/collection/enums.ts';
 import { ObjectIdSchema } from '../route.ts';
+import { ItemConfigSchema, ItemDetailsSchema } from './kinds/index.ts';
 import { MAX_INT32 } from '../validation.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -26,11 +27,12 @@ export { RecipientBody as AddRecipientBody };
 
 const AdHocItem = Type.Object({
   key: Type.Optional(ItemKey),
-  kind: Type.Union([Type.Literal('DOCUMENT'), Type.Literal('CUSTOM')], { description: 'DOCUMENT: a file of an expected type; CUSTOM: a free request answered by a file' }),
+  kind: Type.Enum(ITEM_KINDS, { description: 'DOCUMENT: a file of an expected type; CUSTOM: a free request answered by a file; FORM, CONSENT, SIGNATURE: set up in config; IDENTITY: a document photo and a selfie' }),
   title: Type.String({ minLength: 1, maxLength: 200 }),
   expectedType: Type.Optional(Nullable(Type.Enum(EXPECTED_DOCUMENT_TYPES))),
   required: Type.Optional(Type.Boolean()),
   instructions: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  config: Type.Optional(ItemConfigSchema),
 });
 
 export const CreateBody = Type.Object({
@@ -92,6 +94,8 @@ export const ItemSchema = Type.Object({
   resolvedAt: Nullable(Instant),
   recipientIds: Type.Array(Type.String()),
   opinions: Type.Array(Opinion, { description: 'one per file received, latest opinion; empty when nothing was received' }),
+  config: ItemConfigSchema,
+  details: ItemDetailsSchema,
 });
 
 export const RecipientSchema = Type.Object({

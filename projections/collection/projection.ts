@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { COLLECTION_EVENT_TYPES } from '../../domain/collection/events.ts';
 import type { CollectionModuleEvent } from '../../domain/collection/payloads.ts';
-import { evolveCollection, initialCollectionState, type CollectionState } from '../../domain/collection/state.ts';
+import { initialCollectionState, type CollectionState } from '../../domain/collection/state.ts';
+import { evolveCollection } from '../../domain/collection/evolve.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 

@@ -1,0 +1,47 @@
+import type { Context } from 'koa';
+import { loadCollection } from '../../application/collection/commands.ts';
+import type { AppContext } from '../../application/context.ts';
+import { isClosed, type CollectionState, type RecipientState } from '../../domain/collection/state.ts';
+import type { DomainError } from '../../domain/shared/errors.ts';
+import { findRecipientByToken } from '../../projections/collection/queries.ts';
+import type { Reply } from '../route.ts';
+import { messagePage, RecipientPageTexts as T } from './recipient-html.ts';
+
+/** The recipient link as a credential: what every route under /c/{token} checks first. */
+
+export const STATUS_OF: Partial<Record<DomainError['kind'], number>> = { invalid: 400, not_found: 404, conflict: 409 };
+
+export const html = (status: number, text: string): Reply => ({ status, raw: Buffer.from(text), headers: { 'content-type': 'text/html; charset=utf-8' } });
+
+/** A refusal: a page for a browser (it asks for HTML), the API's `{code, message}` for anything else. */
+export type Refuse = (status: number, title: string, message: string, page?: string) => Reply;
+export const refusalFor =
+  (ctx: Context): Refuse =>
+  (status, title, message, page) =>
+    ctx.accepts('json', 'html') === 'html' ? html(status, page ?? messagePage(title, message)) : { status, body: { code: status, message } };
+
+export interface OpenLink {
+  state: CollectionState;
+  recipient: RecipientState;
+}
+
+/**
+ * The link's collection and recipient while it may be used, or the refusal, always 404 (the
+ * API's shared error statuses have no 410) with a page that says why: an unknown or replaced
+ * token, a collection not sent yet, or one closed or past its deadline (the expiry job may not
+ * have run yet). Nothing is recorded on a refusal.
+ */
+export async function openLink(app: AppContext, token: string, refuse: Refuse): Promise<OpenLink | Reply> {
+  const link = await findRecipientByToken(app.db, token);
+  // The state from the stream, not the read model: the page right after an upload shows it, however busy the projections.
+  const loaded = link && (await loadCollection(app, link.collectionId));
+  const state = loaded && loaded.organizationId === link.organizationId ? loaded : null;
+  const recipient = state?.recipients.find((r) => r.recipientId === link!.recipientId);
+  if (!state || !recipient || recipient.linkVersion !== link!.linkVersion) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
+  if (state.status === 'DRAFT') return refuse(404, T.notSentTitle, T.linkInvalid);
+  if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(404, T.closedTitle, T.closed);
+  return { state, recipient };
+}
+
+export const isReply = (value: OpenLink | Reply): value is Reply => 'status' in value;
+
