@@ -6,7 +6,9 @@ import { findRegistry } from '../../../projections/registry/queries.ts';
 import { collectionInputValues } from '../../../projections/collection/inputs-queries.ts';
 import type { AppContext } from '../../context.ts';
 
-type Known = (registry: RegistryView) => FormValue | undefined;
+/** What the service knows of the subject: the collection's own name and document, the registry's other data. */
+type Subject = Pick<RegistryView, 'name' | 'document' | 'entityType' | 'basicData' | 'contacts'>;
+type Known = (registry: Subject) => FormValue | undefined;
 const contact = (pick: 'email' | 'phone'): Known => (r) => r.contacts.find((c) => c[pick])?.[pick] ?? undefined;
 
 /** Field keys a form may use to ask what the registry already holds (docs/collection-forms.md). */
@@ -39,11 +41,11 @@ function fits(form: FormDefinition, key: string, value: FormValue): boolean {
   }
 }
 
-function suggest(form: FormDefinition, templateSlug: string | null, earlier: Record<string, unknown>, registry: RegistryView | null): FormDefinition {
+function suggest(form: FormDefinition, templateSlug: string | null, earlier: Record<string, unknown>, registry: Subject): FormDefinition {
   const suggested: Record<string, FormValue> = {};
   for (const field of form.fields) {
     const answered = earlier[formInputKey(templateSlug, field.key)] as FormValue | undefined;
-    const known = registry ? FROM_REGISTRY[field.key]?.(registry) : undefined;
+    const known = FROM_REGISTRY[field.key]?.(registry);
     // The caller's own suggestion first, then what this registry answered before, then its record.
     const value = [form.suggested?.[field.key], answered, known].find((v) => v !== undefined && v !== null && fits(form, field.key, v));
     if (value !== undefined) suggested[field.key] = value;
@@ -60,9 +62,11 @@ export async function suggestFormAnswers(app: Pick<AppContext, 'db'>, organizati
   if (!definition.items.some((item) => item.kind === 'FORM' && item.config?.form)) return definition;
   const [earlier, registry] = await Promise.all([collectionInputValues(app.db, organizationId, definition.registryId), findRegistry(app.db, organizationId, definition.registryId)]);
   const slug = definition.template?.slug ?? null;
+  // A registry created with this collection may not be in the read model yet: its name and document are the definition's.
+  const subject: Subject = { basicData: registry?.basicData ?? {}, contacts: registry?.contacts ?? [], ...definition.subject };
   const items = definition.items.map((item): ItemDefinition => {
     const form = item.config?.form;
-    return item.kind === 'FORM' && form ? { ...item, config: { ...item.config, form: suggest(form, slug, earlier, registry) } } : item;
+    return item.kind === 'FORM' && form ? { ...item, config: { ...item.config, form: suggest(form, slug, earlier, subject) } } : item;
   });
   return { ...definition, items };
 }
