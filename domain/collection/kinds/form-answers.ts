@@ -11,6 +11,9 @@ import type { FormDefinition, FormField, FormValue } from './form.ts';
  */
 
 const FIELD_KEY = /^[a-z][a-z0-9_]{0,59}$/;
+// Answers are bounded even when the form sets no limit, as every value the API takes and returns is.
+const MAX_TEXT_ANSWER = 10000;
+const MAX_NUMBER_ANSWER = 1e15;
 const TYPES = ['NUMBER', 'STRING', 'BOOLEAN', 'DATE'];
 const invalid = (message: string) => new DomainError('invalid', message);
 
@@ -58,12 +61,12 @@ function fieldSchema(field: FormField): Record<string, unknown> {
   const choices = field.choices ? { enum: field.choices } : {};
   switch (field.type) {
     case 'NUMBER':
-      return { type: 'number', ...(v.min !== undefined && { minimum: v.min }), ...(v.max !== undefined && { maximum: v.max }), ...choices };
+      return { type: 'number', minimum: v.min ?? -MAX_NUMBER_ANSWER, maximum: v.max ?? MAX_NUMBER_ANSWER, ...choices };
     case 'STRING':
       return {
         type: 'string',
         ...(v.minLength !== undefined && { minLength: v.minLength }),
-        ...(v.maxLength !== undefined && { maxLength: v.maxLength }),
+        maxLength: v.maxLength ?? MAX_TEXT_ANSWER,
         ...(v.pattern !== undefined && { pattern: v.pattern }),
         ...choices,
       };
@@ -108,20 +111,20 @@ function fieldErrors(form: FormDefinition, answers: Record<string, FormValue>): 
 /** One Portuguese sentence per ajv error, naming the field by its label. */
 function messageOf(field: FormField, error: ErrorObject): string {
   const label = field.label;
-  const v = field.validation ?? {};
+  const limit = Number(error.params.limit);
   switch (error.keyword) {
     case 'required':
       return M.formAnswerRequired(label);
     case 'enum':
       return M.formAnswerChoice(label, field.choices ?? []);
     case 'minimum':
-      return M.formAnswerMin(label, v.min!);
+      return M.formAnswerMin(label, limit);
     case 'maximum':
-      return M.formAnswerMax(label, v.max!);
+      return M.formAnswerMax(label, limit);
     case 'minLength':
-      return M.formAnswerMinLength(label, v.minLength!);
+      return M.formAnswerMinLength(label, limit);
     case 'maxLength':
-      return M.formAnswerMaxLength(label, v.maxLength!);
+      return M.formAnswerMaxLength(label, limit);
     case 'pattern':
       return M.formAnswerPattern(label);
     default:

@@ -7,7 +7,9 @@ import { answersFromPage } from './form-page.ts';
 import { AnswerParams, AnswerReplies, answerItem, bodyOf, postedByPage } from './form-reply.ts';
 
 const FieldKey = Type.String({ pattern: '^[a-z][a-z0-9_]{0,59}$', description: 'names the input key form.<template>.<key>' });
-const FormValueSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+/** Numbers a form asks or offers (amounts in reais, counts): bounded like every number the API takes. */
+const FormNumber = () => Type.Number({ minimum: -1e15, maximum: 1e15 });
+const FormValueSchema = Type.Union([Type.String({ maxLength: 10000 }), FormNumber(), Type.Boolean(), Type.Null()]);
 const Answers = (description: string) => Type.Record(Type.String(), FormValueSchema, { description });
 
 /** A FORM item's definition, as a template or an ad hoc item gives it. */
@@ -18,11 +20,11 @@ export const FormConfigSchema = Type.Object({
       label: Type.String({ minLength: 1, maxLength: 200 }),
       type: Type.Union([Type.Literal('NUMBER'), Type.Literal('STRING'), Type.Literal('BOOLEAN'), Type.Literal('DATE')]),
       required: Type.Boolean({ default: true }),
-      choices: Type.Union([Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { minItems: 1, maxItems: 100 }), Type.Null()], { default: null }),
+      choices: Type.Union([Type.Array(Type.Union([Type.String({ maxLength: 200 }), FormNumber()]), { minItems: 1, maxItems: 100 }), Type.Null()], { default: null }),
       validation: Type.Union([
         Type.Object({
-          min: Type.Optional(Type.Number()),
-          max: Type.Optional(Type.Number()),
+          min: Type.Optional(FormNumber()),
+          max: Type.Optional(FormNumber()),
           minLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
           maxLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
           pattern: Type.Optional(Type.String({ maxLength: 200 })),
