@@ -5,6 +5,8 @@ import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../con
 import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { messagingPersonalData } from '../application/messaging/personal-data.ts';
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
+import { formPersonalData } from '../application/collection/form/personal-data.ts';
+import { consentPersonalData } from '../application/collection/consent/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
@@ -28,6 +30,8 @@ const personalDataRules: PersonalDataRule[] = [
   identityPersonalData,
   messagingPersonalData,
   collectionPersonalData,
+  formPersonalData,
+  consentPersonalData,
   registryPersonalData,
   proposalPersonalData,
   executionPersonalData,

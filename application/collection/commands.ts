@@ -12,6 +12,7 @@ import type { AppContext } from '../context.ts';
 import { actorOf, recipientActor, SYSTEM_ACTOR, type Caller } from './actor.ts';
 import { resolveDefinition, resolveRecipient, type CreateCollectionInput, type RecipientInput } from './definition.ts';
 import { recipientLink } from './links.ts';
+import { suggestFormAnswers } from './form/suggestions.ts';
 
 export type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
 type Without<C> = C extends unknown ? Omit<C, 'organizationId' | 'actor' | 'at'> : never;
@@ -53,7 +54,8 @@ const linksOf = (app: Pick<AppContext, 'config'>, collectionId: string, recipien
 
 export async function createCollection(app: App, caller: Caller, input: CreateCollectionInput): Promise<CollectionWritten & { links: RecipientLinkOut[] }> {
   const collectionId = app.ids.objectId();
-  const definition = await resolveDefinition(app, caller, collectionId, input);
+  // FORM items get their suggestions (what the service already knows of the registry) as they are created.
+  const definition = await suggestFormAnswers(app, caller.organizationId, await resolveDefinition(app, caller, collectionId, input));
   const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'CreateCollection', collectionId, definition, send: input.send });
   return { ...written, links: linksOf(app, collectionId, definition.recipients) };
 }

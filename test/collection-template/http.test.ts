@@ -26,7 +26,7 @@ const body = (slug: string, extra: Record<string, unknown> = {}) => ({
   items: [
     { kind: 'DOCUMENT', title: 'Matrícula do imóvel', expectedType: null, instructions: 'Certidão atualizada.' },
     { key: 'socios', kind: 'DOCUMENT', title: 'Documento dos sócios', expectedType: 'DOC_IDENTIDADE', appliesTo: 'PJ' },
-    { key: 'ficha', kind: 'FORM', title: 'Ficha cadastral', required: false },
+    { key: 'ficha', kind: 'FORM', title: 'Ficha cadastral', required: false, config: { form: { fields: [{ key: 'faturamento', label: 'Faturamento mensal', type: 'NUMBER' }] } } },
   ],
   expiryDays: 10,
   reminderDays: [7, 3],

@@ -26,7 +26,7 @@ test('submit refusals: a draft, another recipient\'s item, an unknown item, a re
   given(collectionDecider, history(create(true))).when(submit('zz', 'p1', 'd1')).thenError('not_found', CollectionMessages.itemNotFound);
   const waived = history(create(true), cmd({ type: 'WaiveItem', itemId: 'i1', reason: null }));
   given(collectionDecider, waived).when(submit('i1', 'p1', 'd1')).thenError('conflict', CollectionMessages.itemResolved);
-  const consent = definition({ items: [item('i1', { kind: 'CONSENT', expectedType: null })], recipients: [recipient('p1', ['i1'])] });
+  const consent = definition({ items: [item('i1', { kind: 'CONSENT', expectedType: null, config: { consent: { type: 'lgpd', version: 1, text: 'Autorizo.', hash: 'a'.repeat(64) } } })], recipients: [recipient('p1', ['i1'])] });
   given(collectionDecider, history(create(true, consent))).when(submit('i1', 'p1', 'd1')).thenError('invalid', CollectionMessages.itemNotAFile);
   given(collectionDecider, history(create(true), cmd({ type: 'CancelCollection', reason: null }))).when(submit('i1', 'p1', 'd1')).thenError('conflict', Messages.collectionClosed);
 });

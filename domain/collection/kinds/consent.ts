@@ -1,3 +1,7 @@
+import { DomainError } from '../../shared/errors.ts';
+import { entry, itemOf, live, recipientOf, unresolved } from '../decide-kit.ts';
+import { CollectionMessages } from '../messages.ts';
+import { advance, withItem, withRecipient } from '../state.ts';
 import type { CollectionKind } from './kind.ts';
 
 /** A CONSENT item's term: `type` names the input key kyc.consentimento_<type>; `hash` is the SHA-256 of `text`. */
@@ -22,11 +26,58 @@ export interface ConsentExtras {
   ConsentAccepted: { ip: string | null; userAgent: string | null };
 }
 
+/** The policy input key an accepted term sets to true. */
+export const consentInputKey = (type: string) => `kyc.consentimento_${type}`;
+
 /** Who accepted comes from the envelope; address and user agent are personal data kept beside it. */
 export type ConsentCommand = { type: 'AcceptConsent'; itemId: string; recipientId: string | null; termHash: string; ip: string | null; userAgent: string | null };
 
+const CONSENT_TYPE = /^[a-z][a-z0-9_]{0,59}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+function checkConsentConfig(consent: ConsentConfig | undefined): void {
+  const valid =
+    consent !== undefined &&
+    typeof consent.type === 'string' && CONSENT_TYPE.test(consent.type) &&
+    Number.isInteger(consent.version) && consent.version >= 1 &&
+    typeof consent.text === 'string' && consent.text.trim().length > 0 &&
+    typeof consent.hash === 'string' && SHA256_HEX.test(consent.hash);
+  if (!valid) throw new DomainError('invalid', CollectionMessages.consentRequired);
+}
+
+/**
+ * A CONSENT item is resolved by the person's acceptance of the exact term they read: the page
+ * sends back the hash of the term it showed, and a term changed since (a stale page) is refused.
+ */
 export const consentKind: CollectionKind = {
-  decide: () => null,
-  evolve: () => null,
-  validateItem: () => undefined,
+  decide(command, state, complete) {
+    if (command.type !== 'AcceptConsent') return null;
+    const collectionId = live(state, command.organizationId);
+    const item = itemOf(state, command.itemId);
+    const term = item.config?.consent;
+    if (item.kind !== 'CONSENT' || !term) throw new DomainError('invalid', CollectionMessages.notAConsent);
+    if (command.recipientId !== null && !recipientOf(state, command.recipientId).itemIds.includes(item.itemId)) {
+      throw new DomainError('not_found', CollectionMessages.itemNotOfRecipient);
+    }
+    unresolved(item);
+    if (command.termHash !== term.hash) throw new DomainError('conflict', CollectionMessages.consentStale);
+    const where = { itemId: item.itemId, recipientId: command.recipientId };
+    const payload = { type: term.type, version: term.version, termHash: term.hash };
+    return complete(command, state, [entry('ConsentAccepted', command, collectionId, where, payload, { ip: command.ip, userAgent: command.userAgent })]);
+  },
+  evolve(state, event) {
+    if (event.type !== 'ConsentAccepted') return null;
+    const { data } = event;
+    const consent: ConsentItemState = { recipientId: data.recipientId, acceptedAt: data.occurredAt, termHash: data.payload.termHash };
+    const next = withItem(state, data.itemId, (item) => ({ ...item, status: 'VALIDATED', resolvedAt: data.occurredAt, details: { ...item.details, consent } }));
+    const started = { ...next, status: next.status === 'SENT' ? ('IN_PROGRESS' as const) : next.status };
+    return withRecipient(started, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'IN_PROGRESS') }));
+  },
+  validateItem(item) {
+    if (item.kind !== 'CONSENT') {
+      if (item.config?.consent) throw new DomainError('invalid', CollectionMessages.consentOnlyOnConsent);
+      return;
+    }
+    checkConsentConfig(item.config?.consent);
+  },
 };

@@ -2,8 +2,9 @@ import Type from 'typebox';
 import type { ItemKind } from '../../../domain/collection/enums.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import type { RouteTable } from '../../route.ts';
-import { ConsentConfigSchema } from './consent.ts';
-import { FormConfigSchema } from './form.ts';
+import { ConsentConfigSchema, ConsentDetailsSchema, consentPage, consentRoutes, presentConsentDetails } from './consent.ts';
+import { FormConfigSchema, FormDetailsSchema, formRoutes, presentFormDetails } from './form.ts';
+import { formPage } from './form-page.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
 
@@ -21,10 +22,14 @@ export const ItemConfigSchema = Type.Object({
 
 /** `details` of an item in a collection's detail: what the kind has received so far. */
 export const ItemDetailsSchema = Type.Object({
+  form: Type.Optional(FormDetailsSchema),
+  consent: Type.Optional(ConsentDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
+  presentFormDetails,
+  presentConsentDetails,
 ];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
@@ -33,6 +38,8 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 
 /** The recipient page's controls per kind (DOCUMENT and CUSTOM use the page's upload form). */
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
+  FORM: formPage,
+  CONSENT: consentPage,
 };
 
 /** Routes of the kinds: the recipient's answers under /c/{token}, the operator's under /v1/collections. */
@@ -40,5 +47,7 @@ export const collectionKindRoutes: RouteTable = {
   module: 'collection',
   description: 'Forms, consents, identity checks and signatures of collection items',
   routes: [
+    ...formRoutes,
+    ...consentRoutes,
   ],
 };

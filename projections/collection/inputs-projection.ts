@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import { consentInputKey } from '../../domain/collection/kinds/consent.ts';
+import { formInputKey } from '../../domain/collection/kinds/form.ts';
+import type { CollectionModuleEvent } from '../../domain/collection/payloads.ts';
+import { PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
+
+export const COLLECTION_INPUTS_PROJECTION = 'collection-inputs';
+
+type InputRow = { key: string; value: unknown; source: 'FORM' | 'VERIFICATION'; subjectId: string | null };
+
+/** An input is replaced only by a value as recent or newer, so a replayed older event changes nothing. */
+async function keep(trx: Knex.Transaction, data: CollectionModuleEvent['data'], rows: InputRow[]): Promise<void> {
+  const source = await trx('collection_input_sources').where({ collection_id: data.collectionId }).first();
+  if (!source || rows.length === 0) return;
+  await trx('collection_inputs')
+    .insert(rows.map((row) => ({
+      organization_id: source.organization_id,
+      registry_id: source.registry_id,
+      key: row.key,
+      value: JSON.stringify(row.value),
+      source: row.source,
+      collection_id: data.collectionId,
+      item_id: data.itemId,
+      occurred_at: data.occurredAt,
+      subject_id: row.subjectId,
+    })))
+    .onConflict(['organization_id', 'registry_id', 'key'])
+    .merge()
+    .where('collection_inputs.occurred_at', '<=', trx.raw('excluded.occurred_at'));
+}
+
+async function apply(trx: Knex.Transaction, recorded: RecordedEvent): Promise<void> {
+  const event = { type: recorded.type, data: recorded.data } as unknown as CollectionModuleEvent;
+  switch (event.type) {
+    case 'CollectionCreated': {
+      const { collectionId, organizationId, payload } = event.data;
+      await trx('collection_input_sources')
+        .insert({ collection_id: collectionId, organization_id: organizationId, registry_id: payload.registryId, template_slug: payload.template })
+        .onConflict('collection_id')
+        .ignore();
+      return;
+    }
+    case 'FormSubmitted': {
+      // Answers are sealed with the subject's key; an erased event reads {} and adds nothing.
+      const subjectId = (recorded.metadata[SUBJECTS_METADATA] as string[] | undefined)?.[0] ?? null;
+      const source = await trx('collection_input_sources').where({ collection_id: event.data.collectionId }).first('template_slug');
+      const rows = Object.entries(event.data.answers ?? {}).map(([field, value]): InputRow => ({ key: formInputKey(source?.template_slug ?? null, field), value, source: 'FORM', subjectId }));
+      return keep(trx, event.data, rows);
+    }
+    case 'ConsentAccepted':
+      // That a term was accepted is not personal data (ip and user agent stay in the event).
+      return keep(trx, event.data, [{ key: consentInputKey(event.data.payload.type), value: true, source: 'VERIFICATION', subjectId: null }]);
+    default:
+      return;
+  }
+}
+
+/**
+ * The policy inputs a collection produced for its registry (docs/collection-forms.md): the latest
+ * answer to each form field and every accepted consent, per organization and registry.
+ */
+export const collectionInputsProjection: Projection = {
+  name: COLLECTION_INPUTS_PROJECTION,
+  eventTypes: ['CollectionCreated', 'FormSubmitted', 'ConsentAccepted', PERSONAL_DATA_ERASED],
+  tables: ['collection_input_sources', 'collection_inputs'],
+  async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
+    for (const recorded of events) {
+      if (recorded.type === PERSONAL_DATA_ERASED) {
+        await trx('collection_inputs').where({ subject_id: (recorded.data as unknown as PersonalDataErased).subjectId }).delete();
+        continue;
+      }
+      await apply(trx, recorded);
+    }
+  },
+};

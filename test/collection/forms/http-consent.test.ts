@@ -1,0 +1,101 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { collectionStream } from '../../../domain/collection/events.ts';
+import { CollectionMessages as M } from '../../../domain/collection/messages.ts';
+import { collectionInputValues } from '../../../projections/collection/inputs-queries.ts';
+import type { TestApp } from '../../support/app.ts';
+import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
+import { eventually } from '../../support/webhook.ts';
+import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
+import { detailWhen, newCnpj } from '../support.ts';
+import { scrTerm } from './fixtures.ts';
+import { BROWSER, deliveryOf, ENVELOPE_FIELDS, openPage, postForm } from './support.ts';
+
+const test = suite('CONSENT items through HTTP: the term on the page, acceptance, stale terms, webhook, input key');
+let app: TestApp;
+let tenant: TestTenant;
+let receiver: Receiver;
+const call = serviceWithTenant(test, async (a, t) => {
+  app = a;
+  tenant = t;
+  receiver = await startReceiver();
+  const subscription = await a.call('POST', '/v1/webhook/subscriptions', { token: t.token, body: { url: `${receiver.url}/consents`, events: ['collection.consent.accepted'] } });
+  assert.is(subscription.status, 201, JSON.stringify(subscription.body));
+});
+test.after(() => receiver?.close());
+
+const TEXT = 'Autorizo a consulta ao SCR do Banco Central <em nome da empresa> & de seus sócios.';
+const create = async () => {
+  const { hash: _ignored, ...term } = scrTerm(TEXT);
+  const reply = await call('POST', '/v1/collections', {
+    subject: { name: 'Oficina Consentida Ltda', document: newCnpj() },
+    items: [{ key: 'scr', kind: 'CONSENT', title: 'Autorização SCR', config: { consent: { ...term, hash: 'f'.repeat(64) } } }],
+    recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+    notificationChannel: 'NONE',
+    send: true,
+  });
+  assert.is(reply.status, 201, JSON.stringify(reply.body));
+  return reply.body;
+};
+
+test('the page shows the term, its version and hash; unchecked is 400, a stale hash 409; acceptance validates the item and completes', async () => {
+  const c = await create();
+  const { hash } = scrTerm(TEXT);
+  assert.equal(c.items[0].config.consent, { type: 'scr', version: 2, text: TEXT, hash }, 'the service computes the hash, whatever was sent');
+  assert.equal(c.items[0].details.consent, { acceptedAt: null, recipientId: null, termHash: null, type: 'scr', version: 2 });
+  const html = await openPage(app, c.links[0].token);
+  assert.match(html, 'Autorizo a consulta ao SCR do Banco Central &#60;em nome da empresa&#62; &#38; de seus sócios.');
+  assert.match(html, `Versão 2 · SHA-256 <code data-hash>${hash}</code>`);
+  assert.match(html, `<input type="hidden" name="termHash" value="${hash}">`);
+  assert.match(html, '<input type="checkbox" name="accept" value="true" required');
+
+  const path = `/c/${c.links[0].token}/items/${c.items[0].id}/consent`;
+  const unchecked = await postForm(app, path, { termHash: hash });
+  assert.is(unchecked.status, 400);
+  assert.match(unchecked.html, 'Marque a caixa &#34;Li e aceito o termo&#34; para aceitar.');
+  const stale = await postForm(app, path, { accept: 'true', termHash: scrTerm('Versão anterior do termo.').hash });
+  assert.is(stale.status, 409);
+  assert.match(stale.html, M.consentStale);
+  const staleJson = await app.call('POST', path, { body: { accept: true, termHash: 'x' } });
+  assert.equal(staleJson.body, { code: 409, message: M.consentStale });
+  const types = (await app.app.store.readStream(collectionStream(c.id))).map((e) => e.type);
+  assert.equal(types, ['CollectionCreated', 'CollectionSent', 'RecipientOpened'], 'refusals append nothing');
+
+  const accepted = await postForm(app, path, { accept: 'true', termHash: hash });
+  assert.equal([accepted.status, accepted.location], [303, `/c/${c.links[0].token}#item-${c.items[0].id}`]);
+  const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion');
+  const consent = done.items[0].details.consent;
+  assert.equal([done.items[0].status, consent.recipientId, consent.termHash, consent.type, consent.version], ['VALIDATED', c.recipients[0].id, hash, 'scr', 2]);
+  const entry = done.trail.find((e: any) => e.action === 'CONSENT_ACCEPTED');
+  assert.equal([entry.actorType, entry.occurredAt, entry.payload], ['RECIPIENT', consent.acceptedAt, { type: 'scr', version: 2, termHash: hash }]);
+  const again = await app.call('POST', path, { body: { accept: true, termHash: hash } });
+  assert.is(again.status, 404, 'the link closes with the collection');
+
+  // Who, when and which term are in the trail; the address and user agent only beside it, as evidence.
+  const stored = (await app.app.store.readStream(collectionStream(c.id))).find((e) => e.type === 'ConsentAccepted')!;
+  assert.equal([typeof stored.data.ip, stored.data.userAgent], ['string', BROWSER]);
+  const delivery = await deliveryOf(receiver, 'collection.consent.accepted', c.id);
+  assert.equal(Object.keys(delivery.data).sort(), ENVELOPE_FIELDS);
+  assert.equal(delivery.data, { collectionId: c.id, itemId: c.items[0].id, recipientId: c.recipients[0].id, action: 'CONSENT_ACCEPTED', actorType: 'RECIPIENT', occurredAt: entry.occurredAt, payload: entry.payload });
+  assert.not.match(delivery.raw, /NavegadorDeTeste|127\.0\.0\.1/);
+
+  const inputs = await eventually(async () => {
+    const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
+    return 'kyc.consentimento_scr' in values && values;
+  }, 20_000, 'input key');
+  assert.equal(inputs, { 'kyc.consentimento_scr': true });
+});
+
+test('a JSON client accepts with accept: true; the ip and user agent are sealed in the store', async () => {
+  const c = await create();
+  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0' } });
+  assert.equal(reply.body, { itemId: c.items[0].id, status: 'VALIDATED' });
+  const raw = await app.app.db('events').where({ stream_name: collectionStream(c.id), event_type: 'ConsentAccepted' }).first('data');
+  assert.match(raw.data.userAgent, /^pd1\./, 'sealed in the store');
+  assert.match(raw.data.ip, /^pd1\./);
+  assert.not.match(JSON.stringify(raw.data), 'ClienteSelado');
+  const stored = (await app.app.store.readStream(collectionStream(c.id))).find((e) => e.type === 'ConsentAccepted')!;
+  assert.is(stored.data.userAgent, 'ClienteSelado/2.0');
+});
+
+test.run();
