@@ -13,6 +13,7 @@ import { collectionTrailProjection } from './collection/trail-projection.ts';
 import { registryProjection } from './registry/projection.ts';
 import { collectionProjection } from './collection/projection.ts';
 import { collectionInputsProjection } from './collection/inputs-projection.ts';
+import { collectionIdentityProjection } from './collection/identity-projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -30,4 +31,5 @@ export const allProjections: Projection[] = [
   registryProjection,
   collectionProjection,
   collectionInputsProjection,
+  collectionIdentityProjection,
 ];

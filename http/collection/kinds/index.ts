@@ -5,6 +5,11 @@ import type { RouteTable } from '../../route.ts';
 import { ConsentConfigSchema, ConsentDetailsSchema, consentPage, consentRoutes, presentConsentDetails } from './consent.ts';
 import { FormConfigSchema, FormDetailsSchema, formRoutes, presentFormDetails } from './form.ts';
 import { formPage } from './form-page.ts';
+import { ConsentConfigSchema } from './consent.ts';
+import { FormConfigSchema } from './form.ts';
+import { identityPage, IdentityDetailsSchema, presentIdentityDetails } from './identity.ts';
+import { identityListingRoutes } from './identity-listing.ts';
+import { identityRoutes } from './identity-routes.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
 
@@ -24,12 +29,14 @@ export const ItemConfigSchema = Type.Object({
 export const ItemDetailsSchema = Type.Object({
   form: Type.Optional(FormDetailsSchema),
   consent: Type.Optional(ConsentDetailsSchema),
+  identity: Type.Optional(IdentityDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
   presentFormDetails,
   presentConsentDetails,
+  presentIdentityDetails,
 ];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
@@ -40,6 +47,7 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
   FORM: formPage,
   CONSENT: consentPage,
+  IDENTITY: identityPage,
 };
 
 /** Routes of the kinds: the recipient's answers under /c/{token}, the operator's under /v1/collections. */
@@ -49,5 +57,7 @@ export const collectionKindRoutes: RouteTable = {
   routes: [
     ...formRoutes,
     ...consentRoutes,
+    ...identityRoutes,
+    ...identityListingRoutes,
   ],
 };
