@@ -4,6 +4,8 @@ import { positionToString, type Position, type RecordedEvent, type Subscription 
 import type { AppContext } from './context.ts';
 import type { Worker } from './worker.ts';
 import { WakeablePause } from './wakeable-pause.ts';
+import { byStream, CompletionWatermark, KeyedLanes } from './follower-lanes.ts';
+import { CheckpointSaver } from './checkpoint-saver.ts';
 
 const ATTEMPTS = 5;
 
@@ -13,13 +15,22 @@ export type Reaction = (event: RecordedEvent) => Promise<void>;
 /** Its row in projection_checkpoints; the prefix keeps it apart from projection names. */
 export const processCheckpoint = (name: string) => `process:${name}`;
 
+export interface FollowerOptions {
+  /** Run events of different keys side by side, PROCESS_MANAGER_CONCURRENCY at most; otherwise one at a time in global order. */
+  concurrent?: boolean;
+  /** Events with one key run one after another in global order; different keys run side by side. Default: the stream. */
+  keyOf?: (event: RecordedEvent) => string;
+}
+
 /**
  * A process manager (projector role) reduced to what differs between them: the events it follows
- * and its reaction. It runs in one process at a time (advisory lock), follows the events from its
- * checkpoint (`process:<name>` in projection_checkpoints) in global order and saves the checkpoint
- * after each batch, so a crash replays at most one batch: reactions must tolerate a replay. A
- * reaction failing ATTEMPTS times is logged and skipped so that one broken stream (a bug, a stream
- * that cannot be read) does not stop the process for every other aggregate; that one stays where it was.
+ * and its reaction. It runs in one process at a time (advisory lock) and follows the events from
+ * its checkpoint (`process:<name>` in projection_checkpoints) in global order. When `concurrent`,
+ * events of different keys (streams by default) run side by side while each key's events keep their order; the checkpoint only moves past a position once every event before it has
+ * finished (CompletionWatermark), so a crash replays what was in flight and nothing is skipped:
+ * reactions must tolerate a replay. A reaction failing ATTEMPTS times is logged and skipped so that
+ * one broken stream (a bug, a stream that cannot be read) does not stop the process for every
+ * other aggregate; that one stays where it was.
  */
 export class EventFollower implements Worker {
   readonly role = 'projector' as const;
@@ -28,12 +39,15 @@ export class EventFollower implements Worker {
   private loop: Promise<void> | undefined;
   private locks: AdvisoryLocks | undefined;
   private readonly pauses = new WakeablePause();
+  private signalStop!: () => void;
+  private readonly stopped = new Promise<void>((resolve) => (this.signalStop = resolve));
   private log!: Logger;
 
   constructor(
     readonly name: string,
     private readonly eventTypes: readonly string[],
     private readonly reactionFor: (app: AppContext, log: Logger) => Reaction,
+    private readonly options: FollowerOptions = {},
   ) {}
 
   async start(app: AppContext): Promise<void> {
@@ -44,6 +58,7 @@ export class EventFollower implements Worker {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.signalStop();
     this.pauses.wake();
     await this.subscription?.stop();
     await this.loop;
@@ -75,35 +90,62 @@ export class EventFollower implements Worker {
     const row = await app.db('projection_checkpoints').where({ name: checkpoint }).first();
     const after: Position = { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
     this.log.info({ checkpoint: positionToString(after) }, 'following');
+    const lanes = new KeyedLanes(this.options.concurrent ? app.config.PROCESS_MANAGER_CONCURRENCY : 1);
+    const watermark = new CompletionWatermark();
+    const saver = new CheckpointSaver(app.db, checkpoint, this.log);
+    const keyOf = this.options.keyOf ?? byStream;
     let failure: unknown;
     this.subscription = app.store.subscribeToAll(
       async (events, position) => {
         for (const event of events) {
+          await lanes.whenSlotFree();
           if (this.stopping) return;
-          await this.reactWithRetries(react, event);
+          const mark = watermark.begin(event.position);
+          lanes.run(keyOf(event), async () => {
+            // Unfinished (stopping): the checkpoint stays before it and the next holder runs it.
+            if (!(await this.reactWithRetries(react, event))) return;
+            if (watermark.finish(mark)) saver.save(watermark.safe!);
+          });
         }
-        await app.db('projection_checkpoints')
-          .where({ name: checkpoint })
-          .update({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: app.db.fn.now() });
+        if (watermark.pass(position)) saver.save(watermark.safe!);
       },
       { after, filter: { eventTypes: this.eventTypes }, maxCount: 100, onError: (error) => (failure = error) },
     );
-    await this.subscription.done;
-    this.subscription = undefined;
+    try {
+      await this.subscription.done;
+    } finally {
+      this.subscription = undefined;
+      await lanes.drain();
+      await saver.flush();
+    }
     if (failure) throw failure;
   }
 
-  private async reactWithRetries(react: Reaction, event: RecordedEvent): Promise<void> {
+  /** A wait between attempts that stop() cuts short (several reactions may be waiting at once). */
+  private untilStopping(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      void this.stopped.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** True once the event is handled (or skipped after ATTEMPTS failures); false when stopping cut it short. */
+  private async reactWithRetries(react: Reaction, event: RecordedEvent): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
+      if (this.stopping) return false;
       try {
-        return await react(event);
+        await react(event);
+        return true;
       } catch (error) {
-        if (this.stopping) throw error;
+        if (this.stopping) return false;
         if (attempt >= ATTEMPTS) {
           this.log.error({ err: error, type: event.type, streamName: event.streamName }, 'event skipped after repeated failures');
-          return;
+          return true;
         }
-        await this.pauses.wait(50 * 2 ** attempt);
+        await this.untilStopping(50 * 2 ** attempt);
       }
     }
   }

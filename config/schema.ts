@@ -103,6 +103,8 @@ export const ConfigSchema = Type.Object({
   MESSAGING_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
   /** Messages one dispatcher sends at once. */
   MESSAGING_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
+  /** Events of different keys (streams) a concurrent process manager (document analysis, collection items) handles at once; 1: one at a time. */
+  PROCESS_MANAGER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
   /** When the scheduler role sends due collection reminders and expires collections past their deadline (node-cron, seconds field optional). */
   COLLECTION_SCHEDULE_CRON: Type.String({ default: '* * * * *' }),
 

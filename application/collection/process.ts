@@ -19,7 +19,9 @@ const opinionOf = (data: DocumentAssessedData | DocumentDecidedData): FileOpinio
   type: data.type,
   verdict: data.verdict,
   score: 'score' in data ? data.score : null,
-  reason: 'reason' in data ? data.reason : data.comment,
+  // An operator's comment is personal data sealed on the registry's stream; the collection's
+  // trail (chained, never rewritten) keeps the verdict, not the free text.
+  reason: 'reason' in data ? data.reason : null,
 });
 
 /**
@@ -56,4 +58,8 @@ export async function reactToCollectionEvent(app: AppContext, event: RecordedEve
   return reactToDocument(app, event, log);
 }
 
-export const collectionProcessWorker = () => new EventFollower('collection-items', COLLECTION_PROCESS_EVENTS, (app, log) => (event) => reactToCollectionEvent(app, event, log));
+/** A collection's events one after another (they all write its stream), collections side by side. */
+const collectionOf = (event: RecordedEvent) => String((event.data.source as { collectionId?: string } | null)?.collectionId ?? event.data.collectionId ?? event.streamName);
+
+export const collectionProcessWorker = () =>
+  new EventFollower('collection-items', COLLECTION_PROCESS_EVENTS, (app, log) => (event) => reactToCollectionEvent(app, event, log), { concurrent: true, keyOf: collectionOf });

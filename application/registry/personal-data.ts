@@ -3,7 +3,7 @@ import { documentSubject, ERASED, ERASED_SUBJECT, type PersonalDataRule } from '
 /**
  * Personal data in registry events, sealed with the key of the person or company the registry is
  * (docs/personal-data.md): the CPF/CNPJ, names, contacts, basic data (address, birth date) and
- * file names (people name files after themselves). Ids, types, statuses and opinions stay clear.
+ * file names (people name files after themselves), an operator's decision comment. Ids, types, statuses and opinions stay clear.
  */
 export const registryPersonalData: PersonalDataRule = {
   subjectOf(data) {
@@ -19,5 +19,7 @@ export const registryPersonalData: PersonalDataRule = {
     RegistryDocumentReceived: ['document', 'fileName'],
     RegistryDocumentAssessed: ['document'],
     RegistryDocumentFailed: ['document'],
+    // An operator's free text about a person's document may name or describe them.
+    RegistryDocumentDecided: ['document', 'comment'],
   },
 };

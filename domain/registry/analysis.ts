@@ -2,6 +2,13 @@ import type { ExpectedDocumentType } from '../collection/enums.ts';
 import { classify, normalizeText } from './classification.ts';
 import type { AnalysisOutcome } from './document-decider.ts';
 
+/**
+ * A text with at least this many words of three or more letters is a readable document: when no
+ * rule matches it, it is out of scope (FORA_DE_ESCOPO); with fewer (stray characters of a scan), its
+ * type is not identified (NAO_IDENTIFICADO).
+ */
+export const READABLE_WORDS = 3;
+
 /** A proof of address counts for this many days after it was issued. */
 export const PROOF_OF_ADDRESS_DAYS = 90;
 
@@ -42,6 +49,11 @@ export function assessText(input: AssessInput): AnalysisOutcome {
     return { kind: 'opinion', type, verdict: 'ANALISE_MANUAL', score: 0, reason: 'Nenhum texto legível no arquivo (imagem ou digitalização): é preciso análise manual.', validUntil: null };
   }
   const type = input.forceType ?? classify(text);
+  if (!type && (text.match(/[A-Z]{3,}/g)?.length ?? 0) >= READABLE_WORDS) {
+    const expected = input.expectedType ? `; era esperado ${input.expectedType}` : '';
+    const reason = `O documento foi lido, mas não corresponde a nenhum dos tipos de documento aceitos (fora de escopo)${expected}.`;
+    return { kind: 'opinion', type: 'FORA_DE_ESCOPO', verdict: 'INVALIDO', score: 0.7, reason, validUntil: null };
+  }
   if (!type) {
     return { kind: 'opinion', type: 'NAO_IDENTIFICADO', verdict: 'INCONCLUSIVO', score: 0.3, reason: 'O tipo do documento não foi identificado pelo texto.', validUntil: null };
   }

@@ -16,7 +16,9 @@ export type RegistryDocumentCommand =
   | { type: 'RecordAnalysis'; attempt: number; outcome: AnalysisOutcome; at: string }
   | { type: 'ReprocessDocument'; organizationId: string; forceType: ExpectedDocumentType | null; at: string }
   | { type: 'DecideDocument'; organizationId: string; verdict: DocumentVerdict; comment: string | null; userId: string; at: string }
-  | { type: 'DownloadDocument'; organizationId: string; userId: string | null; at: string };
+  | { type: 'DownloadDocument'; organizationId: string; userId: string | null; at: string }
+  /** Records that the file is gone (its subject was erased); nothing when already recorded. */
+  | { type: 'RecordFileDeleted'; at: string };
 
 export interface RegistryDocumentState {
   received: DocumentReceivedData | null;
@@ -31,6 +33,7 @@ export interface RegistryDocumentState {
   validUntil: string | null;
   decidedByUserId: string | null;
   comment: string | null;
+  fileDeleted: boolean;
 }
 
 /** The status a verdict leaves the document in, whoever gave it. */
@@ -55,7 +58,7 @@ const ids = (r: DocumentReceivedData) => ({ organizationId: r.organizationId, re
 
 export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryDocumentEvent, RegistryDocumentState> = {
   initialState: () => ({
-    received: null, status: 'RECEIVED', attempt: 0, forceType: null, type: null, verdict: null, score: null, reason: null, validUntil: null, decidedByUserId: null, comment: null,
+    received: null, status: 'RECEIVED', attempt: 0, forceType: null, type: null, verdict: null, score: null, reason: null, validUntil: null, decidedByUserId: null, comment: null, fileDeleted: false,
   }),
 
   evolve(state, event) {
@@ -75,6 +78,8 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
         const { status, verdict, decidedByUserId, comment } = event.data;
         return { ...state, status, verdict, decidedByUserId, comment };
       }
+      case 'RegistryDocumentFileDeleted':
+        return { ...state, fileDeleted: true };
       default:
         return state;
     }
@@ -111,12 +116,16 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
       case 'DecideDocument': {
         const received = settled(state, command.organizationId);
         const { verdict, comment, userId, at } = command;
-        const data = { ...ids(received), at, type: state.type, status: statusOfVerdict(verdict), attempt: state.attempt, verdict, comment, decidedByUserId: userId, source: received.source };
+        const data = { ...ids(received), document: received.document, at, type: state.type, status: statusOfVerdict(verdict), attempt: state.attempt, verdict, comment, decidedByUserId: userId, source: received.source };
         return [{ type: 'RegistryDocumentDecided', data }];
       }
       case 'DownloadDocument': {
         const received = existing(state, command.organizationId);
         return [{ type: 'RegistryDocumentDownloaded', data: { ...ids(received), at: command.at, byUserId: command.userId } }];
+      }
+      case 'RecordFileDeleted': {
+        if (!state.received || state.fileDeleted) return [];
+        return [{ type: 'RegistryDocumentFileDeleted', data: { ...ids(state.received), at: command.at, blobId: state.received.blobId, cause: 'PERSONAL_DATA_ERASED' } }];
       }
     }
   },

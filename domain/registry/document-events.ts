@@ -64,6 +64,8 @@ export interface DocumentReprocessedData extends Base {
 }
 
 export interface DocumentDecidedData extends Base {
+  /** The registry's CPF or CNPJ: names the key that seals `comment` (never sent in the webhook). Absent in events written before it was sealed. */
+  document?: string;
   type: ExpectedDocumentType | null;
   status: RegistryDocumentStatus;
   attempt: number;
@@ -80,4 +82,6 @@ export type RegistryDocumentEvent =
   | DomainEvent<'RegistryDocumentFailed', DocumentAssessedData>
   | DomainEvent<'RegistryDocumentReprocessed', DocumentReprocessedData>
   | DomainEvent<'RegistryDocumentDecided', DocumentDecidedData>
-  | DomainEvent<'RegistryDocumentDownloaded', Base & { byUserId: string | null }>;
+  | DomainEvent<'RegistryDocumentDownloaded', Base & { byUserId: string | null }>
+  /** The stored file was deleted because its subject's personal data was erased (bookkeeping: no webhook). */
+  | DomainEvent<'RegistryDocumentFileDeleted', Base & { blobId: string; cause: 'PERSONAL_DATA_ERASED' }>;

@@ -1,9 +1,10 @@
 import type { Context } from 'koa';
 import { loadCollection } from '../../application/collection/commands.ts';
+import { linkClaim } from '../../application/collection/links.ts';
 import type { AppContext } from '../../application/context.ts';
 import { isClosed, type CollectionState, type RecipientState } from '../../domain/collection/state.ts';
 import type { DomainError } from '../../domain/shared/errors.ts';
-import { findRecipientByToken } from '../../projections/collection/queries.ts';
+import { findRecipientByToken, hashLinkToken } from '../../projections/collection/queries.ts';
 import type { Reply } from '../route.ts';
 import { messagePage, RecipientPageTexts as T } from './recipient-html.ts';
 
@@ -29,15 +30,15 @@ export interface OpenLink {
  * The link's collection and recipient while it may be used, or the refusal, always 404 (the
  * API's shared error statuses have no 410) with a page that says why: an unknown or replaced
  * token, a collection not sent yet, or one closed or past its deadline (the expiry job may not
- * have run yet). Nothing is recorded on a refusal.
+ * have run yet). Nothing is recorded on a refusal. The collection comes from the token and its
+ * stream, never from a read model, so a link works as soon as its creation is written; the token
+ * is accepted only if its hash is the one the stream holds for that recipient (the current version).
  */
 export async function openLink(app: AppContext, token: string, refuse: Refuse): Promise<OpenLink | Reply> {
-  const link = await findRecipientByToken(app.db, token);
-  // The state from the stream, not the read model: the page right after an upload shows it, however busy the projections.
-  const loaded = link && (await loadCollection(app, link.collectionId));
-  const state = loaded && loaded.organizationId === link.organizationId ? loaded : null;
-  const recipient = state?.recipients.find((r) => r.recipientId === link!.recipientId);
-  if (!state || !recipient || recipient.linkVersion !== link!.linkVersion) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
+  const claim = linkClaim(token) ?? (await findRecipientByToken(app.db, token));
+  const state = claim && (await loadCollection(app, claim.collectionId));
+  const recipient = state?.recipients.find((r) => r.recipientId === claim!.recipientId);
+  if (!state || !recipient || recipient.linkHash !== hashLinkToken(token)) return refuse(404, T.linkInvalidTitle, T.linkInvalid);
   if (state.status === 'DRAFT') return refuse(404, T.notSentTitle, T.linkInvalid);
   if (isClosed(state) || (state.expiresAt !== null && state.expiresAt <= app.clock.now().toISOString())) return refuse(404, T.closedTitle, T.closed);
   return { state, recipient };

@@ -47,4 +47,15 @@ export const collectionMigrations: Migration[] = [
       await knex.schema.dropTable('collection_collections');
     },
   },
+  {
+    // The expiry job reads messaging's schedule table (indexed by the next due moment), never this
+    // table by status and deadline: the index only cost a write on every collection event.
+    name: '202611261050_collection_drop_status_expiry_index',
+    async up(knex) {
+      await knex.schema.alterTable('collection_collections', (t) => t.dropIndex(['status', 'expires_at']));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('collection_collections', (t) => t.index(['status', 'expires_at']));
+    },
+  },
 ];

@@ -85,7 +85,9 @@ const DOCUMENT_TYPES: ReadonlySet<string> = new Set(REGISTRY_DOCUMENT_EVENT_TYPE
 /** Blank what the rows copied of an erased person (the events themselves read erased from now on). */
 async function erase(subjectId: string, trx: Knex.Transaction): Promise<void> {
   await trx('registry_registries').where({ subject_id: subjectId }).update({ name: ERASED, document: ERASED, contacts: '[]', basic_data: '{}' });
-  await trx('registry_documents').where({ subject_id: subjectId }).update({ document: ERASED, file_name: ERASED });
+  await trx('registry_documents')
+    .where({ subject_id: subjectId })
+    .update({ document: ERASED, file_name: ERASED, comment: trx.raw('case when comment is null then null else ? end', [ERASED]) });
 }
 
 /** Registries (with completeness and KYC status) and their documents with the latest opinion. */

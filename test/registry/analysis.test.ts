@@ -16,7 +16,12 @@ test('classification by keywords, accents and case ignored; the expected type de
   assert.equal(assess('EXTRATO BANCÁRIO', 'CONTRATO_SOCIAL'), {
     kind: 'opinion', type: 'EXTRATO_BANCARIO', verdict: 'INVALIDO', score: 0.9, reason: 'O documento foi identificado como EXTRATO_BANCARIO, mas era esperado CONTRATO_SOCIAL.', validUntil: null,
   });
-  assert.equal(assess('Lista de compras do mercado', 'CONTRATO_SOCIAL'), { kind: 'opinion', type: 'NAO_IDENTIFICADO', verdict: 'INCONCLUSIVO', score: 0.3, reason: 'O tipo do documento não foi identificado pelo texto.', validUntil: null });
+  assert.equal(assess('Lista de compras do mercado', 'CONTRATO_SOCIAL'), {
+    kind: 'opinion', type: 'FORA_DE_ESCOPO', verdict: 'INVALIDO', score: 0.7, validUntil: null,
+    reason: 'O documento foi lido, mas não corresponde a nenhum dos tipos de documento aceitos (fora de escopo); era esperado CONTRATO_SOCIAL.',
+  });
+  assert.equal((assess('Cardápio do restaurante: feijoada e caipirinha') as { reason: string }).reason, 'O documento foi lido, mas não corresponde a nenhum dos tipos de documento aceitos (fora de escopo).');
+  assert.equal(assess('X7 ## 0 ab', 'CONTRATO_SOCIAL'), { kind: 'opinion', type: 'NAO_IDENTIFICADO', verdict: 'INCONCLUSIVO', score: 0.3, reason: 'O tipo do documento não foi identificado pelo texto.', validUntil: null });
   assert.is((assess('Lista de compras', 'CONTRATO_SOCIAL', 'CONTRATO_SOCIAL') as { verdict: string }).verdict, 'VALIDO', 'forceType skips classification');
 });
 
@@ -42,6 +47,8 @@ test('the offline adapter reads PDFs with pdf-parse; images have no text (manual
   assert.equal([pdf.kind, (pdf as { verdict: string }).verdict], ['opinion', 'VALIDO']);
   const image = await offlineAnalyser.analyse({ ...input, mimeType: 'image/jpeg', bytes: JPEG_BYTES });
   assert.equal([(image as { type: string }).type, (image as { verdict: string }).verdict, (image as { score: number }).score], ['CONTRATO_SOCIAL', 'ANALISE_MANUAL', 0]);
+  const outOfScope = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: await pdfWith(['Receita de bolo de fubá', 'Misture farinha, ovos e leite']) });
+  assert.equal([(outOfScope as { type: string }).type, (outOfScope as { verdict: string }).verdict], ['FORA_DE_ESCOPO', 'INVALIDO'], 'readable, no rule matches');
   const broken = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: Buffer.from('%PDF-1.7\nnada aqui') });
   assert.equal(broken, { kind: 'failure', reason: UNREADABLE_PDF });
 });

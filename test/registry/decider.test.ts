@@ -97,7 +97,7 @@ test('document: reprocess and decision wait for the analysis; reprocess replaces
   given(registryDocumentDecider, [...done, reprocessed]).when({ type: 'StartAnalysis', attempt: 1, at }).then([], 'an old attempt is not analysed again');
   const decide = { type: 'DecideDocument' as const, organizationId: ORG, verdict: 'INVALIDO' as const, comment: 'rasurado', userId: 'u1', at };
   given(registryDocumentDecider, done).when(decide).then([
-    { type: 'RegistryDocumentDecided', data: { ...ids, type: 'CONTRATO_SOCIAL', status: 'REJECTED', attempt: 1, verdict: 'INVALIDO', comment: 'rasurado', decidedByUserId: 'u1', source: null } },
+    { type: 'RegistryDocumentDecided', data: { ...ids, document: record.document, type: 'CONTRATO_SOCIAL', status: 'REJECTED', attempt: 1, verdict: 'INVALIDO', comment: 'rasurado', decidedByUserId: 'u1', source: null } },
   ]);
   given(registryDocumentDecider, [receivedEvent]).when(decide).thenError('conflict', RegistryMessages.stillAnalysing);
   given(registryDocumentDecider, done).when({ ...decide, organizationId: '65a000000000000000000002' }).thenError('not_found', RegistryMessages.documentNotFound);

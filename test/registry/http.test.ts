@@ -137,6 +137,8 @@ test('a JPEG goes to manual review; the operator decides VALIDO against the opin
     registryId: ctx.registryId, registryDocumentId: received.id, type: 'EXTRATO_BANCARIO', status: 'VALIDATED', attempt: 1, verdict: 'VALIDO', comment: 'Conferido à mão', decidedByUserId: ctx.tenant.userId,
   });
   assert.ok(await hook(ctx, 'registry.updated', undefined, (d) => d.completeness === 67));
+  const stored = await ctx.app.app.db('events').where({ stream_name: registryDocumentStream(received.id), event_type: 'RegistryDocumentDecided' }).first('data');
+  assert.match(String(stored.data.comment), /^pd1\./, 'the comment is stored sealed');
   const bad = await call(ctx, 'POST', `${docsPath(ctx)}/${received.id}/decision`, { verdict: 'TALVEZ' });
   assert.is(bad.status, 400);
 });
@@ -217,7 +219,9 @@ test('gate (Authentication 7): registry module and a permission; integration cre
   }
 });
 
-test('an erasure of the CNPJ blanks the registry and its documents in the read model (the events read erased)', async (ctx) => {
+test('an erasure of the CNPJ blanks the registry and its documents in the read model (the events read erased) and deletes their files', async (ctx) => {
+  const files: Array<{ id: string; blob_id: string }> = await ctx.app.app.db('registry_documents').where({ registry_id: ctx.registryId }).select('id', 'blob_id');
+  assert.ok(files.length > 0);
   const erased = await call(ctx, 'POST', '/v1/personal-data/erase', { document: COMPANY.document, type: 'cnpj' });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
   const registry = await until(async () => {
@@ -229,6 +233,15 @@ test('an erasure of the CNPJ blanks the registry and its documents in the read m
   assert.ok(documents.body.every((d: { fileName: string }) => d.fileName === '***'));
   const [created] = await ctx.app.app.store.readStream(`registry-${ctx.registryId}`);
   assert.equal([created!.data.name, created!.data.document], ['***', '***']);
+  await until(async () => {
+    const deleted = await Promise.all(files.map(async (d) => (await ctx.app.app.store.readStream(registryDocumentStream(d.id))).some((e) => e.type === 'RegistryDocumentFileDeleted')));
+    return deleted.every(Boolean);
+  }, 'every file deletion recorded');
+  assert.is((await ctx.app.app.db('blobs').whereIn('id', files.map((d) => d.blob_id)).count({ n: '*' }))[0]!.n, 0, 'the files are gone');
+  const download = await call(ctx, 'GET', `${docsPath(ctx)}/${files[0]!.id}/download`);
+  assert.equal([download.status, download.body.message], [404, RegistryMessages.fileMissing]);
+  const comments = await ctx.app.app.db('registry_documents').whereIn('id', files.map((d) => d.id)).whereNotNull('comment').pluck('comment');
+  assert.ok(comments.length > 0 && comments.every((c: string) => c === '***'), 'decision comments read erased');
 });
 
 test.run();

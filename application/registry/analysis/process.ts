@@ -4,6 +4,8 @@ import { registryDocumentStream } from '../../../domain/registry/document-events
 import { registryDecider } from '../../../domain/registry/decider.ts';
 import { registryStream } from '../../../domain/registry/events.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
+import { PERSONAL_DATA_ERASED, type PersonalDataErased } from '../../../platform/personal-data/index.ts';
+import { deleteErasedSubjectFiles } from '../erasure.ts';
 import { PostgresBlobStore } from '../../blob-store.ts';
 import { handleCommand, loadState } from '../../command-handler.ts';
 import type { AppContext } from '../../context.ts';
@@ -11,9 +13,9 @@ import type { DocumentAnalyser } from './port.ts';
 
 export const ANALYSIS_FAILED = 'Falha técnica na análise do documento. Reprocesse-o.';
 
-/** The events the process manager reacts to: a document to analyse, or an outcome the registry must count. */
+/** The events the process manager reacts to: a document to analyse, an outcome the registry must count, an erasure whose files go. */
 export const ANALYSIS_EVENT_TYPES = [
-  'RegistryDocumentReceived', 'RegistryDocumentReprocessed', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided',
+  'RegistryDocumentReceived', 'RegistryDocumentReprocessed', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided', PERSONAL_DATA_ERASED,
 ];
 
 /**
@@ -30,6 +32,11 @@ export class DocumentAnalysisProcess {
   ) {}
 
   async handle(event: RecordedEvent): Promise<void> {
+    if (event.type === PERSONAL_DATA_ERASED) {
+      const deleted = await deleteErasedSubjectFiles(this.app, event.data as unknown as PersonalDataErased, event.position);
+      if (deleted) this.log.info({ deleted }, 'files of an erased subject deleted');
+      return;
+    }
     const registryDocumentId = String(event.data.registryDocumentId);
     if (event.type === 'RegistryDocumentReceived' || event.type === 'RegistryDocumentReprocessed') {
       await this.analyse(registryDocumentId, event.type === 'RegistryDocumentReceived' ? 1 : Number(event.data.attempt));

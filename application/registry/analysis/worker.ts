@@ -1,3 +1,4 @@
+import type { AppContext } from '../../context.ts';
 import { EventFollower, processCheckpoint } from '../../event-follower.ts';
 import { offlineAnalyser } from './offline.ts';
 import { ANALYSIS_EVENT_TYPES, DocumentAnalysisProcess } from './process.ts';
@@ -6,12 +7,30 @@ import type { DocumentAnalyser } from './port.ts';
 const NAME = 'registry-document-analysis';
 export const ANALYSIS_CHECKPOINT = processCheckpoint(NAME);
 
-/** The document analysis process manager (projector role, one process at a time) with its analyser. */
+/**
+ * The document analysis process manager (projector role, one process at a time) with its analyser.
+ * Registries are analysed side by side; a registry's documents one after another, in order, since
+ * each outcome is recorded on the registry's stream (no write conflicts between its documents).
+ */
 export class DocumentAnalysisWorker extends EventFollower {
   constructor(analyser: DocumentAnalyser = offlineAnalyser) {
-    super(NAME, ANALYSIS_EVENT_TYPES, (app, log) => {
-      const process = new DocumentAnalysisProcess(app, analyser, log);
-      return (event) => process.handle(event);
-    });
+    super(
+      NAME,
+      ANALYSIS_EVENT_TYPES,
+      (app, log) => {
+        const process = new DocumentAnalysisProcess(app, analyser, log);
+        return (event) => process.handle(event);
+      },
+      // PersonalDataErased has no registry: its own stream.
+      { concurrent: true, keyOf: (event) => String(event.data.registryId ?? event.streamName) },
+    );
+    this.analyser = analyser;
+  }
+
+  private readonly analyser: DocumentAnalyser;
+
+  override async start(app: AppContext): Promise<void> {
+    void this.analyser.warmUp?.().catch((error) => app.log.warn({ err: error }, 'analyser warm-up failed; the first analysis pays for it'));
+    await super.start(app);
   }
 }
