@@ -19,6 +19,7 @@ import {
 } from './port.ts';
 import { WRONG_EXPECTED_REVISION, appendBatchSql, appendSql, eventColumns, readAllSql } from './postgres-sql.ts';
 import { PollingSubscription } from './postgres-subscription.ts';
+import { SharedTail } from './postgres-tail.ts';
 
 export { eventStoreMigrations } from './postgres-sql.ts';
 
@@ -37,6 +38,8 @@ export interface PostgresEventStoreOptions {
   maxAppendBatch?: number;
   /** Group commits in flight at once (each on its own connection). */
   concurrentCommits?: number;
+  /** Newest events kept in memory for caught-up subscriptions (postgres-tail.ts). */
+  tailEvents?: number;
 }
 
 interface QueuedAppend {
@@ -108,6 +111,7 @@ export class PostgresEventStore implements EventStore {
   private readonly concurrentCommits: number;
   /** Loops writing queued appends, at most concurrentCommits. */
   private committers = 0;
+  private readonly tail: SharedTail;
 
   constructor(
     private readonly knex: Knex,
@@ -117,6 +121,11 @@ export class PostgresEventStore implements EventStore {
     this.batchSize = options.subscriptionBatchSize ?? 1000;
     this.maxAppendBatch = options.maxAppendBatch ?? 200;
     this.concurrentCommits = options.concurrentCommits ?? 2;
+    this.tail = new SharedTail((after, maxCount) => this.readPage(after, undefined, maxCount), {
+      pageSize: this.batchSize,
+      maxBuffered: options.tailEvents ?? 10_000,
+      pollIntervalMs: this.pollIntervalMs,
+    });
   }
 
   /**
@@ -234,6 +243,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private wakeSubscriptions(): void {
+    this.tail.wake();
     for (const subscription of this.subscriptions) subscription.wake();
   }
 
@@ -297,16 +307,30 @@ export class PostgresEventStore implements EventStore {
     if (this.closed) throw new Error('The event store is closed');
     const subscription = new PollingSubscription(
       {
-        readPage: (after, maxCount) => this.readPage(after, options.filter, maxCount),
+        readPage: (after, maxCount) => this.subscriptionPage(after, options.filter, maxCount),
         pollIntervalMs: this.pollIntervalMs,
         onReadError: this.options.onSubscriptionReadError,
       },
       handler,
-      { after: options.after ?? START, maxCount: options.maxCount ?? this.batchSize, onError: options.onError },
+      {
+        after: options.after ?? START,
+        maxCount: options.maxCount ?? this.batchSize,
+        progressIntervalMs: options.progressIntervalMs ?? 1000,
+        onError: options.onError,
+      },
     );
     this.subscriptions.add(subscription);
     void subscription.done.then(() => this.subscriptions.delete(subscription));
     return subscription;
+  }
+
+  /** From the shared tail when the subscription is there, else from the log (which may start the tail). */
+  private async subscriptionPage(after: Position, filter: EventFilter | undefined, maxCount: number): Promise<PageResult> {
+    const shared = await this.tail.page(after, filter, maxCount);
+    if (shared) return shared;
+    const page = await this.readPage(after, filter, maxCount);
+    if (!page.more) this.tail.seed(page.checkpoint);
+    return page;
   }
 
   /**
