@@ -84,6 +84,13 @@ export interface SubscriptionHandler {
 }
 
 export interface SubscribeOptions extends ReadAllOptions {
+  /**
+   * At most how often the handler is called with no events, only to move its checkpoint past
+   * events the filter left out (default 1000 ms; 0: every time). A handler that stores its
+   * checkpoint would otherwise commit once per unrelated append. The PostgreSQL adapter honours
+   * it; EventStoreDB calls the handler at its own checkpoint interval.
+   */
+  progressIntervalMs?: number;
   /** Called when the handler throws; the subscription then stops. */
   onError?: (error: unknown) => void;
 }

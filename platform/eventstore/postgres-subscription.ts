@@ -25,7 +25,7 @@ export class PollingSubscription implements Subscription {
   constructor(
     private readonly source: SubscriptionSource,
     private readonly handler: SubscriptionHandler,
-    private readonly options: { after: Position; maxCount: number; onError?: (error: unknown) => void },
+    private readonly options: { after: Position; maxCount: number; progressIntervalMs: number; onError?: (error: unknown) => void },
   ) {
     this.done = this.run();
   }
@@ -48,6 +48,11 @@ export class PollingSubscription implements Subscription {
     // the snapshot horizon.
     let cursor = this.options.after;
     let failures = 0;
+    // The cursor passed events the handler does not want and it has not been told yet; when it
+    // last was called. Telling it at every such page made each process manager store its
+    // checkpoint (a commit) for every unrelated append.
+    let owed = false;
+    let calledAt = 0;
     // Let the constructor return before the first read.
     await Promise.resolve();
     while (!this.stopped) {
@@ -66,9 +71,12 @@ export class PollingSubscription implements Subscription {
       if (this.stopped) break;
 
       const advanced = comparePositions(page.checkpoint, cursor) > 0;
-      if (page.events.length > 0 || (advanced && page.passedEvents)) {
+      if (advanced && page.passedEvents) owed = true;
+      if (page.events.length > 0 || (owed && Date.now() - calledAt >= this.options.progressIntervalMs)) {
         try {
           await this.handler(page.events, page.checkpoint);
+          owed = false;
+          calledAt = Date.now();
         } catch (error) {
           this.stopped = true;
           this.options.onError?.(error);

@@ -19,6 +19,7 @@ import {
 } from './port.ts';
 import { WRONG_EXPECTED_REVISION, appendBatchSql, appendSql, eventColumns, readAllSql } from './postgres-sql.ts';
 import { PollingSubscription } from './postgres-subscription.ts';
+import { SharedTail } from './postgres-tail.ts';
 
 export { eventStoreMigrations } from './postgres-sql.ts';
 
@@ -37,6 +38,8 @@ export interface PostgresEventStoreOptions {
   maxAppendBatch?: number;
   /** Group commits in flight at once (each on its own connection). */
   concurrentCommits?: number;
+  /** Newest events kept in memory for caught-up subscriptions (postgres-tail.ts). */
+  tailEvents?: number;
 }
 
 interface QueuedAppend {
@@ -56,10 +59,10 @@ interface BatchRow {
 }
 
 interface EventRow {
-  global_position: string;
-  transaction_id: string;
+  global_position: number;
+  transaction_id: number;
   stream_name: string;
-  revision: string;
+  revision: number;
   event_id: string;
   event_type: string;
   data: Record<string, unknown>;
@@ -75,6 +78,17 @@ export interface PageResult extends ReadAllResult {
   more: boolean;
 }
 
+/**
+ * Positions and revisions come as numbers (knex.ts parses int8 so) and become bigints here:
+ * BigInt of a number costs a fraction of BigInt of a string, which was most of the decoding of a
+ * page. Exact up to 2^53 - 1 (millions of years of appends); past it a value would have been
+ * rounded, so it is refused rather than misordered.
+ */
+function int64(value: number): bigint {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`event store position or revision beyond 2^53: ${value}`);
+  return BigInt(value);
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -82,8 +96,8 @@ function toRecorded(row: EventRow): RecordedEvent {
     type: row.event_type,
     data: row.data,
     metadata: row.metadata ?? {},
-    revision: BigInt(row.revision),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    revision: int64(row.revision),
+    position: { commit: int64(row.transaction_id), prepare: int64(row.global_position) },
     createdAt: row.created_at,
   };
 }
@@ -108,6 +122,7 @@ export class PostgresEventStore implements EventStore {
   private readonly concurrentCommits: number;
   /** Loops writing queued appends, at most concurrentCommits. */
   private committers = 0;
+  private readonly tail: SharedTail;
 
   constructor(
     private readonly knex: Knex,
@@ -117,6 +132,11 @@ export class PostgresEventStore implements EventStore {
     this.batchSize = options.subscriptionBatchSize ?? 1000;
     this.maxAppendBatch = options.maxAppendBatch ?? 200;
     this.concurrentCommits = options.concurrentCommits ?? 2;
+    this.tail = new SharedTail((after, maxCount) => this.readPage(after, undefined, maxCount), {
+      pageSize: this.batchSize,
+      maxBuffered: options.tailEvents ?? 10_000,
+      pollIntervalMs: this.pollIntervalMs,
+    });
   }
 
   /**
@@ -234,6 +254,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private wakeSubscriptions(): void {
+    this.tail.wake();
     for (const subscription of this.subscriptions) subscription.wake();
   }
 
@@ -276,37 +297,58 @@ export class PostgresEventStore implements EventStore {
       rows: (Partial<EventRow> & { xmin: string; wanted?: boolean | null })[];
     };
     const xmin = BigInt(rows[0]!.xmin);
-    const scanned = rows.filter((r) => r.global_position != null);
+    // One pass: the lateral join gives one row without an event when the page is empty.
     const filtered = eventTypes !== undefined || categories !== undefined;
-    const events = (filtered ? scanned.filter((r) => r.wanted) : scanned).map((r) => toRecorded(r as EventRow));
+    const events: RecordedEvent[] = [];
+    let scanned = 0;
+    let last: EventRow | undefined;
+    for (const row of rows) {
+      if (row.global_position == null) continue;
+      scanned++;
+      last = row as EventRow;
+      if (!filtered || row.wanted) events.push(toRecorded(last));
+    }
 
-    const more = maxCount !== undefined && scanned.length >= maxCount;
+    const more = maxCount !== undefined && scanned >= maxCount;
     let checkpoint: Position;
     if (more) {
-      const last = scanned[scanned.length - 1]!;
-      checkpoint = { commit: BigInt(last.transaction_id!), prepare: BigInt(last.global_position!) };
+      checkpoint = { commit: int64(last!.transaction_id), prepare: int64(last!.global_position) };
     } else {
       // Everything below xmin has been read: no transaction there can still commit.
       const caughtUp = { commit: xmin - 1n, prepare: MAX_INT64 };
       checkpoint = comparePositions(caughtUp, after) > 0 ? caughtUp : after;
     }
-    return { events, checkpoint, passedEvents: scanned.length > 0, more };
+    return { events, checkpoint, passedEvents: scanned > 0, more };
   }
 
   subscribeToAll(handler: SubscriptionHandler, options: SubscribeOptions = {}): Subscription {
     if (this.closed) throw new Error('The event store is closed');
     const subscription = new PollingSubscription(
       {
-        readPage: (after, maxCount) => this.readPage(after, options.filter, maxCount),
+        readPage: (after, maxCount) => this.subscriptionPage(after, options.filter, maxCount),
         pollIntervalMs: this.pollIntervalMs,
         onReadError: this.options.onSubscriptionReadError,
       },
       handler,
-      { after: options.after ?? START, maxCount: options.maxCount ?? this.batchSize, onError: options.onError },
+      {
+        after: options.after ?? START,
+        maxCount: options.maxCount ?? this.batchSize,
+        progressIntervalMs: options.progressIntervalMs ?? 1000,
+        onError: options.onError,
+      },
     );
     this.subscriptions.add(subscription);
     void subscription.done.then(() => this.subscriptions.delete(subscription));
     return subscription;
+  }
+
+  /** From the shared tail when the subscription is there, else from the log (which may start the tail). */
+  private async subscriptionPage(after: Position, filter: EventFilter | undefined, maxCount: number): Promise<PageResult> {
+    const shared = await this.tail.page(after, filter, maxCount);
+    if (shared) return shared;
+    const page = await this.readPage(after, filter, maxCount);
+    if (!page.more) this.tail.seed(page.checkpoint);
+    return page;
   }
 
   /**

@@ -175,6 +175,9 @@ export class ProjectionRunner {
         after: stored,
         filter: { eventTypes: projection.eventTypes },
         maxCount: this.options.batchSize,
+        // Progress past other projections' events costs nothing here (remembered, flushed once a
+        // second), and read-your-writes waits on it.
+        progressIntervalMs: 0,
         onError: (error) => {
           failure ??= error;
         },
