@@ -18,6 +18,8 @@
  * execution finished, per proposal; and the statements and awaits of one POST /v1/proposals
  * alone (BENCH_TRACE=1 lists that request's statements).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Server, type IncomingMessage } from 'node:http';
 import { loadavg } from 'node:os';
 import { checkDigitsOf } from '../domain/shared/document.ts';
 import { startTestApp } from '../test/support/app.ts';
@@ -30,6 +32,19 @@ const TARGET = { perSecond: 50, createP99Ms: 200 };
 const DEADLINE_MS = 100_000;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+/**
+ * Which request a statement was sent for: every request the service's server receives runs in
+ * an async context naming it (method and path with ids as :id), which the promises of koa, knex
+ * and pg carry to the statement. Statements of no request are the workers'.
+ */
+const requestOf = new AsyncLocalStorage<string>();
+const emit = Server.prototype.emit as (this: Server, event: string, ...args: unknown[]) => boolean;
+Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]) {
+  if (event !== 'request') return emit.call(this, event, ...args);
+  const { method, url } = args[0] as IncomingMessage;
+  return requestOf.run(`${method} ${url?.replace(/[0-9a-f]{24}/g, ':id')}`, () => emit.call(this, event, ...args));
+} as typeof Server.prototype.emit;
 
 /** Waits until every execution started has its final status, and the followers had a moment to read it. */
 async function settle(app: Awaited<ReturnType<typeof startTestApp>>) {
@@ -66,22 +81,23 @@ try {
 
   // Every statement is one round trip to PostgreSQL; one proposal alone first (nothing else is running).
   let statements = 0;
-  const traced: string[] = [];
   const kinds = new Map<string, number>();
+  const byRequest = new Map<string, number>();
   app.app.db.on('query', (query: { sql: string }) => {
     statements++;
+    const request = requestOf.getStore() ?? 'workers';
+    byRequest.set(request, (byRequest.get(request) ?? 0) + 1);
     const sql = query.sql.replace(/\s+/g, ' ').slice(0, 110);
-    traced.push(sql);
+    if (process.env.BENCH_TRACE && request.startsWith('POST /v1/proposals')) console.log(`  [${request}] ${sql}`);
     kinds.set(sql, (kinds.get(sql) ?? 0) + 1);
   });
   await settle(app);
-  const before = statements;
-  traced.length = 0;
+  byRequest.clear();
   await post('/v1/proposals', { document: '52998224725', name: 'Cliente avulso', productKey: 'credito-pessoal', requestedAmountCents: 1_000_000, requestedTermMonths: 12 });
-  const oneCreate = statements - before;
-  if (process.env.BENCH_TRACE) traced.forEach((sql) => console.log(`  ${sql}`));
+  const oneCreate = byRequest.get('POST /v1/proposals') ?? 0;
   await settle(app);
   kinds.clear();
+  byRequest.clear();
 
   const createMs: number[] = [];
   const statementsAtStart = statements;
@@ -123,6 +139,7 @@ try {
     ['CPU of this process per proposal created, run and finished, ms', perProposal.cpuMs.toFixed(2), ''],
     ['SQL statements per proposal created, run and finished (with the polls of idle workers)', perProposal.statements.toFixed(1), ''],
     ['SQL statements of one POST /v1/proposals, alone', String(oneCreate), ''],
+    ...[...byRequest].sort((a, b) => b[1] - a[1]).map(([request, n]): [string, string, string] => [`SQL statements per proposal: ${request}`, (n / PROPOSALS).toFixed(1), '']),
   ];
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`\nbench:proposals  ${PROPOSALS} proposals, ${CLIENTS} clients, kind REPORT\n`);
