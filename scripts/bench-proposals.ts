@@ -54,7 +54,7 @@ async function settle(app: Awaited<ReturnType<typeof startTestApp>>) {
 }
 
 // The service as configured for production: the tests' 10 ms poll (test/support/app.ts) made each
-// of the ~25 idle $all subscriptions read the store 100 times a second, about half of every
+// of the ~20 idle $all subscriptions read the store 100 times a second, about half of every
 // statement the bench sent; appends in this process wake the subscriptions at once either way.
 // BENCH_POLL_MS=10 measures as before.
 const POLL_MS = process.env.BENCH_POLL_MS ?? '50'; // PROJECTION_POLL_MS's default in config/schema.ts

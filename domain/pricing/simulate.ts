@@ -42,6 +42,7 @@ export interface Simulation {
   rate: { monthlyPercent: string; yearlyPercent: string; rateBpsYear: number };
   iof: { bracket: string; dailyPercent: string; additionalPercent: string; source: string; totalCents: number; financed: boolean } | null;
   fees: Array<{ key: string; name: string; amountCents: number; financed: boolean }>;
+  /** Built on first read (INSTALLMENTS below); reads like a plain array everywhere. */
   installments: Installment[];
   totals: {
     requestedCents: number;
