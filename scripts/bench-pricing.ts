@@ -4,7 +4,8 @@
  * 1. In-process: `simulate()` (domain/pricing) back to back for BENCH_SECONDS (default 5) after
  *    3,000 calls of warm-up, alternating PRICE and SAC, financed IOF, a financed fee, due dates
  *    moved over Brazil's holidays, the amount changing every call. Prints simulations per
- *    second (target >= 20,000), per CPU-second, and µs of CPU per simulation.
+ *    second (target >= 20,000), per CPU-second, and µs of CPU per simulation; then the same
+ *    with each result's rows read (built on first read).
  * 2. Over HTTP: POST /v1/pricing/simulate on the whole service (authentication, gate,
  *    validation, rate limits raised but counted, index lookup, JSON of 360 rows) beside a bare
  *    koa route that parses the same body and runs the same `simulate()`: 16 keep-alive clients,
@@ -47,16 +48,22 @@ const inputOf = (b: ReturnType<typeof body>): SimulationInput => ({
 /**
  * Simulations per wall-clock second, and per second of this process's CPU time after a warm-up
  * (the JIT's first thousands of calls are not what a running service pays): on a shared machine
- * the CPU figures say what the code costs, whatever else competes for the cores.
+ * the CPU figures say what the code costs, whatever else competes for the cores. `rows`: read
+ * each result's `installments` too, which builds the 360 row objects that simulate() leaves
+ * until they are read (the HTTP reply and the offers always read them).
  */
-function inProcess(): { wall: number; cpu: number; cpuMicros: number } {
+function inProcess(rows: boolean): { wall: number; cpu: number; cpuMicros: number } {
+  const call = (i: number) => {
+    const result = simulate(inputOf(body(i)), brazilHolidays, IOF_RATES);
+    if (rows && result.installments.length !== 360) throw new Error('360 rows expected');
+  };
   let i = 0;
-  for (; i < 3000; i++) simulate(inputOf(body(i)), brazilHolidays, IOF_RATES);
+  for (; i < 3000; i++) call(i);
   const calls = i;
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  while (performance.now() < deadline) for (let k = 0; k < 50; k++) simulate(inputOf(body(i++)), brazilHolidays, IOF_RATES);
+  while (performance.now() < deadline) for (let k = 0; k < 50; k++) call(i++);
   const used = process.cpuUsage(cpu);
   const measured = i - calls;
   const micros = used.user + used.system;
@@ -117,7 +124,8 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
 const ok = (pass: boolean) => (pass ? 'ok' : 'MISSED');
 
-const perSecond = inProcess();
+const perSecond = inProcess(false);
+const withRows = inProcess(true);
 console.log(`load average before the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const app = await startTestApp({ RATE_LIMIT_PER_CREDENTIAL: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' });
 const bare = await startBare();
@@ -136,6 +144,7 @@ try {
     ['in-process simulate(), 360 months', `${Math.round(perSecond.wall)}/s`, `>= ${TARGET.inProcess}/s`, ok(perSecond.wall >= TARGET.inProcess)],
     ['same, per CPU-second of the process', `${Math.round(perSecond.cpu)}/s`, '', ''],
     ['CPU per simulation', `${perSecond.cpuMicros.toFixed(1)} µs`, `<= ${(1e6 / TARGET.inProcess).toFixed(0)} µs`, ok(perSecond.cpuMicros <= 1e6 / TARGET.inProcess)],
+    ['same, reading the 360 rows of each', `${Math.round(withRows.wall)}/s, ${Math.round(withRows.cpu)} per CPU-second, ${withRows.cpuMicros.toFixed(1)} µs`, '', ''],
     ['POST /v1/pricing/simulate (service)', `${Math.round(service)}/s`, '', ''],
     ['same computation, bare koa route', `${Math.round(koa)}/s`, '', ''],
     ['service / bare', `${(service / koa).toFixed(2)}x`, `>= ${TARGET.httpVsBare}x`, ok(service / koa >= TARGET.httpVsBare)],

@@ -30,6 +30,24 @@ async function run(app: App, organizationId: string, proposalId: string, command
   return { position, state, events };
 }
 
+/**
+ * The first command of a stream whose id was drawn here, so it cannot exist yet: decided on the
+ * initial state and appended with `no_stream`, without the read of an empty stream (one round
+ * trip of every POST /v1/proposals). A collision would be a ConcurrencyError, a 500, as for any
+ * broken id generator.
+ */
+async function start(app: App, organizationId: string, proposalId: string, command: Command): Promise<Written> {
+  const full = { ...command, proposalId, organizationId, at: app.clock.now().toISOString() } as ProposalCommand;
+  const initial = proposalDecider.initialState();
+  const events = proposalDecider.decide(full, initial);
+  const { position } = await app.store.appendToStream(
+    proposalStream(proposalId),
+    events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })),
+    { expectedRevision: 'no_stream' },
+  );
+  return { position, state: events.reduce(proposalDecider.evolve, initial), events };
+}
+
 /** A customer link: the raw token goes to the customer once; the stream keeps only its sha256. */
 export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');
 function newLinkToken(): { token: string; hash: string } {
@@ -79,7 +97,9 @@ export async function createProposal(
     findProductByKey(app.db, caller.organizationId, input.productKey),
     input.portfolioId ? findPortfolio(app.db, caller.organizationId, input.portfolioId) : null,
   ]);
-  const { position, events } = await run(app, caller.organizationId, proposalId, {
+  // A replayed step names an id that may exist already: only then is the stream read first.
+  const write = options.proposalId ? run : start;
+  const { position, events } = await write(app, caller.organizationId, proposalId, {
     type: 'CreateProposal',
     userId: caller.userId,
     document: input.document,

@@ -34,13 +34,19 @@ export class SubjectKeys {
     const keys = await this.live(subjectIds);
     const missing = subjectIds.filter((id) => !keys.has(id));
     if (missing.length === 0) return keys;
+    const raw = new Map<string, Buffer>();
     const fresh = missing.map((subject_id) => {
       const key_id = randomUUID();
-      return { key_id, subject_id, sealed_key: this.box.seal(randomBytes(32).toString('base64url'), key_id), created_at: now };
+      const key = randomBytes(32);
+      raw.set(key_id, key);
+      return { key_id, subject_id, sealed_key: this.box.seal(key.toString('base64url'), key_id), created_at: now };
     });
-    // The partial unique index lets one live key per subject win; the loser reads the winner's.
-    await this.db('subject_keys').insert(fresh).onConflict().ignore();
-    for (const [id, key] of await this.live(missing)) keys.set(id, key);
+    // The partial unique index lets one live key per subject win; the rows inserted come back
+    // (no second read for a new subject, the usual case), and only a loser reads the winner's.
+    const inserted: Array<{ key_id: string; subject_id: string }> = await this.db('subject_keys').insert(fresh).onConflict().ignore().returning(['key_id', 'subject_id']);
+    for (const r of inserted) keys.set(r.subject_id, { keyId: r.key_id, key: raw.get(r.key_id)! });
+    const lost = missing.filter((id) => !keys.has(id));
+    if (lost.length) for (const [id, key] of await this.live(lost)) keys.set(id, key);
     return keys;
   }
 
