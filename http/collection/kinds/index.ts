@@ -6,6 +6,10 @@ import { ConsentConfigSchema } from './consent.ts';
 import { FormConfigSchema } from './form.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
+import { signatureCallbackRoutes } from './signature-callbacks.ts';
+import { presentSignatureDetails, SignatureDetailsSchema } from './signature-details.ts';
+import { signaturePage } from './signature-page.ts';
+import { signatureRecipientRoutes } from './signature-routes.ts';
 
 /*
  * The HTTP side of the item kinds (FORM, CONSENT, IDENTITY, SIGNATURE): one line per kind in each
@@ -21,10 +25,12 @@ export const ItemConfigSchema = Type.Object({
 
 /** `details` of an item in a collection's detail: what the kind has received so far. */
 export const ItemDetailsSchema = Type.Object({
+  signature: Type.Optional(SignatureDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
+  presentSignatureDetails,
 ];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
@@ -33,6 +39,7 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 
 /** The recipient page's controls per kind (DOCUMENT and CUSTOM use the page's upload form). */
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
+  SIGNATURE: signaturePage,
 };
 
 /** Routes of the kinds: the recipient's answers under /c/{token}, the operator's under /v1/collections. */
@@ -40,5 +47,7 @@ export const collectionKindRoutes: RouteTable = {
   module: 'collection',
   description: 'Forms, consents, identity checks and signatures of collection items',
   routes: [
+    ...signatureRecipientRoutes,
+    ...signatureCallbackRoutes,
   ],
 };
