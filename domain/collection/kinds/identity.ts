@@ -86,6 +86,17 @@ export function identityEvaluation(check: Pick<IdentityCheck, 'verdict' | 'simil
   return `${head}: ${parts.join(', ')}${signals}`;
 }
 
+/**
+ * A CPF or CNPJ as the identity validation listing shows it, always masked: the middle digits only
+ * (`***.456.789-**`, `**.222.333/****-**`); anything else (an erased `***`) shows no digit.
+ */
+export function maskDocument(document: string): string {
+  const d = document.replace(/\D/g, '');
+  if (d.length === 11) return `***.${d.slice(3, 6)}.${d.slice(6, 9)}-**`;
+  if (d.length === 14) return `**.${d.slice(2, 5)}.${d.slice(5, 8)}/****-**`;
+  return '***';
+}
+
 /** Where a result leaves an IDENTITY item: REVIEW mode hands every result to the operator, as for files. */
 function statusAfterCheck(mode: ResolutionMode, verdict: IdentityVerdict): ItemStatus {
   if (mode === 'REVIEW') return 'AWAITING_OPERATOR';
