@@ -67,7 +67,7 @@ test('three parties sign in order, each after an identity check and a one-time c
     assert.is(await passIdentity(app, token, itemId, approvedImages()), 303);
     assert.is(stepOf(await page(app, token)), 'code');
     assert.equal((await submit(app, token, itemId, 'code', { channel: party.channel })).status, 303);
-    const code = await codeSentTo(app, party.channel === 'EMAIL' ? party.email : party.phone!, party.channel === 'EMAIL' ? 'EMAIL' : 'WHATSAPP');
+    const code = await codeSentTo(app, c.id, party.channel === 'EMAIL' ? party.email : party.phone!, party.channel === 'EMAIL' ? 'EMAIL' : 'WHATSAPP');
     if (index === 0) {
       const wrong = await submit(app, token, itemId, 'verify', { code: code === '000000' ? '111111' : '000000' });
       assert.is(wrong.status, 400);

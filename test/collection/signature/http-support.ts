@@ -53,10 +53,15 @@ export async function passIdentity(app: TestApp, token: string, itemId: string, 
   return reply.status;
 }
 
-/** The latest one-time code that reached `to` (an e-mail address or a phone), read from the messaging outbox. */
-export async function codeSentTo(app: TestApp, to: string, channel: 'EMAIL' | 'WHATSAPP'): Promise<string> {
+/** The latest one-time code of this collection that reached `to` (an e-mail address or a phone), read from the messaging outbox. */
+export async function codeSentTo(app: TestApp, collectionId: string, to: string, channel: 'EMAIL' | 'WHATSAPP'): Promise<string> {
   const row = await eventually(
-    () => app.app.db('messaging_outbox').where({ to, channel }).andWhereLike('text', '%código para assinar%').orderBy('created_at', 'desc').first(),
+    () =>
+      app.app.db('messaging_outbox as o')
+        .join('messaging_messages as m', 'm.id', 'o.message_id')
+        .where({ 'o.to': to, 'o.channel': channel, 'm.collection_id': collectionId, 'm.template': 'SIGNATURE_CODE' })
+        .orderBy('o.created_at', 'desc')
+        .first('o.text') as Promise<{ text: string } | undefined>,
     20_000,
     `the code to ${to}`,
   );
