@@ -107,6 +107,8 @@ export const ConfigSchema = Type.Object({
   PROCESS_MANAGER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
   /** When the scheduler role sends due collection reminders and expires collections past their deadline (node-cron, seconds field optional). */
   COLLECTION_SCHEDULE_CRON: Type.String({ default: '* * * * *' }),
+  /** External signature providers allowed to call back (cancel, expiry): `name:secret[,name:secret]`; unset: none (the service signs itself, provider interno). */
+  SIGNATURE_PROVIDERS: Type.Optional(Type.String({ minLength: 1 })),
 
   // Identity checks of collection items (docs/identity-checks.md)
   /** `sandbox`: offline, the images decide (test markers); `facepp`: Face++ Compare API (document photo against selfie). */

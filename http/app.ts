@@ -24,8 +24,8 @@ function carriesBody(ctx: Context): boolean {
 }
 
 // The public offer page and the recipient page's item forms (a FORM's answers, a CONSENT's
-// acceptance) are plain HTML forms that work without script: their POSTs are urlencoded.
-const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|c\/[^/]+\/items\/[0-9a-fA-F]{24}\/(form|consent))$/;
+// acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: their POSTs are urlencoded.
+const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|c\/[^/]+\/items\/[0-9a-fA-F]{24}\/(form|consent|signature\/[a-z]+))$/;
 const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
 
 async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {

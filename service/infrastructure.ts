@@ -7,6 +7,7 @@ import { messagingPersonalData } from '../application/messaging/personal-data.ts
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
 import { formPersonalData } from '../application/collection/form/personal-data.ts';
 import { consentPersonalData } from '../application/collection/consent/personal-data.ts';
+import { signaturePersonalData } from '../application/collection/signature/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
@@ -35,6 +36,7 @@ const personalDataRules: PersonalDataRule[] = [
   registryPersonalData,
   proposalPersonalData,
   executionPersonalData,
+  signaturePersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

@@ -12,6 +12,10 @@ import { identityListingRoutes } from './identity-listing.ts';
 import { identityRoutes } from './identity-routes.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
+import { signatureCallbackRoutes } from './signature-callbacks.ts';
+import { presentSignatureDetails, SignatureDetailsSchema } from './signature-details.ts';
+import { signaturePage } from './signature-page.ts';
+import { signatureRecipientRoutes } from './signature-routes.ts';
 
 /*
  * The HTTP side of the item kinds (FORM, CONSENT, IDENTITY, SIGNATURE): one line per kind in each
@@ -29,6 +33,7 @@ export const ItemConfigSchema = Type.Object({
 export const ItemDetailsSchema = Type.Object({
   form: Type.Optional(FormDetailsSchema),
   consent: Type.Optional(ConsentDetailsSchema),
+  signature: Type.Optional(SignatureDetailsSchema),
   identity: Type.Optional(IdentityDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
@@ -36,6 +41,7 @@ export const ItemDetailsSchema = Type.Object({
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
   presentFormDetails,
   presentConsentDetails,
+  presentSignatureDetails,
   presentIdentityDetails,
 ];
 
@@ -47,6 +53,7 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
   FORM: formPage,
   CONSENT: consentPage,
+  SIGNATURE: signaturePage,
   IDENTITY: identityPage,
 };
 
@@ -57,6 +64,8 @@ export const collectionKindRoutes: RouteTable = {
   routes: [
     ...formRoutes,
     ...consentRoutes,
+    ...signatureRecipientRoutes,
+    ...signatureCallbackRoutes,
     ...identityRoutes,
     ...identityListingRoutes,
   ],
