@@ -17,6 +17,8 @@ export interface Evidence {
   collectionId: string;
   itemId: string;
   provider: string;
+  /** When the last party signed (SignatureCompleted). */
+  completedAt: string;
   generatedAt: Date;
   parties: EvidenceParty[];
   attachmentName: string;
@@ -110,6 +112,7 @@ export async function addEvidencePages(doc: PDFDocument, evidence: Evidence): Pr
   w.field('Solicitação', evidence.collectionId);
   w.field('Item', evidence.itemId);
   w.field('Provedor de assinatura', evidence.provider);
+  w.field('Assinaturas concluídas em', when(evidence.completedAt));
   w.field('Cópia gerada em', when(evidence.generatedAt.toISOString()));
   w.gap(LEADING);
   w.text(`Partes que assinaram (${evidence.parties.length})`, { bold: true, size: 12 });
