@@ -6,6 +6,7 @@ import { ConsentConfigSchema } from './consent.ts';
 import { FormConfigSchema } from './form.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
+import { signedDocumentRoutes } from './signed-document.ts';
 
 /*
  * The HTTP side of the item kinds (FORM, CONSENT, IDENTITY, SIGNATURE): one line per kind in each
@@ -40,5 +41,6 @@ export const collectionKindRoutes: RouteTable = {
   module: 'collection',
   description: 'Forms, consents, identity checks and signatures of collection items',
   routes: [
+    ...signedDocumentRoutes,
   ],
 };
