@@ -3,8 +3,9 @@ import { downloadSignedCopy } from '../../../application/collection/signed-docum
 import { SignedDocumentMessages } from '../../../domain/collection/kinds/signed-document.ts';
 import { Gates } from '../../gates.ts';
 import { ObjectIdSchema, route } from '../../route.ts';
-import { ItemParams } from '../schemas.ts';
 
+// Not ItemParams from ../schemas.ts: that file imports this folder's index (a cycle at load).
+const SignedDocumentParams = Type.Object({ id: ObjectIdSchema(), itemId: ObjectIdSchema() });
 const SignedDocumentQuery = Type.Object({
   recipientId: Type.Optional(ObjectIdSchema()),
 });
@@ -20,7 +21,7 @@ export const signedDocumentRoutes = [
       '`ETag` and `x-content-sha256` carry the SHA-256 of the bytes, the one `collection.signature.document` announced. ' +
       `404 \`${SignedDocumentMessages.notGenerated}\` until the copy is produced.`,
     gate: Gates.collections,
-    params: ItemParams,
+    params: SignedDocumentParams,
     query: SignedDocumentQuery,
     files: ['application/pdf'],
     errors: [409],
