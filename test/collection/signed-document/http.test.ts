@@ -75,7 +75,7 @@ test('JOINT, three parties: 404 in Portuguese until the last signs, then the sig
   // The attached trail is the trail the API lists for the item, up to the completion.
   const attached = JSON.parse(await detached(reply.bytes, trailAttachmentName(c.itemId)));
   const listed = (await ctx.app.call('GET', `/v1/collections/${c.collectionId}/trail?take=500`, { token: ctx.tenant.token })).body.entries;
-  const mine = listed.filter((e: { itemId: string | null; action: string }) => e.itemId === c.itemId && e.seq <= attached.entries.at(-1).seq);
+  const mine = listed.filter((e: { itemId: string | null; seq: number }) => e.itemId === c.itemId && e.seq <= attached.entries.at(-1).seq);
   assert.equal(
     attached.entries.map((e: any) => [e.seq, e.entry.action, e.entry.recipientId, e.entry.actorType, e.entry.occurredAt, e.entry.payload, e.entryHash, e.chainHash]),
     mine.map((e: any) => [e.seq, e.action, e.recipientId, e.actorType, e.occurredAt, e.payload, e.entryHash, e.chainHash]),
