@@ -114,6 +114,8 @@ export const ConfigSchema = Type.Object({
   MESSAGING_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
   /** When the scheduler role sends due collection reminders and expires collections past their deadline (node-cron, seconds field optional). */
   COLLECTION_SCHEDULE_CRON: Type.String({ default: '* * * * *' }),
+  /** External signature providers allowed to call back (cancel, expiry): `name:secret[,name:secret]`; unset: none (the service signs itself, provider interno). */
+  SIGNATURE_PROVIDERS: Type.Optional(Type.String({ minLength: 1 })),
 
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */

@@ -44,10 +44,12 @@ export const SignatureMessages = {
   noCode: 'Peça um código antes de confirmá-lo.',
   codeExpired: 'O código expirou. Peça um novo código.',
   tooManyAttempts: 'Muitas tentativas com código incorreto. Peça um novo código.',
+  codeFormat: 'O código tem 6 dígitos.',
   wrongCode: (attemptsLeft: number) => `Código incorreto. Restam ${attemptsLeft} tentativa(s).`,
   contactNotVerified: 'Confirme o código enviado ao seu contato antes de assinar.',
   declineReasonRequired: 'Informe o motivo da recusa.',
   notCompleted: 'A cópia assinada só existe depois de todas as assinaturas.',
   copyRecipient: 'Informe a parte da cópia individual (e só dela).',
   unknownProvider: 'Provedor de assinatura desconhecido.',
+  providerSignatureInvalid: 'Assinatura da chamada do provedor inválida ou expirada.',
 } as const;

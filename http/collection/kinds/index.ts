@@ -7,6 +7,10 @@ import { FormConfigSchema } from './form.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
 import { signedDocumentRoutes } from './signed-document.ts';
+import { signatureCallbackRoutes } from './signature-callbacks.ts';
+import { presentSignatureDetails, SignatureDetailsSchema } from './signature-details.ts';
+import { signaturePage } from './signature-page.ts';
+import { signatureRecipientRoutes } from './signature-routes.ts';
 
 /*
  * The HTTP side of the item kinds (FORM, CONSENT, IDENTITY, SIGNATURE): one line per kind in each
@@ -22,10 +26,12 @@ export const ItemConfigSchema = Type.Object({
 
 /** `details` of an item in a collection's detail: what the kind has received so far. */
 export const ItemDetailsSchema = Type.Object({
+  signature: Type.Optional(SignatureDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
+  presentSignatureDetails,
 ];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
@@ -34,6 +40,7 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 
 /** The recipient page's controls per kind (DOCUMENT and CUSTOM use the page's upload form). */
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
+  SIGNATURE: signaturePage,
 };
 
 /** Routes of the kinds: the recipient's answers under /c/{token}, the operator's under /v1/collections. */
@@ -42,5 +49,7 @@ export const collectionKindRoutes: RouteTable = {
   description: 'Forms, consents, identity checks and signatures of collection items',
   routes: [
     ...signedDocumentRoutes,
+    ...signatureRecipientRoutes,
+    ...signatureCallbackRoutes,
   ],
 };
