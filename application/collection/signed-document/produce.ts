@@ -58,6 +58,8 @@ async function itemTrail(app: AppContext, event: RecordedEvent, completed: Compl
  * meanwhile) is logged and skipped, like the collection process does.
  */
 export async function produceSignedCopies(app: AppContext, identity: SigningIdentity, event: RecordedEvent, log: Logger): Promise<void> {
+  // How long the completion waited for this worker: the queue a burst of completions builds.
+  const waitedMs = Date.now() - event.createdAt.getTime();
   const completed = event.data as unknown as Completed;
   const { organizationId, collectionId, itemId } = completed;
   if (!itemId) return;
@@ -77,9 +79,11 @@ export async function produceSignedCopies(app: AppContext, identity: SigningIden
     return;
   }
   for (const copy of missing) {
+    const started = performance.now();
     const stored = await storedCopy(app, identity, blobs, event, completed, copy, original);
     try {
       await recordSignedDocument(app, { organizationId, collectionId, itemId, recipientId: copy.recipientId, provider: completed.payload.provider, ...stored });
+      log.info({ collectionId, itemId, recipientId: copy.recipientId, sha256: stored.sha256, waitedMs, ms: Math.round(performance.now() - started) }, 'signed copy produced');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       log.info({ collectionId, itemId, recipientId: copy.recipientId, refusal: error.message }, 'signed copy not recorded');
