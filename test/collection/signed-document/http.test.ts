@@ -6,7 +6,7 @@ import { extractSignature } from '@signpdf/utils';
 import forge from 'node-forge';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { trailAttachmentName } from '../../../application/collection/signed-document/build.ts';
+import { sha256Hex, trailAttachmentName } from '../../../application/collection/signed-document/build.ts';
 import { GENERATED_P12 } from '../../../application/collection/signed-document/certificate.ts';
 import { SignedDocumentMessages } from '../../../domain/collection/kinds/signed-document.ts';
 import { startTestApp, type TestApp } from '../../support/app.ts';
@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/db.ts';
 import { provisionTenant, type TestTenant } from '../../support/identity.ts';
 import { recentTrail } from '../../../projections/collection/trail-queries.ts';
 import { eventually } from '../../support/webhook.ts';
-import { detached, pageCount, pdfsig } from './pdf-tools.ts';
+import { detached, pageCount, pageText, pdfsig } from './pdf-tools.ts';
 import { copiesRecorded, signAs, signingCollection } from './support.ts';
 
 interface Ctx {
@@ -71,6 +71,9 @@ test('JOINT, three parties: 404 in Portuguese until the last signs, then the sig
   assert.match(report, /Signature Validation: Signature is Valid\./);
   assert.match(report, /Total document signed/);
   assert.is(await pageCount(reply.bytes), 4);
+  const evidence = await pageText(reply.bytes, 4);
+  assert.match(evidence, new RegExp(`SHA-256 do documento original: ${sha256Hex(c.original)}`));
+  assert.match(evidence, /1\. Ana Sócia[\s\S]*e-mail pa\*\*\*@exemplo\.com\.br[\s\S]*3\. Carla Testemunha/);
 
   // The attached trail is the trail the API lists for the item, up to the completion.
   const attached = JSON.parse(await detached(reply.bytes, trailAttachmentName(c.itemId)));

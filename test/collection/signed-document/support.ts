@@ -1,6 +1,5 @@
 import * as assert from 'uvu/assert';
-import { createCollection, loadCollection } from '../../../application/collection/commands.ts';
-import { sha256Hex } from '../../../application/collection/signed-document/build.ts';
+import { loadCollection } from '../../../application/collection/commands.ts';
 import { recordSignatureCodeSent, signItem, verifySignatureContact } from '../../../application/collection/signature/commands.ts';
 import type { SignatureMode } from '../../../domain/collection/enums.ts';
 import type { TestApp } from '../../support/app.ts';
@@ -25,20 +24,24 @@ export async function signingCollection(app: TestApp, tenant: TestTenant, option
   const uploaded = await uploadFile(app, tenant.token, `/v1/registry/${registry.body.id}/documents`, { bytes: original, fileName: 'Contrato de crédito.pdf', type: 'application/pdf' });
   assert.is(uploaded.status, 201, JSON.stringify(uploaded.body));
   const names = ['Ana Sócia', 'Bruno Avalista', 'Carla Testemunha', 'Davi Fiador'].slice(0, options.parties ?? 3);
-  // Created through the application with the document's SHA-256 in the config, which the
-  // service fills in itself when the SIGNATURE helper's creation path is merged.
-  const signature = { mode: options.mode ?? 'JOINT', flow: 'SIGNATURE' as const, ordered: false, registryDocumentId: uploaded.body.id, documentSha256: sha256Hex(original) };
-  const { state } = await createCollection(app.app, { organizationId: tenant.organizationId, userId: tenant.userId, permissions: new Set() }, {
-    registryId: registry.body.id,
-    items: [{ key: 'contrato', kind: 'SIGNATURE', title: 'Contrato de crédito', config: { signature } }],
-    recipients: names.map((name, n) => ({ name, email: `parte${n + 1}@exemplo.com.br` })),
-    notificationChannel: 'NONE',
-    send: true,
+  const created = await app.call('POST', '/v1/collections', {
+    token: tenant.token,
+    body: {
+      registryId: registry.body.id,
+      items: [{ key: 'contrato', kind: 'SIGNATURE', title: 'Contrato de crédito', config: { signature: { mode: options.mode ?? 'JOINT', flow: 'SIGNATURE', registryDocumentId: uploaded.body.id } } }],
+      recipients: names.map((name, n) => ({ name, email: `parte${n + 1}@exemplo.com.br` })),
+      notificationChannel: 'NONE',
+      send: true,
+    },
   });
-  return { collectionId: state.collectionId!, itemId: state.items[0]!.itemId, recipientIds: state.recipients.map((r) => r.recipientId), original };
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  return { collectionId: created.body.id, itemId: created.body.items[0].id, recipientIds: created.body.recipients.map((r: { id: string }) => r.id), original };
 }
 
-/** Each party proves their e-mail with a code and signs, as the recipient page's steps do. */
+/**
+ * Each party proves their e-mail with a code and signs, through the SIGNATURE kind's commands the
+ * recipient page's steps call (the pages themselves are the SIGNATURE helper's tests and the bench's).
+ */
 export async function signAs(app: TestApp, organizationId: string, c: SigningCollection, recipientId: string): Promise<void> {
   const ref = { organizationId, collectionId: c.collectionId, itemId: c.itemId, recipientId };
   await recordSignatureCodeSent(app.app, { ...ref, channel: 'EMAIL', codeHash: `code-of-${recipientId}` });
