@@ -108,7 +108,9 @@ export async function addEvidencePages(doc: PDFDocument, evidence: Evidence): Pr
   w.text('Evidências da assinatura eletrônica', { bold: true, size: 15 });
   w.gap();
   w.field('Documento', evidence.documentName);
-  w.field('SHA-256 do documento original', evidence.originalSha256);
+  // On a line of its own: beside its label the hash may not fit, and a hash cut in two cannot be copied.
+  w.text('SHA-256 do documento original:');
+  w.text(evidence.originalSha256, { indent: 14 });
   w.field('Solicitação', evidence.collectionId);
   w.field('Item', evidence.itemId);
   w.field('Provedor de assinatura', evidence.provider);

@@ -68,7 +68,7 @@ test('the original 20 pages come first, then the evidence page in Portuguese', a
   assert.match(await pageText(ctx.signed.bytes, 20), /página 20 de 20/);
   const evidence = await pageText(ctx.signed.bytes, 21);
   assert.match(evidence, /Evidências da assinatura eletrônica/);
-  assert.match(evidence, new RegExp(`SHA-256 do documento original: ${sha256Hex(ctx.input.original)}`));
+  assert.match(evidence, new RegExp(`SHA-256 do documento original:\\s+${sha256Hex(ctx.input.original)}`));
   assert.match(evidence, /Contrato de crédito\.pdf/);
   assert.match(evidence, new RegExp(ctx.input.collectionId));
   assert.match(evidence, new RegExp(ctx.input.itemId));

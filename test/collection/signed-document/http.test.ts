@@ -72,7 +72,7 @@ test('JOINT, three parties: 404 in Portuguese until the last signs, then the sig
   assert.match(report, /Total document signed/);
   assert.is(await pageCount(reply.bytes), 4);
   const evidence = await pageText(reply.bytes, 4);
-  assert.match(evidence, new RegExp(`SHA-256 do documento original: ${sha256Hex(c.original)}`));
+  assert.match(evidence, new RegExp(`SHA-256 do documento original:\\s+${sha256Hex(c.original)}`));
   assert.match(evidence, /1\. Ana Sócia[\s\S]*e-mail pa\*\*\*@exemplo\.com\.br[\s\S]*3\. Carla Testemunha/);
 
   // The attached trail is the trail the API lists for the item, up to the completion.
