@@ -48,6 +48,15 @@ export const ConfigSchema = Type.Object({
   PERSONAL_DATA_PEPPER: Type.Optional(Type.String({ minLength: 1 })),
   PERSONAL_DATA_PEPPER_FILE: Type.Optional(Type.String({ minLength: 1 })),
 
+  /**
+   * The PKCS#12 (key + certificate) that signs the signed PDF copies of SIGNATURE items: a file
+   * (SIGNING_P12_PATH) or its base64 (SIGNING_P12_BASE64), opened with SIGNING_P12_PASSWORD.
+   * Unset: a self-signed certificate is generated once into DATA_DIR.
+   */
+  SIGNING_P12_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  SIGNING_P12_BASE64: Type.Optional(Type.String({ minLength: 1 })),
+  SIGNING_P12_PASSWORD: Type.Optional(Type.String()),
+
   // Identity
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
   AUTH_FAILURES_BEFORE_LOCK: Type.Integer({ minimum: 1, default: 5 }),

@@ -9,6 +9,7 @@ import { DocumentAnalysisWorker } from '../application/registry/analysis/worker.
 import { collectionNotificationWorkers } from '../application/collection/notifications/workers.ts';
 import { collectionProcessWorker } from '../application/collection/process.ts';
 import { OfferExpiryJob } from '../application/proposal/expiry.ts';
+import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -24,4 +25,5 @@ export const workerFactories: Array<() => Worker> = [
   ...collectionNotificationWorkers,
   collectionProcessWorker,
   () => new OfferExpiryJob(),
+  signedDocumentWorker,
 ];

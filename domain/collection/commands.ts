@@ -5,6 +5,7 @@ import type { ConsentCommand } from './kinds/consent.ts';
 import type { FormCommand } from './kinds/form.ts';
 import type { IdentityCommand } from './kinds/identity.ts';
 import type { SignatureCommand } from './kinds/signature.ts';
+import type { SignedDocumentCommand } from './kinds/signed-document.ts';
 
 export interface Actor {
   actorType: ActorType;
@@ -46,4 +47,4 @@ export type CollectionCommand =
   | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean })
   | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string })
   | (Base & { type: 'ExpireCollection' })
-  | (Base & (FormCommand | ConsentCommand | IdentityCommand | SignatureCommand));
+  | (Base & (FormCommand | ConsentCommand | IdentityCommand | SignatureCommand | SignedDocumentCommand));

@@ -8,12 +8,13 @@ import type { ConsentExtras, ConsentPayloads } from './kinds/consent.ts';
 import type { FormExtras, FormPayloads } from './kinds/form.ts';
 import type { IdentityExtras, IdentityPayloads } from './kinds/identity.ts';
 import type { SignatureExtras, SignaturePayloads } from './kinds/signature.ts';
+import type { SignedDocumentPayloads } from './kinds/signed-document.ts';
 
 /**
  * The trail payload of each action this module writes. Payloads hold ids, statuses and reasons,
  * never names, documents, e-mails or phones: the trail goes to auditors and webhooks as it is.
  */
-export interface CollectionPayloads extends FormPayloads, ConsentPayloads, IdentityPayloads, SignaturePayloads {
+export interface CollectionPayloads extends FormPayloads, ConsentPayloads, IdentityPayloads, SignaturePayloads, SignedDocumentPayloads {
   CollectionCreated: {
     registryId: string;
     template: string | null;

@@ -12,6 +12,7 @@ import { identityListingRoutes } from './identity-listing.ts';
 import { identityRoutes } from './identity-routes.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
+import { signedDocumentRoutes } from './signed-document.ts';
 import { signatureCallbackRoutes } from './signature-callbacks.ts';
 import { presentSignatureDetails, SignatureDetailsSchema } from './signature-details.ts';
 import { signaturePage } from './signature-page.ts';
@@ -64,6 +65,7 @@ export const collectionKindRoutes: RouteTable = {
   routes: [
     ...formRoutes,
     ...consentRoutes,
+    ...signedDocumentRoutes,
     ...signatureRecipientRoutes,
     ...signatureCallbackRoutes,
     ...identityRoutes,
