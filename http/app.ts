@@ -23,8 +23,8 @@ function carriesBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length')) > 0;
 }
 
-// The public offer page is a plain HTML form that works without script: its POST is urlencoded.
-const PAGE_FORM_PATH = /^\/oferta\/[^/]+\/escolha$/;
+// The public offer page and the public form are plain HTML forms that work without script: their POST is urlencoded.
+const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|formulario\/[^/]+)$/;
 const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
 
 async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
@@ -105,7 +105,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       // Upload routes stream their own multipart body to a bounded temporary file (http/upload.ts).
       multipart: false,
       text: false,
-      // Only the offer page's form gets here urlencoded (jsonBodiesOnly refuses it elsewhere).
+      // Only the page forms get here urlencoded (jsonBodiesOnly refuses it elsewhere).
       urlencoded: true,
       onError(error, ctx) {
         const refusal = bodyParseError(error);
