@@ -21,3 +21,33 @@ export const CollectionMessages = {
   templateNoItems: 'O modelo não tem itens para este tipo de cadastro.',
   recipientWithoutContact: 'O destinatário precisa de e-mail ou telefone.',
 } as const;
+
+/** SIGNATURE items (domain/collection/kinds/signature*.ts). */
+export const SignatureMessages = {
+  configRequired: 'Um item de assinatura precisa da configuração da assinatura (modo e fluxo).',
+  configOnOtherKind: 'Só um item de assinatura leva a configuração da assinatura.',
+  orderedOnlyJoint: 'A ordem das assinaturas só vale para a assinatura conjunta.',
+  documentRequired: 'Informe o documento a assinar (registryDocumentId).',
+  documentNotFound: 'Documento a assinar não encontrado no cadastro.',
+  documentNotPdf: 'O documento a assinar precisa ser um PDF.',
+  notASignature: 'Este item não é uma assinatura.',
+  notAParty: 'Você não é parte desta assinatura.',
+  alreadySigned: 'Você já assinou este documento.',
+  alreadyCompleted: 'Todas as assinaturas deste documento já foram coletadas.',
+  declined: 'A assinatura foi recusada por uma das partes; o operador foi avisado.',
+  awaitingTurn: (name: string) => `Aguardando a assinatura de ${name}.`,
+  identityFirst: 'Conclua a verificação de identidade antes de assinar.',
+  noEmail: 'Não há e-mail cadastrado para receber o código.',
+  noPhone: 'Não há telefone cadastrado para receber o código.',
+  codeTooSoon: 'Aguarde um minuto antes de pedir um novo código.',
+  contactAlreadyVerified: 'Seu contato já foi confirmado; você já pode assinar.',
+  noCode: 'Peça um código antes de confirmá-lo.',
+  codeExpired: 'O código expirou. Peça um novo código.',
+  tooManyAttempts: 'Muitas tentativas com código incorreto. Peça um novo código.',
+  wrongCode: (attemptsLeft: number) => `Código incorreto. Restam ${attemptsLeft} tentativa(s).`,
+  contactNotVerified: 'Confirme o código enviado ao seu contato antes de assinar.',
+  declineReasonRequired: 'Informe o motivo da recusa.',
+  notCompleted: 'A cópia assinada só existe depois de todas as assinaturas.',
+  copyRecipient: 'Informe a parte da cópia individual (e só dela).',
+  unknownProvider: 'Provedor de assinatura desconhecido.',
+} as const;

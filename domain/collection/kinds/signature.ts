@@ -1,5 +1,8 @@
 import type { SignatureFlow, SignatureMode } from '../enums.ts';
 import type { CollectionKind } from './kind.ts';
+import { decideSignature } from './signature-decide.ts';
+import { evolveSignature } from './signature-evolve.ts';
+import { validateSignatureItem } from './signature-parties.ts';
 
 /**
  * How a SIGNATURE item signs. The parties are the item's recipients, in the order of the
@@ -11,11 +14,15 @@ export interface SignatureConfig {
   flow: SignatureFlow;
   ordered: boolean;
   registryDocumentId: string | null;
+  /** SHA-256 of that PDF, set by the service when the collection is created (the evidence names it). */
+  documentSha256?: string;
 }
+
+export type ContactChannel = 'EMAIL' | 'PHONE';
 
 /** The electronic-signature evidence of one party (personal data: kept beside the trail envelope). */
 export interface SignatureEvidence {
-  contactChannel: 'EMAIL' | 'PHONE';
+  contactChannel: ContactChannel;
   contactVerifiedAt: string;
   signedAt: string;
   ip: string | null;
@@ -26,12 +33,27 @@ export interface SignatureEvidence {
 
 export interface SignatureParty {
   recipientId: string;
-  /** 1-based position when the item is ordered. */
+  /** 1-based position among the item's recipients (enforced only when the item is ordered). */
   order: number;
+  /** The contact a one-time code proved, and when. */
+  verifiedChannel: ContactChannel | null;
+  verifiedAt: string | null;
   signedAt: string | null;
+  /** null once erased (personal data) or before signing. */
   evidence: SignatureEvidence | null;
   declinedAt: string | null;
   declineReason: string | null;
+}
+
+/** The latest one-time code sent to a party: only its hash is kept. */
+export interface SignatureCode {
+  recipientId: string;
+  channel: ContactChannel;
+  codeHash: string;
+  sentAt: string;
+  expiresAt: string;
+  /** Wrong codes typed so far. */
+  failures: number;
 }
 
 /** A signed PDF copy the service produced: one for a JOINT item, one per party for INDIVIDUAL. */
@@ -39,37 +61,54 @@ export interface SignedCopy {
   recipientId: string | null;
   blobId: string;
   sha256: string;
+  provider: string;
   generatedAt: string;
 }
 
+/**
+ * What a SIGNATURE item has received. `parties` holds the parties with a recorded fact (code
+ * verified, signed, declined); signaturePartiesOf (signature-parties.ts) merges them with the
+ * item's recipients for the full list.
+ */
 export interface SignatureItemState {
   documentSha256: string | null;
   parties: SignatureParty[];
+  codes: SignatureCode[];
   completedAt: string | null;
   signedCopies: SignedCopy[];
 }
 
 export interface SignaturePayloads {
-  SignatureCollected: { order: number; documentSha256: string; contactChannel: 'EMAIL' | 'PHONE' };
-  /** `parties`: the recipient ids that signed; `contentHash`: SHA-256 of the signed content. */
+  SignatureCollected: { order: number; documentSha256: string; contactChannel: ContactChannel };
+  /** `parties`: the recipient ids that signed; `contentHash`: SHA-256 of the signed content (the document every party signed). */
   SignatureCompleted: { provider: string; parties: string[]; contentHash: string; signedDocument: true };
   SignatureDocumentGenerated: { provider: string; sha256: string; blobId: string };
   SignatureDeclined: { reason: string };
-  SignatureCodeSent: { channel: 'EMAIL' | 'PHONE' };
-  SignatureContactVerified: { channel: 'EMAIL' | 'PHONE' };
+  SignatureCodeSent: { channel: ContactChannel };
+  /** A code typed by the party: `verified` false is a wrong code (the attempt counts; the trail keeps it). */
+  SignatureContactVerified: { channel: ContactChannel; verified: boolean; attemptsLeft: number };
 }
 
 export interface SignatureExtras {
   SignatureCollected: { evidence: SignatureEvidence };
+  SignatureCodeSent: { codeHash: string; expiresAt: string };
 }
 
 export type SignatureCommand =
+  /** `codeHash`: the application draws the code, sends it and hashes it; the domain sets its expiry. */
+  | { type: 'SendSignatureCode'; itemId: string; recipientId: string; channel: ContactChannel; codeHash: string }
+  | { type: 'VerifySignatureContact'; itemId: string; recipientId: string; codeHash: string }
+  | { type: 'SignItem'; itemId: string; recipientId: string; ip: string | null; userAgent: string | null }
+  | { type: 'DeclineSignature'; itemId: string; recipientId: string; reason: string }
+  /** `recipientId`: null for a JOINT item's copy, the party for an INDIVIDUAL item's. */
   | { type: 'RecordSignedDocument'; itemId: string; recipientId: string | null; blobId: string; sha256: string; provider: string }
   /** An external provider's envelope was canceled or expired: the collection closes with provider and reason. */
   | { type: 'RecordProviderOutcome'; itemId: string; outcome: 'CANCELED' | 'EXPIRED'; reason: string; provider: string };
 
+export { INTERNAL_SIGNATURE_PROVIDER, SIGNATURE_CODE_MAX_ATTEMPTS, SIGNATURE_CODE_RESEND_MS, SIGNATURE_CODE_TTL_MS, signaturePartiesOf } from './signature-parties.ts';
+
 export const signatureKind: CollectionKind = {
-  decide: () => null,
-  evolve: () => null,
-  validateItem: () => undefined,
+  decide: decideSignature,
+  evolve: evolveSignature,
+  validateItem: validateSignatureItem,
 };

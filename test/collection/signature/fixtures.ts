@@ -1,0 +1,45 @@
+import type { SignatureConfig } from '../../../domain/collection/kinds/signature.ts';
+import type { CollectionState } from '../../../domain/collection/state.ts';
+import { cmd, definition, item, recipient, RECIPIENT, SYSTEM } from '../fixtures.ts';
+
+/** Signature decider fixtures: one SIGNATURE item s1 signed by recipients a, b, c (in that order). */
+export const SHA = 'ab'.repeat(32);
+export const HASH = (code: string) => `hash-${code}`;
+export const MINUTE = 60_000;
+export const later = (ms: number) => new Date(Date.parse('2026-11-23T12:00:00.000Z') + ms).toISOString();
+
+export const signatureConfig = (extra: Partial<SignatureConfig> = {}): SignatureConfig => ({
+  mode: 'JOINT',
+  flow: 'SIGNATURE',
+  ordered: false,
+  registryDocumentId: 'd00000000000000000000001',
+  documentSha256: SHA,
+  ...extra,
+});
+
+export const signing = (config: Partial<SignatureConfig> = {}, parties = ['a', 'b', 'c']) =>
+  definition({
+    items: [item('s1', { kind: 'SIGNATURE', expectedType: null, title: 'Contrato', config: { signature: signatureConfig(config) } })],
+    recipients: parties.map((p) => recipient(p, ['s1'])),
+  });
+
+const party = (recipientId: string, at: string) => ({ actor: RECIPIENT(recipientId), at });
+export const sendCode = (p: string, code = '123456', at = later(0), channel: 'EMAIL' | 'PHONE' = 'EMAIL') =>
+  cmd({ type: 'SendSignatureCode', itemId: 's1', recipientId: p, channel, codeHash: HASH(code) }, party(p, at));
+export const verify = (p: string, code = '123456', at = later(MINUTE)) =>
+  cmd({ type: 'VerifySignatureContact', itemId: 's1', recipientId: p, codeHash: HASH(code) }, party(p, at));
+export const sign = (p: string, at = later(2 * MINUTE)) =>
+  cmd({ type: 'SignItem', itemId: 's1', recipientId: p, ip: '203.0.113.7', userAgent: 'Teste/1.0' }, party(p, at));
+export const decline = (p: string, reason = 'Valor errado no contrato.') =>
+  cmd({ type: 'DeclineSignature', itemId: 's1', recipientId: p, reason }, party(p, later(2 * MINUTE)));
+export const recordCopy = (recipientId: string | null = null, blobId = 'blob-1') =>
+  cmd({ type: 'RecordSignedDocument', itemId: 's1', recipientId, blobId, sha256: 'cd'.repeat(32), provider: 'interno' }, { actor: SYSTEM, at: later(3 * MINUTE) });
+
+/** A party's full path: code, confirmation, signature. */
+export const signs = (p: string) => [sendCode(p), verify(p), sign(p)];
+
+/** The state with an approved identity check for `recipientId` (as the identity kind records it). */
+export function withApprovedIdentity(state: CollectionState, recipientId: string): CollectionState {
+  const check = { checkId: `chk-${recipientId}`, recipientId, provider: 'offline', verdict: 'APROVADO' as const, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2, completedAt: later(0) };
+  return { ...state, items: state.items.map((i) => ({ ...i, details: { ...i.details, identity: { checks: [...(i.details.identity?.checks ?? []), check] } } })) };
+}
