@@ -84,7 +84,9 @@ export async function openContract(app: App, proposal: ProposalState, executionI
     source: null,
     actor: SYSTEM_ACTOR,
   });
-  const signature = { mode: 'JOINT' as const, flow: 'SIGNATURE' as const, ordered: action.step.ordered, registryDocumentId };
+  // The SHA-256 every party's evidence names: the bytes just stored.
+  const documentSha256 = createHash('sha256').update(bytes).digest('hex');
+  const signature = { mode: 'JOINT' as const, flow: 'SIGNATURE' as const, ordered: action.step.ordered, registryDocumentId, documentSha256 };
   await createCollection(
     app,
     { organizationId, userId: '', permissions: new Set() },
