@@ -91,7 +91,8 @@ export async function openContract(app: App, proposal: ProposalState, executionI
     app,
     { organizationId, userId: '', permissions: new Set() },
     {
-      registryId,
+      // The subject, not the registry id: the registry may be too new for the registry read model that an id is checked against.
+      subject: { name: created.name, document: created.document },
       items: [{ key: 'contrato', kind: 'SIGNATURE', title: action.step.title, required: true, config: { signature } }],
       recipients: parties.map(({ name, email, phone }) => ({ name, email, phone })),
       message: `Contrato de ${facts.productName} para assinatura.`,

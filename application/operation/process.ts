@@ -11,11 +11,12 @@ import { reportStream } from '../../domain/report/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { findProductByKey } from '../../projections/catalog/queries.ts';
+import { findOrganization } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { awaitOperator, issueFirmOffer, loadProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
 import { contractOutcome, openContract } from './contract.ts';
-import { releaseRun, requestForRun } from './run.ts';
+import { pipelineReportId, releaseRun, requestForRun } from './run.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
 
@@ -139,8 +140,13 @@ export class ExecutionProcess {
     const mine = (kind: 'INDICATIVE' | 'FIRM') => proposal.offers.find((o) => o.executionId === executionId && o.kind === kind);
     switch (action.type) {
       case 'REQUEST_REPORT': {
-        const caller = { organizationId: started.organizationId, userId: started.userId, userName: '', modules: new Set<never>() };
-        const report = await this.attempt(executionId, () => requestForRun(this.app, caller, proposal, action.policyId));
+        const reportId = pipelineReportId(executionId, state.cursor);
+        // Created before a crash that kept it from being recorded: recorded now, not created again.
+        const created = (await this.app.store.readStream(reportStream(reportId), { maxCount: 1 })).length > 0;
+        // The organization's modules as they are now: a pipeline's report has the SCR source when the organization has it.
+        const modules = new Set((await findOrganization(this.app.db, started.organizationId))?.modules ?? []);
+        const caller = { organizationId: started.organizationId, userId: started.userId, userName: '', modules };
+        const report = created ? { reportId } : await this.attempt(executionId, () => requestForRun(this.app, caller, proposal, action.policyId, reportId));
         if (report) await this.command(executionId, { type: 'RecordReport', reportId: report.reportId, policyId: action.policyId, at });
         return;
       }

@@ -1,13 +1,15 @@
 import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import type { PublicFormRequest } from '../../domain/public-form/form.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
+import type { Module } from '../../domain/identity/access.ts';
 import { findOwnTemplateById } from '../../projections/collection-template/queries.ts';
+import { findOrganization } from '../../projections/identity/queries.ts';
 import { SYSTEM_ACTOR } from '../collection/actor.ts';
 import { createCollection, type App, type RecipientLinkOut } from '../collection/commands.ts';
 import { PublicFormCounters } from './limits.ts';
 
 /** The modules that make collections available to an organization (http/gates.ts, Gates.collections). */
-const COLLECTION_MODULES = ['onboarding', 'formalization', 'registry'];
+const COLLECTION_MODULES: readonly Module[] = ['onboarding', 'formalization', 'registry'];
 
 export type PublicTemplate = CollectionTemplate & { organizationId: string; organizationName: string };
 
@@ -21,9 +23,9 @@ export const countersOf = (app: Pick<App, 'db' | 'config'>) =>
 export async function publicTemplate(app: Pick<App, 'db'>, templateId: string): Promise<PublicTemplate | null> {
   const template = await findOwnTemplateById(app.db, templateId);
   if (!template?.publicForm || !template.enabled) return null;
-  const organization = await app.db('identity_organizations').where({ id: template.organizationId }).first('name', 'modules');
-  if (!organization || !(organization.modules as string[]).some((m) => COLLECTION_MODULES.includes(m))) return null;
-  return { ...template, organizationName: organization.name as string };
+  const organization = await findOrganization(app.db, template.organizationId);
+  if (!organization?.modules.some((m) => COLLECTION_MODULES.includes(m))) return null;
+  return { ...template, organizationName: organization.name };
 }
 
 export type PublicFormOutcome = { opened: true; link: RecipientLinkOut; position: Position | null } | { opened: false; reason: 'ADDRESS' | 'CEILING' };

@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PDFParse } from 'pdf-parse';
 import { recordSignatureCodeSent, signItem, verifySignatureContact } from '../../application/collection/signature/commands.ts';
+import { pipelineReportId } from '../../application/operation/run.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';
@@ -22,7 +23,8 @@ test.before(async () => {
   app = await startTestApp({ RATE_LIMIT_PER_CREDENTIAL: '100000', RATE_LIMIT_PER_ORGANIZATION: '100000' });
   tenant = await provisionTenant(app);
   await seedProduct(app, tenant.organizationId);
-  const policy = await call('POST', '/credit-policy/policy', scorePolicy(800));
+  // With the SCR section: the organization has the scr module, so the pipeline's report asks it too.
+  const policy = await call('POST', '/credit-policy/policy', { ...scorePolicy(800), sections: ['BASIC_INFORMATION', 'SCR'] });
   assert.is(policy.status, 200, JSON.stringify(policy.body));
   // Report, offer, choice, approval by policy, then the contract as the last step.
   const steps = [
@@ -112,6 +114,9 @@ test('the contract is generated, signed by every party, formalized, and the outc
     await signItem(app.app, { ...party, ip: '198.51.100.7', userAgent: 'test' });
   }
   const done = await waitForExecution(app, tenant.token, id, (e) => e.status === 'APPROVED');
+  assert.equal(done.reportIds, [pipelineReportId(id, 0)], "the step's report id is derived from the execution");
+  const requested = (await app.app.store.readStream(`report-${done.reportIds[0]}`))[0]!.data as any;
+  assert.equal([requested.skippedSections, requested.ranWithoutSCRReason], [[], null], "the pipeline's report ran with the organization's SCR");
   assert.ok(done.contract.formalizedAt);
   assert.equal(done.steps.map((s: any) => s.status), ['DONE', 'DONE', 'DONE', 'DONE', 'DONE']);
   const formalized = (await app.app.store.readStream(`execution-${id}`)).find((e) => e.type === 'ExecutionContractFormalized')!.data as any;
