@@ -23,8 +23,9 @@ function carriesBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length')) > 0;
 }
 
-// The public offer page and the public form are plain HTML forms that work without script: their POST is urlencoded.
-const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|formulario\/[^/]+)$/;
+// The public offer page, the public form and the recipient page's item forms (a FORM's answers, a
+// CONSENT's acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: their POSTs are urlencoded.
+const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|formulario\/[^/]+|c\/[^/]+\/items\/[0-9a-fA-F]{24}\/(form|consent|signature\/[a-z]+))$/;
 const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
 
 async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {

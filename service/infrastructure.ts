@@ -5,6 +5,7 @@ import { keyringFor, loadAllKeyrings, prepareDataDir, type Config } from '../con
 import { identityPersonalData } from '../application/identity/personal-data.ts';
 import { messagingPersonalData } from '../application/messaging/personal-data.ts';
 import { collectionPersonalData } from '../application/collection/personal-data.ts';
+import { signaturePersonalData } from '../application/collection/signature/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
@@ -31,6 +32,7 @@ const personalDataRules: PersonalDataRule[] = [
   registryPersonalData,
   proposalPersonalData,
   executionPersonalData,
+  signaturePersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

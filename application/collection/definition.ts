@@ -3,6 +3,7 @@ import type { CompletionTarget, OnCompleted, TemplateItem } from '../../domain/c
 import type { CollectionDefinition, EntityType, ItemDefinition, RecipientDefinition } from '../../domain/collection/definition.ts';
 import type { ExpectedDocumentType, ItemKind, NotificationChannel, ResolutionMode } from '../../domain/collection/enums.ts';
 import { completeItemConfig, type ItemConfigInput } from './item-config.ts';
+import { completeSignatureDocuments } from './signature/document.ts';
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { hasValidCheckDigits, stripMask } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -141,6 +142,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
       ...(item.config && { config: item.config }),
     });
   }
+  await completeSignatureDocuments(app, caller.organizationId, items);
   const recipients = input.recipients.map((r) => resolveRecipient(app, collectionId, app.ids.objectId(), r, items));
   return {
     registryId,

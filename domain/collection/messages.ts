@@ -44,10 +44,22 @@ export const SignatureMessages = {
   noCode: 'Peça um código antes de confirmá-lo.',
   codeExpired: 'O código expirou. Peça um novo código.',
   tooManyAttempts: 'Muitas tentativas com código incorreto. Peça um novo código.',
+  codeFormat: 'O código tem 6 dígitos.',
   wrongCode: (attemptsLeft: number) => `Código incorreto. Restam ${attemptsLeft} tentativa(s).`,
   contactNotVerified: 'Confirme o código enviado ao seu contato antes de assinar.',
   declineReasonRequired: 'Informe o motivo da recusa.',
   notCompleted: 'A cópia assinada só existe depois de todas as assinaturas.',
   copyRecipient: 'Informe a parte da cópia individual (e só dela).',
   unknownProvider: 'Provedor de assinatura desconhecido.',
+  providerSignatureInvalid: 'Assinatura da chamada do provedor inválida ou expirada.',
+} as const;
+
+/** IDENTITY items (and the identity check of a SIGNATURE item with flow SIGNATURE_AND_IDENTITY). */
+export const IdentityMessages = {
+  notAnIdentityItem: 'Este item não pede verificação de identidade.',
+  notAwaitingCheck: 'Este item não aguarda uma verificação de identidade.',
+  checkNotFound: 'Verificação de identidade não encontrada.',
+  imageNotFound: 'Imagem não encontrada.',
+  imagesRequired: 'Envie a foto do documento (campo document) e a selfie (campo selfie) em JPEG ou PNG.',
+  providerUnavailable: 'Não foi possível verificar a identidade agora. Tente novamente em alguns minutos.',
 } as const;

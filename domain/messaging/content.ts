@@ -16,10 +16,12 @@ export interface MessageContent {
   pendingItems: string[];
   /** ISO date-time after which the link stops working. */
   expiresAt: string | null;
+  /** SIGNATURE_CODE: the one-time code a party types to sign (valid until expiresAt). */
+  code?: string;
 }
 
 export const MESSAGE_CHANNELS: readonly MessageChannel[] = ['EMAIL', 'WHATSAPP'];
-export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = ['COLLECTION_INVITE', 'COLLECTION_REMINDER', 'COLLECTION_COMPLETED'];
+export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = ['COLLECTION_INVITE', 'COLLECTION_REMINDER', 'COLLECTION_COMPLETED', 'SIGNATURE_CODE'];
 
 /** Statuses of the read model, in the order a message moves through them. */
 export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';

@@ -6,7 +6,7 @@ export const messageStream = (messageId: string) => `${MESSAGE_CATEGORY}-${messa
 
 export type MessageChannel = 'EMAIL' | 'WHATSAPP';
 /** Which text a message carries; the names are the contract's (COLLECTION_INVITE seen). */
-export type MessageTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED';
+export type MessageTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED' | 'SIGNATURE_CODE';
 
 export interface MessageAddressee {
   name: string;

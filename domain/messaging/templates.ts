@@ -64,6 +64,15 @@ const DRAFTS: Record<MessageTemplate, (name: string, content: MessageContent) =>
       { kind: 'p', text: `Nada mais é necessário agora; ${c.organizationName} entrará em contato se precisar.` },
     ],
   }),
+  SIGNATURE_CODE: (name, c) => ({
+    subject: `${c.organizationName}: código para assinar o documento de ${c.subjectName}`,
+    greeting: `Olá, ${name}.`,
+    blocks: [
+      { kind: 'p', text: `Seu código para assinar o documento de ${c.subjectName} é ${c.code ?? ''}.` },
+      { kind: 'p', text: c.expiresAt ? `Ele vale até ${formatDeadline(c.expiresAt)} (horário de Brasília) e só pode ser usado uma vez.` : 'Ele só pode ser usado uma vez.' },
+      { kind: 'p', text: 'Não compartilhe este código. Se você não pediu para assinar, ignore esta mensagem.' },
+    ],
+  }),
 };
 
 function blockText(block: Block): string {

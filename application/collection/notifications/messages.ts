@@ -34,7 +34,7 @@ export interface MessageRequest {
   organizationName: string;
 }
 
-const KEY_PREFIX: Record<MessageTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed' };
+const KEY_PREFIX: Record<MessageTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed', SIGNATURE_CODE: 'signature-code' };
 
 /** The message for one recipient, or null when the collection's channel is NONE. */
 export function messageFor(state: CollectionState, recipient: RecipientState, request: MessageRequest): QueueMessageInput | null {

@@ -4,8 +4,15 @@ import type { CollectionState, ItemState } from '../../../domain/collection/stat
 import type { RouteTable } from '../../route.ts';
 import { ConsentConfigSchema } from './consent.ts';
 import { FormConfigSchema } from './form.ts';
+import { identityPage, IdentityDetailsSchema, presentIdentityDetails } from './identity.ts';
+import { identityListingRoutes } from './identity-listing.ts';
+import { identityRoutes } from './identity-routes.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
+import { signatureCallbackRoutes } from './signature-callbacks.ts';
+import { presentSignatureDetails, SignatureDetailsSchema } from './signature-details.ts';
+import { signaturePage } from './signature-page.ts';
+import { signatureRecipientRoutes } from './signature-routes.ts';
 
 /*
  * The HTTP side of the item kinds (FORM, CONSENT, IDENTITY, SIGNATURE): one line per kind in each
@@ -21,10 +28,14 @@ export const ItemConfigSchema = Type.Object({
 
 /** `details` of an item in a collection's detail: what the kind has received so far. */
 export const ItemDetailsSchema = Type.Object({
+  signature: Type.Optional(SignatureDetailsSchema),
+  identity: Type.Optional(IdentityDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
+  presentSignatureDetails,
+  presentIdentityDetails,
 ];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
@@ -33,6 +44,8 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 
 /** The recipient page's controls per kind (DOCUMENT and CUSTOM use the page's upload form). */
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
+  SIGNATURE: signaturePage,
+  IDENTITY: identityPage,
 };
 
 /** Routes of the kinds: the recipient's answers under /c/{token}, the operator's under /v1/collections. */
@@ -40,5 +53,9 @@ export const collectionKindRoutes: RouteTable = {
   module: 'collection',
   description: 'Forms, consents, identity checks and signatures of collection items',
   routes: [
+    ...signatureRecipientRoutes,
+    ...signatureCallbackRoutes,
+    ...identityRoutes,
+    ...identityListingRoutes,
   ],
 };
