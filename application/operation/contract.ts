@@ -84,9 +84,8 @@ export async function openContract(app: App, proposal: ProposalState, executionI
     source: null,
     actor: SYSTEM_ACTOR,
   });
-  // The SHA-256 every party's evidence names: the bytes just stored.
-  const documentSha256 = createHash('sha256').update(bytes).digest('hex');
-  const signature = { mode: 'JOINT' as const, flow: 'SIGNATURE' as const, ordered: action.step.ordered, registryDocumentId, documentSha256 };
+  // The collection module adds the document's SHA-256, which every party's evidence names.
+  const signature = { mode: 'JOINT' as const, flow: 'SIGNATURE' as const, ordered: action.step.ordered, registryDocumentId };
   await createCollection(
     app,
     { organizationId, userId: '', permissions: new Set() },

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PDFParse } from 'pdf-parse';
-import { recordSignatureCodeSent, signItem, verifySignatureContact } from '../../application/collection/signature/commands.ts';
 import { pipelineReportId } from '../../application/operation/run.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -70,6 +69,26 @@ async function runToContract() {
   return { id, proposalId, contract: execution.contract };
 }
 
+/** A party's steps on the recipient page's routes, as its forms post them: a code to the e-mail, the code, "Assinar". */
+async function signAsParty(collectionId: string, itemId: string, recipient: { id: string; email: string }) {
+  // The links' raw tokens are never stored: a new link for the party, as an operator would send it.
+  const reissued = await call('POST', `/v1/collections/${collectionId}/recipients/${recipient.id}/reissue-link`, {});
+  assert.is(reissued.status, 200, JSON.stringify(reissued.body));
+  const base = `/c/${encodeURIComponent(reissued.body.link.token)}/items/${itemId}/signature`;
+  const step = async (path: string, body: unknown) => {
+    const reply = await app.call('POST', `${base}/${path}`, { body, headers: { 'user-agent': 'Navegador de Teste/1.0' } });
+    assert.is(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
+  };
+  await step('code', { channel: 'EMAIL' });
+  const message = await eventually(
+    () => app.app.db('messaging_outbox').where({ to: recipient.email, channel: 'EMAIL' }).andWhereLike('subject', '%código para assinar%').first('text'),
+    20_000,
+    `the code to ${recipient.email}`,
+  );
+  await step('verify', { code: /é (\d{6})\./.exec(message.text)![1] });
+  await step('sign', {});
+}
+
 async function operationHook(id: string) {
   return eventually(async () => receiver.json().find((hook) => hook.data?.operationResultId === id), 20_000, `OPERATION webhook of ${id}`);
 }
@@ -104,15 +123,8 @@ test('the contract is generated, signed by every party, formalized, and the outc
   }
   assert.is(collection.items[0].config.signature.documentSha256, createHash('sha256').update(pdf).digest('hex'));
 
-  // Each party proves their e-mail with a one-time code and signs (the recipient page's steps).
-  const codeHash = createHash('sha256').update('123456').digest('hex');
-  const item = { organizationId: tenant.organizationId, collectionId: contract.collectionId, itemId: collection.items[0].id };
-  for (const recipient of collection.recipients) {
-    const party = { ...item, recipientId: recipient.id };
-    await recordSignatureCodeSent(app.app, { ...party, channel: 'EMAIL', codeHash });
-    await verifySignatureContact(app.app, { ...party, codeHash });
-    await signItem(app.app, { ...party, ip: '198.51.100.7', userAgent: 'test' });
-  }
+  // Each party, on their recipient link, proves their e-mail with the one-time code it received and signs.
+  for (const recipient of collection.recipients) await signAsParty(contract.collectionId, collection.items[0].id, recipient);
   const done = await waitForExecution(app, tenant.token, id, (e) => e.status === 'APPROVED');
   assert.equal(done.reportIds, [pipelineReportId(id, 0)], "the step's report id is derived from the execution");
   const requested = (await app.app.store.readStream(`report-${done.reportIds[0]}`))[0]!.data as any;
