@@ -80,8 +80,8 @@ async function signAsParty(collectionId: string, itemId: string, recipient: { id
     assert.is(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
   };
   await step('code', { channel: 'EMAIL' });
-  const message = await eventually(
-    () => app.app.db('messaging_outbox').where({ to: recipient.email, channel: 'EMAIL' }).andWhereLike('subject', '%código para assinar%').first('text'),
+  const message: { text: string } = await eventually(
+    async () => app.app.db('messaging_outbox').where({ to: recipient.email, channel: 'EMAIL' }).andWhereLike('subject', '%código para assinar%').first('text'),
     20_000,
     `the code to ${recipient.email}`,
   );
