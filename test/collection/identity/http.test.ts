@@ -40,8 +40,8 @@ async function identityCollection(document = newCnpj()) {
 
 function postIdentity(token: string, itemId: string, images: Partial<TestIdentityImages>, accept = 'application/json') {
   const form = new FormData();
-  if (images.document) form.set('document', new Blob([images.document]), 'doc.jpg');
-  if (images.selfie) form.set('selfie', new Blob([images.selfie]), 'selfie.png');
+  if (images.document) form.set('document', new Blob([new Uint8Array(images.document)]), 'doc.jpg');
+  if (images.selfie) form.set('selfie', new Blob([new Uint8Array(images.selfie)]), 'selfie.png');
   return fetch(`${app.url}/c/${token}/items/${itemId}/identity`, { method: 'POST', body: form, headers: { accept }, redirect: 'manual' });
 }
 
