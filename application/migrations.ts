@@ -18,6 +18,7 @@ import { collectionTrailMigrations } from './collection/trail/migrations.ts';
 import { registryMigrations } from '../projections/registry/migrations.ts';
 import { collectionMigrations } from '../projections/collection/migrations.ts';
 import { collectionInputMigrations } from '../projections/collection/inputs-migrations.ts';
+import { publicFormMigrations } from './public-form/migrations.ts';
 import { collectionIdentityMigrations } from '../projections/collection/identity-migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
@@ -41,5 +42,6 @@ export const migrations: Migration[] = [
   ...registryMigrations,
   ...collectionMigrations,
   ...collectionInputMigrations,
+  ...publicFormMigrations,
   ...collectionIdentityMigrations,
 ];

@@ -129,6 +129,12 @@ export const ConfigSchema = Type.Object({
   /** Longest one identity check may wait on the provider; past it the check has no result and the person may try again. */
   IDENTITY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
 
+  // Public forms (docs/public-form.md)
+  /** Collections one organization's public forms may open per Brasília day; then the forms are off until midnight there. */
+  PUBLIC_FORM_DAILY_CEILING: Type.Integer({ minimum: 1, default: 500 }),
+  /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
+  PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

@@ -23,9 +23,9 @@ function carriesBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length')) > 0;
 }
 
-// The public offer page and the recipient page's item forms (a FORM's answers, a CONSENT's
-// acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: their POSTs are urlencoded.
-const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|c\/[^/]+\/items\/[0-9a-fA-F]{24}\/(form|consent|signature\/[a-z]+))$/;
+// The public offer page, the public form and the recipient page's item forms (a FORM's answers, a
+// CONSENT's acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: their POSTs are urlencoded.
+const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|formulario\/[^/]+|c\/[^/]+\/items\/[0-9a-fA-F]{24}\/(form|consent|signature\/[a-z]+))$/;
 const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
 
 async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
@@ -106,7 +106,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       // Upload routes stream their own multipart body to a bounded temporary file (http/upload.ts).
       multipart: false,
       text: false,
-      // Only the offer page's form gets here urlencoded (jsonBodiesOnly refuses it elsewhere).
+      // Only the page forms get here urlencoded (jsonBodiesOnly refuses it elsewhere).
       urlencoded: true,
       onError(error, ctx) {
         const refusal = bodyParseError(error);

@@ -52,11 +52,22 @@ const linksOf = (app: Pick<AppContext, 'config'>, collectionId: string, recipien
     return { recipientId, token, url };
   });
 
-export async function createCollection(app: App, caller: Caller, input: CreateCollectionInput): Promise<CollectionWritten & { links: RecipientLinkOut[] }> {
-  const collectionId = app.ids.objectId();
+/**
+ * `options.actor`: who creates it when not the caller's credential (the public form and pipelines
+ * are SYSTEM); `options.collectionId`: an id derived by the caller, so that a retry after a crash
+ * finds the collection it created instead of opening a second one.
+ */
+export async function createCollection(
+  app: App,
+  caller: Caller,
+  input: CreateCollectionInput,
+  options: { actor?: Actor; collectionId?: string } = {},
+): Promise<CollectionWritten & { links: RecipientLinkOut[] }> {
+  const collectionId = options.collectionId ?? app.ids.objectId();
+  const actor = options.actor ?? actorOf(caller);
   // FORM items get their suggestions (what the service already knows of the registry) as they are created.
-  const definition = await suggestFormAnswers(app, caller.organizationId, await resolveDefinition(app, caller, collectionId, input));
-  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'CreateCollection', collectionId, definition, send: input.send });
+  const definition = await suggestFormAnswers(app, caller.organizationId, await resolveDefinition(app, caller, collectionId, input, actor));
+  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actor, { type: 'CreateCollection', collectionId, definition, send: input.send });
   return { ...written, links: linksOf(app, collectionId, definition.recipients) };
 }
 

@@ -12,6 +12,7 @@ import { findTemplateBySlug } from '../../projections/collection-template/querie
 import { findDocumentOnFile, registrySummary } from '../../projections/registry/queries.ts';
 import type { AppContext } from '../context.ts';
 import { ensureRegistry } from '../registry/intake.ts';
+import type { Actor } from '../../domain/collection/commands.ts';
 import { actorOf, type Caller } from './actor.ts';
 import { recipientLink } from './links.ts';
 
@@ -46,6 +47,8 @@ export interface CreateCollectionInput {
   notificationChannel?: NotificationChannel;
   expiryDays?: number;
   reminderDays?: number[];
+  /** The contract a pipeline generated (registry document id): the collection opens to sign it. */
+  contractDocumentId?: string | null;
 }
 
 /** Behaviour of an ad hoc collection when the caller says nothing (a template's own values win otherwise). */
@@ -55,7 +58,7 @@ type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
 type Subject = CollectionDefinition['subject'];
 
 /** The registry the collection is about: an existing one of the organization, or found/created from the subject. */
-async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput): Promise<{ registryId: string; subject: Subject }> {
+async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput, actor: Actor): Promise<{ registryId: string; subject: Subject }> {
   if (input.registryId) {
     const summary = await registrySummary(app.db, caller.organizationId, input.registryId);
     if (!summary) throw new DomainError('not_found', CollectionMessages.registryNotFound);
@@ -68,7 +71,7 @@ async function resolveSubject(app: App, caller: Caller, input: CreateCollectionI
     throw new DomainError('invalid', CollectionMessages.invalidDocument);
   }
   const subject = { name: input.subject.name.trim(), document: digits, entityType };
-  const { registryId } = await ensureRegistry(app, caller.organizationId, subject, actorOf(caller));
+  const { registryId } = await ensureRegistry(app, caller.organizationId, subject, actor);
   return { registryId, subject };
 }
 
@@ -104,11 +107,11 @@ export function resolveRecipient(
   return { recipientId, name: input.name.trim(), email, phone, itemIds: [...new Set(itemIds)], linkHash: recipientLink(app, collectionId, recipientId, 1).hash };
 }
 
-export async function resolveDefinition(app: App, caller: Caller, collectionId: string, input: CreateCollectionInput): Promise<CollectionDefinition> {
+export async function resolveDefinition(app: App, caller: Caller, collectionId: string, input: CreateCollectionInput, actor: Actor = actorOf(caller)): Promise<CollectionDefinition> {
   if (!input.templateSlug && !input.items?.length) throw new DomainError('invalid', CollectionMessages.templateOrItems);
   const template = input.templateSlug ? await findTemplateBySlug(app.db, caller.organizationId, input.templateSlug) : null;
   if (input.templateSlug && !template) throw new DomainError('not_found', Messages.templateNotFound);
-  const { registryId, subject } = await resolveSubject(app, caller, input);
+  const { registryId, subject } = await resolveSubject(app, caller, input, actor);
   const requested = [
     ...(template?.items ?? []).filter((item) => appliesTo(item, subject.entityType)),
     ...(input.items ?? []).map((item, index) => ({
@@ -153,5 +156,6 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
     message: input.message?.trim() || null,
     items,
     recipients,
+    ...(input.contractDocumentId && { contractDocumentId: input.contractDocumentId }),
   };
 }

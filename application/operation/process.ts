@@ -11,12 +11,14 @@ import { reportStream } from '../../domain/report/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { findProductByKey } from '../../projections/catalog/queries.ts';
+import { findOrganization } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { awaitOperator, issueFirmOffer, loadProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
-import { releaseRun, requestForRun } from './run.ts';
+import { contractOutcome, openContract } from './contract.ts';
+import { pipelineReportId, releaseRun, requestForRun } from './run.ts';
 
-type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
 
 const DECIDED: Record<string, ReportOutcome> = { APPROVED: 'APPROVED', DENIED: 'DENIED', MANUAL_ANALYSIS: 'MANUAL_ANALYSIS', FAILED: 'FAILED' };
 
@@ -46,6 +48,15 @@ export class ExecutionProcess {
       case 'OfferExpired':
         if (typeof data.executionId === 'string') await this.drive(data.executionId);
         return;
+      case 'SignatureCompleted':
+      case 'CollectionCanceled':
+      case 'CollectionExpired':
+      case 'CollectionCompleted': {
+        // Only a contract's collection matters here; drive reads what it says from its stream.
+        const link = await this.app.db('operation_contract_links').where({ collection_id: data.collectionId }).first();
+        if (link) await this.drive(link.execution_id);
+        return;
+      }
       default:
         await this.mirror({ type: event.type, data } as unknown as ExecutionEvent);
         await this.drive(String(data.executionId));
@@ -63,6 +74,9 @@ export class ExecutionProcess {
         return;
       case 'ExecutionReportRequested':
         await this.app.db('operation_report_links').insert({ report_id: event.data.reportId, execution_id: executionId }).onConflict('report_id').ignore();
+        return;
+      case 'ExecutionContractOpened':
+        await this.app.db('operation_contract_links').insert({ collection_id: event.data.collectionId, execution_id: executionId }).onConflict('collection_id').ignore();
         return;
       case 'ExecutionOperatorAwaited':
         await this.attempt(executionId, () => awaitOperator(this.app, { ...ids, reason: event.data.reason }));
@@ -103,6 +117,11 @@ export class ExecutionProcess {
       if (outcome) await this.command(executionId, { type: 'RecordReportResult', reportId: report.reportId, status: outcome, score: report.score, at });
       return;
     }
+    if (executionStatus(state) === 'WAITING_SIGNATURE') {
+      const outcome = await contractOutcome(this.app, state.contract!.collectionId, at);
+      if (outcome) await this.command(executionId, outcome);
+      return;
+    }
     if (executionStatus(state) === 'WAITING_CUSTOMER') {
       const offer = (await loadProposal(this.app, state.started.proposalId)).offers.find((o) => o.offerId === state.offerId);
       if (offer?.chosen) await this.command(executionId, { type: 'RecordOfferChosen', offerId: offer.offerId, amountCents: offer.chosen.amountCents, termMonths: offer.chosen.termMonths, at });
@@ -121,8 +140,13 @@ export class ExecutionProcess {
     const mine = (kind: 'INDICATIVE' | 'FIRM') => proposal.offers.find((o) => o.executionId === executionId && o.kind === kind);
     switch (action.type) {
       case 'REQUEST_REPORT': {
-        const caller = { organizationId: started.organizationId, userId: started.userId, userName: '', modules: new Set<never>() };
-        const report = await this.attempt(executionId, () => requestForRun(this.app, caller, proposal, action.policyId));
+        const reportId = pipelineReportId(executionId, state.cursor);
+        // Created before a crash that kept it from being recorded: recorded now, not created again.
+        const created = (await this.app.store.readStream(reportStream(reportId), { maxCount: 1 })).length > 0;
+        // The organization's modules as they are now: a pipeline's report has the SCR source when the organization has it.
+        const modules = new Set((await findOrganization(this.app.db, started.organizationId))?.modules ?? []);
+        const caller = { organizationId: started.organizationId, userId: started.userId, userName: '', modules };
+        const report = created ? { reportId } : await this.attempt(executionId, () => requestForRun(this.app, caller, proposal, action.policyId, reportId));
         if (report) await this.command(executionId, { type: 'RecordReport', reportId: report.reportId, policyId: action.policyId, at });
         return;
       }
@@ -141,6 +165,11 @@ export class ExecutionProcess {
         const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, ...pricing, validUntil: validUntil(at, action.step.validDays) });
         const offerId = mine('FIRM')?.offerId ?? (await this.attempt(executionId, issue))?.offerId;
         if (offerId) await this.command(executionId, { type: 'RecordFirmOffer', offerId, at });
+        return;
+      }
+      case 'OPEN_CONTRACT': {
+        const opened = await this.attempt(executionId, () => openContract(this.app, proposal, executionId, action, at));
+        if (opened) await this.command(executionId, opened);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Principal } from '../../domain/identity/access.ts';
 import type { ExecutionKind } from '../../domain/operation/events.ts';
 import { executionStream } from '../../domain/operation/events.ts';
@@ -93,9 +94,16 @@ export async function runProposal(app: App, caller: Caller, proposalId: string, 
   }
 }
 
-/** A policy report on the proposal's document, with the proposal's input keys. */
-export async function requestForRun(app: App, caller: Caller, proposal: ProposalState, policyId: string) {
+/**
+ * The report id of a pipeline's POLICY_REPORT step, derived from the execution and the step: one
+ * report per step, so a resume after a crash between creating it and recording it finds it.
+ */
+export const pipelineReportId = (executionId: string, stepIndex: number) => createHash('sha256').update(`report:${executionId}:${stepIndex}`).digest('hex').slice(0, 24);
+
+/** A policy report on the proposal's document, with the proposal's input keys (`reportId`: a pipeline's derived id). */
+export async function requestForRun(app: App, caller: Caller, proposal: ProposalState, policyId: string, reportId?: string) {
   const { document, entityType, externalId } = proposal.created!;
-  const result = await requestReport(app, caller, { document, type: entityType === 'COMPANY' ? 'cnpj' : 'cpf', policyId, externalId, inputs: proposalInputs(proposal) });
+  const request = { document, type: entityType === 'COMPANY' ? ('cnpj' as const) : ('cpf' as const), policyId, externalId, inputs: proposalInputs(proposal) };
+  const result = await requestReport(app, caller, request, { reportId });
   return { reportId: result.state.facts!.reportId, position: result.position };
 }

@@ -7,8 +7,18 @@ import { ExecutionProcess } from './process.ts';
 const NAME = 'operation-executions';
 export const EXECUTION_CHECKPOINT = processCheckpoint(NAME);
 
-/** The events executions wait on: their own, their reports' decisions, their customers' choices and lapsed offers. */
-const EVENT_TYPES = [...Object.values(ExecutionEventTypes), ReportEventTypes.decided, 'ReportProcessingFailed', ProposalEventTypes.offerChosen, ProposalEventTypes.offerExpired];
+/** What a contract's collection may say to the execution waiting on it. */
+const CONTRACT_COLLECTION_EVENTS = ['SignatureCompleted', 'CollectionCanceled', 'CollectionExpired', 'CollectionCompleted'];
+
+/** The events executions wait on: their own, their reports' decisions, their customers' choices and lapsed offers, their contracts' collections. */
+const EVENT_TYPES = [
+  ...Object.values(ExecutionEventTypes),
+  ReportEventTypes.decided,
+  'ReportProcessingFailed',
+  ProposalEventTypes.offerChosen,
+  ProposalEventTypes.offerExpired,
+  ...CONTRACT_COLLECTION_EVENTS,
+];
 
 /** The execution process manager (projector role, one process at a time): executions move on the events above. */
 export class ExecutionProcessWorker extends EventFollower {

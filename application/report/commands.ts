@@ -26,11 +26,12 @@ export interface ReportRequest {
  * POST /v2/report: checks the document and the policy, appends ReportRequested and returns at
  * once; the processing worker does the rest.
  */
-export async function requestReport(app: App, caller: Caller, request: ReportRequest) {
+export async function requestReport(app: App, caller: Caller, request: ReportRequest, options: { reportId?: string } = {}) {
   const document = parseDocument(request.document, request.type);
   if (!OBJECT_ID.test(request.policyId)) throw new DomainError('invalid', Messages.invalidPolicyId);
   const policy = await policyForNewReport(app, caller.organizationId, request.policyId);
-  const reportId = app.ids.objectId();
+  // A process manager gives an id derived from its own work, so that a retry finds the report it created (the append refuses a second).
+  const reportId = options.reportId ?? app.ids.objectId();
   const sectionIds = Array.from({ length: policy.sections.length + 2 }, () => app.ids.objectId());
   // A fresh id has no stream yet: no need to read it before deciding.
   const empty = { state: reportDecider.initialState(), revision: -1n };

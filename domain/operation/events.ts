@@ -33,13 +33,15 @@ export const ExecutionEventTypes = {
   operatorAwaited: 'ExecutionOperatorAwaited',
   approved: 'ExecutionApproved',
   firmOfferIssued: 'ExecutionFirmOfferIssued',
+  contractOpened: 'ExecutionContractOpened',
+  contractFormalized: 'ExecutionContractFormalized',
   finished: 'ExecutionFinished',
 } as const;
 
 export type ExecutionKind = 'OPERATION' | 'REPORT';
 /** Final statuses end the execution (and fire the OPERATION webhook); the others are running. */
 export type FinalStatus = 'APPROVED' | 'REJECTED' | 'MANUAL_ANALYSIS' | 'FAILED' | 'ISSUED' | 'CANCELED' | 'EXPIRED';
-export type ExecutionStatus = 'RUNNING' | 'WAITING_OPERATOR' | 'WAITING_CUSTOMER' | 'WAITING_CLOSING' | FinalStatus;
+export type ExecutionStatus = 'RUNNING' | 'WAITING_OPERATOR' | 'WAITING_CUSTOMER' | 'WAITING_SIGNATURE' | 'WAITING_CLOSING' | FinalStatus;
 export const FINAL_STATUSES: readonly FinalStatus[] = ['APPROVED', 'REJECTED', 'MANUAL_ANALYSIS', 'FAILED', 'ISSUED', 'CANCELED', 'EXPIRED'];
 
 /** Every execution event names its execution, tenant and proposal, so no subscriber looks them up. */
@@ -74,6 +76,13 @@ export type ExecutionOfferChosen = DomainEvent<'ExecutionOfferChosen', At<{ offe
 export type ExecutionOperatorAwaited = DomainEvent<'ExecutionOperatorAwaited', At<{ reason: string }>>;
 export type ExecutionApproved = DomainEvent<'ExecutionApproved', At<{ by: 'POLICY' | 'OPERATOR'; userId: string | null; reason: string | null }>>;
 export type ExecutionFirmOfferIssued = DomainEvent<'ExecutionFirmOfferIssued', At<{ offerId: string }>>;
+/** The contract was generated (a registry document) and the collection that signs it opened. */
+export type ExecutionContractOpened = DomainEvent<'ExecutionContractOpened', At<{ collectionId: string; contractDocumentId: string }>>;
+/** collection.signature.completed arrived for the contract's collection: the contract is formalized. */
+export type ExecutionContractFormalized = DomainEvent<
+  'ExecutionContractFormalized',
+  At<{ collectionId: string; contractDocumentId: string; provider: string; contentHash: string }>
+>;
 export type ExecutionFinished = DomainEvent<
   'ExecutionFinished',
   At<{
@@ -103,4 +112,6 @@ export type ExecutionEvent =
   | ExecutionOperatorAwaited
   | ExecutionApproved
   | ExecutionFirmOfferIssued
+  | ExecutionContractOpened
+  | ExecutionContractFormalized
   | ExecutionFinished;

@@ -3,7 +3,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { EntityType } from '../pricing/terms.ts';
 import type { ExecutionEvent, ExecutionFinished, ExecutionKind, ExecutionStarted, ExecutionStatus, FinalStatus, ReportOutcome } from './events.ts';
 import { OperationMessages } from './messages.ts';
-import type { PipelineStep } from './pipeline.ts';
+import type { ContractStep, PipelineStep } from './pipeline.ts';
 
 type StartData = ExecutionStarted['data'];
 
@@ -18,6 +18,10 @@ export type ExecutionCommand =
   | { type: 'DecideFinalApproval'; at: string }
   | { type: 'DecideAsOperator'; organizationId: string; approved: boolean; userId: string; reason: string | null; at: string }
   | { type: 'RecordFirmOffer'; offerId: string; at: string }
+  | { type: 'RecordContractOpened'; collectionId: string; contractDocumentId: string; at: string }
+  | { type: 'RecordContractSigned'; collectionId: string; provider: string; contentHash: string; at: string }
+  /** The contract's collection closed without the signature: canceled, expired, or completed with the item waived. */
+  | { type: 'RecordContractEnded'; collectionId: string; outcome: 'CANCELED' | 'EXPIRED' | 'UNSIGNED'; reason: string | null; at: string }
   | { type: 'CloseExecution'; organizationId: string; status: 'ISSUED' | 'CANCELED'; date: string; externalId: string | null; userId: string; at: string }
   | { type: 'FailExecution'; reason: string; at: string };
 
@@ -31,6 +35,8 @@ export interface ExecutionState {
   offerId: string | null;
   chosen: { offerId: string; amountCents: number; termMonths: number } | null;
   firmOfferId: string | null;
+  /** The contract of the CONTRACT_SIGNATURE step, once its collection is open. */
+  contract: { collectionId: string; contractDocumentId: string; formalized: boolean } | null;
   finished: ExecutionFinished['data'] | null;
 }
 
@@ -39,6 +45,7 @@ export function executionStatus(state: ExecutionState): ExecutionStatus {
   if (state.awaitingOperator) return 'WAITING_OPERATOR';
   const step = state.started?.steps[state.cursor];
   if (!step) return state.firmOfferId ? 'WAITING_CLOSING' : 'RUNNING';
+  if (step.kind === 'CONTRACT_SIGNATURE' && state.contract) return 'WAITING_SIGNATURE';
   return step.kind === 'WAIT_CUSTOMER_CHOICE' ? 'WAITING_CUSTOMER' : 'RUNNING';
 }
 
@@ -47,7 +54,8 @@ export type NextAction =
   | { type: 'REQUEST_REPORT'; policyId: string }
   | { type: 'SEND_OFFER'; step: Extract<PipelineStep, { kind: 'PRE_APPROVAL' }> }
   | { type: 'DECIDE_FINAL' }
-  | { type: 'ISSUE_FIRM_OFFER'; step: Extract<PipelineStep, { kind: 'ISSUE_FIRM_OFFER' }>; chosen: NonNullable<ExecutionState['chosen']> };
+  | { type: 'ISSUE_FIRM_OFFER'; step: Extract<PipelineStep, { kind: 'ISSUE_FIRM_OFFER' }>; chosen: NonNullable<ExecutionState['chosen']> }
+  | { type: 'OPEN_CONTRACT'; step: ContractStep; stepIndex: number; chosen: NonNullable<ExecutionState['chosen']> };
 
 export function nextAction(state: ExecutionState): NextAction | null {
   if (!state.started || state.finished || state.awaitingOperator) return null;
@@ -62,6 +70,9 @@ export function nextAction(state: ExecutionState): NextAction | null {
     case 'ISSUE_FIRM_OFFER':
       // validatePipeline puts a WAIT_CUSTOMER_CHOICE before it, so a choice is there.
       return state.chosen && { type: 'ISSUE_FIRM_OFFER', step, chosen: state.chosen };
+    case 'CONTRACT_SIGNATURE':
+      // Once open, the contract waits for its collection (the process manager looks at it).
+      return state.contract || !state.chosen ? null : { type: 'OPEN_CONTRACT', step, stepIndex: state.cursor, chosen: state.chosen };
     default:
       return null;
   }
@@ -97,6 +108,7 @@ export const executionDecider: Decider<ExecutionCommand, ExecutionEvent, Executi
     offerId: null,
     chosen: null,
     firmOfferId: null,
+    contract: null,
     finished: null,
   }),
 
@@ -118,6 +130,10 @@ export const executionDecider: Decider<ExecutionCommand, ExecutionEvent, Executi
         return { ...state, awaitingOperator: false, cursor: state.cursor + 1 };
       case 'ExecutionFirmOfferIssued':
         return { ...state, firmOfferId: event.data.offerId, cursor: state.cursor + 1 };
+      case 'ExecutionContractOpened':
+        return { ...state, contract: { collectionId: event.data.collectionId, contractDocumentId: event.data.contractDocumentId, formalized: false } };
+      case 'ExecutionContractFormalized':
+        return { ...state, contract: { ...state.contract!, formalized: true }, cursor: state.cursor + 1 };
       case 'ExecutionFinished':
         return { ...state, awaitingOperator: false, finished: event.data };
       default:
@@ -185,7 +201,29 @@ function decideStep(command: StepCommand, state: ExecutionState): ExecutionEvent
     case 'RecordFirmOffer':
       if (step?.kind !== 'ISSUE_FIRM_OFFER') return [];
       return [{ type: 'ExecutionFirmOfferIssued', data: { ...base, offerId: command.offerId } }];
+    case 'RecordContractOpened':
+      if (step?.kind !== 'CONTRACT_SIGNATURE' || state.contract) return [];
+      return [{ type: 'ExecutionContractOpened', data: { ...base, collectionId: command.collectionId, contractDocumentId: command.contractDocumentId } }];
+    case 'RecordContractSigned': {
+      const contract = waitingContract(state, step, command.collectionId);
+      if (!contract) return [];
+      const { provider, contentHash } = command;
+      return [{ type: 'ExecutionContractFormalized', data: { ...base, collectionId: contract.collectionId, contractDocumentId: contract.contractDocumentId, provider, contentHash } }];
+    }
+    case 'RecordContractEnded': {
+      if (!waitingContract(state, step, command.collectionId)) return [];
+      const { outcome, reason, at } = command;
+      if (outcome === 'CANCELED') return [finish(state, 'CANCELED', at, { reason: OperationMessages.contractCanceled(reason) })];
+      if (outcome === 'EXPIRED') return [finish(state, 'EXPIRED', at, { reason: reason ?? OperationMessages.contractExpired })];
+      return [finish(state, 'FAILED', at, { reason: OperationMessages.contractCompletedUnsigned })];
+    }
   }
+}
+
+/** The contract this execution waits on, when `collectionId` is its collection and it is not formalized yet. */
+function waitingContract(state: ExecutionState, step: PipelineStep | undefined, collectionId: string) {
+  const contract = state.contract;
+  return step?.kind === 'CONTRACT_SIGNATURE' && contract?.collectionId === collectionId && !contract.formalized ? contract : null;
 }
 
 function afterReport(state: ExecutionState, kind: ExecutionKind, status: ReportOutcome, at: string): ExecutionEvent[] {

@@ -4,8 +4,7 @@ export const OperationMessages = {
   operationNotFound: 'Operação não encontrada.',
   executionNotFound: 'Execução não encontrada.',
   operationAlreadyExists: 'Esta operação já existe.',
-  stepNeedsCollections:
-    'As etapas de coleta (COLLECTION) e de assinatura de contrato (CONTRACT_SIGNATURE) ainda não estão disponíveis: o módulo de coletas não existe.',
+  collectionStepUnavailable: 'A etapa de coleta (COLLECTION) ainda não está disponível nas operações; para o contrato, use a etapa CONTRACT_SIGNATURE.',
   noSteps: 'A operação precisa de ao menos uma etapa.',
   duplicateEntityType: 'Cada tipo de pessoa pode aparecer uma única vez.',
   policyMissingForEntityType: 'A etapa POLICY_REPORT precisa de uma política para cada tipo de pessoa da operação.',
@@ -14,7 +13,9 @@ export const OperationMessages = {
   finalApprovalByPolicyNeedsReport: 'A aprovação final pela política precisa de uma etapa POLICY_REPORT antes dela.',
   choiceNeedsPreApproval: 'A etapa WAIT_CUSTOMER_CHOICE precisa de uma etapa PRE_APPROVAL antes dela.',
   firmOfferNeedsChoice: 'A etapa ISSUE_FIRM_OFFER precisa de uma etapa WAIT_CUSTOMER_CHOICE antes dela.',
-  repeatedStep: 'As etapas PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL e ISSUE_FIRM_OFFER aparecem no máximo uma vez.',
+  repeatedStep: 'As etapas PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL, ISSUE_FIRM_OFFER e CONTRACT_SIGNATURE aparecem no máximo uma vez.',
+  contractNeedsChoice: 'A etapa CONTRACT_SIGNATURE precisa de uma etapa WAIT_CUSTOMER_CHOICE antes dela: o contrato traz os termos escolhidos.',
+  contractUnknownFields: (names: string[]) => `O modelo do contrato usa campos que não existem: ${names.map((n) => `{{${n}}}`).join(', ')}.`,
   entityTypeNotServed: 'Esta operação não atende o tipo de pessoa da proposta.',
   executionRunning: 'Esta operação já está em execução para esta proposta.',
   executionFinished: 'Esta execução já foi encerrada.',
@@ -27,4 +28,8 @@ export const OperationMessages = {
   // Reasons an execution FAILED (ExecutionFinished.reason)
   productRateUnavailable: 'O produto da proposta não tem taxa para a oferta (produto sem precificação ou índice sem valor).',
   reportFailed: 'O relatório da política não pôde ser processado.',
+  contractWithoutChoice: 'A proposta não tem a escolha do cliente que o contrato precisa.',
+  contractCanceled: (reason: string | null) => `A coleta de assinaturas do contrato foi cancelada${reason ? `: ${reason}` : '.'}`,
+  contractExpired: 'O prazo para assinar o contrato terminou sem todas as assinaturas.',
+  contractCompletedUnsigned: 'A coleta do contrato foi concluída sem a assinatura (item dispensado): o contrato não foi formalizado.',
 } as const;

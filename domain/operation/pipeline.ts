@@ -1,5 +1,6 @@
 import type { EntityType } from '../pricing/terms.ts';
 import { DomainError } from '../shared/errors.ts';
+import { unknownContractFields } from './contract.ts';
 import { OperationMessages } from './messages.ts';
 
 /**
@@ -15,8 +16,33 @@ export type PipelineStep =
   /** POLICY: the last report's result decides (MANUAL_ANALYSIS goes to an operator); OPERATOR: always an operator. */
   | { kind: 'FINAL_APPROVAL'; by: 'POLICY' | 'OPERATOR' }
   | { kind: 'ISSUE_FIRM_OFFER'; validDays: number }
-  /** Known to the contract, refused until the collections module exists. */
-  | { kind: 'COLLECTION' | 'CONTRACT_SIGNATURE' };
+  /** The contract: generated from `template`, signed by the customer, the proposal's participants (when asked) and `signers`. */
+  | ContractStep
+  /** Known to the contract, refused until pipelines open collections from templates. */
+  | { kind: 'COLLECTION' };
+
+/** A party who signs besides the proposal's own people: the lender's representative, a witness. */
+export interface ContractSigner {
+  name: string;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+}
+
+export interface ContractStep {
+  kind: 'CONTRACT_SIGNATURE';
+  /** The signature item's title (what the parties see). */
+  title: string;
+  /** The contract's text with `{{field}}` placeholders (domain/operation/contract.ts). */
+  template: string;
+  signers: ContractSigner[];
+  /** The proposal's participants (guarantors, partners, spouses) sign too. */
+  includeParticipants: boolean;
+  /** The parties sign one after another: customer, participants, then `signers`. */
+  ordered: boolean;
+  /** Days the parties have to sign before the collection expires. */
+  expiryDays: number;
+}
 
 export type StepKind = PipelineStep['kind'];
 export const STEP_KINDS: readonly StepKind[] = ['POLICY_REPORT', 'PRE_APPROVAL', 'WAIT_CUSTOMER_CHOICE', 'FINAL_APPROVAL', 'ISSUE_FIRM_OFFER', 'COLLECTION', 'CONTRACT_SIGNATURE'];
@@ -28,7 +54,7 @@ export interface PipelineContent {
   steps: PipelineStep[];
 }
 
-const SINGLE: readonly StepKind[] = ['PRE_APPROVAL', 'WAIT_CUSTOMER_CHOICE', 'FINAL_APPROVAL', 'ISSUE_FIRM_OFFER'];
+const SINGLE: readonly StepKind[] = ['PRE_APPROVAL', 'WAIT_CUSTOMER_CHOICE', 'FINAL_APPROVAL', 'ISSUE_FIRM_OFFER', 'CONTRACT_SIGNATURE'];
 
 const invalid = (message: string) => new DomainError('invalid', message);
 
@@ -38,7 +64,7 @@ export function validatePipeline(content: PipelineContent): void {
   if (new Set(content.entityTypes).size !== content.entityTypes.length) throw invalid(OperationMessages.duplicateEntityType);
   const seen = new Set<StepKind>();
   for (const step of content.steps) {
-    if (step.kind === 'COLLECTION' || step.kind === 'CONTRACT_SIGNATURE') throw invalid(OperationMessages.stepNeedsCollections);
+    if (step.kind === 'COLLECTION') throw invalid(OperationMessages.collectionStepUnavailable);
     if (SINGLE.includes(step.kind) && seen.has(step.kind)) throw invalid(OperationMessages.repeatedStep);
     switch (step.kind) {
       case 'POLICY_REPORT':
@@ -57,6 +83,13 @@ export function validatePipeline(content: PipelineContent): void {
       case 'ISSUE_FIRM_OFFER':
         if (!seen.has('WAIT_CUSTOMER_CHOICE')) throw invalid(OperationMessages.firmOfferNeedsChoice);
         break;
+      case 'CONTRACT_SIGNATURE': {
+        // The contract states the terms the customer chose.
+        if (!seen.has('WAIT_CUSTOMER_CHOICE')) throw invalid(OperationMessages.contractNeedsChoice);
+        const unknown = unknownContractFields(step.template);
+        if (unknown.length) throw invalid(OperationMessages.contractUnknownFields(unknown));
+        break;
+      }
     }
     seen.add(step.kind);
   }

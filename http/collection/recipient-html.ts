@@ -27,7 +27,7 @@ export const RecipientPageTexts = {
 } as const;
 
 /** One small page that reads well on a phone: no external assets, the viewport set, large controls. */
-function page(title: string, content: string): string {
+export function page(title: string, content: string): string {
   return `<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>${escape(title)}</title>

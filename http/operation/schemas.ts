@@ -10,6 +10,12 @@ const Percent = Type.Integer({ minimum: 1, maximum: 1000, description: 'percent 
 const Months = Type.Integer({ minimum: 1, maximum: 600 });
 const Days = Type.Integer({ minimum: 1, maximum: 365 });
 
+const Signer = Type.Object({
+  name: Type.String({ minLength: 2, maxLength: 120 }),
+  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+  phone: Type.Optional(Nullable(Type.String({ pattern: '^\\+[1-9][0-9]{7,14}$', description: 'E.164' }))),
+});
+
 const Step = Type.Union(
   [
     Type.Object({
@@ -27,9 +33,21 @@ const Step = Type.Union(
     Type.Object({ kind: Type.Literal('WAIT_CUSTOMER_CHOICE') }),
     Type.Object({ kind: Type.Literal('FINAL_APPROVAL'), by: Type.Union([Type.Literal('POLICY'), Type.Literal('OPERATOR')]) }),
     Type.Object({ kind: Type.Literal('ISSUE_FIRM_OFFER'), validDays: Days }),
-    Type.Object({ kind: Type.Union([Type.Literal('COLLECTION'), Type.Literal('CONTRACT_SIGNATURE')]) }, { description: 'refused until the collections module exists' }),
+    Type.Object(
+      {
+        kind: Type.Literal('CONTRACT_SIGNATURE'),
+        title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'the signature item\'s title; default "Assinatura do contrato"' })),
+        template: Type.String({ minLength: 1, maxLength: 50_000, description: 'the contract text; {{field}} placeholders (docs/operations.md) are filled from the proposal' }),
+        signers: Type.Optional(Type.Array(Signer, { maxItems: 10, description: 'parties who sign besides the customer and participants' })),
+        includeParticipants: Type.Optional(Type.Boolean({ description: "the proposal's participants sign too (default true)" })),
+        ordered: Type.Optional(Type.Boolean({ description: 'parties sign one after another (default false)' })),
+        expiryDays: Type.Optional(Days),
+      },
+      { description: 'generate the contract PDF and collect the joint signature of the parties' },
+    ),
+    Type.Object({ kind: Type.Literal('COLLECTION') }, { description: 'refused: pipelines do not open template collections yet' }),
   ],
-  { errorMessage: 'each step must be one of POLICY_REPORT, PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL, ISSUE_FIRM_OFFER with its fields' },
+  { errorMessage: 'each step must be one of POLICY_REPORT, PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL, ISSUE_FIRM_OFFER, CONTRACT_SIGNATURE with its fields' },
 );
 
 export const OperationBody = Type.Object({
@@ -40,8 +58,24 @@ export const OperationBody = Type.Object({
 });
 export type OperationBody = Static<typeof OperationBody>;
 
+/** A step as the pipeline keeps it: the contract step's optional fields with their defaults, so every version says them. */
+function stepOf(step: OperationBody['steps'][number]): PipelineStep {
+  if (step.kind !== 'CONTRACT_SIGNATURE') return step as PipelineStep;
+  return {
+    kind: 'CONTRACT_SIGNATURE',
+    title: step.title?.trim() || CONTRACT_DEFAULTS.title,
+    template: step.template,
+    signers: (step.signers ?? []).map((s) => ({ name: s.name.trim(), email: s.email?.trim().toLowerCase() || null, phone: s.phone ?? null })),
+    includeParticipants: step.includeParticipants ?? CONTRACT_DEFAULTS.includeParticipants,
+    ordered: step.ordered ?? CONTRACT_DEFAULTS.ordered,
+    expiryDays: step.expiryDays ?? CONTRACT_DEFAULTS.expiryDays,
+  };
+}
+
+const CONTRACT_DEFAULTS = { title: 'Assinatura do contrato', includeParticipants: true, ordered: false, expiryDays: 15 } as const;
+
 export function contentOf(body: OperationBody): PipelineContent {
-  return { name: body.name.trim(), description: body.description ?? null, entityTypes: body.entityTypes, steps: body.steps as PipelineStep[] };
+  return { name: body.name.trim(), description: body.description ?? null, entityTypes: body.entityTypes, steps: body.steps.map(stepOf) };
 }
 
 export const OperationSchema = Type.Object({
@@ -81,7 +115,7 @@ export const ExecutionSchema = Type.Object(
     targetId: Type.String(),
     document: Type.String(),
     entityType: Type.String(),
-    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED' }),
+    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_SIGNATURE, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED' }),
     steps: Type.Array(StepView),
     reportIds: Type.Array(Type.String()),
     indicativeOfferId: Nullable(Type.String()),
@@ -90,6 +124,12 @@ export const ExecutionSchema = Type.Object(
     decision: Nullable(Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED')])),
     rejectionStep: Nullable(Type.String()),
     closing: Nullable(Type.Object({ date: Type.String(), externalId: Nullable(Type.String()) })),
+    contract: Nullable(
+      Type.Object(
+        { collectionId: Type.String(), contractDocumentId: Type.String({ description: 'registry document of the subject: the generated PDF' }), formalizedAt: Nullable(DateTime) },
+        { description: 'CONTRACT_SIGNATURE: the contract and the collection that signs it; formalizedAt when collection.signature.completed arrived' },
+      ),
+    ),
     startedBy: Type.String(),
     startedAt: DateTime,
     decidedAt: Nullable(DateTime),

@@ -118,3 +118,18 @@ export async function listTemplates(db: Knex, organizationId: string, filter: Te
   const metrics = await templateMetrics(db, organizationId, page.map((t) => t.slug));
   return { total: all.length, items: page.map((t) => ({ ...t, metrics: metrics.get(t.slug) ?? NO_METRICS })) };
 }
+
+/**
+ * An organization's own template by its id, whatever the organization (the public form's link
+ * names the template only). Platform templates share their ids across organizations and never
+ * have a public form, so they are not found here.
+ */
+export async function findOwnTemplateById(db: Knex, templateId: string): Promise<(CollectionTemplate & { organizationId: string }) | null> {
+  const row = await db('collection_template_templates as t')
+    .join('collection_template_versions as v', function () {
+      this.on('v.template_id', 't.template_id').andOn('v.version', 't.version');
+    })
+    .where('t.template_id', templateId)
+    .first('t.template_id', 't.organization_id', 't.slug', 't.version', 't.enabled', 'v.content');
+  return row ? { ...ownTemplateOf(row), organizationId: row.organization_id as string } : null;
+}

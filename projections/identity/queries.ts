@@ -1,3 +1,4 @@
+import type { Module } from '../../domain/identity/access.ts';
 import type { Knex } from 'knex';
 
 export interface CredentialRow {
@@ -99,4 +100,10 @@ export async function findSessionDetail(db: Knex, sessionId: string): Promise<Se
     user: { id: row.user_id, name: row.user_name, permissions: row.permissions },
     credential: { id: row.credential_id, clientId: row.client_id },
   };
+}
+
+/** An organization's name and modules as they are now (null: no such organization); for work done without a caller's token. */
+export async function findOrganization(db: Knex, organizationId: string): Promise<{ name: string; modules: Module[] } | null> {
+  const row = await db('identity_organizations').where({ id: organizationId }).first('name', 'modules');
+  return row ? { name: row.name as string, modules: row.modules as Module[] } : null;
 }

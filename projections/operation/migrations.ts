@@ -79,4 +79,25 @@ export const operationMigrations: Migration[] = [
       await knex.schema.alterTable('operation_executions', (t) => t.dropColumn('subject_id'));
     },
   },
+  {
+    name: '202611261041_operation_contract',
+    async up(knex) {
+      // The contract of a CONTRACT_SIGNATURE step as the execution's detail shows it.
+      await knex.schema.alterTable('operation_executions', (t) => {
+        t.jsonb('contract');
+      });
+      // The process manager's own table, like operation_report_links: which execution waits on
+      // which contract collection, read when that collection's signature, cancel or expiry arrives.
+      await knex.schema.createTable('operation_contract_links', (t) => {
+        t.text('collection_id').primary();
+        t.text('execution_id').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('operation_contract_links');
+      await knex.schema.alterTable('operation_executions', (t) => {
+        t.dropColumn('contract');
+      });
+    },
+  },
 ];

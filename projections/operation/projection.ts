@@ -59,6 +59,16 @@ function change(row: Row, event: Exclude<ExecutionEvent, { type: 'ExecutionStart
     }
     case 'ExecutionFirmOfferIssued':
       return { firm_offer_id: event.data.offerId, status: 'WAITING_CLOSING', steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+    case 'ExecutionContractOpened': {
+      const { collectionId, contractDocumentId } = event.data;
+      return { contract: JSON.stringify({ collectionId, contractDocumentId, formalizedAt: null }), status: 'WAITING_SIGNATURE', steps: JSON.stringify(mark(row.steps, stepIndex, 'WAITING', null)) };
+    }
+    case 'ExecutionContractFormalized': {
+      const { collectionId, contractDocumentId } = event.data;
+      // A firm offer issued before the contract leaves the execution waiting for the lender's closing once it is signed.
+      const status = row.firm_offer_id && !row.steps[stepIndex + 1] ? 'WAITING_CLOSING' : statusAfter(row.steps, stepIndex);
+      return { contract: JSON.stringify({ collectionId, contractDocumentId, formalizedAt: at }), status, steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+    }
     case 'ExecutionFinished': {
       const { status, rejectionStep, closing } = event.data;
       const stepStatus = (['REJECTED', 'FAILED', 'CANCELED', 'EXPIRED'] as const).find((s) => s === status) ?? null;

@@ -59,6 +59,8 @@ export interface ExecutionView {
   decision: 'APPROVED' | 'REJECTED' | null;
   rejectionStep: string | null;
   closing: { date: string; externalId: string | null } | null;
+  /** The contract of a CONTRACT_SIGNATURE step: its registry document and the collection that signs it. */
+  contract: { collectionId: string; contractDocumentId: string; formalizedAt: string | null } | null;
   startedBy: string;
   startedAt: string;
   decidedAt: string | null;
@@ -88,6 +90,7 @@ function executionOf(row: Record<string, unknown>): ExecutionView {
     decision: row.decision as ExecutionView['decision'],
     rejectionStep: row.rejection_step as string | null,
     closing: row.closing as ExecutionView['closing'],
+    contract: (row.contract as ExecutionView['contract']) ?? null,
     startedBy: row.started_by as string,
     startedAt: iso(row.started_at)!,
     decidedAt: iso(row.decided_at),

@@ -4,7 +4,7 @@ import { operationDecider } from '../../domain/operation/decider.ts';
 import type { OperationEvent } from '../../domain/operation/events.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineContent } from '../../domain/operation/pipeline.ts';
-import { fullPipeline, POLICY } from './fixtures.ts';
+import { contractStep, fullPipeline, POLICY } from './fixtures.ts';
 import { given } from '../support/decider.ts';
 
 const test = suite('operation (pipeline) decider');
@@ -42,8 +42,14 @@ test("a version of an absent or another organization's pipeline: not found", () 
 const refusals: Array<[string, PipelineContent, string]> = [
   ['no steps', { ...fullPipeline, steps: [] }, OperationMessages.noSteps],
   ['an entity type twice', { ...fullPipeline, entityTypes: ['PERSON', 'PERSON'] }, OperationMessages.duplicateEntityType],
-  ['a collection step', { ...fullPipeline, steps: [{ kind: 'COLLECTION' }] }, OperationMessages.stepNeedsCollections],
-  ['a contract signature step', { ...fullPipeline, steps: [...fullPipeline.steps, { kind: 'CONTRACT_SIGNATURE' }] }, OperationMessages.stepNeedsCollections],
+  ['a collection step', { ...fullPipeline, steps: [{ kind: 'COLLECTION' }] }, OperationMessages.collectionStepUnavailable],
+  ['a contract without a choice before it', { ...fullPipeline, steps: [fullPipeline.steps[0]!, contractStep()] }, OperationMessages.contractNeedsChoice],
+  [
+    'a contract with unknown fields',
+    { ...fullPipeline, steps: [...fullPipeline.steps, contractStep({ template: '{{nome}} {{valr}} {{ cpf }} {{valr}}' })] },
+    OperationMessages.contractUnknownFields(['valr', 'cpf']),
+  ],
+  ['two contract steps', { ...fullPipeline, steps: [...fullPipeline.steps, contractStep(), contractStep()] }, OperationMessages.repeatedStep],
   ['a policy missing for a served entity type', { ...fullPipeline, entityTypes: ['PERSON', 'COMPANY'] }, OperationMessages.policyMissingForEntityType],
   [
     'a policy for an entity type not served',

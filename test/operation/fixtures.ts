@@ -1,4 +1,4 @@
-import type { PipelineContent } from '../../domain/operation/pipeline.ts';
+import type { ContractStep, PipelineContent } from '../../domain/operation/pipeline.ts';
 
 export const POLICY = 'c'.repeat(24);
 
@@ -32,3 +32,15 @@ export function pipelineBody(policyId: string, finalBy: 'POLICY' | 'OPERATOR' = 
     steps: fullPipeline.steps.map((s) => (s.kind === 'POLICY_REPORT' ? { ...s, policies: { PERSON: policyId } } : s.kind === 'FINAL_APPROVAL' ? { ...s, by: finalBy } : s)),
   };
 }
+
+/** A contract step with every field, its text using some of the contract fields. */
+export const contractStep = (overrides: Partial<ContractStep> = {}): ContractStep => ({
+  kind: 'CONTRACT_SIGNATURE',
+  title: 'Assinatura da cédula de crédito',
+  template: 'CÉDULA DE CRÉDITO BANCÁRIO\n\nEmitente: {{nome}}, {{documento}}.\nValor: {{valor}} em {{prazo}} parcelas de {{parcela}}, juros de {{taxa_mensal}} ao mês, CET de {{cet_anual}} ao ano.\n{{cronograma}}\nPartes: {{partes}}. São Paulo, {{data}}.',
+  signers: [],
+  includeParticipants: true,
+  ordered: false,
+  expiryDays: 15,
+  ...overrides,
+});
