@@ -5,8 +5,6 @@ import type { RouteTable } from '../../route.ts';
 import { ConsentConfigSchema, ConsentDetailsSchema, consentPage, consentRoutes, presentConsentDetails } from './consent.ts';
 import { FormConfigSchema, FormDetailsSchema, formRoutes, presentFormDetails } from './form.ts';
 import { formPage } from './form-page.ts';
-import { ConsentConfigSchema } from './consent.ts';
-import { FormConfigSchema } from './form.ts';
 import { identityPage, IdentityDetailsSchema, presentIdentityDetails } from './identity.ts';
 import { identityListingRoutes } from './identity-listing.ts';
 import { identityRoutes } from './identity-routes.ts';
