@@ -10,7 +10,7 @@ import { PostgresBlobStore } from '../../blob-store.ts';
 import type { AppContext } from '../../context.ts';
 import { runCollectionCommand } from '../commands.ts';
 import { identityProviderFor } from './providers.ts';
-import { IdentityProviderUnavailable, type IdentityImages } from './provider.ts';
+import { IdentityProviderUnavailable, type IdentityImages, type IdentityVerification } from './provider.ts';
 
 export interface IdentityCheckInput extends IdentityImages {
   organizationId: string;
@@ -59,9 +59,9 @@ export async function runIdentityCheck(
     throw error;
   }
   const provider = identityProviderFor(app.config);
-  let verification;
+  let verification: IdentityVerification;
   try {
-    verification = await provider.verify(input);
+    verification = await provider.verify({ document: input.document, selfie: input.selfie });
   } catch (error) {
     if (!(error instanceof IdentityProviderUnavailable)) throw error;
     app.log.warn({ checkId, collectionId: input.collectionId, provider: provider.name, error: error.message }, 'identity provider gave no result');

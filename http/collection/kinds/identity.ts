@@ -1,6 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { identityEvaluation, takesIdentityCheck } from '../../../domain/collection/kinds/identity.ts';
-import { isAwaitingRecipient, type CollectionState, type ItemState } from '../../../domain/collection/state.ts';
+import { isAwaitingRecipient, isResolved, type CollectionState, type ItemState } from '../../../domain/collection/state.ts';
 import { escape } from '../recipient-html.ts';
 import type { ItemPage } from './page.ts';
 
@@ -52,11 +52,16 @@ export function identityForm(token: string, itemId: string): string {
 <button type="submit">Verificar identidade</button></form>`;
 }
 
-/** An IDENTITY item waiting on the person: the two pictures; otherwise its latest evaluation, if any. */
+/**
+ * An IDENTITY item waiting on the person: the two pictures. Otherwise the latest evaluation while
+ * it still describes the item: an approval, or an inconclusive check the operator has not decided
+ * (a refusal is the page's resend reason, above the pictures asked again).
+ */
 export const identityPage: ItemPage = {
   render({ token, item }) {
     if (isAwaitingRecipient(item)) return identityForm(token, item.itemId);
     const latest = item.details.identity?.checks.at(-1);
-    return latest && latest.verdict !== 'REPROVADO' ? `<p class="aviso">${escape(identityEvaluation(latest))}</p>` : null;
+    const current = latest?.verdict === 'APROVADO' || (latest?.verdict === 'INCONCLUSIVO' && !isResolved(item));
+    return current ? `<p class="aviso">${escape(identityEvaluation(latest!))}</p>` : null;
   },
 };

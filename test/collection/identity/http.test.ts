@@ -61,6 +61,9 @@ test('the page shows the two pictures with the camera hints; approved images val
   const item = await detailItem(c.id, 'identity validated', (i) => i.status === 'VALIDATED');
   assert.equal(item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation]), [['APROVADO', 0.97, 0.99, 2, body.evaluation]]);
   assert.equal([item.details.identity.imageCount, item.details.identity.checksWithoutResult], [2, 0]);
+  const after = await (await fetch(`${app.url}/c/${c.token}`, { headers: { accept: 'text/html' } })).text();
+  assert.match(after, /Identidade confirmada: semelhança 97%, prova de vida aprovada/);
+  assert.not.match(after, /name="selfie"/);
   const stored = await app.app.store.readStream(collectionStream(c.id));
   const blobIds = stored.flatMap((e) => (e.data.imageBlobIds as string[] | undefined) ?? []);
   assert.is(blobIds.length, 2);
