@@ -236,12 +236,10 @@ export const eventStoreMigrations: Migration[] = [
   },
 ];
 
-/**
- * Positions and revisions leave the database as int8, which knex.ts parses as JS numbers: exact
- * below 2^53, and the adapter refuses any beyond (postgres.ts, int64).
- */
+/** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
 export const eventColumns = `
-  e.global_position, e.transaction_id, e.stream_name, e.revision, e.event_id::text as event_id, e.event_type,
+  e.global_position::text as global_position, e.transaction_id::text as transaction_id,
+  e.stream_name, e.revision::text as revision, e.event_id::text as event_id, e.event_type,
   e.data, e.metadata, e.created_at`;
 
 export const appendSql = 'select * from append_to_stream(?, ?, ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
@@ -267,7 +265,8 @@ export function readAllSql(options: { eventTypes: boolean; categories: boolean; 
   const tests = [];
   if (options.eventTypes) tests.push('e.event_type = any(?::text[])');
   if (options.categories) tests.push('e.category = any(?::text[])');
-  const columns = 'global_position, transaction_id, stream_name, revision, event_id::text as event_id, event_type, created_at';
+  const columns = `global_position::text as global_position, transaction_id::text as transaction_id,
+    stream_name, revision::text as revision, event_id::text as event_id, event_type, created_at`;
   const scan = (select: string) => `
       select ${select}
       from events e

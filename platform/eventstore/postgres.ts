@@ -59,10 +59,10 @@ interface BatchRow {
 }
 
 interface EventRow {
-  global_position: number;
-  transaction_id: number;
+  global_position: string;
+  transaction_id: string;
   stream_name: string;
-  revision: number;
+  revision: string;
   event_id: string;
   event_type: string;
   data: Record<string, unknown>;
@@ -78,17 +78,6 @@ export interface PageResult extends ReadAllResult {
   more: boolean;
 }
 
-/**
- * Positions and revisions come as numbers (knex.ts parses int8 so) and become bigints here:
- * BigInt of a number costs a fraction of BigInt of a string, which was most of the decoding of a
- * page. Exact up to 2^53 - 1 (millions of years of appends); past it a value would have been
- * rounded, so it is refused rather than misordered.
- */
-function int64(value: number): bigint {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`event store position or revision beyond 2^53: ${value}`);
-  return BigInt(value);
-}
-
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -96,8 +85,8 @@ function toRecorded(row: EventRow): RecordedEvent {
     type: row.event_type,
     data: row.data,
     metadata: row.metadata ?? {},
-    revision: int64(row.revision),
-    position: { commit: int64(row.transaction_id), prepare: int64(row.global_position) },
+    revision: BigInt(row.revision),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
     createdAt: row.created_at,
   };
 }
@@ -297,28 +286,21 @@ export class PostgresEventStore implements EventStore {
       rows: (Partial<EventRow> & { xmin: string; wanted?: boolean | null })[];
     };
     const xmin = BigInt(rows[0]!.xmin);
-    // One pass: the lateral join gives one row without an event when the page is empty.
+    const scanned = rows.filter((r) => r.global_position != null);
     const filtered = eventTypes !== undefined || categories !== undefined;
-    const events: RecordedEvent[] = [];
-    let scanned = 0;
-    let last: EventRow | undefined;
-    for (const row of rows) {
-      if (row.global_position == null) continue;
-      scanned++;
-      last = row as EventRow;
-      if (!filtered || row.wanted) events.push(toRecorded(last));
-    }
+    const events = (filtered ? scanned.filter((r) => r.wanted) : scanned).map((r) => toRecorded(r as EventRow));
 
-    const more = maxCount !== undefined && scanned >= maxCount;
+    const more = maxCount !== undefined && scanned.length >= maxCount;
     let checkpoint: Position;
     if (more) {
-      checkpoint = { commit: int64(last!.transaction_id), prepare: int64(last!.global_position) };
+      const last = scanned[scanned.length - 1]!;
+      checkpoint = { commit: BigInt(last.transaction_id!), prepare: BigInt(last.global_position!) };
     } else {
       // Everything below xmin has been read: no transaction there can still commit.
       const caughtUp = { commit: xmin - 1n, prepare: MAX_INT64 };
       checkpoint = comparePositions(caughtUp, after) > 0 ? caughtUp : after;
     }
-    return { events, checkpoint, passedEvents: scanned > 0, more };
+    return { events, checkpoint, passedEvents: scanned.length > 0, more };
   }
 
   subscribeToAll(handler: SubscriptionHandler, options: SubscribeOptions = {}): Subscription {
