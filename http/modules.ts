@@ -14,6 +14,7 @@ import { collectionTrailRoutes } from './collection/trail-routes.ts';
 import { collectionRoutes } from './collection/routes.ts';
 import { collectionKindRoutes } from './collection/kinds/index.ts';
 import { registryRoutes } from './registry/routes.ts';
+import { messagingRoutes } from './messaging/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -32,4 +33,5 @@ export const routeTables: RouteTable[] = [
   collectionRoutes,
   collectionKindRoutes,
   registryRoutes,
+  messagingRoutes,
 ];
