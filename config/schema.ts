@@ -106,6 +106,10 @@ export const ConfigSchema = Type.Object({
   WHATSAPP_PHONE_NUMBER_ID: Type.Optional(Type.String({ minLength: 1 })),
   /** Bearer token of the Cloud API (required with cloud-api). */
   WHATSAPP_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** The Meta app's secret: status callbacks (POST /callbacks/whatsapp) must be signed with it (X-Hub-Signature-256); unset, the callback route answers 404. */
+  WHATSAPP_APP_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  /** What Meta's subscription check (GET /callbacks/whatsapp, hub.verify_token) must present. */
+  WHATSAPP_VERIFY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   /** Waits between attempts of a channel that failed for a passing reason; after the last, the channel gives up. */
   MESSAGING_RETRY_DELAYS: Type.String({ default: '30s,2m,10m' }),
   /** Longest one attempt on a channel may take (SMTP conversation, HTTP call). */

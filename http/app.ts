@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa, { type Context, type Next } from 'koa';
-import { koaBody } from 'koa-body';
+import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { AppContext } from '../application/context.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { bodyParseError, errorMiddleware, HttpError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
-import { mountRoutes, type RouteTable } from './route.ts';
+import { mountRoutes, PROVIDER_CALLBACKS, type RouteTable } from './route.ts';
 import { readiness } from './readiness.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -96,30 +96,32 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   });
   koa.use(errorMiddleware);
   koa.use(jsonBodiesOnly);
-  koa.use(
-    koaBody({
-      jsonLimit: app.config.BODY_LIMIT,
-      formLimit: app.config.BODY_LIMIT,
-      textLimit: app.config.BODY_LIMIT,
-      jsonStrict: true,
-      jsonTypes: JSON_TYPES,
-      // Upload routes stream their own multipart body to a bounded temporary file (http/upload.ts).
-      multipart: false,
-      text: false,
-      // Only the page forms get here urlencoded (jsonBodiesOnly refuses it elsewhere).
-      urlencoded: true,
-      onError(error, ctx) {
-        const refusal = bodyParseError(error);
-        // The parser stopped mid-body: unless the connection closes (413), read off the rest, or
-        // the connection's next request is read from inside this one's body and reset.
-        if (refusal.status !== 413) {
-          ctx.req.unpipe();
-          ctx.req.resume();
-        }
-        throw refusal;
-      },
-    }),
-  );
+  const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
+    jsonLimit: app.config.BODY_LIMIT,
+    formLimit: app.config.BODY_LIMIT,
+    textLimit: app.config.BODY_LIMIT,
+    jsonStrict: true,
+    jsonTypes: JSON_TYPES,
+    // Upload routes stream their own multipart body to a bounded temporary file (http/upload.ts).
+    multipart: false,
+    text: false,
+    // Only the page forms get here urlencoded (jsonBodiesOnly refuses it elsewhere).
+    urlencoded: true,
+    onError(error, ctx) {
+      const refusal = bodyParseError(error);
+      // The parser stopped mid-body: unless the connection closes (413), read off the rest, or
+      // the connection's next request is read from inside this one's body and reset.
+      if (refusal.status !== 413) {
+        ctx.req.unpipe();
+        ctx.req.resume();
+      }
+      throw refusal;
+    },
+  };
+  const parseBody = koaBody(bodyOptions);
+  // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
+  const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
+  koa.use((ctx, next) => (ctx.path.startsWith(PROVIDER_CALLBACKS) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };

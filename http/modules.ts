@@ -15,6 +15,7 @@ import { collectionRoutes } from './collection/routes.ts';
 import { collectionKindRoutes } from './collection/kinds/index.ts';
 import { registryRoutes } from './registry/routes.ts';
 import { publicFormRoutes } from './public-form/routes.ts';
+import { messagingRoutes } from './messaging/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -34,4 +35,5 @@ export const routeTables: RouteTable[] = [
   collectionKindRoutes,
   registryRoutes,
   publicFormRoutes,
+  messagingRoutes,
 ];

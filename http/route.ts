@@ -34,7 +34,12 @@ export interface RouteInput<P, Q, B> {
   file?: UploadedFile;
   /** Every file of an upload route by its field (`upload.field` and `upload.alsoFields`). */
   files?: Readonly<Record<string, UploadedFile>>;
+  /** The body's exact text, for routes under PROVIDER_CALLBACKS (signatures are computed over it); undefined elsewhere. */
+  unparsedBody?: string;
 }
+
+/** Paths of providers' callbacks (status webhooks): the body parser keeps their raw text. */
+export const PROVIDER_CALLBACKS = '/callbacks/';
 
 /**
  * One route, declared once: path, gate, schemas and handler. The same declaration mounts the
@@ -164,7 +169,8 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         const received = spec.rawBody ? ctx.request.body : withoutCallerFields(upload ? upload.fields : ctx.request.body);
         const body = spec.body && !spec.rawBody ? validateBody(spec.body, received) : received;
         const file = upload?.file;
-        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file, files: upload?.files }));
+        const unparsedBody = (ctx.request as { rawBody?: string }).rawBody;
+        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file, files: upload?.files, unparsedBody }));
         // A repeated upload is the same request only with the same bytes, not merely the same fields.
         const fingerprint = upload ? { fields: received, ...fileDigests(upload.file, upload.files) } : received;
         const reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute();

@@ -8,4 +8,6 @@ export const MessagingMessages = {
   noPhone: 'Destinatário sem telefone cadastrado.',
   timeout: 'O canal não respondeu a tempo.',
   withdrawnCollectionClosed: 'Mensagem não enviada: a solicitação foi encerrada antes do envio.',
+  badSignature: 'Assinatura do provedor inválida.',
+  badVerifyToken: 'Token de verificação inválido.',
 } as const;

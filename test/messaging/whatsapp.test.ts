@@ -30,7 +30,9 @@ test.after(() => nock.enableNetConnect());
 
 test('sends a text message with the bearer token to /{phone-number-id}/messages; the provider id comes back', async () => {
   nock(BASE, { reqheaders: { authorization: 'Bearer token-abc' } })
-    .post('/1234567890/messages', { messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511987654321', type: 'text', text: { preview_url: true, body: message.rendered.text } })
+    .post('/1234567890/messages', {
+      messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511987654321', type: 'text', text: { preview_url: true, body: message.rendered.text }, biz_opaque_callback_data: message.messageId,
+    })
     .reply(200, { messaging_product: 'whatsapp', contacts: [{ input: '5511987654321', wa_id: '5511987654321' }], messages: [{ id: 'wamid.HBgN' }] });
   assert.equal(await channel.send(message), { providerMessageId: 'wamid.HBgN' });
   assert.ok(nock.isDone());

@@ -34,7 +34,11 @@ export class CloudApiWhatsAppChannel implements MessageChannelPort {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(this.phoneNumberId)}/messages`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { preview_url: true, body: message.rendered.text } }),
+                // The provider returns biz_opaque_callback_data in its status callbacks: that is how a
+        // "delivered" finds its message (application/messaging/whatsapp-status.ts).
+        body: JSON.stringify({
+          messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { preview_url: true, body: message.rendered.text }, biz_opaque_callback_data: message.messageId,
+        }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
