@@ -50,11 +50,13 @@ test('content rules: kinds, expectedType only for DOCUMENT, keys, bounds, comple
     [{ onCompleted: { kind: 'NONE', id: null, byEntityType: { PERSON: { kind: 'OPERATION', id: 'xyz' } } } }, TemplateMessages.invalidCompletion],
   ];
   for (const [change, message] of refused) given(collectionTemplateDecider).when(create('rural', sampleContent(change))).thenError('invalid', message);
-  // Kinds the next issue brings to life are accepted in definitions already.
+  // Every kind is accepted in a definition, with its config where the kind has one.
   const later = ['IDENTITY', 'CONSENT', 'SIGNATURE', 'FORM', 'CUSTOM'].map((kind, i) => ({ ...item, key: `k${i}`, kind: kind as never, expectedType: null }));
   // FORM and CONSENT items need their config (domain/collection/kinds).
   Object.assign(later[1]!, { config: sampleContent().items[2]!.config });
   Object.assign(later[3]!, { config: { form: { fields: [{ key: 'a', label: 'A', type: 'STRING', required: true, choices: null, validation: null }] } } });
+  // A SIGNATURE item needs its config; a template may leave the document to the collection.
+  Object.assign(later[2]!, { config: { signature: { mode: 'JOINT', flow: 'SIGNATURE', ordered: false, registryDocumentId: null } } });
   assert.is(given(collectionTemplateDecider).when(create('rural', sampleContent({ items: later }))).decided().length, 1);
 });
 

@@ -8,6 +8,7 @@ import { ITEM_STATUSES } from '../../../domain/collection/enums.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState } from '../../../domain/collection/state.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
+import { HttpError } from '../../errors.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../../route.ts';
 import { validateBody } from '../../validation.ts';
 import { RecipientPageTexts } from '../recipient-html.ts';
@@ -56,7 +57,8 @@ async function partyStep<S extends TSchema>(
     const item = state.items.find((i) => i.itemId === params.itemId)!;
     return { status: 200, body: { itemId: item.itemId, status: item.status, ...presentSignatureDetails(state, item) } };
   } catch (error) {
-    const status = error instanceof DomainError ? statusOf(error.kind) : (error as { status?: number }).status === 400 ? 400 : undefined;
+    // A malformed body (HttpError 400) is shown on the page like a refusal.
+    const status = error instanceof DomainError ? statusOf(error.kind) : error instanceof HttpError && error.status === 400 ? 400 : undefined;
     if (!status) throw error;
     const message = (error as Error).message;
     // The page as it is now: a wrong code was recorded, so the attempts left show.

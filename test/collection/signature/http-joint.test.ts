@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { recordSignedDocument } from '../../../application/collection/signature/commands.ts';
+import { collectionStream } from '../../../domain/collection/events.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
@@ -125,8 +126,12 @@ test('three parties sign in order, each after an identity check and a one-time c
   ]);
   assert.equal(named('collection.signature.document')[0].payload, { provider: 'interno', sha256, blobId: 'b'.repeat(24) });
   assert.is(named('collection.completed').length, 1);
-  // The evidence's personal parts never leave in a webhook.
+  // The evidence's personal parts never leave in a webhook, and are sealed in the store.
   for (const { r } of deliveries) assert.not.match(r.body, /Navegador de Teste|127\.0\.0\.1|ana@example|Ana Sócia/);
+  const raw = JSON.stringify(await app.app.db('events').where({ stream_name: collectionStream(c.id), event_type: 'SignatureCollected' }).select('data'));
+  assert.not.match(raw, /Navegador de Teste/);
+  const opened = (await app.app.store.readStream(collectionStream(c.id))).filter((e) => e.type === 'SignatureCollected');
+  assert.equal(opened.map((e) => (e.data as { evidence: { userAgent: string; contactChannel: string } }).evidence.userAgent), ['Navegador de Teste/1.0', 'Navegador de Teste/1.0', 'Navegador de Teste/1.0']);
 });
 
 test.run();
