@@ -17,6 +17,7 @@ import { collectionTemplateMigrations } from '../projections/collection-template
 import { collectionTrailMigrations } from './collection/trail/migrations.ts';
 import { registryMigrations } from '../projections/registry/migrations.ts';
 import { collectionMigrations } from '../projections/collection/migrations.ts';
+import { collectionIdentityMigrations } from '../projections/collection/identity-migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   ...collectionTrailMigrations,
   ...registryMigrations,
   ...collectionMigrations,
+  ...collectionIdentityMigrations,
 ];

@@ -117,6 +117,16 @@ export const ConfigSchema = Type.Object({
   /** External signature providers allowed to call back (cancel, expiry): `name:secret[,name:secret]`; unset: none (the service signs itself, provider interno). */
   SIGNATURE_PROVIDERS: Type.Optional(Type.String({ minLength: 1 })),
 
+  // Identity checks of collection items (docs/identity-checks.md)
+  /** `sandbox`: offline, the images decide (test markers); `facepp`: Face++ Compare API (document photo against selfie). */
+  IDENTITY_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('facepp')], { default: 'sandbox' }),
+  FACEPP_API_URL: Type.String({ default: 'https://api-us.faceplusplus.com' }),
+  /** Face++ api_key and api_secret (required with facepp). */
+  FACEPP_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  FACEPP_API_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  /** Longest one identity check may wait on the provider; past it the check has no result and the person may try again. */
+  IDENTITY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

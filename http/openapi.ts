@@ -217,11 +217,12 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
 function requestBodyOf(spec: RouteSpec): Record<string, unknown> {
   if (spec.upload) {
     const fields = (spec.body ? plain(spec.body) : { type: 'object', properties: {} }) as { properties?: Record<string, unknown>; required?: string[] };
+    const fileFields = [spec.upload.field, ...(spec.upload.alsoFields ?? [])];
     const schema = {
       ...fields,
       type: 'object',
-      properties: { ...fields.properties, [spec.upload.field]: { type: 'string', format: 'binary', description: `at most ${spec.upload.maxBytes} bytes` } },
-      required: [...(fields.required ?? []), spec.upload.field],
+      properties: { ...fields.properties, ...Object.fromEntries(fileFields.map((name) => [name, { type: 'string', format: 'binary', description: `at most ${spec.upload!.maxBytes} bytes` }])) },
+      required: [...(fields.required ?? []), ...fileFields],
     };
     return { requestBody: { required: true, content: { 'multipart/form-data': { schema } } } };
   }

@@ -32,6 +32,8 @@ export interface RouteInput<P, Q, B> {
   ctx: Context;
   /** The file of an upload route (`upload` in its spec); undefined elsewhere. */
   file?: UploadedFile;
+  /** Every file of an upload route by its field (`upload.field` and `upload.alsoFields`). */
+  files?: Readonly<Record<string, UploadedFile>>;
 }
 
 /**
@@ -67,7 +69,7 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   /** Raw request body handling (a page's form): skip JSON body validation. */
   rawBody?: boolean;
   /**
-   * A multipart/form-data upload: one file under `upload.field`; the other parts are text fields
+   * A multipart/form-data upload: one file under `upload.field` (and one under each `upload.alsoFields`); the other parts are text fields
    * validated by `body` like a JSON body (their values arrive as strings).
    */
   upload?: UploadLimits;
@@ -126,6 +128,13 @@ function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && 'status' in value && typeof (value as Reply).status === 'number' && ('body' in value || 'raw' in value);
 }
 
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** An upload's bytes for the idempotency fingerprint: the file as always, the further files by field when there are any. */
+function fileDigests(file: UploadedFile, files: Record<string, UploadedFile>) {
+  const others = Object.entries(files).filter(([, f]) => f !== file);
+  return { fileSha256: sha256(file.bytes), ...(others.length && { otherFilesSha256: Object.fromEntries(others.map(([name, f]) => [name, sha256(f.bytes)])) }) };
+}
+
 const asReply = (result: unknown): Reply => (isReply(result) ? result : { status: 200, body: result ?? null });
 
 export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[]): void {
@@ -155,9 +164,9 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         const received = spec.rawBody ? ctx.request.body : withoutCallerFields(upload ? upload.fields : ctx.request.body);
         const body = spec.body && !spec.rawBody ? validateBody(spec.body, received) : received;
         const file = upload?.file;
-        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file }));
+        const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file, files: upload?.files }));
         // A repeated upload is the same request only with the same bytes, not merely the same fields.
-        const fingerprint = file ? { fields: received, fileSha256: createHash('sha256').update(file.bytes).digest('hex') } : received;
+        const fingerprint = upload ? { fields: received, ...fileDigests(upload.file, upload.files) } : received;
         const reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute();
         for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
         ctx.status = reply.status;

@@ -15,7 +15,10 @@ export interface UploadedFile {
 export interface UploadLimits {
   /** The form field that carries the file. */
   field: string;
+  /** Each file's limit. */
   maxBytes: number;
+  /** Further form fields that each carry one required file (an identity check's document and selfie). */
+  alsoFields?: readonly string[];
 }
 
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toLocaleString('pt-BR', { maximumFractionDigits: 1 });
@@ -27,13 +30,18 @@ export const uploadMessages = {
 };
 
 /**
- * Reads one file and the text fields of a multipart body. Formidable streams the parts to a
+ * Reads one file (or one per field of `field` and `alsoFields`) and the text fields of a multipart body. Formidable streams the parts to a
  * temporary file and stops at the limit, so an oversized upload never sits in memory whole; the
  * temporary file is removed before returning.
  */
-export async function readUpload(ctx: Context, limits: UploadLimits): Promise<{ file: UploadedFile; fields: Record<string, string> }> {
-  if (!ctx.is('multipart/form-data')) throw new HttpError(400, uploadMessages.missingFile(limits.field));
-  const form = formidable({ maxFiles: 1, maxFileSize: limits.maxBytes, maxTotalFileSize: limits.maxBytes, maxFields: 50, allowEmptyFiles: false, minFileSize: 1 });
+export async function readUpload(
+  ctx: Context,
+  limits: UploadLimits,
+): Promise<{ file: UploadedFile; files: Record<string, UploadedFile>; fields: Record<string, string> }> {
+  const fileFields = [limits.field, ...(limits.alsoFields ?? [])];
+  if (!ctx.is('multipart/form-data')) throw new HttpError(400, uploadMessages.missingFile(fileFields.join(', ')));
+  const maxTotal = limits.maxBytes * fileFields.length;
+  const form = formidable({ maxFiles: fileFields.length, maxFileSize: limits.maxBytes, maxTotalFileSize: maxTotal, maxFields: 50, allowEmptyFiles: false, minFileSize: 1 });
   let parsed: [Fields, Files];
   try {
     parsed = await form.parse(ctx.req);
@@ -44,18 +52,21 @@ export async function readUpload(ctx: Context, limits: UploadLimits): Promise<{ 
       ctx.set('Connection', 'close');
       throw new HttpError(413, uploadMessages.tooLarge(limits.maxBytes));
     }
-    if (code === formidableErrors.maxFilesExceeded) throw new HttpError(400, uploadMessages.missingFile(limits.field));
+    if (code === formidableErrors.maxFilesExceeded) throw new HttpError(400, uploadMessages.missingFile(fileFields.join(', ')));
     throw new HttpError(400, uploadMessages.malformed);
   }
   const [fieldValues, files] = parsed;
   const received = Object.values(files).flatMap((list) => list ?? []);
   try {
-    const part = files[limits.field]?.[0];
-    if (!part) throw new HttpError(400, uploadMessages.missingFile(limits.field));
-    const bytes = await readFile(part.filepath);
+    const read: Record<string, UploadedFile> = {};
+    for (const name of fileFields) {
+      const part = files[name]?.[0];
+      if (!part) throw new HttpError(400, uploadMessages.missingFile(name));
+      read[name] = { fileName: part.originalFilename ?? 'arquivo', claimedType: part.mimetype ?? null, bytes: await readFile(part.filepath) };
+    }
     const fields: Record<string, string> = {};
     for (const [name, values] of Object.entries(fieldValues)) if (values?.[0] !== undefined) fields[name] = values[0];
-    return { file: { fileName: part.originalFilename ?? 'arquivo', claimedType: part.mimetype ?? null, bytes }, fields };
+    return { file: read[limits.field]!, files: read, fields };
   } finally {
     await Promise.all(received.map((f) => rm(f.filepath, { force: true })));
   }

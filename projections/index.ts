@@ -12,6 +12,7 @@ import { collectionTemplateProjection } from './collection-template/projection.t
 import { collectionTrailProjection } from './collection/trail-projection.ts';
 import { registryProjection } from './registry/projection.ts';
 import { collectionProjection } from './collection/projection.ts';
+import { collectionIdentityProjection } from './collection/identity-projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -28,4 +29,5 @@ export const allProjections: Projection[] = [
   collectionTrailProjection,
   registryProjection,
   collectionProjection,
+  collectionIdentityProjection,
 ];

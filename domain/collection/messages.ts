@@ -53,3 +53,13 @@ export const SignatureMessages = {
   unknownProvider: 'Provedor de assinatura desconhecido.',
   providerSignatureInvalid: 'Assinatura da chamada do provedor inválida ou expirada.',
 } as const;
+
+/** IDENTITY items (and the identity check of a SIGNATURE item with flow SIGNATURE_AND_IDENTITY). */
+export const IdentityMessages = {
+  notAnIdentityItem: 'Este item não pede verificação de identidade.',
+  notAwaitingCheck: 'Este item não aguarda uma verificação de identidade.',
+  checkNotFound: 'Verificação de identidade não encontrada.',
+  imageNotFound: 'Imagem não encontrada.',
+  imagesRequired: 'Envie a foto do documento (campo document) e a selfie (campo selfie) em JPEG ou PNG.',
+  providerUnavailable: 'Não foi possível verificar a identidade agora. Tente novamente em alguns minutos.',
+} as const;

@@ -4,17 +4,14 @@ import { entry, existing, itemOf, live, recipientOf, unresolved } from '../decid
 import { OPERATOR_ITEM_STATUSES } from '../enums.ts';
 import { SignatureMessages } from '../messages.ts';
 import type { CollectionModuleEvent } from '../payloads.ts';
-import { isClosed, isResolved, type CollectionState, type ItemState } from '../state.ts';
+import { isClosed, isResolved, type CollectionState } from '../state.ts';
 import type { Complete } from './kind.ts';
 import {
   allSigned, INTERNAL_SIGNATURE_PROVIDER, SIGNATURE_CODE_MAX_ATTEMPTS, SIGNATURE_CODE_RESEND_MS, SIGNATURE_CODE_TTL_MS,
-  signatureConfigOf, signaturePartiesOf, signatureStateOf,
+  passedIdentity, signatureConfigOf, signaturePartiesOf, signatureStateOf,
 } from './signature-parties.ts';
 
 type PartyCommand = Extract<CollectionCommand, { type: 'SendSignatureCode' | 'VerifySignatureContact' | 'SignItem' | 'DeclineSignature' }>;
-
-const passedIdentity = (item: ItemState, recipientId: string) =>
-  (item.details.identity?.checks ?? []).some((check) => check.recipientId === recipientId && check.verdict === 'APROVADO');
 
 /** What every party's step checks: a live collection, a SIGNATURE item still collecting, a party that has not signed. */
 function partyContext(command: PartyCommand, state: CollectionState) {

@@ -45,6 +45,10 @@ export function signatureStateOf(item: ItemState): SignatureItemState {
   };
 }
 
+/** SIGNATURE_AND_IDENTITY: the party passed an identity check (APROVADO) on this item. */
+export const passedIdentity = (item: ItemState, recipientId: string) =>
+  (item.details.identity?.checks ?? []).some((check) => check.recipientId === recipientId && check.verdict === 'APROVADO');
+
 /** The recipients asked to sign the item, in the collection's order. */
 export function partyRecipients(state: CollectionState, itemId: string): RecipientState[] {
   return state.recipients.filter((r) => r.itemIds.includes(itemId));

@@ -4,6 +4,9 @@ import type { CollectionState, ItemState } from '../../../domain/collection/stat
 import type { RouteTable } from '../../route.ts';
 import { ConsentConfigSchema } from './consent.ts';
 import { FormConfigSchema } from './form.ts';
+import { identityPage, IdentityDetailsSchema, presentIdentityDetails } from './identity.ts';
+import { identityListingRoutes } from './identity-listing.ts';
+import { identityRoutes } from './identity-routes.ts';
 import type { ItemPage } from './page.ts';
 import { SignatureConfigSchema } from './signature.ts';
 import { signedDocumentRoutes } from './signed-document.ts';
@@ -27,11 +30,13 @@ export const ItemConfigSchema = Type.Object({
 /** `details` of an item in a collection's detail: what the kind has received so far. */
 export const ItemDetailsSchema = Type.Object({
   signature: Type.Optional(SignatureDetailsSchema),
+  identity: Type.Optional(IdentityDetailsSchema),
 }, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
 const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
   presentSignatureDetails,
+  presentIdentityDetails,
 ];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
@@ -41,6 +46,7 @@ export function presentItemDetails(state: CollectionState, item: ItemState): obj
 /** The recipient page's controls per kind (DOCUMENT and CUSTOM use the page's upload form). */
 export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
   SIGNATURE: signaturePage,
+  IDENTITY: identityPage,
 };
 
 /** Routes of the kinds: the recipient's answers under /c/{token}, the operator's under /v1/collections. */
@@ -51,5 +57,7 @@ export const collectionKindRoutes: RouteTable = {
     ...signedDocumentRoutes,
     ...signatureRecipientRoutes,
     ...signatureCallbackRoutes,
+    ...identityRoutes,
+    ...identityListingRoutes,
   ],
 };

@@ -1,8 +1,11 @@
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
+import { identityEvaluation } from '../../../domain/collection/kinds/identity.ts';
+import { passedIdentity } from '../../../domain/collection/kinds/signature-parties.ts';
 import { signatureProgress } from '../../../domain/collection/kinds/signature-progress.ts';
 import type { SignatureParty } from '../../../domain/collection/kinds/signature.ts';
 import type { CollectionState, ItemState, RecipientState } from '../../../domain/collection/state.ts';
 import { escape } from '../recipient-html.ts';
+import { identityForm } from './identity.ts';
 import type { ItemPage } from './page.ts';
 
 /** Texts of the signature controls on the recipient page. */
@@ -40,8 +43,16 @@ function masked(recipient: RecipientState, channel: 'EMAIL' | 'PHONE'): string {
 const form = (action: string, fields: string, button: string, extra = '') =>
   `<form method="post" action="${action}"${extra}>${fields}<button type="submit">${escape(button)}</button></form>`;
 
+/** SIGNATURE_AND_IDENTITY before an approved check: the identity form, with why the last check failed. */
+function identityStep(token: string, item: ItemState, party: SignatureParty): string | null {
+  if (item.config?.signature?.flow !== 'SIGNATURE_AND_IDENTITY' || passedIdentity(item, party.recipientId)) return null;
+  const last = item.details.identity?.checks.filter((c) => c.recipientId === party.recipientId).at(-1);
+  const why = last ? `<p class="erro">${escape(identityEvaluation(last))}</p>` : '';
+  return `<p data-step="identity">${escape(T.identityStep)}</p>${why}${identityForm(token, item.itemId)}`;
+}
+
 /** The step the party is at, as HTML: identity, code, confirmation, signature. */
-function partyStep(base: string, state: CollectionState, item: ItemState, recipient: RecipientState, party: SignatureParty, identityForm: string | null): string {
+function partyStep(token: string, base: string, state: CollectionState, item: ItemState, recipient: RecipientState, party: SignatureParty): string {
   const progress = signatureProgress(state, item);
   if (progress.config.ordered) {
     const waiting = progress.parties.find((p) => p.order < party.order && p.signedAt === null);
@@ -50,7 +61,8 @@ function partyStep(base: string, state: CollectionState, item: ItemState, recipi
       return `<p class="aviso" data-step="waiting">${escape(SignatureMessages.awaitingTurn(name))}</p>`;
     }
   }
-  if (identityForm !== null) return `<p data-step="identity">${escape(T.identityStep)}</p>${identityForm}`;
+  const identity = identityStep(token, item, party);
+  if (identity !== null) return identity;
   if (party.verifiedAt === null) {
     const code = progress.signature.codes.find((c) => c.recipientId === party.recipientId);
     const ask = [
@@ -66,33 +78,29 @@ function partyStep(base: string, state: CollectionState, item: ItemState, recipi
   return `<p data-step="sign">${escape(T.signStep)}</p>${form(`${base}/sign`, '', T.sign)}`;
 }
 
-/**
- * A SIGNATURE item on the party's page: the document to read, then their step. `identityForm`
- * renders the identity check's upload for SIGNATURE_AND_IDENTITY (null: none needed now).
- */
-export function signatureControls(input: { token: string; state: CollectionState; recipient: RecipientState; item: ItemState }, identityForm: (base: string) => string | null): string | null {
-  const { token, state, recipient, item } = input;
-  if (item.kind !== 'SIGNATURE' || !item.config?.signature) return null;
-  const itemBase = `/c/${encodeURIComponent(token)}/items/${item.itemId}`;
-  const base = `${itemBase}/signature`;
+/** Where the item stands for this person: done, waiting for the copy, signed, declined, stopped, or their next step. */
+function stepFor(token: string, state: CollectionState, recipient: RecipientState, item: ItemState): string {
+  const base = `/c/${encodeURIComponent(token)}/items/${item.itemId}/signature`;
   const progress = signatureProgress(state, item);
   const party = progress.parties.find((p) => p.recipientId === recipient.recipientId);
-  const document = `<p><a href="${itemBase}/document">${escape(T.viewDocument)}</a> · <a href="${itemBase}/document?download=1">${escape(T.downloadDocument)}</a></p>`;
-  const summary = `<p data-progress>${escape(progress.text)}</p>`;
-  let step: string;
-  if (item.status === 'VALIDATED') step = `<p class="ok" data-step="done">${escape(T.done)}</p>`;
-  else if (progress.pdfCopyAvailable) step = `<p class="analise" data-step="completed">${escape(T.allSigned)}</p>`;
-  else if (!party) step = '';
-  else if (party.signedAt) step = `<p class="ok" data-step="signed">${escape(T.signedByYou)}</p>`;
-  else if (party.declinedAt && item.status !== 'REJECTED') step = `<p class="recusado" data-step="declined">${escape(T.declinedByYou)}</p>`;
-  else if (item.status === 'AWAITING_OPERATOR' || item.status === 'MANUAL_REVIEW') step = `<p class="erro" data-step="stopped">${escape(SignatureMessages.declined)}</p>`;
-  else {
-    step = partyStep(base, state, item, recipient, party, identityForm(base)) +
-      form(`${base}/decline`, `<label>${escape(T.declineLabel)}<input name="reason" maxlength="500" required></label>`, T.decline, ' class="recusar"');
-  }
-  return `<div class="assinatura" data-signature-item="${item.itemId}">${document}${summary}${step}</div>`;
+  if (item.status === 'VALIDATED') return `<p class="ok" data-step="done">${escape(T.done)}</p>`;
+  if (progress.pdfCopyAvailable) return `<p class="analise" data-step="completed">${escape(T.allSigned)}</p>`;
+  if (!party) return '';
+  if (party.signedAt) return `<p class="ok" data-step="signed">${escape(T.signedByYou)}</p>`;
+  // After a decline the operator decides; a REJECT (ask again) lets every party act again.
+  if (party.declinedAt && item.status !== 'REJECTED') return `<p class="recusado" data-step="declined">${escape(T.declinedByYou)}</p>`;
+  if (item.status === 'AWAITING_OPERATOR' || item.status === 'MANUAL_REVIEW') return `<p class="erro" data-step="stopped">${escape(SignatureMessages.declined)}</p>`;
+  return partyStep(token, base, state, item, recipient, party) +
+    form(`${base}/decline`, `<label>${escape(T.declineLabel)}<input name="reason" maxlength="500" required></label>`, T.decline, ' class="recusar"');
 }
 
+/** A SIGNATURE item on the party's page: the document to read, the progress, then their step. */
 export const signaturePage: ItemPage = {
-  render: (input) => signatureControls(input, () => null),
+  render({ token, state, recipient, item }) {
+    if (item.kind !== 'SIGNATURE' || !item.config?.signature) return null;
+    const documentUrl = `/c/${encodeURIComponent(token)}/items/${item.itemId}/document`;
+    const document = `<p><a href="${documentUrl}">${escape(T.viewDocument)}</a> · <a href="${documentUrl}?download=1">${escape(T.downloadDocument)}</a></p>`;
+    const summary = `<p data-progress>${escape(signatureProgress(state, item).text)}</p>`;
+    return `<div class="assinatura" data-signature-item="${item.itemId}">${document}${summary}${stepFor(token, state, recipient, item)}</div>`;
+  },
 };

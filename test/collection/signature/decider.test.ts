@@ -4,9 +4,9 @@ import type { CollectionCommand } from '../../../domain/collection/commands.ts';
 import { collectionDecider } from '../../../domain/collection/decider.ts';
 import { CollectionMessages, SignatureMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionModuleEvent } from '../../../domain/collection/payloads.ts';
-import { assertRefused, given } from '../../support/decider.ts';
+import { given } from '../../support/decider.ts';
 import { cmd, create, definition, history, item, recipient, stateOf, SYSTEM } from '../fixtures.ts';
-import { decline, HASH, later, MINUTE, recordCopy, SHA, sendCode, sign, signatureConfig, signing, signs, verify, withApprovedIdentity } from './fixtures.ts';
+import { decline, HASH, later, MINUTE, recordCopy, SHA, sendCode, sign, signatureConfig, signing, signs, verify, identityChecked } from './fixtures.ts';
 
 const test = suite('collection decider: signatures');
 const types = (events: { type: string }[]) => events.map((e) => e.type);
@@ -110,12 +110,14 @@ test('decline: recorded with the reason, the item waits for the operator and nob
   assert.equal(types(more(reopened, ...signs('b'), ...signs('c')).slice(reopened.length)).slice(-2), ['SignatureCollected', 'SignatureCompleted']);
 });
 
-test('SIGNATURE_AND_IDENTITY: no code before an approved identity check', () => {
+test('SIGNATURE_AND_IDENTITY: no code before an approved identity check; a rejected check is not enough', () => {
   const past = created({ flow: 'SIGNATURE_AND_IDENTITY' });
   given(collectionDecider, past).when(sendCode('a')).thenError('conflict', SignatureMessages.identityFirst);
-  const checked = withApprovedIdentity(stateOf(past), 'a');
-  assert.equal(types(collectionDecider.decide(sendCode('a'), checked)), ['SignatureCodeSent']);
-  assertRefused(() => collectionDecider.decide(sendCode('b'), checked), 'conflict', SignatureMessages.identityFirst);
+  given(collectionDecider, more(past, ...identityChecked('a', 'REPROVADO'))).when(sendCode('a')).thenError('conflict', SignatureMessages.identityFirst);
+  const checked = more(past, ...identityChecked('a'));
+  assert.equal(stateOf(checked).items[0]!.status, 'PENDING');
+  assert.equal(types(given(collectionDecider, checked).when(sendCode('a')).decided()), ['SignatureCodeSent']);
+  given(collectionDecider, checked).when(sendCode('b')).thenError('conflict', SignatureMessages.identityFirst);
 });
 
 test('refusals: not a party, not a signature item, a closed collection', () => {

@@ -1,5 +1,4 @@
 import type { SignatureConfig } from '../../../domain/collection/kinds/signature.ts';
-import type { CollectionState } from '../../../domain/collection/state.ts';
 import { cmd, definition, item, recipient, RECIPIENT, SYSTEM } from '../fixtures.ts';
 
 /** Signature decider fixtures: one SIGNATURE item s1 signed by recipients a, b, c (in that order). */
@@ -38,8 +37,8 @@ export const recordCopy = (recipientId: string | null = null, blobId = 'blob-1')
 /** A party's full path: code, confirmation, signature. */
 export const signs = (p: string) => [sendCode(p), verify(p), sign(p)];
 
-/** The state with an approved identity check for `recipientId` (as the identity kind records it). */
-export function withApprovedIdentity(state: CollectionState, recipientId: string): CollectionState {
-  const check = { checkId: `chk-${recipientId}`, recipientId, provider: 'offline', verdict: 'APROVADO' as const, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2, completedAt: later(0) };
-  return { ...state, items: state.items.map((i) => ({ ...i, details: { ...i.details, identity: { checks: [...(i.details.identity?.checks ?? []), check] } } })) };
-}
+/** An identity check of the party (the identity kind's commands), approved unless told. */
+export const identityChecked = (p: string, verdict: 'APROVADO' | 'REPROVADO' = 'APROVADO') => [
+  cmd({ type: 'StartIdentityCheck', itemId: 's1', recipientId: p, checkId: `chk-${p}-${verdict}`, imageBlobIds: ['img-1', 'img-2'] }, party(p, later(0))),
+  cmd({ type: 'RecordIdentityResult', itemId: 's1', recipientId: p, check: { checkId: `chk-${p}-${verdict}`, provider: 'offline', verdict, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2 } }, { actor: SYSTEM, at: later(0) }),
+];
