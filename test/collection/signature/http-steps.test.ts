@@ -98,15 +98,17 @@ test('decline: recorded with the reason, the item waits in the operator queue, t
   await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion after the waiver');
 });
 
-test('INDIVIDUAL: each party signs their own copy; both signed, the copies may be produced', async () => {
+test('INDIVIDUAL: each party signs their own copy; both signed, one signed copy per party completes the item', async () => {
   const { c, itemId, tokens } = await signing({ mode: 'INDIVIDUAL' });
   for (const [index, party] of PARTIES.entries()) {
     assert.is((await submit(app, tokens[index]!, itemId, 'code', { channel: 'EMAIL' })).status, 303);
     assert.is((await submit(app, tokens[index]!, itemId, 'verify', { code: await codeSentTo(app, c.id, party.email, 'EMAIL') })).status, 303);
     assert.is((await submit(app, tokens[index]!, itemId, 'sign')).status, 303);
   }
-  const signed = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.signature.pdfCopyAvailable, 'both signatures');
-  assert.equal([signed.items[0].status, signed.items[0].details.signature.progress], ['PROCESSING', '2 de 2 assinaturas coletadas']);
+  // The signed-document worker makes both copies; the item resolves with the last of them.
+  const signed = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'both signatures and their copies');
+  const { status, details } = signed.items[0];
+  assert.equal([status, details.signature.progress, details.signature.pdfCopyAvailable, details.signature.signedDocumentAvailable], ['VALIDATED', '2 de 2 assinaturas coletadas', true, true]);
 });
 
 test.run();
