@@ -24,18 +24,22 @@ function carriesBody(ctx: Context): boolean {
 }
 
 // The public offer page, the public form and the recipient page's item forms (a FORM's answers, a
-// CONSENT's acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: their POSTs are urlencoded.
-const PAGE_FORM_PATH = /^\/(oferta\/[^/]+\/escolha|formulario\/[^/]+|c\/[^/]+\/items\/[0-9a-fA-F]{24}\/(form|consent|signature\/[a-z]+))$/;
-const isPageForm = (ctx: Context) => PAGE_FORM_PATH.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
+// CONSENT's acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: routes
+// that declare `pageForm` take their urlencoded POSTs; every other route reads JSON only.
+function pageFormMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
+  const paths = tables.flatMap((table) => table.routes).filter((spec) => spec.pageForm).map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
+  const pattern = new RegExp(paths.join('|') || '(?!)');
+  return (ctx) => pattern.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
+}
 
-async function jsonBodiesOnly(ctx: Context, next: Next): Promise<void> {
+const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
   if (BODY_METHODS.has(ctx.method) && carriesBody(ctx)) {
     // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
     if (!ctx.is(JSON_TYPES) && !isPageForm(ctx) && !ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
     if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
   }
   await next();
-}
+};
 
 const CLIENT_ERROR_LINGER_MS = 5_000;
 
@@ -95,7 +99,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     }
   });
   koa.use(errorMiddleware);
-  koa.use(jsonBodiesOnly);
+  koa.use(jsonBodiesOnly(pageFormMatcher(tables)));
   const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
     jsonLimit: app.config.BODY_LIMIT,
     formLimit: app.config.BODY_LIMIT,

@@ -73,6 +73,8 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   operationId?: string;
   /** Raw request body handling (a page's form): skip JSON body validation. */
   rawBody?: boolean;
+  /** A plain HTML form posts here: the route also takes an urlencoded body (any other route answers 415). */
+  pageForm?: boolean;
   /**
    * A multipart/form-data upload: one file under `upload.field` (and one under each `upload.alsoFields`); the other parts are text fields
    * validated by `body` like a JSON body (their values arrive as strings).

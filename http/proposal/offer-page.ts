@@ -97,6 +97,7 @@ export const offerPageRoutes: RouteSpec[] = [
     summary: "The offer page's form: records the customer's choice (amount in reais, termMonths) and answers a page",
     auth: false,
     rawBody: true,
+    pageForm: true,
     files: ['text/html'],
     params: TokenParams,
     errors: [404, 409],

@@ -80,6 +80,7 @@ export const publicFormRoutes: RouteTable = {
         'Fields `nome`, `documento` (CPF or CNPJ), `email`, `telefone` (optional). The collection is created by SYSTEM from the template, with the person as subject and only recipient, and sent; 303 to `/c/{token}`. 400: the page again with the errors; 429: too many submissions from this client address in the hour; 503: the daily ceiling.',
       auth: false,
       rawBody: true,
+      pageForm: true,
       files: ['text/html'],
       params: Params,
       responses: { 303: Type.Null({ description: "to the new recipient's page (Location)" }) },

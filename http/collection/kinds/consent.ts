@@ -60,6 +60,7 @@ export const consentRoutes: RouteSpec[] = [
       '400 when the box is not checked; 409 when the term changed since the page was opened (reload and read it again) or the item is already resolved; 404 for an item not asked of this recipient.',
     auth: false,
     rawBody: true,
+    pageForm: true,
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],

@@ -61,6 +61,7 @@ export const formRoutes: RouteSpec[] = [
       'FORM_SUBMITTED, and the item VALIDATED (AUTOMATIC) or AWAITING_OPERATOR (REVIEW). 404 for an item not asked of this recipient, 409 for an item no longer waiting for answers.',
     auth: false,
     rawBody: true,
+    pageForm: true,
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],

@@ -89,6 +89,7 @@ const step = (path: string, summary: string, description: string, schema: TSchem
     description: description + FORM_NOTE,
     auth: false,
     rawBody: true,
+    pageForm: true,
     params: Params,
     responses: stepResponses,
     errors: [404, 409, 429],
