@@ -126,7 +126,7 @@ test('two workers on one checkpoint, the lease taken from each in turn mid-strea
     const workers = await db('test_applied').distinct().pluck('by');
     if (caughtUp && workers.length === 2) break;
     assert.ok(Date.now() < deadline, `both workers took part in time (so far: ${workers})`);
-    if (caughtUp) positions = await appendCounted(store, 5, 'Counted', positions.length);
+    if (caughtUp) positions = [...positions, ...(await appendCounted(store, 5, 'Counted', positions.length))];
     // Let the current holder write a batch, then take the lease from it as if it had expired.
     const at = await checkpointOf(db);
     await waitFor(async () => {
