@@ -25,28 +25,32 @@ export interface Cet {
   monthPercent: string;
 }
 
-/** f at L, and its first two derivatives (kept in `d1`, `d2`) from the same pass. */
-interface Npv {
-  (L: number): number;
-  d1: number;
-  d2: number;
-}
+/**
+ * The flows f is evaluated on, with the gaps' numbering and exponentials, kept between calls (cet
+ * runs to its end without yielding, so two calls never hold them at once) and grown to the
+ * longest flows seen. Module state rather than a closure per CET: the service runs under tsx,
+ * which names every function created at run time (keepNames), and the closures with their
+ * derivative properties were ~3% of a 360-month simulation.
+ */
+const curve: Flows & { net: number; shortest: number; lengths: number; slots: Int32Array; factors: Float64Array; d1: number; d2: number } = {
+  cents: new Float64Array(0),
+  days: new Int32Array(0),
+  net: 0,
+  shortest: 0,
+  lengths: 0,
+  slots: new Int32Array(0),
+  factors: new Float64Array(0),
+  /** f' and f'' at the last L evaluated. */
+  d1: 0,
+  d2: 0,
+};
 
 /**
- * The gaps' numbering and exponentials, kept between calls (cet runs to its end without
- * yielding, so two calls never hold them at once) and grown to the longest flows seen: two typed
- * arrays allocated a call were ~1 µs of a 360-month CET, with the garbage they made.
+ * Numbers the gaps between due dates (28 to 31 days but for the first) once per CET (`slot`, the
+ * gap less the shortest), so that e^(-t_j L) is a running product with one exp per gap length
+ * and each evaluation is one pass over typed arrays.
  */
-let slots = new Int32Array(0);
-let factors = new Float64Array(0);
-
-/**
- * f, f' and f'' at L. e^(-t_j L) is built as a running product over the gaps between due dates
- * (28 to 31 days but for the first): one exp per gap length instead of one per flow, the gaps
- * numbered once per CET (`slot`, the gap less the shortest) so that each evaluation is one pass
- * over typed arrays.
- */
-function npv(flows: Flows, net: number): Npv {
+function prepare(flows: Flows, net: number): void {
   const { cents, days } = flows;
   const n = cents.length;
   let shortest = Infinity;
@@ -56,30 +60,36 @@ function npv(flows: Flows, net: number): Npv {
     if (gap < shortest) shortest = gap;
     if (gap > longest) longest = gap;
   }
-  if (slots.length < n) slots = new Int32Array(n);
-  const slot = slots;
+  const slot = curve.slots.length < n ? (curve.slots = new Int32Array(n)) : curve.slots;
   for (let j = 1; j < n; j++) slot[j] = days[j]! - days[j - 1]! - shortest;
   const lengths = n > 1 ? longest - shortest + 1 : 0;
-  if (factors.length < lengths) factors = new Float64Array(lengths);
-  const factor = factors;
-  const f = ((L: number): number => {
-    for (let s = 0; s < lengths; s++) factor[s] = Math.exp((-(shortest + s) / 365) * L);
-    let discount = Math.exp((-days[0]! / 365) * L);
-    let value = cents[0]! * discount;
-    let d1 = days[0]! * value;
-    let d2 = days[0]! * d1;
-    for (let j = 1; j < n; j++) {
-      discount *= factor[slot[j]!]!;
-      const term = cents[j]! * discount;
-      value += term;
-      d1 += days[j]! * term;
-      d2 += days[j]! * days[j]! * term;
-    }
-    f.d1 = -d1 / 365;
-    f.d2 = d2 / (365 * 365);
-    return value - net;
-  }) as Npv;
-  return f;
+  if (curve.factors.length < lengths) curve.factors = new Float64Array(lengths);
+  curve.cents = cents;
+  curve.days = days;
+  curve.net = net;
+  curve.shortest = shortest;
+  curve.lengths = lengths;
+}
+
+/** f at L; f' and f'' from the same pass land in curve.d1 and curve.d2. */
+function evaluate(L: number): number {
+  const { cents, days, slots: slot, factors: factor, shortest, lengths } = curve;
+  const n = cents.length;
+  for (let s = 0; s < lengths; s++) factor[s] = Math.exp((-(shortest + s) / 365) * L);
+  let discount = Math.exp((-days[0]! / 365) * L);
+  let value = cents[0]! * discount;
+  let d1 = days[0]! * value;
+  let d2 = days[0]! * d1;
+  for (let j = 1; j < n; j++) {
+    discount *= factor[slot[j]!]!;
+    const term = cents[j]! * discount;
+    value += term;
+    d1 += days[j]! * term;
+    d2 += days[j]! * days[j]! * term;
+  }
+  curve.d1 = -d1 / 365;
+  curve.d2 = d2 / (365 * 365);
+  return value - curve.net;
 }
 
 /**
@@ -99,17 +109,17 @@ const EARLY_STOP_MAX_LOG = Math.log(11);
  * EARLY_STOP_MAX_LOG) the pass is skipped. On 360-month schedules the steps go 6e-3, 6e-7,
  * 1e-16 (rounding noise): this saves the third of three passes.
  */
-function solveLog(f: Npv, guess: number): number {
+function solveLog(guess: number): number {
   let lo = -0.99;
   let hi = Infinity;
   let L = guess > lo && guess < 1e3 ? guess : 0.2;
   let previousHalley = NaN;
   for (let i = 0; i < 200; i++) {
-    const value = f(L);
+    const value = evaluate(L);
     if (value === 0) return L;
     if (value > 0) lo = L;
     else hi = L;
-    const { d1, d2 } = f;
+    const { d1, d2 } = curve;
     const halley = 2 * d1 * d1 - value * d2;
     const next = d1 >= 0 ? NaN : halley > 0 ? L - (2 * value * d1) / halley : L - value / d1;
     const step = Math.abs(next - L);
@@ -121,7 +131,7 @@ function solveLog(f: Npv, guess: number): number {
       previousHalley = halley > 0 ? step : NaN;
       L = next;
     } else {
-      if (hi === Infinity) for (hi = 1; f(hi) > 0 && hi < 1e3; ) hi *= 2;
+      if (hi === Infinity) for (hi = 1; evaluate(hi) > 0 && hi < 1e3; ) hi *= 2;
       L = (lo + hi) / 2;
       previousHalley = NaN;
     }
@@ -131,30 +141,37 @@ function solveLog(f: Npv, guess: number): number {
 }
 
 /** Sign of f at the yearly rate `percent` (a decimal string), in decimal.js. */
-function decimalSign(flows: Flows, net: number, yearlyPercent: InstanceType<typeof D>): number {
+function decimalSign(flows: Flows, net: number, yearlyPercent: Decimal): number {
   const base = new D(1).plus(yearlyPercent.div(100));
   let sum = new D(-net);
   for (let j = 0; j < flows.cents.length; j++) sum = sum.plus(new D(flows.cents[j]!).div(base.pow(new D(flows.days[j]!).div(365))));
   return sum.comparedTo(0);
 }
 
+type Decimal = InstanceType<typeof D>;
+
+/** The yearly rate of a monthly CET in percent, for the decimal check of its rounding edge. */
+const yearlyOfMonthly = (p: Decimal): Decimal => new D(1).plus(p.div(100)).pow(12).minus(1).times(100);
+
 /** Percent with two decimals of a double, checked in decimal.js when it sits on a rounding edge. */
-function rounded(percent: number, toYearly: (p: InstanceType<typeof D>) => InstanceType<typeof D>, flows: Flows, net: number): string {
+function rounded(percent: number, monthly: boolean, flows: Flows, net: number): string {
   const scaled = percent * 100;
   const edge = Math.floor(scaled) + 0.5;
   if (Math.abs(scaled - edge) > 1e-7) return (Math.round(scaled) / 100).toFixed(2);
   // f decreasing: f(edge) > 0 means the root is above the edge, so it rounds up.
-  const sign = decimalSign(flows, net, toYearly(new D(edge).div(100)));
+  const edgePercent = new D(edge).div(100);
+  const sign = decimalSign(flows, net, monthly ? yearlyOfMonthly(edgePercent) : edgePercent);
   return new D(sign > 0 ? Math.ceil(scaled) : Math.floor(scaled)).div(100).toFixed(2);
 }
 
 /** `guessYearly`: a yearly fraction near the answer (the nominal rate), where Newton starts. */
 export function cet(net: number, flows: Flows, guessYearly = 0.2): Cet {
-  const L = solveLog(npv(flows, net), Math.log1p(guessYearly));
+  prepare(flows, net);
+  const L = solveLog(Math.log1p(guessYearly));
   const year = (Math.exp(L) - 1) * 100;
   const month = (Math.exp(L / 12) - 1) * 100;
   return {
-    yearPercent: rounded(year, (p) => p, flows, net),
-    monthPercent: rounded(month, (p) => new D(1).plus(p.div(100)).pow(12).minus(1).times(100), flows, net),
+    yearPercent: rounded(year, false, flows, net),
+    monthPercent: rounded(month, true, flows, net),
   };
 }

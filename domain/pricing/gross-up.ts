@@ -8,23 +8,34 @@ import { iofCents } from './iof.ts';
  * cent by cent (a PRICE principal one cent apart moves every row's rounding, so IOF(P) can move
  * by several cents), so a faster search must ask g at the same principals in the same order.
  */
-export function grossUp(base: number, iofOfPrincipal: (principal: number) => number): number {
+export function grossUp(base: number, iof: IofOfPrincipal): number {
   const seen = new Map<number, number>();
-  const g = (p: number): number => {
-    let gap = seen.get(p);
-    if (gap === undefined) seen.set(p, (gap = p - iofOfPrincipal(p) - base));
-    return gap;
-  };
-  const slope = 1 + g(base) / base; // g(base) = -IOF(base)
+  const slope = 1 + gapAt(iof, seen, base, base) / base; // g(base) = -IOF(base)
   let principal = Math.ceil(base / slope);
   for (let i = 0; i < 5; i++) {
-    const gap = g(principal);
+    const gap = gapAt(iof, seen, base, principal);
     if (Math.abs(gap) <= 1) break;
     principal -= Math.round(gap / slope);
   }
-  while (g(principal) < 0) principal++;
-  while (g(principal - 1) >= 0) principal--;
+  while (gapAt(iof, seen, base, principal) < 0) principal++;
+  while (gapAt(iof, seen, base, principal - 1) >= 0) principal--;
   return principal;
+}
+
+/**
+ * The IOF of a principal, as an object rather than a callback: the service runs under tsx, which
+ * names every function created at run time (keepNames), and the closures a simulation made for
+ * the search were a measurable part of it.
+ */
+export interface IofOfPrincipal {
+  iofOf(principalCents: number): number;
+}
+
+/** g(p) = p - IOF(p) - base, each principal's asked once. */
+function gapAt(iof: IofOfPrincipal, seen: Map<number, number>, base: number, p: number): number {
+  let gap = seen.get(p);
+  if (gap === undefined) seen.set(p, (gap = p - iof.iofOf(p) - base));
+  return gap;
 }
 
 /**
@@ -35,18 +46,25 @@ export function grossUp(base: number, iofOfPrincipal: (principal: number) => num
  * scheduleWithIof, which clamps no row while the rest is not negative; null when it is (a
  * principal below ~n^2/2 cents), for the caller to run the schedule.
  */
-export function sacIofOf(n: number, iofParts: Float64Array): (principalCents: number) => number | null {
-  const headOfLevel = new Map<number, number>();
-  return (principalCents) => {
+export class SacIof {
+  private readonly headOfLevel = new Map<number, number>();
+
+  constructor(
+    private readonly n: number,
+    private readonly iofParts: Float64Array,
+  ) {}
+
+  iofOf(principalCents: number): number | null {
+    const { n, iofParts } = this;
     const level = Math.round(principalCents / n);
     const last = principalCents - (n - 1) * level;
     if (last < 0) return null;
-    let head = headOfLevel.get(level);
+    let head = this.headOfLevel.get(level);
     if (head === undefined) {
       head = 0;
       for (let k = 0; k < n - 1; k++) head += iofCents(level, iofParts[k]!);
-      headOfLevel.set(level, head);
+      this.headOfLevel.set(level, head);
     }
     return head + iofCents(last, iofParts[n - 1]!);
-  };
+  }
 }

@@ -1,7 +1,7 @@
 import { DomainError } from '../shared/errors.ts';
 import { dueDates, parseDay, type HolidayCalendar } from './calendar.ts';
 import { cet, type Cet } from './cet.ts';
-import { grossUp, sacIofOf } from './gross-up.ts';
+import { grossUp, SacIof, type IofOfPrincipal } from './gross-up.ts';
 import { iofBracket, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
 import { PricingMessages } from './messages.ts';
 import { bpsToFraction, composeYearly, D, memoized, monthlyFromYearly, monthlyOf, rateFigures, yearlyFromMonthly, type Dec, type RateFigures } from './rates.ts';
@@ -158,6 +158,45 @@ const INSTALLMENTS: PropertyDescriptor = {
   configurable: true,
 };
 
+/**
+ * The schedules the financed-IOF search runs, on the workspace's two passes: the search ends on
+ * g(P) then g(P - 1), so P's schedule is still kept when it ends, not recomputed. SAC's IOF comes
+ * from its closed form when that holds. A class, not closures: the service runs under tsx, which
+ * names every function created at run time (keepNames), a measurable cost per simulation.
+ */
+class Passes implements IofOfPrincipal {
+  private turn = 0;
+  private readonly sac: SacIof | null;
+
+  constructor(
+    private readonly model: AmortizationModel,
+    private readonly n: number,
+    private readonly rates: PeriodRates,
+    private readonly iofParts: Float64Array,
+    private readonly kept: [Pass, Pass],
+  ) {
+    kept[0].principalCents = kept[1].principalCents = -1;
+    this.sac = model === 'SAC' ? new SacIof(n, iofParts) : null;
+  }
+
+  private run(principalCents: number): Pass {
+    const pass = this.kept[(this.turn ^= 1)];
+    pass.principalCents = principalCents;
+    pass.iofTotal = scheduleWithIof(this.model, principalCents, this.n, this.rates, this.iofParts, pass.schedule);
+    return pass;
+  }
+
+  iofOf(principalCents: number): number {
+    return this.sac?.iofOf(principalCents) ?? this.run(principalCents).iofTotal;
+  }
+
+  /** The schedule of a principal: one of the two kept if the search ended there. */
+  of(principalCents: number): Pass {
+    const [a, b] = this.kept;
+    return a.principalCents === principalCents ? a : b.principalCents === principalCents ? b : this.run(principalCents);
+  }
+}
+
 /** Prices a credit operation: schedule, IOF, fees, totals and CET. Pure; holidays and IOF rates come in. */
 export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofTable: readonly IofRate[]): Simulation {
   const release = dayOf(input.releaseDate, PricingMessages.invalidReleaseDate);
@@ -186,19 +225,9 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
   // A plain loop: Float64Array.from with a map function takes V8's slow generic path (~80 µs here).
   for (let k = 0; k < n; k++) iofParts[k] = iofRate ? iofPartsPerCent(elapsed[k]!, iofRate) : 0;
   const base = input.amountCents + financedFees;
-  // The last two passes stay: the gross-up ends on g(P) then g(P - 1), so P's schedule is kept, not recomputed.
-  for (const pass of kept) pass.principalCents = -1;
-  let turn = 0;
-  const run = (principalCents: number): Pass => {
-    const pass = kept[(turn ^= 1)]!;
-    pass.principalCents = principalCents;
-    pass.iofTotal = scheduleWithIof(input.model, principalCents, n, rates, iofParts, pass.schedule);
-    return pass;
-  };
-  const sacIof = input.model === 'SAC' ? sacIofOf(n, iofParts) : null;
-  const iofOf = (p: number): number => sacIof?.(p) ?? run(p).iofTotal;
-  const principal = iofRate && input.iof.financed ? grossUp(base, iofOf) : base;
-  const { schedule, iofTotal } = kept.find((pass) => pass.principalCents === principal) ?? run(principal);
+  const passes = new Passes(input.model, n, rates, iofParts, kept);
+  const principal = iofRate && input.iof.financed ? grossUp(base, passes) : base;
+  const { schedule, iofTotal } = passes.of(principal);
   const netReleased = input.amountCents - upfrontFees - (iofRate && !input.iof.financed ? iofTotal : 0);
   if (netReleased <= 0) throw new DomainError('invalid', PricingMessages.feesExceedAmount);
 
