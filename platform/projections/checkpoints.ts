@@ -26,8 +26,13 @@ export async function readCheckpoints(db: Knex, names: readonly string[]): Promi
  * never interleave.
  */
 export async function lockCheckpoint(trx: Knex.Transaction, name: string): Promise<Position> {
-  await trx('projection_checkpoints').insert({ name }).onConflict('name').ignore();
-  const row: Row = await trx('projection_checkpoints').where({ name }).forUpdate().first();
+  const locked = () => trx('projection_checkpoints').where({ name }).forUpdate().first() as Promise<Row | undefined>;
+  // The row exists for every batch but a projection's first: one statement, not an insert each time.
+  let row = await locked();
+  if (!row) {
+    await trx('projection_checkpoints').insert({ name }).onConflict('name').ignore();
+    row = (await locked())!;
+  }
   return toPosition(row);
 }
 
