@@ -49,6 +49,11 @@ export interface CreateCollectionInput {
   reminderDays?: number[];
   /** The contract a pipeline generated (registry document id): the collection opens to sign it. */
   contractDocumentId?: string | null;
+  /**
+   * A pipeline's COLLECTION step opens it and waits for it: its completion moves that execution
+   * on, so the template's own onCompleted target (a report, another pipeline) is not started too.
+   */
+  openedByExecution?: boolean;
 }
 
 /** Behaviour of an ad hoc collection when the caller says nothing (a template's own values win otherwise). */
@@ -152,7 +157,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
     channel: input.notificationChannel ?? template?.notificationChannel ?? AD_HOC_DEFAULTS.notificationChannel,
     expiryDays: input.expiryDays ?? template?.expiryDays ?? AD_HOC_DEFAULTS.expiryDays,
     reminderDays: input.reminderDays ?? template?.reminderDays ?? [...AD_HOC_DEFAULTS.reminderDays],
-    onCompleted: template ? completionFor(template.onCompleted, subject.entityType) : { kind: 'NONE', id: null },
+    onCompleted: template && !input.openedByExecution ? completionFor(template.onCompleted, subject.entityType) : { kind: 'NONE', id: null },
     message: input.message?.trim() || null,
     items,
     recipients,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { collectionStream } from '../../domain/collection/events.ts';
 import type { ContractFacts, ContractParty, ContractRole } from '../../domain/operation/contract.ts';
 import type { ExecutionCommand, NextAction } from '../../domain/operation/execution.ts';
@@ -12,6 +11,7 @@ import { SYSTEM_ACTOR } from '../collection/actor.ts';
 import { createCollection, type App } from '../collection/commands.ts';
 import type { RecipientInput } from '../collection/definition.ts';
 import { ensureRegistry, receiveDocument } from '../registry/intake.ts';
+import { collectionEnding, contactOf } from './opened-collections.ts';
 import { renderContractPdf } from './contract-pdf.ts';
 
 type OpenContract = Extract<NextAction, { type: 'OPEN_CONTRACT' }>;
@@ -25,13 +25,6 @@ type Party = ContractParty & Omit<RecipientInput, 'itemKeys'>;
 export const contractCollectionId = (executionId: string, stepIndex: number) => createHash('sha256').update(`contract:${executionId}:${stepIndex}`).digest('hex').slice(0, 24);
 
 const ROLES: Record<ParticipantRole, ContractRole> = { HOLDER: 'TITULAR', GUARANTOR: 'AVALISTA', PARTNER: 'SÓCIO', SPOUSE: 'CÔNJUGE' };
-
-/** Contacts as the proposal holds them (free text): an e-mail that does not look like one, or a phone that is not valid, is left out. */
-function contactOf(contact: { email: string | null; phone: string | null } | null): { email: string | null; phone: string | null } {
-  const email = contact?.email?.trim().toLowerCase();
-  const phone = contact?.phone ? parsePhoneNumberFromString(contact.phone, 'BR') : undefined;
-  return { email: email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : null, phone: phone?.isValid() ? phone.number : null };
-}
 
 /** Who signs, in signing order: the customer, the proposal's participants (when the step asks), then the step's own signers. */
 function partiesOf(proposal: ProposalState, action: OpenContract): Party[] {
@@ -110,18 +103,14 @@ export async function openContract(app: App, proposal: ProposalState, executionI
  * signature (the item waived), or nothing yet (null).
  */
 export async function contractOutcome(app: Pick<App, 'store'>, collectionId: string, at: string): Promise<ExecutionCommand | null> {
-  for (const event of await app.store.readStream(collectionStream(collectionId))) {
-    const payload = (event.data as { payload: Record<string, unknown> }).payload;
-    switch (event.type) {
-      case 'SignatureCompleted':
-        return { type: 'RecordContractSigned', collectionId, provider: String(payload.provider), contentHash: String(payload.contentHash), at };
-      case 'CollectionCanceled':
-        return { type: 'RecordContractEnded', collectionId, outcome: 'CANCELED', reason: (payload.reason as string | null) ?? null, at };
-      case 'CollectionExpired':
-        return { type: 'RecordContractEnded', collectionId, outcome: 'EXPIRED', reason: (payload.reason as string | undefined) ?? null, at };
-      case 'CollectionCompleted':
-        return { type: 'RecordContractEnded', collectionId, outcome: 'UNSIGNED', reason: null, at };
-    }
+  const ending = await collectionEnding(app, collectionId);
+  if (!ending) return null;
+  switch (ending.kind) {
+    case 'SIGNATURE_COMPLETED':
+      return { type: 'RecordContractSigned', collectionId, provider: ending.provider, contentHash: ending.contentHash, at };
+    case 'COMPLETED':
+      return { type: 'RecordContractEnded', collectionId, outcome: 'UNSIGNED', reason: null, at };
+    default:
+      return { type: 'RecordContractEnded', collectionId, outcome: ending.kind, reason: ending.reason, at };
   }
-  return null;
 }

@@ -4,12 +4,22 @@ import { operationStream } from '../../domain/operation/events.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineContent } from '../../domain/operation/pipeline.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { findTemplateBySlug } from '../../projections/collection-template/queries.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
-type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
+
+/** A COLLECTION step names a template the organization has (its own or a platform one, switched on or off). */
+async function checkTemplates(app: App, organizationId: string, content: PipelineContent): Promise<void> {
+  for (const step of content.steps) {
+    if (step.kind === 'COLLECTION' && !(await findTemplateBySlug(app.db, organizationId, step.templateSlug))) {
+      throw new DomainError('invalid', OperationMessages.collectionTemplateNotFound(step.templateSlug));
+    }
+  }
+}
 
 export interface OperationWritten {
   operationId: string;
@@ -18,6 +28,7 @@ export interface OperationWritten {
 }
 
 export async function createOperation(app: App, caller: Caller, content: PipelineContent): Promise<OperationWritten> {
+  await checkTemplates(app, caller.organizationId, content);
   const operationId = app.ids.objectId();
   const { position } = await handleCommand(app.store, operationStream(operationId), operationDecider, {
     type: 'CreateOperation',
@@ -32,6 +43,7 @@ export async function createOperation(app: App, caller: Caller, content: Pipelin
 
 /** An edit: a new immutable version (unchanged content makes none); running executions keep the steps they started with. */
 export async function createOperationVersion(app: App, caller: Caller, operationId: string, content: PipelineContent): Promise<OperationWritten> {
+  await checkTemplates(app, caller.organizationId, content);
   const { state, position } = await handleCommand(app.store, operationStream(operationId), operationDecider, {
     type: 'CreateOperationVersion',
     operationId,

@@ -15,6 +15,7 @@ import { findOrganization } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { awaitOperator, issueFirmOffer, loadProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
+import { openStepCollection, stepCollectionOutcome } from './collection-step.ts';
 import { contractOutcome, openContract } from './contract.ts';
 import { pipelineReportId, releaseRun, requestForRun } from './run.ts';
 
@@ -52,8 +53,8 @@ export class ExecutionProcess {
       case 'CollectionCanceled':
       case 'CollectionExpired':
       case 'CollectionCompleted': {
-        // Only a contract's collection matters here; drive reads what it says from its stream.
-        const link = await this.app.db('operation_contract_links').where({ collection_id: data.collectionId }).first();
+        // Only a collection an execution opened matters here; drive reads what it says from its stream.
+        const link = await this.app.db('operation_collection_links').where({ collection_id: data.collectionId }).first();
         if (link) await this.drive(link.execution_id);
         return;
       }
@@ -76,7 +77,8 @@ export class ExecutionProcess {
         await this.app.db('operation_report_links').insert({ report_id: event.data.reportId, execution_id: executionId }).onConflict('report_id').ignore();
         return;
       case 'ExecutionContractOpened':
-        await this.app.db('operation_contract_links').insert({ collection_id: event.data.collectionId, execution_id: executionId }).onConflict('collection_id').ignore();
+      case 'ExecutionCollectionOpened':
+        await this.app.db('operation_collection_links').insert({ collection_id: event.data.collectionId, execution_id: executionId, proposal_id: proposalId }).onConflict('collection_id').ignore();
         return;
       case 'ExecutionOperatorAwaited':
         await this.attempt(executionId, () => awaitOperator(this.app, { ...ids, reason: event.data.reason }));
@@ -119,6 +121,11 @@ export class ExecutionProcess {
     }
     if (executionStatus(state) === 'WAITING_SIGNATURE') {
       const outcome = await contractOutcome(this.app, state.contract!.collectionId, at);
+      if (outcome) await this.command(executionId, outcome);
+      return;
+    }
+    if (executionStatus(state) === 'WAITING_COLLECTION') {
+      const outcome = await stepCollectionOutcome(this.app, state.collection!.collectionId, at);
       if (outcome) await this.command(executionId, outcome);
       return;
     }
@@ -169,6 +176,11 @@ export class ExecutionProcess {
       }
       case 'OPEN_CONTRACT': {
         const opened = await this.attempt(executionId, () => openContract(this.app, proposal, executionId, action, at));
+        if (opened) await this.command(executionId, opened);
+        return;
+      }
+      case 'OPEN_COLLECTION': {
+        const opened = await this.attempt(executionId, () => openStepCollection(this.app, proposal, executionId, action, at));
         if (opened) await this.command(executionId, opened);
       }
     }

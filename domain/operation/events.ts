@@ -35,13 +35,15 @@ export const ExecutionEventTypes = {
   firmOfferIssued: 'ExecutionFirmOfferIssued',
   contractOpened: 'ExecutionContractOpened',
   contractFormalized: 'ExecutionContractFormalized',
+  collectionOpened: 'ExecutionCollectionOpened',
+  collectionCompleted: 'ExecutionCollectionCompleted',
   finished: 'ExecutionFinished',
 } as const;
 
 export type ExecutionKind = 'OPERATION' | 'REPORT';
 /** Final statuses end the execution (and fire the OPERATION webhook); the others are running. */
 export type FinalStatus = 'APPROVED' | 'REJECTED' | 'MANUAL_ANALYSIS' | 'FAILED' | 'ISSUED' | 'CANCELED' | 'EXPIRED';
-export type ExecutionStatus = 'RUNNING' | 'WAITING_OPERATOR' | 'WAITING_CUSTOMER' | 'WAITING_SIGNATURE' | 'WAITING_CLOSING' | FinalStatus;
+export type ExecutionStatus = 'RUNNING' | 'WAITING_OPERATOR' | 'WAITING_CUSTOMER' | 'WAITING_COLLECTION' | 'WAITING_SIGNATURE' | 'WAITING_CLOSING' | FinalStatus;
 export const FINAL_STATUSES: readonly FinalStatus[] = ['APPROVED', 'REJECTED', 'MANUAL_ANALYSIS', 'FAILED', 'ISSUED', 'CANCELED', 'EXPIRED'];
 
 /** Every execution event names its execution, tenant and proposal, so no subscriber looks them up. */
@@ -83,6 +85,10 @@ export type ExecutionContractFormalized = DomainEvent<
   'ExecutionContractFormalized',
   At<{ collectionId: string; contractDocumentId: string; provider: string; contentHash: string }>
 >;
+/** A COLLECTION step opened its collection (sent to the customer). */
+export type ExecutionCollectionOpened = DomainEvent<'ExecutionCollectionOpened', At<{ collectionId: string; templateSlug: string }>>;
+/** That collection completed: the pipeline goes on. */
+export type ExecutionCollectionCompleted = DomainEvent<'ExecutionCollectionCompleted', At<{ collectionId: string }>>;
 export type ExecutionFinished = DomainEvent<
   'ExecutionFinished',
   At<{
@@ -114,4 +120,6 @@ export type ExecutionEvent =
   | ExecutionFirmOfferIssued
   | ExecutionContractOpened
   | ExecutionContractFormalized
+  | ExecutionCollectionOpened
+  | ExecutionCollectionCompleted
   | ExecutionFinished;

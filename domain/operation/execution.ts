@@ -3,7 +3,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { EntityType } from '../pricing/terms.ts';
 import type { ExecutionEvent, ExecutionFinished, ExecutionKind, ExecutionStarted, ExecutionStatus, FinalStatus, ReportOutcome } from './events.ts';
 import { OperationMessages } from './messages.ts';
-import type { ContractStep, PipelineStep } from './pipeline.ts';
+import type { CollectionStep, ContractStep, PipelineStep } from './pipeline.ts';
 
 type StartData = ExecutionStarted['data'];
 
@@ -22,6 +22,9 @@ export type ExecutionCommand =
   | { type: 'RecordContractSigned'; collectionId: string; provider: string; contentHash: string; at: string }
   /** The contract's collection closed without the signature: canceled, expired, or completed with the item waived. */
   | { type: 'RecordContractEnded'; collectionId: string; outcome: 'CANCELED' | 'EXPIRED' | 'UNSIGNED'; reason: string | null; at: string }
+  | { type: 'RecordCollectionOpened'; collectionId: string; templateSlug: string; at: string }
+  | { type: 'RecordCollectionCompleted'; collectionId: string; at: string }
+  | { type: 'RecordCollectionEnded'; collectionId: string; outcome: 'CANCELED' | 'EXPIRED'; reason: string | null; at: string }
   | { type: 'CloseExecution'; organizationId: string; status: 'ISSUED' | 'CANCELED'; date: string; externalId: string | null; userId: string; at: string }
   | { type: 'FailExecution'; reason: string; at: string };
 
@@ -37,6 +40,8 @@ export interface ExecutionState {
   firmOfferId: string | null;
   /** The contract of the CONTRACT_SIGNATURE step, once its collection is open. */
   contract: { collectionId: string; contractDocumentId: string; formalized: boolean } | null;
+  /** The collection the current COLLECTION step opened (each such step opens its own). */
+  collection: { collectionId: string; stepIndex: number } | null;
   finished: ExecutionFinished['data'] | null;
 }
 
@@ -46,6 +51,7 @@ export function executionStatus(state: ExecutionState): ExecutionStatus {
   const step = state.started?.steps[state.cursor];
   if (!step) return state.firmOfferId ? 'WAITING_CLOSING' : 'RUNNING';
   if (step.kind === 'CONTRACT_SIGNATURE' && state.contract) return 'WAITING_SIGNATURE';
+  if (step.kind === 'COLLECTION' && state.collection?.stepIndex === state.cursor) return 'WAITING_COLLECTION';
   return step.kind === 'WAIT_CUSTOMER_CHOICE' ? 'WAITING_CUSTOMER' : 'RUNNING';
 }
 
@@ -55,7 +61,8 @@ export type NextAction =
   | { type: 'SEND_OFFER'; step: Extract<PipelineStep, { kind: 'PRE_APPROVAL' }> }
   | { type: 'DECIDE_FINAL' }
   | { type: 'ISSUE_FIRM_OFFER'; step: Extract<PipelineStep, { kind: 'ISSUE_FIRM_OFFER' }>; chosen: NonNullable<ExecutionState['chosen']> }
-  | { type: 'OPEN_CONTRACT'; step: ContractStep; stepIndex: number; chosen: NonNullable<ExecutionState['chosen']> };
+  | { type: 'OPEN_CONTRACT'; step: ContractStep; stepIndex: number; chosen: NonNullable<ExecutionState['chosen']> }
+  | { type: 'OPEN_COLLECTION'; step: CollectionStep; stepIndex: number };
 
 export function nextAction(state: ExecutionState): NextAction | null {
   if (!state.started || state.finished || state.awaitingOperator) return null;
@@ -73,6 +80,9 @@ export function nextAction(state: ExecutionState): NextAction | null {
     case 'CONTRACT_SIGNATURE':
       // Once open, the contract waits for its collection (the process manager looks at it).
       return state.contract || !state.chosen ? null : { type: 'OPEN_CONTRACT', step, stepIndex: state.cursor, chosen: state.chosen };
+    case 'COLLECTION':
+      // Once open, the step waits for its collection (the process manager looks at it).
+      return state.collection?.stepIndex === state.cursor ? null : { type: 'OPEN_COLLECTION', step, stepIndex: state.cursor };
     default:
       return null;
   }
@@ -109,6 +119,7 @@ export const executionDecider: Decider<ExecutionCommand, ExecutionEvent, Executi
     chosen: null,
     firmOfferId: null,
     contract: null,
+    collection: null,
     finished: null,
   }),
 
@@ -134,6 +145,10 @@ export const executionDecider: Decider<ExecutionCommand, ExecutionEvent, Executi
         return { ...state, contract: { collectionId: event.data.collectionId, contractDocumentId: event.data.contractDocumentId, formalized: false } };
       case 'ExecutionContractFormalized':
         return { ...state, contract: { ...state.contract!, formalized: true }, cursor: state.cursor + 1 };
+      case 'ExecutionCollectionOpened':
+        return { ...state, collection: { collectionId: event.data.collectionId, stepIndex: event.data.stepIndex } };
+      case 'ExecutionCollectionCompleted':
+        return { ...state, cursor: state.cursor + 1 };
       case 'ExecutionFinished':
         return { ...state, awaitingOperator: false, finished: event.data };
       default:
@@ -217,7 +232,24 @@ function decideStep(command: StepCommand, state: ExecutionState): ExecutionEvent
       if (outcome === 'EXPIRED') return [finish(state, 'EXPIRED', at, { reason: reason ?? OperationMessages.contractExpired })];
       return [finish(state, 'FAILED', at, { reason: OperationMessages.contractCompletedUnsigned })];
     }
+    case 'RecordCollectionOpened':
+      if (step?.kind !== 'COLLECTION' || state.collection?.stepIndex === state.cursor) return [];
+      return [{ type: 'ExecutionCollectionOpened', data: { ...base, collectionId: command.collectionId, templateSlug: command.templateSlug } }];
+    case 'RecordCollectionCompleted':
+      if (!waitingCollection(state, step, command.collectionId)) return [];
+      return [{ type: 'ExecutionCollectionCompleted', data: { ...base, collectionId: command.collectionId } }];
+    case 'RecordCollectionEnded': {
+      if (!waitingCollection(state, step, command.collectionId)) return [];
+      const { outcome, reason, at } = command;
+      if (outcome === 'CANCELED') return [finish(state, 'CANCELED', at, { reason: OperationMessages.collectionCanceled(reason) })];
+      return [finish(state, 'EXPIRED', at, { reason: reason ?? OperationMessages.collectionExpired })];
+    }
   }
+}
+
+/** Whether `collectionId` is the collection the current COLLECTION step waits on. */
+function waitingCollection(state: ExecutionState, step: PipelineStep | undefined, collectionId: string): boolean {
+  return step?.kind === 'COLLECTION' && state.collection?.stepIndex === state.cursor && state.collection.collectionId === collectionId;
 }
 
 /** The contract this execution waits on, when `collectionId` is its collection and it is not formalized yet. */

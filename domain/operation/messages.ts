@@ -4,7 +4,7 @@ export const OperationMessages = {
   operationNotFound: 'Operação não encontrada.',
   executionNotFound: 'Execução não encontrada.',
   operationAlreadyExists: 'Esta operação já existe.',
-  collectionStepUnavailable: 'A etapa de coleta (COLLECTION) ainda não está disponível nas operações; para o contrato, use a etapa CONTRACT_SIGNATURE.',
+  collectionTemplateNotFound: (slug: string) => `A etapa COLLECTION usa um modelo de coleta que a organização não tem: ${slug}.`,
   noSteps: 'A operação precisa de ao menos uma etapa.',
   duplicateEntityType: 'Cada tipo de pessoa pode aparecer uma única vez.',
   policyMissingForEntityType: 'A etapa POLICY_REPORT precisa de uma política para cada tipo de pessoa da operação.',
@@ -31,5 +31,7 @@ export const OperationMessages = {
   contractWithoutChoice: 'A proposta não tem a escolha do cliente que o contrato precisa.',
   contractCanceled: (reason: string | null) => `A coleta de assinaturas do contrato foi cancelada${reason ? `: ${reason}` : '.'}`,
   contractExpired: 'O prazo para assinar o contrato terminou sem todas as assinaturas.',
+  collectionCanceled: (reason: string | null) => `A coleta da etapa COLLECTION foi cancelada${reason ? `: ${reason}` : '.'}`,
+  collectionExpired: 'O prazo da coleta da etapa COLLECTION terminou com itens pendentes.',
   contractCompletedUnsigned: 'A coleta do contrato foi concluída sem a assinatura (item dispensado): o contrato não foi formalizado.',
 } as const;

@@ -18,8 +18,19 @@ export type PipelineStep =
   | { kind: 'ISSUE_FIRM_OFFER'; validDays: number }
   /** The contract: generated from `template`, signed by the customer, the proposal's participants (when asked) and `signers`. */
   | ContractStep
-  /** Known to the contract, refused until pipelines open collections from templates. */
-  | { kind: 'COLLECTION' };
+  | CollectionStep;
+
+/**
+ * Open a collection from one of the organization's templates for the proposal's subject, sent to
+ * the customer, and wait until it completes (its answers are then the proposal's input data for
+ * the steps after it); canceled or expired, the execution ends with it.
+ */
+export interface CollectionStep {
+  kind: 'COLLECTION';
+  templateSlug: string;
+  /** Days the customer has before the collection expires; absent: the template's own. */
+  expiryDays: number | null;
+}
 
 /** A party who signs besides the proposal's own people: the lender's representative, a witness. */
 export interface ContractSigner {
@@ -64,7 +75,6 @@ export function validatePipeline(content: PipelineContent): void {
   if (new Set(content.entityTypes).size !== content.entityTypes.length) throw invalid(OperationMessages.duplicateEntityType);
   const seen = new Set<StepKind>();
   for (const step of content.steps) {
-    if (step.kind === 'COLLECTION') throw invalid(OperationMessages.collectionStepUnavailable);
     if (SINGLE.includes(step.kind) && seen.has(step.kind)) throw invalid(OperationMessages.repeatedStep);
     switch (step.kind) {
       case 'POLICY_REPORT':

@@ -45,9 +45,16 @@ const Step = Type.Union(
       },
       { description: 'generate the contract PDF and collect the joint signature of the parties' },
     ),
-    Type.Object({ kind: Type.Literal('COLLECTION') }, { description: 'refused: pipelines do not open template collections yet' }),
+    Type.Object(
+      {
+        kind: Type.Literal('COLLECTION'),
+        templateSlug: Type.String({ pattern: '^[A-Za-z0-9_-]{1,120}$', description: "one of the organization's collection templates" }),
+        expiryDays: Type.Optional(Days),
+      },
+      { description: "open a collection from the template for the proposal's subject, sent to the customer, and wait until it completes" },
+    ),
   ],
-  { errorMessage: 'each step must be one of POLICY_REPORT, PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL, ISSUE_FIRM_OFFER, CONTRACT_SIGNATURE with its fields' },
+  { errorMessage: 'each step must be one of POLICY_REPORT, PRE_APPROVAL, WAIT_CUSTOMER_CHOICE, FINAL_APPROVAL, ISSUE_FIRM_OFFER, COLLECTION, CONTRACT_SIGNATURE with its fields' },
 );
 
 export const OperationBody = Type.Object({
@@ -60,6 +67,7 @@ export type OperationBody = Static<typeof OperationBody>;
 
 /** A step as the pipeline keeps it: the contract step's optional fields with their defaults, so every version says them. */
 function stepOf(step: OperationBody['steps'][number]): PipelineStep {
+  if (step.kind === 'COLLECTION') return { kind: 'COLLECTION', templateSlug: step.templateSlug, expiryDays: step.expiryDays ?? null };
   if (step.kind !== 'CONTRACT_SIGNATURE') return step as PipelineStep;
   return {
     kind: 'CONTRACT_SIGNATURE',
@@ -115,7 +123,7 @@ export const ExecutionSchema = Type.Object(
     targetId: Type.String(),
     document: Type.String(),
     entityType: Type.String(),
-    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_SIGNATURE, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED' }),
+    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_COLLECTION, WAITING_SIGNATURE, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED' }),
     steps: Type.Array(StepView),
     reportIds: Type.Array(Type.String()),
     indicativeOfferId: Nullable(Type.String()),
@@ -129,6 +137,10 @@ export const ExecutionSchema = Type.Object(
         { collectionId: Type.String(), contractDocumentId: Type.String({ description: 'registry document of the subject: the generated PDF' }), formalizedAt: Nullable(DateTime) },
         { description: 'CONTRACT_SIGNATURE: the contract and the collection that signs it; formalizedAt when collection.signature.completed arrived' },
       ),
+    ),
+    collections: Type.Array(
+      Type.Object({ stepIndex: Type.Integer(), collectionId: Type.String(), templateSlug: Type.String(), completedAt: Nullable(DateTime) }),
+      { description: 'COLLECTION steps: the collection each opened; completedAt once it completed' },
     ),
     startedBy: Type.String(),
     startedAt: DateTime,

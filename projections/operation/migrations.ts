@@ -100,4 +100,30 @@ export const operationMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '202611271200_operation_collection_step',
+    async up(knex) {
+      // The collections of COLLECTION steps as the execution's detail shows them.
+      await knex.schema.alterTable('operation_executions', (t) => {
+        t.jsonb('collections').notNullable().defaultTo('[]');
+      });
+      // Every collection an execution opens (its contract's, its COLLECTION steps'), with the
+      // proposal it serves: the process manager finds the execution by it, and a proposal's
+      // input data finds its collections.
+      await knex.schema.renameTable('operation_contract_links', 'operation_collection_links');
+      await knex.schema.alterTable('operation_collection_links', (t) => {
+        t.text('proposal_id');
+        t.index(['proposal_id']);
+      });
+      await knex.raw('update operation_collection_links l set proposal_id = e.proposal_id from operation_executions e where e.id = l.execution_id');
+    },
+    async down(knex) {
+      await knex.schema.alterTable('operation_collection_links', (t) => {
+        t.dropIndex(['proposal_id']);
+        t.dropColumn('proposal_id');
+      });
+      await knex.schema.renameTable('operation_collection_links', 'operation_contract_links');
+      await knex.schema.alterTable('operation_executions', (t) => t.dropColumn('collections'));
+    },
+  },
 ];

@@ -15,7 +15,15 @@ export interface StepView {
   finishedAt: string | null;
 }
 
-type Row = Record<string, unknown> & { steps: StepView[]; report_ids: string[] };
+/** A collection a COLLECTION step opened, as the detail shows it. */
+export interface StepCollectionView {
+  stepIndex: number;
+  collectionId: string;
+  templateSlug: string;
+  completedAt: string | null;
+}
+
+type Row = Record<string, unknown> & { steps: StepView[]; report_ids: string[]; collections: StepCollectionView[] };
 
 /** Step `index` done at `at`; the next one (if any) starts then. Setting absolute values keeps a replay harmless. */
 function advance(steps: StepView[], index: number, at: string): StepView[] {
@@ -68,6 +76,16 @@ function change(row: Row, event: Exclude<ExecutionEvent, { type: 'ExecutionStart
       // A firm offer issued before the contract leaves the execution waiting for the lender's closing once it is signed.
       const status = row.firm_offer_id && !row.steps[stepIndex + 1] ? 'WAITING_CLOSING' : statusAfter(row.steps, stepIndex);
       return { contract: JSON.stringify({ collectionId, contractDocumentId, formalizedAt: at }), status, steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
+    }
+    case 'ExecutionCollectionOpened': {
+      const { collectionId, templateSlug } = event.data;
+      const opened = row.collections.filter((c) => c.collectionId !== collectionId);
+      const collections = [...opened, { stepIndex, collectionId, templateSlug, completedAt: null }];
+      return { collections: JSON.stringify(collections), status: 'WAITING_COLLECTION', steps: JSON.stringify(mark(row.steps, stepIndex, 'WAITING', null)) };
+    }
+    case 'ExecutionCollectionCompleted': {
+      const collections = row.collections.map((c) => (c.collectionId === event.data.collectionId ? { ...c, completedAt: at } : c));
+      return { collections: JSON.stringify(collections), status: statusAfter(row.steps, stepIndex), steps: JSON.stringify(advance(row.steps, stepIndex, at)) };
     }
     case 'ExecutionFinished': {
       const { status, rejectionStep, closing } = event.data;

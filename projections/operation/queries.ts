@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PipelineContent } from '../../domain/operation/pipeline.ts';
-import type { StepView } from './projection.ts';
+import type { StepCollectionView, StepView } from './projection.ts';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
@@ -61,6 +61,8 @@ export interface ExecutionView {
   closing: { date: string; externalId: string | null } | null;
   /** The contract of a CONTRACT_SIGNATURE step: its registry document and the collection that signs it. */
   contract: { collectionId: string; contractDocumentId: string; formalizedAt: string | null } | null;
+  /** The collections its COLLECTION steps opened, in order; completedAt once each completed. */
+  collections: StepCollectionView[];
   startedBy: string;
   startedAt: string;
   decidedAt: string | null;
@@ -91,6 +93,7 @@ function executionOf(row: Record<string, unknown>): ExecutionView {
     rejectionStep: row.rejection_step as string | null,
     closing: row.closing as ExecutionView['closing'],
     contract: (row.contract as ExecutionView['contract']) ?? null,
+    collections: (row.collections as StepCollectionView[]) ?? [],
     startedBy: row.started_by as string,
     startedAt: iso(row.started_at)!,
     decidedAt: iso(row.decided_at),

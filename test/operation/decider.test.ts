@@ -42,7 +42,6 @@ test("a version of an absent or another organization's pipeline: not found", () 
 const refusals: Array<[string, PipelineContent, string]> = [
   ['no steps', { ...fullPipeline, steps: [] }, OperationMessages.noSteps],
   ['an entity type twice', { ...fullPipeline, entityTypes: ['PERSON', 'PERSON'] }, OperationMessages.duplicateEntityType],
-  ['a collection step', { ...fullPipeline, steps: [{ kind: 'COLLECTION' }] }, OperationMessages.collectionStepUnavailable],
   ['a contract without a choice before it', { ...fullPipeline, steps: [fullPipeline.steps[0]!, contractStep()] }, OperationMessages.contractNeedsChoice],
   [
     'a contract with unknown fields',

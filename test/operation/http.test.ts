@@ -74,11 +74,6 @@ test('define, version, read and list a pipeline', async () => {
   assert.ok((await call('GET', '/v1/operations')).body.some((o: any) => o.id === id));
 });
 
-test('a collection step is refused at definition, with the text', async () => {
-  const refused = await call('POST', '/v1/operations', { ...fullPipeline, steps: [...pipelineBody(policies.approve!).steps, { kind: 'COLLECTION' }] });
-  assert.equal(refused.body, { code: 400, message: OperationMessages.collectionStepUnavailable });
-});
-
 test('the whole journey, approval by policy: offer, choice, firm offer, closing, OPERATION webhook', async () => {
   const operationId = await definePipeline(policies.approve!);
   const { proposalId, id } = await runToChoice(operationId, 'OFFER_PAGE');
