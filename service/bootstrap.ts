@@ -49,7 +49,12 @@ export async function startService(config: Config, log: Logger = createLogger(co
     const koa = createHttpApp(app, routeTables, allProjections.map((p) => p.name));
     server = createServer(koa.callback());
     server.on('clientError', answerClientError);
-    server.keepAliveTimeout = 5_000;
+    // Longer than the idle timeout of the proxies and clients in front (60 s on the usual load
+    // balancers): the side that closes an idle keep-alive connection must be the client, or a
+    // request sent on it just as the server closes it fails (a 502 at a proxy, "fetch failed" at
+    // a client; seen under load with a 5 s timeout).
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
     await new Promise<void>((resolve, reject) => {
       const refuse = (error: NodeJS.ErrnoException) =>
         reject(
