@@ -29,8 +29,8 @@ const STAND_DOWN_MARGIN_MS = 1000;
 
 /** Another worker moved a checkpoint this one holds: it is no longer the only one, so it stops. */
 class CheckpointTaken extends Error {
-  constructor(name: string) {
-    super(`checkpoint ${name} was moved by another worker`);
+  constructor(name: string, message = `checkpoint ${name} was moved by another worker`) {
+    super(message);
     this.name = 'CheckpointTaken';
   }
 }
@@ -158,6 +158,17 @@ export class ReportProcessingWorker implements Worker {
       if (!(await compareAndSet(this.db, PROCESSING_CHECKPOINT, saved, safe))) throw new CheckpointTaken(PROCESSING_CHECKPOINT);
       saved = safe;
     };
+    // The lock went with its session: another worker may claim from here on. Stand down at once,
+    // as when the claim is found taken, instead of learning it at the next compare-and-set.
+    const lockLost = () => new CheckpointTaken(PROCESSING_CLAIM, 'the advisory lock went with its session');
+    const unwatch = this.locks!.onLost(() => {
+      failure ??= lockLost();
+      void this.subscription?.stop();
+    });
+    if (!this.locks!.holding) {
+      unwatch();
+      throw lockLost();
+    }
     const saver = setInterval(
       () =>
         persist().catch((error) => {
@@ -205,6 +216,7 @@ export class ReportProcessingWorker implements Worker {
       await Promise.allSettled([...this.inFlight]);
       if (!(failure instanceof CheckpointTaken)) await persist();
     } finally {
+      unwatch();
       clearInterval(saver);
       this.subscription = undefined;
     }
