@@ -135,6 +135,9 @@ export function withPersonalData(store: EventStore, options: PersonalDataOptions
     positionBefore: (time) => store.positionBefore(time),
     headPosition: () => store.headPosition(),
     ping: () => store.ping(),
-    close: () => store.close(),
+    async close() {
+      await store.close();
+      await options.keys.close();
+    },
   };
 }
