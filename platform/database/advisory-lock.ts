@@ -6,9 +6,13 @@ export const LockNamespace = {
   processManager: 0x706d67, // 'pmg'
 } as const;
 
-/** How often a session holding locks proves it is still alive, and how long it may take to answer. */
-const HEARTBEAT_MS = 2000;
-const HEARTBEAT_TIMEOUT_MS = 5000;
+/**
+ * How often a session holding locks proves it is still alive, and how long it may take to answer.
+ * A dropped or terminated connection is noticed at once by its socket; this catches one that went
+ * silent (a partition), and is generous so that a loaded database does not drop every lock.
+ */
+const HEARTBEAT_MS = 5000;
+const HEARTBEAT_TIMEOUT_MS = 20_000;
 
 type Lost = () => void;
 

@@ -152,11 +152,18 @@ export class ReportProcessingWorker implements Worker {
     const resumeUpTo = claimed;
     this.log.info({ checkpoint: positionToString(saved), claimed: positionToString(claimed) }, 'following report requests');
     let failure: unknown;
-    const persist = async () => {
-      const safe = progress.safePosition;
-      if (!safe || comparePositions(safe, saved) <= 0) return;
-      if (!(await compareAndSet(this.db, PROCESSING_CHECKPOINT, saved, safe))) throw new CheckpointTaken(PROCESSING_CHECKPOINT);
-      saved = safe;
+    // One write at a time: a slow write (a loaded database) overlapped by the next timer's would
+    // find the position it had just written, not `saved`, and stand the worker down for nothing.
+    let writing: Promise<void> = Promise.resolve();
+    const persist = () => {
+      const next = writing.then(async () => {
+        const safe = progress.safePosition;
+        if (!safe || comparePositions(safe, saved) <= 0) return;
+        if (!(await compareAndSet(this.db, PROCESSING_CHECKPOINT, saved, safe))) throw new CheckpointTaken(PROCESSING_CHECKPOINT);
+        saved = safe;
+      });
+      writing = next.catch(() => undefined);
+      return next;
     };
     // The lock went with its session: another worker may claim from here on. Stand down at once,
     // as when the claim is found taken, instead of learning it at the next compare-and-set.
