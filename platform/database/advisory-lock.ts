@@ -103,6 +103,8 @@ class LockSession {
   /** The last user is gone: end the session (it holds nothing by then). */
   async close(): Promise<void> {
     await this.queue;
+    // A new holder came while the queue drained: the session is theirs now.
+    if (this.users > 0) return;
     const client = this.client;
     this.client = undefined;
     clearInterval(this.heartbeat);
