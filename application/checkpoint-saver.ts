@@ -10,6 +10,7 @@ import type { Position } from '../platform/eventstore/port.ts';
 export class CheckpointSaver {
   private latest: Position | undefined;
   private saving: Promise<void> | undefined;
+  private discarded = false;
 
   constructor(
     private readonly db: Knex,
@@ -17,7 +18,14 @@ export class CheckpointSaver {
     private readonly log: Logger,
   ) {}
 
+  /** Save nothing more: the writer lost the right to (its lock went with its session). */
+  discard(): void {
+    this.discarded = true;
+    this.latest = undefined;
+  }
+
   save(position: Position): void {
+    if (this.discarded) return;
     this.latest = position;
     this.saving ??= this.writeLatest();
   }

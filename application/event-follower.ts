@@ -25,7 +25,8 @@ export interface FollowerOptions {
 /**
  * A process manager (projector role) reduced to what differs between them: the events it follows
  * and its reaction. It runs in one process at a time (advisory lock) and follows the events from
- * its checkpoint (`process:<name>` in projection_checkpoints) in global order. When `concurrent`,
+ * its checkpoint (`process:<name>` in projection_checkpoints) in global order, and stops as soon as
+ * that lock is lost (platform/database/advisory-lock.ts). When `concurrent`,
  * events of different keys (streams by default) run side by side while each key's events keep their order; the checkpoint only moves past a position once every event before it has
  * finished (CompletionWatermark), so a crash replays what was in flight and nothing is skipped:
  * reactions must tolerate a replay. A reaction failing ATTEMPTS times is logged and skipped so that
@@ -95,11 +96,21 @@ export class EventFollower implements Worker {
     const saver = new CheckpointSaver(app.db, checkpoint, this.log);
     const keyOf = this.options.keyOf ?? byStream;
     let failure: unknown;
+    let lost = false;
+    // The lock went with its session: another process may follow from here on. Stop at once and
+    // store nothing more; the next holder replays what was in flight (reactions tolerate it).
+    const unwatch = this.locks!.onLost(() => {
+      lost = true;
+      saver.discard();
+      this.log.warn('process manager lock lost: stopped following');
+      void this.subscription?.stop();
+    });
+    if (!this.locks!.holding) return unwatch();
     this.subscription = app.store.subscribeToAll(
       async (events, position) => {
         for (const event of events) {
           await lanes.whenSlotFree();
-          if (this.stopping) return;
+          if (this.stopping || lost) return;
           const mark = watermark.begin(event.position);
           lanes.run(keyOf(event), async () => {
             // Unfinished (stopping): the checkpoint stays before it and the next holder runs it.
@@ -114,6 +125,7 @@ export class EventFollower implements Worker {
     try {
       await this.subscription.done;
     } finally {
+      unwatch();
       this.subscription = undefined;
       await lanes.drain();
       await saver.flush();

@@ -19,6 +19,7 @@ import type { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
 import { startEmbeddedPostgres } from '../platform/database/embedded.ts';
 import { createKnex } from '../platform/database/knex.ts';
+import type { Knex } from 'knex';
 import { migrateToLatest } from '../platform/database/migrate.ts';
 import { openEventStore } from '../platform/eventstore/open.ts';
 import { createIdentityServices } from '../application/identity/index.ts';
@@ -26,7 +27,7 @@ import { createIdGenerator, systemClock } from '../platform/ids.ts';
 
 /** Every module's declaration of the personal data its events carry (docs/personal-data.md). */
 /** A module with personal fields in its events adds its declaration here, one per line. */
-const personalDataRules: PersonalDataRule[] = [
+export const personalDataRules: PersonalDataRule[] = [
   reportPersonalData,
   identityPersonalData,
   messagingPersonalData,
@@ -93,6 +94,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
 }
 
 /** Connect (or start the embedded database), migrate, open the event store. Used by the service and the CLIs. */
+/** How personal data is sealed and opened: the event store's decorator, and the legacy sealing script. */
+export function personalDataOptions(config: Config, db: Knex) {
+  return { keys: subjectKeysFor(config, db), pepper: keyringFor(config, 'pepper'), rules: personalDataRules };
+}
+
 export async function openInfrastructure(config: Config, log: Logger) {
   prepareDataDir(config.DATA_DIR);
   // A missing or malformed key stops the process here, before it starts a database it would orphan.
@@ -108,12 +114,7 @@ export async function openInfrastructure(config: Config, log: Logger) {
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX, { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS });
   await migrateToLatest(db, migrations);
-  const store = withPersonalData(await openEventStore(config, db), {
-    keys: subjectKeysFor(config, db),
-    pepper: keyringFor(config, 'pepper'),
-    rules: personalDataRules,
-    upcasters: webhookUpcasters(config),
-  });
+  const store = withPersonalData(await openEventStore(config, db), { ...personalDataOptions(config, db), upcasters: webhookUpcasters(config) });
   const close = async () => {
     await store.close();
     await db.destroy();

@@ -1,4 +1,5 @@
 import type { Migration } from '../database/migrate.ts';
+import { KEYS_ERASED_CHANNEL } from './key-cache.ts';
 
 export const personalDataMigrations: Migration[] = [
   {
@@ -18,6 +19,33 @@ export const personalDataMigrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.dropTable('subject_keys');
+    },
+  },
+  {
+    // Every process caches opened keys (key-cache.ts) and listens here: an erasure, however it is
+    // made, reaches them when it commits. Erasures are rare, so NOTIFY's commit lock costs nothing.
+    name: '202611271010_personal_data_erasure_notify',
+    async up(knex) {
+      await knex.raw(`
+        create function subject_keys_erased_notify() returns trigger language plpgsql as $$
+        declare
+          v_row subject_keys;
+        begin
+          v_row := case when tg_op = 'DELETE' then old else new end;
+          perform pg_notify('${KEYS_ERASED_CHANNEL}', v_row.subject_id || ':' || v_row.key_id);
+          return null;
+        end
+        $$`);
+      await knex.raw(`
+        create trigger subject_keys_erased after update on subject_keys for each row
+          when (new.sealed_key is null and old.sealed_key is not null)
+          execute function subject_keys_erased_notify()`);
+      await knex.raw(`create trigger subject_keys_deleted after delete on subject_keys for each row execute function subject_keys_erased_notify()`);
+    },
+    async down(knex) {
+      await knex.raw('drop trigger if exists subject_keys_deleted on subject_keys');
+      await knex.raw('drop trigger if exists subject_keys_erased on subject_keys');
+      await knex.raw('drop function if exists subject_keys_erased_notify()');
     },
   },
 ];

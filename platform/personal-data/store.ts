@@ -18,7 +18,7 @@ export interface PersonalDataOptions {
   upcasters?: Readonly<Record<string, (data: Record<string, unknown>) => Record<string, unknown>>>;
 }
 
-function seal(key: SubjectKey, field: string, value: unknown): string {
+export function seal(key: SubjectKey, field: string, value: unknown): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key.key, iv);
   cipher.setAAD(Buffer.from(`${key.keyId}.${field}`));
@@ -26,7 +26,8 @@ function seal(key: SubjectKey, field: string, value: unknown): string {
   return [PREFIX, key.keyId, kindOf(value), iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }
 
-function parse(value: unknown) {
+/** The parts of a sealed field, or null for any other value (a plain one, never sealed). */
+export function parse(value: unknown) {
   if (typeof value !== 'string' || !value.startsWith(`${PREFIX}.`)) return null;
   const [, keyId, kind, iv, tag, data] = value.split('.');
   return keyId && kind && iv && tag && data !== undefined ? { keyId, kind, iv, tag, data } : null;
@@ -45,11 +46,47 @@ function open(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof 
  * the webhook outbox, rebuilds) sees plain values. Appends seal the declared fields with the
  * subject's key; reads open them, and a field whose key was erased reads as erased, forever.
  */
-export function withPersonalData(store: EventStore, options: PersonalDataOptions): EventStore {
-  const rulesByType = new Map<string, Array<{ rule: PersonalDataRule; fields: readonly string[] }>>();
-  for (const rule of options.rules) {
-    for (const [type, fields] of Object.entries(rule.fields)) rulesByType.set(type, [...(rulesByType.get(type) ?? []), { rule, fields }]);
+export type RulesByType = ReadonlyMap<string, Array<{ rule: PersonalDataRule; fields: readonly string[] }>>;
+
+export function rulesByTypeOf(rules: readonly PersonalDataRule[]): RulesByType {
+  const byType = new Map<string, Array<{ rule: PersonalDataRule; fields: readonly string[] }>>();
+  for (const rule of rules) {
+    for (const [type, fields] of Object.entries(rule.fields)) byType.set(type, [...(byType.get(type) ?? []), { rule, fields }]);
   }
+  return byType;
+}
+
+/** Events as every reader sees them: upcast, and their sealed fields opened (or erased). */
+export async function openEvents(options: PersonalDataOptions, rulesByType: RulesByType, events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  const upcast = events.map((e) => {
+    const upcaster = options.upcasters?.[e.type];
+    return upcaster ? { ...e, data: upcaster(e.data) } : e;
+  });
+  const keyIds = new Set<string>();
+  for (const event of upcast) {
+    for (const { fields } of rulesByType.get(event.type) ?? []) for (const field of fields) {
+      const sealed = parse(event.data[field]);
+      if (sealed) keyIds.add(sealed.keyId);
+    }
+  }
+  if (keyIds.size === 0) return upcast;
+  const keys = await options.keys.byIds([...keyIds]);
+  return upcast.map((event) => {
+    const rules = rulesByType.get(event.type);
+    if (!rules) return event;
+    const data = { ...event.data };
+    for (const { fields } of rules) for (const field of fields) {
+      const sealed = parse(data[field]);
+      if (!sealed) continue;
+      const key = keys.get(sealed.keyId);
+      data[field] = key ? open(key, field, sealed) : erasedValue(sealed.kind);
+    }
+    return { ...event, data };
+  });
+}
+
+export function withPersonalData(store: EventStore, options: PersonalDataOptions): EventStore {
+  const rulesByType = rulesByTypeOf(options.rules);
 
   async function sealAll(events: readonly EventToAppend[]): Promise<EventToAppend[]> {
     const plans = events.map((event) =>
@@ -78,33 +115,7 @@ export function withPersonalData(store: EventStore, options: PersonalDataOptions
     });
   }
 
-  async function openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    const upcast = events.map((e) => {
-      const upcaster = options.upcasters?.[e.type];
-      return upcaster ? { ...e, data: upcaster(e.data) } : e;
-    });
-    const keyIds = new Set<string>();
-    for (const event of upcast) {
-      for (const { fields } of rulesByType.get(event.type) ?? []) for (const field of fields) {
-        const sealed = parse(event.data[field]);
-        if (sealed) keyIds.add(sealed.keyId);
-      }
-    }
-    if (keyIds.size === 0) return upcast;
-    const keys = await options.keys.byIds([...keyIds]);
-    return upcast.map((event) => {
-      const rules = rulesByType.get(event.type);
-      if (!rules) return event;
-      const data = { ...event.data };
-      for (const { fields } of rules) for (const field of fields) {
-        const sealed = parse(data[field]);
-        if (!sealed) continue;
-        const key = keys.get(sealed.keyId);
-        data[field] = key ? open(key, field, sealed) : erasedValue(sealed.kind);
-      }
-      return { ...event, data };
-    });
-  }
+  const openAll = (events: RecordedEvent[]) => openEvents(options, rulesByType, events);
 
   return {
     kind: store.kind,
@@ -124,6 +135,9 @@ export function withPersonalData(store: EventStore, options: PersonalDataOptions
     positionBefore: (time) => store.positionBefore(time),
     headPosition: () => store.headPosition(),
     ping: () => store.ping(),
-    close: () => store.close(),
+    async close() {
+      await store.close();
+      await options.keys.close();
+    },
   };
 }

@@ -57,7 +57,6 @@ export class CollectionScheduleJob implements Worker {
   readonly role = 'scheduler' as const;
   private task: ScheduledTask | undefined;
   private locks: AdvisoryLocks | undefined;
-  private holding = false;
   private busy = false;
   private running: Promise<unknown> = Promise.resolve();
 
@@ -82,8 +81,8 @@ export class CollectionScheduleJob implements Worker {
   }
 
   private async runOnce(app: AppContext): Promise<void> {
-    this.holding ||= await this.locks!.tryLock(LockNamespace.processManager, this.name);
-    if (!this.holding) return;
+    // Answered from memory while held; asked again once the lock went with its session.
+    if (!(await this.locks!.tryLock(LockNamespace.processManager, this.name))) return;
     const reminded = await sendDueReminders(app);
     const expired = await expireDue(app);
     if (reminded || expired) app.log.info({ job: this.name, reminded, expired }, 'collection reminders and expiry run');

@@ -29,8 +29,8 @@ const STAND_DOWN_MARGIN_MS = 1000;
 
 /** Another worker moved a checkpoint this one holds: it is no longer the only one, so it stops. */
 class CheckpointTaken extends Error {
-  constructor(name: string) {
-    super(`checkpoint ${name} was moved by another worker`);
+  constructor(name: string, message = `checkpoint ${name} was moved by another worker`) {
+    super(message);
     this.name = 'CheckpointTaken';
   }
 }
@@ -152,12 +152,30 @@ export class ReportProcessingWorker implements Worker {
     const resumeUpTo = claimed;
     this.log.info({ checkpoint: positionToString(saved), claimed: positionToString(claimed) }, 'following report requests');
     let failure: unknown;
-    const persist = async () => {
-      const safe = progress.safePosition;
-      if (!safe || comparePositions(safe, saved) <= 0) return;
-      if (!(await compareAndSet(this.db, PROCESSING_CHECKPOINT, saved, safe))) throw new CheckpointTaken(PROCESSING_CHECKPOINT);
-      saved = safe;
+    // One write at a time: a slow write (a loaded database) overlapped by the next timer's would
+    // find the position it had just written, not `saved`, and stand the worker down for nothing.
+    let writing: Promise<void> = Promise.resolve();
+    const persist = () => {
+      const next = writing.then(async () => {
+        const safe = progress.safePosition;
+        if (!safe || comparePositions(safe, saved) <= 0) return;
+        if (!(await compareAndSet(this.db, PROCESSING_CHECKPOINT, saved, safe))) throw new CheckpointTaken(PROCESSING_CHECKPOINT);
+        saved = safe;
+      });
+      writing = next.catch(() => undefined);
+      return next;
     };
+    // The lock went with its session: another worker may claim from here on. Stand down at once,
+    // as when the claim is found taken, instead of learning it at the next compare-and-set.
+    const lockLost = () => new CheckpointTaken(PROCESSING_CLAIM, 'the advisory lock went with its session');
+    const unwatch = this.locks!.onLost(() => {
+      failure ??= lockLost();
+      void this.subscription?.stop();
+    });
+    if (!this.locks!.holding) {
+      unwatch();
+      throw lockLost();
+    }
     const saver = setInterval(
       () =>
         persist().catch((error) => {
@@ -205,6 +223,7 @@ export class ReportProcessingWorker implements Worker {
       await Promise.allSettled([...this.inFlight]);
       if (!(failure instanceof CheckpointTaken)) await persist();
     } finally {
+      unwatch();
       clearInterval(saver);
       this.subscription = undefined;
     }

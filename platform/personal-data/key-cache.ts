@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+import type pg from 'pg';
+
+/** The channel the subject_keys trigger notifies on an erasure (migrations.ts); payload `<subject id>:<key id>`. */
+export const KEYS_ERASED_CHANNEL = 'subject_keys_erased';
+
+const MAX_ENTRIES = 10_000;
+const MAX_RECONNECT_MS = 5000;
+
+/**
+ * Opened subject keys, per process (per knex instance), so that each event read by each of the
+ * twenty-odd followers does not cost a `subject_keys` query, nor each append one more. An
+ * erasure must still stop every process from opening the data at once, so:
+ * - a trigger NOTIFYs every erased key when the erasure commits, and every process LISTENs and
+ *   drops what the notice names; an erasure in this process drops its entries before it returns;
+ * - nothing is cached while the listening connection is down (a notice missed then could leave an
+ *   erased key cached), and a lookup that began before a notice does not fill the cache after it;
+ * - notices already on the socket are read before the cache is trusted (one turn of the loop).
+ * Erased keys are remembered as erased: that never changes back.
+ */
+export class KeyCache {
+  private readonly byId = new Map<string, Buffer | null>();
+  private readonly liveBySubject = new Map<string, { keyId: string; key: Buffer }>();
+  /** Bumped by every erasure: a lookup that began before one must not fill the cache after it. */
+  private generation = 0;
+  private listener: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private closed = false;
+
+  constructor(private readonly db: Knex) {}
+
+  /** Usable once listening; until then every lookup goes to the table (and starts listening). */
+  async ready(): Promise<boolean> {
+    if (!this.listener) {
+      if (!this.closed) this.connecting ??= this.listen();
+      return false;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.listener !== undefined;
+  }
+
+  /** Whether erasures are being heard, hence anything cached. */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
+
+  begin(): number {
+    return this.generation;
+  }
+
+  key(keyId: string): Buffer | null | undefined {
+    return this.byId.get(keyId);
+  }
+
+  live(subjectId: string): { keyId: string; key: Buffer } | undefined {
+    return this.liveBySubject.get(subjectId);
+  }
+
+  /** Remember keys read at `generation` (null: erased for good); nothing if an erasure came since. */
+  remember(generation: number, keys: Iterable<[string, Buffer | null]>, live: Iterable<[string, { keyId: string; key: Buffer }]> = []): void {
+    if (!this.listener || generation !== this.generation) return;
+    for (const [keyId, key] of keys) bounded(this.byId).set(keyId, key);
+    for (const [subjectId, entry] of live) bounded(this.liveBySubject).set(subjectId, entry);
+  }
+
+  erased(subjectId: string, keyId?: string): void {
+    this.generation++;
+    const live = this.liveBySubject.get(subjectId);
+    this.liveBySubject.delete(subjectId);
+    if (live) bounded(this.byId).set(live.keyId, null);
+    if (keyId) bounded(this.byId).set(keyId, null);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.connecting;
+    this.drop();
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      // A connection of its own, outside the pool, idle but for the notices.
+      const client: pg.Client = await this.db.client.acquireRawConnection();
+      client.on('notification', (notice) => {
+        const [subjectId, keyId] = (notice.payload ?? '').split(':');
+        if (subjectId) this.erased(subjectId, keyId);
+      });
+      client.on('error', () => this.drop());
+      client.on('end', () => this.drop());
+      await client.query(`listen ${KEYS_ERASED_CHANNEL}`);
+      // It waits for notices only: it must not keep the process alive on its own.
+      (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+      if (this.closed) {
+        await client.end();
+        return;
+      }
+      this.listener = client;
+      this.failures = 0;
+    } catch {
+      this.failures++;
+      if (!this.closed) this.retry = setTimeout(() => (this.connecting = undefined), Math.min(MAX_RECONNECT_MS, 100 * 2 ** this.failures)).unref();
+      return;
+    }
+    this.connecting = undefined;
+  }
+
+  /** Stop caching and forget everything: the next lookup listens again. */
+  private drop(): void {
+    const client = this.listener;
+    this.listener = undefined;
+    this.generation++;
+    this.byId.clear();
+    this.liveBySubject.clear();
+    if (client) void client.end().catch(() => undefined);
+  }
+}
+
+function bounded<K, V>(map: Map<K, V>): Map<K, V> {
+  if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
+  return map;
+}
+
+const caches = new WeakMap<Knex, KeyCache>();
+
+/** The cache of this knex instance's process: every SubjectKeys over it shares it, erasures included. */
+export function keyCacheFor(db: Knex): KeyCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new KeyCache(db)));
+  return cache;
+}
