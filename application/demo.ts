@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts';
 import { creditPolicyDemoSeeder } from './credit-policy/demo.ts';
 import { catalogDemoSeeder } from './catalog/demo.ts';
 import { proposalDemoSeeder } from './proposal/demo.ts';
+import { collectionDemoSeeder } from './collection/demo.ts';
 
 /** The tenant `provision --demo` just created, for seeders to fill with sample data. */
 export interface DemoTenant {
@@ -29,4 +30,5 @@ export const demoSeeders: DemoSeeder[] = [
   catalogDemoSeeder,
   // After the two above: its pipeline and proposals use their policy and catalog.
   proposalDemoSeeder,
+  collectionDemoSeeder,
 ];

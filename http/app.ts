@@ -8,7 +8,7 @@ import type { AppContext } from '../application/context.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { bodyParseError, errorMiddleware, HttpError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
-import { mountRoutes, PROVIDER_CALLBACKS, type RouteTable } from './route.ts';
+import { mountRoutes, PROVIDER_CALLBACKS, type RouteSpec, type RouteTable } from './route.ts';
 import { readiness } from './readiness.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -27,9 +27,14 @@ function carriesBody(ctx: Context): boolean {
 // CONSENT's acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: routes
 // that declare `pageForm` take their urlencoded POSTs; every other route reads JSON only.
 function pageFormMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
-  const paths = tables.flatMap((table) => table.routes).filter((spec) => spec.pageForm).map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
-  const pattern = new RegExp(paths.join('|') || '(?!)');
+  const pattern = pathsOf(tables, (spec) => spec.pageForm === true);
   return (ctx) => pattern.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
+}
+
+/** One pattern matching the paths of the routes `which` picks. */
+function pathsOf(tables: readonly RouteTable[], which: (spec: RouteSpec) => boolean): RegExp {
+  const paths = tables.flatMap((table) => table.routes).filter(which).map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
+  return new RegExp(paths.join('|') || '(?!)');
 }
 
 const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
@@ -125,7 +130,8 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   const parseBody = koaBody(bodyOptions);
   // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
   const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
-  koa.use((ctx, next) => (ctx.path.startsWith(PROVIDER_CALLBACKS) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
+  const keepsText = pathsOf(tables, (spec) => spec.keepUnparsedBody === true);
+  koa.use((ctx, next) => (ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };

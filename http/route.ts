@@ -34,7 +34,7 @@ export interface RouteInput<P, Q, B> {
   file?: UploadedFile;
   /** Every file of an upload route by its field (`upload.field` and `upload.alsoFields`). */
   files?: Readonly<Record<string, UploadedFile>>;
-  /** The body's exact text, for routes under PROVIDER_CALLBACKS (signatures are computed over it); undefined elsewhere. */
+  /** The body's exact text, for routes under PROVIDER_CALLBACKS or declaring `keepUnparsedBody` (signatures are computed over it); undefined elsewhere. */
   unparsedBody?: string;
 }
 
@@ -75,6 +75,8 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   rawBody?: boolean;
   /** A plain HTML form posts here: the route also takes an urlencoded body (any other route answers 415). */
   pageForm?: boolean;
+  /** A callback signed over its exact bytes outside PROVIDER_CALLBACKS (an older path): the parser keeps the text too (`unparsedBody`). */
+  keepUnparsedBody?: boolean;
   /**
    * A multipart/form-data upload: one file under `upload.field` (and one under each `upload.alsoFields`); the other parts are text fields
    * validated by `body` like a JSON body (their values arrive as strings).

@@ -8,6 +8,7 @@ import { collectionPersonalData } from '../application/collection/personal-data.
 import { formPersonalData } from '../application/collection/form/personal-data.ts';
 import { consentPersonalData } from '../application/collection/consent/personal-data.ts';
 import { signaturePersonalData } from '../application/collection/signature/personal-data.ts';
+import { identityCheckPersonalData } from '../application/collection/identity/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
@@ -38,6 +39,7 @@ export const personalDataRules: PersonalDataRule[] = [
   proposalPersonalData,
   executionPersonalData,
   signaturePersonalData,
+  identityCheckPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

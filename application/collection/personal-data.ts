@@ -1,6 +1,9 @@
 import type { CollectionDefinition, RecipientDefinition } from '../../domain/collection/definition.ts';
 import { documentSubject, ERASED_SUBJECT, type PersonalDataRule } from '../../platform/personal-data/index.ts';
 
+/** The natural key of a collection recipient's own personal data (recipients have no CPF in a collection). */
+export const recipientSubject = (organizationId: string, recipientId: string) => `${organizationId}:collection-recipient:${recipientId}`;
+
 /**
  * Personal data of collection events. The trail envelope carries none (ids, statuses, reasons);
  * the fields beside it do: CollectionCreated's `definition` (the subject's name and CPF/CNPJ, the
@@ -18,7 +21,7 @@ export const collectionPersonalData: PersonalDataRule = {
     }
     if ('recipient' in data) {
       const recipient = data.recipient as Partial<RecipientDefinition>;
-      return recipient.recipientId ? `${organizationId}:collection-recipient:${recipient.recipientId}` : ERASED_SUBJECT;
+      return recipient.recipientId ? recipientSubject(organizationId, recipient.recipientId) : ERASED_SUBJECT;
     }
     return null;
   },

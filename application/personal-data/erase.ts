@@ -1,10 +1,15 @@
 import { keyringFor } from '../../config/index.ts';
+import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { parseDocument, type DocumentType } from '../../domain/shared/document.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
 import { documentSubject, eraseSubject, subjectId, subjectKeysFor } from '../../platform/personal-data/index.ts';
 import { identityImageBlobIdsOfSubject } from '../../projections/collection/identity-queries.ts';
 import { exportBlobIdsOfSubject } from '../../projections/report/queries.ts';
 import { PostgresBlobStore } from '../blob-store.ts';
 import type { AppContext } from '../context.ts';
+import { loadCollection } from '../collection/commands.ts';
+import { recipientSubject } from '../collection/personal-data.ts';
 
 export interface ErasureRequest {
   organizationId: string;
@@ -23,6 +28,8 @@ export interface ErasureRequest {
 export async function erasePersonalData(app: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>, request: ErasureRequest) {
   const document = parseDocument(request.document, request.type);
   const subject = subjectId(keyringFor(app.config, 'pepper'), documentSubject(request.organizationId, document.type, document.digits));
+  // Read before the erasure: once it is applied, the identity read model drops the subject's checks.
+  const images = await identityImageBlobIdsOfSubject(app.db, subject);
   const erased = await eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
     subjectId: subject,
     organizationId: request.organizationId,
@@ -31,6 +38,32 @@ export async function erasePersonalData(app: Pick<AppContext, 'config' | 'db' | 
   });
   const blobs = new PostgresBlobStore(app.db);
   const exportsDeleted = await blobs.delete(await exportBlobIdsOfSubject(app.db, subject));
-  await blobs.delete(await identityImageBlobIdsOfSubject(app.db, subject));
+  await blobs.delete(images);
   return { ...erased, exportsDeleted };
+}
+
+/**
+ * LGPD erasure of a collection recipient (a party: recipients have no CPF in a collection): the
+ * key that sealed their name, contacts, messages, consent and signature evidence and their
+ * identity checks' image ids is deleted, and the images themselves go first (read from the
+ * collection's stream while still readable; a crash before the key goes repeats a delete that
+ * finds nothing). The identity read model then drops their checks. 404 for a collection of
+ * another organization or a recipient it does not have.
+ */
+export async function eraseCollectionRecipient(
+  app: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>,
+  request: { organizationId: string; collectionId: string; recipientId: string; erasedBy: string | null },
+) {
+  const state = await loadCollection(app, request.collectionId);
+  if (state.organizationId !== request.organizationId) throw new DomainError('not_found', Messages.collectionNotFound);
+  if (!state.recipients.some((r) => r.recipientId === request.recipientId)) throw new DomainError('not_found', CollectionMessages.recipientNotFound);
+  const images = state.items.flatMap((item) => item.details.identity?.started ?? []).filter((check) => check.recipientId === request.recipientId);
+  const imagesDeleted = await new PostgresBlobStore(app.db).delete(images.flatMap((check) => check.imageBlobIds));
+  const erased = await eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
+    subjectId: subjectId(keyringFor(app.config, 'pepper'), recipientSubject(request.organizationId, request.recipientId)),
+    organizationId: request.organizationId,
+    erasedBy: request.erasedBy,
+    erasedAt: app.clock.now().toISOString(),
+  });
+  return { ...erased, imagesDeleted };
 }

@@ -1,7 +1,5 @@
-import cron, { type ScheduledTask } from 'node-cron';
-import { AdvisoryLocks, LockNamespace } from '../../platform/database/advisory-lock.ts';
 import type { AppContext } from '../context.ts';
-import type { Worker } from '../worker.ts';
+import { ScheduledPass } from '../scheduled-pass.ts';
 import { expireOffer } from './commands.ts';
 
 /** Offers expired per pass: a backlog (a job that was down for a while) drains over a few passes. */
@@ -29,45 +27,12 @@ export async function expireOffers(app: Pick<AppContext, 'db' | 'store' | 'ids' 
 }
 
 /**
- * The scheduler role's expiry of indicative offers (every minute by default). One scheduler
- * runs a pass at a time (advisory lock, released after the pass); the offers it reads are those
- * the proposal projection lists as waiting, so a restart simply finds the rest on the next pass.
+ * The scheduler role's expiry of indicative offers (every minute by default), one scheduler at a
+ * time; the offers it reads are those the proposal projection lists as waiting, so a restart
+ * simply finds the rest on the next pass.
  */
-export class OfferExpiryJob implements Worker {
-  readonly name = 'proposal-offer-expiry';
-  readonly role = 'scheduler' as const;
-  private task: ScheduledTask | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly schedule = '* * * * *') {}
-
-  async start(app: AppContext): Promise<void> {
-    const log = app.log.child({ job: this.name });
-    this.task = cron.schedule(
-      this.schedule,
-      () => {
-        this.running = this.pass(app)
-          .then((expired) => expired > 0 && log.info({ expired }, 'indicative offers expired'))
-          .catch((error) => log.error({ err: error }, 'offer expiry failed; the next pass tries again'));
-        return this.running;
-      },
-      { name: this.name, noOverlap: true },
-    );
-  }
-
-  private async pass(app: AppContext): Promise<number> {
-    const locks = new AdvisoryLocks(app.db);
-    try {
-      if (!(await locks.tryLock(LockNamespace.processManager, this.name))) return 0;
-      return await expireOffers(app);
-    } finally {
-      await locks.close();
-    }
-  }
-
-  async stop(): Promise<void> {
-    await this.task?.stop();
-    await this.task?.destroy();
-    await this.running;
+export class OfferExpiryJob extends ScheduledPass {
+  constructor(schedule = '* * * * *') {
+    super('proposal-offer-expiry', () => schedule, expireOffers, 'indicative offers expired');
   }
 }

@@ -22,7 +22,12 @@ export type RegistryCommand =
       registryDocumentId: string;
       outcome: DocumentOutcome;
       at: string;
-    };
+    }
+  /**
+   * Completeness and KYC status again as of `at` (the scheduler's, when a document's validity
+   * ended): RegistryKycChanged only when either differs, so a repeated run appends nothing.
+   */
+  | { type: 'RecomputeKyc'; organizationId: string; registryId: string; at: string };
 
 export interface RegistryState {
   record: Omit<RegistryRecordData, 'at' | 'actorType' | 'actorId'> | null;
@@ -32,6 +37,15 @@ export interface RegistryState {
 function existing(state: RegistryState, organizationId: string): NonNullable<RegistryState['record']> {
   if (!state.record || state.record.organizationId !== organizationId) throw new DomainError('not_found', RegistryMessages.registryNotFound);
   return state.record;
+}
+
+/** RegistryKycChanged when completeness or the KYC status computed as of `at` differs from the record's; else nothing. */
+function kycChange(record: NonNullable<RegistryState['record']>, outcomes: readonly DocumentOutcome[], at: string): RegistryEvent[] {
+  const completeness = completenessOf(record.entityType, outcomes, at);
+  const kycStatus: KycStatus = kycStatusOf(completeness, outcomes);
+  if (completeness === record.completeness && kycStatus === record.kycStatus) return [];
+  const { organizationId, registryId, document } = record;
+  return [{ type: 'RegistryKycChanged', data: { organizationId, registryId, document, kycStatus, completeness, at } }];
 }
 
 const sameOutcome = (a: DocumentOutcome | undefined, b: DocumentOutcome) => a !== undefined && sameContent(a, b);
@@ -82,12 +96,10 @@ export const registryDecider: Decider<RegistryCommand, RegistryEvent, RegistrySt
         if (sameOutcome(state.documents[command.registryDocumentId], command.outcome)) return [];
         const { organizationId, registryId, registryDocumentId, outcome, at } = command;
         const recorded: RegistryEvent = { type: 'RegistryDocumentRecorded', data: { organizationId, registryId, registryDocumentId, ...outcome, at } };
-        const documents = Object.values({ ...state.documents, [registryDocumentId]: outcome });
-        const completeness = completenessOf(record.entityType, documents, at);
-        const kycStatus: KycStatus = kycStatusOf(completeness, documents);
-        if (completeness === record.completeness && kycStatus === record.kycStatus) return [recorded];
-        return [recorded, { type: 'RegistryKycChanged', data: { organizationId, registryId, document: record.document, kycStatus, completeness, at } }];
+        return [recorded, ...kycChange(record, Object.values({ ...state.documents, [registryDocumentId]: outcome }), at)];
       }
+      case 'RecomputeKyc':
+        return kycChange(existing(state, command.organizationId), Object.values(state.documents), command.at);
     }
   },
 };

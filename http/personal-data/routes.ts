@@ -1,8 +1,9 @@
 import Type from 'typebox';
-import { erasePersonalData } from '../../application/personal-data/erase.ts';
+import { eraseCollectionRecipient, erasePersonalData } from '../../application/personal-data/erase.ts';
+import { COLLECTION_IDENTITY_PROJECTION } from '../../projections/collection/identity-projection.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
-import { route, type RouteTable } from '../route.ts';
+import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 
 const EraseBody = Type.Object({
   document: Type.String({ minLength: 1, description: 'CPF (11 digits) or CNPJ (14 digits), masked or not' }),
@@ -17,6 +18,13 @@ const Erasure = Type.Object({
   erasedAt: Type.String({ format: 'date-time' }),
   keysErased: Type.Integer({ description: '0 when the person was already erased or never seen' }),
   exportsDeleted: Type.Integer({ description: 'export files (PDF, XLSX) of their reports deleted' }),
+});
+
+const RecipientErasure = Type.Object({
+  subjectId: Type.String({ description: 'HMAC of the recipient: how the erasure appears in events and logs' }),
+  erasedAt: Type.String({ format: 'date-time' }),
+  keysErased: Type.Integer({ description: '0 when the recipient was already erased' }),
+  imagesDeleted: Type.Integer({ description: 'identity check images (document photo, selfie) of the recipient deleted' }),
 });
 
 /** Ours (the spec has no erasure route): LGPD art. 18 erasure of one person's data. */
@@ -40,6 +48,24 @@ export const personalDataRoutes: RouteTable = {
         });
         await app.readYourWrites([REPORT_PROJECTION], position);
         return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, exportsDeleted };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/personal-data/erase-recipient',
+      summary: "Erase a collection recipient's personal data (LGPD): their contacts, evidence and identity images",
+      description:
+        'A party of a collection (recipients have no CPF there): deletes the key that sealed their name, contacts, messages, consent and signature evidence, ' +
+        'deletes the images of their identity checks and drops those checks from the identity validation listing; irreversible. Gate: can-manage-settings. ' +
+        '404 for another organization\'s collection or a recipient it does not have.',
+      gate: { permissions: ['can-manage-settings'] },
+      body: Type.Object({ collectionId: ObjectIdSchema(), recipientId: ObjectIdSchema() }),
+      responses: { 200: RecipientErasure },
+      errors: [404],
+      async handle({ app, principal, body }) {
+        const { event, position, imagesDeleted } = await eraseCollectionRecipient(app, { organizationId: principal.organizationId, ...body, erasedBy: principal.userId });
+        await app.readYourWrites([COLLECTION_IDENTITY_PROJECTION], position);
+        return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, imagesDeleted };
       },
     }),
   ],

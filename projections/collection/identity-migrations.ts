@@ -44,4 +44,20 @@ export const collectionIdentityMigrations: Migration[] = [
       await knex.schema.dropTable('collection_identity_collections');
     },
   },
+  {
+    name: '202611271002_collection_identity_recipient_subject',
+    async up(knex) {
+      // The recipient who took the images (their personal-data subject): their own erasure deletes the row.
+      await knex.schema.alterTable('collection_identity_validations', (t) => {
+        t.text('recipient_subject_id');
+        t.index(['recipient_subject_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('collection_identity_validations', (t) => {
+        t.dropIndex(['recipient_subject_id']);
+        t.dropColumn('recipient_subject_id');
+      });
+    },
+  },
 ];

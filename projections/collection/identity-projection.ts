@@ -33,7 +33,7 @@ async function collected(trx: Knex.Transaction, event: CollectionModuleEvent & {
     .ignore();
 }
 
-async function started(trx: Knex.Transaction, event: CollectionModuleEvent & { type: 'IdentityCheckStarted' }) {
+async function started(trx: Knex.Transaction, event: CollectionModuleEvent & { type: 'IdentityCheckStarted' }, subjects: unknown) {
   const { data } = event;
   const collection = await trx('collection_identity_collections').where({ collection_id: data.collectionId }).first();
   if (!collection) return;
@@ -48,6 +48,7 @@ async function started(trx: Knex.Transaction, event: CollectionModuleEvent & { t
       recipient_id: data.recipientId,
       registry_id: collection.registry_id,
       subject_id: collection.subject_id,
+      recipient_subject_id: Array.isArray(subjects) ? String(subjects[0]) : null,
       document: collection.document,
       image_blob_ids: JSON.stringify(data.imageBlobIds),
       image_count: data.payload.imageCount,
@@ -69,7 +70,10 @@ async function completed(trx: Knex.Transaction, event: CollectionModuleEvent & {
   });
 }
 
-/** Identity checks of collections: the validation listing, kyc.identidade_aprovada and the images an erasure deletes. */
+/**
+ * Identity checks of collections: the validation listing, kyc.identidade_aprovada and the images an
+ * erasure deletes. An erased person's checks leave the read model (their images are deleted too).
+ */
 export const collectionIdentityProjection: Projection = {
   name: COLLECTION_IDENTITY_PROJECTION,
   eventTypes: ['CollectionCreated', 'IdentityCheckStarted', 'IdentityCompleted', PERSONAL_DATA_ERASED],
@@ -78,12 +82,14 @@ export const collectionIdentityProjection: Projection = {
     for (const recorded of events) {
       if (recorded.type === PERSONAL_DATA_ERASED) {
         const { subjectId } = recorded.data as unknown as PersonalDataErased;
-        for (const table of ['collection_identity_collections', 'collection_identity_validations']) await trx(table).where({ subject_id: subjectId }).update({ document: ERASED });
+        await trx('collection_identity_collections').where({ subject_id: subjectId }).update({ document: ERASED });
+        // The checks of the erased person: those in their collections (the subject), or those they took themselves (a recipient).
+        await trx('collection_identity_validations').where({ subject_id: subjectId }).orWhere({ recipient_subject_id: subjectId }).delete();
         continue;
       }
       const event = { type: recorded.type, data: recorded.data } as unknown as CollectionModuleEvent;
       if (event.type === 'CollectionCreated') await collected(trx, event, recorded.metadata[SUBJECTS_METADATA]);
-      else if (event.type === 'IdentityCheckStarted') await started(trx, event);
+      else if (event.type === 'IdentityCheckStarted') await started(trx, event, recorded.metadata[SUBJECTS_METADATA]);
       else if (event.type === 'IdentityCompleted') await completed(trx, event);
     }
   },

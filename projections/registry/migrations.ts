@@ -61,4 +61,21 @@ export const registryMigrations: Migration[] = [
       await knex.schema.dropTable('registry_registries');
     },
   },
+  {
+    name: '202611271000_registry_kyc_expiry',
+    async up(knex) {
+      // The KYC expiry job reads validated documents by the day their validity ends.
+      await knex.raw(`create index registry_documents_validated_until on registry_documents (valid_until, registry_id) where status = 'VALIDATED' and valid_until is not null`);
+      // The job's cursor: the day (YYYY-MM-DD) of its last finished run; documents that ended before it are done.
+      await knex.schema.createTable('registry_kyc_sweeps', (t) => {
+        t.text('job').primary();
+        t.text('through_day').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('registry_kyc_sweeps');
+      await knex.raw('drop index registry_documents_validated_until');
+    },
+  },
 ];

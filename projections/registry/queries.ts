@@ -173,3 +173,25 @@ export async function registryRequirements(
   const outcomes = rows.map((r) => ({ type: r.type, status: r.status, verdict: r.verdict, validUntil: r.valid_until }));
   return REQUIRED_DOCUMENTS[registry.entityType].map((types) => ({ types: [...types], met: outcomes.some((o) => types.includes(o.type) && counts(o, asOf)) }));
 }
+
+/**
+ * Registries with a VALIDATED document whose last valid day is in [fromDay, beforeDay) (days
+ * YYYY-MM-DD; fromDay null: any earlier day), after `afterRegistryId` in id order: the KYC expiry
+ * job's candidates, `limit` at a time.
+ */
+export async function registriesWithValidityEnded(
+  db: Knex,
+  window: { fromDay: string | null; beforeDay: string },
+  afterRegistryId: string,
+  limit: number,
+): Promise<Array<{ organizationId: string; registryId: string }>> {
+  const query = db('registry_documents')
+    .distinct('registry_id', 'organization_id')
+    .where('status', 'VALIDATED')
+    .whereNotNull('valid_until')
+    .andWhere('valid_until', '<', window.beforeDay)
+    .andWhere('registry_id', '>', afterRegistryId);
+  if (window.fromDay) query.andWhere('valid_until', '>=', window.fromDay);
+  const rows = await query.orderBy('registry_id').limit(limit);
+  return rows.map((row) => ({ organizationId: row.organization_id, registryId: row.registry_id }));
+}

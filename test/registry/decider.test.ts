@@ -54,6 +54,19 @@ test('registry: completeness and KYC status follow the documents that count; a c
   assert.is(given(registryDecider, all).when(outcome('d3', 'EXTRATO_BANCARIO', 'VALIDATED', '2026-11-22')).decided().length, 1, 'expired: does not count, nothing changes');
 });
 
+test('registry: RecomputeKyc drops completeness and status once a counted document is past its validity, and only then', () => {
+  const recompute = (when: string) => ({ type: 'RecomputeKyc' as const, organizationId: ORG, registryId: REG, at: when });
+  const events = [created, ...given(registryDecider, [created]).when(outcome('d1', 'CONTRATO_SOCIAL', 'VALIDATED', '2026-11-24')).decided()] as RegistryEvent[];
+  assert.equal(given(registryDecider, events).state.record?.completeness, 33);
+  given(registryDecider, events).when(recompute('2026-11-24T23:59:59.000Z')).then([], 'valid through its last day: nothing');
+  const drop = { type: 'RegistryKycChanged' as const, data: { organizationId: ORG, registryId: REG, document: record.document, kycStatus: 'PENDING' as const, completeness: 0, at: '2026-11-25T00:05:00.000Z' } };
+  given(registryDecider, events).when(recompute('2026-11-25T00:05:00.000Z')).then([drop]);
+  given(registryDecider, [...events, drop]).when(recompute('2026-11-26T00:05:00.000Z')).then([], 'a repeated run appends nothing');
+  given(registryDecider, [created]).when(recompute(at)).then([], 'nothing counted: nothing changes');
+  given(registryDecider, []).when(recompute(at)).thenError('not_found', RegistryMessages.registryNotFound);
+  given(registryDecider, events).when({ ...recompute(at), organizationId: '65a000000000000000000002' }).thenError('not_found', RegistryMessages.registryNotFound);
+});
+
 const received: DocumentReceivedData = {
   organizationId: ORG, registryId: REG, registryDocumentId: DOC, at, document: record.document, fileName: 'c.pdf', mimeType: 'application/pdf', sizeBytes: 10,
   sha256: 'ab', blobId: '65a0000000000000000000dd', expectedType: 'CONTRATO_SOCIAL', source: null, uploadedBy: actor,

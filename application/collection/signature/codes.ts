@@ -1,11 +1,13 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { keyringFor, type Config } from '../../../config/index.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
-import { SIGNATURE_CODE_MAX_ATTEMPTS, type ContactChannel } from '../../../domain/collection/kinds/signature.ts';
+import type { ContactChannel } from '../../../domain/collection/kinds/signature.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { organizationName } from '../../../projections/collection/recipient-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { queueMessage } from '../../messaging/queue.ts';
+import { loadCollection } from '../commands.ts';
+import { countCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
 import { recordSignatureCodeSent, verifySignatureContact } from './commands.ts';
 
 type PartyRef = { organizationId: string; collectionId: string; itemId: string; recipientId: string };
@@ -56,15 +58,30 @@ export async function requestSignatureCode(app: AppContext, ref: PartyRef, chann
 }
 
 /**
- * The code a party typed. A wrong code is recorded (the attempt counts) and then refused with the
- * attempts left, so the caller gets an error while the trail keeps the attempt.
+ * Which try at the party's current code this is, counted before the decider sees the code, so
+ * a wrong one (refused, nothing appended) still counts. 0 when there is no code to try (the
+ * decider refuses, or finds the contact verified already).
+ */
+async function nextAttempt(app: AppContext, ref: PartyRef): Promise<number> {
+  for (;;) {
+    const state = await loadCollection(app, ref.collectionId);
+    const code = state.items.find((i) => i.itemId === ref.itemId)?.details.signature?.codes.find((c) => c.recipientId === ref.recipientId);
+    if (!code) return 0;
+    const attempt = await countCodeAttempt(app.db, ref, code.sentAt);
+    if (attempt !== null) return attempt;
+  }
+}
+
+/**
+ * The code a party typed. Every try counts (outside the stream, code-attempts.ts); a wrong code
+ * is refused with the attempts left and appends nothing; past SIGNATURE_CODE_MAX_ATTEMPTS tries
+ * even the right code is refused until a new one is sent.
  */
 export async function confirmSignatureCode(app: AppContext, ref: PartyRef, code: string) {
   const typed = code.trim();
   if (!CODE_FORMAT.test(typed)) throw new DomainError('invalid', SignatureMessages.codeFormat);
-  const written = await verifySignatureContact(app, { ...ref, codeHash: hashSignatureCode(app.config, ref, typed) });
-  const attempt = written.state.items.find((i) => i.itemId === ref.itemId)!.details.signature?.codes.find((c) => c.recipientId === ref.recipientId);
-  // The code is gone once it verified the contact; still there, it was wrong.
-  if (written.position !== null && attempt) throw new DomainError('invalid', SignatureMessages.wrongCode(SIGNATURE_CODE_MAX_ATTEMPTS - attempt.failures));
+  const attempt = await nextAttempt(app, ref);
+  const written = await verifySignatureContact(app, { ...ref, codeHash: hashSignatureCode(app.config, ref, typed), attempt });
+  if (written.position !== null) await forgetCodeAttempts(app.db, ref);
   return written;
 }

@@ -14,9 +14,10 @@ export const recordSignatureCodeSent = (app: Clocked, ref: PartyRef & { channel:
     type: 'SendSignatureCode', itemId: ref.itemId, recipientId: ref.recipientId, channel: ref.channel, codeHash: ref.codeHash,
   });
 
-export const verifySignatureContact = (app: Clocked, ref: PartyRef & { codeHash: string }) =>
+/** `attempt`: the try's number at the current code (code-attempts.ts). */
+export const verifySignatureContact = (app: Clocked, ref: PartyRef & { codeHash: string; attempt: number }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), {
-    type: 'VerifySignatureContact', itemId: ref.itemId, recipientId: ref.recipientId, codeHash: ref.codeHash,
+    type: 'VerifySignatureContact', itemId: ref.itemId, recipientId: ref.recipientId, codeHash: ref.codeHash, attempt: ref.attempt,
   });
 
 export const signItem = (app: Clocked, ref: PartyRef & { ip: string | null; userAgent: string | null }) =>

@@ -3,7 +3,6 @@ import { ConfigurationError, type Config } from '../../../config/index.ts';
 import { INTERNAL_SIGNATURE_PROVIDER } from '../../../domain/collection/kinds/signature.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
-import { canonicalize } from '../../../projections/collection/trail-chain.ts';
 
 /** What an external provider tells about an envelope: it was canceled or it expired there. */
 export interface ProviderOutcome {
@@ -13,18 +12,18 @@ export interface ProviderOutcome {
   reason: string;
 }
 
-/** A callback as received: its authentication headers and its JSON body, parsed. */
+/** A callback as received: its authentication headers and its body's exact text (undefined when it had none). */
 export interface ProviderCallback {
   timestamp: string | undefined;
   signature: string | undefined;
-  body: unknown;
+  rawBody: string | undefined;
 }
 
 /**
  * A signature provider. `interno` (the default) is the service's own signing: the parties sign on
  * the recipient page, so it has no callbacks. An external provider collects the signatures itself
  * and calls back; `authenticate` proves a callback came from it (DomainError 'unauthenticated'
- * otherwise) and hands back its body for the route to read.
+ * otherwise) and hands back its body, parsed from the very bytes it checked.
  */
 export interface SignatureProvider {
   readonly name: string;
@@ -39,28 +38,30 @@ const CALLBACK_WINDOW_SECONDS = 300;
 /**
  * An external provider whose callbacks carry `X-Signature-Timestamp` (Unix seconds) and
  * `X-Signature: sha256=<hex>`, the HMAC-SHA256 with the shared secret of "<timestamp>.<body>",
- * the body in its RFC 8785 canonical form: the service reads JSON parsed, so both sides sign the
- * same bytes however the sender spaced its JSON.
+ * the body exactly as sent (its raw bytes, as most providers sign them): a body re-ordered or
+ * re-spaced after signing is not the body that was signed. No re-encoding on either side, so
+ * no two JSON encoders have to agree.
  */
 export function hmacProvider(name: string, secret: string): SignatureProvider {
   return {
     name,
-    authenticate({ timestamp, signature, body }, now) {
+    authenticate({ timestamp, signature, rawBody }, now) {
       const seconds = Number(timestamp);
       if (!timestamp || !Number.isInteger(seconds) || Math.abs(now.getTime() / 1000 - seconds) > CALLBACK_WINDOW_SECONDS) {
         throw new DomainError('unauthenticated', SignatureMessages.providerSignatureInvalid);
       }
-      const expected = Buffer.from(`sha256=${signProviderCallback(secret, timestamp, body)}`);
+      const expected = Buffer.from(`sha256=${signProviderCallback(secret, timestamp, rawBody ?? '')}`);
       const given = Buffer.from(signature ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DomainError('unauthenticated', SignatureMessages.providerSignatureInvalid);
-      return body;
+      // The body parser read the same text already (strict JSON), so this parse cannot fail; no body reads as none.
+      return rawBody ? (JSON.parse(rawBody) as unknown) : undefined;
     },
   };
 }
 
-/** Hex HMAC-SHA256 of "<timestamp>.<canonical JSON body>" (what a provider sends in X-Signature). */
-export function signProviderCallback(secret: string, timestamp: string, body: unknown): string {
-  return createHmac('sha256', secret).update(`${timestamp}.${canonicalize(body) ?? ''}`).digest('hex');
+/** Hex HMAC-SHA256 of "<timestamp>.<body as sent>" (what a provider sends in X-Signature). */
+function signProviderCallback(secret: string, timestamp: string, rawBody: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }
 
 const NAME = /^[a-z][a-z0-9-]{1,39}$/;

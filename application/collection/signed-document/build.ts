@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { AFRelationship, PDFDocument } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
+import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { CadesSigner } from './cades.ts';
 import type { SigningIdentity } from './certificate.ts';
 import { addEvidencePages, type Evidence } from './evidence-page.ts';
 
@@ -30,9 +30,8 @@ const SIGNATURE_BYTES = 16_384;
 /**
  * The signed copy: the original's pages, the evidence page(s), the trail as an embedded JSON file,
  * then ONE signature over the whole file (per-party incremental signatures look altered in common
- * readers). The signature's SubFilter is adbe.pkcs7.detached: @signpdf/signer-p12 (node-forge)
- * makes a CMS without the ESS signing-certificate-v2 attribute that ETSI.CAdES.detached (PAdES
- * B-B) requires, and declaring CAdES without it is what strict validators reject.
+ * readers): a PAdES B-B signature, SubFilter ETSI.CAdES.detached, its CMS made by CadesSigner
+ * (cades.ts) with the ESS signing-certificate-v2 attribute PAdES requires.
  *
  * Every date inside comes from `generatedAt`, so the same input gives the same bytes (RSA PKCS#1
  * v1.5 is deterministic): a retry produces the copy it produced before.
@@ -62,10 +61,10 @@ export async function buildSignedCopy(input: SignedCopyInput, identity: SigningI
     location: 'BR',
     signingTime: input.generatedAt,
     signatureLength: SIGNATURE_BYTES,
-    subFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
   });
   // The placeholder must be found verbatim in the file: no object streams.
   const unsigned = Buffer.from(await doc.save({ useObjectStreams: false }));
-  const bytes = await new SignPdf().sign(unsigned, new P12Signer(identity.p12, { passphrase: identity.password }), input.generatedAt);
+  const bytes = await new SignPdf().sign(unsigned, new CadesSigner(identity), input.generatedAt);
   return { bytes, sha256: sha256Hex(bytes) };
 }

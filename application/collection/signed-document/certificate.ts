@@ -14,6 +14,9 @@ export interface SigningIdentity {
   /** The certificate's subject common name and SHA-256 fingerprint (of its DER), for the docs and logs. */
   subject: string;
   fingerprint: string;
+  /** What the CAdES signer uses: the private key (PKCS#1 PEM) and every certificate of the PKCS#12 (DER), the signer's first. */
+  privateKeyPem: string;
+  certificates: Buffer[];
 }
 
 /** Names in DATA_DIR: the PKCS#12 kept as base64 text (the form SIGNING_P12_BASE64 takes) and its password. */
@@ -69,9 +72,12 @@ function describe(p12: Buffer, password: string, source: string): SigningIdentit
     return key && publicKey && publicKey.n.equals(key.n);
   })?.cert;
   if (!key || !cert) throw new ConfigurationError(`${source}: the PKCS#12 must hold an RSA private key (shrouded) and its certificate`);
-  const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+  const derOf = (c: forge.pki.Certificate) => Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(c)).getBytes(), 'binary');
+  const der = derOf(cert);
+  const others = bags.certs.flatMap((bag) => (bag.cert && bag.cert !== cert ? [derOf(bag.cert)] : []));
   const subject = String(cert.subject.getField('CN')?.value ?? '');
-  return { p12, password, source, subject, fingerprint: createHash('sha256').update(der).digest('hex') };
+  const privateKeyPem = forge.pki.privateKeyToPem(key);
+  return { p12, password, source, subject, fingerprint: createHash('sha256').update(der).digest('hex'), privateKeyPem, certificates: [der, ...others] };
 }
 
 function configured(config: Config): SigningIdentity | null {

@@ -63,12 +63,12 @@ function decideParty(command: PartyCommand, state: CollectionState): CollectionM
       if (party.verifiedAt !== null) return [];
       const code = signature.codes.find((c) => c.recipientId === party.recipientId);
       if (!code) throw new DomainError('conflict', SignatureMessages.noCode);
-      if (code.failures >= SIGNATURE_CODE_MAX_ATTEMPTS) throw new DomainError('too_many', SignatureMessages.tooManyAttempts);
+      if (command.attempt > SIGNATURE_CODE_MAX_ATTEMPTS) throw new DomainError('too_many', SignatureMessages.tooManyAttempts);
       if (at > Date.parse(code.expiresAt)) throw new DomainError('conflict', SignatureMessages.codeExpired);
-      // A wrong code is recorded, not refused: the attempt must count, and the trail keeps it.
-      const verified = command.codeHash === code.codeHash;
-      const attemptsLeft = SIGNATURE_CODE_MAX_ATTEMPTS - code.failures - (verified ? 0 : 1);
-      return [entry('SignatureContactVerified', command, collectionId, where, { channel: code.channel, verified, attemptsLeft })];
+      // A wrong code is refused like any failed command (nothing appended); the application counted the try.
+      if (command.codeHash !== code.codeHash) throw new DomainError('invalid', SignatureMessages.wrongCode(SIGNATURE_CODE_MAX_ATTEMPTS - command.attempt));
+      const attemptsLeft = SIGNATURE_CODE_MAX_ATTEMPTS - (command.attempt - 1);
+      return [entry('SignatureContactVerified', command, collectionId, where, { channel: code.channel, verified: true, attemptsLeft })];
     }
     case 'SignItem': {
       readyToSign(context, state);

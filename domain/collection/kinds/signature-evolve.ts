@@ -27,17 +27,16 @@ export function evolveSignature(state: CollectionState, event: CollectionModuleE
   const at = data.occurredAt;
   switch (event.type) {
     case 'SignatureCodeSent': {
-      const code = { recipientId: data.recipientId!, channel: event.data.payload.channel, codeHash: event.data.codeHash, sentAt: at, expiresAt: event.data.expiresAt, failures: 0 };
+      const code = { recipientId: data.recipientId!, channel: event.data.payload.channel, codeHash: event.data.codeHash, sentAt: at, expiresAt: event.data.expiresAt };
       return withSignature(state, data.itemId, (signature) => ({ signature: { ...signature, codes: [...signature.codes.filter((c) => c.recipientId !== data.recipientId), code] } }));
     }
     case 'SignatureContactVerified': {
       const { channel, verified } = event.data.payload;
-      const codes = (signature: SignatureItemState) =>
-        verified
-          ? signature.codes.filter((c) => c.recipientId !== data.recipientId)
-          : signature.codes.map((c) => (c.recipientId === data.recipientId ? { ...c, failures: c.failures + 1 } : c));
+      // A wrong code recorded by an earlier version (verified false): its attempt was counted in the stream then; nothing to apply now.
+      if (!verified) return state;
+      const codes = (signature: SignatureItemState) => signature.codes.filter((c) => c.recipientId !== data.recipientId);
       const next = withSignature(state, data.itemId, (signature) => ({ signature: { ...signature, codes: codes(signature) } }));
-      return verified ? withParty(next, data.itemId, data.recipientId, (p) => ({ ...p, verifiedChannel: channel, verifiedAt: at })) : next;
+      return withParty(next, data.itemId, data.recipientId, (p) => ({ ...p, verifiedChannel: channel, verifiedAt: at }));
     }
     case 'SignatureCollected': {
       // An erased evidence reads as {}: the signature stays a fact, its personal parts are gone.

@@ -52,8 +52,6 @@ export interface SignatureCode {
   codeHash: string;
   sentAt: string;
   expiresAt: string;
-  /** Wrong codes typed so far. */
-  failures: number;
 }
 
 /** A signed PDF copy the service produced: one for a JOINT item, one per party for INDIVIDUAL. */
@@ -85,7 +83,11 @@ export interface SignaturePayloads {
   SignatureDocumentGenerated: { provider: string; sha256: string; blobId: string };
   SignatureDeclined: { reason: string };
   SignatureCodeSent: { channel: ContactChannel };
-  /** A code typed by the party: `verified` false is a wrong code (the attempt counts; the trail keeps it). */
+  /**
+   * The party typed the right code: `verified` is always true now (a wrong code appends nothing;
+   * streams written before that may hold `verified` false, which changes nothing), `attemptsLeft`
+   * the wrong attempts the party still had.
+   */
   SignatureContactVerified: { channel: ContactChannel; verified: boolean; attemptsLeft: number };
 }
 
@@ -97,7 +99,11 @@ export interface SignatureExtras {
 export type SignatureCommand =
   /** `codeHash`: the application draws the code, sends it and hashes it; the domain sets its expiry. */
   | { type: 'SendSignatureCode'; itemId: string; recipientId: string; channel: ContactChannel; codeHash: string }
-  | { type: 'VerifySignatureContact'; itemId: string; recipientId: string; codeHash: string }
+  /**
+   * `attempt`: which try at the current code this is (1-based), counted by the application outside
+   * the stream (a wrong code appends nothing, yet every try must count toward the lockout).
+   */
+  | { type: 'VerifySignatureContact'; itemId: string; recipientId: string; codeHash: string; attempt: number }
   | { type: 'SignItem'; itemId: string; recipientId: string; ip: string | null; userAgent: string | null }
   | { type: 'DeclineSignature'; itemId: string; recipientId: string; reason: string }
   /** `recipientId`: null for a JOINT item's copy, the party for an INDIVIDUAL item's. */

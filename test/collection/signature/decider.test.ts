@@ -32,26 +32,35 @@ test('code: SIGNATURE_CODE_SENT with the channel in the trail, the hash and a 10
   given(collectionDecider, created()).when(sendCode('a', '123456', later(0), 'PHONE')).thenError('invalid', SignatureMessages.noPhone);
 });
 
-test('code: a wrong code is recorded with the attempts left; the right one verifies the contact; a second confirmation changes nothing', () => {
+test('code: a wrong code is refused with the attempts left and appends nothing; the right one verifies the contact; a second confirmation changes nothing', () => {
   const past = more(created(), sendCode('a'));
-  const [wrong] = given(collectionDecider, past).when(verify('a', '000000')).decided();
-  assert.equal([wrong!.data.action, wrong!.data.payload], ['SIGNATURE_CONTACT_VERIFIED', { channel: 'EMAIL', verified: false, attemptsLeft: 4 }]);
-  const after = more(past, verify('a', '000000'), verify('a'));
+  given(collectionDecider, past).when(verify('a', '000000')).thenError('invalid', SignatureMessages.wrongCode(4));
+  given(collectionDecider, past).when(verify('a', '000000', later(MINUTE), 3)).thenError('invalid', SignatureMessages.wrongCode(2));
+  const [right] = given(collectionDecider, past).when(verify('a', '123456', later(MINUTE), 2)).decided();
+  assert.equal([right!.data.action, right!.data.payload], ['SIGNATURE_CONTACT_VERIFIED', { channel: 'EMAIL', verified: true, attemptsLeft: 4 }]);
+  const after = more(past, verify('a'));
   const party = stateOf(after).items[0]!.details.signature!.parties[0]!;
   assert.equal([party.recipientId, party.verifiedChannel, party.verifiedAt], ['a', 'EMAIL', later(MINUTE)]);
   given(collectionDecider, after).when(verify('a')).then([]);
   given(collectionDecider, after).when(sendCode('a', '111111', later(5 * MINUTE))).thenError('conflict', SignatureMessages.contactAlreadyVerified);
 });
 
-test('code: expired after 10 minutes, locked after 5 wrong attempts (a new code unlocks), refused before any code', () => {
+test('code: expired after 10 minutes, locked past 5 tries (even the right code; a new code starts again), refused before any code', () => {
   given(collectionDecider, created()).when(verify('a')).thenError('conflict', SignatureMessages.noCode);
   given(collectionDecider, more(created(), sendCode('a'))).when(verify('a', '123456', later(10 * MINUTE + 1))).thenError('conflict', SignatureMessages.codeExpired);
-  const wrongs = [1, 2, 3, 4, 5].map((n) => verify('a', '000000', later(n * 1000)));
-  const locked = more(created(), sendCode('a'), ...wrongs);
-  assert.equal(stateOf(locked).items[0]!.details.signature!.codes[0]!.failures, 5);
-  given(collectionDecider, locked).when(verify('a')).thenError('too_many', SignatureMessages.tooManyAttempts);
-  const renewed = more(locked, sendCode('a', '222222', later(2 * MINUTE)));
+  const sent = more(created(), sendCode('a'));
+  given(collectionDecider, sent).when(verify('a', '000000', later(MINUTE), 5)).thenError('invalid', SignatureMessages.wrongCode(0));
+  given(collectionDecider, sent).when(verify('a', '123456', later(MINUTE), 6)).thenError('too_many', SignatureMessages.tooManyAttempts);
+  const renewed = more(sent, sendCode('a', '222222', later(2 * MINUTE)));
   assert.equal(given(collectionDecider, renewed).when(verify('a', '222222', later(3 * MINUTE))).decided()[0]!.data.payload, { channel: 'EMAIL', verified: true, attemptsLeft: 5 });
+});
+
+test('code: a wrong code recorded by an earlier version (verified false) neither verifies nor counts', () => {
+  const past = more(created(), sendCode('a'));
+  const [right] = collectionDecider.decide(verify('a'), stateOf(past));
+  const legacyWrong = { ...right!, data: { ...right!.data, payload: { channel: 'EMAIL' as const, verified: false, attemptsLeft: 4 } } } as CollectionModuleEvent;
+  const state = stateOf([...past, legacyWrong]);
+  assert.equal([state.items[0]!.details.signature!.parties.length, state.items[0]!.details.signature!.codes.length], [0, 1]);
 });
 
 test('JOINT: each party signs with the evidence beside the trail; the last one completes in the same decision; the item resolves when the signed copy is recorded', () => {

@@ -25,8 +25,9 @@ export const signing = (config: Partial<SignatureConfig> = {}, parties = ['a', '
 const party = (recipientId: string, at: string) => ({ actor: RECIPIENT(recipientId), at });
 export const sendCode = (p: string, code = '123456', at = later(0), channel: 'EMAIL' | 'PHONE' = 'EMAIL') =>
   cmd({ type: 'SendSignatureCode', itemId: 's1', recipientId: p, channel, codeHash: HASH(code) }, party(p, at));
-export const verify = (p: string, code = '123456', at = later(MINUTE)) =>
-  cmd({ type: 'VerifySignatureContact', itemId: 's1', recipientId: p, codeHash: HASH(code) }, party(p, at));
+/** `attempt`: the try's number at the current code (the application counts them outside the stream). */
+export const verify = (p: string, code = '123456', at = later(MINUTE), attempt = 1) =>
+  cmd({ type: 'VerifySignatureContact', itemId: 's1', recipientId: p, codeHash: HASH(code), attempt }, party(p, at));
 export const sign = (p: string, at = later(2 * MINUTE)) =>
   cmd({ type: 'SignItem', itemId: 's1', recipientId: p, ip: '203.0.113.7', userAgent: 'Teste/1.0' }, party(p, at));
 export const decline = (p: string, reason = 'Valor errado no contrato.') =>

@@ -41,18 +41,25 @@ async function signing() {
   return { collectionId: reply.body.id as string, itemId: reply.body.items[0].id as string };
 }
 
+const NEW_PATH = (provider: string) => `/callbacks/signature-providers/${provider}`;
+const OLD_PATH = (provider: string) => `/v1/signature-providers/${provider}/callbacks`;
+
 /**
- * A callback as the provider sends it: the body spaced its own way, signed over its canonical
- * form (keys sorted, no spaces: for these flat string fields, JSON.stringify of the sorted object).
+ * A callback as a provider sends it: the HMAC over "<timestamp>.<the bytes sent>". `sent` replaces
+ * the bytes after signing (a body changed in transit); `path` picks the route (the new one by default).
  */
-function callback(provider: string, body: Record<string, string>, options: { secret?: string; timestamp?: number } = {}) {
+function callback(
+  provider: string,
+  body: Record<string, string>,
+  options: { secret?: string; timestamp?: number; sent?: string; path?: (provider: string) => string } = {},
+) {
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const canonical = JSON.stringify(Object.fromEntries(Object.entries(body).sort(([a], [b]) => a.localeCompare(b))));
-  const signature = createHmac('sha256', options.secret ?? SECRET).update(`${timestamp}.${canonical}`).digest('hex');
-  return fetch(`${app.url}/v1/signature-providers/${provider}/callbacks`, {
+  const signed = JSON.stringify(body, null, 2);
+  const signature = createHmac('sha256', options.secret ?? SECRET).update(`${timestamp}.${signed}`).digest('hex');
+  return fetch(`${app.url}${(options.path ?? NEW_PATH)(provider)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-signature-timestamp': timestamp, 'x-signature': `sha256=${signature}` },
-    body: JSON.stringify(body, null, 2),
+    body: options.sent ?? signed,
   });
 }
 
@@ -71,9 +78,9 @@ test('envelope.canceled: collection.canceled with reason, provider and itemId; a
   ]);
 });
 
-test('envelope.expired: collection.expired with the pending items, reason, provider and itemId', async () => {
+test('envelope.expired at the first path (kept, same answer): collection.expired with the pending items, reason, provider and itemId', async () => {
   const { collectionId, itemId } = await signing();
-  const reply = await callback('externo', { event: 'envelope.expired', collectionId, itemId, reason: 'Prazo do envelope encerrado.' });
+  const reply = await callback('externo', { event: 'envelope.expired', collectionId, itemId, reason: 'Prazo do envelope encerrado.' }, { path: OLD_PATH });
   assert.equal(await reply.json(), { recorded: true, status: 'EXPIRED' });
   const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), 20_000, 'collection.expired');
   assert.equal([delivery.event, delivery.data.itemId, delivery.data.payload], ['collection.expired', itemId, { expiredItemIds: [itemId], reason: 'Prazo do envelope encerrado.', provider: 'externo' }]);
@@ -92,6 +99,22 @@ test('refused: a wrong secret, a stale timestamp, an unknown provider, interno (
   assert.is((await callback('externo', { ...body, collectionId: 'f'.repeat(24) })).status, 404);
   assert.is((await callback('externo', { ...body, itemId: 'f'.repeat(24) })).status, 404);
   assert.is((await call('GET', `/v1/collections/${collectionId}`)).body.status, 'SENT');
+});
+
+test('the signature covers the exact bytes: the same JSON re-ordered or re-spaced after signing is refused at both paths; nothing recorded', async () => {
+  const { collectionId, itemId } = await signing();
+  const body = { event: 'envelope.canceled', collectionId, itemId, reason: 'Cancelado.' };
+  const reordered = JSON.stringify(Object.fromEntries(Object.entries(body).reverse()), null, 2);
+  const respaced = JSON.stringify(body);
+  for (const path of [NEW_PATH, OLD_PATH]) {
+    for (const sent of [reordered, respaced]) {
+      assert.equal(JSON.parse(sent), body, 'the same JSON value');
+      const reply = await callback('externo', body, { sent, path });
+      assert.equal([reply.status, (await reply.json()).message], [401, SignatureMessages.providerSignatureInvalid], `${path('externo')} ${sent}`);
+    }
+  }
+  assert.is((await call('GET', `/v1/collections/${collectionId}`)).body.status, 'SENT');
+  assert.is((await callback('externo', body, { path: OLD_PATH })).status, 200, 'the bytes as signed are accepted');
 });
 
 test.run();

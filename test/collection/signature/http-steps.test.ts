@@ -1,10 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureRegistry, receiveDocument } from '../../../application/registry/intake.ts';
+import { collectionStream } from '../../../domain/collection/events.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import { PNG_BYTES } from '../../registry/support.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
+import { eventually } from '../../support/webhook.ts';
 import { detailWhen } from '../support.ts';
 import { codeSentTo, page, registryWithContract, stepOf, submit, tokenOf } from './http-support.ts';
 
@@ -73,6 +75,39 @@ test('codes: a WhatsApp code for a phone, none for a missing phone, no second co
   const malformed = await app.call('POST', `/c/${tokens[1]}/items/${itemId}/signature/verify`, { body: { code: '12a' } });
   assert.equal([malformed.status, malformed.body.message], [400, SignatureMessages.codeFormat]);
   assert.match(await page(app, tokens[1]!), /Enviamos um código para WhatsApp terminado em 7777/);
+});
+
+test('codes: a wrong code appends nothing yet counts, across concurrent requests; past 5 tries even the right code is refused; a new code starts again', async () => {
+  const { c, itemId, tokens } = await signing();
+  const path = `/c/${tokens[0]}/items/${itemId}/signature`;
+  const verifications = async () => (await app.app.store.readStream(collectionStream(c.id))).filter((e) => e.type === 'SignatureContactVerified');
+  assert.is((await app.call('POST', `${path}/code`, { body: { channel: 'EMAIL' } })).status, 200);
+  const code = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
+  const wrongCode = code === '000000' ? '111111' : '000000';
+  const wrong = () => app.call('POST', `${path}/verify`, { body: { code: wrongCode } });
+  const together = await Promise.all([wrong(), wrong(), wrong()]);
+  assert.equal(together.map((r) => r.status), [400, 400, 400]);
+  assert.equal(together.map((r) => r.body.message).sort(), [2, 3, 4].map((left) => SignatureMessages.wrongCode(left)), 'each concurrent try has its own count');
+  assert.equal([(await wrong()).body.message, (await wrong()).body.message], [SignatureMessages.wrongCode(1), SignatureMessages.wrongCode(0)]);
+  const locked = await app.call('POST', `${path}/verify`, { body: { code } });
+  assert.equal([locked.status, locked.body.message], [429, SignatureMessages.tooManyAttempts]);
+  assert.equal(await verifications(), [], 'no refused try reached the stream');
+
+  const clock = app.app.clock;
+  app.app.clock = { now: () => new Date(Date.now() + 2 * 60_000) };
+  try {
+    assert.is((await app.call('POST', `${path}/code`, { body: { channel: 'EMAIL' } })).status, 200);
+    const renewed = await eventually(async () => {
+      const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
+      return latest !== code && latest;
+    }, 20_000, 'the new code');
+    const verified = await app.call('POST', `${path}/verify`, { body: { code: renewed } });
+    assert.equal([verified.status, verified.body.signature.parties[0].contactVerified], [200, true]);
+  } finally {
+    app.app.clock = clock;
+  }
+  assert.equal((await verifications()).map((e) => e.data.payload), [{ channel: 'EMAIL', verified: true, attemptsLeft: 5 }]);
+  assert.is((await app.app.db('collection_signature_code_attempts').where({ collection_id: c.id })).length, 0, 'the count is dropped once verified');
 });
 
 test('decline: recorded with the reason, the item waits in the operator queue, the other party cannot go on; the operator waives and the collection completes', async () => {

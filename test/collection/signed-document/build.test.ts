@@ -7,7 +7,7 @@ import { buildSignedCopy, sha256Hex, trailAttachmentName, type SignedCopyInput }
 import { loadSigningIdentity, type SigningIdentity } from '../../../application/collection/signed-document/certificate.ts';
 import { maskEmail, maskPhone } from '../../../application/collection/signed-document/copies.ts';
 import { loadConfig } from '../../../config/index.ts';
-import { contractPdf, detached, pageCount, pageText, pdfsig } from './pdf-tools.ts';
+import { contractPdf, detached, opensslCms, pageCount, pageText, pdfsig } from './pdf-tools.ts';
 
 interface Ctx {
   dataDir: string;
@@ -46,9 +46,19 @@ test('pdfsig: one valid signature covering the whole document, by the service ce
   assert.not.match(report, /Signature #2:/);
   assert.match(report, /Signature Validation: Signature is Valid\./);
   assert.match(report, /Total document signed/);
-  assert.match(report, /Signature Type: adbe\.pkcs7\.detached/);
+  assert.match(report, /Signature Type: ETSI\.CAdES\.detached/);
   assert.match(report, new RegExp(`Signer Certificate Common Name: ${ctx.identity.subject}`));
   assert.is(ctx.signed.sha256, sha256Hex(ctx.signed.bytes));
+});
+
+test('PAdES B-B: the CMS carries content-type, message-digest and ESS signing-certificate-v2, no signing-time; OpenSSL verifies it', async (ctx) => {
+  const { verified, printed, der } = await opensslCms(ctx.signed.bytes);
+  assert.match(verified, /Verification successful/);
+  assert.match(printed, /id-smime-aa-signingCertificateV2 \(1\.2\.840\.113549\.1\.9\.16\.2\.47\)/);
+  assert.match(printed, /contentType \(1\.2\.840\.113549\.1\.9\.3\)/);
+  assert.match(printed, /messageDigest \(1\.2\.840\.113549\.1\.9\.4\)/);
+  assert.not.match(printed, /signingTime/, 'PAdES takes the time from the signature dictionary');
+  assert.ok(der.includes(Buffer.from(ctx.identity.fingerprint, 'hex')), "signing-certificate-v2 names the signer certificate's SHA-256");
 });
 
 test('a byte changed inside the signed range is detected', async (ctx) => {

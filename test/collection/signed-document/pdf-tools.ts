@@ -58,3 +58,25 @@ export function pageText(bytes: Uint8Array, page: number): Promise<string> {
 export async function pageCount(bytes: Uint8Array): Promise<number> {
   return (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
 }
+
+/**
+ * The signature's CMS checked by OpenSSL (independent of the signer): `openssl cms -verify` over
+ * the signed byte ranges (certificate trust not checked: self-signed; OpenSSL 3 also checks an ESS
+ * signing-certificate(-v2) attribute against the signer's certificate), and the CMS printed.
+ */
+export function opensslCms(bytes: Buffer): Promise<{ verified: string; printed: string; der: Buffer }> {
+  const range = /\/ByteRange \[\s*(\d+) (\d+) (\d+) (\d+)\s*\]/.exec(bytes.toString('latin1'));
+  if (!range) throw new Error('no /ByteRange');
+  const [start, length, next, rest] = range.slice(1).map(Number) as [number, number, number, number];
+  const hex = bytes.subarray(start + length + 1, next - 1).toString('latin1');
+  const cms = Buffer.from(hex, 'hex');
+  return withFile(Buffer.concat([bytes.subarray(start, start + length), bytes.subarray(next, next + rest)]), async (content, dir) => {
+    // The placeholder's zero padding after the DER is ignored by OpenSSL's DER reader only when cut: keep the DER's own length.
+    const der = cms.subarray(0, 2 + (cms[1]! & 0x80 ? (cms[1]! & 0x7f) + cms.subarray(2, 2 + (cms[1]! & 0x7f)).reduce((n, b) => n * 256 + b, 0) : cms[1]!));
+    const signature = join(dir, 'signature.der');
+    writeFileSync(signature, der);
+    const verified = await run('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', signature, '-content', content, '-noverify', '-out', join(dir, 'out')]);
+    const printed = await run('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', signature]);
+    return { verified: verified.stderr, printed: printed.stdout, der };
+  });
+}

@@ -45,7 +45,7 @@ export async function signingCollection(app: TestApp, tenant: TestTenant, option
 export async function signAs(app: TestApp, organizationId: string, c: SigningCollection, recipientId: string): Promise<void> {
   const ref = { organizationId, collectionId: c.collectionId, itemId: c.itemId, recipientId };
   await recordSignatureCodeSent(app.app, { ...ref, channel: 'EMAIL', codeHash: `code-of-${recipientId}` });
-  await verifySignatureContact(app.app, { ...ref, codeHash: `code-of-${recipientId}` });
+  await verifySignatureContact(app.app, { ...ref, codeHash: `code-of-${recipientId}`, attempt: 1 });
   await signItem(app.app, { ...ref, ip: '203.0.113.7', userAgent: 'Mozilla/5.0 (Teste) Firefox/132.0' });
 }
 

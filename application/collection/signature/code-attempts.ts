@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import type { Migration } from '../../../platform/database/migrate.ts';
+
+type PartyRef = { collectionId: string; itemId: string; recipientId: string };
+
+/**
+ * Tries at a party's one-time code, kept outside the collection stream: a wrong code is a refused
+ * command and appends nothing, yet every try must count toward the lockout, across requests and
+ * processes. One row per (collection, item, party), for the code sent at `code_sent_at`; a newer
+ * code starts again at 1. Ids only, no personal data.
+ */
+export const signatureCodeAttemptMigrations: Migration[] = [
+  {
+    name: '202611271001_collection_signature_code_attempts',
+    async up(knex) {
+      await knex.schema.createTable('collection_signature_code_attempts', (t) => {
+        t.text('collection_id').notNullable();
+        t.text('item_id').notNullable();
+        t.text('recipient_id').notNullable();
+        t.text('code_sent_at').notNullable();
+        t.integer('attempts').notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.primary(['collection_id', 'item_id', 'recipient_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('collection_signature_code_attempts');
+    },
+  },
+];
+
+/**
+ * Count one more try at the code sent at `codeSentAt` and return its number (1 for the first),
+ * in one statement so concurrent tries each get their own number. null when a newer code was
+ * sent meanwhile (the caller read a stale state and reads again): an older code never resets
+ * the count of a newer one.
+ */
+export async function countCodeAttempt(db: Knex, ref: PartyRef, codeSentAt: string): Promise<number | null> {
+  const { rows } = await db.raw(
+    `insert into collection_signature_code_attempts as a (collection_id, item_id, recipient_id, code_sent_at, attempts, updated_at)
+       values (?, ?, ?, ?, 1, now())
+     on conflict (collection_id, item_id, recipient_id) do update
+       set attempts = case when a.code_sent_at = excluded.code_sent_at then a.attempts + 1 else 1 end,
+           code_sent_at = excluded.code_sent_at, updated_at = now()
+       where a.code_sent_at <= excluded.code_sent_at
+     returning attempts`,
+    [ref.collectionId, ref.itemId, ref.recipientId, codeSentAt],
+  );
+  return rows[0]?.attempts ?? null;
+}
+
+/** The contact is verified: its count is no longer needed. */
+export async function forgetCodeAttempts(db: Knex, ref: PartyRef): Promise<void> {
+  await db('collection_signature_code_attempts').where({ collection_id: ref.collectionId, item_id: ref.itemId, recipient_id: ref.recipientId }).delete();
+}
