@@ -133,6 +133,10 @@ export const ConfigSchema = Type.Object({
   /** Longest one identity check may wait on the provider; past it the check has no result and the person may try again. */
   IDENTITY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
 
+  // Management dashboard export (inputdata; docs/dashboard.md, export section)
+  /** Longest the export's query may run before the caller gets 502 (a statement timeout, not a hang). */
+  DASHBOARD_EXPORT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+
   // Public forms (docs/public-form.md)
   /** Collections one organization's public forms may open per Brasília day; then the forms are off until midnight there. */
   PUBLIC_FORM_DAILY_CEILING: Type.Integer({ minimum: 1, default: 500 }),
