@@ -21,6 +21,7 @@ import { collectionInputMigrations } from '../projections/collection/inputs-migr
 import { publicFormMigrations } from './public-form/migrations.ts';
 import { collectionIdentityMigrations } from '../projections/collection/identity-migrations.ts';
 import { dashboardExportMigrations } from './dashboard-export/migrations.ts';
+import { inputDataMigrations } from '../projections/input-data/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   ...publicFormMigrations,
   ...collectionIdentityMigrations,
   ...dashboardExportMigrations,
+  ...inputDataMigrations,
 ];

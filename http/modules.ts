@@ -17,6 +17,7 @@ import { registryRoutes } from './registry/routes.ts';
 import { publicFormRoutes } from './public-form/routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { dashboardExportRoutes } from './dashboard-export/routes.ts';
+import { inputDataRoutes } from './input-data/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -38,4 +39,5 @@ export const routeTables: RouteTable[] = [
   publicFormRoutes,
   messagingRoutes,
   dashboardExportRoutes,
+  inputDataRoutes,
 ];
