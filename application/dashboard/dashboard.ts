@@ -1,22 +1,25 @@
-import { dashboardBlocks, type DashboardReply, type Dim } from '../../domain/dashboard/blocks.ts';
+import { dashboardBlocks, type DashboardReply } from '../../domain/dashboard/blocks.ts';
 import { dashboardRange } from '../../domain/dashboard/period.ts';
-import { parseSla, type Sla } from '../../domain/dashboard/sla.ts';
+import { filtersKey, parseSla, type DashboardFilters, type DashboardOptions, type Sla } from '../../domain/proposal/dashboard-filters.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { proposalSettings } from '../../projections/catalog/queries.ts';
 import { DashboardTimeout, readDashboard, type DashboardFilter } from '../../projections/dashboard/queries.ts';
 import type { AppContext } from '../context.ts';
 
-/** A dashboard query as the route read it: the period resolved (defaults applied), lists checked. */
-export interface DashboardParams {
-  from: number;
-  to: number;
-  filter: DashboardFilter;
-  compare: boolean;
-  dim: Dim;
-  /** null: the organization's proposal settings' dashboardSla. */
-  sla: Sla | null;
-}
+/** A dashboard query as the route read it (defaults applied); sla null when the query gave none. */
+export type DashboardParams = DashboardFilters & Omit<DashboardOptions, 'sla'> & { sla: Sla | null };
+
+/** The shared filters by the dimension each one filters. */
+const filterOf = (p: DashboardFilters): DashboardFilter => ({
+  origin: p.origin,
+  correspondent: p.correspondentId,
+  agent: p.agentId,
+  portfolio: p.portfolioId,
+  product: p.productKey,
+  entityType: p.entityType,
+  status: p.status,
+});
 
 interface Cached {
   expiresAt: number;
@@ -30,25 +33,13 @@ interface Cached {
  */
 const caches = new WeakMap<object, Map<string, Cached>>();
 
-/** The same query, whatever the order or repetition of list values, is the same key. */
-function cacheKey(organizationId: string, params: DashboardParams, sla: Sla): string {
-  const filter = Object.fromEntries(
-    Object.entries(params.filter)
-      .filter(([, values]) => values?.length)
-      .map(([name, values]) => [name, [...new Set(values)].sort()])
-      .sort(([a], [b]) => (a! < b! ? -1 : 1)),
-  );
-  const slaKey = Object.entries(sla).sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify([organizationId, params.from, params.to, params.compare, params.dim, slaKey, filter]);
-}
-
 async function compute(app: AppContext, organizationId: string, params: DashboardParams, sla: Sla): Promise<DashboardReply> {
   const now = app.clock.now().getTime();
-  const range = dashboardRange(params.from, params.to);
+  const range = dashboardRange(Date.parse(params.from), Date.parse(params.to));
   try {
     const data = await readDashboard(app.db, {
       organizationId,
-      filter: params.filter,
+      filter: filterOf(params),
       range,
       compare: params.compare,
       dim: params.dim,
@@ -65,9 +56,9 @@ async function compute(app: AppContext, organizationId: string, params: Dashboar
 }
 
 export async function loadDashboard(app: AppContext, organizationId: string, params: DashboardParams): Promise<DashboardReply> {
-  // The settings' sla is valid by construction (the settings decider checks it).
+  // Without a query sla, the organization's (valid by construction: the settings decider checks it), read like one.
   const sla = params.sla ?? parseSla((await proposalSettings(app.db, organizationId)).dashboardSla)!;
-  const key = cacheKey(organizationId, params, sla);
+  const key = `${organizationId}:${filtersKey(params, { compare: params.compare, dim: params.dim, sla: Object.entries(sla).sort() })}`;
   const now = Date.now();
   let cache = caches.get(app.db);
   if (!cache) caches.set(app.db, (cache = new Map()));

@@ -1,10 +1,11 @@
 import { addMeasures, addToHistogram, histogramSize, indicatorsOf, percentileDays, weeklyOf, zeroMeasures, zeroOpen, type Histogram, type Indicators, type Measures, type OpenCounts } from './indicators.ts';
 import { SERIES_WEEKS, wholeDays, type DashboardRange } from './period.ts';
-import { openStatuses, type Sla } from './sla.ts';
+import { openStatuses } from './sla.ts';
+import { DASHBOARD_DIMS, type DashboardDim, type Sla } from '../proposal/dashboard-filters.ts';
 
 /** The breakdown's dimensions (`dim`), each also a list filter. */
-export const DIMS = ['correspondent', 'agent', 'product', 'portfolio', 'origin', 'entityType'] as const;
-export type Dim = (typeof DIMS)[number];
+export const DIMS = DASHBOARD_DIMS;
+export type Dim = DashboardDim;
 export const CYCLE_PAIRS = ['RECEIVED_ANALYZED', 'ANALYZED_PREAPPROVED', 'PREAPPROVED_FIRM', 'FIRM_CHOSEN', 'CHOSEN_ISSUED'] as const;
 
 /** Where a grouped row belongs: its creation week and which of the period, comparison and series it is in. */

@@ -2,12 +2,11 @@
  * The dashboard's calendar: Brasília time (UTC-3, no daylight saving since 2019, the same fixed
  * offset the report list reads days in), days from midnight, weeks from Monday midnight.
  */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../proposal/dashboard-filters.ts';
+
+export { DAY_MS };
 export const WEEK_MS = 7 * DAY_MS;
 const OFFSET_MS = 3 * 3_600_000;
-/** The default period and the period limit (Limits). */
-export const DEFAULT_PERIOD_DAYS = 30;
-export const MAX_PERIOD_DAYS = 366;
 /** Series are at least this many weeks long; breakdown rows count this many recent weeks. */
 export const SERIES_WEEKS = 12;
 
@@ -22,10 +21,6 @@ export function brasiliaWeekStart(t: number): number {
   return day - ((weekday + 6) % 7) * DAY_MS;
 }
 export const isBrasiliaMidnight = (t: number) => brasiliaDayStart(t) === t;
-
-/** `to` when the query gives none: the end of today in Brasília (tomorrow's midnight, exclusive). */
-export const defaultTo = (now: number) => brasiliaDayStart(now) + DAY_MS;
-export const defaultFrom = (to: number) => to - DEFAULT_PERIOD_DAYS * DAY_MS;
 
 export interface DashboardRange {
   from: number;

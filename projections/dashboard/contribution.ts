@@ -1,4 +1,4 @@
-import { CYCLE_PAIRS, DIMS, type Dim } from '../../domain/dashboard/blocks.ts';
+import { DIMS, type Dim } from '../../domain/dashboard/blocks.ts';
 import type { MeasureName } from '../../domain/dashboard/indicators.ts';
 
 /**
@@ -43,11 +43,12 @@ const REQUESTED = 'coalesce(f.fixed_amount_cents, f.requested_cents, 0)';
 /** Offered: the last firm offer, else the chosen value, else the requested value. */
 const OFFERED = `coalesce(f.firm_cents, f.chosen_cents, ${REQUESTED})`;
 /** Approved: reached pre-approval, an approved final decision, or beyond (firm offer, issued). */
-const APPROVED = "(f.pre_approved_at is not null or f.firm_offer_at is not null or f.decision = 'APPROVED' or f.status in ('OFFER_ISSUED', 'ISSUED'))";
+const APPROVED = "(f.pre_approved_at is not null or f.firm_offer_at is not null or f.decision is not distinct from 'APPROVED' or f.status in ('OFFER_ISSUED', 'ISSUED'))";
 /** The furthest funnel stage reached: stages count every proposal that reached them or a later one. */
 const STAGE =
   "(case when f.status = 'ISSUED' then 5 when f.chosen_at is not null then 4 when f.firm_offer_at is not null then 3 when f.pre_approved_at is not null then 2 when f.analyzed_at is not null then 1 else 0 end)";
-const counted = (condition: string) => `(${condition})::int`;
+/** A condition over nullable columns: null (unknown) counts as false. */
+const counted = (condition: string) => `coalesce(${condition}, false)::int`;
 const valued = (condition: string, value: string) => `(case when ${condition} then ${value} else 0 end)`;
 
 export const MEASURES: ReadonlyArray<{ name: MeasureName; column: string; sql: string }> = (
@@ -55,7 +56,7 @@ export const MEASURES: ReadonlyArray<{ name: MeasureName; column: string; sql: s
     ['received', '1'],
     ['requestedCents', REQUESTED],
     ['approved', counted(APPROVED)],
-    ['rejected', counted(`not ${APPROVED} and (f.status = 'REJECTED' or f.decision = 'REJECTED')`)],
+    ['rejected', counted(`not ${APPROVED} and (f.status = 'REJECTED' or f.decision is not distinct from 'REJECTED')`)],
     ['analyzed', counted(`${STAGE} >= 1`)],
     ['analyzedRequestedCents', valued(`${STAGE} >= 1`, REQUESTED)],
     ['preApproved', counted(`${STAGE} >= 2`)],
@@ -76,8 +77,7 @@ export const MEASURES: ReadonlyArray<{ name: MeasureName; column: string; sql: s
   ] as const
 ).map(([name, sql]) => ({ name, column: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), sql }));
 
-/** The cycle's pairs, in the spec's order, and the creation-to-issue time of timeToOfferDays. */
-export { CYCLE_PAIRS } from '../../domain/dashboard/blocks.ts';
+/** The creation-to-issue time of timeToOfferDays, kept beside the cycle's pairs (domain/dashboard/blocks.ts). */
 export const TO_ISSUE = 'TO_ISSUE';
 /** Durations of 120 days or more fall into this last cycle bucket. */
 export const CYCLE_LAST_BUCKET = 120;

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { DAY_MS, brasiliaDate, brasiliaDayStart, isBrasiliaMidnight, type DashboardRange } from '../../domain/dashboard/period.ts';
 import type { Measures } from '../../domain/dashboard/indicators.ts';
-import type { DashboardData, Placement } from '../../domain/dashboard/blocks.ts';
-import { openStatuses, type Sla } from '../../domain/dashboard/sla.ts';
+import { CYCLE_PAIRS, type DashboardData, type Placement } from '../../domain/dashboard/blocks.ts';
+import { openStatuses } from '../../domain/dashboard/sla.ts';
+import type { Sla } from '../../domain/proposal/dashboard-filters.ts';
 import type { Dim } from '../../domain/dashboard/blocks.ts';
-import { CYCLE_PAIRS, DURATIONS_SQL, FILTER_COLUMN, KEY_SQL, MEASURES, TO_ISSUE, dayStartSql, weekStartSql, type RollupDim } from './contribution.ts';
+import { DURATIONS_SQL, FILTER_COLUMN, KEY_SQL, MEASURES, TO_ISSUE, dayStartSql, weekStartSql, type RollupDim } from './contribution.ts';
 
 /** List filters, already checked; an absent or empty list filters nothing. */
 export type DashboardFilter = Partial<Record<Dim, readonly string[]>> & { status?: readonly string[] };
@@ -135,9 +136,10 @@ function placed(q: DashboardQuery, source: Sql, select: string, byWeek: string[]
     [...cur.bindings, ...prev.bindings, ...curSeries.bindings, ...prevSeries.bindings, ...recent.bindings, ...source.bindings],
   );
   const weekSet = ['week', 'cur', 'prev', 'cur_s', 'prev_s', ...byWeek];
+  const extras = [...new Set([...byWeek, ...byKey])].filter((c) => c !== 'recent_week');
   const keySet = ['key', 'cur', 'prev', ...byKey];
   return sql(
-    `select grouping(key) = 0 as by_key, week, cur, prev, cur_s, prev_s, key, ${byKey.includes('recent_week') ? 'recent_week' : 'null as recent_week'}, ${select}
+    `select grouping(key) = 0 as by_key, week, cur, prev, cur_s, prev_s, key, ${byKey.includes('recent_week') ? 'recent_week' : 'null as recent_week'}, ${extras.map((c) => `${c}, `).join('')}${select}
      from (${x.sql}) x group by grouping sets ((${weekSet.join(', ')}), (${keySet.join(', ')}))`,
     x.bindings,
   );
@@ -183,7 +185,7 @@ async function readAll(trx: Knex.Transaction, q: DashboardQuery): Promise<Dashbo
     step: row.by_key ? null : (row.step as string),
     measures: measuresOf(row),
   }));
-  const toIssue = (await run(placed(q, durationSource(q, plan, q.dim, [TO_ISSUE]), 'days, sum(n)::bigint as n', ['days'], ['days']))).map((row) => ({
+  const toIssue = (await run(placed(q, durationSource(q, plan, q.dim, [TO_ISSUE]), 'sum(n)::bigint as n', ['days'], ['days']))).map((row) => ({
     ...placementOf(row),
     days: row.days as number,
     n: Number(row.n),
