@@ -1,4 +1,4 @@
-import { DIMS, type Dim } from '../../domain/dashboard/blocks.ts';
+import type { Dim } from '../../domain/dashboard/blocks.ts';
 import type { MeasureName } from '../../domain/dashboard/indicators.ts';
 
 /**
@@ -31,8 +31,10 @@ export const FILTER_COLUMN: Record<Dim, string> = {
 
 /** Brasília time (fixed UTC-3, domain/dashboard/period.ts) of a timestamptz, as a timestamp. */
 export const brasilia = (column: string) => `((${column} at time zone 'UTC') - interval '3 hours')`;
-/** The Brasília creation date: the rollups' day. */
+/** The Brasília creation date: the daily rollups' day. */
 export const DAY_SQL = `${brasilia('f.created_at')}::date`;
+/** The Monday of the Brasília creation week: the weekly rollups' day. */
+export const WEEK_SQL = `date_trunc('week', ${brasilia('f.created_at')})::date`;
 /** A rollup day back to its first instant (Brasília midnight). */
 export const dayStartSql = (day: string) => `((${day}::timestamp + interval '3 hours') at time zone 'UTC')`;
 /** Monday midnight in Brasília of an instant, as an instant. */
@@ -99,6 +101,3 @@ export const DURATIONS_SQL = `(values
   ('PREAPPROVED_FIRM', ${days('f.pre_approved_at', 'f.firm_offer_at', CYCLE_LAST_BUCKET)}),
   ('FIRM_CHOSEN', ${days('f.firm_offer_at', 'f.chosen_at', CYCLE_LAST_BUCKET)}),
   ('CHOSEN_ISSUED', ${days('f.chosen_at', 'f.issued_at', CYCLE_LAST_BUCKET)}))`;
-
-/** Every dimension's key of one proposal: the rollups hold one row per dimension. */
-export const ALL_KEYS_SQL = `(values ${(['all', ...DIMS] as const).map((dim) => `('${dim}', ${KEY_SQL[dim]})`).join(', ')})`;

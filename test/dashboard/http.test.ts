@@ -193,7 +193,7 @@ test('502 when a query passes its statement timeout (waiting on a lock), not a h
   app.app.config.DASHBOARD_STATEMENT_TIMEOUT_MS = 200;
   const locker = await app.database.knex.transaction();
   try {
-    await locker.raw('lock table dashboard_daily in access exclusive mode');
+    await locker.raw('lock table proposal_facts in access exclusive mode');
     const reply = await call('GET', `/v1/proposals/dashboard?${PERIOD}&dim=portfolio&compare=false`);
     assert.equal([reply.status, reply.body], [502, { code: 502, message: Messages.dashboardLoadFailed }]);
   } finally {

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { proposalStream } from '../../domain/proposal/events.ts';
 import { rebuildProjection } from '../../platform/projections/rebuild.ts';
-import { DASHBOARD_TABLES } from '../../projections/dashboard/rollup.ts';
+import { DASHBOARD_TABLES, DURATIONS_KEY, SUMS_KEY } from '../../projections/dashboard/rollup.ts';
 import { PROPOSAL_PROJECTION, proposalProjection } from '../../projections/proposal/projection.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
@@ -28,25 +28,26 @@ test.after(async () => {
   await app?.stop();
 });
 
-const KEYS: Record<(typeof DASHBOARD_TABLES)[number], string[]> = {
-  dashboard_daily: ['organization_id', 'dim', 'day', 'key', 'status', 'rejection_step'],
-  dashboard_durations: ['organization_id', 'dim', 'day', 'key', 'status', 'pair', 'days'],
-};
-const snapshot = async () => Object.fromEntries(await Promise.all(DASHBOARD_TABLES.map(async (t) => [t, await app.database.knex(t).select('*').orderBy(KEYS[t])])));
+const keyOf = (table: string) => (table.endsWith('_durations') ? DURATIONS_KEY : SUMS_KEY);
+const snapshot = async () => Object.fromEntries(await Promise.all(DASHBOARD_TABLES.map(async (t) => [t, await app.database.knex(t).select('*').orderBy(keyOf(t))])));
 
 test('no group left at zero; every dimension sums to the facts', async () => {
-  assert.is(Number((await app.database.knex('dashboard_daily').where({ received: 0 }).count({ n: '*' }))[0]!.n), 0);
-  assert.is(Number((await app.database.knex('dashboard_durations').where({ n: 0 }).count({ n: '*' }))[0]!.n), 0);
+  for (const table of DASHBOARD_TABLES) {
+    const empty = await app.database.knex(table).where(table.endsWith('_durations') ? { n: 0 } : { received: 0 }).count({ n: '*' });
+    assert.is(Number(empty[0]!.n), 0, table);
+  }
   const facts = Number((await app.database.knex('proposal_facts').count({ n: '*' }))[0]!.n);
-  const byDim = await app.database.knex('dashboard_daily').select('dim').sum({ n: 'received' }).groupBy('dim');
-  assert.equal(byDim.map((r) => Number(r.n)), Array(7).fill(facts));
+  for (const table of ['dashboard_daily', 'dashboard_weekly']) {
+    const byDim = await app.database.knex(table).select('dim').sum({ n: 'received' }).groupBy('dim');
+    assert.equal(byDim.map((r) => Number(r.n)), Array(7).fill(facts), table);
+  }
   const canceled = await app.database.knex('dashboard_daily').where({ dim: 'all', status: 'CANCELED' }).sum({ n: 'received' });
   assert.is(Number(canceled[0]!.n), 3, 'P4, P8, P9');
 });
 
 test('replay beside the live tables, switch, same rows', async () => {
   const before = await snapshot();
-  assert.ok(before.dashboard_daily.length > 0 && before.dashboard_durations.length > 0);
+  assert.ok(DASHBOARD_TABLES.every((t) => before[t].length > 0));
   await rebuildProjection(app.database.knex, app.app.store, proposalProjection);
   assert.equal(await snapshot(), before);
 });
