@@ -33,7 +33,7 @@ const elapsed = (started: number) => `${((performance.now() - started) / 1000).t
 /** Proposal i of n: created i/n of a year before now; dimensions and status from cheap deterministic mixes of i. */
 const SEED_SQL = `
 with s as (
-  select i, c, mod(i * 7, 8) as p, mod(i * 13 + 5, 6) as o, mod(i * 31 + 3, 33) as k, mod(i * 17 + 1, 11) as f, mod(i * 7919, 100) as r,
+  select i, c, mod(i * 7, 8) as p, mod(i * 13 + 5, 6) as o, mod(i * 31 + 3, 33) as k, mod(i * 17 + 1, 11) as f, mod(i * 19, 100) as r,
          (cast(:now as timestamptz) - c) < interval '30 days' as recent
   from (select i, cast(:now as timestamptz) - (i::double precision / :n) * interval '365 days' as c from generate_series(cast(:lo as int), cast(:hi as int)) i) g
 ), t as (
