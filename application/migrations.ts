@@ -22,6 +22,7 @@ import { publicFormMigrations } from './public-form/migrations.ts';
 import { collectionIdentityMigrations } from '../projections/collection/identity-migrations.ts';
 import { dashboardExportMigrations } from './dashboard-export/migrations.ts';
 import { inputDataMigrations } from '../projections/input-data/migrations.ts';
+import { dashboardMigrations } from '../projections/dashboard/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   ...collectionIdentityMigrations,
   ...dashboardExportMigrations,
   ...inputDataMigrations,
+  ...dashboardMigrations,
 ];

@@ -143,6 +143,12 @@ export const ConfigSchema = Type.Object({
   /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
   PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
 
+  // dashboard (docs/dashboard.md)
+  /** Longest statement of a dashboard read; past it the dashboard answers 502 instead of waiting. */
+  DASHBOARD_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+  /** How long an identical dashboard query answers the same result, per process (Limits: up to 60 s). */
+  DASHBOARD_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 60 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

@@ -8,6 +8,7 @@ import { personalDataRoutes } from './personal-data/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { proposalRoutes } from './proposal/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
 import { collectionTemplateRoutes } from './collection-template/routes.ts';
 import { collectionTrailRoutes } from './collection/trail-routes.ts';
@@ -29,6 +30,7 @@ export const routeTables: RouteTable[] = [
   personalDataRoutes,
   catalogRoutes,
   pricingRoutes,
+  dashboardRoutes, // before proposalRoutes: /v1/proposals/dashboard is not /v1/proposals/:id
   proposalRoutes,
   operationRoutes,
   collectionTemplateRoutes,
