@@ -21,6 +21,9 @@ import { collectionInputMigrations } from '../projections/collection/inputs-migr
 import { publicFormMigrations } from './public-form/migrations.ts';
 import { collectionIdentityMigrations } from '../projections/collection/identity-migrations.ts';
 import { signatureCodeAttemptMigrations } from './collection/signature/code-attempts.ts';
+import { dashboardExportMigrations } from './dashboard-export/migrations.ts';
+import { inputDataMigrations } from '../projections/input-data/migrations.ts';
+import { dashboardMigrations } from '../projections/dashboard/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -46,4 +49,7 @@ export const migrations: Migration[] = [
   ...publicFormMigrations,
   ...collectionIdentityMigrations,
   ...signatureCodeAttemptMigrations,
+  ...dashboardExportMigrations,
+  ...inputDataMigrations,
+  ...dashboardMigrations,
 ];

@@ -133,15 +133,25 @@ export const ConfigSchema = Type.Object({
   /** Longest one identity check may wait on the provider; past it the check has no result and the person may try again. */
   IDENTITY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
 
+  // Management dashboard export (inputdata; docs/dashboard.md, export section)
+  /** Longest the export's query may run before the caller gets 502 (a statement timeout, not a hang). */
+  DASHBOARD_EXPORT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+
   // Public forms (docs/public-form.md)
   /** Collections one organization's public forms may open per Brasília day; then the forms are off until midnight there. */
   PUBLIC_FORM_DAILY_CEILING: Type.Integer({ minimum: 1, default: 500 }),
   /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
   PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
 
-  // kyc11: registry KYC expiry (docs/registry.md)
+  // Registry KYC expiry (docs/registry.md)
   /** When the scheduler role recomputes the KYC status of registries whose documents' validity ended (node-cron, seconds field optional). */
   REGISTRY_KYC_CRON: Type.String({ default: '7 * * * *' }),
+
+  // Management dashboard (docs/dashboard.md)
+  /** Longest statement of a dashboard read; past it the dashboard answers 502 instead of waiting. */
+  DASHBOARD_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+  /** How long an identical dashboard query answers the same result, per process (Limits: up to 60 s). */
+  DASHBOARD_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 60 }),
 
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */

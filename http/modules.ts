@@ -8,6 +8,7 @@ import { personalDataRoutes } from './personal-data/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { pricingRoutes } from './pricing/routes.ts';
 import { proposalRoutes } from './proposal/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { operationRoutes } from './operation/routes.ts';
 import { collectionTemplateRoutes } from './collection-template/routes.ts';
 import { collectionTrailRoutes } from './collection/trail-routes.ts';
@@ -16,6 +17,8 @@ import { collectionKindRoutes } from './collection/kinds/index.ts';
 import { registryRoutes } from './registry/routes.ts';
 import { publicFormRoutes } from './public-form/routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
+import { dashboardExportRoutes } from './dashboard-export/routes.ts';
+import { inputDataRoutes } from './input-data/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -27,6 +30,7 @@ export const routeTables: RouteTable[] = [
   personalDataRoutes,
   catalogRoutes,
   pricingRoutes,
+  dashboardRoutes, // before proposalRoutes: /v1/proposals/dashboard is not /v1/proposals/:id
   proposalRoutes,
   operationRoutes,
   collectionTemplateRoutes,
@@ -36,4 +40,6 @@ export const routeTables: RouteTable[] = [
   registryRoutes,
   publicFormRoutes,
   messagingRoutes,
+  dashboardExportRoutes,
+  inputDataRoutes,
 ];

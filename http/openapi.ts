@@ -60,13 +60,16 @@ export function errorStatusesOf(spec: RouteSpec): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** What a route answers, status by status: a JSON schema, or raw bytes of the given media types. */
-export type Answer = { schema: TSchema } | { files: readonly string[] };
+/**
+ * What a route answers, status by status: a JSON schema, or raw bytes of the given media types,
+ * or both for a 200 that negotiates (JSON by default, a file when the caller asks for one).
+ */
+export type Answer = { schema: TSchema } | { files: readonly string[]; schema?: TSchema };
 
 export function answersOf(spec: RouteSpec): Map<number, Answer> {
   const answers = new Map<number, Answer>();
   for (const [status, schema] of Object.entries(spec.responses ?? {})) answers.set(Number(status), { schema });
-  if (spec.files) answers.set(200, { files: spec.files });
+  if (spec.files) answers.set(200, { files: spec.files, ...(spec.responses?.[200] && { schema: spec.responses[200] }) });
   for (const status of errorStatusesOf(spec)) if (!answers.has(status)) answers.set(status, { schema: ErrorBody });
   return answers;
 }
@@ -132,7 +135,10 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
         responses[status] = {
           description: SUCCESS[status] ?? String(status),
           headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
-          content: Object.fromEntries(answer.files.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+          content: {
+            ...(answer.schema && { 'application/json': { schema: plain(answer.schema) } }),
+            ...Object.fromEntries(answer.files.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+          },
         };
       } else if (answer.schema === ErrorBody && ERRORS[status]) {
         usedErrors.add(status);

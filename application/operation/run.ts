@@ -3,7 +3,7 @@ import type { Principal } from '../../domain/identity/access.ts';
 import type { ExecutionKind } from '../../domain/operation/events.ts';
 import { executionStream } from '../../domain/operation/events.ts';
 import { executionDecider, reportRunSteps } from '../../domain/operation/execution.ts';
-import { proposalInputs } from '../../domain/operation/inputs.ts';
+import { policyInputs } from '../../domain/operation/inputs.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineStep } from '../../domain/operation/pipeline.ts';
 import { proposalRunsDecider, proposalRunsStream } from '../../domain/operation/runs.ts';
@@ -15,11 +15,12 @@ import { Messages } from '../../domain/shared/messages.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import { inputFieldsOf } from '../input-data/proposal.ts';
 import { loadProposal, startAnalysis } from '../proposal/commands.ts';
 import { requestReport } from '../report/commands.ts';
 import { operationForRun } from './definitions.ts';
 
-type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId' | 'userName' | 'modules'>;
 
 export interface RunRequest {
@@ -100,10 +101,15 @@ export async function runProposal(app: App, caller: Caller, proposalId: string, 
  */
 export const pipelineReportId = (executionId: string, stepIndex: number) => createHash('sha256').update(`report:${executionId}:${stepIndex}`).digest('hex').slice(0, 24);
 
-/** A policy report on the proposal's document, with the proposal's input keys (`reportId`: a pipeline's derived id). */
+/**
+ * A policy report on the proposal's document with the proposal's input data as the policy's
+ * `inputs` (`reportId`: a pipeline's derived id): the same keys and values GET
+ * /v1/proposals/{id}/input-data shows at that moment.
+ */
 export async function requestForRun(app: App, caller: Caller, proposal: ProposalState, policyId: string, reportId?: string) {
   const { document, entityType, externalId } = proposal.created!;
-  const request = { document, type: entityType === 'COMPANY' ? ('cnpj' as const) : ('cpf' as const), policyId, externalId, inputs: proposalInputs(proposal) };
+  const { fields } = await inputFieldsOf(app, proposal);
+  const request = { document, type: entityType === 'COMPANY' ? ('cnpj' as const) : ('cpf' as const), policyId, externalId, inputs: policyInputs(fields) };
   const result = await requestReport(app, caller, request, { reportId });
   return { reportId: result.state.facts!.reportId, position: result.position };
 }

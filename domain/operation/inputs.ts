@@ -1,23 +1,18 @@
-import type { ProposalState } from '../proposal/state.ts';
+import type { InputValue } from '../input-data/values.ts';
 
 /**
- * The proposal's input keys (spec, Input data: `proposta.*`) as a policy reads them:
- * `inputs.proposta.valor_pedido` and so on. Amounts in reais, as the spec says for this key.
+ * A proposal's input data as a credit policy reads it: each key's dotted path is the variable,
+ * `proposta.valor_pedido` as `inputs.proposta.valor_pedido`, `form.ficha-pj.faturamento` as
+ * `inputs.form.ficha-pj.faturamento`. So the rule editor's `inputs.<key>` variables are exactly the
+ * catalog's keys (GET /v1/input-data/catalog), and a REPORT run passes every one the proposal has.
  */
-export function proposalInputs(proposal: ProposalState): Record<string, unknown> {
-  const created = proposal.created!;
-  const cents = created.requestedAmountCents ?? created.fixedAmountCents;
-  return {
-    proposta: {
-      valor_pedido: cents === null ? null : cents / 100,
-      prazo_pedido: created.requestedTermMonths,
-      produto: created.productKey,
-      carteira: created.portfolioName,
-      tipo: created.kind,
-      origem: created.origin,
-      tipo_pessoa: created.entityType === 'COMPANY' ? 'PJ' : 'PF',
-      participantes_qtd: proposal.participants.length,
-      avalistas_qtd: proposal.participants.filter((p) => p.role === 'GUARANTOR').length,
-    },
-  };
+export function policyInputs(fields: readonly Pick<InputValue, 'key' | 'value'>[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const { key, value } of fields) {
+    const parts = key.split('.');
+    let node = root;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[parts.at(-1)!] = value;
+  }
+  return root;
 }

@@ -4,6 +4,7 @@ import { isTerminal } from '../../domain/proposal/statuses.ts';
 import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
+import { DASHBOARD_TABLES, shiftRollups } from '../dashboard/rollup.ts';
 
 export const PROPOSAL_PROJECTION = 'proposal';
 
@@ -96,12 +97,18 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction, subject: strin
   }
 }
 
-/** The proposals list and dashboard facts, and the index of offer links by hash. */
+/** Events that move a dashboard fact (participants, links and offer deadlines move none). */
+const COUNTED: ReadonlySet<string> = new Set<ProposalEvent['type']>(['ProposalCreated', 'ProposalStatusChanged', 'ProposalDecided', 'IndicativeOfferSent', 'OfferChosen', 'FirmOfferIssued', 'ProposalClosed']);
+
+/** The proposals list and dashboard facts with their rollups, and the index of offer links by hash. */
 export const proposalProjection: Projection = {
   name: PROPOSAL_PROJECTION,
   eventTypes: [...Object.values(ProposalEventTypes), PERSONAL_DATA_ERASED],
-  tables: ['proposal_facts', 'proposal_offer_links'],
+  tables: ['proposal_facts', 'proposal_offer_links', ...DASHBOARD_TABLES],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
+    // The batch's proposals leave the rollups as they were and come back as they are now.
+    const counted = [...new Set(events.filter((e) => COUNTED.has(e.type)).map((e) => (e.data as { proposalId: string }).proposalId))];
+    if (counted.length) await shiftRollups(trx, counted, -1);
     for (const event of events) {
       if (event.type === PERSONAL_DATA_ERASED) {
         // The holder's copies; participants are read from the stream, where their fields read erased.
@@ -112,5 +119,6 @@ export const proposalProjection: Projection = {
       const subjects = event.metadata[SUBJECTS_METADATA] as string[] | undefined;
       await apply({ type: event.type, data: event.data } as unknown as ProposalEvent, trx, subjects?.[0] ?? null);
     }
+    if (counted.length) await shiftRollups(trx, counted, 1);
   },
 };

@@ -65,10 +65,10 @@ export function checkReply(method: string, path: string, reply: { status: number
   if (!answer) throw new Error(`${where} answered ${reply.status}, a status /openapi.json does not list for it`);
   if ('files' in answer) {
     const type = (reply.contentType ?? '').split(';')[0]!.trim();
-    if (!answer.files.includes(type)) throw new Error(`${where} answered ${reply.status} as ${type}, not one of ${answer.files.join(', ')}`);
-    return;
+    if (answer.files.includes(type)) return;
+    if (!answer.schema || type !== 'application/json') throw new Error(`${where} answered ${reply.status} as ${type}, not one of ${answer.files.join(', ')}`);
   }
-  const validator = validatorOf(answer.schema);
+  const validator = validatorOf(answer.schema!);
   if (validator.Check(reply.body)) return;
   const errors = [...validator.Errors(reply.body)].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
   throw new Error(`${where} answered ${reply.status} with a body /openapi.json does not describe: ${errors.join('; ')}\n${JSON.stringify(reply.body).slice(0, 500)}`);
