@@ -24,6 +24,7 @@ import { signatureCodeAttemptMigrations } from './collection/signature/code-atte
 import { dashboardExportMigrations } from './dashboard-export/migrations.ts';
 import { inputDataMigrations } from '../projections/input-data/migrations.ts';
 import { dashboardMigrations } from '../projections/dashboard/migrations.ts';
+import { financialUploadMigrations } from './financial-upload/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   ...dashboardExportMigrations,
   ...inputDataMigrations,
   ...dashboardMigrations,
+  ...financialUploadMigrations,
 ];

@@ -37,8 +37,14 @@ function pathsOf(tables: readonly RouteTable[], which: (spec: RouteSpec) => bool
   return new RegExp(paths.join('|') || '(?!)');
 }
 
-const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
-  if (BODY_METHODS.has(ctx.method) && carriesBody(ctx)) {
+/** Routes that read their own body (`streamedBody`: uploads streamed to storage): no parser touches it. */
+function streamedBodyMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
+  const byMethod = new Map([...BODY_METHODS].map((method) => [method, pathsOf(tables, (spec) => spec.streamedBody === true && spec.method === method.toLowerCase())]));
+  return (ctx) => byMethod.get(ctx.method)?.test(ctx.path) ?? false;
+}
+
+const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
+  if (BODY_METHODS.has(ctx.method) && carriesBody(ctx) && !isStreamed(ctx)) {
     // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
     if (!ctx.is(JSON_TYPES) && !isPageForm(ctx) && !ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
     if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
@@ -104,7 +110,8 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     }
   });
   koa.use(errorMiddleware);
-  koa.use(jsonBodiesOnly(pageFormMatcher(tables)));
+  const isStreamed = streamedBodyMatcher(tables);
+  koa.use(jsonBodiesOnly(pageFormMatcher(tables), isStreamed));
   const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
     jsonLimit: app.config.BODY_LIMIT,
     formLimit: app.config.BODY_LIMIT,
@@ -131,7 +138,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
   const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
   const keepsText = pathsOf(tables, (spec) => spec.keepUnparsedBody === true);
-  koa.use((ctx, next) => (ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
+  koa.use((ctx, next) => (isStreamed(ctx) ? next() : ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -19,6 +19,7 @@ import { publicFormRoutes } from './public-form/routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { dashboardExportRoutes } from './dashboard-export/routes.ts';
 import { inputDataRoutes } from './input-data/routes.ts';
+import { financialUploadRoutes } from './financial-upload/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -42,4 +43,5 @@ export const routeTables: RouteTable[] = [
   messagingRoutes,
   dashboardExportRoutes,
   inputDataRoutes,
+  financialUploadRoutes,
 ];

@@ -11,6 +11,7 @@ import { collectionProcessWorker } from '../application/collection/process.ts';
 import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
 import { registryKycExpiryJob } from '../application/registry/kyc-expiry.ts';
+import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -28,4 +29,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new OfferExpiryJob(),
   signedDocumentWorker,
   registryKycExpiryJob,
+  () => new UploadSlotSweepJob(),
 ];
