@@ -139,6 +139,19 @@ export const ConfigSchema = Type.Object({
   /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
   PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
 
+  // finupload: object store of uploaded files (financial statements; docs/financial-statements.md)
+  /** `local`: files under OBJECT_STORE_DIR (default DATA_DIR/objects), uploads PUT to the service itself; `s3`: an S3-compatible bucket, path-style, uploads PUT to presigned URLs. */
+  OBJECT_STORE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  OBJECT_STORE_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /** The S3-compatible service's base URL (https://s3.sa-east-1.amazonaws.com, http://minio:9000); the bucket goes in the path. */
+  S3_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
+  S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Longest one request to the S3 service may go without an answer. */
+  S3_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

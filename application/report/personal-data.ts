@@ -19,5 +19,6 @@ export const reportPersonalData: PersonalDataRule = {
     ReportDecided: ['document', 'commentary', 'analystName'],
     ReportExported: ['document'],
     ReportExportFailed: ['document'],
+    FinancialStatementsSubmitted: ['document'],
   },
 };

@@ -5,6 +5,7 @@ import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
+import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
 import { evolveReport, initialReportState, pendingSources, type ReportState } from './state.ts';
@@ -47,7 +48,8 @@ export type ReportCommand =
       at: string;
     }
   | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
-  | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string };
+  | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
+  | SubmitFinancialStatements;
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */
 function visibleTo(state: ReportState, organizationId: string | null): ReportFacts {
@@ -192,6 +194,8 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         return failProcessing(command, state);
       case 'RecordManualAnalysis':
         return recordManualAnalysis(command, state);
+      case 'SubmitFinancialStatements':
+        return submitFinancialStatements(command, state);
       case 'RecordExport': {
         const facts = visibleTo(state, command.organizationId);
         if (!state.sourcesFinished) throw new DomainError('conflict', Messages.reportStillProcessing);

@@ -2,6 +2,7 @@ import type { DomainEvent } from '../shared/decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
 import type { Decision } from './statuses.ts';
+import type { FinancialStatementsSubmitted } from './financial-events.ts';
 
 export const REPORT_CATEGORY = 'report';
 export const reportStream = (reportId: string) => `${REPORT_CATEGORY}-${reportId}`;
@@ -107,7 +108,8 @@ export type ReportEvent =
   | ReportDecided
   | ReportExported
   | ReportExportFailed
-  | ReportProcessingFailed;
+  | ReportProcessingFailed
+  | FinancialStatementsSubmitted;
 
 export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportRequested',
@@ -119,4 +121,5 @@ export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportExported',
   'ReportExportFailed',
   'ReportProcessingFailed',
+  'FinancialStatementsSubmitted',
 ];

@@ -1,4 +1,5 @@
 import type { ReportEvent } from './events.ts';
+import { evolveFinancial } from './financial-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import { isSourceSectionType, type SectionResult, type SectionType, type SourceSectionType } from './sections.ts';
 
@@ -17,6 +18,8 @@ export interface ReportState {
   processingFailed: boolean;
   decided: boolean;
   manualAnalysis: { analystId: string; analystName: string | null } | null;
+  /** Financial statement keys submitted so far -> the batch that first carried each (absent: none). */
+  financialKeys?: Record<string, string>;
 }
 
 export function initialReportState(): ReportState {
@@ -88,6 +91,8 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
         decided: true,
         manualAnalysis: event.data.decidedBy === 'ANALYST' ? { analystId: event.data.analystId!, analystName: event.data.analystName } : state.manualAnalysis,
       };
+    case 'FinancialStatementsSubmitted':
+      return evolveFinancial({ ...state, facts }, event);
     default:
       return { ...state, facts };
   }

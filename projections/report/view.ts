@@ -113,6 +113,8 @@ export function timeOf(event: ReportEvent): string {
     case 'ReportExportFailed':
     case 'ReportProcessingFailed':
       return event.data.failedAt;
+    case 'FinancialStatementsSubmitted':
+      return event.data.submittedAt;
   }
 }
 
