@@ -26,14 +26,26 @@ function carriesBody(ctx: Context): boolean {
 // The public offer page, the public form and the recipient page's item forms (a FORM's answers, a
 // CONSENT's acceptance, a SIGNATURE's steps) are plain HTML forms that work without script: routes
 // that declare `pageForm` take their urlencoded POSTs; every other route reads JSON only.
-function pageFormMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
-  const paths = tables.flatMap((table) => table.routes).filter((spec) => spec.pageForm).map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
+function pathsMatcher(specs: ReadonlyArray<RouteTable['routes'][number]>): (ctx: Context) => boolean {
+  const paths = specs.map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
   const pattern = new RegExp(paths.join('|') || '(?!)');
-  return (ctx) => pattern.test(ctx.path) && ctx.is('application/x-www-form-urlencoded') !== false;
+  return (ctx) => pattern.test(ctx.path);
 }
 
-const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
-  if (BODY_METHODS.has(ctx.method) && carriesBody(ctx)) {
+function pageFormMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
+  const matches = pathsMatcher(tables.flatMap((table) => table.routes).filter((spec) => spec.pageForm));
+  return (ctx) => matches(ctx) && ctx.is('application/x-www-form-urlencoded') !== false;
+}
+
+/** Routes that read their own body (`streamedBody`: uploads streamed to storage): no parser touches it. */
+function streamedBodyMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
+  const byMethod = (method: string) => pathsMatcher(tables.flatMap((table) => table.routes).filter((spec) => spec.streamedBody && spec.method === method));
+  const matchers = new Map([...BODY_METHODS].map((method) => [method, byMethod(method.toLowerCase())]));
+  return (ctx) => matchers.get(ctx.method)?.(ctx) ?? false;
+}
+
+const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
+  if (BODY_METHODS.has(ctx.method) && carriesBody(ctx) && !isStreamed(ctx)) {
     // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
     if (!ctx.is(JSON_TYPES) && !isPageForm(ctx) && !ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
     if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
@@ -99,7 +111,8 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     }
   });
   koa.use(errorMiddleware);
-  koa.use(jsonBodiesOnly(pageFormMatcher(tables)));
+  const isStreamed = streamedBodyMatcher(tables);
+  koa.use(jsonBodiesOnly(pageFormMatcher(tables), isStreamed));
   const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
     jsonLimit: app.config.BODY_LIMIT,
     formLimit: app.config.BODY_LIMIT,
@@ -125,7 +138,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   const parseBody = koaBody(bodyOptions);
   // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
   const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
-  koa.use((ctx, next) => (ctx.path.startsWith(PROVIDER_CALLBACKS) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
+  koa.use((ctx, next) => (isStreamed(ctx) ? next() : ctx.path.startsWith(PROVIDER_CALLBACKS) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };

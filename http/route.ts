@@ -80,6 +80,17 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
    * validated by `body` like a JSON body (their values arrive as strings).
    */
   upload?: UploadLimits;
+  /**
+   * The handler reads the request body itself from `ctx.req` (a file streamed to storage, a
+   * multipart of several files): nothing parses it first, any content type gets through, and
+   * `upload` then only documents the form.
+   */
+  streamedBody?: boolean;
+  /**
+   * Runs after authentication, gate and params, before the body is read or validated: a lookup
+   * the contract answers first (the report of a financial upload: 404 before any 400).
+   */
+  before?(input: { params: Static<P>; principal: Principal; app: AppContext }): Promise<void>;
   handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
 }
 
@@ -166,8 +177,9 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         }
         const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;
         const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;
-        if (!spec.upload && ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
-        const upload = spec.upload ? await readUpload(ctx, spec.upload) : undefined;
+        if (spec.before) await spec.before({ params, principal, app: context });
+        if (!spec.upload && !spec.streamedBody && ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
+        const upload = spec.upload && !spec.streamedBody ? await readUpload(ctx, spec.upload) : undefined;
         const received = spec.rawBody ? ctx.request.body : withoutCallerFields(upload ? upload.fields : ctx.request.body);
         const body = spec.body && !spec.rawBody ? validateBody(spec.body, received) : received;
         const file = upload?.file;

@@ -29,6 +29,22 @@ export const uploadMessages = {
   malformed: 'O corpo multipart/form-data é inválido.',
 };
 
+/** Formidable's refusals as the API's: 413 past a limit (the connection then closes), 400 otherwise. */
+async function parseForm(ctx: Context, form: ReturnType<typeof formidable>, maxBytes: number, tooManyFiles: string): Promise<[Fields, Files]> {
+  try {
+    return await form.parse(ctx.req);
+  } catch (error) {
+    const code = (error as { code?: number }).code;
+    if (code === formidableErrors.biggerThanMaxFileSize || code === formidableErrors.biggerThanTotalMaxFileSize) {
+      // The rest of the body is not read: close the connection so it is not taken for a request.
+      ctx.set('Connection', 'close');
+      throw new HttpError(413, uploadMessages.tooLarge(maxBytes));
+    }
+    if (code === formidableErrors.maxFilesExceeded) throw new HttpError(400, tooManyFiles);
+    throw new HttpError(400, uploadMessages.malformed);
+  }
+}
+
 /**
  * Reads one file (or one per field of `field` and `alsoFields`) and the text fields of a multipart body. Formidable streams the parts to a
  * temporary file and stops at the limit, so an oversized upload never sits in memory whole; the
@@ -42,20 +58,7 @@ export async function readUpload(
   if (!ctx.is('multipart/form-data')) throw new HttpError(400, uploadMessages.missingFile(fileFields.join(', ')));
   const maxTotal = limits.maxBytes * fileFields.length;
   const form = formidable({ maxFiles: fileFields.length, maxFileSize: limits.maxBytes, maxTotalFileSize: maxTotal, maxFields: 50, allowEmptyFiles: false, minFileSize: 1 });
-  let parsed: [Fields, Files];
-  try {
-    parsed = await form.parse(ctx.req);
-  } catch (error) {
-    const code = (error as { code?: number }).code;
-    if (code === formidableErrors.biggerThanMaxFileSize || code === formidableErrors.biggerThanTotalMaxFileSize) {
-      // The rest of the body is not read: close the connection so it is not taken for a request.
-      ctx.set('Connection', 'close');
-      throw new HttpError(413, uploadMessages.tooLarge(limits.maxBytes));
-    }
-    if (code === formidableErrors.maxFilesExceeded) throw new HttpError(400, uploadMessages.missingFile(fileFields.join(', ')));
-    throw new HttpError(400, uploadMessages.malformed);
-  }
-  const [fieldValues, files] = parsed;
+  const [fieldValues, files] = await parseForm(ctx, form, limits.maxBytes, uploadMessages.missingFile(fileFields.join(', ')));
   const received = Object.values(files).flatMap((list) => list ?? []);
   try {
     const read: Record<string, UploadedFile> = {};
@@ -67,6 +70,54 @@ export async function readUpload(
     const fields: Record<string, string> = {};
     for (const [name, values] of Object.entries(fieldValues)) if (values?.[0] !== undefined) fields[name] = values[0];
     return { file: read[limits.field]!, files: read, fields };
+  } finally {
+    await Promise.all(received.map((f) => rm(f.filepath, { force: true })));
+  }
+}
+
+/** One file of a multi-file upload, left on disk: several 50 MB files are never in memory together. */
+export interface ReceivedFile {
+  fileName: string;
+  claimedType: string | null;
+  path: string;
+  sizeBytes: number;
+}
+
+/**
+ * Several files under one field (a route with `streamedBody` calls it from its handler): each part
+ * is streamed to a temporary file within `maxBytes`, at most `maxFiles` of them; `use` gets them in
+ * the order sent, and the temporary files are removed when it settles. The refusals are 400 with
+ * the route's texts: no file, too many, and a file past `maxBytes` (named by its position; the
+ * rest of the body is not read and the connection closes).
+ */
+export async function receiveFiles<T>(
+  ctx: Context,
+  limits: { field: string; maxBytes: number; maxFiles: number; messages: { none: string; tooMany: string; tooLarge: (position: number) => string } },
+  use: (files: ReceivedFile[]) => Promise<T>,
+): Promise<T> {
+  if (!ctx.is('multipart/form-data')) throw new HttpError(400, uploadMessages.missingFile(limits.field));
+  const form = formidable({
+    maxFiles: limits.maxFiles,
+    maxFileSize: limits.maxBytes,
+    maxTotalFileSize: limits.maxBytes * limits.maxFiles,
+    maxFields: 50,
+    allowEmptyFiles: true,
+    minFileSize: 0,
+  });
+  let started = 0;
+  form.on('fileBegin', () => started++);
+  let files: Files;
+  try {
+    [, files] = await parseForm(ctx, form, limits.maxBytes, limits.messages.tooMany);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413) throw new HttpError(400, limits.messages.tooLarge(started - 1));
+    throw error;
+  }
+  const received = Object.values(files).flatMap((list) => list ?? []);
+  try {
+    const parts = files[limits.field] ?? [];
+    if (!parts.length) throw new HttpError(400, limits.messages.none);
+    return await use(parts.map((part) => ({ fileName: part.originalFilename ?? 'arquivo', claimedType: part.mimetype ?? null, path: part.filepath, sizeBytes: part.size })));
   } finally {
     await Promise.all(received.map((f) => rm(f.filepath, { force: true })));
   }
