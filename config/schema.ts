@@ -173,6 +173,12 @@ export const ConfigSchema = Type.Object({
   WEB_SEARCH_URL: Type.Optional(Type.String({ minLength: 1 })),
   WEB_SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
 
+  // finextract: extraction of financial statements (docs/financial-statements.md)
+  /** Tries of one batch's extraction (the store or the registry failing) before its BALANCE_SHEET section ends in ERROR. */
+  FINANCIAL_EXTRACTION_ATTEMPTS: Type.Integer({ minimum: 1, default: 3 }),
+  /** Wait before the second try; each later try waits four times longer. */
+  FINANCIAL_EXTRACTION_RETRY_MS: Type.Integer({ minimum: 0, default: 500 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

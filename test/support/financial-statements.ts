@@ -25,20 +25,20 @@ export interface Layout {
 export const PLAIN_LAYOUT: Layout = { dates: 'full', scale: 1, negatives: 'parens', notes: false, codes: false, sideBySide: false };
 
 type Row = { label: string; key: LineKey | null; code: string; negative?: boolean };
-const ASSETS: Row[] = [
+const ALL_ASSETS: Row[] = [
   { label: 'Ativo Circulante', key: 'currentAssets', code: '1.1' },
   { label: 'Caixa e equivalentes de caixa', key: 'cash', code: '1.1.01' },
   { label: 'Estoques', key: 'inventories', code: '1.1.03' },
   { label: 'Ativo Não Circulante', key: 'nonCurrentAssets', code: '1.2' },
   { label: 'Total do Ativo', key: 'totalAssets', code: '1' },
 ];
-const LIABILITIES: Row[] = [
+const ALL_LIABILITIES: Row[] = [
   { label: 'Passivo Circulante', key: 'currentLiabilities', code: '2.1' },
   { label: 'Passivo Não Circulante', key: 'nonCurrentLiabilities', code: '2.2' },
   { label: 'Patrimônio Líquido', key: 'equity', code: '2.3' },
   { label: 'Total do Passivo e do Patrimônio Líquido', key: 'totalLiabilitiesAndEquity', code: '2' },
 ];
-const INCOME: Row[] = [
+const ALL_INCOME: Row[] = [
   { label: 'Receita Operacional Bruta', key: 'grossRevenue', code: '3.1' },
   { label: '(-) Deduções da receita bruta', key: null, code: '3.2', negative: true },
   { label: '(=) Receita Líquida', key: 'netRevenue', code: '3.3' },
@@ -72,9 +72,13 @@ function cells(row: Row, periods: string[], figures: Figures, layout: Layout, in
   return [label, ...(layout.notes ? [String((index % 9) + 1)] : []), ...amounts];
 }
 
-/** The printed rows (each a list of cells), balance sheet then income statement. */
+/** The printed rows (each a list of cells), balance sheet then income statement; a line no period has is not printed. */
 export function statementRows(figures: Figures, layout: Layout): string[][] {
   const periods = Object.keys(figures).sort().reverse();
+  const printed = (row: Row) => row.key === null || periods.some((p) => figures[p]![row.key!] !== undefined);
+  const ASSETS = ALL_ASSETS.filter(printed);
+  const LIABILITIES = ALL_LIABILITIES.filter(printed);
+  const INCOME = ALL_INCOME.filter(printed);
   const columns = header(periods, layout);
   const notes = layout.notes ? ['Nota'] : [];
   const title = ['BALANÇO PATRIMONIAL', ...(layout.scale === 1000 ? ['(Em R$ mil)'] : ['(Em reais)'])];
