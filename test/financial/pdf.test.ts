@@ -3,25 +3,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { consolidate, gapsOf } from '../../domain/financial/analysis.ts';
 import { readStatements } from '../../domain/financial/parse.ts';
-import { PLAIN_LAYOUT, pdfkitStatements, pdfLibStatements, type Figures, type Layout } from '../support/financial-statements.ts';
+import { KNOWN, PLAIN_LAYOUT, pdfkitStatements, pdfLibStatements, type Figures, type Layout } from '../support/financial-statements.ts';
 
 const test = suite('financial statements: real PDFs');
 
-/** Known figures of two years (in cents, whole thousands so every layout can print them). */
-export const KNOWN: Figures = {
-  '2024-12-31': {
-    currentAssets: 150_000_000, cash: 30_000_000, inventories: 40_000_000, nonCurrentAssets: 250_000_000, totalAssets: 400_000_000,
-    currentLiabilities: 100_000_000, nonCurrentLiabilities: 100_000_000, equity: 200_000_000, totalLiabilitiesAndEquity: 400_000_000,
-    grossRevenue: 600_000_000, netRevenue: 550_000_000, costOfSales: 300_000_000, grossProfit: 250_000_000, ebitda: 90_000_000,
-    financialExpenses: 20_000_000, operatingResult: 60_000_000, netIncome: 30_000_000,
-  },
-  '2023-12-31': {
-    currentAssets: 120_000_000, cash: 25_000_000, inventories: 35_000_000, nonCurrentAssets: 230_000_000, totalAssets: 350_000_000,
-    currentLiabilities: 90_000_000, nonCurrentLiabilities: 80_000_000, equity: 180_000_000, totalLiabilitiesAndEquity: 350_000_000,
-    grossRevenue: 500_000_000, netRevenue: 460_000_000, costOfSales: 260_000_000, grossProfit: 200_000_000, ebitda: 70_000_000,
-    financialExpenses: 15_000_000, operatingResult: 45_000_000, netIncome: -5_000_000,
-  },
-};
 
 async function textOf(bytes: Buffer): Promise<string> {
   const parser = new PDFParse({ data: new Uint8Array(bytes) });
