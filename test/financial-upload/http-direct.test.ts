@@ -162,4 +162,12 @@ test('complete is all or nothing, then one event for the batch; a retry records 
   assert.is((await submittedBatches(app, reportId)).length, 1);
 });
 
+test('two completes of the same new keys at once record one batch', async () => {
+  const reportId2 = await createReport(app, tenant);
+  const keys = await uploadAll(app, tenant, reportId2, [{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: pdf }]);
+  const replies = await Promise.all([complete(keys, reportId2), complete([...keys].reverse(), reportId2)]);
+  assert.equal(replies.map((r) => r.status), [200, 200]);
+  assert.is((await submittedBatches(app, reportId2)).length, 1);
+});
+
 test.run();
