@@ -36,31 +36,22 @@ export async function registerStatements(
   const entityType: EntityType = facts.type === 'cpf' ? 'PERSON' : 'COMPANY';
   const actor = { actorType: 'USER' as const, actorId: userId };
   const { registryId } = await ensureRegistry(app, facts.organizationId, { document: facts.document, name: subjectName ?? facts.document, entityType }, actor);
-  const registryDocumentIds: Array<string | null> = [];
-  for (const file of files) {
-    if (file.bytes.length > REGISTRY_DOCUMENT_MAX_BYTES) {
-      registryDocumentIds.push(null);
-      continue;
-    }
-    const documentId = stableId('financial', batchId, file.key, 'document');
-    const blobId = stableId('financial', batchId, file.key, 'blob');
-    const { state } = await loadState(app.store, registryDocumentStream(documentId), registryDocumentDecider);
-    if (!state.received) {
+  // Side by side: each file is its own document stream, and the blob inserts overlap.
+  const registryDocumentIds = await Promise.all(
+    files.map(async (file): Promise<string | null> => {
+      if (file.bytes.length > REGISTRY_DOCUMENT_MAX_BYTES) return null;
+      const documentId = stableId('financial', batchId, file.key, 'document');
+      const blobId = stableId('financial', batchId, file.key, 'blob');
+      const { state } = await loadState(app.store, registryDocumentStream(documentId), registryDocumentDecider);
+      if (state.received) return documentId;
       // A crash after storing the bytes but before the document: the replay stores them again.
       await new PostgresBlobStore(app.db).delete([blobId]);
       const planned = [documentId, blobId];
       const ids = { objectId: () => planned.shift() ?? app.ids.objectId(), uuid: () => app.ids.uuid() };
-      await receiveDocument({ ...app, ids }, {
-        organizationId: facts.organizationId,
-        registryId,
-        fileName: file.fileName,
-        bytes: file.bytes,
-        expectedType: 'DEMONSTRACOES_FINANCEIRAS',
-        source: null,
-        actor,
-      });
-    }
-    registryDocumentIds.push(documentId);
-  }
+      const input = { organizationId: facts.organizationId, registryId, fileName: file.fileName, bytes: file.bytes, expectedType: 'DEMONSTRACOES_FINANCEIRAS' as const, source: null, actor };
+      await receiveDocument({ ...app, ids }, input);
+      return documentId;
+    }),
+  );
   return { registryId, registryDocumentIds };
 }

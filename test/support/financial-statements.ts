@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import PDFDocument from 'pdfkit';
 import { PDFDocument as LibDocument, StandardFonts } from 'pdf-lib';
 import type { LineKey } from '../../domain/financial/lines.ts';
@@ -160,5 +161,12 @@ export async function pdfLibStatements(figures: Figures, layout: Layout): Promis
     for (const { text, x } of positions(row, width)) page.drawText(text, { x, y, size: 8, font });
     y -= 16;
   }
+  return Buffer.from(await pdf.save());
+}
+
+/** Statements drawn with pdf-lib, grown to `totalBytes` by an attachment of random (incompressible) bytes, as scanned annexes make real files large. */
+export async function paddedStatements(figures: Figures, layout: Layout, totalBytes: number): Promise<Buffer> {
+  const pdf = await LibDocument.load(await pdfLibStatements(figures, layout));
+  await pdf.attach(randomBytes(Math.max(0, totalBytes - 8192)), 'anexos.bin', { mimeType: 'application/octet-stream' });
   return Buffer.from(await pdf.save());
 }
