@@ -14,6 +14,8 @@ interface Ctx {
   tenant: TestTenant;
   receiver: Receiver;
   policyId: string;
+  /** The demo policy as is: no BALANCE_SHEET among its sections. */
+  plainPolicyId: string;
 }
 const test = suite<Ctx>('financial statements: upload over HTTP, extraction, BALANCE_SHEET and registry.financial.extracted');
 
@@ -25,6 +27,7 @@ test.before(async (ctx) => {
   assert.is(sub.status, 201, JSON.stringify(sub.body));
   const policy = await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: { ...DEMO_CNPJ_POLICY, sections: [...DEMO_CNPJ_POLICY.sections, 'BALANCE_SHEET'] } });
   ctx.policyId = policy.body.id;
+  ctx.plainPolicyId = (await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: DEMO_CNPJ_POLICY })).body.id;
 });
 test.after(async (ctx) => {
   await ctx.receiver?.close();
@@ -33,8 +36,8 @@ test.after(async (ctx) => {
 
 const call = (ctx: Ctx, method: string, path: string, body?: unknown) => ctx.app.call(method, path, { token: ctx.tenant.token, body });
 
-async function finishedReport(ctx: Ctx, document: string): Promise<string> {
-  const created = await call(ctx, 'POST', '/v2/report', { document, type: 'cnpj', policyId: ctx.policyId });
+async function finishedReport(ctx: Ctx, document: string, policyId = ctx.policyId): Promise<string> {
+  const created = await call(ctx, 'POST', '/v2/report', { document, type: 'cnpj', policyId });
   assert.is(created.status, 200, JSON.stringify(created.body));
   await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
   return created.body.id;
@@ -93,6 +96,38 @@ test('a PDF with no statement in it: the section ends in ERROR with the reason, 
   const section = await extractedSection(ctx, reportId);
   assert.equal([section.status, section.sectionDetails, section.errors[0].code, section.errors[0].integrationType], ['ERROR', null, 'INTEGRATION_NO_DATA', 'FINANCIAL_STATEMENTS']);
   assert.is(ctx.receiver.json().length, before);
+});
+
+async function multipart(ctx: Ctx, reportId: string, files: Array<{ name: string; bytes: Buffer }>) {
+  const form = new FormData();
+  for (const file of files) form.append('files', new Blob([new Uint8Array(file.bytes)], { type: 'application/pdf' }), file.name);
+  const reply = await fetch(`${ctx.app.url}/report/${reportId}/financial-tab`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ctx.tenant.token}` } });
+  assert.is(reply.status, 200, await reply.text());
+}
+
+const only = (keys: string[]) => Object.fromEntries(Object.entries(KNOWN).map(([period, values]) => [period, Object.fromEntries(Object.entries(values).filter(([k]) => keys.includes(k)))]));
+const BALANCE = ['currentAssets', 'cash', 'inventories', 'nonCurrentAssets', 'totalAssets', 'currentLiabilities', 'nonCurrentLiabilities', 'equity', 'totalLiabilitiesAndEquity'];
+
+test('multipart, balance sheet and income statement in separate files, policy without BALANCE_SHEET: the section is created, a second batch replaces it in place', async (ctx) => {
+  const reportId = await finishedReport(ctx, '11.222.333/0001-81', ctx.plainPolicyId);
+  const income = Object.keys(KNOWN['2024-12-31']!).filter((k) => !BALANCE.includes(k));
+  await multipart(ctx, reportId, [
+    { name: 'balanco.pdf', bytes: await pdfkitStatements(only(BALANCE), { ...PLAIN_LAYOUT, sideBySide: true, codes: true }) },
+    { name: 'dre.pdf', bytes: await pdfLibStatements(only(income), { ...PLAIN_LAYOUT, scale: 1000, notes: true }) },
+  ]);
+  const first = await extractedSection(ctx, reportId);
+  assert.equal(first.sectionDetails.periods.map((p: { values: unknown }) => p.values), [KNOWN['2024-12-31'], KNOWN['2023-12-31']]);
+  assert.equal(first.sectionDetails.files.map((f: { fileName: string; periods: string[] }) => [f.fileName, f.periods]), [['balanco.pdf', ['2024-12-31', '2023-12-31']], ['dre.pdf', ['2024-12-31', '2023-12-31']]]);
+  const report = await call(ctx, 'GET', `/v2/report/${reportId}`);
+  assert.equal(report.body.sections.filter((s: { type: { value: string } }) => s.type.value === 'BALANCE_SHEET').length, 1);
+
+  await multipart(ctx, reportId, [{ name: 'balanco-2025.pdf', bytes: await pdfLibStatements({ '2025-12-31': KNOWN['2024-12-31']! }, PLAIN_LAYOUT) }]);
+  const second = await eventually(async () => {
+    const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
+    return reply.body.sectionDetails?.referenceYear === 2025 && reply.body;
+  }, 30_000, 'the second batch extracted');
+  assert.is(second.id, first.id, 'the same section, replaced');
+  assert.not.equal(second.sectionDetails.batchId, first.sectionDetails.batchId);
 });
 
 test.run();
