@@ -12,6 +12,7 @@ import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
 import { registryKycExpiryJob } from '../application/registry/kyc-expiry.ts';
 import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
+import { financialExtractionWorker } from '../application/financial/worker.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -30,4 +31,5 @@ export const workerFactories: Array<() => Worker> = [
   signedDocumentWorker,
   registryKycExpiryJob,
   () => new UploadSlotSweepJob(),
+  () => financialExtractionWorker(),
 ];

@@ -20,5 +20,7 @@ export const reportPersonalData: PersonalDataRule = {
     ReportExported: ['document'],
     ReportExportFailed: ['document'],
     FinancialStatementsSubmitted: ['document'],
+    FinancialStatementsExtracted: ['document'],
+    FinancialStatementsExtractionFailed: ['document'],
   },
 };

@@ -6,6 +6,7 @@ import { Messages } from '../shared/messages.ts';
 import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
+import { recordFinancialExtraction, type RecordFinancialExtraction } from './extraction-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
 import { evolveReport, initialReportState, pendingSources, type ReportState } from './state.ts';
@@ -49,7 +50,8 @@ export type ReportCommand =
     }
   | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
   | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
-  | SubmitFinancialStatements;
+  | SubmitFinancialStatements
+  | RecordFinancialExtraction;
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */
 function visibleTo(state: ReportState, organizationId: string | null): ReportFacts {
@@ -196,6 +198,8 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         return recordManualAnalysis(command, state);
       case 'SubmitFinancialStatements':
         return submitFinancialStatements(command, state);
+      case 'RecordFinancialExtraction':
+        return recordFinancialExtraction(command, state);
       case 'RecordExport': {
         const facts = visibleTo(state, command.organizationId);
         if (!state.sourcesFinished) throw new DomainError('conflict', Messages.reportStillProcessing);

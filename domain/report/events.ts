@@ -3,6 +3,7 @@ import type { ReportFacts } from './public-events.ts';
 import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
 import type { Decision } from './statuses.ts';
 import type { FinancialStatementsSubmitted } from './financial-events.ts';
+import type { FinancialStatementsExtracted, FinancialStatementsExtractionFailed } from './extraction-events.ts';
 
 export const REPORT_CATEGORY = 'report';
 export const reportStream = (reportId: string) => `${REPORT_CATEGORY}-${reportId}`;
@@ -109,7 +110,9 @@ export type ReportEvent =
   | ReportExported
   | ReportExportFailed
   | ReportProcessingFailed
-  | FinancialStatementsSubmitted;
+  | FinancialStatementsSubmitted
+  | FinancialStatementsExtracted
+  | FinancialStatementsExtractionFailed;
 
 export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportRequested',
@@ -122,4 +125,6 @@ export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportExportFailed',
   'ReportProcessingFailed',
   'FinancialStatementsSubmitted',
+  'FinancialStatementsExtracted',
+  'FinancialStatementsExtractionFailed',
 ];

@@ -1,5 +1,6 @@
 import type { ReportEvent } from './events.ts';
 import { evolveFinancial } from './financial-decider.ts';
+import { evolveExtraction } from './extraction-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import { isSourceSectionType, type SectionResult, type SectionType, type SourceSectionType } from './sections.ts';
 
@@ -20,6 +21,9 @@ export interface ReportState {
   manualAnalysis: { analystId: string; analystName: string | null } | null;
   /** Financial statement keys submitted so far -> the batch that first carried each (absent: none). */
   financialKeys?: Record<string, string>;
+  /** Submitted batches with an extraction outcome, and the BALANCE_SHEET section a first extraction created. */
+  financialBatches?: Record<string, 'DONE' | 'ERROR'>;
+  financialSectionId?: string;
 }
 
 export function initialReportState(): ReportState {
@@ -93,6 +97,9 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
       };
     case 'FinancialStatementsSubmitted':
       return evolveFinancial({ ...state, facts }, event);
+    case 'FinancialStatementsExtracted':
+    case 'FinancialStatementsExtractionFailed':
+      return evolveExtraction({ ...state, facts }, event);
     default:
       return { ...state, facts };
   }

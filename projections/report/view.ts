@@ -115,6 +115,10 @@ export function timeOf(event: ReportEvent): string {
       return event.data.failedAt;
     case 'FinancialStatementsSubmitted':
       return event.data.submittedAt;
+    case 'FinancialStatementsExtracted':
+      return event.data.extractedAt;
+    case 'FinancialStatementsExtractionFailed':
+      return event.data.failedAt;
   }
 }
 

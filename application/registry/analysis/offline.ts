@@ -5,7 +5,7 @@ import type { AnalysisInput, DocumentAnalyser } from './port.ts';
 
 export const UNREADABLE_PDF = 'Não foi possível ler o PDF (arquivo corrompido ou protegido). Reprocesse ou envie outro arquivo.';
 
-async function pdfText(bytes: Buffer): Promise<string | null> {
+export async function pdfText(bytes: Buffer): Promise<string | null> {
   const parser = new PDFParse({ data: new Uint8Array(bytes) });
   try {
     return (await parser.getText()).text.replace(/-- \d+ of \d+ --/g, '');

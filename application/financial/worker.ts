@@ -1,0 +1,22 @@
+import { EventFollower, processCheckpoint } from '../event-follower.ts';
+import { languageModelFor } from '../llm/models.ts';
+import { objectStoreFor } from '../object-store.ts';
+import { EXTRACTION_EVENT_TYPES, FinancialExtractionProcess, type ExtractionPorts } from './process.ts';
+
+const NAME = 'financial-extraction';
+export const EXTRACTION_CHECKPOINT = processCheckpoint(NAME);
+
+/**
+ * The financial statements extraction process manager (projector role, one process at a time).
+ * Reports are extracted side by side; one report's batches one after another, in order.
+ */
+export const financialExtractionWorker = (ports?: Partial<ExtractionPorts>) =>
+  new EventFollower(
+    NAME,
+    EXTRACTION_EVENT_TYPES,
+    (app, log) => {
+      const process = new FinancialExtractionProcess(app, { store: ports?.store ?? objectStoreFor(app.config), model: ports?.model ?? languageModelFor(app.config), sleep: ports?.sleep }, log);
+      return (event) => process.handle(event);
+    },
+    { concurrent: true },
+  );
