@@ -12,6 +12,7 @@ import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
+import { opinionPersonalData } from '../application/report/opinions/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
@@ -37,6 +38,7 @@ const personalDataRules: PersonalDataRule[] = [
   proposalPersonalData,
   executionPersonalData,
   signaturePersonalData,
+  opinionPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

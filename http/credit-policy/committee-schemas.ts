@@ -6,7 +6,7 @@ import { RISK_LEVELS, type CommitteePolicy } from '../../domain/credit-policy/po
 
 /** The policy's AI fields (docs/committee.md): opinions per section and the committee. */
 const Trigger = Type.Union([Type.Literal('OFF'), Type.Literal('AUTO_SUGGEST'), Type.Literal('AUTO_DECIDE')], { errorMessage: M.trigger });
-const Risk = Type.Union(RISK_LEVELS.map((level) => Type.Literal(level)), { errorMessage: M.alcadaRiskLevel });
+const Risk = Type.Enum(RISK_LEVELS, { errorMessage: M.alcadaRiskLevel });
 const Alcada = Type.Object({
   level: Type.String({ minLength: 1, maxLength: 60, errorMessage: M.alcadaLevelRequired }),
   maxAmountCents: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, errorMessage: M.alcadaAmount }),

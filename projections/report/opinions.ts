@@ -32,3 +32,11 @@ export async function writeSectionOpinions(trx: Knex.Transaction, events: readon
       .update({ parecer_status: status, parecer_score: opinion?.score ?? null, parecer_risk_level: opinion?.riskLevel ?? null, parecer: JSON.stringify(record) });
   }
 }
+
+/** Live erasure shows what a rebuild would: the sealed opinion reads `{}`, so no text and no score. */
+export async function eraseSectionOpinions(trx: Knex.Transaction, reportIds: Knex.QueryBuilder): Promise<void> {
+  await trx('report_sections')
+    .whereIn('report_id', reportIds)
+    .whereNotNull('parecer')
+    .update({ parecer: trx.raw(`jsonb_set(parecer, '{opinion}', '{}'::jsonb)`), parecer_score: null, parecer_risk_level: null });
+}

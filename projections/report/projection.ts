@@ -14,7 +14,7 @@ import {
   type ReportRow,
   type SectionRow,
 } from './view.ts';
-import { writeSectionOpinions } from './opinions.ts';
+import { eraseSectionOpinions, writeSectionOpinions } from './opinions.ts';
 
 export const REPORT_PROJECTION = 'report';
 export const REPORT_TABLES = ['report_reports', 'report_sections', 'report_decisions'] as const;
@@ -55,6 +55,7 @@ async function eraseSubjects(trx: Knex.Transaction, subjects: string[]): Promise
   const reportIds = trx('report_reports').whereIn('subject_id', subjects).select('id');
   await trx('report_reports').whereIn('subject_id', subjects).update({ document: ERASED, commentary: erased('commentary'), analyst_name: erased('analyst_name') });
   await trx('report_sections').whereIn('report_id', reportIds).whereNotNull('details').update({ details: '{}' });
+  await eraseSectionOpinions(trx, reportIds);
   await trx('report_decisions').whereIn('report_id', reportIds).update({ commentary: erased('commentary'), analyst_name: erased('analyst_name') });
 }
 
