@@ -13,6 +13,7 @@ import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
+import { opinionPersonalData } from '../application/report/opinions/personal-data.ts';
 import { webhookUpcasters } from '../application/webhook/keys.ts';
 import { subjectKeysFor, withPersonalData, type PersonalDataRule } from '../platform/personal-data/index.ts';
 import { createReadYourWrites } from '../platform/projections/read-your-writes.ts';
@@ -40,6 +41,7 @@ export const personalDataRules: PersonalDataRule[] = [
   executionPersonalData,
   signaturePersonalData,
   identityCheckPersonalData,
+  opinionPersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

@@ -7,6 +7,7 @@ import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
 import { recordFinancialExtraction, type RecordFinancialExtraction } from './extraction-decider.ts';
+import { decideOpinion, type OpinionCommand } from './opinion-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
 import { evolveReport, initialReportState, pendingSources, type ReportState } from './state.ts';
@@ -51,7 +52,8 @@ export type ReportCommand =
   | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
   | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
   | SubmitFinancialStatements
-  | RecordFinancialExtraction;
+  | RecordFinancialExtraction
+  | OpinionCommand;
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */
 function visibleTo(state: ReportState, organizationId: string | null): ReportFacts {
@@ -211,6 +213,9 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         const { format, reason, userId, at } = command;
         return [{ type: 'ReportExportFailed', data: { ...facts, format, reason, userId, failedAt: at } }];
       }
+      case 'RequestSectionOpinions':
+      case 'RecordSectionOpinion':
+        return decideOpinion(command, state);
     }
   },
 };

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../shared/decider.ts';
 import type { ReportFacts } from './public-events.ts';
+import type { SectionOpinionRecorded, SectionOpinionsRequested } from './opinion-events.ts';
 import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
 import type { Decision } from './statuses.ts';
 import type { FinancialStatementsSubmitted } from './financial-events.ts';
@@ -112,7 +113,9 @@ export type ReportEvent =
   | ReportProcessingFailed
   | FinancialStatementsSubmitted
   | FinancialStatementsExtracted
-  | FinancialStatementsExtractionFailed;
+  | FinancialStatementsExtractionFailed
+  | SectionOpinionsRequested
+  | SectionOpinionRecorded;
 
 export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportRequested',
@@ -127,4 +130,6 @@ export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'FinancialStatementsSubmitted',
   'FinancialStatementsExtracted',
   'FinancialStatementsExtractionFailed',
+  'SectionOpinionsRequested',
+  'SectionOpinionRecorded',
 ];

@@ -2,6 +2,7 @@ import type { ReportEvent } from './events.ts';
 import { evolveFinancial } from './financial-decider.ts';
 import { evolveExtraction } from './extraction-decider.ts';
 import type { ReportFacts } from './public-events.ts';
+import { evolveOpinions, initialOpinionState, type OpinionState } from './opinion-decider.ts';
 import { isSourceSectionType, type SectionResult, type SectionType, type SourceSectionType } from './sections.ts';
 
 /** What the report decider needs to know about one report stream. */
@@ -24,6 +25,7 @@ export interface ReportState {
   /** Submitted batches with an extraction outcome, and the BALANCE_SHEET section a first extraction created. */
   financialBatches?: Record<string, 'DONE' | 'ERROR'>;
   financialSectionId?: string;
+  opinions: OpinionState;
 }
 
 export function initialReportState(): ReportState {
@@ -38,6 +40,7 @@ export function initialReportState(): ReportState {
     processingFailed: false,
     decided: false,
     manualAnalysis: null,
+    opinions: initialOpinionState(),
   };
 }
 
@@ -100,6 +103,9 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
     case 'FinancialStatementsExtracted':
     case 'FinancialStatementsExtractionFailed':
       return evolveExtraction({ ...state, facts }, event);
+    case 'SectionOpinionsRequested':
+    case 'SectionOpinionRecorded':
+      return { ...state, facts, opinions: evolveOpinions(state.opinions, event) };
     default:
       return { ...state, facts };
   }

@@ -14,6 +14,7 @@ import {
   type ReportRow,
   type SectionRow,
 } from './view.ts';
+import { eraseSectionOpinions, writeSectionOpinions } from './opinions.ts';
 
 export const REPORT_PROJECTION = 'report';
 export const REPORT_TABLES = ['report_reports', 'report_sections', 'report_decisions'] as const;
@@ -54,6 +55,7 @@ async function eraseSubjects(trx: Knex.Transaction, subjects: string[]): Promise
   const reportIds = trx('report_reports').whereIn('subject_id', subjects).select('id');
   await trx('report_reports').whereIn('subject_id', subjects).update({ document: ERASED, commentary: erased('commentary'), analyst_name: erased('analyst_name') });
   await trx('report_sections').whereIn('report_id', reportIds).whereNotNull('details').update({ details: '{}' });
+  await eraseSectionOpinions(trx, reportIds);
   await trx('report_decisions').whereIn('report_id', reportIds).update({ commentary: erased('commentary'), analyst_name: erased('analyst_name') });
 }
 
@@ -115,6 +117,7 @@ export const reportProjection: Projection = {
         .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'updated_at', 'finished_at']),
     );
     await inSlices(decisions, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
+    await writeSectionOpinions(trx, events.map((e) => e.event));
     if (erasures.length) await eraseSubjects(trx, erasures.map((e) => (e.data as unknown as PersonalDataErased).subjectId));
   },
 };
