@@ -5,6 +5,7 @@ import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
+import { recordCommitteeDecision, type RecordCommitteeDecision } from './committee-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
 import { evolveReport, initialReportState, pendingSources, type ReportState } from './state.ts';
@@ -47,7 +48,8 @@ export type ReportCommand =
       at: string;
     }
   | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
-  | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string };
+  | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
+  | RecordCommitteeDecision;
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */
 function visibleTo(state: ReportState, organizationId: string | null): ReportFacts {
@@ -203,6 +205,8 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         const { format, reason, userId, at } = command;
         return [{ type: 'ReportExportFailed', data: { ...facts, format, reason, userId, failedAt: at } }];
       }
+      case 'RecordCommitteeDecision':
+        return recordCommitteeDecision(command, state);
     }
   },
 };

@@ -1,0 +1,94 @@
+import { COMMITTEE_AGENT_LABELS, COMMITTEE_AGENTS } from '../../domain/committee/agents.ts';
+import type { AgentOpinion, AgentRecommendation, ChairSynthesis, CommitteeSettings, DeliberationEvent, DeliberationFacts, SpecialistAgent } from '../../domain/committee/events.ts';
+import type { DeliberationCommand } from '../../domain/committee/decider.ts';
+import { SPECIALISTS } from '../../domain/committee/state.ts';
+
+/** Deliberation events and commands for decider tests: readable ids, fixed times. */
+export const AT = '2026-11-23T10:00:00.000Z';
+export const LATER = '2026-11-23T10:00:01.500Z';
+
+export const facts: DeliberationFacts = {
+  deliberationId: 'de1000000000000000000001',
+  organizationId: 'org000000000000000000001',
+  reportId: 'rep000000000000000000001',
+  reportCreatedAt: '2026-11-23T09:00:00.000Z',
+  document: '12345678000195',
+  externalId: null,
+  policyId: 'pol000000000000000000001',
+  policyVersion: 3,
+  trigger: 'AUTO_SUGGEST',
+};
+
+export const settings: CommitteeSettings = {
+  alcadas: [
+    { level: 'N1', maxAmountCents: 5_000_000, maxRiskLevel: 'MEDIUM' },
+    { level: 'N2', maxAmountCents: 50_000_000, maxRiskLevel: 'HIGH' },
+    { level: 'DIRETORIA', maxAmountCents: 500_000_000, maxRiskLevel: 'CRITICAL' },
+  ],
+  committeeMaxLevel: 'N1',
+};
+
+export const start = (patch: Partial<Extract<DeliberationCommand, { type: 'StartDeliberation' }>> = {}): DeliberationCommand => ({
+  type: 'StartDeliberation',
+  facts,
+  userId: null,
+  promptVersion: 'v1',
+  promptVersionsByAgent: Object.fromEntries(COMMITTEE_AGENTS.map((a) => [a, { baseVersion: 'v1', orgVersion: null }])) as never,
+  customPrompts: false,
+  settings,
+  requestedAmountCents: 2_000_000,
+  at: AT,
+  ...patch,
+});
+
+export const opinion = (agent: SpecialistAgent, score = 8, recommendation: AgentRecommendation = 'APPROVE'): AgentOpinion => ({
+  agent,
+  agentLabel: COMMITTEE_AGENT_LABELS[agent],
+  score,
+  resumo: `Resumo ${agent}`,
+  parecer: `Parecer ${agent}`,
+  redFlags: [],
+  positiveFactors: [{ label: 'Dados completos', detail: 'Todas as fontes responderam.' }],
+  confidence: 0.8,
+  infoGaps: [],
+  recommendation,
+  model: 'offline-rules',
+  costUsd: 0.001,
+  sectionsSeen: ['BASIC_INFORMATION'],
+});
+
+export const usage = (model = 'offline-rules') => ({ model, inputTokens: 100, outputTokens: 50, costUsd: 0.001, durationMs: 5 });
+
+export const recordOpinion = (agent: SpecialistAgent, score = 8, recommendation: AgentRecommendation = 'APPROVE'): DeliberationCommand => ({
+  type: 'RecordAgentOpinion',
+  opinion: opinion(agent, score, recommendation),
+  usage: usage(),
+  webSearchRequests: agent === 'cadastral' ? 2 : 0,
+  at: AT,
+});
+
+export const chair = (patch: Partial<ChairSynthesis> = {}): ChairSynthesis => ({
+  decision: 'APPROVED',
+  resumo: 'Aprovado pelo comitê.',
+  reasoning: 'Fundamentos sólidos.',
+  proximaAcao: 'Formalizar a operação.',
+  conditions: [],
+  monitoringItems: ['Acompanhar o SCR trimestralmente.'],
+  infoGapsBeforeDecision: [],
+  limitReview: { status: 'ADEQUADO', limite: 20_000, taxa: 2.1, prazo: 24, justificativa: 'Compatível com o faturamento.' },
+  confidence: 0.8,
+  ...patch,
+});
+
+/** Started, plus an opinion of each specialist (votes and scores per agent where given). */
+export function deliberated(decider: { decide: (c: DeliberationCommand, s: never) => DeliberationEvent[]; evolve: (s: never, e: DeliberationEvent) => never; initialState: () => never }, votes: Partial<Record<SpecialistAgent, [number, AgentRecommendation]>> = {}, startPatch = {}): DeliberationEvent[] {
+  const events: DeliberationEvent[] = [];
+  let state = decider.initialState();
+  for (const command of [start(startPatch), ...SPECIALISTS.map((a) => recordOpinion(a, ...(votes[a] ?? [8, 'APPROVE'])))]) {
+    for (const event of decider.decide(command, state)) {
+      events.push(event);
+      state = decider.evolve(state, event);
+    }
+  }
+  return events;
+}
