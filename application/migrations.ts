@@ -20,6 +20,7 @@ import { collectionMigrations } from '../projections/collection/migrations.ts';
 import { collectionInputMigrations } from '../projections/collection/inputs-migrations.ts';
 import { publicFormMigrations } from './public-form/migrations.ts';
 import { collectionIdentityMigrations } from '../projections/collection/identity-migrations.ts';
+import { committeeMigrations } from '../projections/committee/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   ...collectionInputMigrations,
   ...publicFormMigrations,
   ...collectionIdentityMigrations,
+  ...committeeMigrations,
 ];

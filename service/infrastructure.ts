@@ -8,6 +8,7 @@ import { collectionPersonalData } from '../application/collection/personal-data.
 import { formPersonalData } from '../application/collection/form/personal-data.ts';
 import { consentPersonalData } from '../application/collection/consent/personal-data.ts';
 import { signaturePersonalData } from '../application/collection/signature/personal-data.ts';
+import { committeePersonalData } from '../application/committee/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
@@ -37,6 +38,7 @@ const personalDataRules: PersonalDataRule[] = [
   proposalPersonalData,
   executionPersonalData,
   signaturePersonalData,
+  committeePersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what
