@@ -139,6 +139,10 @@ export const ConfigSchema = Type.Object({
   /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
   PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
 
+  // committee (docs/committee.md)
+  /** How often the scheduler ends ERROR the deliberations the runner gave up on. */
+  COMMITTEE_SWEEP_MS: Type.Integer({ minimum: 50, default: 60000 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

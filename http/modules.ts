@@ -16,6 +16,7 @@ import { collectionKindRoutes } from './collection/kinds/index.ts';
 import { registryRoutes } from './registry/routes.ts';
 import { publicFormRoutes } from './public-form/routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
+import { committeeRoutes } from './committee/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -36,4 +37,5 @@ export const routeTables: RouteTable[] = [
   registryRoutes,
   publicFormRoutes,
   messagingRoutes,
+  committeeRoutes,
 ];

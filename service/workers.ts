@@ -10,6 +10,7 @@ import { collectionNotificationWorkers } from '../application/collection/notific
 import { collectionProcessWorker } from '../application/collection/process.ts';
 import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
+import { committeeWorkers } from '../application/committee/workers.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -26,4 +27,5 @@ export const workerFactories: Array<() => Worker> = [
   collectionProcessWorker,
   () => new OfferExpiryJob(),
   signedDocumentWorker,
+  ...committeeWorkers,
 ];

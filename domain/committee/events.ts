@@ -34,7 +34,7 @@ export interface AgentOpinion {
   score: number;
   resumo: string;
   parecer: string;
-  redFlags: Array<{ severity: string; label: string; detail: string }>;
+  redFlags: Array<{ severity: 'WARNING' | 'CRITICAL'; label: string; detail: string }>;
   positiveFactors: Array<{ label: string; detail: string }>;
   confidence: number;
   infoGaps: string[];

@@ -26,6 +26,9 @@ export const committeeMigrations: Migration[] = [
         t.jsonb('model_versions');
         t.integer('duration_ms');
         t.text('error');
+        // Where DeliberationStarted sits in $all: a start the runner's checkpoint passed while still RUNNING was given up on.
+        t.bigInteger('started_commit').notNullable();
+        t.bigInteger('started_prepare').notNullable();
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.timestamp('updated_at', { useTz: true }).notNullable();
         t.index(['organization_id', 'report_id', 'created_at']);

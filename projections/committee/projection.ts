@@ -9,7 +9,7 @@ export const COMMITTEE_PROJECTION = 'committee';
  * Folds are idempotent (an opinion is set by agent, a finish overwrites): a parked event retried
  * after later ones leaves the row as an in-order replay would.
  */
-async function apply(event: DeliberationEvent, trx: Knex.Transaction): Promise<void> {
+async function apply(event: DeliberationEvent, position: RecordedEvent['position'], trx: Knex.Transaction): Promise<void> {
   const row = () => trx('committee_deliberations').where({ id: event.data.deliberationId });
   switch (event.type) {
     case 'DeliberationStarted': {
@@ -28,6 +28,8 @@ async function apply(event: DeliberationEvent, trx: Knex.Transaction): Promise<v
           prompt_versions_by_agent: JSON.stringify(d.promptVersionsByAgent),
           agent_opinions: '{}',
           usage_by_agent: '{}',
+          started_commit: String(position.commit),
+          started_prepare: String(position.prepare),
           created_at: d.startedAt,
           updated_at: d.startedAt,
         })
@@ -70,6 +72,6 @@ export const committeeProjection: Projection = {
   eventTypes: DELIBERATION_EVENT_TYPES,
   tables: ['committee_deliberations'],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
-    for (const event of events) await apply({ type: event.type, data: event.data } as unknown as DeliberationEvent, trx);
+    for (const event of events) await apply({ type: event.type, data: event.data } as unknown as DeliberationEvent, event.position, trx);
   },
 };

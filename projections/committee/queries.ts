@@ -32,16 +32,41 @@ export interface DeliberationView {
 
 type Usage = CallUsage & { webSearchRequests: number };
 
+/** A committee_deliberations row as pg returns it (jsonb parsed, timestamps as Date). */
+interface DeliberationRow {
+  id: string;
+  organization_id: string;
+  report_id: string;
+  policy_id: string;
+  policy_version: number;
+  trigger: DeliberationTrigger;
+  status: DeliberationStatus;
+  prompt_version: string;
+  custom_prompts: boolean;
+  prompt_versions_by_agent: DeliberationView['promptVersionsByAgent'];
+  agent_opinions: Partial<Record<string, AgentOpinion>>;
+  usage_by_agent: Record<string, Usage>;
+  synthesis: Synthesis | null;
+  final_recommendation: FinalRecommendation | null;
+  confidence: number | null;
+  totals: { inputTokens: number; outputTokens: number; costUsd: number; webSearchRequests: number } | null;
+  model_versions: Record<string, string> | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** While RUNNING the totals are those of the opinions recorded so far; a finished row has the decider's. */
-function viewOf(row: Record<string, any>): DeliberationView {
-  const usages = Object.values(row.usage_by_agent as Record<string, Usage>);
+function viewOf(row: DeliberationRow): DeliberationView {
+  const usages = Object.values(row.usage_by_agent);
   const totals = row.totals ?? {
     inputTokens: usages.reduce((sum, u) => sum + u.inputTokens, 0),
     outputTokens: usages.reduce((sum, u) => sum + u.outputTokens, 0),
     costUsd: Math.round(usages.reduce((sum, u) => sum + u.costUsd, 0) * 1e6) / 1e6,
     webSearchRequests: usages.reduce((sum, u) => sum + u.webSearchRequests, 0),
   };
-  const opinions = row.agent_opinions as Partial<Record<string, AgentOpinion>>;
+  const opinions = row.agent_opinions;
   return {
     id: row.id,
     reportId: row.report_id,
@@ -64,19 +89,30 @@ function viewOf(row: Record<string, any>): DeliberationView {
     durationMs: row.duration_ms,
     modelVersions: row.model_versions ?? (usages.length ? { specialists: [...new Set(usages.map((u) => u.model))].join(', ') } : {}),
     error: row.error,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
   };
 }
 
 /** The report's latest deliberation in the organization (a rerun is newer), or null. */
 export async function latestDeliberation(db: Knex, organizationId: string, reportId: string): Promise<DeliberationView | null> {
-  const row = await db('committee_deliberations').where({ organization_id: organizationId, report_id: reportId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+  const row: DeliberationRow | undefined = await db('committee_deliberations').where({ organization_id: organizationId, report_id: reportId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
   return row ? viewOf(row) : null;
 }
 
-/** Deliberations still RUNNING whose last event is older than `before`: a process died under them. */
-export async function stalledDeliberationIds(db: Knex, before: Date, limit = 100): Promise<string[]> {
-  const rows = await db('committee_deliberations').where({ status: 'RUNNING' }).andWhere('updated_at', '<', before).orderBy('updated_at').limit(limit).select('id');
+/**
+ * Deliberations still RUNNING whose start the runner's checkpoint has passed: the runner only
+ * moves past a start once its reaction returned, so nobody will run these again (it gave up on
+ * them after its retries, the store failing under it).
+ */
+export async function orphanedDeliberations(db: Knex, runnerCheckpoint: string, limit = 100): Promise<string[]> {
+  const checkpoint = await db('projection_checkpoints').where({ name: runnerCheckpoint }).first('commit_position', 'prepare_position');
+  if (!checkpoint) return [];
+  const rows = await db('committee_deliberations')
+    .where({ status: 'RUNNING' })
+    .andWhereRaw('(started_commit, started_prepare) <= (?::bigint, ?::bigint)', [checkpoint.commit_position, checkpoint.prepare_position])
+    .orderBy('started_commit')
+    .limit(limit)
+    .select('id');
   return rows.map((r) => r.id as string);
 }

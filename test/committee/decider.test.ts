@@ -80,7 +80,7 @@ test('the dissent log lists every specialist whose vote points elsewhere than th
 });
 
 test('a CRITICAL red flag makes the case CRITICAL whatever the scores', () => {
-  const flagged = { ...opinion('compliance', 9), redFlags: [{ severity: 'CRITICAL', label: 'Sanção', detail: 'Lista de sanções.' }] };
+  const flagged = { ...opinion('compliance', 9), redFlags: [{ severity: 'CRITICAL' as const, label: 'Sanção', detail: 'Lista de sanções.' }] };
   assert.is(riskLevelOf([opinion('cadastral', 9), flagged]), 'CRITICAL');
   assert.is(alcadaLevelFor(settings.alcadas, 100, 'CRITICAL'), 'DIRETORIA');
   assert.is(withinCommitteeAuthority({ ...settings, committeeMaxLevel: null }, 'N1'), false);

@@ -2,6 +2,11 @@ import { COMMITTEE_AGENT_LABELS, COMMITTEE_AGENTS } from '../../domain/committee
 import type { AgentOpinion, AgentRecommendation, ChairSynthesis, CommitteeSettings, DeliberationEvent, DeliberationFacts, SpecialistAgent } from '../../domain/committee/events.ts';
 import type { DeliberationCommand } from '../../domain/committee/decider.ts';
 import { SPECIALISTS } from '../../domain/committee/state.ts';
+import * as assert from 'uvu/assert';
+import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
+import type { TestApp } from './app.ts';
+import { waitForReport } from './report.ts';
+import { eventually } from './webhook.ts';
 
 /** Deliberation events and commands for decider tests: readable ids, fixed times. */
 export const AT = '2026-11-23T10:00:00.000Z';
@@ -92,3 +97,34 @@ export function deliberated(decider: { decide: (c: DeliberationCommand, s: never
   }
   return events;
 }
+
+/** HTTP helpers of the committee suites: a CNPJ policy with a committee part, a finalized report under it, its deliberation once it ended. */
+export const committeePolicy = (trigger: string, committeeMaxLevel: string | null = 'N1') => ({
+  ...DEMO_CNPJ_POLICY,
+  name: `Comitê ${trigger}`,
+  committee: {
+    trigger,
+    alcadas: [
+      { level: 'N1', maxAmountCents: 100_000_000, maxRiskLevel: 'MEDIUM' },
+      { level: 'N2', maxAmountCents: 1_000_000_000, maxRiskLevel: 'CRITICAL' },
+    ],
+    committeeMaxLevel,
+  },
+});
+
+export async function reportUnder(app: TestApp, token: string, policy: unknown, document = '11222333000181') {
+  const created = await app.call('POST', '/credit-policy/policy', { token, body: policy });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const report = await app.call('POST', '/v2/report', { token, body: { document, type: 'cnpj', policyId: created.body.id, externalId: 'erp-7' } });
+  assert.is(report.status, 200, JSON.stringify(report.body));
+  await waitForReport(app, token, report.body.id);
+  return report.body.id as string;
+}
+
+export async function finishedDeliberation(app: TestApp, token: string, reportId: string, notId?: string) {
+  return eventually(async () => {
+    const reply = await app.call('GET', `/committee/deliberations/${reportId}`, { token });
+    return reply.status === 200 && reply.body.status !== 'RUNNING' && reply.body.id !== notId && reply.body;
+  }, 20_000, `deliberation of ${reportId}`);
+}
+
