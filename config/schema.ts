@@ -143,6 +143,27 @@ export const ConfigSchema = Type.Object({
   /** How often the scheduler ends ERROR the deliberations the runner gave up on. */
   COMMITTEE_SWEEP_MS: Type.Integer({ minimum: 50, default: 60000 }),
 
+  // llm: the language-model port, its prices and web search (docs/committee.md)
+  /** `offline`: deterministic rules, no network (the default); `openai-compatible`: any chat completions server; `anthropic`: the Messages API. */
+  LLM_PROVIDER: Type.Union([Type.Literal('offline'), Type.Literal('openai-compatible'), Type.Literal('anthropic')], { default: 'offline' }),
+  /** Base URL of the server (`https://api.openai.com/v1`, `http://localhost:11434/v1` for Ollama); anthropic: unset for api.anthropic.com. */
+  LLM_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Model name as the server knows it (required unless offline). */
+  LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Longest one call may take; past it the call is retried like a 5xx. */
+  LLM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 60000 }),
+  /** Calls per request, counting the first: invalid replies, 429, 5xx and timeouts are retried up to this. */
+  LLM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
+  /** First wait between attempts (doubled each time) when the server sends no Retry-After. */
+  LLM_RETRY_BASE_MS: Type.Integer({ minimum: 0, default: 500 }),
+  /** Versioned price table, USD per million tokens: `version;model=input/output;model=input/output` (application/llm/prices.ts). */
+  LLM_PRICES: Type.String({ default: '2026-11-23;gpt-4o=2.5/10;gpt-4o-mini=0.15/0.6;gpt-4.1=2/8;gpt-4.1-mini=0.4/1.6;claude-sonnet-4-5=3/15;claude-haiku-4-5=1/5;claude-opus-4-1=15/75' }),
+  /** `offline`: the fixture results (application/llm/web-search-fixtures.ts); `searxng`: a SearXNG instance's JSON API at WEB_SEARCH_URL. */
+  WEB_SEARCH_PROVIDER: Type.Union([Type.Literal('offline'), Type.Literal('searxng')], { default: 'offline' }),
+  WEB_SEARCH_URL: Type.Optional(Type.String({ minLength: 1 })),
+  WEB_SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

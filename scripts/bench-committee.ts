@@ -12,7 +12,7 @@
 import { DEMO_CNPJ_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { checkDigitsOf } from '../domain/shared/document.ts';
 import { startTestApp } from '../test/support/app.ts';
-import { startChatServer } from '../test/support/chat-server.ts';
+import { startCommitteeChatServer } from '../test/support/committee-chat-server.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { waitForReport } from '../test/support/report.ts';
 
@@ -21,7 +21,7 @@ const DELAY_MS = Number(process.env.BENCH_LLM_DELAY_MS ?? 300);
 const TARGET_ONE_MS = 1200;
 const TARGET_ALL_MS = 3000;
 
-const chat = await startChatServer({ delayMs: DELAY_MS });
+const chat = await startCommitteeChatServer({ delayMs: DELAY_MS });
 const app = await startTestApp({
   LLM_PROVIDER: 'openai-compatible',
   LLM_BASE_URL: chat.url,

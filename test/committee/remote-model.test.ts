@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CommitteeMessages } from '../../domain/committee/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { startCommitteeChatServer, type CommitteeChatServer } from '../support/committee-chat-server.ts';
 import { committeePolicy, finishedDeliberation, reportUnder } from '../support/committee.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';
@@ -11,9 +11,9 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 /** The committee through the OpenAI-compatible adapter against real chat servers on 127.0.0.1. */
 const test = suite('committee with a remote model: 409 while RUNNING, ERROR on invalid replies');
 let receiver: Receiver;
-const opened: Array<{ app: TestApp; chat: ChatServer }> = [];
+const opened: Array<{ app: TestApp; chat: CommitteeChatServer }> = [];
 
-async function serviceWith(chat: ChatServer): Promise<{ app: TestApp; tenant: TestTenant }> {
+async function serviceWith(chat: CommitteeChatServer): Promise<{ app: TestApp; tenant: TestTenant }> {
   const app = await startTestApp({ LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: chat.url, LLM_MODEL: 'test-model', LLM_MAX_ATTEMPTS: '2', LLM_RETRY_BASE_MS: '0' });
   opened.push({ app, chat });
   const tenant = await provisionTenant(app);
@@ -35,7 +35,7 @@ test.after(async () => {
 });
 
 test('a second convocation while one is RUNNING is refused with 409; released, it finishes DONE with the remote model', async () => {
-  const chat = await startChatServer({ hold: true });
+  const chat = await startCommitteeChatServer({ hold: true });
   const { app, tenant } = await serviceWith(chat);
   const reportId = await reportUnder(app, tenant.token, committeePolicy('OFF'));
   const started = await app.call('POST', `/report/${reportId}/committee`, { token: tenant.token });
@@ -58,7 +58,7 @@ test('a second convocation while one is RUNNING is refused with 409; released, i
 });
 
 test('a model that keeps answering invalid JSON ends the deliberation ERROR and COMMITTEE_FINISHED says so', async () => {
-  const chat = await startChatServer({ content: 'isto não é JSON' });
+  const chat = await startCommitteeChatServer({ content: 'isto não é JSON' });
   const { app, tenant } = await serviceWith(chat);
   const reportId = await reportUnder(app, tenant.token, committeePolicy('AUTO_DECIDE'));
   const failed = await finishedDeliberation(app, tenant.token, reportId);

@@ -10,7 +10,7 @@ import { deliberationDecider } from '../../domain/committee/decider.ts';
 import { deliberationStream } from '../../domain/committee/events.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { startCommitteeChatServer, type CommitteeChatServer } from '../support/committee-chat-server.ts';
 import { committeePolicy, opinion, reportUnder, usage } from '../support/committee.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -25,14 +25,14 @@ import { eventually } from '../support/webhook.ts';
 const test = suite('committee deliberations survive restarts');
 let database: TestDatabase;
 let dataDir: string;
-let chat: ChatServer;
+let chat: CommitteeChatServer;
 let app: TestApp | undefined;
 let tenant: TestTenant;
 
 test.before(async () => {
   database = await createTestDatabase({ migrate: false });
   dataDir = mkdtempSync(join(tmpdir(), 'credit-committee-restart-'));
-  chat = await startChatServer();
+  chat = await startCommitteeChatServer();
 });
 test.after(async () => {
   await app?.stop();
