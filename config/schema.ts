@@ -142,6 +142,8 @@ export const ConfigSchema = Type.Object({
   // committee (docs/committee.md)
   /** How often the scheduler ends ERROR the deliberations the runner gave up on. */
   COMMITTEE_SWEEP_MS: Type.Integer({ minimum: 50, default: 60000 }),
+  /** Deliberations one process runs at once (each waits on eight model calls, seven of them side by side). */
+  COMMITTEE_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
 
   // llm: the language-model port, its prices and web search (docs/committee.md)
   /** `offline`: deterministic rules, no network (the default); `openai-compatible`: any chat completions server; `anthropic`: the Messages API. */

@@ -23,7 +23,7 @@ export function committeePolicyOf(policy: PolicySnapshot) {
     trigger: committee?.trigger ?? 'OFF',
     settings: { alcadas: committee?.alcadas ?? [], committeeMaxLevel: committee?.committeeMaxLevel ?? null },
     instructions: committee?.instructions ?? {},
-    orgVersion: policy.instructionsVersion ?? null,
+    orgVersion: committee?.instructionsVersion ?? null,
   };
 }
 

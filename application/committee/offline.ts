@@ -1,4 +1,4 @@
-import { COMMITTEE_AGENT_LABELS } from '../../domain/committee/agents.ts';
+import { AGENT_LABELS } from '../../domain/committee/agents.ts';
 import type { AgentRecommendation, SpecialistAgent } from '../../domain/committee/events.ts';
 import type { SourceSectionType } from '../../domain/report/sections.ts';
 import type { AgentOpinionOutput, ChairOutput } from './schemas.ts';
@@ -114,7 +114,7 @@ export function offlineOpinion(input: SpecialistInput): AgentOpinionOutput {
   const seen = redFlags.length + positiveFactors.length;
   const score = seen === 0 ? 5 : Math.max(0, Math.min(10, 9 + Math.min(1, positiveFactors.length / 3) - 2 * (redFlags.length - criticals) - 4 * criticals - infoGaps.length));
   const recommendation: AgentRecommendation = seen === 0 ? 'NEEDS_INFO' : criticals > 0 || score < 4 ? 'REJECT' : redFlags.length > 0 || score < 8 ? 'APPROVE_WITH_RESTRICTION' : 'APPROVE';
-  const label = COMMITTEE_AGENT_LABELS[input.agent];
+  const label = AGENT_LABELS[input.agent];
   const resumo =
     seen === 0
       ? `${label}: sem dados suficientes para opinar.`

@@ -1,13 +1,11 @@
 import type Logger from 'bunyan';
-import { COMMITTEE_AGENT_LABELS } from '../../domain/committee/agents.ts';
-import { deliberationDecider, type DeliberationCommand } from '../../domain/committee/decider.ts';
+import { AGENT_LABELS } from '../../domain/committee/agents.ts';
 import { deliberationStream, type CallUsage, type DeliberationFinished, type SpecialistAgent } from '../../domain/committee/events.ts';
-import { missingSpecialists, recordedOpinions, type DeliberationState } from '../../domain/committee/state.ts';
+import { missingSpecialists, recordedOpinions, SPECIALISTS } from '../../domain/committee/state.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import type { ReportState } from '../../domain/report/state.ts';
-import { fold } from '../../domain/shared/decider.ts';
-import { handleCommand, toDomainEvents } from '../command-handler.ts';
+import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import type { LanguageModel, LanguageModelCall } from '../llm/port.ts';
 import { untrustedResults, type WebSearch } from '../llm/web-search.ts';
@@ -15,6 +13,7 @@ import { policyVersionsOf, promptFor } from './convene.ts';
 import { offlineOpinion, offlineSynthesis, type ChairInput } from './offline.ts';
 import { loadReport } from './report-data.ts';
 import { AgentOpinionOutput, ChairOutput } from './schemas.ts';
+import { DeliberationWriter, readDeliberation } from './writer.ts';
 import { SECTIONS_BY_AGENT, type SpecialistInput } from './sections.ts';
 
 export interface CommitteeDeps {
@@ -25,10 +24,6 @@ export interface CommitteeDeps {
 }
 
 const usageOf = (call: LanguageModelCall): CallUsage => ({ model: call.model, inputTokens: call.inputTokens, outputTokens: call.outputTokens, costUsd: call.costUsd, durationMs: call.durationMs });
-
-async function loadDeliberation(deps: CommitteeDeps, deliberationId: string): Promise<DeliberationState> {
-  return fold(deliberationDecider, toDomainEvents(await deps.app.store.readStream(deliberationStream(deliberationId))));
-}
 
 function specialistInput(agent: SpecialistAgent, report: ReportState, requestedAmountCents: number | null): SpecialistInput {
   const facts = report.facts!;
@@ -60,38 +55,35 @@ async function withWebSearch(deps: CommitteeDeps, input: SpecialistInput): Promi
 export async function runDeliberation(deps: CommitteeDeps, deliberationId: string): Promise<void> {
   const { app } = deps;
   const stream = deliberationStream(deliberationId);
-  let state = await loadDeliberation(deps, deliberationId);
-  if (state.status !== 'RUNNING') return;
-  // One writer per deliberation in this process: opinions are appended one after another, never racing for the revision.
-  let appends: Promise<unknown> = Promise.resolve();
-  const append = (command: DeliberationCommand) => {
-    const appended = appends.then(() => handleCommand(app.store, stream, deliberationDecider, command));
-    appends = appended.catch(() => undefined);
-    return appended;
-  };
-  const started = state.started!;
+  const writer = new DeliberationWriter(app.store, stream, await readDeliberation(app.store, stream));
+  if (writer.state.status !== 'RUNNING') return;
+  const started = writer.state.started!;
+  const heard = new Map(recordedOpinions(writer.state).map((r) => [r.opinion.agent, r.opinion]));
+  const writes: Array<Promise<unknown>> = [];
   try {
     const report = await loadReport(app, started.reportId);
     const policy = await policyVersionsOf(app).get(started.policyId, started.policyVersion);
     await Promise.all(
-      missingSpecialists(state).map(async (agent) => {
+      missingSpecialists(writer.state).map(async (agent) => {
         const { input, requests } = await withWebSearch(deps, specialistInput(agent, report, started.requestedAmountCents));
         const { output, call } = await deps.model.generate({ agent: `committee.${agent}`, prompt: promptFor(policy, agent, started.promptVersionsByAgent[agent].baseVersion), input, schema: AgentOpinionOutput, offline: offlineOpinion });
-        const opinion = { agent, agentLabel: COMMITTEE_AGENT_LABELS[agent], ...output, model: call.model, costUsd: call.costUsd, sectionsSeen: Object.keys(input.sections) };
-        await append({ type: 'RecordAgentOpinion', opinion, usage: usageOf(call), webSearchRequests: requests, at: app.clock.now().toISOString() });
+        const opinion = { agent, agentLabel: AGENT_LABELS[agent], ...output, model: call.model, costUsd: call.costUsd, sectionsSeen: Object.keys(input.sections) };
+        heard.set(agent, opinion);
+        // Not awaited here: the chair is asked while the opinions are written.
+        writes.push(writer.write({ type: 'RecordAgentOpinion', opinion, usage: usageOf(call), webSearchRequests: requests, at: app.clock.now().toISOString() }));
       }),
     );
-    state = await loadDeliberation(deps, deliberationId);
     const balance = report.results.BALANCE_SHEET?.details;
     const chairInput: ChairInput = {
       policyDecision: report.facts!.policyStatus,
       policyScore: report.facts!.score,
       requestedAmountReais: started.requestedAmountCents === null ? null : started.requestedAmountCents / 100,
       annualRevenueReais: typeof balance?.revenueCents === 'number' ? balance.revenueCents / 100 : null,
-      opinions: recordedOpinions(state).map(({ opinion: { model: _m, costUsd: _c, sectionsSeen: _s, ...rest } }) => rest),
+      opinions: SPECIALISTS.map((agent) => heard.get(agent)!).map(({ model: _m, costUsd: _c, sectionsSeen: _s, ...rest }) => rest),
     };
     const { output, call } = await deps.model.generate({ agent: 'committee.chair', prompt: promptFor(policy, 'chair', started.promptVersionsByAgent.chair.baseVersion), input: chairInput, schema: ChairOutput, offline: offlineSynthesis });
-    const { events } = await append({ type: 'FinishDeliberation', chair: output, usage: usageOf(call), at: app.clock.now().toISOString() });
+    await Promise.all(writes);
+    const events = await writer.write({ type: 'FinishDeliberation', chair: output, usage: usageOf(call), at: app.clock.now().toISOString() });
     const finished = events.find((e): e is DeliberationFinished => e.type === 'DeliberationFinished');
     if (started.trigger === 'AUTO_DECIDE' && finished && (finished.data.finalRecommendation === 'APPROVED' || finished.data.finalRecommendation === 'REJECTED')) {
       await handleCommand(app.store, reportStream(started.reportId), reportDecider, {
@@ -104,8 +96,8 @@ export async function runDeliberation(deps: CommitteeDeps, deliberationId: strin
     }
   } catch (error) {
     deps.log.warn({ err: error, deliberationId }, 'committee deliberation failed');
-    await appends;
-    await handleCommand(app.store, stream, deliberationDecider, { type: 'FailDeliberation', error: errorText(error), at: app.clock.now().toISOString() });
+    await Promise.allSettled(writes);
+    await writer.write({ type: 'FailDeliberation', error: errorText(error), at: app.clock.now().toISOString() });
   }
 }
 

@@ -78,6 +78,7 @@ class OrphanSweeper implements Worker {
 
 export const committeeWorkers: Array<() => Worker> = [
   () => new EventFollower('committee-trigger', ['ReportDecided'], (app) => (event) => onReportDecided(app, event), { concurrent: true }),
-  () => new EventFollower(RUNNER, ['DeliberationStarted'], runner, { concurrent: true }),
+  // A deliberation mostly waits on the model: many run side by side.
+  () => new EventFollower(RUNNER, ['DeliberationStarted'], runner, { concurrent: true, concurrency: (config) => config.COMMITTEE_CONCURRENCY }),
   () => new OrphanSweeper(),
 ];

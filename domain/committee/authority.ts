@@ -1,4 +1,4 @@
-import { COMMITTEE_AGENT_LABELS } from './agents.ts';
+import { AGENT_LABELS } from './agents.ts';
 import { RISK_LEVELS, type AgentOpinion, type AgentRecommendation, type Alcada, type CommitteeDecision, type CommitteeSettings, type FinalRecommendation, type RiskLevel, type Synthesis } from './events.ts';
 
 /**
@@ -59,6 +59,6 @@ export function dissentLogOf(opinions: readonly AgentOpinion[], decision: Commit
     .filter((o) => DIRECTION[o.recommendation] !== decision)
     .map((o) => ({
       agent: o.agent,
-      divergedHow: `${COMMITTEE_AGENT_LABELS[o.agent]} recomendou ${RECOMMENDATION_TEXT[o.recommendation]} (nota ${o.score}/10); o comitê decidiu ${DECISION_TEXT[decision]}.`,
+      divergedHow: `${AGENT_LABELS[o.agent]} recomendou ${RECOMMENDATION_TEXT[o.recommendation]} (nota ${o.score}/10); o comitê decidiu ${DECISION_TEXT[decision]}.`,
     }));
 }

@@ -4,7 +4,8 @@ import { CommitteeMessages } from '../../domain/committee/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { COMMITTEE_PROJECTION } from '../../projections/committee/projection.ts';
-import { latestDeliberation } from '../../projections/committee/queries.ts';
+import { latestDeliberation, startedView } from '../../projections/committee/queries.ts';
+import type { DeliberationStarted } from '../../domain/committee/events.ts';
 import { Gates, type Gate } from '../gates.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { DeliberationSchema, ReportIdParams } from './schemas.ts';
@@ -35,7 +36,7 @@ export const committeeRoutes: RouteTable = {
         const latest = await latestDeliberation(app.db, principal.organizationId, params.id);
         if (latest?.status === 'RUNNING') throw new DomainError('conflict', CommitteeMessages.alreadyRunning);
         const deliberationId = app.ids.objectId();
-        const { position } = await convene(app, {
+        const { position, events } = await convene(app, {
           deliberationId,
           organizationId: principal.organizationId,
           reportId: params.id,
@@ -46,7 +47,9 @@ export const committeeRoutes: RouteTable = {
           throw error;
         });
         await app.readYourWrites([COMMITTEE_PROJECTION], position);
-        return { status: 202, body: await latestDeliberation(app.db, principal.organizationId, params.id) };
+        const shown = await latestDeliberation(app.db, principal.organizationId, params.id);
+        const started = events.find((e): e is DeliberationStarted => e.type === 'DeliberationStarted')!;
+        return { status: 202, body: shown?.id === deliberationId ? shown : startedView(started.data) };
       },
     }),
     route({

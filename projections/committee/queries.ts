@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CommitteeAgent } from '../../domain/committee/agents.ts';
-import type { AgentOpinion, CallUsage, DeliberationTrigger, FinalRecommendation, Synthesis } from '../../domain/committee/events.ts';
+import type { AgentOpinion, CallUsage, DeliberationStarted, DeliberationTrigger, FinalRecommendation, Synthesis } from '../../domain/committee/events.ts';
 import { SPECIALISTS, type DeliberationStatus } from '../../domain/committee/state.ts';
 
 /** A deliberation with every field of the spec's Committee deliberation resource. */
@@ -91,6 +91,35 @@ function viewOf(row: DeliberationRow): DeliberationView {
     error: row.error,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** A deliberation just started, as the read model will show it: the reply when the projection is still behind. */
+export function startedView(d: DeliberationStarted['data']): DeliberationView {
+  return {
+    id: d.deliberationId,
+    reportId: d.reportId,
+    organizationId: d.organizationId,
+    policyId: d.policyId,
+    policyVersion: d.policyVersion,
+    trigger: d.trigger,
+    status: 'RUNNING',
+    agentOpinions: [],
+    synthesis: null,
+    finalRecommendation: null,
+    confidence: null,
+    promptVersion: d.promptVersion,
+    customPrompts: d.customPrompts,
+    promptVersionsByAgent: d.promptVersionsByAgent,
+    totalInputTokens: 0,
+    totalOutputTokens: 0,
+    totalCostUsd: 0,
+    webSearchRequests: 0,
+    durationMs: null,
+    modelVersions: {},
+    error: null,
+    createdAt: d.startedAt,
+    updatedAt: d.startedAt,
   };
 }
 

@@ -33,6 +33,15 @@ const synthesis = {
   confidence: 0.8,
 };
 
+/** The model the request named, echoed back as a real server does. */
+function modelOf(body: string): string {
+  try {
+    return String((JSON.parse(body) as { model?: unknown }).model ?? 'unknown');
+  } catch {
+    return 'unknown';
+  }
+}
+
 export async function startCommitteeChatServer(options: CommitteeChatServerOptions = {}): Promise<CommitteeChatServer> {
   const held: Array<() => void> = [];
   let released = !options.hold;
@@ -52,7 +61,7 @@ export async function startCommitteeChatServer(options: CommitteeChatServerOptio
               id: `chatcmpl-${state.calls}`,
               object: 'chat.completion',
               created: Math.floor(Date.now() / 1000),
-              model: 'bench-model',
+              model: modelOf(body),
               choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
               usage: { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 },
             }),

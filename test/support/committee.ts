@@ -1,4 +1,4 @@
-import { COMMITTEE_AGENT_LABELS, COMMITTEE_AGENTS } from '../../domain/committee/agents.ts';
+import { AGENT_LABELS, COMMITTEE_AGENTS } from '../../domain/committee/agents.ts';
 import type { AgentOpinion, AgentRecommendation, ChairSynthesis, CommitteeSettings, DeliberationEvent, DeliberationFacts, SpecialistAgent } from '../../domain/committee/events.ts';
 import type { DeliberationCommand } from '../../domain/committee/decider.ts';
 import { SPECIALISTS } from '../../domain/committee/state.ts';
@@ -48,7 +48,7 @@ export const start = (patch: Partial<Extract<DeliberationCommand, { type: 'Start
 
 export const opinion = (agent: SpecialistAgent, score = 8, recommendation: AgentRecommendation = 'APPROVE'): AgentOpinion => ({
   agent,
-  agentLabel: COMMITTEE_AGENT_LABELS[agent],
+  agentLabel: AGENT_LABELS[agent],
   score,
   resumo: `Resumo ${agent}`,
   parecer: `Parecer ${agent}`,
