@@ -3,6 +3,7 @@ import { policyStream } from '../../domain/credit-policy/events.ts';
 import type { PolicyContent, PolicySnapshot } from '../../domain/credit-policy/policy.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { CUSTOM_PROMPTS_MODULE } from '../../domain/credit-policy/committee.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
@@ -14,7 +15,8 @@ export interface PolicyWritten {
   position: Position | null;
 }
 
-type Caller = Pick<Principal, 'organizationId' | 'userId'>;
+/** Without `modules` (seeders, tools acting for the organization) no module-gated field is accepted. */
+type Caller = Pick<Principal, 'organizationId' | 'userId'> & Partial<Pick<Principal, 'modules'>>;
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 
 export async function createPolicy(app: App, caller: Caller, content: PolicyContent): Promise<PolicyWritten> {
@@ -25,6 +27,7 @@ export async function createPolicy(app: App, caller: Caller, content: PolicyCont
     organizationId: caller.organizationId,
     userId: caller.userId,
     content,
+    customPromptsAllowed: caller.modules?.has(CUSTOM_PROMPTS_MODULE) ?? false,
     at: app.clock.now().toISOString(),
   });
   return { policyId, version: 1, position };
@@ -38,6 +41,7 @@ export async function createPolicyVersion(app: App, caller: Caller, policyId: st
     organizationId: caller.organizationId,
     userId: caller.userId,
     content,
+    customPromptsAllowed: caller.modules?.has(CUSTOM_PROMPTS_MODULE) ?? false,
     at: app.clock.now().toISOString(),
   });
   return { policyId, version: state.versions.length, position };

@@ -70,6 +70,7 @@ export const DEMO_CPF_POLICY: PolicyContent = {
     indebtedness,
   ],
   sourceErrors,
+  parecerEnabled: false,
 };
 
 export const DEMO_CNPJ_POLICY: PolicyContent = {
@@ -106,4 +107,5 @@ export const DEMO_CNPJ_POLICY: PolicyContent = {
     indebtedness,
   ],
   sourceErrors,
+  parecerEnabled: false,
 };

@@ -2,13 +2,15 @@ import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import type { CreditPolicyEvent } from './events.ts';
-import type { PolicyContent, PolicySnapshot } from './policy.ts';
+import { withCommitteeDefaults, type PolicyContent, type PolicySnapshot } from './policy.ts';
 import { validatePolicyContent } from './validate.ts';
 import { sameContent } from '../shared/canonical.ts';
+import { stampInstructionsVersion, validateCommittee } from './committee.ts';
 
+/** `customPromptsAllowed`: the organization has module committee-custom-prompts (absent: it has not). */
 export type CreditPolicyCommand =
-  | { type: 'CreatePolicy'; policyId: string; organizationId: string; userId: string; content: PolicyContent; at: string }
-  | { type: 'CreatePolicyVersion'; policyId: string; organizationId: string; userId: string; content: PolicyContent; at: string }
+  | { type: 'CreatePolicy'; policyId: string; organizationId: string; userId: string; content: PolicyContent; customPromptsAllowed?: boolean; at: string }
+  | { type: 'CreatePolicyVersion'; policyId: string; organizationId: string; userId: string; content: PolicyContent; customPromptsAllowed?: boolean; at: string }
   | { type: 'ArchivePolicy'; policyId: string; organizationId: string; userId: string; at: string };
 
 export interface CreditPolicyState {
@@ -36,9 +38,9 @@ export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent
   evolve(state, event) {
     switch (event.type) {
       case 'CreditPolicyCreated':
-        return { policyId: event.data.policyId, organizationId: event.data.organizationId, versions: [event.data.content], archived: false };
+        return { policyId: event.data.policyId, organizationId: event.data.organizationId, versions: [withCommitteeDefaults(event.data.content)], archived: false };
       case 'CreditPolicyVersioned':
-        return { ...state, versions: [...state.versions, event.data.content] };
+        return { ...state, versions: [...state.versions, withCommitteeDefaults(event.data.content)] };
       case 'CreditPolicyArchived':
         return { ...state, archived: true };
       default:
@@ -51,7 +53,9 @@ export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent
       case 'CreatePolicy': {
         if (state.policyId !== null) throw new DomainError('conflict', Messages.policyAlreadyExists);
         validatePolicyContent(command.content);
-        const { policyId, organizationId, userId, content, at } = command;
+        validateCommittee(command.content.committee, command.customPromptsAllowed ?? false);
+        const { policyId, organizationId, userId, at } = command;
+        const content = stampInstructionsVersion(command.content, []);
         return [{ type: 'CreditPolicyCreated', data: { policyId, organizationId, version: 1, content, userId, createdAt: at } }];
       }
       case 'CreatePolicyVersion': {
@@ -61,9 +65,11 @@ export const creditPolicyDecider: Decider<CreditPolicyCommand, CreditPolicyEvent
         // Reports and proposals were matched to the policy by document type: it cannot change under them.
         if (command.content.documentType !== latest.documentType) throw new DomainError('invalid', Messages.policyDocumentTypeChange);
         validatePolicyContent(command.content);
+        validateCommittee(command.content.committee, command.customPromptsAllowed ?? false);
+        const content = stampInstructionsVersion(command.content, state.versions);
         // Saving an unchanged policy is not an edit: no new version.
-        if (sameContent(command.content, latest)) return [];
-        const { policyId, organizationId, userId, content, at } = command;
+        if (sameContent(content, latest)) return [];
+        const { policyId, organizationId, userId, at } = command;
         const version = state.versions.length + 1;
         return [{ type: 'CreditPolicyVersioned', data: { policyId, organizationId, version, content, userId, createdAt: at } }];
       }

@@ -1,6 +1,7 @@
 import type { DocumentType } from '../shared/document.ts';
 import type { Decision } from '../report/statuses.ts';
 import type { SectionErrorCode, SourceSectionType } from '../report/sections.ts';
+import type { CommitteeAgent } from '../committee/agents.ts';
 
 /**
  * A credit policy as a risk team writes it (docs/reports.md explains each part). The spec does
@@ -63,6 +64,34 @@ export interface ScoreModel {
 /** What a failed source does to the decision: deny, send to an analyst, or decide on what arrived. */
 export type SourceErrorStatus = 'DENIED' | 'MANUAL_ANALYSIS' | 'IGNORE';
 
+/** Risk levels of AI opinions and of the committee's alçada table, lowest first. */
+export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/** One step of the authority table (alçada): the committee level that may decide up to this amount and risk. */
+export interface Alcada {
+  level: string;
+  maxAmountCents: number;
+  maxRiskLevel: RiskLevel;
+}
+
+/** How the AI credit committee works under this policy (docs/committee.md). */
+export interface CommitteePolicy {
+  /** OFF: only a manual convocation; AUTO_SUGGEST: convened when a report finalizes, recommends; AUTO_DECIDE: may also decide within committeeMaxLevel. */
+  trigger: 'OFF' | 'AUTO_SUGGEST' | 'AUTO_DECIDE';
+  /** Lowest authority first; the first step whose amount and risk cover the request is the alçada. */
+  alcadas: Alcada[];
+  /** The highest level the committee itself may decide at (AUTO_DECIDE); null: never. */
+  committeeMaxLevel: string | null;
+  /** The organization's extra instructions per agent (module committee-custom-prompts), at most 4000 characters each. */
+  instructions?: Partial<Record<CommitteeAgent, string>>;
+  /**
+   * The organization's instructions version (`orgVersion` of a deliberation): set by the policy
+   * decider, 0 without instructions, a new number each time the instructions change.
+   */
+  instructionsVersion: number;
+}
+
 export interface PolicyContent {
   name: string;
   description: string | null;
@@ -72,7 +101,13 @@ export interface PolicyContent {
   score: ScoreModel;
   groups: RuleGroup[];
   sourceErrors: Record<SectionErrorCode, SourceErrorStatus>;
+  /** AI opinions per section when a report finalizes (organizations with module committee). */
+  parecerEnabled: boolean;
+  committee?: CommitteePolicy;
 }
+
+/** Versions written before the committee fields read as having them off. */
+export const withCommitteeDefaults = (content: PolicyContent): PolicyContent => ({ ...content, parecerEnabled: content.parecerEnabled ?? false });
 
 /** A version of a policy as a report carries it. */
 export interface PolicySnapshot extends PolicyContent {

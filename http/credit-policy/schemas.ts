@@ -1,10 +1,11 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { POINTS_BOUNDS, SCORE_BOUNDS, type PolicyContent } from '../../domain/credit-policy/policy.ts';
+import { POINTS_BOUNDS, SCORE_BOUNDS, withCommitteeDefaults, type PolicyContent } from '../../domain/credit-policy/policy.ts';
 import { SECTION_ERROR_CODES, SOURCE_SECTION_TYPES } from '../../domain/report/sections.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
 import type { PolicyView } from '../../projections/credit-policy/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
+import { CommitteeBody, CommitteeSchema, committeeOf, ParecerEnabledBody } from './committee-schemas.ts';
 
 const Slug = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'stable id: letters, digits, _ . - (generated from the position when absent)' });
 const Logic = Type.Unknown({ description: 'JSON Logic (jsonlogic.com); reads <SECTION_TYPE>.<field>, inputs.<key>, document.type' });
@@ -57,6 +58,8 @@ export const PolicyBody = Type.Object({
       INTEGRATION_INVALID_DOCUMENT: Type.Optional(Decisions),
     }),
   ),
+  parecerEnabled: ParecerEnabledBody,
+  committee: Type.Optional(CommitteeBody),
 });
 export type PolicyBody = Static<typeof PolicyBody>;
 
@@ -85,6 +88,8 @@ export function contentOf(body: PolicyBody): PolicyContent {
       };
     }),
     sourceErrors,
+    parecerEnabled: body.parecerEnabled,
+    ...(body.committee ? { committee: committeeOf(body.committee) } : {}),
   };
 }
 
@@ -117,6 +122,8 @@ export const PolicySchema = Type.Object(
       }),
     ),
     sourceErrors: Type.Object(Object.fromEntries(SECTION_ERROR_CODES.map((code) => [code, Decisions]))),
+    parecerEnabled: Type.Boolean(),
+    committee: Type.Optional(CommitteeSchema),
     createdBy: Type.String({ description: 'user id' }),
     createdAt: Type.String({ format: 'date-time', description: 'when the policy was first created' }),
     versionCreatedAt: Type.String({ format: 'date-time', description: 'when this version was' }),
@@ -132,7 +139,7 @@ export function presentPolicy(view: PolicyView) {
     organizationId: view.organizationId,
     version: view.version,
     status: view.status,
-    ...view.content,
+    ...withCommitteeDefaults(view.content),
     createdBy: view.createdBy,
     createdAt: view.createdAt,
     versionCreatedAt: view.versionCreatedAt,
