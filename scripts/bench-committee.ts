@@ -56,7 +56,8 @@ try {
         if (reply.body.status !== 'DONE') throw new Error(`deliberation ${started.id}: ${reply.body.status} ${reply.body.error}`);
         return reply.body;
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      // 50 ms: twenty clients polling faster would take the CPU the deliberations need on a small machine.
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
 
