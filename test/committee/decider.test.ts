@@ -9,7 +9,7 @@ import { given } from '../support/decider.ts';
 import { AT, chair, deliberated, facts, LATER, opinion, recordOpinion, settings, start, usage } from '../support/committee.ts';
 
 const test = suite('deliberation decider');
-const all = (votes = {}, startPatch = {}) => deliberated(deliberationDecider as never, votes, startPatch);
+const all = deliberated;
 const finished = (events: DeliberationEvent[]) => {
   const [event] = events;
   assert.is(event?.type, 'DeliberationFinished');

@@ -105,6 +105,16 @@ test('trigger OFF convenes nothing; POST convenes MANUAL, then RERUN, and the la
   assert.equal(decisions.body.map((d: any) => d.kind), ['AUTOMATIC']);
 });
 
+test("the organization's instructions for an agent: customPrompts and that agent's orgVersion", async ({ app, tenant }) => {
+  const policy = committeePolicy('AUTO_SUGGEST');
+  const reportId = await reportUnder(app, tenant.token, { ...policy, committee: { ...policy.committee, instructions: { juridico: 'Considere recuperação judicial como alerta crítico.' } } });
+  const deliberation = await finishedDeliberation(app, tenant.token, reportId);
+  assert.is(deliberation.customPrompts, true);
+  assert.equal(deliberation.promptVersionsByAgent.juridico, { baseVersion: 'v1', orgVersion: 1 });
+  assert.equal(deliberation.promptVersionsByAgent.chair, { baseVersion: 'v1', orgVersion: null });
+  assert.is(deliberation.promptVersion, 'v1');
+});
+
 test('ids, tenants, modules and unknown reports', async ({ app, tenant }) => {
   const bad = await app.call('GET', '/committee/deliberations/xyz', { token: tenant.token });
   assert.is(bad.status, 400);

@@ -1,6 +1,6 @@
 import { AGENT_LABELS, COMMITTEE_AGENTS } from '../../domain/committee/agents.ts';
 import type { AgentOpinion, AgentRecommendation, ChairSynthesis, CommitteeSettings, DeliberationEvent, DeliberationFacts, SpecialistAgent } from '../../domain/committee/events.ts';
-import type { DeliberationCommand } from '../../domain/committee/decider.ts';
+import { deliberationDecider, type DeliberationCommand } from '../../domain/committee/decider.ts';
 import { SPECIALISTS } from '../../domain/committee/state.ts';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
@@ -86,13 +86,13 @@ export const chair = (patch: Partial<ChairSynthesis> = {}): ChairSynthesis => ({
 });
 
 /** Started, plus an opinion of each specialist (votes and scores per agent where given). */
-export function deliberated(decider: { decide: (c: DeliberationCommand, s: never) => DeliberationEvent[]; evolve: (s: never, e: DeliberationEvent) => never; initialState: () => never }, votes: Partial<Record<SpecialistAgent, [number, AgentRecommendation]>> = {}, startPatch = {}): DeliberationEvent[] {
+export function deliberated(votes: Partial<Record<SpecialistAgent, [number, AgentRecommendation]>> = {}, startPatch = {}): DeliberationEvent[] {
   const events: DeliberationEvent[] = [];
-  let state = decider.initialState();
+  let state = deliberationDecider.initialState();
   for (const command of [start(startPatch), ...SPECIALISTS.map((a) => recordOpinion(a, ...(votes[a] ?? [8, 'APPROVE'])))]) {
-    for (const event of decider.decide(command, state)) {
+    for (const event of deliberationDecider.decide(command, state)) {
       events.push(event);
-      state = decider.evolve(state, event);
+      state = deliberationDecider.evolve(state, event);
     }
   }
   return events;
