@@ -4,6 +4,7 @@ import { eventStoreMigrations } from '../platform/eventstore/postgres.ts';
 import { identityMigrations } from '../projections/identity/migrations.ts';
 import { webhookMigrations } from '../projections/webhook/migrations.ts';
 import { reportMigrations } from '../projections/report/migrations.ts';
+import { reportOpinionMigrations } from '../projections/report/opinion-migrations.ts';
 import { creditPolicyMigrations } from '../projections/credit-policy/migrations.ts';
 import { blobStoreMigrations } from './blob-store.ts';
 import { idempotencyMigrations } from '../platform/idempotency.ts';
@@ -30,6 +31,7 @@ export const migrations: Migration[] = [
   ...webhookMigrations,
   ...creditPolicyMigrations,
   ...reportMigrations,
+  ...reportOpinionMigrations,
   ...blobStoreMigrations,
   ...idempotencyMigrations,
   ...personalDataMigrations,

@@ -3,6 +3,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { webhookRoutes } from './webhook/routes.ts';
 import { reportRoutes } from './report/routes.ts';
 import { reportListRoutes } from './report/list-routes.ts';
+import { reportInsightsRoutes } from './report/insights-routes.ts';
 import { creditPolicyRoutes } from './credit-policy/routes.ts';
 import { personalDataRoutes } from './personal-data/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
@@ -25,6 +26,7 @@ export const routeTables: RouteTable[] = [
   creditPolicyRoutes,
   reportRoutes,
   reportListRoutes,
+  reportInsightsRoutes,
   personalDataRoutes,
   catalogRoutes,
   pricingRoutes,

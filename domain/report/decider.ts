@@ -6,6 +6,7 @@ import { Messages } from '../shared/messages.ts';
 import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
 import { recordCommitteeDecision, type RecordCommitteeDecision } from './committee-decider.ts';
+import { decideOpinion, type OpinionCommand } from './opinion-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
 import { evolveReport, initialReportState, pendingSources, type ReportState } from './state.ts';
@@ -49,7 +50,8 @@ export type ReportCommand =
     }
   | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
   | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
-  | RecordCommitteeDecision;
+  | RecordCommitteeDecision
+  | OpinionCommand;
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */
 function visibleTo(state: ReportState, organizationId: string | null): ReportFacts {
@@ -207,6 +209,9 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
       }
       case 'RecordCommitteeDecision':
         return recordCommitteeDecision(command, state);
+      case 'RequestSectionOpinions':
+      case 'RecordSectionOpinion':
+        return decideOpinion(command, state);
     }
   },
 };

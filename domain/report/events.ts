@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../shared/decider.ts';
 import type { ReportFacts } from './public-events.ts';
+import type { SectionOpinionRecorded, SectionOpinionsRequested } from './opinion-events.ts';
 import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
 import type { Decision } from './statuses.ts';
 
@@ -107,7 +108,9 @@ export type ReportEvent =
   | ReportDecided
   | ReportExported
   | ReportExportFailed
-  | ReportProcessingFailed;
+  | ReportProcessingFailed
+  | SectionOpinionsRequested
+  | SectionOpinionRecorded;
 
 export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportRequested',
@@ -119,4 +122,6 @@ export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportExported',
   'ReportExportFailed',
   'ReportProcessingFailed',
+  'SectionOpinionsRequested',
+  'SectionOpinionRecorded',
 ];

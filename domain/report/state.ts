@@ -1,5 +1,6 @@
 import type { ReportEvent } from './events.ts';
 import type { ReportFacts } from './public-events.ts';
+import { evolveOpinions, initialOpinionState, type OpinionState } from './opinion-decider.ts';
 import { isSourceSectionType, type SectionResult, type SectionType, type SourceSectionType } from './sections.ts';
 
 /** What the report decider needs to know about one report stream. */
@@ -17,6 +18,7 @@ export interface ReportState {
   processingFailed: boolean;
   decided: boolean;
   manualAnalysis: { analystId: string; analystName: string | null } | null;
+  opinions: OpinionState;
 }
 
 export function initialReportState(): ReportState {
@@ -31,6 +33,7 @@ export function initialReportState(): ReportState {
     processingFailed: false,
     decided: false,
     manualAnalysis: null,
+    opinions: initialOpinionState(),
   };
 }
 
@@ -88,6 +91,9 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
         decided: true,
         manualAnalysis: event.data.decidedBy === 'ANALYST' ? { analystId: event.data.analystId!, analystName: event.data.analystName } : state.manualAnalysis,
       };
+    case 'SectionOpinionsRequested':
+    case 'SectionOpinionRecorded':
+      return { ...state, facts, opinions: evolveOpinions(state.opinions, event) };
     default:
       return { ...state, facts };
   }

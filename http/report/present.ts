@@ -19,10 +19,9 @@ export function presentSection(row: SectionRow, withDetails = true) {
   return {
     id: row.id,
     type: sectionType(row.type),
-    // No AI opinion module yet: the fields exist, empty.
-    parecerStatus: null,
-    parecerScore: null,
-    parecerRiskLevel: null,
+    parecerStatus: row.parecer_status,
+    parecerScore: row.parecer_score,
+    parecerRiskLevel: row.parecer_risk_level,
     ...(withDetails ? { sectionDetails: row.details } : {}),
     selectedIntegrations: row.selected_integrations,
     errors: row.errors,
@@ -81,7 +80,7 @@ export function presentReport({ report: r, sections }: ReportWithSections, optio
     exportUrl: exportLink(options.config, r.exports.pdf?.blobId, options.now),
     exportExcelUrl: exportLink(options.config, r.exports.xlsx?.blobId, options.now),
     exportErrors: r.exports.failures,
-    parecerEnabled: false,
+    parecerEnabled: r.parecer_enabled,
     ...presentReportCommittee(options.committee),
     integrationTypes: r.integration_types,
     externalId: r.external_id,

@@ -14,6 +14,7 @@ import {
   type ReportRow,
   type SectionRow,
 } from './view.ts';
+import { writeSectionOpinions } from './opinions.ts';
 
 export const REPORT_PROJECTION = 'report';
 export const REPORT_TABLES = ['report_reports', 'report_sections', 'report_decisions'] as const;
@@ -115,6 +116,7 @@ export const reportProjection: Projection = {
         .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'updated_at', 'finished_at']),
     );
     await inSlices(decisions, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
+    await writeSectionOpinions(trx, events.map((e) => e.event));
     if (erasures.length) await eraseSubjects(trx, erasures.map((e) => (e.data as unknown as PersonalDataErased).subjectId));
   },
 };

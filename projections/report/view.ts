@@ -1,6 +1,7 @@
 import type { ExportFormat, ReportEvent } from '../../domain/report/events.ts';
 import { SECTION_TYPES, isSourceSectionType, type SectionType } from '../../domain/report/sections.ts';
 import { ERASED } from '../../platform/personal-data/index.ts';
+import type { OpinionRecord } from './opinions.ts';
 
 /**
  * The report read model as plain values, and how each event changes it. Pure, so the projection
@@ -57,6 +58,8 @@ export interface ReportRow {
   integration_types: string[];
   verified: boolean;
   exports: Exports;
+  /** Opinions were asked for its sections (projections/report/opinions.ts). */
+  parecer_enabled: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -75,6 +78,11 @@ export interface SectionRow {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** The section's AI opinion (projections/report/opinions.ts). */
+  parecer_status: 'PENDING' | 'DONE' | 'ERROR' | null;
+  parecer_score: number | null;
+  parecer_risk_level: string | null;
+  parecer: OpinionRecord | null;
 }
 
 export interface DecisionRow {
@@ -113,6 +121,10 @@ export function timeOf(event: ReportEvent): string {
     case 'ReportExportFailed':
     case 'ReportProcessingFailed':
       return event.data.failedAt;
+    case 'SectionOpinionsRequested':
+      return event.data.requestedAt;
+    case 'SectionOpinionRecorded':
+      return event.data.recordedAt;
   }
 }
 
@@ -149,10 +161,13 @@ export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequeste
     integration_types: [],
     verified: false,
     exports: { pdf: null, xlsx: null, failures: {} },
+    parecer_enabled: false,
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,
   };
 }
+
+const NO_OPINION = { parecer_status: null, parecer_score: null, parecer_risk_level: null, parecer: null } as const;
 
 export function newSectionRows(event: Extract<ReportEvent, { type: 'ReportRequested' }>): SectionRow[] {
   const d = event.data;
@@ -170,6 +185,7 @@ export function newSectionRows(event: Extract<ReportEvent, { type: 'ReportReques
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,
     finished_at: null,
+    ...NO_OPINION,
   }));
 }
 
@@ -219,6 +235,8 @@ export function evolveReportRow(row: ReportRow, event: ReportEvent): ReportRow {
       const { [format]: _cleared, ...failures } = row.exports.failures;
       return { ...next, exports: { ...row.exports, [format]: { blobId, fileName, contentType, sizeBytes, exportedAt }, failures } };
     }
+    case 'SectionOpinionsRequested':
+      return { ...next, parecer_enabled: true };
     case 'ReportExportFailed': {
       const { format, reason, failedAt } = event.data;
       return { ...next, exports: { ...row.exports, failures: { ...row.exports.failures, [format]: { reason, failedAt } } } };

@@ -56,6 +56,8 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.is(report.committeeDecision, 'APPROVED');
   assert.is(report.committeeResult.deliberationId, deliberation.id);
   assert.equal(report.committeeResult.agentOpinions, deliberation.agentOpinions);
+  const insights = await app.call('GET', `/report/${reportId}/insights`, { token: tenant.token });
+  assert.equal(insights.body.committee, { status: 'DONE', decision: 'APPROVED', result: deliberation });
   const decisions = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
   assert.equal(decisions.body.map((d: any) => [d.kind, d.decidedBy, d.decision]), [['AUTOMATIC', 'POLICY', 'APPROVED'], ['COMMITTEE', 'COMMITTEE', 'APPROVED']]);
 
