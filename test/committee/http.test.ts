@@ -58,8 +58,12 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.equal(report.committeeResult.agentOpinions, deliberation.agentOpinions);
   const insights = await app.call('GET', `/report/${reportId}/insights`, { token: tenant.token });
   assert.equal(insights.body.committee, { status: 'DONE', decision: 'APPROVED', result: deliberation });
-  const decisions = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
-  assert.equal(decisions.body.map((d: any) => [d.kind, d.decidedBy, d.decision]), [['AUTOMATIC', 'POLICY', 'APPROVED'], ['COMMITTEE', 'COMMITTEE', 'APPROVED']]);
+  // The policy approved already: wait for the committee's own decision to be projected.
+  const decisions = await eventually(async () => {
+    const reply = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
+    return reply.body.length === 2 && reply.body;
+  }, 10_000, "the committee's decision");
+  assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision]), [['AUTOMATIC', 'POLICY', 'APPROVED'], ['COMMITTEE', 'COMMITTEE', 'APPROVED']]);
 
   const [delivery] = await eventually(async () => {
     const mine = receiver.received.filter((r) => r.body.includes(deliberation.id));
