@@ -20,6 +20,8 @@ export interface FollowerOptions {
   concurrent?: boolean;
   /** Events with one key run one after another in global order; different keys run side by side. Default: the stream. */
   keyOf?: (event: RecordedEvent) => string;
+  /** How many keys at once when `concurrent`, for reactions that mostly wait (remote calls); default PROCESS_MANAGER_CONCURRENCY. */
+  concurrency?: (config: AppContext['config']) => number;
 }
 
 /**
@@ -91,7 +93,7 @@ export class EventFollower implements Worker {
     const row = await app.db('projection_checkpoints').where({ name: checkpoint }).first();
     const after: Position = { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
     this.log.info({ checkpoint: positionToString(after) }, 'following');
-    const lanes = new KeyedLanes(this.options.concurrent ? app.config.PROCESS_MANAGER_CONCURRENCY : 1);
+    const lanes = new KeyedLanes(this.options.concurrent ? (this.options.concurrency?.(app.config) ?? app.config.PROCESS_MANAGER_CONCURRENCY) : 1);
     const watermark = new CompletionWatermark();
     const saver = new CheckpointSaver(app.db, checkpoint, this.log);
     const keyOf = this.options.keyOf ?? byStream;

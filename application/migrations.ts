@@ -26,6 +26,7 @@ import { dashboardExportMigrations } from './dashboard-export/migrations.ts';
 import { inputDataMigrations } from '../projections/input-data/migrations.ts';
 import { dashboardMigrations } from '../projections/dashboard/migrations.ts';
 import { financialUploadMigrations } from './financial-upload/migrations.ts';
+import { committeeMigrations } from '../projections/committee/migrations.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   ...inputDataMigrations,
   ...dashboardMigrations,
   ...financialUploadMigrations,
+  ...committeeMigrations,
 ];

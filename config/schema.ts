@@ -133,7 +133,7 @@ export const ConfigSchema = Type.Object({
   /** Longest one identity check may wait on the provider; past it the check has no result and the person may try again. */
   IDENTITY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
 
-  // Management dashboard export (inputdata; docs/dashboard.md, export section)
+  // Management dashboard export (docs/dashboard.md, export section)
   /** Longest the export's query may run before the caller gets 502 (a statement timeout, not a hang). */
   DASHBOARD_EXPORT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
 
@@ -168,7 +168,13 @@ export const ConfigSchema = Type.Object({
   /** When the scheduler role forgets upload slots a day past expiry and deletes their files never completed (node-cron). */
   FINANCIAL_UPLOAD_SWEEP_CRON: Type.String({ default: '41 * * * *' }),
 
-  // llm: the language-model port, its prices and web search (docs/committee.md)
+  // AI credit committee (docs/committee.md)
+  /** How often the scheduler ends ERROR the deliberations the runner gave up on. */
+  COMMITTEE_SWEEP_MS: Type.Integer({ minimum: 50, default: 60000 }),
+  /** Deliberations one process runs at once (each waits on eight model calls, seven of them side by side). */
+  COMMITTEE_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+
+  // Language-model port, its prices and web search (docs/committee.md)
   /** `offline`: deterministic rules, no network (the default); `openai-compatible`: any chat completions server; `anthropic`: the Messages API. */
   LLM_PROVIDER: Type.Union([Type.Literal('offline'), Type.Literal('openai-compatible'), Type.Literal('anthropic')], { default: 'offline' }),
   /** Base URL of the server (`https://api.openai.com/v1`, `http://localhost:11434/v1` for Ollama); anthropic: unset for api.anthropic.com. */
@@ -189,7 +195,7 @@ export const ConfigSchema = Type.Object({
   WEB_SEARCH_URL: Type.Optional(Type.String({ minLength: 1 })),
   WEB_SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
 
-  // finextract: extraction of financial statements (docs/financial-statements.md)
+  // Extraction of financial statements (docs/financial-statements.md)
   /** Tries of one batch's extraction (the store or the registry failing) before its BALANCE_SHEET section ends in ERROR. */
   FINANCIAL_EXTRACTION_ATTEMPTS: Type.Integer({ minimum: 1, default: 3 }),
   /** Wait before the second try; each later try waits four times longer. */

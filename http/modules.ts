@@ -21,6 +21,7 @@ import { messagingRoutes } from './messaging/routes.ts';
 import { dashboardExportRoutes } from './dashboard-export/routes.ts';
 import { inputDataRoutes } from './input-data/routes.ts';
 import { financialUploadRoutes } from './financial-upload/routes.ts';
+import { committeeRoutes } from './committee/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -46,4 +47,5 @@ export const routeTables: RouteTable[] = [
   dashboardExportRoutes,
   inputDataRoutes,
   financialUploadRoutes,
+  committeeRoutes,
 ];

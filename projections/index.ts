@@ -14,6 +14,7 @@ import { registryProjection } from './registry/projection.ts';
 import { collectionProjection } from './collection/projection.ts';
 import { collectionInputsProjection } from './collection/inputs-projection.ts';
 import { collectionIdentityProjection } from './collection/identity-projection.ts';
+import { committeeProjection } from './committee/projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -32,4 +33,5 @@ export const allProjections: Projection[] = [
   collectionProjection,
   collectionInputsProjection,
   collectionIdentityProjection,
+  committeeProjection,
 ];

@@ -9,6 +9,7 @@ import { formPersonalData } from '../application/collection/form/personal-data.t
 import { consentPersonalData } from '../application/collection/consent/personal-data.ts';
 import { signaturePersonalData } from '../application/collection/signature/personal-data.ts';
 import { identityCheckPersonalData } from '../application/collection/identity/personal-data.ts';
+import { committeePersonalData } from '../application/committee/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
@@ -42,6 +43,7 @@ export const personalDataRules: PersonalDataRule[] = [
   signaturePersonalData,
   identityCheckPersonalData,
   opinionPersonalData,
+  committeePersonalData,
 ];
 
 // Kept apart from bootstrap.ts (roles, HTTP, workers) so the command-line tools load only what

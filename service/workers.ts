@@ -13,6 +13,7 @@ import { signedDocumentWorker } from '../application/collection/signed-document/
 import { registryKycExpiryJob } from '../application/registry/kyc-expiry.ts';
 import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 import { financialExtractionWorker } from '../application/financial/worker.ts';
+import { committeeWorkers } from '../application/committee/workers.ts';
 import { sectionOpinionWorker } from '../application/report/opinions/worker.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
@@ -33,5 +34,6 @@ export const workerFactories: Array<() => Worker> = [
   registryKycExpiryJob,
   () => new UploadSlotSweepJob(),
   () => financialExtractionWorker(),
+  ...committeeWorkers,
   sectionOpinionWorker,
 ];

@@ -7,6 +7,7 @@ import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
 import { recordFinancialExtraction, type RecordFinancialExtraction } from './extraction-decider.ts';
+import { recordCommitteeDecision, type RecordCommitteeDecision } from './committee-decider.ts';
 import { decideOpinion, type OpinionCommand } from './opinion-decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionResult, SectionType } from './sections.ts';
@@ -53,6 +54,7 @@ export type ReportCommand =
   | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
   | SubmitFinancialStatements
   | RecordFinancialExtraction
+  | RecordCommitteeDecision
   | OpinionCommand;
 
 /** Commands from callers name their organization: another organization's report does not exist for them. */
@@ -213,6 +215,8 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         const { format, reason, userId, at } = command;
         return [{ type: 'ReportExportFailed', data: { ...facts, format, reason, userId, failedAt: at } }];
       }
+      case 'RecordCommitteeDecision':
+        return recordCommitteeDecision(command, state);
       case 'RequestSectionOpinions':
       case 'RecordSectionOpinion':
         return decideOpinion(command, state);

@@ -58,14 +58,14 @@ export type CreditPolicyEvaluated = DomainEvent<
   }
 >;
 
-export type DecisionKind = 'AUTOMATIC' | 'MANUAL_ANALYSIS' | 'MANUAL_REANALYSIS';
+export type DecisionKind = 'AUTOMATIC' | 'MANUAL_ANALYSIS' | 'MANUAL_REANALYSIS' | 'COMMITTEE';
 
 export type ReportDecided = DomainEvent<
   'ReportDecided',
   ReportFacts & {
     decision: Decision;
     kind: DecisionKind;
-    decidedBy: 'POLICY' | 'ANALYST';
+    decidedBy: 'POLICY' | 'ANALYST' | 'COMMITTEE';
     previousStatus: string;
     previousPolicyStatus: string;
     analystId: string | null;

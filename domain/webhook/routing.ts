@@ -6,6 +6,7 @@ import { messageFailedWebhookData } from '../messaging/webhook.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 import { REGISTRY_WEBHOOK_ROUTES } from '../registry/webhooks.ts';
 import { FINANCIAL_WEBHOOK_ROUTES } from '../financial/webhook.ts';
+import { COMMITTEE_WEBHOOK_ROUTES } from '../committee/webhook.ts';
 
 type EventData = Record<string, unknown>;
 
@@ -37,6 +38,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: (d: EventData) => collectionWebhookData(d as unknown as CollectionEventData) }])),
   ...REGISTRY_WEBHOOK_ROUTES,
   ...FINANCIAL_WEBHOOK_ROUTES,
+  ...COMMITTEE_WEBHOOK_ROUTES,
   MessageFailed: { publicName: 'collection.message.failed', data: messageFailedWebhookData },
   [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };

@@ -17,6 +17,7 @@ import { ReportParams, ReportSchema } from '../report/schemas.ts';
 import { route, type RouteSpec, type RouteTable } from '../route.ts';
 import { receiveFiles } from '../upload.ts';
 import { CompleteBody, PresignBody, PresignReply } from './schemas.ts';
+import { latestDeliberation } from '../../projections/committee/queries.ts';
 import { uploadRoute } from './upload-route.ts';
 
 const checkReport = ({ params, principal, app }: { params: { id: string }; principal: { organizationId: string }; app: AppContext }) =>
@@ -28,7 +29,8 @@ async function reportReply(app: AppContext, organizationId: string, reportId: st
   await app.readYourWrites([REPORT_PROJECTION], upTo);
   const found = await findReport(app.db, organizationId, reportId);
   if (!found) throw new DomainError('not_found', M.reportNotFound);
-  return presentReport(found, { details: true, config: app.config, now: app.clock.now() });
+  const committee = await latestDeliberation(app.db, organizationId, reportId);
+  return presentReport(found, { details: true, config: app.config, now: app.clock.now(), committee });
 }
 
 const SAME_RESULT = 'The reply is the report as GET /v2/report/{id} gives it; 200 means the files were accepted and extraction is queued.';

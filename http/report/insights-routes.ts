@@ -2,6 +2,7 @@ import { isSourceSectionType } from '../../domain/report/sections.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { findReport, type ReportWithSections } from '../../projections/report/queries.ts';
+import { latestDeliberation, type DeliberationView } from '../../projections/committee/queries.ts';
 import type { SectionRow } from '../../projections/report/view.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
@@ -32,7 +33,7 @@ function presentInsight(row: SectionRow) {
 }
 
 /** Opinions of the source sections (SUMMARY and CREDIT_POLICY are the service's own, with none). */
-function presentInsights({ report, sections }: ReportWithSections, only: string | undefined) {
+function presentInsights({ report, sections }: ReportWithSections, only: string | undefined, deliberation: DeliberationView | null) {
   const shown = sections.filter((s) => isSourceSectionType(s.type) && (only === undefined || s.type === only)).map(presentInsight);
   const sum = (pick: (s: (typeof shown)[number]) => number) => shown.reduce((total, s) => total + pick(s), 0);
   return {
@@ -40,8 +41,8 @@ function presentInsights({ report, sections }: ReportWithSections, only: string 
     parecerEnabled: report.parecer_enabled,
     sections: shown,
     totals: { inputTokens: sum((s) => s.inputTokens), outputTokens: sum((s) => s.outputTokens), costUsd: Math.round(sum((s) => s.costUsd) * 1e6) / 1e6 },
-    // Filled by the committee module (the latest deliberation); no deliberation yet reads null.
-    committee: null,
+    // The latest deliberation in full (spec: the committee.result field of this route).
+    committee: deliberation ? { status: deliberation.status, decision: deliberation.finalRecommendation, result: deliberation } : null,
   };
 }
 
@@ -61,7 +62,7 @@ export const reportInsightsRoutes: RouteTable = {
       async handle({ app, principal, params, query }) {
         const found = await findReport(app.db, principal.organizationId, params.id);
         if (!found) throw new DomainError('not_found', Messages.reportNotFound);
-        return presentInsights(found, query.section);
+        return presentInsights(found, query.section, await latestDeliberation(app.db, principal.organizationId, params.id));
       },
     }),
   ],

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { ALL_SECTION_TYPES } from '../../domain/report/sections.ts';
 import { RISK_LEVELS } from '../../domain/credit-policy/policy.ts';
+import { DeliberationSchema } from '../committee/schemas.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -31,7 +32,7 @@ const SectionInsight = Type.Object({
  * fills it with the latest deliberation's status, decision and full result).
  */
 export const CommitteeSummary = Nullable(
-  Type.Object({ status: Type.String(), decision: Nullable(Type.String()), result: Type.Unknown() }, { additionalProperties: true }),
+  Type.Object({ status: Type.Union([Type.Literal('RUNNING'), Type.Literal('DONE'), Type.Literal('ERROR')]), decision: Nullable(Type.String()), result: DeliberationSchema }),
 );
 
 export const InsightsSchema = Type.Object(

@@ -5,6 +5,8 @@ import { SECTION_TYPES, type SectionType } from '../../domain/report/sections.ts
 import { statusObject } from '../../domain/report/statuses.ts';
 import type { ReportWithSections } from '../../projections/report/queries.ts';
 import type { DecisionRow, ReportRow, SectionRow } from '../../projections/report/view.ts';
+import type { DeliberationView } from '../../projections/committee/queries.ts';
+import { presentReportCommittee } from '../committee/present.ts';
 
 /** Read rows in the contract's shapes (spec, Report and Section). */
 
@@ -44,6 +46,8 @@ export interface ReportPresentation {
   types?: ReadonlySet<string>;
   config: LinkConfig;
   now: Date;
+  /** The report's latest committee deliberation (null: never convened). */
+  committee: DeliberationView | null;
 }
 
 export function presentReport({ report: r, sections }: ReportWithSections, options: ReportPresentation) {
@@ -77,9 +81,7 @@ export function presentReport({ report: r, sections }: ReportWithSections, optio
     exportExcelUrl: exportLink(options.config, r.exports.xlsx?.blobId, options.now),
     exportErrors: r.exports.failures,
     parecerEnabled: r.parecer_enabled,
-    committeeStatus: null,
-    committeeDecision: null,
-    committeeResult: null,
+    ...presentReportCommittee(options.committee),
     integrationTypes: r.integration_types,
     externalId: r.external_id,
   };

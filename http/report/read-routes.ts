@@ -10,6 +10,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { parkedEventsOf } from '../../platform/projections/parking.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { findReport, findSection, listDecisions } from '../../projections/report/queries.ts';
+import { latestDeliberation } from '../../projections/committee/queries.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
@@ -95,7 +96,8 @@ export const reportReadRoutes: RouteSpec[] = [
       const types = sectionTypesOf(query.tabType);
       const found = await findReportReadingOwnWrites(app, principal.organizationId, params.id);
       if (!found) throw new DomainError('not_found', Messages.reportNotFound);
-      return presentReport(found, { details: query.details, types, config: app.config, now: app.clock.now() });
+      const committee = await latestDeliberation(app.db, principal.organizationId, params.id);
+      return presentReport(found, { details: query.details, types, config: app.config, now: app.clock.now(), committee });
     },
   }),
   route({

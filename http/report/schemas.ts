@@ -3,6 +3,7 @@ import { ALL_SECTION_TYPES, SECTION_ERROR_CODES } from '../../domain/report/sect
 import { REPORT_STATUSES } from '../../domain/report/statuses.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { ObjectIdSchema } from '../route.ts';
+import { CommitteeDecisionSchema, CommitteeResultSchema, CommitteeStatusSchema } from '../committee/schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -121,9 +122,9 @@ export const ReportSchema = Type.Object(
     exportExcelUrl: Nullable(Type.String({ description: 'signed link to the spreadsheet' })),
     exportErrors: Type.Object({ pdf: Type.Optional(ExportFailure), xlsx: Type.Optional(ExportFailure) }, { description: 'last failed export of each format' }),
     parecerEnabled: Type.Boolean(),
-    committeeStatus: Type.Null(),
-    committeeDecision: Type.Null(),
-    committeeResult: Type.Null(),
+    committeeStatus: CommitteeStatusSchema,
+    committeeDecision: CommitteeDecisionSchema,
+    committeeResult: Nullable(CommitteeResultSchema),
     integrationTypes: Type.Array(Type.String()),
     externalId: Nullable(Type.String()),
   },
@@ -149,8 +150,8 @@ export const SectionDetailSchema = Type.Intersect([
 ]);
 
 export const DecisionSchema = Type.Object({
-  kind: Type.Union([Type.Literal('AUTOMATIC'), Type.Literal('MANUAL_ANALYSIS'), Type.Literal('MANUAL_REANALYSIS')]),
-  decidedBy: Type.Union([Type.Literal('POLICY'), Type.Literal('ANALYST')]),
+  kind: Type.Union([Type.Literal('AUTOMATIC'), Type.Literal('MANUAL_ANALYSIS'), Type.Literal('MANUAL_REANALYSIS'), Type.Literal('COMMITTEE')]),
+  decidedBy: Type.Union([Type.Literal('POLICY'), Type.Literal('ANALYST'), Type.Literal('COMMITTEE')]),
   decision: Type.String(),
   status: StatusSchema,
   previousStatus: Type.String(),

@@ -1,0 +1,84 @@
+import type Logger from 'bunyan';
+import type { ReportDecided } from '../../domain/report/events.ts';
+import { deliberationDecider } from '../../domain/committee/decider.ts';
+import { deliberationStream } from '../../domain/committee/events.ts';
+import { findOrganization } from '../../projections/identity/queries.ts';
+import { orphanedDeliberations } from '../../projections/committee/queries.ts';
+import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import { handleCommand } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import { EventFollower, processCheckpoint } from '../event-follower.ts';
+import { languageModelFor } from '../llm/models.ts';
+import { webSearchFor } from '../llm/web-search.ts';
+import { WakeablePause } from '../wakeable-pause.ts';
+import type { Worker } from '../worker.ts';
+import { automaticDeliberationId, committeePolicyOf, convene, policyVersionsOf } from './convene.ts';
+import { runDeliberation } from './run.ts';
+
+const RUNNER = 'committee-deliberations';
+
+/**
+ * On a report's automatic decision (its finalization), convene the committee when the
+ * organization has the committee module and the policy version's trigger is AUTO_SUGGEST or
+ * AUTO_DECIDE. The id comes from the report, so a replay finds the deliberation already started.
+ */
+async function onReportDecided(app: AppContext, event: RecordedEvent): Promise<void> {
+  const decided = event.data as unknown as ReportDecided['data'];
+  if (decided.decidedBy !== 'POLICY') return;
+  const organization = await findOrganization(app.db, decided.organizationId);
+  if (!organization?.modules.includes('committee')) return;
+  const { trigger } = committeePolicyOf(await policyVersionsOf(app).get(decided.policyId, decided.policyVersion));
+  if (trigger !== 'AUTO_SUGGEST' && trigger !== 'AUTO_DECIDE') return;
+  await convene(app, { deliberationId: automaticDeliberationId(decided.reportId), organizationId: decided.organizationId, reportId: decided.reportId, trigger, userId: null });
+}
+
+function runner(app: AppContext, log: Logger) {
+  const deps = { app, model: languageModelFor(app.config), webSearch: webSearchFor(app.config), log };
+  return (event: RecordedEvent) => runDeliberation(deps, String(event.data.deliberationId));
+}
+
+/**
+ * Ends ERROR every deliberation left RUNNING behind the runner's checkpoint (docs/committee.md):
+ * a crash mid-deliberation is resumed by the runner itself, this catches what it gave up on.
+ * Failing a deliberation twice appends nothing, so every process may sweep.
+ */
+export async function sweepOrphanedDeliberations(app: Pick<AppContext, 'db' | 'store' | 'clock'>): Promise<number> {
+  const ids = await orphanedDeliberations(app.db, processCheckpoint(RUNNER));
+  for (const id of ids) {
+    await handleCommand(app.store, deliberationStream(id), deliberationDecider, { type: 'FailDeliberation', error: 'A deliberação do comitê foi interrompida e não pôde ser retomada.', at: app.clock.now().toISOString() });
+  }
+  return ids.length;
+}
+
+class OrphanSweeper implements Worker {
+  readonly name = 'committee-orphans';
+  readonly role = 'scheduler' as const;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private readonly pause = new WakeablePause();
+
+  async start(app: AppContext): Promise<void> {
+    const log = app.log.child({ worker: this.name });
+    this.loop = (async () => {
+      while (!this.stopping) {
+        await sweepOrphanedDeliberations(app)
+          .then((failed) => failed > 0 && log.warn({ failed }, 'orphaned committee deliberations ended ERROR'))
+          .catch((error) => log.error({ err: error }, 'committee sweep failed; the next pass tries again'));
+        await this.pause.wait(app.config.COMMITTEE_SWEEP_MS);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.pause.wake();
+    await this.loop;
+  }
+}
+
+export const committeeWorkers: Array<() => Worker> = [
+  () => new EventFollower('committee-trigger', ['ReportDecided'], (app) => (event) => onReportDecided(app, event), { concurrent: true }),
+  // A deliberation mostly waits on the model: many run side by side.
+  () => new EventFollower(RUNNER, ['DeliberationStarted'], runner, { concurrent: true, concurrency: (config) => config.COMMITTEE_CONCURRENCY }),
+  () => new OrphanSweeper(),
+];

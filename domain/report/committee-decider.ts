@@ -1,0 +1,42 @@
+import type { ReportEvent } from './events.ts';
+import type { ReportState } from './state.ts';
+
+/**
+ * The committee deciding a report (trigger AUTO_DECIDE, inside the alçada the policy gives it).
+ * A human decision stands: once an analyst decided, the committee's result is only advice and
+ * nothing is appended. A report still processing has nothing to decide yet.
+ */
+export interface RecordCommitteeDecision {
+  type: 'RecordCommitteeDecision';
+  deliberationId: string;
+  approved: boolean;
+  /** The chair's resumo, kept with the decision so the trail says why. */
+  commentary: string;
+  at: string;
+}
+
+export function recordCommitteeDecision(command: RecordCommitteeDecision, state: ReportState): ReportEvent[] {
+  const before = state.facts;
+  if (!before || !state.decided || state.manualAnalysis) return [];
+  const decision = command.approved ? 'APPROVED' : 'DENIED';
+  return [
+    {
+      type: 'ReportDecided',
+      data: {
+        ...before,
+        status: decision,
+        policyStatus: decision,
+        decision,
+        kind: 'COMMITTEE',
+        decidedBy: 'COMMITTEE',
+        previousStatus: before.status,
+        previousPolicyStatus: before.policyStatus,
+        analystId: null,
+        analystName: null,
+        previousAnalystId: null,
+        commentary: command.commentary,
+        decidedAt: command.at,
+      },
+    },
+  ];
+}
