@@ -151,6 +151,8 @@ export const ConfigSchema = Type.Object({
   S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Longest one request to the S3 service may go without an answer. */
   S3_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000 }),
+  /** When the scheduler role forgets upload slots a day past expiry and deletes their files never completed (node-cron). */
+  FINANCIAL_UPLOAD_SWEEP_CRON: Type.String({ default: '41 * * * *' }),
 
   // llm: the language-model port, its prices and web search (docs/committee.md)
   /** `offline`: deterministic rules, no network (the default); `openai-compatible`: any chat completions server; `anthropic`: the Messages API. */

@@ -11,6 +11,7 @@ import { collectionProcessWorker } from '../application/collection/process.ts';
 import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
 import { financialExtractionWorker } from '../application/financial/worker.ts';
+import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -28,4 +29,5 @@ export const workerFactories: Array<() => Worker> = [
   () => new OfferExpiryJob(),
   signedDocumentWorker,
   () => financialExtractionWorker(),
+  () => new UploadSlotSweepJob(),
 ];

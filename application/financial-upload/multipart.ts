@@ -21,8 +21,8 @@ export interface ReceivedPdf {
  * this call stored is deleted again and nothing is recorded.
  */
 export async function uploadMultipart(app: AppContext, principal: Principal, reportId: string, received: readonly ReceivedPdf[]) {
-  // An empty file is not a size problem here: complete's check names it (`Arquivo vazio ou corrompido.`).
-  const problems = fileProblems(received.map((file) => ({ name: file.fileName, size: Math.max(file.sizeBytes, 1) })));
+  // An empty file is complete's check to name (`Arquivo vazio ou corrompido.`).
+  const problems = fileProblems(received.map((file) => ({ name: file.fileName, size: file.sizeBytes })));
   if (problems.length) throw new DomainError('invalid', problems.join(','));
   const store = objectStoreFor(app.config);
   const candidates = received.map((file) => {

@@ -1,13 +1,15 @@
 import Type from 'typebox';
 import { ObjectIdSchema } from '../route.ts';
+import { MAX_INT32 } from '../validation.ts';
 
-// Bounds of names and sizes are checked after the shape (domain/financial-upload/rules.ts), since
-// their texts are the contract's (`files.0.Arquivo maior que 50MB.`), not the schema's.
+// Names and the 50 MB bound are checked after the shape (domain/financial-upload/rules.ts), since
+// their texts are the contract's (`files.0.Arquivo maior que 50MB.`), not the schema's: the
+// schema's own maximum is only the integer column's.
 export const PresignBody = Type.Object({
   files: Type.Array(
     Type.Object({
       name: Type.String({ description: '1 to 255 characters, ending in .pdf' }),
-      size: Type.Integer({ description: 'exact size in bytes, 1 to 52428800' }),
+      size: Type.Integer({ minimum: 1, maximum: MAX_INT32, description: 'exact size in bytes, 1 to 52428800' }),
     }),
     { minItems: 1, maxItems: 10 },
   ),
@@ -32,7 +34,7 @@ export const UploadParams = Type.Object({
 });
 
 export const UploadQuery = Type.Object({
-  expires: Type.Integer({ description: 'Unix seconds' }),
+  expires: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Unix seconds' }),
   kid: Type.String({ minLength: 1 }),
   signature: Type.String({ minLength: 1 }),
 });

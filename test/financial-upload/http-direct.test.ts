@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SLOT_GRACE_MS, sweepUploadSlots } from '../../application/financial-upload/sweep.ts';
 import { signedUploadUrl } from '../../application/financial-upload/upload-url.ts';
 import { objectStoreFor } from '../../application/object-store.ts';
 import { FinancialUploadMessages as M } from '../../domain/financial-upload/messages.ts';
@@ -49,11 +50,12 @@ test('presign: every validation text, files.N. prefixes in order', async () => {
   refused(await presignCall({ files: [{ name: 'balanco.docx', size: 10 }] }), 400, 'files.0.Apenas arquivos PDF são aceitos.');
   refused(await presignCall({ files: [{ name: 'a.pdf', size: 52_428_801 }] }), 400, 'files.0.Arquivo maior que 50MB.');
   refused(
-    await presignCall({ files: [{ name: 'a.pdf', size: 52_428_800 }, { name: 'b.txt', size: 52_428_801 }, { name: '', size: 0 }, { name: `${'x'.repeat(252)}.pdf`, size: 1 }] }),
+    await presignCall({ files: [{ name: 'a.pdf', size: 52_428_800 }, { name: 'b.txt', size: 52_428_801 }, { name: '', size: 1 }, { name: `${'x'.repeat(252)}.pdf`, size: 1 }] }),
     400,
-    'files.1.Apenas arquivos PDF são aceitos.,files.1.Arquivo maior que 50MB.,files.2.name should not be empty,files.2.size must not be less than 1,files.3.name must be shorter than or equal to 255 characters',
+    'files.1.Apenas arquivos PDF são aceitos.,files.1.Arquivo maior que 50MB.,files.2.name should not be empty,files.3.name must be shorter than or equal to 255 characters',
   );
   refused(await presignCall({ files: [{ name: 'a.pdf', size: 1.5 }] }), 400, 'files.0.size must be an integer number');
+  refused(await presignCall({ files: [{ name: 'a.pdf', size: 0 }] }), 400, 'files.0.size must not be less than 1');
 });
 
 test('presign: one key and URL per file, in order, valid 900 s; the permission can-generate-report is needed', async () => {
@@ -168,6 +170,21 @@ test('two completes of the same new keys at once record one batch', async () => 
   const replies = await Promise.all([complete(keys, reportId2), complete([...keys].reverse(), reportId2)]);
   assert.equal(replies.map((r) => r.status), [200, 200]);
   assert.is((await submittedBatches(app, reportId2)).length, 1);
+});
+
+test('the sweep forgets slots a day past expiry, deleting files never completed and keeping accepted ones', async () => {
+  const reportId3 = await createReport(app, tenant);
+  const [accepted, abandoned] = await uploadAll(app, tenant, reportId3, [{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: pdf }]);
+  assert.is((await complete([accepted], reportId3)).status, 200);
+  const slotsOf = () => app.app.db('financial_upload_slots').where({ report_id: reportId3 }).count<[{ count: string }]>('* as count');
+  const soon = { ...app.app, clock: { now: () => new Date(Date.now() + SLOT_GRACE_MS) } };
+  await sweepUploadSlots(soon);
+  assert.is(Number((await slotsOf())[0].count), 2, 'within the grace, nothing is touched');
+  const later = { ...app.app, clock: { now: () => new Date(Date.now() + SLOT_GRACE_MS + 3_600_000) } };
+  await sweepUploadSlots(later);
+  assert.is(Number((await slotsOf())[0].count), 0);
+  assert.ok(await stored(app, accepted!));
+  assert.is(await stored(app, abandoned!), null);
 });
 
 test.run();
