@@ -15,8 +15,6 @@ import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 import { financialExtractionWorker } from '../application/financial/worker.ts';
 import { committeeWorkers } from '../application/committee/workers.ts';
 import { sectionOpinionWorker } from '../application/report/opinions/worker.ts';
-import { financialExtractionWorker } from '../application/financial/worker.ts';
-import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -38,6 +36,4 @@ export const workerFactories: Array<() => Worker> = [
   () => financialExtractionWorker(),
   ...committeeWorkers,
   sectionOpinionWorker,
-  () => financialExtractionWorker(),
-  () => new UploadSlotSweepJob(),
 ];
