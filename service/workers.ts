@@ -11,7 +11,7 @@ import { collectionProcessWorker } from '../application/collection/process.ts';
 import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
 import { registryKycExpiryJob } from '../application/registry/kyc-expiry.ts';
-import { UploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
+import { uploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 import { financialExtractionWorker } from '../application/financial/worker.ts';
 import { committeeWorkers } from '../application/committee/workers.ts';
 import { sectionOpinionWorker } from '../application/report/opinions/worker.ts';
@@ -32,7 +32,7 @@ export const workerFactories: Array<() => Worker> = [
   () => new OfferExpiryJob(),
   signedDocumentWorker,
   registryKycExpiryJob,
-  () => new UploadSlotSweepJob(),
+  uploadSlotSweepJob,
   () => financialExtractionWorker(),
   ...committeeWorkers,
   sectionOpinionWorker,

@@ -1,12 +1,10 @@
-import cron, { type ScheduledTask } from 'node-cron';
-import { ConfigurationError } from '../../config/index.ts';
 import { fold } from '../../domain/shared/decider.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { toDomainEvents } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { objectStoreFor } from '../object-store.ts';
-import type { Worker } from '../worker.ts';
+import { ScheduledPass } from '../scheduled-pass.ts';
 
 /** How long after its URL expired a slot still counts: a client may call complete late (a day). */
 export const SLOT_GRACE_MS = 24 * 3_600_000;
@@ -33,32 +31,6 @@ export async function sweepUploadSlots(app: Pick<AppContext, 'db' | 'store' | 'c
   return { slots: slots.length, deleted };
 }
 
-/** The scheduler role's sweep of upload slots (FINANCIAL_UPLOAD_SWEEP_CRON). */
-export class UploadSlotSweepJob implements Worker {
-  readonly name = 'financial-upload-sweep';
-  readonly role = 'scheduler' as const;
-  private task: ScheduledTask | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
-  async start(app: AppContext): Promise<void> {
-    const schedule = app.config.FINANCIAL_UPLOAD_SWEEP_CRON;
-    if (!cron.validate(schedule)) throw new ConfigurationError(`FINANCIAL_UPLOAD_SWEEP_CRON "${schedule}" is not a cron expression; fix: e.g. "41 * * * *"`);
-    this.task = cron.schedule(
-      schedule,
-      () => {
-        this.running = sweepUploadSlots(app).then(
-          (result) => app.log.info({ job: this.name, ...result }, 'financial upload slots swept'),
-          (error: unknown) => app.log.warn({ err: error, job: this.name }, 'financial upload sweep failed; the next run tries again'),
-        );
-        return this.running;
-      },
-      { name: this.name, noOverlap: true },
-    );
-  }
-
-  async stop(): Promise<void> {
-    await this.task?.stop();
-    await this.task?.destroy();
-    await this.running;
-  }
-}
+/** The scheduler role's sweep of upload slots (FINANCIAL_UPLOAD_SWEEP_CRON), one scheduler at a time. */
+export const uploadSlotSweepJob = () =>
+  new ScheduledPass('financial-upload-sweep', (app) => app.config.FINANCIAL_UPLOAD_SWEEP_CRON, async (app) => (await sweepUploadSlots(app)).slots, 'financial upload slots swept');

@@ -1,3 +1,4 @@
+import { reportDecided } from './decided.ts';
 import type { ReportEvent } from './events.ts';
 import type { ReportState } from './state.ts';
 
@@ -18,25 +19,6 @@ export interface RecordCommitteeDecision {
 export function recordCommitteeDecision(command: RecordCommitteeDecision, state: ReportState): ReportEvent[] {
   const before = state.facts;
   if (!before || !state.decided || state.manualAnalysis) return [];
-  const decision = command.approved ? 'APPROVED' : 'DENIED';
-  return [
-    {
-      type: 'ReportDecided',
-      data: {
-        ...before,
-        status: decision,
-        policyStatus: decision,
-        decision,
-        kind: 'COMMITTEE',
-        decidedBy: 'COMMITTEE',
-        previousStatus: before.status,
-        previousPolicyStatus: before.policyStatus,
-        analystId: null,
-        analystName: null,
-        previousAnalystId: null,
-        commentary: command.commentary,
-        decidedAt: command.at,
-      },
-    },
-  ];
+  const committee = { kind: 'COMMITTEE', decidedBy: 'COMMITTEE', analystId: null, analystName: null, previousAnalystId: null } as const;
+  return [reportDecided(before, command.approved, committee, command.commentary, command.at)];
 }

@@ -4,6 +4,7 @@ import type { TaxDocument } from '../shared/document.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
+import { reportDecided } from './decided.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
 import { recordFinancialExtraction, type RecordFinancialExtraction } from './extraction-decider.ts';
@@ -162,27 +163,8 @@ function recordManualAnalysis(command: Extract<ReportCommand, { type: 'RecordMan
   if (!state.decided) throw new DomainError('conflict', Messages.reportStillProcessing);
   if (command.kind === 'MANUAL_ANALYSIS' && state.manualAnalysis) throw new DomainError('conflict', Messages.manualAnalysisExists);
   if (command.kind === 'MANUAL_REANALYSIS' && !state.manualAnalysis) throw new DomainError('conflict', Messages.manualAnalysisMissing);
-  const decision = command.approved ? 'APPROVED' : 'DENIED';
-  return [
-    {
-      type: 'ReportDecided',
-      data: {
-        ...before,
-        status: decision,
-        policyStatus: decision,
-        decision,
-        kind: command.kind,
-        decidedBy: 'ANALYST',
-        previousStatus: before.status,
-        previousPolicyStatus: before.policyStatus,
-        analystId: command.analystId,
-        analystName: command.analystName,
-        previousAnalystId: state.manualAnalysis?.analystId ?? null,
-        commentary: command.commentary,
-        decidedAt: command.at,
-      },
-    },
-  ];
+  const analyst = { kind: command.kind, decidedBy: 'ANALYST', analystId: command.analystId, analystName: command.analystName, previousAnalystId: state.manualAnalysis?.analystId ?? null } as const;
+  return [reportDecided(before, command.approved, analyst, command.commentary, command.at)];
 }
 
 export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
