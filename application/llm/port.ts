@@ -1,4 +1,5 @@
 import type { Static, TSchema } from 'typebox';
+import type { ModelCallRecord } from '../../domain/shared/model-call.ts';
 
 /**
  * The language-model port (docs/committee.md): one structured call, its reply validated against a
@@ -7,17 +8,7 @@ import type { Static, TSchema } from 'typebox';
  */
 
 /** What one request cost, recorded with the opinion or deliberation it produced. */
-export interface LanguageModelCall {
-  agent: string;
-  model: string;
-  promptVersion: string;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  durationMs: number;
-  /** Calls made, counting the first (invalid replies and passing failures are retried). */
-  attempts: number;
-}
+export type LanguageModelCall = ModelCallRecord;
 
 export interface StructuredRequest<S extends TSchema> {
   /** Who asks, e.g. 'parecer', 'committee.cadastral', 'committee.chair', 'financial'. */

@@ -1,4 +1,5 @@
 import type { RiskLevel } from '../credit-policy/policy.ts';
+import type { ModelCallRecord } from '../shared/model-call.ts';
 import type { DomainEvent } from '../shared/decider.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SourceSectionType } from './sections.ts';
@@ -13,17 +14,7 @@ export interface SectionOpinion {
   highlights: string[];
 }
 
-/** What one language-model request cost (application/llm/port.ts, LanguageModelCall), as recorded. */
-export interface ModelCallRecord {
-  agent: string;
-  model: string;
-  promptVersion: string;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  durationMs: number;
-  attempts: number;
-}
+export type { ModelCallRecord };
 
 /** The report finalized under a policy with opinions on, for an organization with module committee. */
 export type SectionOpinionsRequested = DomainEvent<

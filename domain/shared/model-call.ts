@@ -1,0 +1,15 @@
+/**
+ * What one language-model request cost, as the events that used its reply record it (opinions,
+ * deliberations): the language-model port returns it (application/llm/port.ts).
+ */
+export interface ModelCallRecord {
+  agent: string;
+  model: string;
+  promptVersion: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  durationMs: number;
+  /** Calls made, counting the first (invalid replies and passing failures are retried). */
+  attempts: number;
+}
