@@ -1,15 +1,14 @@
 import type { Knex } from 'knex';
-import type pg from 'pg';
 import { isModule, isPermission, type Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { IDENTITY_CHANGED_CHANNEL, findActiveSession, type ActiveSessionRow } from '../../projections/identity/queries.ts';
 import type { Authenticator } from '../context.ts';
 import type { Clock } from '../../platform/ids.ts';
+import { NoticeListener } from '../../platform/database/notice-listener.ts';
 import { verifySessionToken, type TokenKeys } from './tokens.ts';
 
 const MAX_CACHED_SESSIONS = 10_000;
-const MAX_RECONNECT_MS = 5000;
 
 interface CachedSession {
   row: ActiveSessionRow;
@@ -42,22 +41,14 @@ class SessionCache {
   private readonly sessions = new Map<string, CachedSession>();
   /** Bumped by every notice: a lookup that began before one must not fill the cache after it. */
   private generation = 0;
-  private listener: pg.Client | undefined;
-  private connecting: Promise<void> | undefined;
-  private failures = 0;
-  private retry: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly notices: NoticeListener;
 
-  constructor(private readonly db: Knex) {}
+  constructor(db: Knex) {
+    this.notices = new NoticeListener(db, IDENTITY_CHANGED_CHANNEL, (payload) => this.forget(payload), () => this.forget(''));
+  }
 
   async get(sessionId: string): Promise<CachedSession | undefined> {
-    if (!this.listener) {
-      if (!this.closed) this.connecting ??= this.listen();
-      return undefined;
-    }
-    // Let notices that already reached the socket be read before trusting the cache.
-    await new Promise((resolve) => setImmediate(resolve));
-    return this.sessions.get(sessionId);
+    return (await this.notices.ready()) ? this.sessions.get(sessionId) : undefined;
   }
 
   /** A lookup's generation, to hand back to set(). */
@@ -67,55 +58,21 @@ class SessionCache {
 
   set(generation: number, row: ActiveSessionRow): CachedSession {
     const entry = cached(row);
-    if (this.listener && generation === this.generation) {
+    if (this.notices.listening && generation === this.generation) {
       if (this.sessions.size >= MAX_CACHED_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
       this.sessions.set(row.sessionId, entry);
     }
     return entry;
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retry);
-    await this.connecting;
-    this.drop();
+  close(): Promise<void> {
+    return this.notices.close();
   }
 
   forget(sessionId: string): void {
     this.generation++;
     if (sessionId) this.sessions.delete(sessionId);
     else this.sessions.clear();
-  }
-
-  private async listen(): Promise<void> {
-    try {
-      // A connection of its own, outside the pool: it stays open and idle for the notices.
-      const client: pg.Client = await this.db.client.acquireRawConnection();
-      client.on('notification', (notice) => this.forget(notice.payload ?? ''));
-      client.on('error', () => this.drop());
-      client.on('end', () => this.drop());
-      await client.query(`listen ${IDENTITY_CHANGED_CHANNEL}`);
-      if (this.closed) {
-        await client.end();
-        return;
-      }
-      this.listener = client;
-      this.failures = 0;
-    } catch {
-      this.failures++;
-      // Lookups go to the database meanwhile; the first one after the delay tries again.
-      if (!this.closed) this.retry = setTimeout(() => (this.connecting = undefined), Math.min(MAX_RECONNECT_MS, 100 * 2 ** this.failures)).unref();
-      return;
-    }
-    this.connecting = undefined;
-  }
-
-  /** Stop caching and forget everything: the next lookup listens again. */
-  private drop(): void {
-    const client = this.listener;
-    this.listener = undefined;
-    this.forget('');
-    if (client) void client.end().catch(() => undefined);
   }
 }
 

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import type pg from 'pg';
+import { NoticeListener } from '../database/notice-listener.ts';
 
 /** The channel the subject_keys trigger notifies on an erasure (migrations.ts); payload `<subject id>:<key id>`. */
 export const KEYS_ERASED_CHANNEL = 'subject_keys_erased';
 
 const MAX_ENTRIES = 10_000;
-const MAX_RECONNECT_MS = 5000;
 
 /**
  * Opened subject keys, per process (per knex instance), so that each event read by each of the
@@ -23,27 +22,28 @@ export class KeyCache {
   private readonly liveBySubject = new Map<string, { keyId: string; key: Buffer }>();
   /** Bumped by every erasure: a lookup that began before one must not fill the cache after it. */
   private generation = 0;
-  private listener: pg.Client | undefined;
-  private connecting: Promise<void> | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private failures = 0;
-  private closed = false;
+  private readonly notices: NoticeListener;
 
-  constructor(private readonly db: Knex) {}
+  constructor(db: Knex) {
+    this.notices = new NoticeListener(
+      db,
+      KEYS_ERASED_CHANNEL,
+      (payload) => {
+        const [subjectId, keyId] = payload.split(':');
+        if (subjectId) this.erased(subjectId, keyId);
+      },
+      () => this.forgetAll(),
+    );
+  }
 
   /** Usable once listening; until then every lookup goes to the table (and starts listening). */
-  async ready(): Promise<boolean> {
-    if (!this.listener) {
-      if (!this.closed) this.connecting ??= this.listen();
-      return false;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-    return this.listener !== undefined;
+  ready(): Promise<boolean> {
+    return this.notices.ready();
   }
 
   /** Whether erasures are being heard, hence anything cached. */
   get listening(): boolean {
-    return this.listener !== undefined;
+    return this.notices.listening;
   }
 
   begin(): number {
@@ -60,7 +60,7 @@ export class KeyCache {
 
   /** Remember keys read at `generation` (null: erased for good); nothing if an erasure came since. */
   remember(generation: number, keys: Iterable<[string, Buffer | null]>, live: Iterable<[string, { keyId: string; key: Buffer }]> = []): void {
-    if (!this.listener || generation !== this.generation) return;
+    if (!this.notices.listening || generation !== this.generation) return;
     for (const [keyId, key] of keys) bounded(this.byId).set(keyId, key);
     for (const [subjectId, entry] of live) bounded(this.liveBySubject).set(subjectId, entry);
   }
@@ -73,48 +73,15 @@ export class KeyCache {
     if (keyId) bounded(this.byId).set(keyId, null);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retry);
-    await this.connecting;
-    this.drop();
+  close(): Promise<void> {
+    return this.notices.close();
   }
 
-  private async listen(): Promise<void> {
-    try {
-      // A connection of its own, outside the pool, idle but for the notices.
-      const client: pg.Client = await this.db.client.acquireRawConnection();
-      client.on('notification', (notice) => {
-        const [subjectId, keyId] = (notice.payload ?? '').split(':');
-        if (subjectId) this.erased(subjectId, keyId);
-      });
-      client.on('error', () => this.drop());
-      client.on('end', () => this.drop());
-      await client.query(`listen ${KEYS_ERASED_CHANNEL}`);
-      // It waits for notices only: it must not keep the process alive on its own.
-      (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-      if (this.closed) {
-        await client.end();
-        return;
-      }
-      this.listener = client;
-      this.failures = 0;
-    } catch {
-      this.failures++;
-      if (!this.closed) this.retry = setTimeout(() => (this.connecting = undefined), Math.min(MAX_RECONNECT_MS, 100 * 2 ** this.failures)).unref();
-      return;
-    }
-    this.connecting = undefined;
-  }
-
-  /** Stop caching and forget everything: the next lookup listens again. */
-  private drop(): void {
-    const client = this.listener;
-    this.listener = undefined;
+  /** The listening connection ended: nothing cached may be trusted any more. */
+  private forgetAll(): void {
     this.generation++;
     this.byId.clear();
     this.liveBySubject.clear();
-    if (client) void client.end().catch(() => undefined);
   }
 }
 
