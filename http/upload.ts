@@ -104,18 +104,20 @@ export async function receiveFiles<T>(
     allowEmptyFiles: true,
     minFileSize: 0,
   });
-  let started = 0;
-  form.on('fileBegin', () => started++);
+  // Formidable lists a part when its temporary file is flushed, so a small part can overtake a
+  // large one sent before it; the order sent is the order the parts began.
+  const sent: object[] = [];
+  form.on('fileBegin', (_name, file) => sent.push(file));
   let files: Files;
   try {
     [, files] = await parseForm(ctx, form, limits.maxBytes, limits.messages.tooMany);
   } catch (error) {
-    if (error instanceof HttpError && error.status === 413) throw new HttpError(400, limits.messages.tooLarge(started - 1));
+    if (error instanceof HttpError && error.status === 413) throw new HttpError(400, limits.messages.tooLarge(sent.length - 1));
     throw error;
   }
   const received = Object.values(files).flatMap((list) => list ?? []);
   try {
-    const parts = files[limits.field] ?? [];
+    const parts = [...(files[limits.field] ?? [])].sort((a, b) => sent.indexOf(a) - sent.indexOf(b));
     if (!parts.length) throw new HttpError(400, limits.messages.none);
     return await use(parts.map((part) => ({ fileName: part.originalFilename ?? 'arquivo', claimedType: part.mimetype ?? null, path: part.filepath, sizeBytes: part.size })));
   } finally {
