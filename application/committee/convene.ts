@@ -3,7 +3,12 @@ import { COMMITTEE_AGENTS, type CommitteeAgent } from '../../domain/committee/ag
 import { deliberationDecider } from '../../domain/committee/decider.ts';
 import { deliberationStream, type DeliberationTrigger } from '../../domain/committee/events.ts';
 import type { PolicySnapshot } from '../../domain/credit-policy/policy.ts';
+import { CommitteeMessages } from '../../domain/committee/messages.ts';
+import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { LockNamespace, withTransactionLock } from '../../platform/database/advisory-lock.ts';
+import { COMMITTEE_PROJECTION } from '../../projections/committee/projection.ts';
+import { latestDeliberation } from '../../projections/committee/queries.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
@@ -86,5 +91,31 @@ export async function convene(app: Pick<AppContext, 'store' | 'clock'>, request:
     settings: committee.settings,
     requestedAmountCents: requestedAmountCentsOf(report.inputs),
     at: app.clock.now().toISOString(),
+  });
+}
+
+/**
+ * POST /report/{id}/committee: a new deliberation unless one is running. Two calls at once would
+ * both read "none running" from the projection, so the check, the start and the projection
+ * catching up with it happen under one lock per report: the second caller reads the first's
+ * deliberation and gets the 409.
+ */
+export async function conveneOnRequest(app: AppContext, principal: Principal, reportId: string) {
+  return withTransactionLock(app.db, LockNamespace.committeeConvocation, reportId, async () => {
+    const latest = await latestDeliberation(app.db, principal.organizationId, reportId);
+    if (latest?.status === 'RUNNING') throw new DomainError('conflict', CommitteeMessages.alreadyRunning);
+    const deliberationId = app.ids.objectId();
+    const started = await convene(app, {
+      deliberationId,
+      organizationId: principal.organizationId,
+      reportId,
+      trigger: latest ? 'RERUN' : 'MANUAL',
+      userId: principal.userId,
+    }).catch((error: unknown) => {
+      if (error instanceof DomainError && error.message === Messages.reportStillProcessing) throw new DomainError('conflict', CommitteeMessages.reportNotFinalized);
+      throw error;
+    });
+    await app.readYourWrites([COMMITTEE_PROJECTION], started.position);
+    return { deliberationId, ...started };
   });
 }

@@ -1,9 +1,8 @@
 import Type from 'typebox';
-import { convene } from '../../application/committee/convene.ts';
+import { conveneOnRequest } from '../../application/committee/convene.ts';
 import { CommitteeMessages } from '../../domain/committee/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { COMMITTEE_PROJECTION } from '../../projections/committee/projection.ts';
 import { latestDeliberation, startedView } from '../../projections/committee/queries.ts';
 import type { DeliberationStarted } from '../../domain/committee/events.ts';
 import { Gates, type Gate } from '../gates.ts';
@@ -33,20 +32,7 @@ export const committeeRoutes: RouteTable = {
       responses: { 202: DeliberationSchema },
       errors: [404, 409],
       async handle({ app, principal, params }) {
-        const latest = await latestDeliberation(app.db, principal.organizationId, params.id);
-        if (latest?.status === 'RUNNING') throw new DomainError('conflict', CommitteeMessages.alreadyRunning);
-        const deliberationId = app.ids.objectId();
-        const { position, events } = await convene(app, {
-          deliberationId,
-          organizationId: principal.organizationId,
-          reportId: params.id,
-          trigger: latest ? 'RERUN' : 'MANUAL',
-          userId: principal.userId,
-        }).catch((error: unknown) => {
-          if (error instanceof DomainError && error.message === Messages.reportStillProcessing) throw new DomainError('conflict', CommitteeMessages.reportNotFinalized);
-          throw error;
-        });
-        await app.readYourWrites([COMMITTEE_PROJECTION], position);
+        const { deliberationId, events } = await conveneOnRequest(app, principal, params.id);
         const shown = await latestDeliberation(app.db, principal.organizationId, params.id);
         const started = events.find((e): e is DeliberationStarted => e.type === 'DeliberationStarted')!;
         return { status: 202, body: shown?.id === deliberationId ? shown : startedView(started.data) };

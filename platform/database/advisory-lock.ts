@@ -4,7 +4,20 @@ import type pg from 'pg';
 /** Namespaces keep the service's advisory locks apart from each other and from anyone else's. */
 export const LockNamespace = {
   processManager: 0x706d67, // 'pmg'
+  committeeConvocation: 0x636f6d, // 'com'
 } as const;
+
+/**
+ * Runs `work` while this transaction holds the advisory lock `name`: callers across every process
+ * that use the same name take turns, and the lock goes with the transaction however it ends. For
+ * short check-then-act sections whose check reads a projection the act itself updates.
+ */
+export async function withTransactionLock<T>(db: Knex, namespace: number, name: string, work: () => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [namespace, name]);
+    return work();
+  });
+}
 
 /**
  * How often a session holding locks proves it is still alive, and how long it may take to answer.

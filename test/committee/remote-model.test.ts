@@ -57,6 +57,19 @@ test('a second convocation while one is RUNNING is refused with 409; released, i
   assert.is(done.totalOutputTokens, 8 * 300);
 });
 
+test('two convocations at the same moment: one starts, the other is refused with 409', async () => {
+  const chat = await startCommitteeChatServer({ hold: true });
+  const { app, tenant } = await serviceWith(chat);
+  const reportId = await reportUnder(app, tenant.token, committeePolicy('OFF'));
+  const replies = await Promise.all([1, 2, 3].map(() => app.call('POST', `/report/${reportId}/committee`, { token: tenant.token })));
+  assert.equal(replies.map((r) => r.status).sort(), [202, 409, 409]);
+  assert.ok(replies.filter((r) => r.status === 409).every((r) => r.body.message === CommitteeMessages.alreadyRunning));
+  const started = await app.app.db('committee_deliberations').where({ report_id: reportId }).count<{ count: string }[]>('* as count');
+  assert.is(Number(started[0]!.count), 1, 'one deliberation started');
+  chat.release();
+  await finishedDeliberation(app, tenant.token, reportId);
+});
+
 test('a model that keeps answering invalid JSON ends the deliberation ERROR and COMMITTEE_FINISHED says so', async () => {
   const chat = await startCommitteeChatServer({ content: 'isto não é JSON' });
   const { app, tenant } = await serviceWith(chat);
