@@ -51,6 +51,7 @@ export class FinancialExtractionProcess {
     const { state } = await loadState(this.app.store, stream, reportDecider);
     if (state.financialBatches?.[submitted.batchId]) return;
     const { attempt, outcome } = await this.withRetries(state, submitted);
+    if (!outcome) return;
     await handleCommand(this.app.store, stream, reportDecider, {
       type: 'RecordFinancialExtraction',
       batchId: submitted.batchId,
@@ -61,19 +62,41 @@ export class FinancialExtractionProcess {
     });
   }
 
-  private async withRetries(state: ReportState, submitted: FinancialStatementsSubmitted['data']): Promise<{ attempt: number; outcome: Outcome }> {
+  /**
+   * Each try is recorded before it runs and numbered by the report, so tries a crashed process
+   * began count too: after a restart the extraction resumes at the next number, and a batch whose
+   * tries are spent ends in ERROR without another.
+   */
+  private async withRetries(state: ReportState, submitted: FinancialStatementsSubmitted['data']): Promise<{ attempt: number; outcome: Outcome | null }> {
     const { FINANCIAL_EXTRACTION_ATTEMPTS: attempts, FINANCIAL_EXTRACTION_RETRY_MS: retryMs } = this.app.config;
     const sleep = this.ports.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-    for (let attempt = 1; ; attempt++) {
+    const unavailable = (attempt: number) => ({ attempt, outcome: { kind: 'ERROR', code: 'INTEGRATION_UNAVAILABLE', reason: FinancialExtractionMessages.unavailable } as const });
+    let begun = state.financialAttempts?.[submitted.batchId] ?? 0;
+    if (begun >= attempts) return unavailable(begun);
+    for (;;) {
+      const attempt = await this.begin(submitted);
+      if (attempt === null) return { attempt: begun, outcome: null };
+      begun = attempt;
       try {
         return { attempt, outcome: await this.extract(state, submitted) };
       } catch (error) {
         if (error instanceof MissingStatementError) return { attempt, outcome: { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: error.message } };
         this.log.warn({ err: error, reportId: submitted.reportId, batchId: submitted.batchId, attempt }, 'financial statements extraction failed');
-        if (attempt >= attempts) return { attempt, outcome: { kind: 'ERROR', code: 'INTEGRATION_UNAVAILABLE', reason: FinancialExtractionMessages.unavailable } };
+        if (attempt >= attempts) return unavailable(attempt);
         await sleep(retryMs * 4 ** (attempt - 1));
       }
     }
+  }
+
+  /** The number of the try just begun; null when another process recorded the batch's outcome meanwhile. */
+  private async begin(submitted: FinancialStatementsSubmitted['data']): Promise<number | null> {
+    const { events } = await handleCommand(this.app.store, reportStream(submitted.reportId), reportDecider, {
+      type: 'BeginFinancialExtractionAttempt',
+      batchId: submitted.batchId,
+      at: this.app.clock.now().toISOString(),
+    });
+    const begun = events.find((e) => e.type === 'FinancialStatementsExtractionAttempted');
+    return begun ? (begun.data as { attempt: number }).attempt : null;
   }
 
   private async extract(state: ReportState, submitted: FinancialStatementsSubmitted['data']): Promise<Outcome> {

@@ -20,6 +20,7 @@ export const reportPersonalData: PersonalDataRule = {
     ReportExported: ['document'],
     ReportExportFailed: ['document'],
     FinancialStatementsSubmitted: ['document'],
+    FinancialStatementsExtractionAttempted: ['document'],
     FinancialStatementsExtracted: ['document'],
     FinancialStatementsExtractionFailed: ['document'],
   },

@@ -7,7 +7,7 @@ import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
 import { reportDecided } from './decided.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
-import { recordFinancialExtraction, type RecordFinancialExtraction } from './extraction-decider.ts';
+import { beginFinancialExtractionAttempt, recordFinancialExtraction, type BeginFinancialExtractionAttempt, type RecordFinancialExtraction } from './extraction-decider.ts';
 import { recordCommitteeDecision, type RecordCommitteeDecision } from './committee-decider.ts';
 import { decideOpinion, type OpinionCommand } from './opinion-decider.ts';
 import type { ReportFacts } from './public-events.ts';
@@ -54,6 +54,7 @@ export type ReportCommand =
   | ({ type: 'RecordExport'; organizationId: string; userId: string; at: string } & ExportedFile)
   | { type: 'RecordExportFailure'; organizationId: string; userId: string; format: ExportFormat; reason: string; at: string }
   | SubmitFinancialStatements
+  | BeginFinancialExtractionAttempt
   | RecordFinancialExtraction
   | RecordCommitteeDecision
   | OpinionCommand;
@@ -184,6 +185,8 @@ export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {
         return recordManualAnalysis(command, state);
       case 'SubmitFinancialStatements':
         return submitFinancialStatements(command, state);
+      case 'BeginFinancialExtractionAttempt':
+        return beginFinancialExtractionAttempt(command, state);
       case 'RecordFinancialExtraction':
         return recordFinancialExtraction(command, state);
       case 'RecordExport': {

@@ -4,7 +4,7 @@ import type { SectionOpinionRecorded, SectionOpinionsRequested } from './opinion
 import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
 import type { Decision } from './statuses.ts';
 import type { FinancialStatementsSubmitted } from './financial-events.ts';
-import type { FinancialStatementsExtracted, FinancialStatementsExtractionFailed } from './extraction-events.ts';
+import type { FinancialStatementsExtracted, FinancialStatementsExtractionAttempted, FinancialStatementsExtractionFailed } from './extraction-events.ts';
 
 export const REPORT_CATEGORY = 'report';
 export const reportStream = (reportId: string) => `${REPORT_CATEGORY}-${reportId}`;
@@ -112,6 +112,7 @@ export type ReportEvent =
   | ReportExportFailed
   | ReportProcessingFailed
   | FinancialStatementsSubmitted
+  | FinancialStatementsExtractionAttempted
   | FinancialStatementsExtracted
   | FinancialStatementsExtractionFailed
   | SectionOpinionsRequested
@@ -128,6 +129,7 @@ export const REPORT_EVENT_TYPES: readonly ReportEvent['type'][] = [
   'ReportExportFailed',
   'ReportProcessingFailed',
   'FinancialStatementsSubmitted',
+  'FinancialStatementsExtractionAttempted',
   'FinancialStatementsExtracted',
   'FinancialStatementsExtractionFailed',
   'SectionOpinionsRequested',

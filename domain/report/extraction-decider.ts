@@ -1,6 +1,6 @@
 import { balanceSheetDetails, FINANCIAL_STATEMENTS_INTEGRATION, latestPeriodAt, publishedPeriods, type FinancialAnalysis } from '../financial/section.ts';
 import type { ReportEvent } from './events.ts';
-import type { FinancialStatementsExtracted, FinancialStatementsExtractionFailed } from './extraction-events.ts';
+import type { FinancialStatementsExtracted, FinancialStatementsExtractionAttempted, FinancialStatementsExtractionFailed } from './extraction-events.ts';
 import { SECTION_ERROR_MESSAGES, type SectionErrorCode } from './sections.ts';
 import type { ReportState } from './state.ts';
 
@@ -14,6 +14,21 @@ export interface RecordFinancialExtraction {
     | { kind: 'DONE'; analysis: FinancialAnalysis; registryId: string | null }
     | { kind: 'ERROR'; code: SectionErrorCode; reason: string };
   at: string;
+}
+
+/** The extraction process begins a try at a batch; the event numbers it. */
+export interface BeginFinancialExtractionAttempt {
+  type: 'BeginFinancialExtractionAttempt';
+  batchId: string;
+  at: string;
+}
+
+export function beginFinancialExtractionAttempt(command: BeginFinancialExtractionAttempt, state: ReportState): ReportEvent[] {
+  const facts = state.facts;
+  if (!facts || !Object.values(state.financialKeys ?? {}).includes(command.batchId)) throw new Error(`batch ${command.batchId} was never submitted to this report`);
+  if (state.financialBatches?.[command.batchId]) return [];
+  const attempt = (state.financialAttempts?.[command.batchId] ?? 0) + 1;
+  return [{ type: 'FinancialStatementsExtractionAttempted', data: { ...facts, batchId: command.batchId, attempt, startedAt: command.at } }];
 }
 
 /** The registry document of the file that printed the latest period first, else of any file. */
@@ -76,8 +91,10 @@ export function recordFinancialExtraction(command: RecordFinancialExtraction, st
   ];
 }
 
-/** Which batches have an outcome, and the section a first extraction created. */
-export function evolveExtraction(state: ReportState, event: FinancialStatementsExtracted | FinancialStatementsExtractionFailed): ReportState {
+/** Tries begun, which batches have an outcome, and the section a first extraction created. */
+export function evolveExtraction(state: ReportState, event: FinancialStatementsExtractionAttempted | FinancialStatementsExtracted | FinancialStatementsExtractionFailed): ReportState {
+  if (event.type === 'FinancialStatementsExtractionAttempted') return { ...state, financialAttempts: { ...state.financialAttempts, [event.data.batchId]: event.data.attempt } };
+  const { [event.data.batchId]: _ended, ...financialAttempts } = state.financialAttempts ?? {};
   const financialBatches = { ...state.financialBatches, [event.data.batchId]: event.type === 'FinancialStatementsExtracted' ? ('DONE' as const) : ('ERROR' as const) };
-  return { ...state, financialBatches, financialSectionId: event.data.sectionId };
+  return { ...state, financialBatches, financialAttempts, financialSectionId: event.data.sectionId };
 }

@@ -28,6 +28,16 @@ export type FinancialStatementsExtracted = DomainEvent<
   }
 >;
 
+/**
+ * One try at a batch's extraction began. Recorded before the try, so a process that dies in the
+ * middle of one (a PDF that exhausts memory) still spends it: the attempts are bounded across
+ * restarts, not only within one process.
+ */
+export type FinancialStatementsExtractionAttempted = DomainEvent<
+  'FinancialStatementsExtractionAttempted',
+  ReportFacts & { batchId: string; attempt: number; startedAt: string }
+>;
+
 /** A batch that could not be extracted: the BALANCE_SHEET section ended in ERROR in the same append. */
 export type FinancialStatementsExtractionFailed = DomainEvent<
   'FinancialStatementsExtractionFailed',

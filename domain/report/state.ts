@@ -25,6 +25,8 @@ export interface ReportState {
   /** Submitted batches with an extraction outcome, and the BALANCE_SHEET section a first extraction created. */
   financialBatches?: Record<string, 'DONE' | 'ERROR'>;
   financialSectionId?: string;
+  /** Extraction tries begun per batch still without an outcome. */
+  financialAttempts?: Record<string, number>;
   opinions: OpinionState;
 }
 
@@ -100,6 +102,7 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
       };
     case 'FinancialStatementsSubmitted':
       return evolveFinancial({ ...state, facts }, event);
+    case 'FinancialStatementsExtractionAttempted':
     case 'FinancialStatementsExtracted':
     case 'FinancialStatementsExtractionFailed':
       return evolveExtraction({ ...state, facts }, event);

@@ -123,6 +123,8 @@ export function timeOf(event: ReportEvent): string {
       return event.data.failedAt;
     case 'FinancialStatementsSubmitted':
       return event.data.submittedAt;
+    case 'FinancialStatementsExtractionAttempted':
+      return event.data.startedAt;
     case 'FinancialStatementsExtracted':
       return event.data.extractedAt;
     case 'FinancialStatementsExtractionFailed':

@@ -84,4 +84,14 @@ test('no registered file: the extraction names no registry and sends no webhook'
   assert.is(routeEvent('FinancialStatementsExtracted', e as never), null);
 });
 
+test('each try begun is numbered by the report, across processes; a batch with an outcome begins none', () => {
+  const past = history(['BALANCE_SHEET']);
+  const begin: ReportCommand = { type: 'BeginFinancialExtractionAttempt', batchId: BATCH, at: AT };
+  const first = given(reportDecider, past).when(begin).decided();
+  const second = given(reportDecider, [...past, ...first]).when(begin).decided();
+  assert.equal([...first, ...second].map((e) => [e.type, (e.data as { attempt: number }).attempt]), [['FinancialStatementsExtractionAttempted', 1], ['FinancialStatementsExtractionAttempted', 2]]);
+  const ended = [...past, ...first, ...given(reportDecider, [...past, ...first]).when(done).decided()];
+  given(reportDecider, ended).when(begin).then([]);
+});
+
 test.run();

@@ -112,6 +112,26 @@ test('a store down through every try: ERROR INTEGRATION_UNAVAILABLE at the last 
   assert.equal([section.outcome, section.errors[0]!.code, section.errors[0]!.message, result.attempt], ['ERROR', 'INTEGRATION_UNAVAILABLE', FinancialExtractionMessages.unavailable, 3]);
 });
 
+test('tries survive a restart: a process dying after its first try hands over attempt 2; tries spent by dead processes end in ERROR untried', async (ctx) => {
+  const { reportId, event } = await submitted(ctx, [ctx.pdf]);
+  const real = objectStoreFor(ctx.app.app.config);
+  const down: ObjectStore = { ...real, get: () => Promise.reject(new ObjectStoreError('down')) };
+  const dying = new FinancialExtractionProcess(ctx.app.app, { store: down, model: offline, sleep: () => Promise.reject(new Error('killed')) }, quiet);
+  await dying.handle(event).then(() => assert.unreachable('the process died'), (error: Error) => assert.is(error.message, 'killed'));
+  await process(ctx, real).handle(event);
+  assert.equal([(await outcome(ctx, reportId)).section.outcome, (await outcome(ctx, reportId)).result.attempt], ['DONE', 2]);
+
+  const spent = await submitted(ctx, [ctx.pdf]);
+  for (let i = 0; i < 3; i++) {
+    await handleCommand(ctx.app.app.store, reportStream(spent.reportId), reportDecider, { type: 'BeginFinancialExtractionAttempt', batchId: spent.event.data.batchId as string, at: new Date().toISOString() });
+  }
+  let reads = 0;
+  const counting: ObjectStore = { ...real, get: (key) => (reads++, real.get(key)) };
+  await process(ctx, counting).handle(spent.event);
+  const { section, result } = await outcome(ctx, spent.reportId);
+  assert.equal([section.outcome, section.errors[0]!.code, result.attempt, reads], ['ERROR', 'INTEGRATION_UNAVAILABLE', 3, 0]);
+});
+
 test('a file gone from the store or a PDF without statements ends at once with INTEGRATION_NO_DATA', async (ctx) => {
   const gone = await submitted(ctx, [ctx.pdf]);
   const store = objectStoreFor(ctx.app.app.config);
