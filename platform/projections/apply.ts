@@ -3,7 +3,7 @@ import { comparePositions, type Position, type RecordedEvent } from '../eventsto
 import { lockCheckpoint, saveCheckpoint } from './checkpoints.ts';
 import { assertLease, LeaseLost, type Lease } from './leases.ts';
 import { parkEvent } from './parking.ts';
-import type { Projection } from './projection.ts';
+import type { Projection, ProjectionContext } from './projection.ts';
 
 /** The stored checkpoint is not where this writer left it: a rebuild switched tables, or another holder wrote. */
 export class CheckpointMoved extends Error {
@@ -61,6 +61,7 @@ interface Parking {
 /** One transaction: the projection's events of the batch, the parked event if any, the new position. */
 export async function writeBatch(
   db: Knex,
+  context: ProjectionContext,
   projection: Projection,
   target: BatchTarget,
   events: readonly RecordedEvent[],
@@ -71,7 +72,7 @@ export async function writeBatch(
     await target.begin(trx);
     const handled = new Set(projection.eventTypes);
     const relevant = events.filter((e) => handled.has(e.type));
-    if (relevant.length) await projection.handle(relevant, trx);
+    if (relevant.length) await projection.handle(relevant, trx, context);
     if (park) await parkEvent(trx, projection.name, park.event, park.error, park.attempts);
     await target.finish(trx, position);
   });
@@ -129,6 +130,7 @@ export interface ParkingOptions {
  */
 export async function writeWithParking(
   db: Knex,
+  context: ProjectionContext,
   projection: Projection,
   target: BatchTarget,
   events: readonly RecordedEvent[],
@@ -136,7 +138,7 @@ export async function writeWithParking(
   options: ParkingOptions,
 ): Promise<void> {
   try {
-    await writeBatch(db, projection, target, events, position);
+    await writeBatch(db, context, projection, target, events, position);
     return;
   } catch (error) {
     if (isControlFlow(error) || isInfrastructureFailure(error)) throw error;
@@ -144,7 +146,7 @@ export async function writeWithParking(
   for (const event of events) {
     for (let attempts = 1; ; attempts++) {
       try {
-        await writeBatch(db, projection, target, [event], event.position);
+        await writeBatch(db, context, projection, target, [event], event.position);
         break;
       } catch (error) {
         if (isControlFlow(error) || isInfrastructureFailure(error)) throw error;
@@ -154,12 +156,12 @@ export async function writeWithParking(
         }
         // A database that stopped answering during the tries makes every event fail alike.
         await db.raw('select 1');
-        await writeBatch(db, projection, target, [], event.position, { event, error, attempts });
+        await writeBatch(db, context, projection, target, [], event.position, { event, error, attempts });
         options.onParked?.(event, error);
         break;
       }
     }
   }
   const last = events[events.length - 1];
-  if (!last || comparePositions(position, last.position) > 0) await writeBatch(db, projection, target, [], position);
+  if (!last || comparePositions(position, last.position) > 0) await writeBatch(db, context, projection, target, [], position);
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
 import { lockCheckpoint } from './checkpoints.ts';
-import type { Projection } from './projection.ts';
+import { projectionContext, type Projection } from './projection.ts';
 
 export type ParkedStatus = 'parked' | 'retried' | 'skipped';
 
@@ -117,7 +117,7 @@ export async function retryParked(db: Knex, store: EventStore, projections: read
       const from = stream.findIndex((e) => e.id === parked.eventId);
       if (from < 0) throw new Error(`event ${parked.eventId} is no longer in ${parked.streamName}`);
       const replay = stream.slice(from).filter((e, i) => i === 0 || (handled.has(e.type) && comparePositions(e.position, checkpoint) <= 0));
-      await projection.handle(replay, trx);
+      await projection.handle(replay, trx, projectionContext(store));
       await trx(TABLE).where({ id }).update({ status: 'retried', resolved_at: trx.fn.now() });
       return { ...parked, status: 'retried' as const };
     });

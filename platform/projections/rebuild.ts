@@ -5,7 +5,7 @@ import { comparePositions, START, type EventStore, type Position } from '../even
 import { withoutStatementTimeout } from '../database/knex.ts';
 import { writeWithParking, type BatchTarget } from './apply.ts';
 import { lockCheckpoint, saveCheckpoint } from './checkpoints.ts';
-import type { Projection } from './projection.ts';
+import { projectionContext, type Projection } from './projection.ts';
 
 export interface RebuildProgress {
   projection: string;
@@ -124,6 +124,7 @@ export async function rebuildProjection(db: Knex, store: EventStore, projection:
   const schema = `rebuild_${suffix}`;
   const retired = `retired_${suffix}`;
   const target = new ShadowTarget(schema);
+  const context = projectionContext(store);
   const filter = { eventTypes: projection.eventTypes };
   const parking = {
     maxAttempts: options.maxAttempts ?? 3,
@@ -137,7 +138,7 @@ export async function rebuildProjection(db: Knex, store: EventStore, projection:
   const catchUp = async (head: Position) => {
     for (;;) {
       const batch = await store.readAll({ after: at, filter, maxCount: batchSize });
-      if (batch.events.length) await writeWithParking(db, projection, target, batch.events, batch.checkpoint, parking);
+      if (batch.events.length) await writeWithParking(db, context, projection, target, batch.events, batch.checkpoint, parking);
       events += batch.events.length;
       at = batch.checkpoint;
       options.onProgress?.({ projection: projection.name, events, at, head });
@@ -162,7 +163,7 @@ export async function rebuildProjection(db: Knex, store: EventStore, projection:
           while (comparePositions(at, live) < 0) {
             const batch = await store.readAll({ after: at, filter, maxCount: batchSize });
             if (comparePositions(batch.checkpoint, at) <= 0) throw new Error(`the store does not reach ${projection.name}'s checkpoint yet`);
-            if (batch.events.length) await projection.handle(batch.events, trx);
+            if (batch.events.length) await projection.handle(batch.events, trx, context);
             events += batch.events.length;
             at = batch.checkpoint;
           }

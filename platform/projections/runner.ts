@@ -5,7 +5,7 @@ import { START, comparePositions, type EventStore, type Position } from '../even
 import { CheckpointMoved, LiveTarget, writeBatch, writeWithParking } from './apply.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { LeaseLost, newLeaseOwner, releaseLease, renewLease, tryAcquireLease, type Lease } from './leases.ts';
-import type { Projection } from './projection.ts';
+import { projectionContext, type Projection, type ProjectionContext } from './projection.ts';
 
 export interface RunnerOptions {
   batchSize: number;
@@ -36,6 +36,7 @@ export class ProjectionRunner {
   private readonly loops: Promise<void>[] = [];
   private readonly stops = new Set<() => Promise<void>>();
   private readonly sleepers = new Set<() => void>();
+  private readonly context: ProjectionContext;
 
   constructor(
     private readonly db: Knex,
@@ -44,6 +45,7 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions,
   ) {
     this.progress.setMaxListeners(0);
+    this.context = projectionContext(store);
   }
 
   /** Positions reached by projections this process runs, for read-your-writes without a query. */
@@ -149,7 +151,7 @@ export class ProjectionRunner {
         // A caught-up runner writes no batch that would notice a rebuild's switch: look for it.
         const at = (await readCheckpoints(this.db, [name])).get(name)?.position ?? START;
         if (comparePositions(at, target.stored) !== 0) throw new CheckpointMoved(name);
-        if (comparePositions(reached, target.stored) > 0) await writeBatch(this.db, projection, target, [], reached);
+        if (comparePositions(reached, target.stored) > 0) await writeBatch(this.db, this.context, projection, target, [], reached);
       });
 
     let failure: unknown;
@@ -157,7 +159,7 @@ export class ProjectionRunner {
       async (events, position) => {
         if (events.length) {
           await serial(() =>
-            writeWithParking(this.db, projection, target, events, position, {
+            writeWithParking(this.db, this.context, projection, target, events, position, {
               maxAttempts: this.options.maxAttempts ?? 3,
               retryDelayMs: this.options.retryDelayMs ?? 100,
               onParked: (event, error) =>

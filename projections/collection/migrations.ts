@@ -58,4 +58,16 @@ export const collectionMigrations: Migration[] = [
       await knex.schema.alterTable('collection_collections', (t) => t.index(['status', 'expires_at']));
     },
   },
+  {
+    // Whose keys sealed something in the collection's events: an erasure of one of them folds the
+    // row again. Rows written before this column learn their subjects on a rebuild.
+    name: '202611281200_collection_subject_ids',
+    async up(knex) {
+      await knex.schema.alterTable('collection_collections', (t) => t.specificType('subject_ids', 'text[]').notNullable().defaultTo('{}'));
+      await knex.raw('create index collection_collections_subject_ids on collection_collections using gin (subject_ids)');
+    },
+    async down(knex) {
+      await knex.schema.alterTable('collection_collections', (t) => t.dropColumn('subject_ids'));
+    },
+  },
 ];

@@ -1,4 +1,6 @@
 import { suite } from 'uvu';
+import { rebuildProjection } from '../../../platform/projections/rebuild.ts';
+import { collectionProjection } from '../../../projections/collection/projection.ts';
 import * as assert from 'uvu/assert';
 import { CollectionMessages as M } from '../../../domain/collection/messages.ts';
 import { collectionInputValues } from '../../../projections/collection/inputs-queries.ts';
@@ -121,6 +123,19 @@ test('a template\'s form: earlier answers of the registry are suggested in the n
   const erased = await call('POST', '/v1/personal-data/erase', { document, type: 'cnpj' });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
   await eventually(async () => Object.keys(await collectionInputValues(app.app.db, tenant.organizationId, first.registryId)).length === 0, 20_000, 'input keys erased');
+  // The collection read model folds both collections again: neither the name nor an answer stays in a reply.
+  for (const collection of [first, second]) {
+    const detail = await eventually(async () => {
+      const reply = await call('GET', `/v1/collections/${collection.id}`);
+      const text = JSON.stringify(reply.body);
+      return reply.status === 200 && !text.includes('Mercearia Antiga') && !text.includes('42000') && reply.body;
+    }, 20_000, 'the collection read model erased');
+    assert.is(detail.id, collection.id);
+  }
+  const rows = () => app.app.db('collection_collections').whereIn('id', [first.id, second.id]).orderBy('id').select('id', 'status', 'registry_id', 'subject_name', 'subject_document', 'state');
+  const folded = await rows();
+  await rebuildProjection(app.app.db, app.app.store, collectionProjection);
+  assert.equal(await rows(), folded, 'folded again on erasure = rebuilt');
 });
 
 test.run();
