@@ -84,9 +84,13 @@ export const TO_ISSUE = 'TO_ISSUE';
 /** Durations of 120 days or more fall into this last cycle bucket. */
 export const CYCLE_LAST_BUCKET = 120;
 
-/** Whole days from `start` to `end`, when both happened in that order; null otherwise. */
+/**
+ * Whole days from `start` to `end`, when both happened in that order; null otherwise. date_part
+ * (double precision) rather than extract (numeric since PostgreSQL 14): the same whole days, and
+ * a filtered dashboard computes it for every proposal of its period.
+ */
 const days = (start: string, end: string, cap: number | null) => {
-  const whole = `floor(extract(epoch from (${end} - ${start})) / 86400)::int`;
+  const whole = `floor(date_part('epoch', ${end} - ${start}) / 86400)::int`;
   return `(case when ${start} is not null and ${end} >= ${start} then ${cap === null ? whole : `least(${whole}, ${cap})`} end)`;
 };
 /**
@@ -94,10 +98,13 @@ const days = (start: string, end: string, cap: number | null) => {
  * indicative offers are chosen, so the firm offer comes after the choice) has no FIRM_CHOSEN
  * duration, and then its CHOSEN_ISSUED runs from the choice.
  */
-export const DURATIONS_SQL = `(values
-  ('${TO_ISSUE}', ${days('f.created_at', 'f.issued_at', null)}),
-  ('RECEIVED_ANALYZED', ${days('f.created_at', 'f.analyzed_at', CYCLE_LAST_BUCKET)}),
-  ('ANALYZED_PREAPPROVED', ${days('f.analyzed_at', 'f.pre_approved_at', CYCLE_LAST_BUCKET)}),
-  ('PREAPPROVED_FIRM', ${days('f.pre_approved_at', 'f.firm_offer_at', CYCLE_LAST_BUCKET)}),
-  ('FIRM_CHOSEN', ${days('f.firm_offer_at', 'f.chosen_at', CYCLE_LAST_BUCKET)}),
-  ('CHOSEN_ISSUED', ${days('f.chosen_at', 'f.issued_at', CYCLE_LAST_BUCKET)}))`;
+export const DURATIONS: ReadonlyArray<readonly [pair: string, days: string]> = [
+  [TO_ISSUE, days('f.created_at', 'f.issued_at', null)],
+  ['RECEIVED_ANALYZED', days('f.created_at', 'f.analyzed_at', CYCLE_LAST_BUCKET)],
+  ['ANALYZED_PREAPPROVED', days('f.analyzed_at', 'f.pre_approved_at', CYCLE_LAST_BUCKET)],
+  ['PREAPPROVED_FIRM', days('f.pre_approved_at', 'f.firm_offer_at', CYCLE_LAST_BUCKET)],
+  ['FIRM_CHOSEN', days('f.firm_offer_at', 'f.chosen_at', CYCLE_LAST_BUCKET)],
+  ['CHOSEN_ISSUED', days('f.chosen_at', 'f.issued_at', CYCLE_LAST_BUCKET)],
+];
+/** Every pair of a row at once, for the rollups (which keep all of them): `cross join lateral DURATIONS_SQL p(pair, days)`. */
+export const DURATIONS_SQL = `(values ${DURATIONS.map(([pair, sql]) => `('${pair}', ${sql})`).join(', ')})`;

@@ -41,4 +41,20 @@ export const dashboardMigrations: Migration[] = [
       for (const table of DASHBOARD_TABLES) await knex.schema.dropTable(table);
     },
   },
+  {
+    // Open proposals (a few of all) are read on every dashboard, period or not: this index holds
+    // every column those blocks read, so they are read from it alone (an index-only scan). Its
+    // statuses are every status openStatuses (domain/dashboard/sla.ts) can count as open.
+    name: '202611281210_dashboard_open_proposals_index',
+    async up(knex) {
+      await knex.raw(
+        `create index proposal_facts_open on proposal_facts (organization_id, status, created_at)
+         include (status_changed_at, id, origin, correspondent_id, agent_id, product_key, portfolio_id, entity_type)
+         where status in ('DRAFT', 'IN_ANALYSIS', 'WAITING_OPERATOR', 'WAITING_CUSTOMER')`,
+      );
+    },
+    async down(knex) {
+      await knex.raw('drop index proposal_facts_open');
+    },
+  },
 ];

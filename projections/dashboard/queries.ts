@@ -5,7 +5,7 @@ import { DAY_MS, type DashboardRange } from '../../domain/dashboard/period.ts';
 import { openStatuses } from '../../domain/dashboard/sla.ts';
 import type { Sla } from '../../domain/proposal/dashboard-filters.ts';
 import { KEY_SQL, MEASURES, TO_ISSUE } from './contribution.ts';
-import { durationsSource, factsFilter, grouped, placementOf, planOf, sql, sumsSource, type DashboardFilter, type Sql } from './sources.ts';
+import { durationsSource, factsFilter, grouped, join, placementOf, planOf, scanCte, sql, sumsSource, type DashboardFilter, type Sql } from './sources.ts';
 
 export type { DashboardFilter } from './sources.ts';
 
@@ -45,48 +45,61 @@ function openWhere(q: DashboardQuery): Sql {
   return sql(`f.organization_id = ? and f.status = any(?)${filter.sql}`, [q.organizationId, open, ...filter.bindings]);
 }
 
+/**
+ * Every block's rows in one statement, each block a json array column: one round trip, one
+ * snapshot, and a relation named in `shared` (materialized once) read by every block that needs it
+ * instead of each block scanning the facts again.
+ */
+function oneStatement(shared: Array<[string, Sql]>, blocks: Record<string, Sql>): Sql {
+  const withs = join(shared.map(([name, s]) => sql(`${name} as materialized (${s.sql})`, s.bindings)), ', ');
+  const columns = join(Object.entries(blocks).map(([name, s]) => sql(`(select coalesce(json_agg(x), '[]'::json) from (${s.sql}) x) as ${name}`, s.bindings)), ', ');
+  return sql(`${shared.length ? `with ${withs.sql} ` : ''}select ${columns.sql}`, [...withs.bindings, ...columns.bindings]);
+}
+
 async function readAll(trx: Knex.Transaction, q: DashboardQuery): Promise<DashboardData> {
   const plan = planOf(q.organizationId, q.filter, q.range, q.compare);
-  const run = async (s: Sql) => (await trx.raw(s.sql, s.bindings as Knex.RawBinding[])).rows as Array<Record<string, unknown>>;
   const period = (source: Sql, select: string, groupBy: string) =>
     sql(`select ${select} from (${source.sql}) s where s.t >= ? and s.t < ? group by ${groupBy}`, [...source.bindings, new Date(q.range.from), new Date(q.range.to)]);
 
-  const byWeek = await run(grouped(plan, sumsSource(plan, 'all'), 'week', ['status', 'step'], SUMS));
-  const byKey = await run(grouped(plan, sumsSource(plan, q.dim), 'key', [], SUMS));
-  const main = [...byWeek, ...byKey].map((row) => ({ ...placementOf(row), status: (row.status as string) ?? null, step: (row.step as string) ?? null, measures: measuresOf(row) }));
-  const toIssueRows = [
-    ...(await run(grouped(plan, durationsSource(plan, 'all', [TO_ISSUE]), 'week', ['days'], 'sum(n)::bigint as n'))),
-    ...(await run(grouped(plan, durationsSource(plan, q.dim, [TO_ISSUE]), 'key', ['days'], 'sum(n)::bigint as n'))),
-  ];
-  const cycle = await run(period(durationsSource(plan, 'all', CYCLE_PAIRS), 'pair, days, sum(n)::bigint as n', 'pair, days'));
-  const mix = await run(period(sumsSource(plan, 'product'), 'key, sum(received)::bigint as count, sum(requested_cents)::bigint as requested', 'key'));
-
+  // Open proposals (openNow, outOfSla, aging, the five oldest) are read from the facts once.
   const where = openWhere(q);
   const out = outOfSlaSql(q);
-  const openSource = sql(`select f.created_at as t, ${KEY_SQL[q.dim]} as key, ${out.sql} as out_of_sla from proposal_facts f where ${where.sql} and f.created_at >= ? and f.created_at < ?`, [
-    ...out.bindings,
-    ...where.bindings,
-    new Date(plan.scanFrom),
-    new Date(plan.scanTo),
-  ]);
+  const openFacts = sql(
+    `select f.id, f.status, f.status_changed_at, f.created_at as t, ${KEY_SQL[q.dim]} as key, ${out.sql} as out_of_sla from proposal_facts f where ${where.sql}`,
+    [...out.bindings, ...where.bindings],
+  );
+  const openSource = sql('select t, key, out_of_sla from open_facts where t >= ? and t < ?', [new Date(plan.scanFrom), new Date(plan.scanTo)]);
   const openCounts = 'count(*)::int as open_now, count(*) filter (where out_of_sla)::int as out_of_sla';
-  const open = [...(await run(grouped(plan, openSource, 'week', [], openCounts))), ...(await run(grouped(plan, openSource, 'key', [], openCounts)))];
-
   const since = (days: number) => new Date(q.now - days * DAY_MS);
-  const aging = await run(
-    sql(
-      `select f.status, count(*) filter (where f.status_changed_at > ?)::int as up_to2,
-              count(*) filter (where f.status_changed_at <= ? and f.status_changed_at > ?)::int as up_to7,
-              count(*) filter (where f.status_changed_at <= ?)::int as over7, count(*)::int as total, count(*) filter (where ${out.sql})::int as out_of_sla
-       from proposal_facts f where ${where.sql} group by f.status`,
-      [since(3), since(3), since(8), since(8), ...out.bindings, ...where.bindings],
+  const shared: Array<[string, Sql]> = [['open_facts', openFacts], ...(plan.scanOnce ? [['scan', scanCte(plan)] as [string, Sql]] : [])];
+  const statement = oneStatement(shared, {
+    by_week: grouped(plan, sumsSource(plan, 'all'), 'week', ['status', 'step'], SUMS),
+    by_key: grouped(plan, sumsSource(plan, q.dim), 'key', [], SUMS),
+    to_issue_by_week: grouped(plan, durationsSource(plan, 'all', [TO_ISSUE]), 'week', ['days'], 'sum(n)::bigint as n'),
+    to_issue_by_key: grouped(plan, durationsSource(plan, q.dim, [TO_ISSUE]), 'key', ['days'], 'sum(n)::bigint as n'),
+    cycle: period(durationsSource(plan, 'all', CYCLE_PAIRS), 'pair, days, sum(n)::bigint as n', 'pair, days'),
+    mix: period(sumsSource(plan, 'product'), 'key, sum(received)::bigint as count, sum(requested_cents)::bigint as requested', 'key'),
+    open_by_week: grouped(plan, openSource, 'week', [], openCounts),
+    open_by_key: grouped(plan, openSource, 'key', [], openCounts),
+    aging: sql(
+      `select status, count(*) filter (where status_changed_at > ?)::int as up_to2,
+              count(*) filter (where status_changed_at <= ? and status_changed_at > ?)::int as up_to7,
+              count(*) filter (where status_changed_at <= ?)::int as over7, count(*)::int as total, count(*) filter (where out_of_sla)::int as out_of_sla
+       from open_facts group by status`,
+      [since(3), since(3), since(8), since(8)],
     ),
-  );
-  const oldest = await run(
-    sql(`select f.id, f.name, f.document, f.status, f.status_changed_at, f.correspondent_id, f.origin from proposal_facts f where ${where.sql} order by f.status_changed_at, f.id limit 5`, where.bindings),
-  );
-  const products = await run(sql(`select key, content->>'name' as name from catalog_products where organization_id = ?`, [q.organizationId]));
-  const portfolios = await run(sql(`select id, content->>'name' as name from catalog_portfolios where organization_id = ?`, [q.organizationId]));
+    oldest: sql(
+      `select f.id, f.name, f.document, f.status, f.status_changed_at, f.correspondent_id, f.origin
+       from (select id from open_facts order by status_changed_at, id limit 5) o join proposal_facts f on f.id = o.id order by f.status_changed_at, f.id`,
+    ),
+    products: sql(`select key, content->>'name' as name from catalog_products where organization_id = ?`, [q.organizationId]),
+    portfolios: sql(`select id, content->>'name' as name from catalog_portfolios where organization_id = ?`, [q.organizationId]),
+  });
+  const [blocks] = (await trx.raw(statement.sql, statement.bindings as Knex.RawBinding[])).rows as Array<Record<string, Array<Record<string, unknown>>>>;
+  const { by_week: byWeek, by_key: byKey, cycle, mix, aging, oldest, products, portfolios } = blocks!;
+  const main = [...byWeek!, ...byKey!].map((row) => ({ ...placementOf(row), status: (row.status as string) ?? null, step: (row.step as string) ?? null, measures: measuresOf(row) }));
+  const toIssueRows = [...blocks!.to_issue_by_week!, ...blocks!.to_issue_by_key!];
+  const open = [...blocks!.open_by_week!, ...blocks!.open_by_key!];
 
   return {
     main,

@@ -1,7 +1,7 @@
 import { DAY_MS, WEEK_MS, brasiliaDate, brasiliaDayStart, brasiliaWeekStart, isBrasiliaMidnight, type DashboardRange } from '../../domain/dashboard/period.ts';
 import type { Placement } from '../../domain/dashboard/blocks.ts';
 import type { Dim } from '../../domain/dashboard/blocks.ts';
-import { DURATIONS_SQL, FILTER_COLUMN, KEY_SQL, MEASURES, dayStartSql, weekStartSql, type RollupDim } from './contribution.ts';
+import { DURATIONS, FILTER_COLUMN, KEY_SQL, MEASURES, dayStartSql, weekStartSql, type RollupDim } from './contribution.ts';
 import { durationsTable, sumsTable, type Grain } from './rollup.ts';
 
 /**
@@ -43,7 +43,19 @@ export interface Plan {
   factRanges: Array<[number, number]>;
   /** Buckets read from each grain's rollups (first dates, Brasília). */
   buckets: Record<Grain, string[]>;
+  /**
+   * With a dimension filter every block reads the facts of the scan: they are read once into the
+   * statement's `scan` (SCAN_CTE) and every block reads that instead of the table again.
+   */
+  scanOnce: boolean;
 }
+
+/** The facts columns a block reads (measures, keys, durations, flags): what `scan` keeps of each row. */
+const SCAN_COLUMNS = [
+  'created_at', 'status', 'rejection_step', 'origin', 'correspondent_id', 'agent_id', 'product_key', 'portfolio_id', 'entity_type', 'fixed_amount_cents',
+  'requested_cents', 'firm_cents', 'chosen_cents', 'chosen_by', 'decision', 'analyzed_at', 'pre_approved_at', 'firm_offer_at', 'chosen_at', 'issued_at',
+  'expired_without_choice',
+];
 
 export function planOf(organizationId: string, filter: DashboardFilter, range: DashboardRange, compare: boolean): Plan {
   const r = range;
@@ -51,7 +63,7 @@ export function planOf(organizationId: string, filter: DashboardFilter, range: D
   const scanFrom = Math.min(...bounds);
   const scanTo = r.to;
   const base = { organizationId, filter, range, compare, scanFrom, scanTo };
-  if (FILTER_DIMS.some((dim) => filter[dim]?.length)) return { ...base, factRanges: [[scanFrom, scanTo]], buckets: { daily: [], weekly: [] } };
+  if (FILTER_DIMS.some((dim) => filter[dim]?.length)) return { ...base, factRanges: [[scanFrom, scanTo]], buckets: { daily: [], weekly: [] }, scanOnce: true };
   const cutDays = new Set(bounds.filter((b) => !isBrasiliaMidnight(b)).map(brasiliaDayStart));
   // A week with a boundary after its Monday midnight is read by days: its rows' flags differ within it.
   const splitWeeks = new Set(bounds.filter((b) => brasiliaWeekStart(b) !== b).map(brasiliaWeekStart));
@@ -64,13 +76,24 @@ export function planOf(organizationId: string, filter: DashboardFilter, range: D
     for (let day = week; day < week + WEEK_MS; day += DAY_MS) if (day + DAY_MS > scanFrom && day < scanTo && !cutDays.has(day)) buckets.daily.push(brasiliaDate(day));
   }
   const factRanges = [...cutDays].sort((a, b) => a - b).map((d) => [Math.max(d, scanFrom), Math.min(d + DAY_MS, scanTo)] as [number, number]);
-  return { ...base, factRanges: factRanges.filter(([a, b]) => a < b), buckets };
+  return { ...base, factRanges: factRanges.filter(([a, b]) => a < b), buckets, scanOnce: false };
 }
 
 function factsWhere(plan: Plan): Sql {
   const ranges = plan.factRanges.length ? join(plan.factRanges.map(([a, b]) => sql('(f.created_at >= ? and f.created_at < ?)', [new Date(a), new Date(b)])), ' or ') : sql('false');
   const filter = factsFilter(plan.filter);
   return sql(`f.organization_id = ? and (${ranges.sql})${filter.sql}`, [plan.organizationId, ...ranges.bindings, ...filter.bindings]);
+}
+
+/** The `scan` of a plan that reads the facts once (planOf), for the statement's with clause. */
+export function scanCte(plan: Plan): Sql {
+  const where = factsWhere(plan);
+  return sql(`select ${SCAN_COLUMNS.map((c) => `f.${c}`).join(', ')} from proposal_facts f where ${where.sql}`, where.bindings);
+}
+
+/** Where a block's facts rows come from: the statement's `scan`, or the table through the plan's ranges. */
+function factsFrom(plan: Plan): { table: string; where: Sql } {
+  return plan.scanOnce ? { table: 'scan f', where: sql('true') } : { table: 'proposal_facts f', where: factsWhere(plan) };
 }
 
 /** `select <columns> from <table> r where` the plan's buckets of one grain, for each grain that has any. */
@@ -91,22 +114,22 @@ function rollupParts(plan: Plan, dim: RollupDim, table: (grain: Grain) => string
 
 /** Rows (t, key, status, step, measures...). */
 export function sumsSource(plan: Plan, dim: RollupDim): Sql {
-  const where = factsWhere(plan);
+  const { table, where } = factsFrom(plan);
   const step = dim === 'all' ? "coalesce(f.rejection_step, '')" : "''";
-  const facts = sql(`select f.created_at as t, ${KEY_SQL[dim]} as key, f.status, ${step} as step, ${MEASURES.map((m) => `${m.sql} as ${m.column}`).join(', ')} from proposal_facts f where ${where.sql}`, where.bindings);
+  const facts = sql(`select f.created_at as t, ${KEY_SQL[dim]} as key, f.status, ${step} as step, ${MEASURES.map((m) => `${m.sql} as ${m.column}`).join(', ')} from ${table} where ${where.sql}`, where.bindings);
   const columns = `r.key, r.status, r.rejection_step as step, ${MEASURES.map((m) => `r.${m.column}`).join(', ')}`;
   return join([...rollupParts(plan, dim, sumsTable, columns), facts], ' union all ');
 }
 
 /** Rows (t, key, pair, days, n) of the pairs asked. */
 export function durationsSource(plan: Plan, dim: RollupDim, pairs: readonly string[]): Sql {
-  const where = factsWhere(plan);
-  const facts = sql(
-    `select f.created_at as t, ${KEY_SQL[dim]} as key, p.pair, p.days, 1 as n from proposal_facts f cross join lateral ${DURATIONS_SQL} p(pair, days)
-     where ${where.sql} and p.pair = any(?) and p.days is not null`,
-    [...where.bindings, pairs],
+  const { table, where } = factsFrom(plan);
+  // One select per pair: a lateral list of every pair costs a rescan per row, several times the
+  // whole read when a filtered dashboard computes them over every proposal of its period.
+  const facts = DURATIONS.filter(([pair]) => pairs.includes(pair)).map(([pair, days]) =>
+    sql(`select f.created_at as t, ${KEY_SQL[dim]} as key, '${pair}' as pair, ${days} as days, 1 as n from ${table} where ${where.sql} and ${days} is not null`, where.bindings),
   );
-  return join([...rollupParts(plan, dim, durationsTable, 'r.key, r.pair, r.days, r.n', sql(' and r.pair = any(?)', [pairs])), facts], ' union all ');
+  return join([...rollupParts(plan, dim, durationsTable, 'r.key, r.pair, r.days, r.n', sql(' and r.pair = any(?)', [pairs])), ...facts], ' union all ');
 }
 
 /**
