@@ -9,6 +9,9 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { ConfigurationError, loadOrCreateSecret } from '../../config/index.ts';
 
+/** Where the server puts its socket (`.s.PGSQL.<port>`): a directory the 'postgres' system user can write when the service runs as root. */
+const SOCKET_DIR = '/tmp';
+
 export interface EmbeddedDatabase {
   url: string;
   /** Stops the server if this process started it; a no-op when it reused a running one. */
@@ -340,13 +343,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (bin !== packaged) log(`the 'postgres' system user cannot reach node_modules: PostgreSQL runs from ${dirname(dirname(bin.postgres))}`, 'info');
   if (clusterDir !== join(options.dataDir, 'pg')) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
   const ownerFile = `${clusterDir}.owner`;
-  const base = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  // Through the server's Unix socket rather than TCP on 127.0.0.1: about a quarter less CPU per
+  // statement on each side (measured: 47 -> 34 µs per round trip in the client), and every request
+  // sends dozens. The TCP port still serves anyone else (psql -h 127.0.0.1).
+  const urlOf = (port: number, db: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}?host=${encodeURIComponent(SOCKET_DIR)}`;
 
   const running = runningPostmaster(clusterDir);
   if (running && ownerAlive(ownerFile, running.pid)) {
-    await serving(`${base(running.port)}/postgres`, running.port);
-    await ensureDatabase(`${base(running.port)}/postgres`, database);
-    return { url: `${base(running.port)}/${database}`, stop: async () => undefined };
+    await serving(urlOf(running.port, 'postgres'), running.port);
+    await ensureDatabase(urlOf(running.port, 'postgres'), database);
+    return { url: urlOf(running.port, database), stop: async () => undefined };
   }
   if (running) {
     log(`stopping the orphaned PostgreSQL (pid ${running.pid}) of ${clusterDir}: the process that started it is gone`, 'info');
@@ -359,7 +365,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
   // Before the server exists, so nobody who finds it running can take it for an orphan.
   writeFileSync(ownerFile, `${process.pid}\n`);
-  const child = spawnAs(user, bin.postgres, ['-D', clusterDir, '-p', String(options.port), '-c', 'max_connections=300', '-c', 'synchronous_commit=on']);
+  const child = spawnAs(user, bin.postgres, ['-D', clusterDir, '-p', String(options.port), '-c', 'max_connections=300', '-c', 'synchronous_commit=on', '-c', `unix_socket_directories=${SOCKET_DIR}`]);
   const tail = collectOutput(child, (line) => log(line, 'debug'));
   const exit = ended(child);
   // The server is stopped by stop() or on exit below; it must not keep this process alive by itself.
@@ -384,13 +390,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       if (options.ephemeral) rmSync(clusterDir, { recursive: true, force: true });
     })());
   try {
-    await serving(`${base(options.port)}/postgres`, options.port, { exit, tail });
-    await ensureDatabase(`${base(options.port)}/postgres`, database);
+    await serving(urlOf(options.port, 'postgres'), options.port, { exit, tail });
+    await ensureDatabase(urlOf(options.port, 'postgres'), database);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: `${base(options.port)}/${database}`, stop };
+  return { url: urlOf(options.port, database), stop };
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
