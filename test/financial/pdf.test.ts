@@ -1,4 +1,4 @@
-import { PDFParse } from 'pdf-parse';
+import { PDFParse } from '../../platform/pdf.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { consolidate, gapsOf } from '../../domain/financial/analysis.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PDFParse } from 'pdf-parse';
+import { PDFParse } from '../../platform/pdf.ts';
 import { pipelineReportId } from '../../application/operation/run.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PDFParse } from 'pdf-parse';
+import { PDFParse } from '../../platform/pdf.ts';
 import { renderContractPdf } from '../../application/operation/contract-pdf.ts';
 import { contractFields, dueDate, fillContract, unknownContractFields, type ContractFacts } from '../../domain/operation/contract.ts';
 import type { ExecutionEvent } from '../../domain/operation/events.ts';

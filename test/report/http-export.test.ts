@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { PDFParse } from 'pdf-parse';
+import { PDFParse } from '../../platform/pdf.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';

@@ -1,4 +1,4 @@
-import { PDFParse } from 'pdf-parse';
+import { PDFParse } from '../../../platform/pdf.ts';
 import { assessText } from '../../../domain/registry/analysis.ts';
 import type { AnalysisOutcome } from '../../../domain/registry/document-decider.ts';
 import type { AnalysisInput, DocumentAnalyser } from './port.ts';
