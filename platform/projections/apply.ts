@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../eventstore/port.ts';
-import { lockCheckpoint, saveCheckpoint } from './checkpoints.ts';
-import { assertLease, LeaseLost, type Lease } from './leases.ts';
+import { lockCheckpoint } from './checkpoints.ts';
+import { LeaseLost, saveCheckpointHoldingLease, type Lease } from './leases.ts';
 import { parkEvent } from './parking.ts';
 import type { Projection, ProjectionContext } from './projection.ts';
 
@@ -43,8 +43,7 @@ export class LiveTarget implements BatchTarget {
 
   async finish(trx: Knex.Transaction, position: Position): Promise<void> {
     // Checked last: a takeover during a slow handler must still refuse this batch.
-    await assertLease(trx, this.lease);
-    await saveCheckpoint(trx, this.name, position);
+    await saveCheckpointHoldingLease(trx, this.name, position, this.lease);
   }
 
   committed(position: Position): void {

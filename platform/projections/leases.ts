@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
+import type { Position } from '../eventstore/port.ts';
 
 /**
  * Leases with a fencing token: how a singleton (a projection's runner) runs in one process at a
  * time across the deployment. Unlike a session advisory lock, a lease does not depend on one
  * connection staying up, and losing it cannot go unnoticed: every write the holder makes checks
- * its token in the same transaction (assertLease), and a takeover changes the token.
+ * its token in the same transaction (saveCheckpointHoldingLease), and a takeover changes the token.
  */
 export interface Lease {
   name: string;
@@ -91,7 +92,17 @@ export async function releaseLease(db: Knex, lease: Lease): Promise<void> {
  * The fence: throws LeaseLost unless the lease is still this token's. The share lock keeps a
  * takeover waiting until this transaction ends, so the new holder reads what it committed.
  */
-export async function assertLease(trx: Knex.Transaction, lease: Lease): Promise<void> {
-  const row = await trx('projection_leases').where({ name: lease.name }).forShare().first('token');
-  if (!row || Number(row.token) !== lease.token) throw new LeaseLost(lease);
+/**
+ * The checkpoint moves to `position` only while `lease` is still the holder's, in one statement:
+ * the lease row is share-locked by the same statement (a takeover waits for this commit), and an
+ * update that finds the lease gone changes nothing and is refused.
+ */
+export async function saveCheckpointHoldingLease(trx: Knex.Transaction, name: string, position: Position, lease: Lease): Promise<void> {
+  const { rowCount } = await trx.raw(
+    `update projection_checkpoints set commit_position = ?, prepare_position = ?, updated_at = now()
+     where name = ? and exists (select 1 from projection_leases where name = ? and token = ? for share)`,
+    [position.commit.toString(), position.prepare.toString(), name, lease.name, lease.token],
+  );
+  if (rowCount !== 1) throw new LeaseLost(lease);
 }
+

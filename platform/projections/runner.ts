@@ -148,10 +148,11 @@ export class ProjectionRunner {
     };
     const flush = () =>
       serial(async () => {
-        // A caught-up runner writes no batch that would notice a rebuild's switch: look for it.
+        // Writing the progress compares the checkpoint (LiveTarget.begin); a runner with nothing to
+        // write writes no batch that would notice a rebuild's switch, so it looks for one.
+        if (comparePositions(reached, target.stored) > 0) return writeBatch(this.db, this.context, projection, target, [], reached);
         const at = (await readCheckpoints(this.db, [name])).get(name)?.position ?? START;
         if (comparePositions(at, target.stored) !== 0) throw new CheckpointMoved(name);
-        if (comparePositions(reached, target.stored) > 0) await writeBatch(this.db, this.context, projection, target, [], reached);
       });
 
     let failure: unknown;
