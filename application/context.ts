@@ -1,7 +1,7 @@
 import type Logger from 'bunyan';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.ts';
-import type { Principal } from '../domain/identity/access.ts';
+import type { Module, Principal } from '../domain/identity/access.ts';
 import type { EventStore, Position } from '../platform/eventstore/port.ts';
 import type { Clock, IdGenerator } from '../platform/ids.ts';
 
@@ -13,6 +13,8 @@ export interface Authenticator {
    * notice, this one must not wait for its own notice to refuse the token.
    */
   forget(sessionId: string): void;
+  /** An organization's name and modules as the read model has them now (null: none), cached until it changes. */
+  organization(organizationId: string): Promise<{ name: string; modules: Module[] } | null>;
   /** Release what it holds open (a listening connection). */
   close(): Promise<void>;
 }

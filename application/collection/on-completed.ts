@@ -24,12 +24,12 @@ export async function runOnCompleted(app: AppContext, completed: CollectionEvent
   const target = state.onCompleted;
   if (target.kind === 'NONE' || !target.id) return;
   const organizationId = completed.organizationId;
-  const organization = await app.db('identity_organizations').where({ id: organizationId }).first('modules');
+  const organization = await app.authenticator.organization(organizationId);
   const caller = {
     organizationId,
     userId: state.createdBy?.actorId ?? 'SYSTEM',
     userName: '',
-    modules: new Set<Module>((organization?.modules ?? []) as Module[]),
+    modules: new Set<Module>(organization?.modules ?? []),
   };
   if (target.kind === 'OPERATION') return runPipeline(app, caller, state, completed.collectionId, target.id, log);
   const already = await app.db('report_reports').where({ organization_id: organizationId, external_id: completed.collectionId }).first('id');

@@ -2,7 +2,6 @@ import type Logger from 'bunyan';
 import type { ReportDecided } from '../../domain/report/events.ts';
 import { deliberationDecider } from '../../domain/committee/decider.ts';
 import { deliberationStream } from '../../domain/committee/events.ts';
-import { findOrganization } from '../../projections/identity/queries.ts';
 import { orphanedDeliberations } from '../../projections/committee/queries.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -25,7 +24,7 @@ const RUNNER = 'committee-deliberations';
 async function onReportDecided(app: AppContext, event: RecordedEvent): Promise<void> {
   const decided = event.data as unknown as ReportDecided['data'];
   if (decided.decidedBy !== 'POLICY') return;
-  const organization = await findOrganization(app.db, decided.organizationId);
+  const organization = await app.authenticator.organization(decided.organizationId);
   if (!organization?.modules.includes('committee')) return;
   const { trigger } = committeePolicyOf(await policyVersionsOf(app).get(decided.policyId, decided.policyVersion));
   if (trigger !== 'AUTO_SUGGEST' && trigger !== 'AUTO_DECIDE') return;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { isModule, isPermission, type Principal } from '../../domain/identity/access.ts';
+import { isModule, isPermission, type Module, type Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { IDENTITY_CHANGED_CHANNEL, findActiveSession, type ActiveSessionRow } from '../../projections/identity/queries.ts';
+import { IDENTITY_CHANGED_CHANNEL, findActiveSession, findOrganization, type ActiveSessionRow } from '../../projections/identity/queries.ts';
 import type { Authenticator } from '../context.ts';
 import type { Clock } from '../../platform/ids.ts';
 import { NoticeListener } from '../../platform/database/notice-listener.ts';
@@ -35,10 +35,12 @@ function cached(row: ActiveSessionRow): CachedSession {
  * drops what the notice names. A notice is sent when the projection's transaction commits, which
  * is before a logout or a revocation answers, so a token refused in one process is refused in all.
  * Only while the listening connection is up is anything cached: a notice missed while it is down
- * could otherwise leave a revoked session in the cache.
+ * could otherwise leave a revoked session in the cache. Organizations (their modules) are kept
+ * the same way, for the workers that act for one without a caller's token.
  */
 class SessionCache {
   private readonly sessions = new Map<string, CachedSession>();
+  private readonly organizations = new Map<string, { name: string; modules: Module[] }>();
   /** Bumped by every notice: a lookup that began before one must not fill the cache after it. */
   private generation = 0;
   private readonly notices: NoticeListener;
@@ -65,6 +67,19 @@ class SessionCache {
     return entry;
   }
 
+  async organization(db: Knex, organizationId: string): Promise<{ name: string; modules: Module[] } | null> {
+    const listening = await this.notices.ready();
+    const known = listening ? this.organizations.get(organizationId) : undefined;
+    if (known) return known;
+    const generation = this.generation;
+    const found = await findOrganization(db, organizationId);
+    if (found && this.notices.listening && generation === this.generation) {
+      if (this.organizations.size >= MAX_CACHED_SESSIONS) this.organizations.delete(this.organizations.keys().next().value!);
+      this.organizations.set(organizationId, found);
+    }
+    return found;
+  }
+
   close(): Promise<void> {
     return this.notices.close();
   }
@@ -72,7 +87,10 @@ class SessionCache {
   forget(sessionId: string): void {
     this.generation++;
     if (sessionId) this.sessions.delete(sessionId);
-    else this.sessions.clear();
+    else {
+      this.sessions.clear();
+      this.organizations.clear();
+    }
   }
 }
 
@@ -98,6 +116,7 @@ export function createAuthenticator(db: Knex, clock: Clock, signingKeys: TokenKe
       }
       return entry.principal;
     },
+    organization: (organizationId) => cache.organization(db, organizationId),
     forget: (sessionId) => cache.forget(sessionId),
     close: () => cache.close(),
   };

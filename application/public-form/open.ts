@@ -1,9 +1,9 @@
+import type { AppContext } from '../context.ts';
 import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import type { PublicFormRequest } from '../../domain/public-form/form.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import type { Module } from '../../domain/identity/access.ts';
 import { findOwnTemplateById } from '../../projections/collection-template/queries.ts';
-import { findOrganization } from '../../projections/identity/queries.ts';
 import { SYSTEM_ACTOR } from '../collection/actor.ts';
 import { createCollection, type App, type RecipientLinkOut } from '../collection/commands.ts';
 import { PublicFormCounters } from './limits.ts';
@@ -20,10 +20,10 @@ export const countersOf = (app: Pick<App, 'db' | 'config'>) =>
  * The template behind a public link while the link may be used: an own template with the public
  * form on, switched on, of an organization that still has collections. Null otherwise (404).
  */
-export async function publicTemplate(app: Pick<App, 'db'>, templateId: string): Promise<PublicTemplate | null> {
+export async function publicTemplate(app: Pick<AppContext, 'db' | 'authenticator'>, templateId: string): Promise<PublicTemplate | null> {
   const template = await findOwnTemplateById(app.db, templateId);
   if (!template?.publicForm || !template.enabled) return null;
-  const organization = await findOrganization(app.db, template.organizationId);
+  const organization = await app.authenticator.organization(template.organizationId);
   if (!organization?.modules.some((m) => COLLECTION_MODULES.includes(m))) return null;
   return { ...template, organizationName: organization.name };
 }

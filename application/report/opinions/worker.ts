@@ -5,7 +5,6 @@ import type { OpinionInput } from '../../../domain/report/opinion-rules.ts';
 import { sectionsAwaitingOpinion } from '../../../domain/report/opinion-decider.ts';
 import type { ReportState } from '../../../domain/report/state.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
-import { findOrganization } from '../../../projections/identity/queries.ts';
 import { handleCommand } from '../../command-handler.ts';
 import type { AppContext } from '../../context.ts';
 import { PolicyVersions } from '../../credit-policy/versions.ts';
@@ -46,7 +45,7 @@ interface Deps {
  */
 export async function giveSectionOpinions(deps: Deps, event: RecordedEvent): Promise<void> {
   const { reportId, organizationId, policyId, policyVersion } = event.data as unknown as ReportSourcesFinished['data'];
-  const organization = await findOrganization(deps.app.db, organizationId);
+  const organization = await deps.app.authenticator.organization(organizationId);
   if (!organization?.modules.includes(COMMITTEE_MODULE)) return;
   if (!(await deps.policies.get(policyId, policyVersion)).parecerEnabled) return;
 
