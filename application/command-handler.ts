@@ -15,12 +15,18 @@ export interface HandleResult<Event extends DomainEvent, State> {
   revision: bigint;
 }
 
-export interface HandleOptions {
+export interface HandleOptions<State = unknown> {
   /** How many times to reload and decide again after a concurrency conflict. */
   retries?: number;
   metadata?: Record<string, unknown>;
   /** Source of the backoff's jitter (tests pin it). */
   random?: () => number;
+  /**
+   * The stream as the caller has just read it (loadState): the first decision is made on it
+   * instead of reading again. The append still names its revision, so a stream that moved since
+   * is a conflict like any other, and the retry reads it afresh.
+   */
+  loaded?: { state: State; revision: bigint };
 }
 
 const DEFAULT_RETRIES = 5;
@@ -51,13 +57,11 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   streamName: string,
   decider: Decider<Command, Event, State>,
   command: Command,
-  options: HandleOptions = {},
+  options: HandleOptions<State> = {},
 ): Promise<HandleResult<Event, State>> {
   const retries = options.retries ?? DEFAULT_RETRIES;
   for (let attempt = 0; ; attempt++) {
-    const recorded = await store.readStream(streamName);
-    const state = fold(decider, toDomainEvents<Event>(recorded));
-    const revision = recorded.length ? recorded[recorded.length - 1]!.revision : -1n;
+    const { state, revision } = attempt === 0 && options.loaded ? options.loaded : await loadState(store, streamName, decider);
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null, revision };
     try {

@@ -118,3 +118,24 @@ export class KeyedLanes {
 
 /** The default ordering key: events of one stream run in order, streams run side by side. */
 export const byStream = (event: RecordedEvent) => event.streamName;
+
+/**
+ * One holder per key at a time, in the order they asked: for a reaction that must not overlap
+ * another reaction about the same thing that arrived in another lane (an execution driven from
+ * its own events and from its report's decision).
+ */
+export class KeyedExclusive {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(work);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    try {
+      return await result;
+    } finally {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}

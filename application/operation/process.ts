@@ -11,26 +11,32 @@ import { reportStream } from '../../domain/report/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { findProductByKey } from '../../projections/catalog/queries.ts';
-import { findOrganization } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import { KeyedExclusive } from '../follower-lanes.ts';
 import { awaitOperator, issueFirmOffer, loadProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
 import { openStepCollection, stepCollectionOutcome } from './collection-step.ts';
 import { contractOutcome, openContract } from './contract.ts';
 import { pipelineReportId, releaseRun, requestForRun } from './run.ts';
 
-type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config' | 'authenticator'>;
+
+type LoadedExecution = { state: ExecutionState; revision: bigint };
 
 const DECIDED: Record<string, ReportOutcome> = { APPROVED: 'APPROVED', DENIED: 'DENIED', MANUAL_ANALYSIS: 'MANUAL_ANALYSIS', FAILED: 'FAILED' };
 
 /**
- * The execution process manager's reactions, one event at a time. Each reaction reads the
- * streams it needs and does at most one thing; what it writes comes back as an event and drives
- * the next step. Every reaction is safe to repeat (a restart replays from the checkpoint): the
- * execution decider ignores a repeated command, and proposal offers are looked up by execution
- * before one is sent again.
+ * The execution process manager's reactions. Each reaction reads the streams it needs and does at
+ * most one thing; what it writes comes back as an event and drives the next step. Every reaction
+ * is safe to repeat (a restart replays from the checkpoint): the execution decider ignores a
+ * repeated command, and proposal offers are looked up by execution before one is sent again.
+ * Executions move side by side (the worker's lanes); the reactions about one execution, whichever
+ * lane brought them (its own events, its report's decision, its customer's choice), take turns, so
+ * two never both read "no offer yet" and both send one.
  */
 export class ExecutionProcess {
+  private readonly turns = new KeyedExclusive();
+
   constructor(
     private readonly app: App,
     private readonly log: Logger,
@@ -42,12 +48,12 @@ export class ExecutionProcess {
       case 'ReportDecided':
       case 'ReportProcessingFailed': {
         const link = await this.app.db('operation_report_links').where({ report_id: data.reportId }).first();
-        if (link) await this.drive(link.execution_id);
+        if (link) await this.turns.run(link.execution_id, () => this.drive(link.execution_id));
         return;
       }
       case 'OfferChosen':
       case 'OfferExpired':
-        if (typeof data.executionId === 'string') await this.drive(data.executionId);
+        if (typeof data.executionId === 'string') await this.turns.run(data.executionId, () => this.drive(data.executionId as string));
         return;
       case 'SignatureCompleted':
       case 'CollectionCanceled':
@@ -55,12 +61,14 @@ export class ExecutionProcess {
       case 'CollectionCompleted': {
         // Only a collection an execution opened matters here; drive reads what it says from its stream.
         const link = await this.app.db('operation_collection_links').where({ collection_id: data.collectionId }).first();
-        if (link) await this.drive(link.execution_id);
+        if (link) await this.turns.run(link.execution_id, () => this.drive(link.execution_id));
         return;
       }
       default:
-        await this.mirror({ type: event.type, data } as unknown as ExecutionEvent);
-        await this.drive(String(data.executionId));
+        await this.turns.run(String(data.executionId), async () => {
+          await this.mirror({ type: event.type, data } as unknown as ExecutionEvent);
+          await this.drive(String(data.executionId));
+        });
     }
   }
 
@@ -110,56 +118,57 @@ export class ExecutionProcess {
 
   /** Move the execution on: a result it waits for that has arrived, else the next action. */
   async drive(executionId: string): Promise<void> {
-    const state = await this.execution(executionId);
+    const loaded = await this.loadExecution(executionId);
+    const state = loaded.state;
     if (!state.started || state.finished) return;
     const at = this.app.clock.now().toISOString();
     if (state.pendingReportId) {
       const report = (await loadState(this.app.store, reportStream(state.pendingReportId), reportDecider)).state.facts;
       const outcome = report && DECIDED[report.status];
-      if (outcome) await this.command(executionId, { type: 'RecordReportResult', reportId: report.reportId, status: outcome, score: report.score, at });
+      if (outcome) await this.command(executionId, { type: 'RecordReportResult', reportId: report.reportId, status: outcome, score: report.score, at }, loaded);
       return;
     }
     if (executionStatus(state) === 'WAITING_SIGNATURE') {
       const outcome = await contractOutcome(this.app, state.contract!.collectionId, at);
-      if (outcome) await this.command(executionId, outcome);
+      if (outcome) await this.command(executionId, outcome, loaded);
       return;
     }
     if (executionStatus(state) === 'WAITING_COLLECTION') {
       const outcome = await stepCollectionOutcome(this.app, state.collection!.collectionId, at);
-      if (outcome) await this.command(executionId, outcome);
+      if (outcome) await this.command(executionId, outcome, loaded);
       return;
     }
     if (executionStatus(state) === 'WAITING_CUSTOMER') {
       const offer = (await loadProposal(this.app, state.started.proposalId)).offers.find((o) => o.offerId === state.offerId);
-      if (offer?.chosen) await this.command(executionId, { type: 'RecordOfferChosen', offerId: offer.offerId, amountCents: offer.chosen.amountCents, termMonths: offer.chosen.termMonths, at });
-      else if (offer?.expiredAt) await this.command(executionId, { type: 'RecordOfferExpired', offerId: offer.offerId, at });
+      if (offer?.chosen) await this.command(executionId, { type: 'RecordOfferChosen', offerId: offer.offerId, amountCents: offer.chosen.amountCents, termMonths: offer.chosen.termMonths, at }, loaded);
+      else if (offer?.expiredAt) await this.command(executionId, { type: 'RecordOfferExpired', offerId: offer.offerId, at }, loaded);
       return;
     }
     const action = nextAction(state);
-    if (action) await this.perform(executionId, state, action, at);
+    if (action) await this.perform(executionId, loaded, action, at);
   }
 
-  private async perform(executionId: string, state: ExecutionState, action: NextAction, at: string): Promise<void> {
-    const started = state.started!;
+  private async perform(executionId: string, loaded: LoadedExecution, action: NextAction, at: string): Promise<void> {
+    const started = loaded.state.started!;
     const ids = { organizationId: started.organizationId, proposalId: started.proposalId, executionId, at };
-    if (action.type === 'DECIDE_FINAL') return this.command(executionId, { type: 'DecideFinalApproval', at });
+    if (action.type === 'DECIDE_FINAL') return this.command(executionId, { type: 'DecideFinalApproval', at }, loaded);
     const proposal = await loadProposal(this.app, started.proposalId);
     const mine = (kind: 'INDICATIVE' | 'FIRM') => proposal.offers.find((o) => o.executionId === executionId && o.kind === kind);
     switch (action.type) {
       case 'REQUEST_REPORT': {
-        const reportId = pipelineReportId(executionId, state.cursor);
+        const reportId = pipelineReportId(executionId, loaded.state.cursor);
         // Created before a crash that kept it from being recorded: recorded now, not created again.
         const created = (await this.app.store.readStream(reportStream(reportId), { maxCount: 1 })).length > 0;
         // The organization's modules as they are now: a pipeline's report has the SCR source when the organization has it.
-        const modules = new Set((await findOrganization(this.app.db, started.organizationId))?.modules ?? []);
+        const modules = new Set((await this.app.authenticator.organization(started.organizationId))?.modules ?? []);
         const caller = { organizationId: started.organizationId, userId: started.userId, userName: '', modules };
         const report = created ? { reportId } : await this.attempt(executionId, () => requestForRun(this.app, caller, proposal, action.policyId, reportId));
-        if (report) await this.command(executionId, { type: 'RecordReport', reportId: report.reportId, policyId: action.policyId, at });
+        if (report) await this.command(executionId, { type: 'RecordReport', reportId: report.reportId, policyId: action.policyId, at }, loaded);
         return;
       }
       case 'SEND_OFFER': {
         const offerId = mine('INDICATIVE')?.offerId ?? (await this.sendOffer(executionId, proposal, action.step, ids));
-        if (offerId) await this.command(executionId, { type: 'RecordOfferSent', offerId, at });
+        if (offerId) await this.command(executionId, { type: 'RecordOfferSent', offerId, at }, loaded);
         return;
       }
       case 'ISSUE_FIRM_OFFER': {
@@ -171,17 +180,17 @@ export class ExecutionProcess {
         const pricing = { rateBpsYear: indicative.rateBpsYear, rate: indicative.rate, model: indicative.model, installmentCents };
         const issue = () => issueFirmOffer(this.app, { ...ids, amountCents, termMonths, ...pricing, validUntil: validUntil(at, action.step.validDays) });
         const offerId = mine('FIRM')?.offerId ?? (await this.attempt(executionId, issue))?.offerId;
-        if (offerId) await this.command(executionId, { type: 'RecordFirmOffer', offerId, at });
+        if (offerId) await this.command(executionId, { type: 'RecordFirmOffer', offerId, at }, loaded);
         return;
       }
       case 'OPEN_CONTRACT': {
         const opened = await this.attempt(executionId, () => openContract(this.app, proposal, executionId, action, at));
-        if (opened) await this.command(executionId, opened);
+        if (opened) await this.command(executionId, opened, loaded);
         return;
       }
       case 'OPEN_COLLECTION': {
         const opened = await this.attempt(executionId, () => openStepCollection(this.app, proposal, executionId, action, at));
-        if (opened) await this.command(executionId, opened);
+        if (opened) await this.command(executionId, opened, loaded);
       }
     }
   }
@@ -210,11 +219,16 @@ export class ExecutionProcess {
     }
   }
 
-  private async command(executionId: string, command: ExecutionCommand): Promise<void> {
-    await handleCommand(this.app.store, executionStream(executionId), executionDecider, command);
+  /** `loaded`: the execution as this reaction read it, decided on without reading it again (handleCommand). */
+  private async command(executionId: string, command: ExecutionCommand, loaded?: LoadedExecution): Promise<void> {
+    await handleCommand(this.app.store, executionStream(executionId), executionDecider, command, { loaded });
+  }
+
+  private loadExecution(executionId: string): Promise<LoadedExecution> {
+    return loadState(this.app.store, executionStream(executionId), executionDecider);
   }
 
   private async execution(executionId: string): Promise<ExecutionState> {
-    return (await loadState(this.app.store, executionStream(executionId), executionDecider)).state;
+    return (await this.loadExecution(executionId)).state;
   }
 }

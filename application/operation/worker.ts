@@ -20,12 +20,21 @@ const EVENT_TYPES = [
   ...CONTRACT_COLLECTION_EVENTS,
 ];
 
-/** The execution process manager (projector role, one process at a time): executions move on the events above. */
+/**
+ * The execution process manager (projector role, one process at a time): executions move on the
+ * events above, PROCESS_MANAGER_CONCURRENCY of them side by side (each execution's reactions in
+ * turn: ExecutionProcess).
+ */
 export class ExecutionProcessWorker extends EventFollower {
   constructor() {
-    super(NAME, EVENT_TYPES, (app, log) => {
-      const process = new ExecutionProcess(app, log);
-      return (event) => process.handle(event);
-    });
+    super(
+      NAME,
+      EVENT_TYPES,
+      (app, log) => {
+        const process = new ExecutionProcess(app, log);
+        return (event) => process.handle(event);
+      },
+      { concurrent: true },
+    );
   }
 }
