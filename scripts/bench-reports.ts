@@ -16,7 +16,6 @@
  * The rate limits are raised for the run (one credential sends everything) but stay on: every
  * request is still counted. BENCH_REPORTS and BENCH_CLIENTS override the counts.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
@@ -25,6 +24,7 @@ import pg from 'pg';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { startTestApp } from '../test/support/app.ts';
 import { provisionTenant } from '../test/support/identity.ts';
+import { runClient } from './bench-client.ts';
 
 const REPORTS = process.env.BENCH_REPORTS ?? '2000';
 const CLIENTS = process.env.BENCH_CLIENTS ?? '16';
@@ -58,19 +58,6 @@ async function startBareReportServer(databaseUrl: string, organizationId: string
       await pool.end();
     },
   };
-}
-
-/** Runs a client script in its own process; resolves with the last line it prints, parsed. */
-async function runClient<T>(script: string, env: Record<string, string>): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(script, import.meta.url).pathname], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  if (code !== 0) throw new Error(`${script} failed (exit ${code})`);
-  return JSON.parse(output.trim().split('\n').at(-1)!) as T;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -14,7 +14,7 @@ import { findProductByKey } from '../../projections/catalog/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { KeyedExclusive } from '../follower-lanes.ts';
-import { awaitOperator, issueFirmOffer, loadProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
+import { awaitOperator, issueFirmOffer, loadProposal, readProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
 import { openStepCollection, stepCollectionOutcome } from './collection-step.ts';
 import { contractOutcome, openContract } from './contract.ts';
 import { pipelineReportId, releaseRun, requestForRun } from './run.ts';
@@ -111,9 +111,9 @@ export class ExecutionProcess {
 
   /** A decision is recorded once (the proposal keeps it on the execution's link): a replay finds it there. */
   private async decide(ids: { organizationId: string; proposalId: string; executionId: string; at: string }, decision: 'APPROVED' | 'REJECTED', step: string | null) {
-    const proposal = await loadProposal(this.app, ids.proposalId);
-    if (proposal.executions.find((e) => e.executionId === ids.executionId)?.decision === decision) return;
-    await this.attempt(ids.executionId, () => recordDecision(this.app, { ...ids, decision, step }));
+    const proposal = await readProposal(this.app, ids.proposalId);
+    if (proposal.state.executions.find((e) => e.executionId === ids.executionId)?.decision === decision) return;
+    await this.attempt(ids.executionId, () => recordDecision(this.app, { ...ids, decision, step }, proposal));
   }
 
   /** Move the execution on: a result it waits for that has arrived, else the next action. */

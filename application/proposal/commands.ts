@@ -24,9 +24,9 @@ export interface Written {
 }
 
 /** Everything a command needs beyond its own fields: the stream, the tenant, the time. */
-async function run(app: App, organizationId: string, proposalId: string, command: Command, at?: string): Promise<Written> {
+async function run(app: App, organizationId: string, proposalId: string, command: Command, at?: string, loaded?: LoadedProposal): Promise<Written> {
   const full = { ...command, proposalId, organizationId, at: at ?? app.clock.now().toISOString() } as ProposalCommand;
-  const { position, state, events } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full);
+  const { position, state, events } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full, { loaded });
   return { position, state, events };
 }
 
@@ -152,8 +152,9 @@ export function startAnalysis(app: App, input: PipelineStep & { kind: AnalysisKi
   return run(app, input.organizationId, input.proposalId, { type: 'StartAnalysis', executionId: input.executionId, kind: input.kind, targetId: input.targetId }, input.at);
 }
 
-export function recordDecision(app: App, input: PipelineStep & { decision: 'APPROVED' | 'REJECTED'; step: string | null }): Promise<Written> {
-  return run(app, input.organizationId, input.proposalId, { type: 'RecordDecision', executionId: input.executionId, decision: input.decision, step: input.step }, input.at);
+/** `loaded`: the proposal as the caller just read it (readProposal), decided on without reading it again. */
+export function recordDecision(app: App, input: PipelineStep & { decision: 'APPROVED' | 'REJECTED'; step: string | null }, loaded?: LoadedProposal): Promise<Written> {
+  return run(app, input.organizationId, input.proposalId, { type: 'RecordDecision', executionId: input.executionId, decision: input.decision, step: input.step }, input.at, loaded);
 }
 
 export interface OfferPricing {
@@ -227,6 +228,13 @@ export function closeProposal(app: App, input: PipelineStep & { status: 'ISSUED'
   return run(app, input.organizationId, input.proposalId, { type: 'CloseProposal', executionId: input.executionId, status: input.status, date: input.date }, input.at);
 }
 
+export type LoadedProposal = { state: ProposalState; revision: bigint };
+
+/** The proposal with the revision it was read at, for a command decided on it (handleCommand's loaded). */
+export function readProposal(app: Pick<AppContext, 'store'>, proposalId: string): Promise<LoadedProposal> {
+  return loadState(app.store, proposalStream(proposalId), proposalDecider);
+}
+
 export async function loadProposal(app: Pick<AppContext, 'store'>, proposalId: string): Promise<ProposalState> {
-  return (await loadState(app.store, proposalStream(proposalId), proposalDecider)).state;
+  return (await readProposal(app, proposalId)).state;
 }
