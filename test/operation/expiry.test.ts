@@ -77,6 +77,9 @@ test('the job expires an offer past validUntil: offer and proposal EXPIRED, the 
   assert.is(detail.status, 'EXPIRED');
   assert.equal(detail.rounds[0].offers.map((o: any) => [o.id, o.status]), [[offerId, 'EXPIRED']]);
   assert.ok(detail.timeline.some((t: any) => t.type === 'OfferExpired'));
+  // The facts row is a read model: read it once it has caught up with the proposal's stream.
+  const proposalEvents = await app.app.store.readStream(`proposal-${proposalId}`);
+  await app.app.readYourWrites([PROPOSAL_PROJECTION], proposalEvents.at(-1)!.position);
   const row = await app.app.db('proposal_facts').where({ id: proposalId }).first();
   assert.equal([row.status, row.expired_without_choice, row.waiting_offer_id], ['EXPIRED', true, null]);
   const hook = await operationHook(executionId);
