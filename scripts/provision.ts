@@ -1,5 +1,6 @@
 /**
- * `npm run --silent provision -- --org "<name>" [--user "<name>"] [--modules a,b] [--permissions p,q] [--demo]`
+ * `npm run --silent provision -- --org "<name>" [--user "<name>"] [--email <address>] [--modules a,b] [--permissions p,q] [--demo]`
+ * `npm run --silent provision -- --set-email <userId> --email <address>`   a user's e-mail address
  * `npm run --silent provision -- --credential <userId>`   another credential for a user
  * `npm run --silent provision -- --revoke <clientId>`
  *
@@ -12,7 +13,8 @@ import type { ProvisionedTenant } from '../application/identity/provisioning.ts'
 import { MODULES, PERMISSIONS, isModule, isPermission, type Principal } from '../domain/identity/access.ts';
 
 const USAGE = `usage:
-  provision --org "<name>" [--user "<name>"] [--modules a,b,...] [--permissions p,q,...] [--demo]
+  provision --org "<name>" [--user "<name>"] [--email <address>] [--modules a,b,...] [--permissions p,q,...] [--demo]
+  provision --set-email <userId> --email <address>
   provision --credential <userId>
   provision --revoke <clientId>
 modules (default: all): ${MODULES.join(', ')}
@@ -37,6 +39,8 @@ const { values: args } = (() => {
       options: {
         org: { type: 'string' },
         user: { type: 'string' },
+        email: { type: 'string' },
+        'set-email': { type: 'string' },
         modules: { type: 'string' },
         permissions: { type: 'string' },
         demo: { type: 'boolean', default: false },
@@ -50,8 +54,9 @@ const { values: args } = (() => {
     return fail(`${(error as Error).message}\n${USAGE}`);
   }
 })();
-const actions = [args.org, args.revoke, args.credential].filter((a) => a !== undefined).length;
+const actions = [args.org, args.revoke, args.credential, args['set-email']].filter((a) => a !== undefined).length;
 if (args.help || actions !== 1) fail(USAGE, args.help ? 0 : 2);
+if (args['set-email'] !== undefined && args.email === undefined) fail(`--set-email needs --email\n${USAGE}`);
 const modules = list(args.modules, isModule, 'module(s)');
 const permissions = list(args.permissions, isPermission, 'permission(s)');
 
@@ -66,7 +71,7 @@ const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders 
     import('../projections/index.ts'),
     import('../platform/projections/runner.ts'),
   ]);
-const { issueCredential, provisionTenant, revokeCredential } = provisioning;
+const { issueCredential, provisionTenant, revokeCredential, setUserEmail } = provisioning;
 
 async function seedDemo(app: AppContext, tenant: ProvisionedTenant): Promise<Record<string, unknown>> {
   // Built here rather than from a session: seeders act as the tenant's user, not through a token.
@@ -94,7 +99,8 @@ async function seedDemo(app: AppContext, tenant: ProvisionedTenant): Promise<Rec
 async function run(app: AppContext): Promise<Record<string, unknown>> {
   if (args.revoke !== undefined) return revokeCredential(app, args.revoke);
   if (args.credential !== undefined) return { ...(await issueCredential(app, args.credential)) };
-  const tenant = await provisionTenant(app, { name: args.org!, userName: args.user, modules, permissions });
+  if (args['set-email'] !== undefined) return setUserEmail(app, args['set-email'], args.email!);
+  const tenant = await provisionTenant(app, { name: args.org!, userName: args.user, email: args.email, modules, permissions });
   return args.demo ? { ...tenant, ...(await seedDemo(app, tenant)) } : { ...tenant };
 }
 

@@ -1,5 +1,7 @@
 import { MODULES, PERMISSIONS, type Module, type Permission } from '../../domain/identity/access.ts';
+import { createHash } from 'node:crypto';
 import { credentialDecider } from '../../domain/identity/credential.ts';
+import { emailClaimDecider, normalizeEmail } from '../../domain/identity/email.ts';
 import { identityStreams, type OrganizationCreated, type UserCreated } from '../../domain/identity/events.ts';
 import { organizationDecider, type OrganizationCommand } from '../../domain/identity/organization.ts';
 import { userDecider, type UserCommand } from '../../domain/identity/user.ts';
@@ -27,6 +29,8 @@ export interface NewTenant {
   modules?: readonly string[];
   /** Default: every permission. */
   permissions?: readonly string[];
+  /** The first user's e-mail address (the platform writes to it). */
+  email?: string;
 }
 
 export interface ProvisionedTenant extends IssuedCredential {
@@ -34,6 +38,7 @@ export interface ProvisionedTenant extends IssuedCredential {
   userId: string;
   modules: Module[];
   permissions: Permission[];
+  email: string | null;
 }
 
 async function appendCredential(app: AppContext, userId: string, organizationId: string): Promise<IssuedCredential & { position: Position | null }> {
@@ -72,9 +77,13 @@ export async function provisionTenant(app: AppContext, input: NewTenant): Promis
   };
   const [organization] = organizationDecider.decide(createOrganization, organizationDecider.initialState());
   const [user] = userDecider.decide(createUser, userDecider.initialState());
+  const email = input.email === undefined ? null : normalizeEmail(input.email);
+  // Claimed first: an address another user holds refuses the tenant before anything else is written.
+  if (email) await claimEmail(app, email, { userId, organizationId });
 
   await handleCommand(app.store, identityStreams.organization(organizationId), organizationDecider, createOrganization);
   await handleCommand(app.store, identityStreams.user(userId), userDecider, createUser);
+  if (email) await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetEmail', email, at });
   const { position, ...credential } = await appendCredential(app, userId, organizationId);
   await app.readYourWrites([IDENTITY_PROJECTION], position);
   return {
@@ -83,7 +92,34 @@ export async function provisionTenant(app: AppContext, input: NewTenant): Promis
     ...credential,
     modules: (organization as OrganizationCreated).data.modules,
     permissions: (user as UserCreated).data.permissions,
+    email,
   };
+}
+
+/** The stream that holds an address: named by its hash, so the address is in no stream name. */
+const emailClaimStream = (email: string) => identityStreams.email(createHash('sha256').update(email).digest('hex').slice(0, 32));
+
+function claimEmail(app: AppContext, email: string, holder: { userId: string; organizationId: string }) {
+  return handleCommand(app.store, emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', ...holder, at: app.clock.now() });
+}
+
+/**
+ * Give a user an e-mail address, or change it: the new address is claimed before the user records
+ * it and the old one released after, so two users never hold one address. A crash in between
+ * leaves the new address claimed by the user who does not show it yet; setting it again finishes.
+ */
+export async function setUserEmail(app: AppContext, userId: string, address: string): Promise<{ userId: string; organizationId: string; email: string }> {
+  const { state } = await loadState(app.store, identityStreams.user(userId), userDecider);
+  if (!state.userId) throw new DomainError('not_found', Messages.recordNotFound);
+  const email = normalizeEmail(address);
+  const holder = { userId, organizationId: state.organizationId };
+  await claimEmail(app, email, holder);
+  const { position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetEmail', email, at: app.clock.now() });
+  if (state.email && state.email !== email) {
+    await handleCommand(app.store, emailClaimStream(state.email), emailClaimDecider, { type: 'ReleaseEmail', userId, at: app.clock.now() });
+  }
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return { ...holder, email };
 }
 
 /** Another credential for an existing user (rotation: issue a new one, then revoke the old). */

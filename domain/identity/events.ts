@@ -26,7 +26,20 @@ export type UserPermissionsChanged = DomainEvent<
   'UserPermissionsChanged',
   { userId: string; organizationId: string; permissions: Permission[]; changedAt: string }
 >;
-export type UserEvent = UserCreated | UserPermissionsChanged;
+/** The address the platform writes to the user at (and, with a password, their login). Stored lower case. */
+export type UserEmailChanged = DomainEvent<
+  'UserEmailChanged',
+  { userId: string; organizationId: string; email: string; changedAt: string }
+>;
+export type UserEvent = UserCreated | UserPermissionsChanged | UserEmailChanged;
+
+/**
+ * `email-<hash>`: which user holds an e-mail address, so that no two users share one (the
+ * address is a login). The stream is named by a hash of the address, and holds no address.
+ */
+export type EmailClaimed = DomainEvent<'EmailClaimed', { userId: string; organizationId: string; claimedAt: string }>;
+export type EmailReleased = DomainEvent<'EmailReleased', { userId: string; organizationId: string; releasedAt: string }>;
+export type EmailClaimEvent = EmailClaimed | EmailReleased;
 
 export type CredentialIssued = DomainEvent<
   'CredentialIssued',
@@ -50,4 +63,6 @@ export const identityStreams = {
   user: (id: string) => `user-${id}`,
   credential: (id: string) => `credential-${id}`,
   session: (id: string) => `session-${id}`,
+  /** hash: emailKey(address), see email.ts. */
+  email: (hash: string) => `email-${hash}`,
 };

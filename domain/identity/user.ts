@@ -2,18 +2,22 @@ import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import { isPermission, type Permission } from './access.ts';
+import { normalizeEmail } from './email.ts';
 import type { UserEvent } from './events.ts';
 import { requireName, sameSet } from './rules.ts';
 
 export type UserCommand =
   | { type: 'CreateUser'; userId: string; organizationId: string; name: string; permissions: readonly string[]; at: Date }
-  | { type: 'SetPermissions'; permissions: readonly string[]; at: Date };
+  | { type: 'SetPermissions'; permissions: readonly string[]; at: Date }
+  /** The address is claimed for this user first (email.ts); this only records it on the user. */
+  | { type: 'SetEmail'; email: string; at: Date };
 
 export interface UserState {
   userId: string | null;
   organizationId: string;
   name: string;
   permissions: Permission[];
+  email: string | null;
 }
 
 function permissionsOf(names: readonly string[]): Permission[] {
@@ -22,14 +26,16 @@ function permissionsOf(names: readonly string[]): Permission[] {
 }
 
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
-  initialState: () => ({ userId: null, organizationId: '', name: '', permissions: [] }),
+  initialState: () => ({ userId: null, organizationId: '', name: '', permissions: [], email: null }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'UserCreated':
-        return { userId: event.data.userId, organizationId: event.data.organizationId, name: event.data.name, permissions: event.data.permissions };
+        return { userId: event.data.userId, organizationId: event.data.organizationId, name: event.data.name, permissions: event.data.permissions, email: null };
       case 'UserPermissionsChanged':
         return { ...state, permissions: event.data.permissions };
+      case 'UserEmailChanged':
+        return { ...state, email: event.data.email };
     }
   },
 
@@ -52,6 +58,12 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         if (sameSet(permissions, state.permissions)) return [];
         const data = { userId: state.userId, organizationId: state.organizationId, permissions, changedAt: command.at.toISOString() };
         return [{ type: 'UserPermissionsChanged', data }];
+      }
+      case 'SetEmail': {
+        if (!state.userId) throw new DomainError('not_found', Messages.recordNotFound);
+        const email = normalizeEmail(command.email);
+        if (email === state.email) return [];
+        return [{ type: 'UserEmailChanged', data: { userId: state.userId, organizationId: state.organizationId, email, changedAt: command.at.toISOString() } }];
       }
     }
   },

@@ -26,6 +26,8 @@ export const Messages = {
   unknownModule: 'Módulo desconhecido.', // ours
   unknownPermission: 'Permissão desconhecida.', // ours
   alreadyExists: 'O registro já existe.', // ours: an id used twice
+  invalidEmail: 'E-mail inválido.', // ours
+  emailInUse: 'Este e-mail já pertence a outro usuário.', // ours: e-mail addresses are logins, one user each
 
   // Module gates
   proposalsModuleDisabled: 'Sua organização não tem o módulo de Propostas habilitado.',

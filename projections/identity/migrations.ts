@@ -98,4 +98,19 @@ export const identityMigrations: Migration[] = [
       await knex.raw('drop function if exists identity_notify_change()');
     },
   },
+  {
+    // Not unique here: the email-<hash> streams keep addresses unique, and a read table that
+    // refused a row would stall the projection instead.
+    name: '202611291000_identity_user_email',
+    async up(knex) {
+      await knex.schema.alterTable('identity_users', (t) => {
+        t.text('email').nullable().index();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('identity_users', (t) => {
+        t.dropColumn('email');
+      });
+    },
+  },
 ];

@@ -31,7 +31,7 @@ const organizations: TablePart<OrganizationEvent> = {
 
 const users: TablePart<UserEvent> = {
   table: 'identity_users',
-  eventTypes: ['UserCreated', 'UserPermissionsChanged'],
+  eventTypes: ['UserCreated', 'UserPermissionsChanged', 'UserEmailChanged'],
   apply(event, trx) {
     const table = trx('identity_users');
     switch (event.type) {
@@ -42,6 +42,8 @@ const users: TablePart<UserEvent> = {
       }
       case 'UserPermissionsChanged':
         return table.where({ id: event.data.userId }).update({ permissions: event.data.permissions, updated_at: event.data.changedAt });
+      case 'UserEmailChanged':
+        return table.where({ id: event.data.userId }).update({ email: event.data.email, updated_at: event.data.changedAt });
     }
   },
 };

@@ -99,8 +99,30 @@ test('with no service running: defaults to every module and permission, read tab
   if (demoSeeders.some((s) => s.name === 'credit-policy')) assert.ok(Array.isArray(run.json.policies) && run.json.policies.length >= 2, JSON.stringify(run.json));
 });
 
+test('e-mail addresses: set at provisioning (lower case), one user each, changed with --set-email, the old one free again', async ({ idle, dataDir }) => {
+  const first = await provision(idle.url, dataDir, ['--org', 'Primeira', '--email', ' Ana.Souza@Example.COM ']);
+  assert.is(first.code, 0, first.stderr);
+  assert.is(first.json.email, 'ana.souza@example.com');
+  const second = await provision(idle.url, dataDir, ['--org', 'Segunda']);
+  assert.is(second.json.email, null);
+
+  const taken = await provision(idle.url, dataDir, ['--set-email', second.json.userId, '--email', 'ANA.SOUZA@example.com']);
+  assert.is(taken.code, 1);
+  assert.is(taken.stdout, '');
+  assert.match(taken.stderr, Messages.emailInUse);
+  const invalid = await provision(idle.url, dataDir, ['--set-email', second.json.userId, '--email', 'ana@']);
+  assert.match(invalid.stderr, Messages.invalidEmail);
+
+  const moved = await provision(idle.url, dataDir, ['--set-email', first.json.userId, '--email', 'ana@banco.com.br']);
+  assert.equal(moved.json, { userId: first.json.userId, organizationId: first.json.organizationId, email: 'ana@banco.com.br' });
+  const freed = await provision(idle.url, dataDir, ['--set-email', second.json.userId, '--email', 'ana.souza@example.com']);
+  assert.is(freed.code, 0, freed.stderr);
+  const rows: Array<{ id: string; email: string }> = await idle.knex('identity_users').whereIn('id', [first.json.userId, second.json.userId]).select('id', 'email');
+  assert.equal(Object.fromEntries(rows.map((r) => [r.id, r.email])), { [first.json.userId]: 'ana@banco.com.br', [second.json.userId]: 'ana.souza@example.com' });
+});
+
 test('bad arguments print nothing on stdout and fail', async ({ idle, dataDir }) => {
-  const cases = [['--org', 'X', '--modules', 'reports,kycEnabled'], ['--org', 'X', '--permissions', 'admin'], [], ['--org', 'X', '--revoke', 'y'], ['--revoke', 'cli_unknown']];
+  const cases = [['--org', 'X', '--modules', 'reports,kycEnabled'], ['--org', 'X', '--permissions', 'admin'], [], ['--org', 'X', '--revoke', 'y'], ['--revoke', 'cli_unknown'], ['--set-email', 'a'.repeat(24)]];
   const runs = await Promise.all(cases.map((args) => provision(idle.url, dataDir, args)));
   for (const [i, run] of runs.entries()) {
     const args = cases[i]!;

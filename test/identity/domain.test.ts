@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { credentialDecider } from '../../domain/identity/credential.ts';
+import { emailClaimDecider } from '../../domain/identity/email.ts';
 import { organizationDecider } from '../../domain/identity/organization.ts';
 import { sessionDecider } from '../../domain/identity/session.ts';
 import { userDecider } from '../../domain/identity/user.ts';
@@ -62,6 +63,28 @@ user('permission changes carry the organization', () => {
   ]);
   assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-generate-report'], at }).decided(), []);
 });
+user('an e-mail address is stored lower case; the same one again decides nothing; a malformed one is refused', () => {
+  const changed = { type: 'UserEmailChanged' as const, data: { userId: USER, organizationId: ORG, email: 'ana@banco.com.br', changedAt: at.toISOString() } };
+  given(userDecider, userCreated).when({ type: 'SetEmail', email: ' Ana@Banco.com.BR', at }).then([changed]);
+  given(userDecider, [...userCreated, changed]).when({ type: 'SetEmail', email: 'ana@banco.com.br', at }).then([]);
+  for (const email of ['ana', 'ana@banco', 'a b@banco.com', `${'a'.repeat(250)}@b.com`]) given(userDecider, userCreated).when({ type: 'SetEmail', email, at }).thenError('invalid', Messages.invalidEmail);
+  given(userDecider, []).when({ type: 'SetEmail', email: 'ana@banco.com.br', at }).thenError('not_found', Messages.recordNotFound);
+});
+
+const emailClaim = suite('identity: e-mail claim');
+const claimed = { type: 'EmailClaimed' as const, data: { userId: USER, organizationId: ORG, claimedAt: at.toISOString() } };
+
+emailClaim('one holder: claimed again by the holder decides nothing, by another user is refused', () => {
+  given(emailClaimDecider, []).when({ type: 'ClaimEmail', userId: USER, organizationId: ORG, at }).then([claimed]);
+  given(emailClaimDecider, [claimed]).when({ type: 'ClaimEmail', userId: USER, organizationId: ORG, at }).then([]);
+  given(emailClaimDecider, [claimed]).when({ type: 'ClaimEmail', userId: CRED, organizationId: ORG, at }).thenError('conflict', Messages.emailInUse);
+});
+emailClaim('released only by its holder, then free for anyone', () => {
+  const released = { type: 'EmailReleased' as const, data: { userId: USER, organizationId: ORG, releasedAt: at.toISOString() } };
+  given(emailClaimDecider, [claimed]).when({ type: 'ReleaseEmail', userId: CRED, at }).then([]);
+  given(emailClaimDecider, [claimed]).when({ type: 'ReleaseEmail', userId: USER, at }).then([released]);
+  given(emailClaimDecider, [claimed, released]).when({ type: 'ClaimEmail', userId: CRED, organizationId: ORG, at }).then([{ type: 'EmailClaimed', data: { userId: CRED, organizationId: ORG, claimedAt: at.toISOString() } }]);
+});
 
 const credential = suite('identity: credential');
 const issued = credentialDecider.decide(
@@ -112,5 +135,6 @@ session('logging out a session that never started', () => {
 
 organization.run();
 user.run();
+emailClaim.run();
 credential.run();
 session.run();
