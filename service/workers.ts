@@ -12,7 +12,7 @@ import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
 import { registryKycExpiryJob } from '../application/registry/kyc-expiry.ts';
 import { uploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
-import { financialExtractionWorker } from '../application/financial/worker.ts';
+import { financialExtractionWorker, financialNoticeWorker } from '../application/financial/worker.ts';
 import { committeeWorkers } from '../application/committee/workers.ts';
 import { sectionOpinionWorker } from '../application/report/opinions/worker.ts';
 
@@ -34,6 +34,7 @@ export const workerFactories: Array<() => Worker> = [
   registryKycExpiryJob,
   uploadSlotSweepJob,
   () => financialExtractionWorker(),
+  financialNoticeWorker,
   ...committeeWorkers,
   sectionOpinionWorker,
 ];

@@ -3,15 +3,17 @@ import { ERASED_SUBJECT, type PersonalDataRule } from '../../platform/personal-d
 /**
  * A message's addressee (name, e-mail, phone) is the recipient's personal data, sealed with a key
  * of that recipient's own; the queued content is too (it names the person the documents are
- * about and carries the recipient's link, which opens their page).
+ * about and carries the recipient's link, which opens their page). A platform user's notice is
+ * sealed with that user's key, the one their name and address are sealed with.
  */
 export const messagingPersonalData: PersonalDataRule = {
   subjectOf(data) {
     const to = data.to as { name?: unknown } | undefined;
     // An erased addressee reads as {}: outcomes recorded after the erasure are written erased.
     if (to && typeof to === 'object' && to.name === undefined) return ERASED_SUBJECT;
-    const correlation = data.correlation as { recipientId?: unknown } | undefined;
-    return typeof correlation?.recipientId === 'string' ? `${String(data.organizationId)}:collection-recipient:${correlation.recipientId}` : null;
+    const correlation = data.correlation as { recipientId?: unknown; userId?: unknown } | undefined;
+    if (typeof correlation?.recipientId === 'string') return `${String(data.organizationId)}:collection-recipient:${correlation.recipientId}`;
+    return typeof correlation?.userId === 'string' ? `${String(data.organizationId)}:user:${correlation.userId}` : null;
   },
   fields: {
     MessageQueued: ['to', 'content'],

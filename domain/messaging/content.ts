@@ -18,10 +18,31 @@ export interface MessageContent {
   expiresAt: string | null;
   /** SIGNATURE_CODE: the one-time code a party types to sign (valid until expiresAt). */
   code?: string;
+  /** FINANCIAL_STATEMENTS_*: the batch a platform user sent to a report, and what came of it. */
+  financial?: FinancialNotice;
+}
+
+export interface FinancialNotice {
+  reportId: string;
+  /** The report's CNPJ or CPF, masked as people read it. */
+  document: string;
+  /** The files' names, in the order they were sent. */
+  files: string[];
+  /** The period ends read (YYYY-MM-DD), latest first; empty when nothing could be read. */
+  periods: string[];
+  /** Why nothing could be read (FINANCIAL_STATEMENTS_FAILED). */
+  reason: string | null;
 }
 
 export const MESSAGE_CHANNELS: readonly MessageChannel[] = ['EMAIL', 'WHATSAPP'];
-export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = ['COLLECTION_INVITE', 'COLLECTION_REMINDER', 'COLLECTION_COMPLETED', 'SIGNATURE_CODE'];
+export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = [
+  'COLLECTION_INVITE',
+  'COLLECTION_REMINDER',
+  'COLLECTION_COMPLETED',
+  'SIGNATURE_CODE',
+  'FINANCIAL_STATEMENTS_EXTRACTED',
+  'FINANCIAL_STATEMENTS_FAILED',
+];
 
 /** Statuses of the read model, in the order a message moves through them. */
 export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';

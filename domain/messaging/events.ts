@@ -6,7 +6,8 @@ export const messageStream = (messageId: string) => `${MESSAGE_CATEGORY}-${messa
 
 export type MessageChannel = 'EMAIL' | 'WHATSAPP';
 /** Which text a message carries; the names are the contract's (COLLECTION_INVITE seen). */
-export type MessageTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED' | 'SIGNATURE_CODE';
+export type CollectionTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED' | 'SIGNATURE_CODE';
+export type MessageTemplate = CollectionTemplate | 'FINANCIAL_STATEMENTS_EXTRACTED' | 'FINANCIAL_STATEMENTS_FAILED';
 
 export interface MessageAddressee {
   name: string;
@@ -15,10 +16,25 @@ export interface MessageAddressee {
   phone: string | null;
 }
 
-/** What the message is about, so the module that asked for it can react to its outcome. */
-export interface MessageCorrelation {
+/** A collection's message to one of its recipients (people outside the platform). */
+export interface CollectionCorrelation {
   collectionId: string;
   recipientId: string;
+}
+
+/** A notice to a platform user about a report they acted on (a batch of financial statements they sent). */
+export interface UserCorrelation {
+  userId: string;
+  reportId: string;
+  batchId: string;
+}
+
+/** What the message is about, so the module that asked for it can react to its outcome. */
+export type MessageCorrelation = CollectionCorrelation | UserCorrelation;
+
+/** The collection and recipient a message belongs to; null for a platform user's notice. */
+export function collectionCorrelationOf(correlation: MessageCorrelation): CollectionCorrelation | null {
+  return 'collectionId' in correlation ? correlation : null;
 }
 
 interface Base {

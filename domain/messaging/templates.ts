@@ -1,4 +1,4 @@
-import type { MessageContent } from './content.ts';
+import type { FinancialNotice, MessageContent } from './content.ts';
 import type { MessageTemplate } from './events.ts';
 
 /** A message ready for a channel: e-mail uses all three, chat only the plain text. */
@@ -36,6 +36,14 @@ function pendingBlocks(content: MessageContent): Block[] {
   return blocks;
 }
 
+/** A period end (YYYY-MM-DD) as printed on a balance sheet. */
+const periodEnd = (date: string) => date.split('-').reverse().join('/');
+
+function batchBlocks(notice: FinancialNotice | undefined): Block[] {
+  if (!notice) return [];
+  return [{ kind: 'list', title: `Arquivos enviados ao relatório ${notice.reportId} (${notice.document}):`, items: notice.files }];
+}
+
 function operatorBlock(content: MessageContent): Block[] {
   return content.operatorMessage ? [{ kind: 'p', text: `Mensagem de ${content.organizationName}: "${content.operatorMessage}"` }] : [];
 }
@@ -71,6 +79,25 @@ const DRAFTS: Record<MessageTemplate, (name: string, content: MessageContent) =>
       { kind: 'p', text: `Seu código para assinar o documento de ${c.subjectName} é ${c.code ?? ''}.` },
       { kind: 'p', text: c.expiresAt ? `Ele vale até ${formatDeadline(c.expiresAt)} (horário de Brasília) e só pode ser usado uma vez.` : 'Ele só pode ser usado uma vez.' },
       { kind: 'p', text: 'Não compartilhe este código. Se você não pediu para assinar, ignore esta mensagem.' },
+    ],
+  }),
+  FINANCIAL_STATEMENTS_EXTRACTED: (name, c) => ({
+    subject: `Demonstrações financeiras de ${c.subjectName} processadas`,
+    greeting: `Olá, ${name}.`,
+    blocks: [
+      { kind: 'p', text: `As demonstrações financeiras que você enviou foram lidas e padronizadas.` },
+      ...batchBlocks(c.financial),
+      { kind: 'list', title: 'Períodos lidos:', items: (c.financial?.periods ?? []).map(periodEnd) },
+      { kind: 'p', text: 'A seção de balanço do relatório já mostra os valores e os índices de liquidez, endividamento e margens.' },
+    ],
+  }),
+  FINANCIAL_STATEMENTS_FAILED: (name, c) => ({
+    subject: `Não foi possível ler as demonstrações financeiras de ${c.subjectName}`,
+    greeting: `Olá, ${name}.`,
+    blocks: [
+      { kind: 'p', text: `As demonstrações financeiras que você enviou não puderam ser lidas: ${c.financial?.reason ?? 'motivo não informado'}` },
+      ...batchBlocks(c.financial),
+      { kind: 'p', text: 'Envie de novo o balanço patrimonial e a DRE em PDF com texto (não digitalizado como imagem).' },
     ],
   }),
 };

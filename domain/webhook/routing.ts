@@ -2,7 +2,7 @@ import type { ReportEvent } from '../report/events.ts';
 import { ReportEventTypes } from '../report/public-events.ts';
 import { ExecutionEventTypes } from '../operation/events.ts';
 import { COLLECTION_ACTIONS, collectionWebhookData, type CollectionEventData } from '../collection/events.ts';
-import { messageFailedWebhookData } from '../messaging/webhook.ts';
+import { messageFailedWebhookData, messageFailedWebhookName } from '../messaging/webhook.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 import { REGISTRY_WEBHOOK_ROUTES } from '../registry/webhooks.ts';
 import { FINANCIAL_WEBHOOK_ROUTES } from '../financial/webhook.ts';
@@ -39,7 +39,7 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   ...REGISTRY_WEBHOOK_ROUTES,
   ...FINANCIAL_WEBHOOK_ROUTES,
   ...COMMITTEE_WEBHOOK_ROUTES,
-  MessageFailed: { publicName: 'collection.message.failed', data: messageFailedWebhookData },
+  MessageFailed: { publicName: messageFailedWebhookName, data: messageFailedWebhookData },
   [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 

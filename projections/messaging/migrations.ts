@@ -74,4 +74,23 @@ export const messagingMigrations: Migration[] = [
       await knex.schema.dropTable('messaging_collection_schedule');
     },
   },
+  {
+    // Messages to platform users (a financial statements notice) belong to no collection.
+    name: '202611291010_messaging_user_notices',
+    async up(knex) {
+      await knex.schema.alterTable('messaging_messages', (t) => {
+        t.text('collection_id').nullable().alter();
+        t.text('recipient_id').nullable().alter();
+        t.text('user_id').nullable();
+      });
+    },
+    async down(knex) {
+      await knex('messaging_messages').whereNull('collection_id').delete();
+      await knex.schema.alterTable('messaging_messages', (t) => {
+        t.dropColumn('user_id');
+        t.text('collection_id').notNullable().alter();
+        t.text('recipient_id').notNullable().alter();
+      });
+    },
+  },
 ];

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 import type { MessagingEvent } from '../../domain/messaging/decider.ts';
+import { collectionCorrelationOf } from '../../domain/messaging/events.ts';
 
 export const MESSAGING_PROJECTION = 'messaging';
 export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
@@ -11,13 +12,15 @@ async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void
   const row = trx('messaging_messages').where({ id: messageId });
   switch (event.type) {
     case 'MessageQueued': {
-      const { organizationId, correlation, template, channels } = event.data;
+      const { organizationId, template, channels } = event.data;
+      const collection = collectionCorrelationOf(event.data.correlation);
       await trx('messaging_messages')
         .insert({
           id: messageId,
           organization_id: organizationId,
-          collection_id: correlation.collectionId,
-          recipient_id: correlation.recipientId,
+          collection_id: collection?.collectionId ?? null,
+          recipient_id: collection?.recipientId ?? null,
+          user_id: 'userId' in event.data.correlation ? event.data.correlation.userId : null,
           template,
           channels: JSON.stringify(channels),
           status: 'PENDING',

@@ -4,8 +4,10 @@ import type { MessageChannel, MessageTemplate } from '../../domain/messaging/eve
 
 export interface MessageView {
   messageId: string;
-  collectionId: string;
-  recipientId: string;
+  /** Null for a platform user's notice (then userId is set). */
+  collectionId: string | null;
+  recipientId: string | null;
+  userId: string | null;
   template: MessageTemplate;
   channels: MessageChannel[];
   status: MessageStatus;
@@ -18,8 +20,9 @@ export interface MessageView {
 
 interface MessageRow {
   id: string;
-  collection_id: string;
-  recipient_id: string;
+  collection_id: string | null;
+  recipient_id: string | null;
+  user_id: string | null;
   template: MessageTemplate;
   channels: MessageChannel[];
   status: MessageStatus;
@@ -35,6 +38,7 @@ function toView(row: MessageRow): MessageView {
     messageId: row.id,
     collectionId: row.collection_id,
     recipientId: row.recipient_id,
+    userId: row.user_id,
     template: row.template,
     channels: row.channels,
     status: row.status,

@@ -8,11 +8,14 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { waitForReport } from '../support/report.ts';
 import { KNOWN, PLAIN_LAYOUT, pdfkitStatements, pdfLibStatements } from '../support/financial-statements.ts';
 import { uploadAll } from '../financial-upload/support.ts';
+import { setUserEmail } from '../../application/identity/provisioning.ts';
+import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 
 interface Ctx {
   app: TestApp;
   tenant: TestTenant;
   receiver: Receiver;
+  smtp: SmtpReceiver;
   policyId: string;
   /** The demo policy as is: no BALANCE_SHEET among its sections. */
   plainPolicyId: string;
@@ -20,8 +23,10 @@ interface Ctx {
 const test = suite<Ctx>('financial statements: upload over HTTP, extraction, BALANCE_SHEET and registry.financial.extracted');
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp();
+  ctx.smtp = await startSmtpReceiver();
+  ctx.app = await startTestApp({ SMTP_URL: ctx.smtp.url });
   ctx.tenant = await provisionTenant(ctx.app);
+  await setUserEmail(ctx.app.app, ctx.tenant.userId, 'analista@banco.example');
   ctx.receiver = await startReceiver();
   const sub = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: ctx.receiver.url, events: ['registry.financial.extracted'] } });
   assert.is(sub.status, 201, JSON.stringify(sub.body));
@@ -32,6 +37,7 @@ test.before(async (ctx) => {
 test.after(async (ctx) => {
   await ctx.receiver?.close();
   await ctx.app?.stop();
+  await ctx.smtp?.close();
 });
 
 const call = (ctx: Ctx, method: string, path: string, body?: unknown) => ctx.app.call(method, path, { token: ctx.tenant.token, body });
@@ -48,6 +54,13 @@ async function complete(ctx: Ctx, reportId: string, files: Array<{ name: string;
   const reply = await call(ctx, 'POST', `/report/${reportId}/financial-tab/complete`, { keys });
   assert.is(reply.status, 200, JSON.stringify(reply.body));
 }
+
+/** The e-mail the user who sent a batch gets when its extraction ends (one per batch). */
+const noticeOf = (ctx: Ctx, reportId: string, count = 1) =>
+  eventually(async () => {
+    const mails = ctx.smtp.mails.filter((mail) => mail.text?.includes(`relatório ${reportId}`));
+    return mails.length >= count && mails;
+  }, 30_000, `financial statements e-mail for ${reportId}`);
 
 /** The BALANCE_SHEET section once a batch's outcome replaced what the sandbox source wrote. */
 const extractedSection = (ctx: Ctx, reportId: string) =>
@@ -87,6 +100,12 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   assert.equal(documents.map((d: { fileName: string; opinion: { type: string } }) => [d.fileName, d.opinion.type]).sort(), [['balanco-2022.pdf', 'DEMONSTRACOES_FINANCEIRAS'], ['balanco-2024.pdf', 'DEMONSTRACOES_FINANCEIRAS']]);
   assert.ok(documents.some((d: { id: string }) => d.id === hook.data.registryDocumentId), "the webhook names one of them");
   assert.equal(details.periods[0].registryDocumentIds, [hook.data.registryDocumentId]);
+
+  const [mail] = await noticeOf(ctx, reportId);
+  assert.equal(mail!.to && 'value' in mail!.to ? mail!.to.value.map((a) => a.address) : [], ['analista@banco.example']);
+  assert.match(mail!.subject ?? '', /^Demonstrações financeiras de .+ processadas$/);
+  for (const text of ['11.222.333/0001-81', 'balanco-2024.pdf', 'balanco-2022.pdf', 'Períodos lidos:\n- 31/12/2024\n- 31/12/2023\n- 31/12/2022']) assert.ok(mail!.text!.includes(text), `${text} in ${mail!.text}`);
+  assert.ok(mail!.html && mail!.html.includes('<li>31/12/2024</li>'));
 });
 
 test('a PDF with no statement in it: the section ends in ERROR with the reason, and no webhook', async (ctx) => {
@@ -96,6 +115,10 @@ test('a PDF with no statement in it: the section ends in ERROR with the reason, 
   const section = await extractedSection(ctx, reportId);
   assert.equal([section.status, section.sectionDetails, section.errors[0].code, section.errors[0].integrationType], ['ERROR', null, 'INTEGRATION_NO_DATA', 'FINANCIAL_STATEMENTS']);
   assert.is(ctx.receiver.json().length, before);
+  const [mail] = await noticeOf(ctx, reportId);
+  assert.match(mail!.subject ?? '', /^Não foi possível ler as demonstrações financeiras de /);
+  assert.ok(mail!.text!.includes(`não puderam ser lidas: ${section.errors[0].message}`), mail!.text);
+  assert.ok(mail!.text!.includes('carta.pdf'));
 });
 
 async function multipart(ctx: Ctx, reportId: string, files: Array<{ name: string; bytes: Buffer }>) {
@@ -128,6 +151,10 @@ test('multipart, balance sheet and income statement in separate files, policy wi
   }, 30_000, 'the second batch extracted');
   assert.is(second.id, first.id, 'the same section, replaced');
   assert.not.equal(second.sectionDetails.batchId, first.sectionDetails.batchId);
+  // The multipart route sends the same e-mail as the direct upload, one per batch.
+  const mails = await noticeOf(ctx, reportId, 2);
+  assert.equal(mails.map((mail) => mail.text!.includes('- 31/12/2025')).sort(), [false, true]);
+  assert.ok(mails.every((mail) => /^Demonstrações financeiras de .+ processadas$/.test(mail.subject ?? '')));
 });
 
 test.run();

@@ -5,6 +5,7 @@ import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { renderMessage } from '../../domain/messaging/templates.ts';
 import type { MessageContent } from '../../domain/messaging/content.ts';
 import { given } from '../support/decider.ts';
+import { routeEvent } from '../../domain/webhook/routing.ts';
 
 const test = suite('messaging decider and texts');
 const AT = '2026-11-23T12:00:00.000Z';
@@ -103,6 +104,23 @@ test('reminder and completed texts; a message without link, deadline or operator
   for (const text of [done.text, renderMessage('COLLECTION_REMINDER', 'Ana', bare).text]) {
     assert.not.match(text, /Prazo|Enviar documentos|Mensagem de|Itens pendentes/);
   }
+});
+
+test("a user's financial statements notice: the periods as printed, the files, or why nothing was read; a failed one sends no collection.message.failed", () => {
+  const financial = { reportId: 'rep000000000000000000001', document: '11.222.333/0001-81', files: ['balanco.pdf', 'dre.pdf'], periods: ['2024-12-31', '2023-12-31'], reason: null };
+  const content = { ...CONTENT, link: null, expiresAt: null, operatorMessage: null, pendingItems: [], financial };
+  const read = renderMessage('FINANCIAL_STATEMENTS_EXTRACTED', 'Bruno', content);
+  assert.is(read.subject, 'Demonstrações financeiras de Padaria Pão Quente Ltda processadas');
+  assert.match(read.text, /Arquivos enviados ao relatório rep000000000000000000001 \(11\.222\.333\/0001-81\):\n- balanco\.pdf\n- dre\.pdf/);
+  assert.match(read.text, /Períodos lidos:\n- 31\/12\/2024\n- 31\/12\/2023/);
+  const failed = renderMessage('FINANCIAL_STATEMENTS_FAILED', 'Bruno', { ...content, financial: { ...financial, periods: [], reason: 'Nenhum balanço <lido>.' } });
+  assert.is(failed.subject, 'Não foi possível ler as demonstrações financeiras de Padaria Pão Quente Ltda');
+  assert.match(failed.text, /não puderam ser lidas: Nenhum balanço <lido>\./);
+  assert.match(failed.html, /Nenhum balanço &lt;lido&gt;/);
+
+  const base = { to: queue.to, template: 'FINANCIAL_STATEMENTS_FAILED', channels: ['EMAIL'], error: '550' };
+  assert.is(routeEvent('MessageFailed', { ...base, correlation: { userId: 'u', reportId: 'r', batchId: 'b' } }), null);
+  assert.is(routeEvent('MessageFailed', { ...base, correlation: queue.correlation })!.publicName, 'collection.message.failed');
 });
 
 test.run();

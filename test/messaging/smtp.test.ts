@@ -111,8 +111,7 @@ test('a refused recipient (550) fails at once: MessageFailed keeps the server te
   assert.is(envelope.event, 'collection.message.failed');
   assert.is(envelope.organizationId, ctx.tenant.organizationId);
   assert.equal(envelope.data, {
-    collectionId: input.correlation.collectionId,
-    recipientId: input.correlation.recipientId,
+    ...input.correlation,
     name: 'Ana Souza',
     email: 'unknown@example.com',
     phone: '+5511987654321',

@@ -1,5 +1,5 @@
 import type { MessageContent } from '../../../domain/messaging/content.ts';
-import type { MessageChannel, MessageTemplate } from '../../../domain/messaging/events.ts';
+import type { CollectionTemplate, MessageChannel } from '../../../domain/messaging/events.ts';
 import type { NotificationChannel } from '../../../domain/collection/enums.ts';
 import { isAwaitingRecipient, type CollectionState, type RecipientState } from '../../../domain/collection/state.ts';
 import type { QueueMessageInput } from '../../messaging/queue.ts';
@@ -27,14 +27,14 @@ export function channelsFor(channel: NotificationChannel, recipient: RecipientSt
 }
 
 export interface MessageRequest {
-  template: MessageTemplate;
+  template: CollectionTemplate;
   /** What makes the message unique besides its collection and recipient (link version, reminder day). */
   key: string;
   link: string | null;
   organizationName: string;
 }
 
-const KEY_PREFIX: Record<MessageTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed', SIGNATURE_CODE: 'signature-code' };
+const KEY_PREFIX: Record<CollectionTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed', SIGNATURE_CODE: 'signature-code' };
 
 /** The message for one recipient, or null when the collection's channel is NONE. */
 export function messageFor(state: CollectionState, recipient: RecipientState, request: MessageRequest): QueueMessageInput | null {

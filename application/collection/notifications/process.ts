@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import type { CollectionState, RecipientState } from '../../../domain/collection/state.ts';
-import type { MessageEvent, MessageTemplate } from '../../../domain/messaging/events.ts';
+import { collectionCorrelationOf, type CollectionTemplate, type MessageEvent } from '../../../domain/messaging/events.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { organizationName } from '../../../projections/messaging/queries.ts';
@@ -35,7 +35,7 @@ export async function notify(
   app: AppContext,
   state: CollectionState,
   recipients: readonly RecipientState[],
-  template: MessageTemplate,
+  template: CollectionTemplate,
   key: (recipient: RecipientState) => string,
 ): Promise<number> {
   if (!state.organizationId || !state.collectionId) return 0;
@@ -103,7 +103,9 @@ export class NotificationProcess {
   }
 
   private async outcome(event: MessageEvent): Promise<void> {
-    const { organizationId, messageId, correlation, template } = event.data;
+    const { organizationId, messageId, template } = event.data;
+    const correlation = collectionCorrelationOf(event.data.correlation);
+    if (!correlation) return;
     const target = { organizationId, collectionId: correlation.collectionId, recipientId: correlation.recipientId, messageId };
     try {
       if (event.type === 'MessageSent') await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER' });
