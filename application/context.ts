@@ -5,9 +5,16 @@ import type { Module, Principal } from '../domain/identity/access.ts';
 import type { EventStore, Position } from '../platform/eventstore/port.ts';
 import type { Clock, IdGenerator } from '../platform/ids.ts';
 
-/** Turns a bearer token into the caller, or throws DomainError('unauthenticated'). */
+/** Where a session token came in: the API's bearer header, or the web console's cookie. */
+export type SessionChannel = 'api' | 'console';
+
+/**
+ * Turns a session token into the caller, or throws DomainError('unauthenticated'). A token serves
+ * only the channel it was issued for: a console cookie is no bearer token (it was never meant for
+ * scripts, and the console's forms carry CSRF protection the API does not need), nor the reverse.
+ */
 export interface Authenticator {
-  verify(token: string): Promise<Principal>;
+  verify(token: string, channel?: SessionChannel): Promise<Principal>;
   /**
    * Drop a session this process has just ended: other processes learn of it by the read model's
    * notice, this one must not wait for its own notice to refuse the token.

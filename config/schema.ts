@@ -61,6 +61,8 @@ export const ConfigSchema = Type.Object({
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
   AUTH_FAILURES_BEFORE_LOCK: Type.Integer({ minimum: 1, default: 5 }),
   AUTH_LOCK_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  /** How long a web console sign-in lasts (a working day by default). */
+  CONSOLE_SESSION_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2592000, default: 28800 }),
   RATE_LIMIT_PER_CREDENTIAL: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_PER_ORGANIZATION: Type.Integer({ minimum: 1, default: 3000 }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),

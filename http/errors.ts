@@ -15,7 +15,7 @@ export class HttpError extends Error {
   }
 }
 
-const STATUS_OF: Record<DomainErrorKind, number> = {
+export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -50,7 +50,7 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   } catch (error) {
     if (error instanceof HttpError || error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-      const status = error instanceof HttpError ? error.status : STATUS_OF[error.kind];
+      const status = error instanceof HttpError ? error.status : STATUS_OF_KIND[error.kind];
       return answer(ctx, status, error.message, error.extra);
     }
     ctx.state.log?.error({ err: error }, 'unexpected error');

@@ -85,7 +85,8 @@ export async function runIdempotently(
   if (!KEY.test(key)) throw new HttpError(400, IdempotencyMessages.invalidKey);
   const store = new IdempotencyStore(app.db);
   const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonical(body)}`).digest('hex');
-  const { credentialId } = principal;
+  // Keys are kept per client; a console session (no credential) keeps them per user.
+  const credentialId = principal.credentialId ?? `user:${principal.userId}`;
   const keyHash = keyHashOf(key);
   const claim = await store.claim({
     credentialId,

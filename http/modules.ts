@@ -22,6 +22,7 @@ import { dashboardExportRoutes } from './dashboard-export/routes.ts';
 import { inputDataRoutes } from './input-data/routes.ts';
 import { financialUploadRoutes } from './financial-upload/routes.ts';
 import { committeeRoutes } from './committee/routes.ts';
+import { consoleRoutes } from './console/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -48,4 +49,5 @@ export const routeTables: RouteTable[] = [
   inputDataRoutes,
   financialUploadRoutes,
   committeeRoutes,
+  consoleRoutes,
 ];

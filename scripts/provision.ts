@@ -1,6 +1,7 @@
 /**
  * `npm run --silent provision -- --org "<name>" [--user "<name>"] [--email <address>] [--modules a,b] [--permissions p,q] [--demo]`
  * `npm run --silent provision -- --set-email <userId> --email <address>`   a user's e-mail address
+ * `npm run --silent provision -- --set-password <userId> < file`   the console password, read from stdin
  * `npm run --silent provision -- --credential <userId>`   another credential for a user
  * `npm run --silent provision -- --revoke <clientId>`
  *
@@ -15,6 +16,7 @@ import { MODULES, PERMISSIONS, isModule, isPermission, type Principal } from '..
 const USAGE = `usage:
   provision --org "<name>" [--user "<name>"] [--email <address>] [--modules a,b,...] [--permissions p,q,...] [--demo]
   provision --set-email <userId> --email <address>
+  provision --set-password <userId>          (the password on stdin, one line)
   provision --credential <userId>
   provision --revoke <clientId>
 modules (default: all): ${MODULES.join(', ')}
@@ -41,6 +43,7 @@ const { values: args } = (() => {
         user: { type: 'string' },
         email: { type: 'string' },
         'set-email': { type: 'string' },
+        'set-password': { type: 'string' },
         modules: { type: 'string' },
         permissions: { type: 'string' },
         demo: { type: 'boolean', default: false },
@@ -54,7 +57,7 @@ const { values: args } = (() => {
     return fail(`${(error as Error).message}\n${USAGE}`);
   }
 })();
-const actions = [args.org, args.revoke, args.credential, args['set-email']].filter((a) => a !== undefined).length;
+const actions = [args.org, args.revoke, args.credential, args['set-email'], args['set-password']].filter((a) => a !== undefined).length;
 if (args.help || actions !== 1) fail(USAGE, args.help ? 0 : 2);
 if (args['set-email'] !== undefined && args.email === undefined) fail(`--set-email needs --email\n${USAGE}`);
 const modules = list(args.modules, isModule, 'module(s)');
@@ -72,6 +75,14 @@ const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders 
     import('../platform/projections/runner.ts'),
   ]);
 const { issueCredential, provisionTenant, revokeCredential, setUserEmail } = provisioning;
+const { setPassword } = await import('../application/identity/login.ts');
+
+/** The password comes on stdin, never in the arguments (which other users of the machine can read in ps). */
+async function passwordFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
 
 async function seedDemo(app: AppContext, tenant: ProvisionedTenant): Promise<Record<string, unknown>> {
   // Built here rather than from a session: seeders act as the tenant's user, not through a token.
@@ -100,6 +111,7 @@ async function run(app: AppContext): Promise<Record<string, unknown>> {
   if (args.revoke !== undefined) return revokeCredential(app, args.revoke);
   if (args.credential !== undefined) return { ...(await issueCredential(app, args.credential)) };
   if (args['set-email'] !== undefined) return setUserEmail(app, args['set-email'], args.email!);
+  if (args['set-password'] !== undefined) return setPassword(app, args['set-password'], await passwordFromStdin());
   const tenant = await provisionTenant(app, { name: args.org!, userName: args.user, email: args.email, modules, permissions });
   return args.demo ? { ...tenant, ...(await seedDemo(app, tenant)) } : { ...tenant };
 }

@@ -101,7 +101,7 @@ class SessionCache {
 export function createAuthenticator(db: Knex, clock: Clock, signingKeys: TokenKeys): Authenticator {
   const cache = new SessionCache(db);
   return {
-    async verify(token) {
+    async verify(token, channel = 'api') {
       const now = clock.now();
       const claims = verifySessionToken(signingKeys, token, now);
       // The token expires with its session (tokens.ts), so a cached session needs no clock check.
@@ -111,7 +111,8 @@ export function createAuthenticator(db: Knex, clock: Clock, signingKeys: TokenKe
         const row = await findActiveSession(db, claims.sessionId, now);
         entry = row && cache.set(generation, row);
       }
-      if (!entry || entry.row.userId !== claims.userId || entry.row.organizationId !== claims.organizationId) {
+      const issuedFor = entry?.row.credentialId === null ? 'console' : 'api';
+      if (!entry || entry.row.userId !== claims.userId || entry.row.organizationId !== claims.organizationId || issuedFor !== channel) {
         throw new DomainError('unauthenticated', Messages.invalidToken);
       }
       return entry.principal;

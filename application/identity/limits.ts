@@ -168,13 +168,13 @@ export interface SecretLockout {
  * client id for AUTH_LOCK_SECONDS. The failure that reaches the limit still answers 401; the
  * requests after it answer 429 until the lock ends, even with the right secret.
  */
-function createSecretLockout(db: Knex, config: Config): SecretLockout {
+function createSecretLockout(db: Knex, config: Config, keyPrefix: string, lockedMessage: string): SecretLockout {
   // The library blocks on the first consume *above* points, so points is one below the limit.
-  const failures = sharedLimiter(db, 'secret-failures', config.AUTH_FAILURES_BEFORE_LOCK - 1, config.AUTH_LOCK_SECONDS, config.AUTH_LOCK_SECONDS);
+  const failures = sharedLimiter(db, keyPrefix, config.AUTH_FAILURES_BEFORE_LOCK - 1, config.AUTH_LOCK_SECONDS, config.AUTH_LOCK_SECONDS);
   return {
     async ensureOpen(clientId) {
       const state = await failures.get(clientId);
-      if (state && state.consumedPoints > failures.points) throw tooMany(Messages.tooManyFailedSecrets, state);
+      if (state && state.consumedPoints > failures.points) throw tooMany(lockedMessage, state);
     },
     async recordFailure(clientId) {
       await failures.consume(clientId).catch((error: unknown) => {
@@ -189,10 +189,15 @@ function createSecretLockout(db: Knex, config: Config): SecretLockout {
 
 // The lockout is used by the authenticate route, which only sees AppContext; one per pool keeps
 // the insurance counters in one place (the real state is in the database either way).
-const lockouts = new WeakMap<Knex, SecretLockout>();
+const lockouts = { secret: new WeakMap<Knex, SecretLockout>(), login: new WeakMap<Knex, SecretLockout>() };
 
-export function secretLockout(app: { db: Knex; config: Config }): SecretLockout {
-  let lockout = lockouts.get(app.db);
-  if (!lockout) lockouts.set(app.db, (lockout = createSecretLockout(app.db, app.config)));
+function lockoutOf(kind: keyof typeof lockouts, app: { db: Knex; config: Config }, keyPrefix: string, lockedMessage: string): SecretLockout {
+  let lockout = lockouts[kind].get(app.db);
+  if (!lockout) lockouts[kind].set(app.db, (lockout = createSecretLockout(app.db, app.config, keyPrefix, lockedMessage)));
   return lockout;
 }
+
+export const secretLockout = (app: { db: Knex; config: Config }) => lockoutOf('secret', app, 'secret-failures', Messages.tooManyFailedSecrets);
+
+/** The console's sign-in, by e-mail address: the same rule as a client id's secret. */
+export const loginLockout = (app: { db: Knex; config: Config }) => lockoutOf('login', app, 'login-failures', Messages.tooManyFailedLogins);

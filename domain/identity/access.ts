@@ -45,7 +45,8 @@ export interface Principal {
   organizationId: string;
   userId: string;
   userName: string;
-  credentialId: string;
+  /** Null in the web console: its session was begun with e-mail and password, not a credential. */
+  credentialId: string | null;
   sessionId: string;
   modules: ReadonlySet<Module>;
   permissions: ReadonlySet<Permission>;

@@ -31,7 +31,12 @@ export type UserEmailChanged = DomainEvent<
   'UserEmailChanged',
   { userId: string; organizationId: string; email: string; changedAt: string }
 >;
-export type UserEvent = UserCreated | UserPermissionsChanged | UserEmailChanged;
+/** The console login's password, as its scrypt hash (application/identity/secrets.ts); never the password. */
+export type UserPasswordChanged = DomainEvent<
+  'UserPasswordChanged',
+  { userId: string; organizationId: string; passwordHash: string; changedAt: string }
+>;
+export type UserEvent = UserCreated | UserPermissionsChanged | UserEmailChanged | UserPasswordChanged;
 
 /**
  * `email-<hash>`: which user holds an e-mail address, so that no two users share one (the
@@ -51,9 +56,10 @@ export type CredentialRevoked = DomainEvent<
 >;
 export type CredentialEvent = CredentialIssued | CredentialRevoked;
 
+/** credentialId null: a console session, begun with the user's e-mail and password. */
 export type SessionStarted = DomainEvent<
   'SessionStarted',
-  { sessionId: string; userId: string; organizationId: string; credentialId: string; issuedAt: string; expiresAt: string }
+  { sessionId: string; userId: string; organizationId: string; credentialId: string | null; issuedAt: string; expiresAt: string }
 >;
 export type SessionLoggedOut = DomainEvent<'SessionLoggedOut', { sessionId: string; organizationId: string; loggedOutAt: string }>;
 export type SessionEvent = SessionStarted | SessionLoggedOut;

@@ -4,14 +4,15 @@ import { Messages } from '../shared/messages.ts';
 import type { SessionEvent } from './events.ts';
 
 export type SessionCommand =
-  | { type: 'StartSession'; sessionId: string; userId: string; organizationId: string; credentialId: string; at: Date; ttlSeconds: number }
+  /** credentialId null: a console session, signed in with e-mail and password. */
+  | { type: 'StartSession'; sessionId: string; userId: string; organizationId: string; credentialId: string | null; at: Date; ttlSeconds: number }
   | { type: 'LogOut'; at: Date };
 
 export interface SessionState {
   sessionId: string | null;
   userId: string;
   organizationId: string;
-  credentialId: string;
+  credentialId: string | null;
   issuedAt: string;
   expiresAt: string;
   loggedOutAt: string | null;

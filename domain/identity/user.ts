@@ -10,7 +10,9 @@ export type UserCommand =
   | { type: 'CreateUser'; userId: string; organizationId: string; name: string; permissions: readonly string[]; at: Date }
   | { type: 'SetPermissions'; permissions: readonly string[]; at: Date }
   /** The address is claimed for this user first (email.ts); this only records it on the user. */
-  | { type: 'SetEmail'; email: string; at: Date };
+  | { type: 'SetEmail'; email: string; at: Date }
+  /** The hash of a password that passed passwordProblem (password.ts). */
+  | { type: 'SetPassword'; passwordHash: string; at: Date };
 
 export interface UserState {
   userId: string | null;
@@ -18,6 +20,7 @@ export interface UserState {
   name: string;
   permissions: Permission[];
   email: string | null;
+  passwordHash: string | null;
 }
 
 function permissionsOf(names: readonly string[]): Permission[] {
@@ -26,16 +29,18 @@ function permissionsOf(names: readonly string[]): Permission[] {
 }
 
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
-  initialState: () => ({ userId: null, organizationId: '', name: '', permissions: [], email: null }),
+  initialState: () => ({ userId: null, organizationId: '', name: '', permissions: [], email: null, passwordHash: null }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'UserCreated':
-        return { userId: event.data.userId, organizationId: event.data.organizationId, name: event.data.name, permissions: event.data.permissions, email: null };
+        return { userId: event.data.userId, organizationId: event.data.organizationId, name: event.data.name, permissions: event.data.permissions, email: null, passwordHash: null };
       case 'UserPermissionsChanged':
         return { ...state, permissions: event.data.permissions };
       case 'UserEmailChanged':
         return { ...state, email: event.data.email };
+      case 'UserPasswordChanged':
+        return { ...state, passwordHash: event.data.passwordHash };
     }
   },
 
@@ -64,6 +69,12 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         const email = normalizeEmail(command.email);
         if (email === state.email) return [];
         return [{ type: 'UserEmailChanged', data: { userId: state.userId, organizationId: state.organizationId, email, changedAt: command.at.toISOString() } }];
+      }
+      case 'SetPassword': {
+        if (!state.userId) throw new DomainError('not_found', Messages.recordNotFound);
+        // A login needs an address to sign in with: a password alone could never be used.
+        if (!state.email) throw new DomainError('invalid', Messages.passwordNeedsEmail);
+        return [{ type: 'UserPasswordChanged', data: { userId: state.userId, organizationId: state.organizationId, passwordHash: command.passwordHash, changedAt: command.at.toISOString() } }];
       }
     }
   },

@@ -28,6 +28,13 @@ export const Messages = {
   alreadyExists: 'O registro já existe.', // ours: an id used twice
   invalidEmail: 'E-mail inválido.', // ours
   emailInUse: 'Este e-mail já pertence a outro usuário.', // ours: e-mail addresses are logins, one user each
+  passwordNeedsEmail: 'Cadastre um e-mail para o usuário antes de definir a senha.', // ours
+  passwordLength: 'A senha deve ter de 10 a 128 caracteres.', // ours
+  passwordMismatch: 'A confirmação não é igual à nova senha.', // ours
+  wrongLogin: 'E-mail ou senha inválidos.', // ours: never says which of the two was wrong
+  wrongCurrentPassword: 'A senha atual não confere.', // ours
+  tooManyFailedLogins: 'Muitas tentativas de entrar sem sucesso. Tente novamente mais tarde.', // ours
+  invalidCsrf: 'O formulário expirou ou não veio desta página. Recarregue a página e tente de novo.', // ours
 
   // Module gates
   proposalsModuleDisabled: 'Sua organização não tem o módulo de Propostas habilitado.',

@@ -113,4 +113,25 @@ export const identityMigrations: Migration[] = [
       });
     },
   },
+  {
+    // The console's login: a user's password hash, and sessions begun with it (no credential).
+    name: '202611291020_identity_console_login',
+    async up(knex) {
+      await knex.schema.alterTable('identity_users', (t) => {
+        t.text('password_hash').nullable();
+      });
+      await knex.schema.alterTable('identity_sessions', (t) => {
+        t.string('credential_id', id).nullable().alter();
+      });
+    },
+    async down(knex) {
+      await knex('identity_sessions').whereNull('credential_id').delete();
+      await knex.schema.alterTable('identity_sessions', (t) => {
+        t.string('credential_id', id).notNullable().alter();
+      });
+      await knex.schema.alterTable('identity_users', (t) => {
+        t.dropColumn('password_hash');
+      });
+    },
+  },
 ];

@@ -31,7 +31,7 @@ const organizations: TablePart<OrganizationEvent> = {
 
 const users: TablePart<UserEvent> = {
   table: 'identity_users',
-  eventTypes: ['UserCreated', 'UserPermissionsChanged', 'UserEmailChanged'],
+  eventTypes: ['UserCreated', 'UserPermissionsChanged', 'UserEmailChanged', 'UserPasswordChanged'],
   apply(event, trx) {
     const table = trx('identity_users');
     switch (event.type) {
@@ -44,6 +44,8 @@ const users: TablePart<UserEvent> = {
         return table.where({ id: event.data.userId }).update({ permissions: event.data.permissions, updated_at: event.data.changedAt });
       case 'UserEmailChanged':
         return table.where({ id: event.data.userId }).update({ email: event.data.email, updated_at: event.data.changedAt });
+      case 'UserPasswordChanged':
+        return table.where({ id: event.data.userId }).update({ password_hash: event.data.passwordHash, updated_at: event.data.changedAt });
     }
   },
 };

@@ -26,7 +26,7 @@ export interface ActiveSessionRow {
   sessionId: string;
   userId: string;
   organizationId: string;
-  credentialId: string;
+  credentialId: string | null;
   userName: string;
   modules: string[];
   permissions: string[];
@@ -39,8 +39,9 @@ export interface ActiveSessionRow {
  * issued, so a change applies at once).
  */
 export async function findActiveSession(db: Knex, sessionId: string, now: Date): Promise<ActiveSessionRow | undefined> {
+  // A console session has no credential: the left join gives it a null revoked_at.
   return db('identity_sessions as s')
-    .join('identity_credentials as c', 'c.id', 's.credential_id')
+    .leftJoin('identity_credentials as c', 'c.id', 's.credential_id')
     .join('identity_users as u', 'u.id', 's.user_id')
     .join('identity_organizations as o', 'o.id', 's.organization_id')
     .where('s.id', sessionId)
@@ -106,4 +107,20 @@ export async function findSessionDetail(db: Knex, sessionId: string): Promise<Se
 export async function findOrganization(db: Knex, organizationId: string): Promise<{ name: string; modules: Module[] } | null> {
   const row = await db('identity_organizations').where({ id: organizationId }).first('name', 'modules');
   return row ? { name: row.name as string, modules: row.modules as Module[] } : null;
+}
+
+/** The user who signs in with this address (lower case, as stored), with their password hash. */
+export async function findLogin(db: Knex, email: string): Promise<{ userId: string; organizationId: string; passwordHash: string | null } | null> {
+  const row = await db('identity_users').where({ email }).first({ userId: 'id', organizationId: 'organization_id', passwordHash: 'password_hash' });
+  return row ?? null;
+}
+
+/** A user's own credentials, newest first: what the console's API settings list. */
+export async function credentialsOfUser(db: Knex, userId: string): Promise<Array<{ id: string; clientId: string; createdAt: Date; revokedAt: Date | null }>> {
+  return db('identity_credentials').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).select({ id: 'id', clientId: 'client_id', createdAt: 'created_at', revokedAt: 'revoked_at' });
+}
+
+/** The user's console sessions still open (not signed out, not expired). */
+export async function liveConsoleSessionsOf(db: Knex, userId: string, now: Date): Promise<string[]> {
+  return db('identity_sessions').where({ user_id: userId }).whereNull('credential_id').whereNull('logged_out_at').where('expires_at', '>', now).pluck('id');
 }

@@ -10,6 +10,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { authenticateOverHttp } from '../support/identity.ts';
+import { ConsoleBrowser } from '../support/console-browser.ts';
 import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
 
 interface Run {
@@ -20,15 +21,16 @@ interface Run {
 }
 
 /** The CLI as operators run it: a child process whose whole stdout must be one JSON object. */
-function provision(databaseUrl: string, dataDir: string, args: string[]): Promise<Run> {
+function provision(databaseUrl: string, dataDir: string, args: string[], stdin?: string): Promise<Run> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/provision.ts', ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (stdin !== undefined) child.stdin!.end(stdin);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   return new Promise((resolve) =>
     child.on('close', (code) => {
       let json: unknown;
@@ -119,6 +121,19 @@ test('e-mail addresses: set at provisioning (lower case), one user each, changed
   assert.is(freed.code, 0, freed.stderr);
   const rows: Array<{ id: string; email: string }> = await idle.knex('identity_users').whereIn('id', [first.json.userId, second.json.userId]).select('id', 'email');
   assert.equal(Object.fromEntries(rows.map((r) => [r.id, r.email])), { [first.json.userId]: 'ana@banco.com.br', [second.json.userId]: 'ana.souza@example.com' });
+});
+
+test('--set-password reads the password from stdin and the user signs in to the console with it', async ({ app }) => {
+  const { DATA_DIR } = app.app.config;
+  const tenant = await provision(app.database.url, DATA_DIR, ['--org', 'Console Ltda', '--email', 'carla@console.example']);
+  const short = await provision(app.database.url, DATA_DIR, ['--set-password', tenant.json.userId], 'curta\n');
+  assert.is(short.code, 1);
+  assert.match(short.stderr, Messages.passwordLength);
+  const set = await provision(app.database.url, DATA_DIR, ['--set-password', tenant.json.userId], 'uma senha bem longa\n');
+  assert.is(set.code, 0, set.stderr);
+  assert.equal(set.json, { userId: tenant.json.userId, organizationId: tenant.json.organizationId, email: 'carla@console.example' });
+  const browser = new ConsoleBrowser(app);
+  assert.is((await browser.signIn('carla@console.example', 'uma senha bem longa')).status, 303);
 });
 
 test('bad arguments print nothing on stdout and fail', async ({ idle, dataDir }) => {

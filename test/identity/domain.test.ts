@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { credentialDecider } from '../../domain/identity/credential.ts';
 import { emailClaimDecider } from '../../domain/identity/email.ts';
+import { passwordProblem } from '../../domain/identity/password.ts';
 import { organizationDecider } from '../../domain/identity/organization.ts';
 import { sessionDecider } from '../../domain/identity/session.ts';
 import { userDecider } from '../../domain/identity/user.ts';
@@ -69,6 +70,14 @@ user('an e-mail address is stored lower case; the same one again decides nothing
   given(userDecider, [...userCreated, changed]).when({ type: 'SetEmail', email: 'ana@banco.com.br', at }).then([]);
   for (const email of ['ana', 'ana@banco', 'a b@banco.com', `${'a'.repeat(250)}@b.com`]) given(userDecider, userCreated).when({ type: 'SetEmail', email, at }).thenError('invalid', Messages.invalidEmail);
   given(userDecider, []).when({ type: 'SetEmail', email: 'ana@banco.com.br', at }).thenError('not_found', Messages.recordNotFound);
+});
+user('a password (its hash) only for a user with an address to sign in with; its length is checked before hashing', () => {
+  const withEmail = [...userCreated, { type: 'UserEmailChanged' as const, data: { userId: USER, organizationId: ORG, email: 'ana@banco.com.br', changedAt: at.toISOString() } }];
+  given(userDecider, withEmail).when({ type: 'SetPassword', passwordHash: 'scrypt$x', at }).then([
+    { type: 'UserPasswordChanged', data: { userId: USER, organizationId: ORG, passwordHash: 'scrypt$x', changedAt: at.toISOString() } },
+  ]);
+  given(userDecider, userCreated).when({ type: 'SetPassword', passwordHash: 'scrypt$x', at }).thenError('invalid', Messages.passwordNeedsEmail);
+  assert.equal(['123456789', '1234567890', 'ç'.repeat(128), 'ç'.repeat(129)].map(passwordProblem), [Messages.passwordLength, null, null, Messages.passwordLength]);
 });
 
 const emailClaim = suite('identity: e-mail claim');

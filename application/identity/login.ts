@@ -1,0 +1,94 @@
+import { identityStreams } from '../../domain/identity/events.ts';
+import { normalizeEmail } from '../../domain/identity/email.ts';
+import { passwordProblem } from '../../domain/identity/password.ts';
+import { sessionDecider } from '../../domain/identity/session.ts';
+import { userDecider } from '../../domain/identity/user.ts';
+import type { Principal } from '../../domain/identity/access.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
+import { findLogin, liveConsoleSessionsOf } from '../../projections/identity/queries.ts';
+import { handleCommand, loadState } from '../command-handler.ts';
+import type { AppContext } from '../context.ts';
+import { loginLockout } from './limits.ts';
+import { hashSecret, verifySecret } from './secrets.ts';
+import { signingKeys } from './sessions.ts';
+import { signSessionToken } from './tokens.ts';
+
+export interface ConsoleSession {
+  token: string;
+  sessionId: string;
+  expiresAt: string;
+}
+
+/** Hashed once: an unknown address costs the same scrypt as a known one, so timing tells nothing. */
+let decoy: Promise<string> | undefined;
+
+function checkedPassword(password: string): string {
+  const problem = passwordProblem(password);
+  if (problem) throw new DomainError('invalid', problem);
+  return password;
+}
+
+/**
+ * The console's sign-in. Failures are counted per address (AUTH_FAILURES_BEFORE_LOCK within
+ * AUTH_LOCK_SECONDS lock it, like a client id's secret) and answer one text whichever of the two
+ * was wrong. The session has no credential: only the console's cookie carries it.
+ */
+export async function signIn(app: AppContext, emailText: string, password: string): Promise<ConsoleSession> {
+  let email: string;
+  try {
+    email = normalizeEmail(emailText);
+  } catch {
+    throw new DomainError('unauthenticated', Messages.wrongLogin);
+  }
+  const lockout = loginLockout(app);
+  await lockout.ensureOpen(email);
+  const login = await findLogin(app.db, email);
+  const matches = await verifySecret(password, login?.passwordHash ?? (await (decoy ??= hashSecret('decoy password'))));
+  if (!login?.passwordHash || !matches) {
+    await lockout.recordFailure(email);
+    throw new DomainError('unauthenticated', Messages.wrongLogin);
+  }
+  await lockout.clear(email);
+  const sessionId = app.ids.objectId();
+  const { state, position } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, {
+    type: 'StartSession',
+    sessionId,
+    userId: login.userId,
+    organizationId: login.organizationId,
+    credentialId: null,
+    at: app.clock.now(),
+    ttlSeconds: app.config.CONSOLE_SESSION_TTL_SECONDS,
+  });
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return { token: signSessionToken(signingKeys(app.config), { ...state, sessionId }), sessionId, expiresAt: state.expiresAt };
+}
+
+/** Set a user's password (the provisioning CLI): the user must have an e-mail address to sign in with. */
+export async function setPassword(app: AppContext, userId: string, password: string): Promise<{ userId: string; organizationId: string; email: string }> {
+  const { state } = await loadState(app.store, identityStreams.user(userId), userDecider);
+  const passwordHash = await hashSecret(checkedPassword(password));
+  const { position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetPassword', passwordHash, at: app.clock.now() });
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return { userId, organizationId: state.organizationId, email: state.email! };
+}
+
+/**
+ * The signed-in user changes their own password: the current one first, then the new one twice.
+ * Every other console session of the user ends (whoever else knew the old password is out); the
+ * one making the change stays.
+ */
+export async function changePassword(app: AppContext, principal: Principal, input: { current: string; next: string; confirmation: string }): Promise<void> {
+  const { state } = await loadState(app.store, identityStreams.user(principal.userId), userDecider);
+  if (!state.passwordHash || !(await verifySecret(input.current, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
+  checkedPassword(input.next);
+  if (input.next !== input.confirmation) throw new DomainError('invalid', Messages.passwordMismatch);
+  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashSecret(input.next), at: app.clock.now() });
+  let last = null;
+  for (const sessionId of await liveConsoleSessionsOf(app.db, principal.userId, app.clock.now())) {
+    if (sessionId === principal.sessionId) continue;
+    ({ position: last } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, { type: 'LogOut', at: app.clock.now() }));
+  }
+  if (last) await app.readYourWrites([IDENTITY_PROJECTION], last);
+}

@@ -1,0 +1,53 @@
+import type { Principal } from '../../domain/identity/access.ts';
+import type { Reply } from '../route.ts';
+
+export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** What every console page answers with: never cached, never framed, nothing from elsewhere. */
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+};
+
+export const htmlReply = (status: number, text: string, headers: Record<string, string> = {}): Reply => ({ status, raw: Buffer.from(text), headers: { ...HEADERS, ...headers } });
+
+export const seeOther = (location: string, headers: Record<string, string> = {}): Reply => ({ status: 303, raw: Buffer.alloc(0), headers: { location, ...headers } });
+
+const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#f6f7f9}
+header{background:#12355b;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.8rem;align-items:center}
+header a,header button{color:#fff;text-decoration:none;background:none;border:0;font:inherit;cursor:pointer;padding:0}
+header .marca{font-weight:700;margin-right:auto}main{max-width:60rem;margin:0 auto;padding:1rem}
+.cartao{background:#fff;border:1px solid #dde1e6;border-radius:.5rem;padding:1rem;margin:1rem 0}
+label{display:block;margin-top:.8rem;font-weight:600}input{font-size:1rem;width:100%;max-width:24rem;padding:.5rem;margin-top:.3rem;border:1px solid #aab;border-radius:.3rem}
+button.primario{margin-top:1rem;background:#12355b;color:#fff;border:0;border-radius:.3rem;padding:.6rem 1.2rem;font-size:1rem;cursor:pointer}
+button.perigo{background:#b00020;color:#fff;border:0;border-radius:.3rem;padding:.3rem .7rem;cursor:pointer}
+.erro{background:#fde8ea;border:1px solid #f3b4bb;padding:.6rem;border-radius:.3rem}.aviso{background:#e8f1fd;border:1px solid #b4cdf3;padding:.6rem;border-radius:.3rem}
+table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;border-bottom:1px solid #e3e6ea;vertical-align:top}
+code{background:#eef0f3;padding:.1rem .3rem;border-radius:.2rem;word-break:break-all}pre{background:#eef0f3;padding:.6rem;overflow:auto}`;
+
+function document(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escape(title)} · Console de crédito</title><style>${STYLE}</style></head>
+<body>${body}</body></html>`;
+}
+
+/** A page for a signed-in user: the menu, then the content. */
+export function consolePage(title: string, principal: Principal, csrf: string, content: string): string {
+  const menu = `<header><a class="marca" href="/console">Console de crédito</a>
+<a href="/console/api">API e MCP</a><a href="/console/senha">Senha</a>
+<span>${escape(principal.userName)}</span>
+<form method="post" action="/console/sair">${csrfField(csrf)}<button type="submit">Sair</button></form></header>`;
+  return document(title, `${menu}<main><h1>${escape(title)}</h1>${content}</main>`);
+}
+
+/** A page before signing in (the sign-in itself, a refusal). */
+export function publicPage(title: string, content: string): string {
+  return document(title, `<header><span class="marca">Console de crédito</span></header><main><h1>${escape(title)}</h1>${content}</main>`);
+}
+
+export const csrfField = (token: string) => `<input type="hidden" name="csrf" value="${escape(token)}">`;
+export const errorBox = (message: string | null | undefined) => (message ? `<p class="erro" role="alert">${escape(message)}</p>` : '');

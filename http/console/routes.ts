@@ -1,0 +1,224 @@
+import type { Context } from 'koa';
+import Type from 'typebox';
+import type { AppContext } from '../../application/context.ts';
+import { changePassword, signIn } from '../../application/identity/login.ts';
+import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
+import { logout } from '../../application/identity/sessions.ts';
+import type { Principal } from '../../domain/identity/access.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { credentialsOfUser } from '../../projections/identity/queries.ts';
+import { STATUS_OF_KIND } from '../errors.ts';
+import { ObjectIdSchema, route, type Reply, type RouteSpec, type RouteTable } from '../route.ts';
+import { consolePage, errorBox, htmlReply, publicPage, seeOther } from './html.ts';
+import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
+import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, sessionCsrf, setSessionCookie } from './session.ts';
+
+const wantsPage = (ctx: Context) => ctx.accepts('json', 'html') === 'html';
+
+/** A form field as text: urlencoded bodies may repeat a name, and a missing one is empty. */
+function field(body: unknown, name: string): string {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+/** A refusal: a page for a browser, the API's error body for anything else. */
+function refusal(ctx: Context, status: number, message: string, page?: (message: string) => string): Reply {
+  if (!wantsPage(ctx)) return { status, body: { code: status, message } };
+  return htmlReply(status, page ? page(message) : publicPage('Não foi possível continuar', `${errorBox(message)}<p><a href="/console">Voltar ao console</a></p>`));
+}
+
+interface SignedIn {
+  app: AppContext;
+  ctx: Context;
+  principal: Principal;
+  /** The session's form token, for the page's forms. */
+  csrf: string;
+  body: unknown;
+  params: Record<string, string>;
+}
+
+/**
+ * A page of a signed-in user: no session sends a browser to the sign-in (anything else gets 401);
+ * a POST must carry the session's form token. A refusal from the domain is answered as a page
+ * with its status; `form` re-renders the page the user was on, with the message.
+ */
+function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (input: SignedIn, message: string) => Promise<string>): RouteSpec['handle'] {
+  return async ({ app, ctx, body, params }) => {
+    const principal = await consolePrincipal(app, ctx);
+    if (!principal) return wantsPage(ctx) ? seeOther('/console/entrar') : refusal(ctx, 401, Messages.invalidToken);
+    const input: SignedIn = { app, ctx, principal, csrf: sessionCsrf(app, principal.sessionId), body, params: params as Record<string, string> };
+    try {
+      if (ctx.method === 'POST') checkCsrf(app, ctx, field(body, 'csrf'), input.csrf);
+      return await handler(input);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const page = form && error.kind !== 'forbidden' ? await form(input, error.message) : undefined;
+      return { ...refusal(ctx, STATUS_OF_KIND[error.kind], error.message, page === undefined ? undefined : () => page), ...(error.headers && { headers: { ...error.headers } }) };
+    }
+  };
+}
+
+const page = (status: number, title: string, input: SignedIn, content: string) => htmlReply(status, consolePage(title, input.principal, input.csrf, content));
+
+const apiSettings = async (input: SignedIn, message?: string) =>
+  consolePage('API', input.principal, input.csrf, apiPage({ baseUrl: input.app.config.PUBLIC_BASE_URL, credentials: await credentialsOfUser(input.app.db, input.principal.userId), csrf: input.csrf, message }));
+
+const passwordPage = async (input: SignedIn, message?: string) => consolePage('Trocar senha', input.principal, input.csrf, passwordForm(input.csrf, message));
+
+const HTML = ['text/html'];
+const FormBody = Type.Object({ csrf: Type.Optional(Type.String()) }, { additionalProperties: true, description: 'urlencoded form fields' });
+const consoleErrors = [401, 403] as const;
+
+/**
+ * The web console's sign-in and account pages (docs/console.md): server-rendered HTML under
+ * /console, a session cookie instead of a bearer token, a CSRF token on every form.
+ */
+export const consoleRoutes: RouteTable = {
+  module: 'console',
+  description: "Web console: sign-in with the user's e-mail and password, account and API settings (HTML pages)",
+  routes: [
+    route({
+      method: 'get',
+      path: '/console',
+      summary: "The console's home (HTML): who is signed in, the organization and what it may use",
+      auth: false,
+      files: HTML,
+      responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
+      errors: [401],
+      handle: signedIn(async (input) => {
+        const organization = await input.app.authenticator.organization(input.principal.organizationId);
+        return page(200, 'Início', input, homePage(input.principal, organization?.name ?? ''));
+      }),
+    }),
+    route({
+      method: 'get',
+      path: '/console/entrar',
+      summary: 'The sign-in page (HTML): e-mail and password',
+      auth: false,
+      files: HTML,
+      responses: { 303: Type.Null({ description: 'to the home page, when already signed in' }) },
+      async handle({ app, ctx }) {
+        if (await consolePrincipal(app, ctx)) return seeOther('/console');
+        return htmlReply(200, publicPage('Entrar', loginForm(loginCsrf(ctx))));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/console/entrar',
+      summary: 'Sign in (urlencoded `email`, `senha`, `csrf`): sets the session cookie and redirects to the home page',
+      description: `401 \`${Messages.wrongLogin}\` whichever of the two was wrong; 429 once an address failed AUTH_FAILURES_BEFORE_LOCK times in a row (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
+      auth: false,
+      rawBody: true,
+      pageForm: true,
+      files: HTML,
+      body: FormBody,
+      responses: { 303: Type.Null({ description: 'to the home page, with the session cookie' }) },
+      errors: [401, 403, 429],
+      async handle({ app, ctx, body }) {
+        const email = field(body, 'email');
+        const again = (message: string) => publicPage('Entrar', loginForm(loginCsrf(ctx), message, email));
+        try {
+          checkCsrf(app, ctx, field(body, 'csrf'), loginCsrfCookie(ctx));
+          const session = await signIn(app, email, field(body, 'senha'));
+          setSessionCookie(ctx, session.token, session.expiresAt);
+          return seeOther('/console');
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          return { ...refusal(ctx, STATUS_OF_KIND[error.kind], error.message, again), ...(error.headers && { headers: { ...error.headers } }) };
+        }
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/console/sair',
+      summary: 'Sign out (urlencoded `csrf`): ends the session and clears its cookie',
+      auth: false,
+      rawBody: true,
+      pageForm: true,
+      files: HTML,
+      body: FormBody,
+      responses: { 303: Type.Null({ description: 'to the sign-in page' }) },
+      errors: consoleErrors,
+      handle: signedIn(async ({ app, ctx, principal }) => {
+        await logout(app, principal);
+        clearSessionCookie(ctx);
+        return seeOther('/console/entrar');
+      }),
+    }),
+    route({
+      method: 'get',
+      path: '/console/senha',
+      summary: 'The change-password page (HTML)',
+      auth: false,
+      files: HTML,
+      responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
+      errors: [401],
+      handle: signedIn(async (input) => htmlReply(200, await passwordPage(input))),
+    }),
+    route({
+      method: 'post',
+      path: '/console/senha',
+      summary: 'Change the signed-in user\'s password (urlencoded `atual`, `nova`, `confirmacao`, `csrf`); the user\'s other console sessions end',
+      auth: false,
+      rawBody: true,
+      pageForm: true,
+      files: HTML,
+      body: FormBody,
+      errors: [400, ...consoleErrors],
+      handle: signedIn(
+        async (input) => {
+          const { body } = input;
+          await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') });
+          return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console foram encerradas.</p><p><a href="/console">Voltar ao início</a></p>');
+        },
+        (input, message) => passwordPage(input, message),
+      ),
+    }),
+    route({
+      method: 'get',
+      path: '/console/api',
+      summary: "API settings (HTML): the user's credentials (client ids), a new one, revocation, how to authenticate",
+      auth: false,
+      files: HTML,
+      responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
+      errors: [401],
+      handle: signedIn(async (input) => htmlReply(200, await apiSettings(input))),
+    }),
+    route({
+      method: 'post',
+      path: '/console/api/credenciais',
+      summary: 'Create a credential for the signed-in user (urlencoded `csrf`): the page shows its secret, once',
+      auth: false,
+      rawBody: true,
+      pageForm: true,
+      files: HTML,
+      body: FormBody,
+      errors: consoleErrors,
+      handle: signedIn(async (input) => {
+        const issued = await issueCredential(input.app, input.principal.userId);
+        return page(201, 'Nova credencial', input, newCredentialPage(issued.clientId, issued.clientSecret, input.app.config.PUBLIC_BASE_URL));
+      }, apiSettings),
+    }),
+    route({
+      method: 'post',
+      path: '/console/api/credenciais/:credentialId/revogar',
+      summary: "Revoke one of the signed-in user's credentials (urlencoded `csrf`): its tokens stop working at once",
+      auth: false,
+      rawBody: true,
+      pageForm: true,
+      files: HTML,
+      params: Type.Object({ credentialId: ObjectIdSchema() }),
+      body: FormBody,
+      responses: { 303: Type.Null({ description: 'back to the API settings' }) },
+      errors: [404, ...consoleErrors],
+      handle: signedIn(async (input) => {
+        const credential = (await credentialsOfUser(input.app.db, input.principal.userId)).find((c) => c.id === input.params.credentialId);
+        // Another user's credential is as unknown as a missing one.
+        if (!credential) throw new DomainError('not_found', Messages.recordNotFound);
+        if (!credential.revokedAt) await revokeCredential(input.app, credential.clientId);
+        return seeOther('/console/api');
+      }, apiSettings),
+    }),
+  ],
+};
