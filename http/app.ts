@@ -93,6 +93,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 
 export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[]): Koa {
   const koa = new Koa({ proxy: true });
+  // Koa's own report of what happened after a reply began (it would print to stderr): a client
+  // that went away mid-stream (a live page closed) is routine; anything else is logged as an error.
+  koa.on('error', (error: NodeJS.ErrnoException, ctx?: Context) => {
+    const log = (ctx?.state.log as AppContext['log'] | undefined) ?? app.log;
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET') log.debug({ err: error }, 'client left before the reply ended');
+    else log.error({ err: error }, 'reply failed after it began');
+  });
   const router = new Router();
   const openapi = buildOpenApi(tables, { serverUrl: app.config.PUBLIC_BASE_URL });
 

@@ -21,6 +21,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Raw bytes (exports, files); sent instead of JSON. */
   raw?: Buffer;
+  /** A body written as it goes (Server-Sent Events); ends when the stream ends. */
+  stream?: NodeJS.ReadableStream;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -145,7 +147,7 @@ export const needsBearer = (spec: Pick<RouteSpec, 'auth'>) => spec.auth === unde
 export const takesIdempotencyKey = (spec: Pick<RouteSpec, 'method' | 'auth'>) => spec.method === 'post' && needsBearer(spec);
 
 function isReply(value: unknown): value is Reply {
-  return typeof value === 'object' && value !== null && 'status' in value && typeof (value as Reply).status === 'number' && ('body' in value || 'raw' in value);
+  return typeof value === 'object' && value !== null && 'status' in value && typeof (value as Reply).status === 'number' && ('body' in value || 'raw' in value || 'stream' in value);
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -189,10 +191,10 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file, files: upload?.files, unparsedBody }));
         // A repeated upload is the same request only with the same bytes, not merely the same fields.
         const fingerprint = upload ? { fields: received, ...fileDigests(upload.file, upload.files) } : received;
-        const reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute();
+        const reply: Reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute();
         for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
         ctx.status = reply.status;
-        ctx.body = reply.raw ?? reply.body ?? null;
+        ctx.body = reply.stream ?? reply.raw ?? reply.body ?? null;
       });
     }
   }

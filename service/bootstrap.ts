@@ -1,3 +1,4 @@
+import { closeLiveFeed } from '../application/console/live-feed.ts';
 import type Logger from 'bunyan';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,6 +81,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     (stopping ??= (async () => {
       // Stop taking requests, let those in flight finish, then the workers, then the database.
       if (server) {
+        await closeLiveFeed(app.store);
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeIdleConnections();
         const grace = setTimeout(() => server!.closeAllConnections(), config.SHUTDOWN_GRACE_MS);

@@ -6,6 +6,7 @@ export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.c
 /** What every console page answers with: never cached, never framed, nothing from elsewhere. */
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
+  // htmx's own indicator style is switched off (htmx-config meta), so no inline style is needed.
   'content-security-policy': "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -16,7 +17,8 @@ export const htmlReply = (status: number, text: string, headers: Record<string, 
 
 export const seeOther = (location: string, headers: Record<string, string> = {}): Reply => ({ status: 303, raw: Buffer.alloc(0), headers: { location, ...headers } });
 
-const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#f6f7f9}
+/** The console's one stylesheet, served as /console/assets/console.css (the CSP allows no inline style). */
+export const CONSOLE_CSS = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#f6f7f9}
 header{background:#12355b;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.8rem;align-items:center}
 header a,header button{color:#fff;text-decoration:none;background:none;border:0;font:inherit;cursor:pointer;padding:0}
 header .marca{font-weight:700;margin-right:auto}main{max-width:60rem;margin:0 auto;padding:1rem}
@@ -26,22 +28,26 @@ button.primario{margin-top:1rem;background:#12355b;color:#fff;border:0;border-ra
 button.perigo{background:#b00020;color:#fff;border:0;border-radius:.3rem;padding:.3rem .7rem;cursor:pointer}
 .erro{background:#fde8ea;border:1px solid #f3b4bb;padding:.6rem;border-radius:.3rem}.aviso{background:#e8f1fd;border:1px solid #b4cdf3;padding:.6rem;border-radius:.3rem}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;border-bottom:1px solid #e3e6ea;vertical-align:top}
-code{background:#eef0f3;padding:.1rem .3rem;border-radius:.2rem;word-break:break-all}pre{background:#eef0f3;padding:.6rem;overflow:auto}`;
+code{background:#eef0f3;padding:.1rem .3rem;border-radius:.2rem;word-break:break-all}pre{background:#eef0f3;padding:.6rem;overflow:auto}
+.filtros{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}.filtros label{margin-top:0}select{font-size:1rem;padding:.45rem;margin-top:.3rem}
+.ok{color:#0a6b2c;font-weight:600}.nao{color:#b00020;font-weight:600}.neutro{color:#555}
+.estado{font-size:1.2rem}.fatos{font-size:.9rem;color:#333}@media(max-width:40rem){td,th{display:block;border:0;padding:.2rem}tr{display:block;border-bottom:1px solid #e3e6ea;padding:.4rem 0}thead{display:none}}`;
 
 function document(title: string, body: string): string {
   return `<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escape(title)} · Console de crédito</title><style>${STYLE}</style></head>
+<meta name="robots" content="noindex"><meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'><title>${escape(title)} · Console de crédito</title><link rel="stylesheet" href="/console/assets/console.css"></head>
 <body>${body}</body></html>`;
 }
 
 /** A page for a signed-in user: the menu, then the content. */
-export function consolePage(title: string, principal: Principal, csrf: string, content: string): string {
+export function consolePage(title: string, principal: Principal, csrf: string, content: string, scripts: readonly string[] = []): string {
   const menu = `<header><a class="marca" href="/console">Console de crédito</a>
-<a href="/console/api">API e MCP</a><a href="/console/senha">Senha</a>
+${principal.modules.has('reports') ? '<a href="/console/relatorios">Relatórios</a>' : ''}<a href="/console/api">API</a><a href="/console/senha">Senha</a>
 <span>${escape(principal.userName)}</span>
 <form method="post" action="/console/sair">${csrfField(csrf)}<button type="submit">Sair</button></form></header>`;
-  return document(title, `${menu}<main><h1>${escape(title)}</h1>${content}</main>`);
+  const tags = scripts.map((name) => `<script src="/console/assets/${name}"></script>`).join('');
+  return document(title, `${menu}<main><h1>${escape(title)}</h1>${content}</main>${tags}`);
 }
 
 /** A page before signing in (the sign-in itself, a refusal). */

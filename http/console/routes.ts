@@ -1,73 +1,23 @@
-import type { Context } from 'koa';
 import Type from 'typebox';
-import type { AppContext } from '../../application/context.ts';
 import { changePassword, signIn } from '../../application/identity/login.ts';
 import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
 import { logout } from '../../application/identity/sessions.ts';
-import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
 import { STATUS_OF_KIND } from '../errors.ts';
-import { ObjectIdSchema, route, type Reply, type RouteSpec, type RouteTable } from '../route.ts';
-import { consolePage, errorBox, htmlReply, publicPage, seeOther } from './html.ts';
+import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
+import { consolePage, htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
-import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, sessionCsrf, setSessionCookie } from './session.ts';
-
-const wantsPage = (ctx: Context) => ctx.accepts('json', 'html') === 'html';
-
-/** A form field as text: urlencoded bodies may repeat a name, and a missing one is empty. */
-function field(body: unknown, name: string): string {
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' ? value : '';
-}
-
-/** A refusal: a page for a browser, the API's error body for anything else. */
-function refusal(ctx: Context, status: number, message: string, page?: (message: string) => string): Reply {
-  if (!wantsPage(ctx)) return { status, body: { code: status, message } };
-  return htmlReply(status, page ? page(message) : publicPage('Não foi possível continuar', `${errorBox(message)}<p><a href="/console">Voltar ao console</a></p>`));
-}
-
-interface SignedIn {
-  app: AppContext;
-  ctx: Context;
-  principal: Principal;
-  /** The session's form token, for the page's forms. */
-  csrf: string;
-  body: unknown;
-  params: Record<string, string>;
-}
-
-/**
- * A page of a signed-in user: no session sends a browser to the sign-in (anything else gets 401);
- * a POST must carry the session's form token. A refusal from the domain is answered as a page
- * with its status; `form` re-renders the page the user was on, with the message.
- */
-function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (input: SignedIn, message: string) => Promise<string>): RouteSpec['handle'] {
-  return async ({ app, ctx, body, params }) => {
-    const principal = await consolePrincipal(app, ctx);
-    if (!principal) return wantsPage(ctx) ? seeOther('/console/entrar') : refusal(ctx, 401, Messages.invalidToken);
-    const input: SignedIn = { app, ctx, principal, csrf: sessionCsrf(app, principal.sessionId), body, params: params as Record<string, string> };
-    try {
-      if (ctx.method === 'POST') checkCsrf(app, ctx, field(body, 'csrf'), input.csrf);
-      return await handler(input);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const page = form && error.kind !== 'forbidden' ? await form(input, error.message) : undefined;
-      return { ...refusal(ctx, STATUS_OF_KIND[error.kind], error.message, page === undefined ? undefined : () => page), ...(error.headers && { headers: { ...error.headers } }) };
-    }
-  };
-}
-
-const page = (status: number, title: string, input: SignedIn, content: string) => htmlReply(status, consolePage(title, input.principal, input.csrf, content));
+import { reportPageRoutes } from './report-routes.ts';
+import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
+import { CONSOLE_HTML, ConsoleForm, field, page, refusal, signedIn, type SignedIn } from './signed-in.ts';
 
 const apiSettings = async (input: SignedIn, message?: string) =>
   consolePage('API', input.principal, input.csrf, apiPage({ baseUrl: input.app.config.PUBLIC_BASE_URL, credentials: await credentialsOfUser(input.app.db, input.principal.userId), csrf: input.csrf, message }));
 
 const passwordPage = async (input: SignedIn, message?: string) => consolePage('Trocar senha', input.principal, input.csrf, passwordForm(input.csrf, message));
 
-const HTML = ['text/html'];
-const FormBody = Type.Object({ csrf: Type.Optional(Type.String()) }, { additionalProperties: true, description: 'urlencoded form fields' });
 const consoleErrors = [401, 403] as const;
 
 /**
@@ -83,7 +33,7 @@ export const consoleRoutes: RouteTable = {
       path: '/console',
       summary: "The console's home (HTML): who is signed in, the organization and what it may use",
       auth: false,
-      files: HTML,
+      files: CONSOLE_HTML,
       responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
       errors: [401],
       handle: signedIn(async (input) => {
@@ -96,7 +46,7 @@ export const consoleRoutes: RouteTable = {
       path: '/console/entrar',
       summary: 'The sign-in page (HTML): e-mail and password',
       auth: false,
-      files: HTML,
+      files: CONSOLE_HTML,
       responses: { 303: Type.Null({ description: 'to the home page, when already signed in' }) },
       async handle({ app, ctx }) {
         if (await consolePrincipal(app, ctx)) return seeOther('/console');
@@ -111,8 +61,8 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
-      files: HTML,
-      body: FormBody,
+      files: CONSOLE_HTML,
+      body: ConsoleForm,
       responses: { 303: Type.Null({ description: 'to the home page, with the session cookie' }) },
       errors: [401, 403, 429],
       async handle({ app, ctx, body }) {
@@ -136,8 +86,8 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
-      files: HTML,
-      body: FormBody,
+      files: CONSOLE_HTML,
+      body: ConsoleForm,
       responses: { 303: Type.Null({ description: 'to the sign-in page' }) },
       errors: consoleErrors,
       handle: signedIn(async ({ app, ctx, principal }) => {
@@ -151,7 +101,7 @@ export const consoleRoutes: RouteTable = {
       path: '/console/senha',
       summary: 'The change-password page (HTML)',
       auth: false,
-      files: HTML,
+      files: CONSOLE_HTML,
       responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
       errors: [401],
       handle: signedIn(async (input) => htmlReply(200, await passwordPage(input))),
@@ -163,8 +113,8 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
-      files: HTML,
-      body: FormBody,
+      files: CONSOLE_HTML,
+      body: ConsoleForm,
       errors: [400, ...consoleErrors],
       handle: signedIn(
         async (input) => {
@@ -180,7 +130,7 @@ export const consoleRoutes: RouteTable = {
       path: '/console/api',
       summary: "API settings (HTML): the user's credentials (client ids), a new one, revocation, how to authenticate",
       auth: false,
-      files: HTML,
+      files: CONSOLE_HTML,
       responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
       errors: [401],
       handle: signedIn(async (input) => htmlReply(200, await apiSettings(input))),
@@ -192,8 +142,8 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
-      files: HTML,
-      body: FormBody,
+      files: CONSOLE_HTML,
+      body: ConsoleForm,
       errors: consoleErrors,
       handle: signedIn(async (input) => {
         const issued = await issueCredential(input.app, input.principal.userId);
@@ -207,9 +157,9 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
-      files: HTML,
+      files: CONSOLE_HTML,
       params: Type.Object({ credentialId: ObjectIdSchema() }),
-      body: FormBody,
+      body: ConsoleForm,
       responses: { 303: Type.Null({ description: 'back to the API settings' }) },
       errors: [404, ...consoleErrors],
       handle: signedIn(async (input) => {
@@ -220,5 +170,6 @@ export const consoleRoutes: RouteTable = {
         return seeOther('/console/api');
       }, apiSettings),
     }),
+    ...reportPageRoutes,
   ],
 };

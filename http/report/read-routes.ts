@@ -43,6 +43,14 @@ async function findReportReadingOwnWrites(app: AppContext, organizationId: strin
   return report;
 }
 
+/** GET /v2/report/{id}'s reply (the web console shows the same); 404 when the organization has no such report. */
+export async function readReport(app: AppContext, organizationId: string, reportId: string, options: { details?: boolean; types?: ReadonlySet<string> } = {}) {
+  const found = await findReportReadingOwnWrites(app, organizationId, reportId);
+  if (!found) throw new DomainError('not_found', Messages.reportNotFound);
+  const committee = await latestDeliberation(app.db, organizationId, reportId);
+  return presentReport(found, { details: options.details ?? true, types: options.types, config: app.config, now: app.clock.now(), committee });
+}
+
 export const reportReadRoutes: RouteSpec[] = [
   route({
     method: 'post',
@@ -93,11 +101,7 @@ export const reportReadRoutes: RouteSpec[] = [
     responses: { 200: ReportSchema },
     errors: [409],
     async handle({ app, principal, params, query }) {
-      const types = sectionTypesOf(query.tabType);
-      const found = await findReportReadingOwnWrites(app, principal.organizationId, params.id);
-      if (!found) throw new DomainError('not_found', Messages.reportNotFound);
-      const committee = await latestDeliberation(app.db, principal.organizationId, params.id);
-      return presentReport(found, { details: query.details, types, config: app.config, now: app.clock.now(), committee });
+      return readReport(app, principal.organizationId, params.id, { details: query.details, types: sectionTypesOf(query.tabType) });
     },
   }),
   route({

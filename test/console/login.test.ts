@@ -1,11 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { setPassword } from '../../application/identity/login.ts';
-import { setUserEmail } from '../../application/identity/provisioning.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
-import { authenticateOverHttp, provisionTenant, type TestTenant } from '../support/identity.ts';
+import { authenticateOverHttp, giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 
 interface Ctx {
   app: TestApp;
@@ -19,11 +18,9 @@ const PASSWORD = 'correct horse battery';
 test.before(async (ctx) => {
   ctx.app = await startTestApp({ AUTH_FAILURES_BEFORE_LOCK: '3', AUTH_LOCK_SECONDS: '60' });
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await setUserEmail(ctx.app.app, ctx.tenant.userId, EMAIL);
-  await setPassword(ctx.app.app, ctx.tenant.userId, PASSWORD);
+  await giveLogin(ctx.app, ctx.tenant.userId, EMAIL, PASSWORD);
   ctx.other = await provisionTenant(ctx.app, { name: 'Outra Financeira' });
-  await setUserEmail(ctx.app.app, ctx.other.userId, 'bruno@outra.example');
-  await setPassword(ctx.app.app, ctx.other.userId, 'another good password');
+  await giveLogin(ctx.app, ctx.other.userId, 'bruno@outra.example', 'another good password');
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();

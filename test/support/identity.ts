@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
-import { provisionTenant as provision } from '../../application/identity/provisioning.ts';
+import { setPassword } from '../../application/identity/login.ts';
+import { provisionTenant as provision, setUserEmail } from '../../application/identity/provisioning.ts';
 import type { Module, Permission } from '../../domain/identity/access.ts';
 import type { Test } from 'uvu';
 import { startTestApp, type TestApp } from './app.ts';
@@ -55,4 +56,10 @@ export function serviceWithTenant<T>(test: Test<T>, ready: (app: TestApp, tenant
     await app?.stop();
   });
   return (method: string, path: string, body?: unknown, token = tenant.token) => app!.call(method, path, { token, body });
+}
+
+/** A console login for a user: an e-mail address and a password, as the provisioning CLI sets them. */
+export async function giveLogin(app: TestApp, userId: string, email: string, password: string): Promise<void> {
+  await setUserEmail(app.app, userId, email);
+  await setPassword(app.app, userId, password);
 }

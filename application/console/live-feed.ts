@@ -1,0 +1,86 @@
+import type Logger from 'bunyan';
+import type { EventStore, Position, Subscription } from '../../platform/eventstore/port.ts';
+
+interface Listener {
+  moved(position: Position): void;
+  /** The feed stopped (shutdown): the page's stream should end, and the browser reconnect elsewhere. */
+  ended(): void;
+}
+
+/**
+ * The console's live updates: one event store subscription per process, from the head when the
+ * first page starts watching, fanned out by stream name to the pages watching that stream. A page
+ * hears only the stream it asked for, which it was allowed to read (its organization's), so no
+ * event of another organization reaches it. Pages learn only that their stream moved, and where
+ * to: they read what to show from the read model, at or after that position.
+ */
+export class LiveFeed {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private subscription: Promise<Subscription> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly categories: readonly string[],
+    private readonly log: Logger,
+  ) {}
+
+  /** Tell `listener` the position of every event appended to `stream` from now on; returns the unsubscribe. */
+  watch(stream: string, listener: Listener): () => void {
+    if (this.closed) {
+      listener.ended();
+      return () => {};
+    }
+    this.subscription ??= this.subscribe();
+    let set = this.listeners.get(stream);
+    if (!set) this.listeners.set(stream, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (!set.size) this.listeners.delete(stream);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.listeners.values()].flatMap((set) => [...set]);
+    this.listeners.clear();
+    for (const listener of all) listener.ended();
+    await (await this.subscription)?.stop();
+  }
+
+  private async subscribe(): Promise<Subscription> {
+    const after = await this.store.headPosition();
+    const subscription = this.store.subscribeToAll(
+      async (events) => {
+        for (const event of events) for (const listener of this.listeners.get(event.streamName) ?? []) listener.moved(event.position);
+      },
+      {
+        after,
+        filter: { categories: this.categories },
+        progressIntervalMs: 60_000,
+        onError: (error) => {
+          // The next page to watch starts another one; the pages open now stop hearing and reconnect.
+          this.log.error({ err: error }, 'console live feed stopped');
+          this.subscription = undefined;
+        },
+      },
+    );
+    return subscription;
+  }
+}
+
+const feeds = new WeakMap<EventStore, LiveFeed>();
+
+/** The process's feed over this store (report streams). */
+export function liveFeedOf(app: { store: EventStore; log: Logger }): LiveFeed {
+  let feed = feeds.get(app.store);
+  if (!feed) feeds.set(app.store, (feed = new LiveFeed(app.store, ['report'], app.log.child({ worker: 'console-live-feed' }))));
+  return feed;
+}
+
+/** At shutdown, before the HTTP server closes: the pages' streams end, so no open connection holds it. */
+export async function closeLiveFeed(store: EventStore): Promise<void> {
+  await feeds.get(store)?.close();
+  feeds.delete(store);
+}

@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
+import Type from 'typebox';
+import { Messages } from '../../domain/shared/messages.ts';
+import { liveFeedOf } from '../../application/console/live-feed.ts';
+import { requestReport } from '../../application/report/commands.ts';
+import { reportStream } from '../../domain/report/events.ts';
+import { stripMask, type DocumentType } from '../../domain/shared/document.ts';
+import { positionToString, type Position } from '../../platform/eventstore/port.ts';
+import { listPolicies } from '../../projections/credit-policy/queries.ts';
+import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
+import { listReports } from '../../projections/report/queries.ts';
+import { checkGate, Gates } from '../gates.ts';
+import { readReport } from '../report/read-routes.ts';
+import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
+import { CONSOLE_CSS, consolePage, htmlReply, seeOther } from './html.ts';
+import { reportFragment, reportListPage, reportPage, type ListPageData } from './report-html.ts';
+import { CONSOLE_HTML, ConsoleForm, field, page, signedIn, type SignedIn } from './signed-in.ts';
+
+const require = createRequire(import.meta.url);
+/** Served from the installed packages, never a CDN; read once. */
+const ASSETS: Record<string, { type: string; bytes: Buffer }> = {
+  'htmx.min.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(require.resolve('htmx.org/dist/htmx.min.js')) },
+  'sse.min.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(require.resolve('htmx-ext-sse/dist/sse.min.js')) },
+  'console.css': { type: 'text/css; charset=utf-8', bytes: Buffer.from(CONSOLE_CSS) },
+};
+
+/** How often an idle live page gets a comment line, so proxies do not close it. */
+const HEARTBEAT_MS = 25_000;
+const PAGE_SIZE = 50;
+
+async function listPage(input: SignedIn, typed?: ListPageData['typed'], message?: string): Promise<string> {
+  checkGate(Gates.reportsRead, input.principal);
+  const query = input.ctx.query;
+  const filter = { document: typeof query.documento === 'string' ? query.documento : '', status: typeof query.status === 'string' ? query.status : '' };
+  const { organizationId } = input.principal;
+  const { total, rows } = await listReports(input.app.db, organizationId, { document: stripMask(filter.document) || undefined, statuses: filter.status ? [filter.status] : undefined }, { offset: 0, limit: PAGE_SIZE });
+  const policies = (await listPolicies(input.app.db, organizationId)).map((p) => ({ id: p.id, name: p.content.name, documentType: p.content.documentType }));
+  const canCreate = Gates.reportCreate.permissions!.some((p) => input.principal.permissions.has(p));
+  const content = reportListPage({ rows, total, filter, policies, csrf: input.csrf, canCreate, typed, message });
+  return page(200, 'Relatórios', input, content).raw!.toString();
+}
+
+/** One Server-Sent Event: every line of the data its own `data:` line, as the format asks. */
+const sseEvent = (id: string, event: string, data: string) => `id: ${id}\nevent: ${event}\n${data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+
+/**
+ * The report page's live stream: the fragment now (so a page that reconnects with Last-Event-ID,
+ * or missed an event between its render and its connection, is current at once), then again each
+ * time the report's stream moves, once the read model shows that move. Renders never overlap and
+ * a burst of events renders once more at most.
+ */
+async function liveStream(input: SignedIn, reportId: string): Promise<Reply> {
+  const { app, ctx, principal } = input;
+  const render = async () => reportFragment(await readReport(app, principal.organizationId, reportId));
+  const first = await render();
+  const events = await app.store.readStream(reportStream(reportId));
+  const stream = new PassThrough();
+  let latest: Position | null = null;
+  let rendering: Promise<void> | null = null;
+  const push = async (): Promise<void> => {
+    while (latest) {
+      const position = latest;
+      latest = null;
+      await app.readYourWrites([REPORT_PROJECTION], position);
+      stream.write(sseEvent(positionToString(position), 'relatorio', await render()));
+    }
+  };
+  const unwatch = liveFeedOf(app).watch(reportStream(reportId), {
+    moved(position) {
+      latest = position;
+      rendering ??= push()
+        .catch((error: unknown) => app.log.warn({ err: error, reportId }, 'console live update not rendered'))
+        .finally(() => (rendering = null));
+    },
+    ended: () => stream.end(),
+  });
+  const heartbeat = setInterval(() => stream.write(': ainda aqui\n\n'), HEARTBEAT_MS);
+  const close = () => {
+    clearInterval(heartbeat);
+    unwatch();
+    stream.end();
+  };
+  ctx.req.once('close', close);
+  stream.once('end', () => clearInterval(heartbeat));
+  stream.write(`retry: 2000\n\n${sseEvent(events.length ? positionToString(events[events.length - 1]!.position) : '0', 'relatorio', first)}`);
+  return { status: 200, stream, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } };
+}
+
+const Params = Type.Object({ id: ObjectIdSchema() });
+
+export const reportPageRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/console/assets/:file',
+    summary: "The console's script and style files (htmx, its SSE extension, the stylesheet), served locally",
+    auth: false,
+    files: ['text/javascript', 'text/css'],
+    params: Type.Object({ file: Type.String({ maxLength: 40 }) }),
+    errors: [404],
+    async handle({ params }) {
+      const asset = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
+      if (!asset) return { status: 404, body: { code: 404, message: Messages.resourceNotFound } };
+      return { status: 200, raw: asset.bytes, headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/console/relatorios',
+    summary: "The organization's reports (HTML): filters by document and status, and the form that requests one",
+    auth: false,
+    files: CONSOLE_HTML,
+    responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
+    errors: [401, 403],
+    handle: signedIn(async (input) => htmlReply(200, await listPage(input))),
+  }),
+  route({
+    method: 'post',
+    path: '/console/relatorios',
+    summary: 'Request a report from the console (urlencoded `documento`, `tipo`, `politica`, `csrf`): redirects to its page',
+    auth: false,
+    rawBody: true,
+    pageForm: true,
+    files: CONSOLE_HTML,
+    body: ConsoleForm,
+    responses: { 303: Type.Null({ description: "to the new report's page" }) },
+    errors: [400, 401, 403, 404, 409, 422],
+    handle: signedIn(
+      async (input) => {
+        checkGate(Gates.reportCreate, input.principal);
+        const type = field(input.body, 'tipo') === 'cpf' ? 'cpf' : 'cnpj';
+        const { events } = await requestReport(input.app, input.principal, { document: field(input.body, 'documento'), type: type as DocumentType, policyId: field(input.body, 'politica'), externalId: null });
+        const reportId = (events[0]!.data as { reportId: string }).reportId;
+        return seeOther(`/console/relatorios/${reportId}`);
+      },
+      (input, message) => listPage(input, { document: field(input.body, 'documento'), type: field(input.body, 'tipo'), policyId: field(input.body, 'politica') }, message),
+    ),
+  }),
+  route({
+    method: 'get',
+    path: '/console/relatorios/:id',
+    summary: "A report's page (HTML): status, the credit policy's explanation, sections; it updates itself as the report moves",
+    auth: false,
+    files: CONSOLE_HTML,
+    params: Params,
+    responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
+    errors: [401, 403, 404, 409],
+    handle: signedIn(async (input) => {
+      checkGate(Gates.reportsRead, input.principal);
+      const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
+      const content = reportPage(report.id, reportFragment(report));
+      return htmlReply(200, consolePage(`Relatório ${report.document}`, input.principal, input.csrf, content, ['htmx.min.js', 'sse.min.js']));
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/console/relatorios/:id/ao-vivo',
+    summary: "The report page's live updates (Server-Sent Events, event `relatorio`: the page's fragment); resumes with Last-Event-ID",
+    auth: false,
+    files: ['text/event-stream'],
+    params: Params,
+    errors: [401, 403, 404, 409],
+    handle: signedIn(async (input) => {
+      checkGate(Gates.reportsRead, input.principal);
+      return liveStream(input, input.params.id!);
+    }),
+  }),
+];

@@ -1,0 +1,110 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { authenticateOverHttp, giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'console');
+const EMAIL = 'ana@banco.example';
+const PASSWORD = 'uma senha bem longa';
+/** PROTESTS never answers for this CNPJ: the report waits SOURCE_TIMEOUT_MS, long enough to watch it move. */
+const SLOW_CNPJ = '10.000.003/0001-89';
+
+interface Ctx {
+  app: TestApp;
+  tenant: TestTenant;
+  browser: Browser;
+  page: Page;
+  policyName: string;
+}
+const test = suite<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential');
+
+test.before(async (ctx) => {
+  ctx.app = await startTestApp({ SOURCE_TIMEOUT_MS: '2500' });
+  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
+  await giveLogin(ctx.app, ctx.tenant.userId, EMAIL, PASSWORD);
+  const policy = await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: DEMO_CNPJ_POLICY });
+  assert.is(policy.status, 200, JSON.stringify(policy.body));
+  ctx.policyName = DEMO_CNPJ_POLICY.name;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // Headless, and off every network but the service's own address.
+  ctx.browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-default-apps', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'],
+  });
+  ctx.page = await ctx.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  ctx.page.on('pageerror', (error) => console.error('page error:', error.message));
+});
+test.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.app?.stop();
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+test('sign in with e-mail and password', async ({ app, page }) => {
+  await page.goto(`${app.url}/console`);
+  assert.match(page.url(), /\/console\/entrar$/);
+  await page.fill('#email', EMAIL);
+  await page.fill('#senha', PASSWORD);
+  await shot(page, '01-entrar');
+  await Promise.all([page.waitForURL(`${app.url}/console`), page.click('button[type=submit]')]);
+  assert.ok((await page.textContent('main'))!.includes('Banco Exemplo'));
+  await shot(page, '02-inicio');
+});
+
+test('create a report and watch its page move to the decision without a reload; first paint and live update timed', async (ctx) => {
+  const { app, page } = ctx;
+  await page.goto(`${app.url}/console/relatorios`);
+  await page.fill('input[name=documento]', SLOW_CNPJ);
+  await page.selectOption('select[name=tipo]', 'cnpj');
+  await page.selectOption('select[name=politica]', { label: `${ctx.policyName} (CNPJ)` });
+  await shot(page, '03-relatorios');
+  await Promise.all([page.waitForURL(/\/console\/relatorios\/[0-9a-f]{24}$/), page.click('form[action="/console/relatorios"] button[type=submit]')]);
+  const reportId = page.url().split('/').pop()!;
+  const firstPaint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN);
+  const initial = await page.getAttribute('#status', 'data-status');
+  assert.ok(['PENDING', 'PROCESSING'].includes(initial!), `still running when the page opened: ${initial}`);
+  // The moment the status on screen changes, by the page's own clock (the same machine's).
+  await page.evaluate(() => {
+    const target = document.querySelector('#relatorio')!;
+    new MutationObserver(() => {
+      const status = document.querySelector('#status')?.getAttribute('data-status');
+      if (status && !['PENDING', 'PROCESSING'].includes(status) && !(window as unknown as { changedAt?: number }).changedAt) {
+        (window as unknown as { changedAt?: number }).changedAt = performance.timeOrigin + performance.now();
+      }
+    }).observe(target, { childList: true, subtree: true });
+  });
+  const navigations = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+  await page.waitForFunction(() => (window as unknown as { changedAt?: number }).changedAt, undefined, { timeout: 15_000 });
+  assert.is(await page.evaluate(() => performance.getEntriesByType('navigation').length), navigations, 'no reload');
+  assert.is(await page.getAttribute('#status', 'data-status'), 'MANUAL_ANALYSIS');
+  assert.ok((await page.textContent('#relatorio'))!.includes('Por que esta decisão'), 'the explanation arrived with the decision');
+  const changedAt = await page.evaluate(() => (window as unknown as { changedAt: number }).changedAt);
+  const decided = await app.database.knex('events').where({ stream_name: `report-${reportId}`, event_type: 'ReportDecided' }).first('created_at');
+  const liveMs = Math.round(changedAt - new Date(decided.created_at).getTime());
+  console.log(`console: report page first contentful paint ${Math.round(firstPaint)} ms; live update shown ${liveMs} ms after the decision was appended`);
+  assert.ok(liveMs >= 0 && liveMs < 5000, `live update ${liveMs} ms`);
+  await shot(page, '04-relatorio');
+});
+
+test('create an API credential in the console and use it against the API', async ({ app, page }) => {
+  await page.goto(`${app.url}/console/api`);
+  await Promise.all([page.waitForURL(`${app.url}/console/api/credenciais`), page.click('form[action="/console/api/credenciais"] button')]);
+  const clientId = (await page.textContent('#client-id'))!;
+  const secret = (await page.textContent('#client-secret'))!;
+  await shot(page, '05-credencial');
+  const session = await authenticateOverHttp(app, clientId, secret);
+  assert.is(session.status, 200);
+  const reports = await app.call('GET', '/v2/report', { token: session.body.accessToken });
+  assert.is(reports.status, 200);
+  assert.ok(reports.body.total >= 1 || reports.body.length >= 1, JSON.stringify(reports.body).slice(0, 200));
+});
+
+if (existsSync(CHROMIUM) || process.env.CI) test.run();
+else console.log(`console browser tests skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
