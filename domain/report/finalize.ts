@@ -1,4 +1,4 @@
-import { evaluatePolicy, type PolicyEvaluation } from '../credit-policy/evaluate.ts';
+import { evaluatePolicy, type EvaluationFacts, type PolicyEvaluation } from '../credit-policy/evaluate.ts';
 import type { PolicySnapshot } from '../credit-policy/policy.ts';
 import type { ReportEvent, ReportSectionUpdated } from './events.ts';
 import type { ReportFacts } from './public-events.ts';
@@ -54,27 +54,28 @@ function derivedSection(
   };
 }
 
+/** What a policy reads from a report whose sources all answered: the data that arrived, the failures, the inputs. */
+export function evaluationFactsOf(state: ReportState): EvaluationFacts {
+  const facts = state.facts!;
+  const sections: Partial<Record<SourceSectionType, Record<string, unknown>>> = {};
+  const failures: Array<{ sectionType: SourceSectionType; codes: SectionResult['errors'][number]['code'][] }> = [];
+  for (const type of state.sourceSections) {
+    const result = state.results[type]!;
+    if (result.outcome === 'DONE' && result.details) sections[type] = result.details;
+    else failures.push({ sectionType: type, codes: result.errors.map((e) => e.code) });
+  }
+  return { documentType: facts.type, document: facts.document, sections, failures, skipped: state.skipped, inputs: state.inputs };
+}
+
 /**
  * Every source answered: apply the policy and record the decision, in one append, so a report
  * is never seen finished without its decision. All these events carry the decided facts.
  */
 export function finalizeReport(state: ReportState, policy: PolicySnapshot, at: string): ReportEvent[] {
   const before = state.facts!;
-  const done: Partial<Record<SourceSectionType, Record<string, unknown>>> = {};
-  const failures: Array<{ sectionType: SourceSectionType; codes: SectionResult['errors'][number]['code'][] }> = [];
-  for (const type of state.sourceSections) {
-    const result = state.results[type]!;
-    if (result.outcome === 'DONE' && result.details) done[type] = result.details;
-    else failures.push({ sectionType: type, codes: result.errors.map((e) => e.code) });
-  }
-  const evaluation = evaluatePolicy(policy, {
-    documentType: before.type,
-    document: before.document,
-    sections: done,
-    failures,
-    skipped: state.skipped,
-    inputs: state.inputs,
-  });
+  const evaluationFacts = evaluationFactsOf(state);
+  const { failures } = evaluationFacts;
+  const evaluation = evaluatePolicy(policy, evaluationFacts);
   const decision = evaluation.decision;
   const facts: ReportFacts = { ...before, status: decision, policyStatus: decision, score: evaluation.score };
   return [

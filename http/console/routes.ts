@@ -9,6 +9,7 @@ import { STATUS_OF_KIND } from '../errors.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { consolePage, htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
+import { policyPageRoutes } from './policy-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
 import { CONSOLE_HTML, ConsoleForm, field, page, refusal, signedIn, type SignedIn } from './signed-in.ts';
@@ -171,5 +172,6 @@ export const consoleRoutes: RouteTable = {
       }, apiSettings),
     }),
     ...reportPageRoutes,
+    ...policyPageRoutes,
   ],
 };

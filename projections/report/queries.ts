@@ -97,3 +97,12 @@ export async function listReports(
   ]);
   return { total: Number(counted[0]!.n), rows: rows.map((row: Record<string, unknown>) => reportRowFromDb(row) as ReportSummaryRow) };
 }
+
+/** The organization's latest finalized reports of one document type, newest first (a policy backtest's sample). */
+export async function latestFinalizedReportIds(db: Knex, organizationId: string, documentType: string, limit: number): Promise<string[]> {
+  return db('report_reports')
+    .where({ organization_id: organizationId, document_type: documentType, is_finalized: true })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(limit)
+    .pluck('id');
+}

@@ -93,12 +93,22 @@ test('create a report and watch its page move to the decision without a reload; 
   await shot(page, '04-relatorio');
 });
 
+test('run a backtest of the policy as it is over the report just decided: nothing would change', async (ctx) => {
+  const { app, page } = ctx;
+  await page.goto(`${app.url}/console/politicas`);
+  await Promise.all([page.waitForURL(/\/console\/politicas\/[0-9a-f]{24}$/), page.click(`text=${ctx.policyName}`)]);
+  await Promise.all([page.waitForURL(/\/editar$/), page.click('text=Editar e testar')]);
+  await Promise.all([page.waitForURL(/\/backtest$/), page.click('text=Testar sobre relatórios anteriores')]);
+  assert.ok((await page.textContent('#backtest'))!.includes('0 de 1 decisões mudariam'));
+  await shot(page, '05-backtest');
+});
+
 test('create an API credential in the console and use it against the API', async ({ app, page }) => {
   await page.goto(`${app.url}/console/api`);
   await Promise.all([page.waitForURL(`${app.url}/console/api/credenciais`), page.click('form[action="/console/api/credenciais"] button')]);
   const clientId = (await page.textContent('#client-id'))!;
   const secret = (await page.textContent('#client-secret'))!;
-  await shot(page, '05-credencial');
+  await shot(page, '06-credencial');
   const session = await authenticateOverHttp(app, clientId, secret);
   assert.is(session.status, 200);
   const reports = await app.call('GET', '/v2/report', { token: session.body.accessToken });

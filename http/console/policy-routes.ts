@@ -1,0 +1,135 @@
+import Type from 'typebox';
+import { BACKTEST_LIMIT, backtestPolicy } from '../../application/credit-policy/backtest.ts';
+import { createPolicyVersion } from '../../application/credit-policy/commands.ts';
+import { diffPolicies } from '../../domain/credit-policy/diff.ts';
+import type { PolicyContent } from '../../domain/credit-policy/policy.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
+import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
+import { findPolicy, listPolicies, listPolicyVersions } from '../../projections/credit-policy/queries.ts';
+import { contentOf, PolicyBody } from '../credit-policy/schemas.ts';
+import { checkGate, Gates } from '../gates.ts';
+import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
+import { validateBody } from '../validation.ts';
+import { seeOther } from './html.ts';
+import { editPage, policyListPage, policyPage } from './policy-html.ts';
+import { CONSOLE_HTML, ConsoleForm, field, page, signedIn, type SignedIn } from './signed-in.ts';
+
+const Params = Type.Object({ id: ObjectIdSchema() });
+const editErrors = [400, 401, 403, 404, 409, 422];
+
+async function policyOf(input: SignedIn) {
+  const policy = await findPolicy(input.app.db, input.principal.organizationId, input.params.id!);
+  if (!policy) throw new DomainError('not_found', Messages.policyNotFound);
+  return policy;
+}
+
+/** The draft in the form: JSON, then the API's own schema and messages, then the domain's rules. */
+function draftOf(input: SignedIn): PolicyContent {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(field(input.body, 'politica'));
+  } catch {
+    throw new DomainError('invalid', Messages.malformedJson);
+  }
+  return contentOf(validateBody(PolicyBody, parsed));
+}
+
+const limitOf = (input: SignedIn) => {
+  const limit = Number(field(input.body, 'limite'));
+  return Number.isInteger(limit) && limit >= 1 ? Math.min(limit, BACKTEST_LIMIT.max) : BACKTEST_LIMIT.default;
+};
+
+/** The edit page again, with what was typed, after a refusal. */
+const editAgain = async (input: SignedIn, message: string) =>
+  page(200, 'Editar política', input, editPage({ policyId: input.params.id!, draft: field(input.body, 'politica'), limit: limitOf(input), csrf: input.csrf, message })).raw!.toString();
+
+export const policyPageRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/console/politicas',
+    summary: "The organization's credit policies (HTML)",
+    auth: false,
+    files: CONSOLE_HTML,
+    errors: [401, 403],
+    handle: signedIn(async (input) => {
+      checkGate(Gates.creditPolicyRead, input.principal);
+      return page(200, 'Políticas de crédito', input, policyListPage(await listPolicies(input.app.db, input.principal.organizationId, { includeArchived: true })));
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/console/politicas/:id',
+    summary: 'A credit policy (HTML): its rules and score, and two versions side by side (`de`, `para`)',
+    auth: false,
+    files: CONSOLE_HTML,
+    params: Params,
+    errors: [401, 403, 404],
+    handle: signedIn(async (input) => {
+      checkGate(Gates.creditPolicyRead, input.principal);
+      const policy = await policyOf(input);
+      const versions = await listPolicyVersions(input.app.db, input.principal.organizationId, policy.id);
+      const query = input.ctx.query;
+      const pick = (name: string) => versions.find((v) => String(v.version) === query[name]);
+      const [a, b] = [pick('de'), pick('para')];
+      const compare = a && b ? { a: a.version, b: b.version, changes: diffPolicies(a.content, b.content) } : null;
+      const canManage = Gates.creditPolicyManage.permissions!.some((p) => input.principal.permissions.has(p));
+      return page(200, policy.content.name, input, policyPage(policy, versions, compare, canManage));
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/console/politicas/:id/editar',
+    summary: 'Edit a credit policy (HTML): the latest version as JSON, a backtest over past reports, and saving as a new version',
+    auth: false,
+    files: CONSOLE_HTML,
+    params: Params,
+    errors: [401, 403, 404],
+    handle: signedIn(async (input) => {
+      checkGate(Gates.creditPolicyManage, input.principal);
+      const policy = await policyOf(input);
+      const { name, description, documentType, sections, score, groups, sourceErrors, parecerEnabled, committee } = policy.content;
+      const draft = JSON.stringify({ name, description, documentType, sections, score, groups, sourceErrors, parecerEnabled, ...(committee && { committee }) }, null, 2);
+      return page(200, 'Editar política', input, editPage({ policyId: policy.id, draft, limit: BACKTEST_LIMIT.default, csrf: input.csrf }));
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/console/politicas/:id/backtest',
+    summary: "Backtest a draft (urlencoded `politica` as JSON, `limite`, `csrf`): the draft over the organization's latest finalized reports, nothing written",
+    description: 'A matrix of the decisions before against after, and the reports whose decision would change. Validation refusals come back on the form, as the API words them.',
+    auth: false,
+    rawBody: true,
+    pageForm: true,
+    files: CONSOLE_HTML,
+    params: Params,
+    body: ConsoleForm,
+    errors: editErrors,
+    handle: signedIn(async (input) => {
+      checkGate(Gates.creditPolicyManage, input.principal);
+      await policyOf(input);
+      const limit = limitOf(input);
+      const result = await backtestPolicy(input.app, input.principal, draftOf(input), limit);
+      return page(200, 'Editar política', input, editPage({ policyId: input.params.id!, draft: field(input.body, 'politica'), limit, csrf: input.csrf, result }));
+    }, editAgain),
+  }),
+  route({
+    method: 'post',
+    path: '/console/politicas/:id/editar',
+    summary: 'Save a draft as the policy\'s new version (urlencoded `politica` as JSON, `csrf`): redirects to the policy',
+    auth: false,
+    rawBody: true,
+    pageForm: true,
+    files: CONSOLE_HTML,
+    params: Params,
+    body: ConsoleForm,
+    responses: { 303: Type.Null({ description: "to the policy's page" }) },
+    errors: editErrors,
+    handle: signedIn(async (input) => {
+      checkGate(Gates.creditPolicyManage, input.principal);
+      const written = await createPolicyVersion(input.app, input.principal, input.params.id!, draftOf(input));
+      await input.app.readYourWrites([CREDIT_POLICY_PROJECTION], written.position);
+      return seeOther(`/console/politicas/${written.policyId}`);
+    }, editAgain),
+  }),
+];
