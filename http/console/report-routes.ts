@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import Type from 'typebox';
-import { Messages } from '../../domain/shared/messages.ts';
 import { liveFeedOf } from '../../application/console/live-feed.ts';
 import { requestReport } from '../../application/report/commands.ts';
 import { reportStream } from '../../domain/report/events.ts';
@@ -14,17 +11,9 @@ import { listReports } from '../../projections/report/queries.ts';
 import { checkGate, Gates } from '../gates.ts';
 import { readReport } from '../report/read-routes.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
-import { CONSOLE_CSS, consolePage, htmlReply, seeOther } from './html.ts';
+import { htmlReply, seeOther } from './html.ts';
 import { reportFragment, reportListPage, reportPage, type ListPageData } from './report-html.ts';
 import { CONSOLE_HTML, ConsoleForm, field, page, signedIn, type SignedIn } from './signed-in.ts';
-
-const require = createRequire(import.meta.url);
-/** Served from the installed packages, never a CDN; read once. */
-const ASSETS: Record<string, { type: string; bytes: Buffer }> = {
-  'htmx.min.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(require.resolve('htmx.org/dist/htmx.min.js')) },
-  'sse.min.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(require.resolve('htmx-ext-sse/dist/sse.min.js')) },
-  'console.css': { type: 'text/css; charset=utf-8', bytes: Buffer.from(CONSOLE_CSS) },
-};
 
 /** How often an idle live page gets a comment line, so proxies do not close it. */
 const HEARTBEAT_MS = 25_000;
@@ -93,20 +82,6 @@ const Params = Type.Object({ id: ObjectIdSchema() });
 export const reportPageRoutes: RouteSpec[] = [
   route({
     method: 'get',
-    path: '/console/assets/:file',
-    summary: "The console's script and style files (htmx, its SSE extension, the stylesheet), served locally",
-    auth: false,
-    files: ['text/javascript', 'text/css'],
-    params: Type.Object({ file: Type.String({ maxLength: 40 }) }),
-    errors: [404],
-    async handle({ params }) {
-      const asset = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
-      if (!asset) return { status: 404, body: { code: 404, message: Messages.resourceNotFound } };
-      return { status: 200, raw: asset.bytes, headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } };
-    },
-  }),
-  route({
-    method: 'get',
     path: '/console/relatorios',
     summary: "The organization's reports (HTML): filters by document and status, and the form that requests one",
     auth: false,
@@ -150,7 +125,7 @@ export const reportPageRoutes: RouteSpec[] = [
       checkGate(Gates.reportsRead, input.principal);
       const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
       const content = reportPage(report.id, reportFragment(report));
-      return htmlReply(200, consolePage(`Relatório ${report.document}`, input.principal, input.csrf, content, ['htmx.min.js', 'sse.min.js']));
+      return page(200, `Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js']);
     }),
   }),
   route({

@@ -9,6 +9,8 @@ import { STATUS_OF_KIND } from '../errors.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { consolePage, htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
+import { consoleAssetRoute } from './assets.ts';
+import { dashboardPageRoutes } from './dashboard-routes.ts';
 import { policyPageRoutes } from './policy-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
@@ -171,7 +173,9 @@ export const consoleRoutes: RouteTable = {
         return seeOther('/console/api');
       }, apiSettings),
     }),
+    consoleAssetRoute,
     ...reportPageRoutes,
+    ...dashboardPageRoutes,
     ...policyPageRoutes,
   ],
 };

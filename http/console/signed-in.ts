@@ -58,5 +58,6 @@ export function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (i
   };
 }
 
-export const page = (status: number, title: string, input: SignedIn, content: string) => htmlReply(status, consolePage(title, input.principal, input.csrf, content));
+export const page = (status: number, title: string, input: SignedIn, content: string, scripts: readonly string[] = []) =>
+  htmlReply(status, consolePage(title, input.principal, input.csrf, content, scripts));
 
