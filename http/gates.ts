@@ -19,6 +19,16 @@ export interface Gate {
   integration?: { permission: Permission; modules: readonly Module[] };
 }
 
+/** Whether the principal passes the gate (a page showing a link or a form only to those who may use it). */
+export function allows(gate: Gate, principal: Principal): boolean {
+  try {
+    checkGate(gate, principal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function checkGate(gate: Gate | undefined, principal: Principal): void {
   if (!gate) return;
   if (gate.modules && !gate.modules.some((m) => principal.modules.has(m))) {

@@ -1,4 +1,5 @@
 import type { Principal } from '../../domain/identity/access.ts';
+import { allows, Gates } from '../gates.ts';
 import type { Reply } from '../route.ts';
 
 export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -40,10 +41,20 @@ function document(title: string, body: string): string {
 <body>${body}</body></html>`;
 }
 
+/** The menu: each page shown to those its gates let in, as the API gates its routes. */
+const MENU = [
+  { href: '/console/relatorios', label: 'Relatórios', gates: [Gates.reportsRead] },
+  { href: '/console/politicas', label: 'Políticas', gates: [Gates.creditPolicyRead] },
+  { href: '/console/painel', label: 'Painel', gates: [Gates.proposalsOperate] },
+  { href: '/console/webhooks', label: 'Webhooks', gates: [Gates.namedWebhooks, Gates.legacyWebhooks] },
+];
+
 /** A page for a signed-in user: the menu, then the content. */
 export function consolePage(title: string, principal: Principal, csrf: string, content: string, scripts: readonly string[] = []): string {
-  const menu = `<header><a class="marca" href="/console">Console de crédito</a>
-${principal.modules.has('reports') ? '<a href="/console/relatorios">Relatórios</a><a href="/console/politicas">Políticas</a>' : ''}${principal.modules.has('proposals') ? '<a href="/console/painel">Painel</a>' : ''}<a href="/console/api">API</a><a href="/console/senha">Senha</a>
+  const links = MENU.filter((item) => item.gates.some((gate) => allows(gate, principal)))
+    .map((item) => `<a href="${item.href}">${item.label}</a>`)
+    .join('');
+  const menu = `<header><a class="marca" href="/console">Console de crédito</a>${links}<a href="/console/api">API</a><a href="/console/senha">Senha</a>
 <span>${escape(principal.userName)}</span>
 <form method="post" action="/console/sair">${csrfField(csrf)}<button type="submit">Sair</button></form></header>`;
   const tags = scripts.map((name) => `<script src="/console/assets/${name}"></script>`).join('');

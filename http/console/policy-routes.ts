@@ -8,7 +8,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
 import { findPolicy, listPolicies, listPolicyVersions } from '../../projections/credit-policy/queries.ts';
 import { contentOf, PolicyBody } from '../credit-policy/schemas.ts';
-import { checkGate, Gates } from '../gates.ts';
+import { allows, checkGate, Gates } from '../gates.ts';
 import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
 import { validateBody } from '../validation.ts';
 import { seeOther } from './html.ts';
@@ -73,7 +73,7 @@ export const policyPageRoutes: RouteSpec[] = [
       const pick = (name: string) => versions.find((v) => String(v.version) === query[name]);
       const [a, b] = [pick('de'), pick('para')];
       const compare = a && b ? { a: a.version, b: b.version, changes: diffPolicies(a.content, b.content) } : null;
-      const canManage = Gates.creditPolicyManage.permissions!.some((p) => input.principal.permissions.has(p));
+      const canManage = allows(Gates.creditPolicyManage, input.principal);
       return page(200, policy.content.name, input, policyPage(policy, versions, compare, canManage));
     }),
   }),

@@ -8,7 +8,7 @@ import { positionToString, type Position } from '../../platform/eventstore/port.
 import { listPolicies } from '../../projections/credit-policy/queries.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { listReports } from '../../projections/report/queries.ts';
-import { checkGate, Gates } from '../gates.ts';
+import { allows, checkGate, Gates } from '../gates.ts';
 import { readReport } from '../report/read-routes.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
 import { htmlReply, seeOther } from './html.ts';
@@ -26,7 +26,7 @@ async function listPage(input: SignedIn, typed?: ListPageData['typed'], message?
   const { organizationId } = input.principal;
   const { total, rows } = await listReports(input.app.db, organizationId, { document: stripMask(filter.document) || undefined, statuses: filter.status ? [filter.status] : undefined }, { offset: 0, limit: PAGE_SIZE });
   const policies = (await listPolicies(input.app.db, organizationId)).map((p) => ({ id: p.id, name: p.content.name, documentType: p.content.documentType }));
-  const canCreate = Gates.reportCreate.permissions!.some((p) => input.principal.permissions.has(p));
+  const canCreate = allows(Gates.reportCreate, input.principal);
   const content = reportListPage({ rows, total, filter, policies, csrf: input.csrf, canCreate, typed, message });
   return page(200, 'Relatórios', input, content).raw!.toString();
 }

@@ -13,6 +13,7 @@ import { consoleAssetRoute } from './assets.ts';
 import { dashboardPageRoutes } from './dashboard-routes.ts';
 import { policyPageRoutes } from './policy-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
+import { webhookPageRoutes } from './webhook-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
 import { CONSOLE_HTML, ConsoleForm, field, page, refusal, signedIn, type SignedIn } from './signed-in.ts';
 
@@ -176,6 +177,7 @@ export const consoleRoutes: RouteTable = {
     consoleAssetRoute,
     ...reportPageRoutes,
     ...dashboardPageRoutes,
+    ...webhookPageRoutes,
     ...policyPageRoutes,
   ],
 };

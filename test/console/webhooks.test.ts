@@ -1,0 +1,67 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { ConsoleBrowser } from '../support/console-browser.ts';
+import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import { eventually } from '../support/webhook.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+interface Ctx {
+  app: TestApp;
+  tenant: TestTenant;
+  receiver: Receiver;
+  browser: ConsoleBrowser;
+  subscriptionId: string;
+}
+const test = suite<Ctx>('console: webhook subscriptions, their delivery log and redelivery');
+
+test.before(async (ctx) => {
+  ctx.receiver = await startReceiver((_request, index) => ({ status: index === 0 ? 500 : 200 }));
+  ctx.app = await startTestApp({ WEBHOOK_RETRY_DELAYS: '60s' });
+  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
+  await giveLogin(ctx.app, ctx.tenant.userId, 'ana@banco.example', 'uma senha bem longa');
+  const created = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: `${ctx.receiver.url}/hooks`, events: ['registry.updated'] } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  ctx.subscriptionId = created.body.id;
+  ctx.browser = new ConsoleBrowser(ctx.app);
+  await ctx.browser.signIn('ana@banco.example', 'uma senha bem longa');
+});
+test.after(async (ctx) => {
+  await ctx.app?.stop();
+  await ctx.receiver?.close();
+});
+
+test('a failed delivery is in the log with its attempt; Reenviar sends it again and the log shows the second attempt', async (ctx) => {
+  const list = await ctx.browser.get('/console/webhooks');
+  assert.ok(list.text.includes(`/console/webhooks/${ctx.subscriptionId}`) && list.text.includes('registry.updated'));
+  assert.is((await ctx.app.call('POST', `/v1/webhook/subscriptions/${ctx.subscriptionId}/ping`, { token: ctx.tenant.token })).status, 202);
+  const failed = await eventually(async () => {
+    const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
+    return page.text.includes('1ª') && page.text.includes('500') && page;
+  }, 15_000, 'the first attempt in the log');
+  const deliveryId = /action="\/console\/webhooks\/entregas\/([0-9a-f]{24})\/reenviar"/.exec(failed.text)![1]!;
+  const again = await ctx.browser.post(`/console/webhooks/entregas/${deliveryId}/reenviar`, { csrf: await ctx.browser.csrfOf(`/console/webhooks/${ctx.subscriptionId}`) });
+  assert.equal([again.status, again.headers.get('location')], [303, `/console/webhooks/${ctx.subscriptionId}?reenviada=1`]);
+  await ctx.receiver.waitFor(2);
+  const after = await eventually(async () => {
+    const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
+    return page.text.includes('2ª') && page.text.includes('entregue') && page;
+  }, 15_000, 'the second attempt in the log');
+  assert.ok(after.text.includes('200'));
+});
+
+test('gated like the API: without a webhook permission the page is 403 and the menu has no link; another organization\'s subscription is 404', async (ctx) => {
+  const reader = await provisionTenant(ctx.app, { name: 'Leitura', permissions: ['can-generate-report'] });
+  await giveLogin(ctx.app, reader.userId, 'leitor@banco.example', 'senha de quem lê');
+  const browser = new ConsoleBrowser(ctx.app);
+  await browser.signIn('leitor@banco.example', 'senha de quem lê');
+  assert.is((await browser.get('/console/webhooks')).status, 403);
+  assert.not.ok((await browser.get('/console')).text.includes('href="/console/webhooks"'));
+  const stranger = await provisionTenant(ctx.app, { name: 'Outra' });
+  await giveLogin(ctx.app, stranger.userId, 'outra@banco.example', 'senha da outra');
+  const other = new ConsoleBrowser(ctx.app);
+  await other.signIn('outra@banco.example', 'senha da outra');
+  assert.is((await other.get(`/console/webhooks/${ctx.subscriptionId}`)).status, 404);
+});
+
+test.run();
