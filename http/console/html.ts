@@ -45,6 +45,7 @@ function document(title: string, body: string): string {
 const MENU = [
   { href: '/console/relatorios', label: 'Relatórios', gates: [Gates.reportsRead] },
   { href: '/console/politicas', label: 'Políticas', gates: [Gates.creditPolicyRead] },
+  { href: '/console/propostas', label: 'Propostas', gates: [Gates.proposalsOperate] },
   { href: '/console/painel', label: 'Painel', gates: [Gates.proposalsOperate] },
   { href: '/console/webhooks', label: 'Webhooks', gates: [Gates.namedWebhooks, Gates.legacyWebhooks] },
 ];

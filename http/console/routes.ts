@@ -12,6 +12,7 @@ import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from '.
 import { consoleAssetRoute } from './assets.ts';
 import { dashboardPageRoutes } from './dashboard-routes.ts';
 import { policyPageRoutes } from './policy-routes.ts';
+import { proposalPageRoutes } from './proposal-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
 import { webhookPageRoutes } from './webhook-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
@@ -176,6 +177,7 @@ export const consoleRoutes: RouteTable = {
     }),
     consoleAssetRoute,
     ...reportPageRoutes,
+    ...proposalPageRoutes,
     ...dashboardPageRoutes,
     ...webhookPageRoutes,
     ...policyPageRoutes,
