@@ -13,6 +13,7 @@ const ASSETS: Record<string, { type: string; bytes: Buffer }> = {
   'sse.min.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(require.resolve('htmx-ext-sse/dist/sse.min.js')) },
   'chart.umd.min.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js')) },
   'painel.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(new URL('./assets/painel.js', import.meta.url)) },
+  'trilha.js': { type: 'text/javascript; charset=utf-8', bytes: readFileSync(new URL('./assets/trilha.js', import.meta.url)) },
   'console.css': { type: 'text/css; charset=utf-8', bytes: Buffer.from(CONSOLE_CSS) },
 };
 

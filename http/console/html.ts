@@ -47,6 +47,7 @@ const MENU = [
   { href: '/console/politicas', label: 'Políticas', gates: [Gates.creditPolicyRead] },
   { href: '/console/propostas', label: 'Propostas', gates: [Gates.proposalsOperate] },
   { href: '/console/painel', label: 'Painel', gates: [Gates.proposalsOperate] },
+  { href: '/console/coletas', label: 'Coletas', gates: [Gates.collections] },
   { href: '/console/webhooks', label: 'Webhooks', gates: [Gates.namedWebhooks, Gates.legacyWebhooks] },
 ];
 

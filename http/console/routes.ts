@@ -10,6 +10,7 @@ import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { consolePage, htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
 import { consoleAssetRoute } from './assets.ts';
+import { collectionPageRoutes } from './collection-routes.ts';
 import { dashboardPageRoutes } from './dashboard-routes.ts';
 import { policyPageRoutes } from './policy-routes.ts';
 import { proposalPageRoutes } from './proposal-routes.ts';
@@ -180,6 +181,7 @@ export const consoleRoutes: RouteTable = {
     ...proposalPageRoutes,
     ...dashboardPageRoutes,
     ...webhookPageRoutes,
+    ...collectionPageRoutes,
     ...policyPageRoutes,
   ],
 };

@@ -119,12 +119,35 @@ test('the proposals dashboard draws its charts with the local chart.js under the
   await shot(page, '06-painel');
 });
 
+test('a collection\'s trail verified in the browser from the export and the published keys; an altered entry is caught', async ({ app, page, tenant }) => {
+  const created = await app.call('POST', '/v1/collections', {
+    token: tenant.token,
+    body: { subject: { name: 'Padaria Exemplo Ltda', document: '11.222.333/0001-81' }, items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }], recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }], send: true },
+  });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const collectionId = created.body.id;
+  const sealed = async () => (await app.database.knex('collection_trail_seals').where({ collection_id: collectionId }).count({ n: '*' }))[0]!.n;
+  for (let i = 0; i < 100 && Number(await sealed()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await page.goto(`${app.url}/console/coletas/${collectionId}`);
+  await page.click('#verificar-cadeia');
+  await page.waitForSelector('#veredito[data-verificada]', { timeout: 10_000 });
+  assert.is(await page.getAttribute('#veredito', 'data-verificada'), 'sim', (await page.textContent('#veredito'))!);
+  await shot(page, '07-coleta');
+  // Someone with database access rewrites an entry: the browser's check, not the server, says so.
+  await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 1 }).update({ occurred_at: '2020-01-01T00:00:00.000Z' });
+  await page.reload();
+  await page.click('#verificar-cadeia');
+  await page.waitForSelector('#veredito[data-verificada]', { timeout: 10_000 });
+  assert.is(await page.getAttribute('#veredito', 'data-verificada'), 'nao');
+  assert.match((await page.textContent('#veredito'))!, /entrada 1: o conteúdo não confere/);
+});
+
 test('create an API credential in the console and use it against the API', async ({ app, page }) => {
   await page.goto(`${app.url}/console/api`);
   await Promise.all([page.waitForURL(`${app.url}/console/api/credenciais`), page.click('form[action="/console/api/credenciais"] button')]);
   const clientId = (await page.textContent('#client-id'))!;
   const secret = (await page.textContent('#client-secret'))!;
-  await shot(page, '07-credencial');
+  await shot(page, '08-credencial');
   const session = await authenticateOverHttp(app, clientId, secret);
   assert.is(session.status, 200);
   const reports = await app.call('GET', '/v2/report', { token: session.body.accessToken });
