@@ -32,7 +32,7 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;bo
 code{background:#eef0f3;padding:.1rem .3rem;border-radius:.2rem;word-break:break-all}pre{background:#eef0f3;padding:.6rem;overflow:auto}
 .filtros{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}.filtros label{margin-top:0}select{font-size:1rem;padding:.45rem;margin-top:.3rem}
 .ok{color:#0a6b2c;font-weight:600}.nao{color:#b00020;font-weight:600}.neutro{color:#555}
-.estado{font-size:1.2rem}.indicadores{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.6rem}.indicador{margin:0}canvas{max-width:100%}textarea{width:100%;font-family:monospace;font-size:.9rem;margin-top:.3rem}.fatos{font-size:.9rem;color:#333}@media(max-width:40rem){td,th{display:block;border:0;padding:.2rem}tr{display:block;border-bottom:1px solid #e3e6ea;padding:.4rem 0}thead{display:none}}`;
+.estado{font-size:1.2rem}input[type=radio]{width:auto;margin-right:.4rem}.indicadores{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.6rem}.indicador{margin:0}canvas{max-width:100%}textarea{width:100%;font-family:monospace;font-size:.9rem;margin-top:.3rem}.fatos{font-size:.9rem;color:#333}@media(max-width:40rem){td,th{display:block;border:0;padding:.2rem}tr{display:block;border-bottom:1px solid #e3e6ea;padding:.4rem 0}thead{display:none}}`;
 
 function document(title: string, body: string): string {
   return `<!doctype html>

@@ -83,9 +83,23 @@ ${exports ? `<p>Exportar: ${exports}</p>` : ''}</section>${explanation(policy)}
 <section class="cartao"><h2>Seções</h2><table><thead><tr><th>Seção</th><th>Status</th><th>Parecer</th></tr></thead><tbody>${sections}</tbody></table></section>`;
 }
 
+/** The analyst's form: outside the live fragment, so an update never wipes what is being typed. */
+function analysisForm(reportId: string, again: boolean, csrf: string, message?: string): string {
+  return `<form class="cartao" method="post" action="/console/relatorios/${escape(reportId)}/analise"><h2>${again ? 'Refazer a análise manual' : 'Análise manual'}</h2>${errorBox(message)}${csrfField(csrf)}
+<label><input type="radio" name="decisao" value="aprovar" required> Aprovar</label><label><input type="radio" name="decisao" value="negar"> Negar</label>
+<label for="comentario">Parecer do analista (substitui o anterior)</label><textarea id="comentario" name="comentario" rows="4" maxlength="10000" required></textarea>
+<button class="primario" type="submit">Registrar decisão</button></form>`;
+}
+
+export interface ReportPageOptions {
+  /** The analysis form, when the report is finalized and the user may decide (again). */
+  analysis: { again: boolean; csrf: string; message?: string } | null;
+}
+
 /** The page around the fragment: htmx's SSE extension swaps the fragment in as the report moves. */
-export function reportPage(reportId: string, fragment: string): string {
+export function reportPage(reportId: string, fragment: string, options: ReportPageOptions): string {
   const live = `/console/relatorios/${escape(reportId)}/ao-vivo`;
-  return `<div id="relatorio" hx-ext="sse" sse-connect="${live}" sse-swap="relatorio">${fragment}</div>
+  const form = options.analysis ? analysisForm(reportId, options.analysis.again, options.analysis.csrf, options.analysis.message) : '';
+  return `<div id="relatorio" hx-ext="sse" sse-connect="${live}" sse-swap="relatorio">${fragment}</div>${form}
 <p><a href="/console/relatorios">Voltar à lista</a></p>`;
 }

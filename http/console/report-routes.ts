@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import Type from 'typebox';
 import { liveFeedOf } from '../../application/console/live-feed.ts';
-import { requestReport } from '../../application/report/commands.ts';
+import { recordManualAnalysis, requestReport } from '../../application/report/commands.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { stripMask, type DocumentType } from '../../domain/shared/document.ts';
 import { positionToString, type Position } from '../../platform/eventstore/port.ts';
@@ -10,6 +10,8 @@ import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { listReports } from '../../projections/report/queries.ts';
 import { allows, checkGate, Gates } from '../gates.ts';
 import { readReport } from '../report/read-routes.ts';
+import { ManualAnalysisBody } from '../report/schemas.ts';
+import { validateBody } from '../validation.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
 import { htmlReply, seeOther } from './html.ts';
 import { reportFragment, reportListPage, reportPage, type ListPageData } from './report-html.ts';
@@ -79,6 +81,18 @@ async function liveStream(input: SignedIn, reportId: string): Promise<Reply> {
 
 const Params = Type.Object({ id: ObjectIdSchema() });
 
+/** The first manual decision, or redoing it, each with its own gate as in the API. */
+const analysisGate = (again: boolean) => (again ? Gates.reportReanalyze : Gates.reportAnalyze);
+
+async function reportPageReply(input: SignedIn, status: number, message?: string): Promise<Reply> {
+  checkGate(Gates.reportsRead, input.principal);
+  const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
+  const again = report.analystId !== null;
+  const decidable = report.reportProgress.isFinalized && allows(analysisGate(again), input.principal);
+  const content = reportPage(report.id, reportFragment(report), { analysis: decidable ? { again, csrf: input.csrf, message } : null });
+  return page(status, `Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js']);
+}
+
 export const reportPageRoutes: RouteSpec[] = [
   route({
     method: 'get',
@@ -121,12 +135,35 @@ export const reportPageRoutes: RouteSpec[] = [
     params: Params,
     responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
     errors: [401, 403, 404, 409],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.reportsRead, input.principal);
-      const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
-      const content = reportPage(report.id, reportFragment(report));
-      return page(200, `Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js']);
-    }),
+    handle: signedIn(async (input) => reportPageReply(input, 200)),
+  }),
+  route({
+    method: 'post',
+    path: '/console/relatorios/:id/analise',
+    summary: 'Record the manual analysis of a report, or redo it (urlencoded `decisao` aprovar|negar, `comentario`, `csrf`): redirects to the report',
+    description: 'The first decision needs the gate of POST /report/analyze, a later one that of POST /report/re-analyze; refusals come back on the page with the API\'s message.',
+    auth: false,
+    rawBody: true,
+    pageForm: true,
+    files: CONSOLE_HTML,
+    params: Params,
+    body: ConsoleForm,
+    responses: { 303: Type.Null({ description: "to the report's page" }) },
+    errors: [400, 401, 403, 404, 409],
+    handle: signedIn(
+      async (input) => {
+        checkGate(Gates.reportsRead, input.principal);
+        const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
+        const again = report.analystId !== null;
+        checkGate(analysisGate(again), input.principal);
+        const decision = field(input.body, 'decisao');
+        const body = validateBody(ManualAnalysisBody, { id: report.id, approved: decision === 'aprovar' ? true : decision === 'negar' ? false : undefined, commentary: field(input.body, 'comentario') });
+        const { position } = await recordManualAnalysis(input.app, input.principal, again ? 'MANUAL_REANALYSIS' : 'MANUAL_ANALYSIS', body);
+        await input.app.readYourWrites([REPORT_PROJECTION], position);
+        return seeOther(`/console/relatorios/${report.id}`);
+      },
+      async (input, message) => (await reportPageReply(input, 200, message)).raw!.toString(),
+    ),
   }),
   route({
     method: 'get',

@@ -79,6 +79,25 @@ test('create from the list page: a bad document comes back with its message and 
   assert.ok(live.text.includes('data-status="APPROVED"'), 'the current fragment, at once');
 });
 
+test('manual analysis from the report page: a missing opinion comes back with the API\'s message; a decision is recorded, then redone', async (ctx) => {
+  const created = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document: '10.000.002/0001-34', type: 'cnpj', policyId: ctx.policyId } });
+  await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
+  const path = `/console/relatorios/${created.body.id}`;
+  const before = await ctx.browser.get(path);
+  assert.ok(before.text.includes('<h2>Análise manual</h2>'), 'a finalized report can be decided by the analyst');
+  const csrf = await ctx.browser.csrfOf(path);
+  const empty = await ctx.browser.post(`${path}/analise`, { decisao: 'aprovar', comentario: '', csrf });
+  assert.is(empty.status, 400);
+  assert.match(empty.text, /commentary/);
+  const decided = await ctx.browser.post(`${path}/analise`, { decisao: 'negar', comentario: 'Pefin recente sem justificativa.', csrf });
+  assert.equal([decided.status, decided.headers.get('location')], [303, path]);
+  const after = await ctx.browser.get(path);
+  assert.ok(after.text.includes('data-status="DENIED"') && after.text.includes('Refazer a análise manual'));
+  const redone = await ctx.browser.post(`${path}/analise`, { decisao: 'aprovar', comentario: 'Justificativa recebida.', csrf });
+  assert.is(redone.status, 303);
+  assert.ok((await ctx.browser.get(path)).text.includes('data-status="APPROVED"'));
+});
+
 test('the pages answer as the API does: another organization\'s report is 404, a user without the module 403, the assets are local', async (ctx) => {
   const report = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document: '11.222.333/0001-81', type: 'cnpj', policyId: ctx.policyId } });
   assert.is((await ctx.outsider.get('/console/relatorios')).status, 403);
