@@ -66,6 +66,22 @@ function explanation(policy: PolicyEvaluation | undefined): string {
 <ul>${reasons}</ul>${groups}${factors ? `<h3>Fatores de score</h3><table><thead><tr><th>Fator</th><th>Situação</th><th>Pontos</th><th>Fatos lidos</th></tr></thead><tbody>${factors}</tbody></table>` : ''}</section>`;
 }
 
+const list = (title: string, items: readonly string[]) => (items.length ? `<h3>${title}</h3><ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>` : '');
+
+/** The AI committee's latest deliberation: the chair's synthesis, the alçada and dissent computed by code, each specialist. */
+function deliberation(result: Presented['committeeResult']): string {
+  if (!result) return '';
+  const { synthesis: s } = result;
+  const opinions = result.agentOpinions
+    .map((o) => `<tr><td>${escape(o.agentLabel)}</td><td>${escape(o.recommendation)}</td><td>${o.score}</td><td>${escape(o.resumo)}</td><td>${o.sectionsSeen.map(escape).join(', ')}</td></tr>`)
+    .join('');
+  const synthesis = s
+    ? `<p><strong>${escape(s.decision)}</strong> · confiança ${Math.round((result.confidence ?? 0) * 100)}% · alçada ${escape(s.alcadaLevel ?? 'nenhuma cobre o caso')}</p><p>${escape(s.resumo)}</p><p>Próxima ação: ${escape(s.proximaAcao)}</p>
+${list('Condições', s.conditions)}${list('Monitoramento', s.monitoringItems)}${list('Informações que faltam', s.infoGapsBeforeDecision)}${list('Divergências', s.dissentLog.map((d) => `${d.agent}: ${d.divergedHow}`))}`
+    : '<p>Em deliberação: os especialistas que já opinaram estão abaixo.</p>';
+  return `<section class="cartao"><h2>Comitê de crédito</h2>${synthesis}${opinions ? `<table><thead><tr><th>Especialista</th><th>Recomendação</th><th>Nota</th><th>Resumo</th><th>Seções vistas</th></tr></thead><tbody>${opinions}</tbody></table>` : ''}</section>`;
+}
+
 /** What the report page shows and replaces live: status, progress, the explanation, the sections. */
 export function reportFragment(report: Presented): string {
   const sections = report.sections
@@ -75,11 +91,11 @@ export function reportFragment(report: Presented): string {
   const done = steps.filter((s) => s.status && s.status !== 'PENDING').length;
   const policy = report.sections.find((s) => s.type.value === 'CREDIT_POLICY')?.sectionDetails as PolicyEvaluation | undefined;
   const exports = [report.exportUrl && `<a href="${escape(report.exportUrl)}">PDF</a>`, report.exportExcelUrl && `<a href="${escape(report.exportExcelUrl)}">Planilha</a>`].filter(Boolean).join(' · ');
-  const committee = report.committeeStatus ? `<p>Comitê: ${escape(report.committeeStatus)}${report.committeeDecision ? ` · decisão sugerida ${escape(report.committeeDecision)}` : ''}</p>` : '';
+  const committee = report.committeeStatus ? `<p>Comitê: ${escape(report.committeeStatus)}${report.committeeDecision ? ` · recomendação ${escape(report.committeeDecision)}` : ''}</p>` : '';
   return `<section class="cartao"><p class="estado">Status: <strong id="status" data-status="${escape(report.status.value)}">${escape(report.status.title)}</strong></p>
 <p>${escape(report.type.toUpperCase())} ${escape(report.document)} · política ${escape(report.policyName)} v${report.policyVersion} · score ${report.score ?? '—'}</p>
 <p>Fontes: ${done} de ${steps.length}${report.reportProgress?.isFinalized ? ` · finalizado em ${when(report.reportProgress.finalizedAt)}` : ' · em andamento'}</p>${committee}
-${exports ? `<p>Exportar: ${exports}</p>` : ''}</section>${explanation(policy)}
+${exports ? `<p>Exportar: ${exports}</p>` : ''}</section>${explanation(policy)}${deliberation(report.committeeResult)}
 <section class="cartao"><h2>Seções</h2><table><thead><tr><th>Seção</th><th>Status</th><th>Parecer</th></tr></thead><tbody>${sections}</tbody></table></section>`;
 }
 

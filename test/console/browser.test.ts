@@ -97,6 +97,15 @@ test('create a report and watch its page move to the decision without a reload; 
   console.log(`console: report page first contentful paint ${Math.round(firstPaint)} ms; live update shown ${liveMs} ms after the decision was appended`);
   assert.ok(liveMs >= 0 && liveMs < 5000, `live update ${liveMs} ms`);
   await shot(page, '04-relatorio');
+
+  // On a phone: one column, nothing wider than the screen.
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(page.url());
+  const [scrollWidth, innerWidth] = await phone.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  await phone.screenshot({ path: join(ARTIFACTS, '04-relatorio-celular.png'), fullPage: true });
+  await phone.close();
+  assert.ok(scrollWidth <= innerWidth, `the report page is ${scrollWidth} px wide on a ${innerWidth} px phone`);
 });
 
 test('run a backtest of the policy as it is over the report just decided: nothing would change', async (ctx) => {

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
 import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
+import { eventually } from '../support/webhook.ts';
 
 interface Ctx {
   app: TestApp;
@@ -96,6 +97,18 @@ test('manual analysis from the report page: a missing opinion comes back with th
   const redone = await ctx.browser.post(`${path}/analise`, { decisao: 'aprovar', comentario: 'Justificativa recebida.', csrf });
   assert.is(redone.status, 303);
   assert.ok((await ctx.browser.get(path)).text.includes('data-status="APPROVED"'));
+});
+
+test("the committee's deliberation on the report page: the chair's synthesis, the alçada, each specialist with the sections it saw", async (ctx) => {
+  const created = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document: '11.222.333/0001-81', type: 'cnpj', policyId: ctx.policyId } });
+  await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
+  const convened = await ctx.app.call('POST', `/report/${created.body.id}/committee`, { token: ctx.tenant.token, body: {} });
+  assert.ok([200, 201, 202].includes(convened.status), JSON.stringify(convened.body));
+  const page = await eventually(async () => {
+    const reply = await ctx.browser.get(`/console/relatorios/${created.body.id}`);
+    return reply.text.includes('Próxima ação') && reply.text;
+  }, 20_000, 'the deliberation on the page');
+  assert.ok(page.includes('Comitê de crédito') && page.includes('Cadastral') && page.includes('Seções vistas'));
 });
 
 test('the pages answer as the API does: another organization\'s report is 404, a user without the module 403, the assets are local', async (ctx) => {
