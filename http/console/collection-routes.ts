@@ -5,63 +5,59 @@ import { collectionDetail, listCollections } from '../../projections/collection/
 import { lastTrailSeq, trailPage } from '../../projections/collection/trail-queries.ts';
 import { trailExportStream } from '../collection/trail-export.ts';
 import { HttpError } from '../errors.ts';
-import { checkGate, Gates } from '../gates.ts';
-import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
+import { Gates } from '../gates.ts';
+import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { collectionListPage, collectionPage } from './collection-html.ts';
-import { CONSOLE_HTML, page, signedIn } from './signed-in.ts';
+import { consoleRoute, page } from './signed-in.ts';
 
 const Params = Type.Object({ id: ObjectIdSchema() });
 /** How much of the trail the page lists; the verification reads all of it. */
 const TRAIL_SHOWN = 200;
+const gate = Gates.collections;
 
 export const collectionPageRoutes: RouteSpec[] = [
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/coletas',
     summary: "The organization's collections (HTML), newest first, filtered by status",
-    auth: false,
-    files: CONSOLE_HTML,
-    errors: [401, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.collections, input.principal);
+    gate,
+    errors: [404],
+    async handle(input) {
       const asked = typeof input.ctx.query.status === 'string' ? input.ctx.query.status : '';
       const status = (COLLECTION_STATUSES as readonly string[]).includes(asked) ? asked : '';
       const { total, items } = await listCollections(input.app.db, input.principal.organizationId, { ...(status && { status: status as CollectionStatus }), skip: 0, take: 50 });
       return page(200, 'Coletas', input, collectionListPage(items, total, status));
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/coletas/:id',
     summary: 'A collection (HTML): its items, its audit trail, and a button that verifies the chain in the browser',
-    auth: false,
-    files: CONSOLE_HTML,
+    gate,
     params: Params,
-    errors: [401, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.collections, input.principal);
+    errors: [404],
+    async handle(input) {
       const { organizationId } = input.principal;
       const state = await collectionDetail(input.app.db, organizationId, input.params.id!);
       if (!state) throw new HttpError(404, Messages.collectionNotFound);
       const trail = (await trailPage(input.app.db, organizationId, input.params.id!, 0, TRAIL_SHOWN)) ?? { total: 0, entries: [] };
       return page(200, `Coleta de ${state.subject.name}`, input, collectionPage(state, trail), ['trilha.js']);
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/coletas/:id/trilha.json',
     summary: "The collection's whole trail as GET /v1/collections/{id}/trail/export gives it in JSON, for the page's verification",
-    auth: false,
-    files: ['application/json'],
+    gate,
     params: Params,
-    errors: [401, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.collections, input.principal);
+    files: ['application/json'],
+    errors: [404],
+    async handle(input) {
       const { organizationId } = input.principal;
       const lastSeq = await lastTrailSeq(input.app.db, organizationId, input.params.id!);
       if (!lastSeq) throw new HttpError(404, Messages.collectionNotFound);
       const scope = { db: input.app.db, organizationId, collectionId: input.params.id!, lastSeq, exportedAt: input.app.clock.now().toISOString() };
       return { status: 200, stream: trailExportStream('json', scope), headers: { 'content-type': 'application/json; charset=utf-8' } };
-    }),
+    },
   }),
 ];

@@ -8,15 +8,15 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
 import { findPolicy, listPolicies, listPolicyVersions } from '../../projections/credit-policy/queries.ts';
 import { contentOf, PolicyBody } from '../credit-policy/schemas.ts';
-import { allows, checkGate, Gates } from '../gates.ts';
-import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
+import { allows, Gates } from '../gates.ts';
+import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { validateBody } from '../validation.ts';
 import { seeOther } from './html.ts';
 import { editPage, policyListPage, policyPage } from './policy-html.ts';
-import { CONSOLE_HTML, ConsoleForm, field, page, signedIn, type SignedIn } from './signed-in.ts';
+import { consoleRoute, field, page, type SignedIn } from './signed-in.ts';
 
 const Params = Type.Object({ id: ObjectIdSchema() });
-const editErrors = [400, 401, 403, 404, 409, 422];
+const editErrors = [400, 404, 409, 422];
 
 async function policyOf(input: SignedIn) {
   const policy = await findPolicy(input.app.db, input.principal.organizationId, input.params.id!);
@@ -45,91 +45,75 @@ const editAgain = async (input: SignedIn, message: string) =>
   page(200, 'Editar política', input, editPage({ policyId: input.params.id!, draft: field(input.body, 'politica'), limit: limitOf(input), csrf: input.csrf, message })).raw!.toString();
 
 export const policyPageRoutes: RouteSpec[] = [
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/politicas',
     summary: "The organization's credit policies (HTML)",
-    auth: false,
-    files: CONSOLE_HTML,
-    errors: [401, 403],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.creditPolicyRead, input.principal);
+    gate: Gates.creditPolicyRead,
+    async handle(input) {
       return page(200, 'Políticas de crédito', input, policyListPage(await listPolicies(input.app.db, input.principal.organizationId, { includeArchived: true })));
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/politicas/:id',
     summary: 'A credit policy (HTML): its rules and score, and two versions side by side (`de`, `para`)',
-    auth: false,
-    files: CONSOLE_HTML,
+    gate: Gates.creditPolicyRead,
     params: Params,
-    errors: [401, 403, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.creditPolicyRead, input.principal);
+    errors: [404],
+    async handle(input) {
       const policy = await policyOf(input);
       const versions = await listPolicyVersions(input.app.db, input.principal.organizationId, policy.id);
       const query = input.ctx.query;
       const pick = (name: string) => versions.find((v) => String(v.version) === query[name]);
       const [a, b] = [pick('de'), pick('para')];
       const compare = a && b ? { a: a.version, b: b.version, changes: diffPolicies(a.content, b.content) } : null;
-      const canManage = allows(Gates.creditPolicyManage, input.principal);
-      return page(200, policy.content.name, input, policyPage(policy, versions, compare, canManage));
-    }),
+      return page(200, policy.content.name, input, policyPage(policy, versions, compare, allows(Gates.creditPolicyManage, input.principal)));
+    },
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/politicas/:id/editar',
     summary: 'Edit a credit policy (HTML): the latest version as JSON, a backtest over past reports, and saving as a new version',
-    auth: false,
-    files: CONSOLE_HTML,
+    gate: Gates.creditPolicyManage,
     params: Params,
-    errors: [401, 403, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.creditPolicyManage, input.principal);
+    errors: [404],
+    async handle(input) {
       const policy = await policyOf(input);
       const { name, description, documentType, sections, score, groups, sourceErrors, parecerEnabled, committee } = policy.content;
       const draft = JSON.stringify({ name, description, documentType, sections, score, groups, sourceErrors, parecerEnabled, ...(committee && { committee }) }, null, 2);
       return page(200, 'Editar política', input, editPage({ policyId: policy.id, draft, limit: BACKTEST_LIMIT.default, csrf: input.csrf }));
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'post',
     path: '/console/politicas/:id/backtest',
     summary: "Backtest a draft (urlencoded `politica` as JSON, `limite`, `csrf`): the draft over the organization's latest finalized reports, nothing written",
     description: 'A matrix of the decisions before against after, and the reports whose decision would change. Validation refusals come back on the form, as the API words them.',
-    auth: false,
-    rawBody: true,
-    pageForm: true,
-    files: CONSOLE_HTML,
+    gate: Gates.creditPolicyManage,
     params: Params,
-    body: ConsoleForm,
     errors: editErrors,
-    handle: signedIn(async (input) => {
-      checkGate(Gates.creditPolicyManage, input.principal);
+    async handle(input) {
       await policyOf(input);
       const limit = limitOf(input);
       const result = await backtestPolicy(input.app, input.principal, draftOf(input), limit);
       return page(200, 'Editar política', input, editPage({ policyId: input.params.id!, draft: field(input.body, 'politica'), limit, csrf: input.csrf, result }));
-    }, editAgain),
+    },
+    form: editAgain,
   }),
-  route({
+  consoleRoute({
     method: 'post',
     path: '/console/politicas/:id/editar',
-    summary: 'Save a draft as the policy\'s new version (urlencoded `politica` as JSON, `csrf`): redirects to the policy',
-    auth: false,
-    rawBody: true,
-    pageForm: true,
-    files: CONSOLE_HTML,
+    summary: "Save a draft as the policy's new version (urlencoded `politica` as JSON, `csrf`)",
+    gate: Gates.creditPolicyManage,
     params: Params,
-    body: ConsoleForm,
-    responses: { 303: Type.Null({ description: "to the policy's page" }) },
+    redirects: "to the policy's page",
     errors: editErrors,
-    handle: signedIn(async (input) => {
-      checkGate(Gates.creditPolicyManage, input.principal);
+    async handle(input) {
       const written = await createPolicyVersion(input.app, input.principal, input.params.id!, draftOf(input));
       await input.app.readYourWrites([CREDIT_POLICY_PROJECTION], written.position);
       return seeOther(`/console/politicas/${written.policyId}`);
-    }, editAgain),
+    },
+    form: editAgain,
   }),
 ];

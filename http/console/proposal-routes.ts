@@ -1,39 +1,34 @@
 import Type from 'typebox';
 import { listProposals } from '../../projections/proposal/queries.ts';
-import { checkGate, Gates } from '../gates.ts';
+import { Gates } from '../gates.ts';
 import { readProposal } from '../proposal/routes.ts';
-import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
+import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { proposalListPage, proposalPage, STATUS_LABELS } from './proposal-html.ts';
-import { CONSOLE_HTML, page, signedIn } from './signed-in.ts';
+import { consoleRoute, page } from './signed-in.ts';
 
 export const proposalPageRoutes: RouteSpec[] = [
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/propostas',
     summary: "The organization's proposals (HTML), newest first: search by name or document, filter by status",
-    auth: false,
-    files: CONSOLE_HTML,
-    errors: [401, 403],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.proposalsOperate, input.principal);
+    gate: Gates.proposalsOperate,
+    async handle(input) {
       const text = (name: string) => (typeof input.ctx.query[name] === 'string' ? (input.ctx.query[name] as string).slice(0, 200) : '');
       const filter = { busca: text('busca'), status: Object.hasOwn(STATUS_LABELS, text('status')) ? text('status') : '' };
       const { total, items } = await listProposals(input.app.db, input.principal.organizationId, { page: 1, pageSize: 50, search: filter.busca || undefined, status: filter.status ? [filter.status] : undefined });
       return page(200, 'Propostas', input, proposalListPage(items, total, filter));
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/propostas/:id',
     summary: 'A proposal (HTML): status, request, offers by round with the choice, its analyses and its history',
-    auth: false,
-    files: CONSOLE_HTML,
+    gate: Gates.proposalsOperate,
     params: Type.Object({ id: ObjectIdSchema() }),
-    errors: [401, 403, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.proposalsOperate, input.principal);
+    errors: [404],
+    async handle(input) {
       const proposal = await readProposal(input.app, input.principal.organizationId, input.params.id!);
       return page(200, `Proposta de ${proposal.name}`, input, proposalPage(proposal));
-    }),
+    },
   }),
 ];

@@ -12,17 +12,16 @@ import { allows, checkGate, Gates } from '../gates.ts';
 import { readReport } from '../report/read-routes.ts';
 import { ManualAnalysisBody } from '../report/schemas.ts';
 import { validateBody } from '../validation.ts';
-import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
+import { ObjectIdSchema, type Reply, type RouteSpec } from '../route.ts';
 import { htmlReply, seeOther } from './html.ts';
 import { reportFragment, reportListPage, reportPage, type ListPageData } from './report-html.ts';
-import { CONSOLE_HTML, ConsoleForm, field, page, signedIn, type SignedIn } from './signed-in.ts';
+import { consoleRoute, field, page, type SignedIn } from './signed-in.ts';
 
 /** How often an idle live page gets a comment line, so proxies do not close it. */
 const HEARTBEAT_MS = 25_000;
 const PAGE_SIZE = 50;
 
 async function listPage(input: SignedIn, typed?: ListPageData['typed'], message?: string): Promise<string> {
-  checkGate(Gates.reportsRead, input.principal);
   const query = input.ctx.query;
   const filter = { document: typeof query.documento === 'string' ? query.documento : '', status: typeof query.status === 'string' ? query.status : '' };
   const { organizationId } = input.principal;
@@ -85,7 +84,6 @@ const Params = Type.Object({ id: ObjectIdSchema() });
 const analysisGate = (again: boolean) => (again ? Gates.reportReanalyze : Gates.reportAnalyze);
 
 async function reportPageReply(input: SignedIn, status: number, message?: string): Promise<Reply> {
-  checkGate(Gates.reportsRead, input.principal);
   const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
   const again = report.analystId !== null;
   const decidable = report.reportProgress.isFinalized && allows(analysisGate(again), input.principal);
@@ -94,88 +92,67 @@ async function reportPageReply(input: SignedIn, status: number, message?: string
 }
 
 export const reportPageRoutes: RouteSpec[] = [
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/relatorios',
     summary: "The organization's reports (HTML): filters by document and status, and the form that requests one",
-    auth: false,
-    files: CONSOLE_HTML,
-    responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
-    errors: [401, 403],
-    handle: signedIn(async (input) => htmlReply(200, await listPage(input))),
+    gate: Gates.reportsRead,
+    handle: async (input) => htmlReply(200, await listPage(input)),
   }),
-  route({
+  consoleRoute({
     method: 'post',
     path: '/console/relatorios',
-    summary: 'Request a report from the console (urlencoded `documento`, `tipo`, `politica`, `csrf`): redirects to its page',
-    auth: false,
-    rawBody: true,
-    pageForm: true,
-    files: CONSOLE_HTML,
-    body: ConsoleForm,
-    responses: { 303: Type.Null({ description: "to the new report's page" }) },
-    errors: [400, 401, 403, 404, 409, 422],
-    handle: signedIn(
-      async (input) => {
-        checkGate(Gates.reportCreate, input.principal);
-        const type = field(input.body, 'tipo') === 'cpf' ? 'cpf' : 'cnpj';
-        const { events } = await requestReport(input.app, input.principal, { document: field(input.body, 'documento'), type: type as DocumentType, policyId: field(input.body, 'politica'), externalId: null });
-        const reportId = (events[0]!.data as { reportId: string }).reportId;
-        return seeOther(`/console/relatorios/${reportId}`);
-      },
-      (input, message) => listPage(input, { document: field(input.body, 'documento'), type: field(input.body, 'tipo'), policyId: field(input.body, 'politica') }, message),
-    ),
+    summary: 'Request a report from the console (urlencoded `documento`, `tipo`, `politica`, `csrf`)',
+    gate: Gates.reportCreate,
+    redirects: "to the new report's page",
+    errors: [400, 404, 409, 422],
+    async handle(input) {
+      const type = field(input.body, 'tipo') === 'cpf' ? 'cpf' : 'cnpj';
+      const { events } = await requestReport(input.app, input.principal, { document: field(input.body, 'documento'), type: type as DocumentType, policyId: field(input.body, 'politica'), externalId: null });
+      const reportId = (events[0]!.data as { reportId: string }).reportId;
+      return seeOther(`/console/relatorios/${reportId}`);
+    },
+    // Creating and reading reports take the same modules and permissions (Gates): the list can be shown again.
+    form: (input, message) => listPage(input, { document: field(input.body, 'documento'), type: field(input.body, 'tipo'), policyId: field(input.body, 'politica') }, message),
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/relatorios/:id',
-    summary: "A report's page (HTML): status, the credit policy's explanation, sections; it updates itself as the report moves",
-    auth: false,
-    files: CONSOLE_HTML,
+    summary: "A report's page (HTML): status, the credit policy's explanation, sections, the committee; it updates itself as the report moves",
+    gate: Gates.reportsRead,
     params: Params,
-    responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
-    errors: [401, 403, 404, 409],
-    handle: signedIn(async (input) => reportPageReply(input, 200)),
+    errors: [404, 409],
+    handle: (input) => reportPageReply(input, 200),
   }),
-  route({
+  consoleRoute({
     method: 'post',
     path: '/console/relatorios/:id/analise',
-    summary: 'Record the manual analysis of a report, or redo it (urlencoded `decisao` aprovar|negar, `comentario`, `csrf`): redirects to the report',
-    description: 'The first decision needs the gate of POST /report/analyze, a later one that of POST /report/re-analyze; refusals come back on the page with the API\'s message.',
-    auth: false,
-    rawBody: true,
-    pageForm: true,
-    files: CONSOLE_HTML,
+    summary: 'Record the manual analysis of a report, or redo it (urlencoded `decisao` aprovar|negar, `comentario`, `csrf`)',
+    description: "The first decision needs the gate of POST /report/analyze, a later one that of POST /report/re-analyze; refusals come back on the page with the API's message.",
+    gate: Gates.reportsRead,
     params: Params,
-    body: ConsoleForm,
-    responses: { 303: Type.Null({ description: "to the report's page" }) },
-    errors: [400, 401, 403, 404, 409],
-    handle: signedIn(
-      async (input) => {
-        checkGate(Gates.reportsRead, input.principal);
-        const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
-        const again = report.analystId !== null;
-        checkGate(analysisGate(again), input.principal);
-        const decision = field(input.body, 'decisao');
-        const body = validateBody(ManualAnalysisBody, { id: report.id, approved: decision === 'aprovar' ? true : decision === 'negar' ? false : undefined, commentary: field(input.body, 'comentario') });
-        const { position } = await recordManualAnalysis(input.app, input.principal, again ? 'MANUAL_REANALYSIS' : 'MANUAL_ANALYSIS', body);
-        await input.app.readYourWrites([REPORT_PROJECTION], position);
-        return seeOther(`/console/relatorios/${report.id}`);
-      },
-      async (input, message) => (await reportPageReply(input, 200, message)).raw!.toString(),
-    ),
+    redirects: "to the report's page",
+    errors: [400, 404, 409],
+    async handle(input) {
+      const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
+      const again = report.analystId !== null;
+      checkGate(analysisGate(again), input.principal);
+      const decision = field(input.body, 'decisao');
+      const body = validateBody(ManualAnalysisBody, { id: report.id, approved: decision === 'aprovar' ? true : decision === 'negar' ? false : undefined, commentary: field(input.body, 'comentario') });
+      const { position } = await recordManualAnalysis(input.app, input.principal, again ? 'MANUAL_REANALYSIS' : 'MANUAL_ANALYSIS', body);
+      await input.app.readYourWrites([REPORT_PROJECTION], position);
+      return seeOther(`/console/relatorios/${report.id}`);
+    },
+    form: async (input, message) => (await reportPageReply(input, 200, message)).raw!.toString(),
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/relatorios/:id/ao-vivo',
     summary: "The report page's live updates (Server-Sent Events, event `relatorio`: the page's fragment); resumes with Last-Event-ID",
-    auth: false,
-    files: ['text/event-stream'],
+    gate: Gates.reportsRead,
     params: Params,
-    errors: [401, 403, 404, 409],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.reportsRead, input.principal);
-      return liveStream(input, input.params.id!);
-    }),
+    files: ['text/event-stream'],
+    errors: [404, 409],
+    handle: (input) => liveStream(input, input.params.id!),
   }),
 ];

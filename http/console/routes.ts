@@ -17,14 +17,12 @@ import { proposalPageRoutes } from './proposal-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
 import { webhookPageRoutes } from './webhook-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
-import { CONSOLE_HTML, ConsoleForm, field, page, refusal, signedIn, type SignedIn } from './signed-in.ts';
+import { CONSOLE_HTML, ConsoleForm, consoleRoute, field, page, refusal, type SignedIn } from './signed-in.ts';
 
 const apiSettings = async (input: SignedIn, message?: string) =>
   consolePage('API', input.principal, input.csrf, apiPage({ baseUrl: input.app.config.PUBLIC_BASE_URL, credentials: await credentialsOfUser(input.app.db, input.principal.userId), csrf: input.csrf, message }));
 
 const passwordPage = async (input: SignedIn, message?: string) => consolePage('Trocar senha', input.principal, input.csrf, passwordForm(input.csrf, message));
-
-const consoleErrors = [401, 403] as const;
 
 /**
  * The web console's sign-in and account pages (docs/console.md): server-rendered HTML under
@@ -34,18 +32,14 @@ export const consoleRoutes: RouteTable = {
   module: 'console',
   description: "Web console: sign-in with the user's e-mail and password, account and API settings (HTML pages)",
   routes: [
-    route({
+    consoleRoute({
       method: 'get',
       path: '/console',
       summary: "The console's home (HTML): who is signed in, the organization and what it may use",
-      auth: false,
-      files: CONSOLE_HTML,
-      responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
-      errors: [401],
-      handle: signedIn(async (input) => {
+      async handle(input) {
         const organization = await input.app.authenticator.organization(input.principal.organizationId);
         return page(200, 'Início', input, homePage(input.principal, organization?.name ?? ''));
-      }),
+      },
     }),
     route({
       method: 'get',
@@ -85,103 +79,73 @@ export const consoleRoutes: RouteTable = {
         }
       },
     }),
-    route({
+    consoleRoute({
       method: 'post',
       path: '/console/sair',
       summary: 'Sign out (urlencoded `csrf`): ends the session and clears its cookie',
-      auth: false,
-      rawBody: true,
-      pageForm: true,
-      files: CONSOLE_HTML,
-      body: ConsoleForm,
-      responses: { 303: Type.Null({ description: 'to the sign-in page' }) },
-      errors: consoleErrors,
-      handle: signedIn(async ({ app, ctx, principal }) => {
+      redirects: 'to the sign-in page',
+      async handle({ app, ctx, principal }) {
         await logout(app, principal);
         clearSessionCookie(ctx);
         return seeOther('/console/entrar');
-      }),
+      },
     }),
-    route({
+    consoleRoute({
       method: 'get',
       path: '/console/senha',
       summary: 'The change-password page (HTML)',
-      auth: false,
-      files: CONSOLE_HTML,
-      responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
-      errors: [401],
-      handle: signedIn(async (input) => htmlReply(200, await passwordPage(input))),
+      handle: async (input) => htmlReply(200, await passwordPage(input)),
     }),
-    route({
+    consoleRoute({
       method: 'post',
       path: '/console/senha',
-      summary: 'Change the signed-in user\'s password (urlencoded `atual`, `nova`, `confirmacao`, `csrf`); the user\'s other console sessions end',
-      auth: false,
-      rawBody: true,
-      pageForm: true,
-      files: CONSOLE_HTML,
-      body: ConsoleForm,
-      errors: [400, ...consoleErrors],
-      handle: signedIn(
-        async (input) => {
-          const { body } = input;
-          await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') });
-          return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console foram encerradas.</p><p><a href="/console">Voltar ao início</a></p>');
-        },
-        (input, message) => passwordPage(input, message),
-      ),
+      summary: "Change the signed-in user's password (urlencoded `atual`, `nova`, `confirmacao`, `csrf`); the user's other console sessions end",
+      errors: [400],
+      async handle(input) {
+        const { body } = input;
+        await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') });
+        return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console foram encerradas.</p><p><a href="/console">Voltar ao início</a></p>');
+      },
+      form: (input, message) => passwordPage(input, message),
     }),
-    route({
+    consoleRoute({
       method: 'get',
       path: '/console/api',
       summary: "API settings (HTML): the user's credentials (client ids), a new one, revocation, how to authenticate",
-      auth: false,
-      files: CONSOLE_HTML,
-      responses: { 303: Type.Null({ description: 'to the sign-in page, for a browser without a session' }) },
-      errors: [401],
-      handle: signedIn(async (input) => htmlReply(200, await apiSettings(input))),
+      handle: async (input) => htmlReply(200, await apiSettings(input)),
     }),
-    route({
+    consoleRoute({
       method: 'post',
       path: '/console/api/credenciais',
       summary: 'Create a credential for the signed-in user (urlencoded `csrf`): the page shows its secret, once',
-      auth: false,
-      rawBody: true,
-      pageForm: true,
-      files: CONSOLE_HTML,
-      body: ConsoleForm,
-      errors: consoleErrors,
-      handle: signedIn(async (input) => {
+      async handle(input) {
         const issued = await issueCredential(input.app, input.principal.userId);
         return page(201, 'Nova credencial', input, newCredentialPage(issued.clientId, issued.clientSecret, input.app.config.PUBLIC_BASE_URL));
-      }, apiSettings),
+      },
+      form: apiSettings,
     }),
-    route({
+    consoleRoute({
       method: 'post',
       path: '/console/api/credenciais/:credentialId/revogar',
       summary: "Revoke one of the signed-in user's credentials (urlencoded `csrf`): its tokens stop working at once",
-      auth: false,
-      rawBody: true,
-      pageForm: true,
-      files: CONSOLE_HTML,
       params: Type.Object({ credentialId: ObjectIdSchema() }),
-      body: ConsoleForm,
-      responses: { 303: Type.Null({ description: 'back to the API settings' }) },
-      errors: [404, ...consoleErrors],
-      handle: signedIn(async (input) => {
+      redirects: 'back to the API settings',
+      errors: [404],
+      async handle(input) {
         const credential = (await credentialsOfUser(input.app.db, input.principal.userId)).find((c) => c.id === input.params.credentialId);
         // Another user's credential is as unknown as a missing one.
         if (!credential) throw new DomainError('not_found', Messages.recordNotFound);
         if (!credential.revokedAt) await revokeCredential(input.app, credential.clientId);
         return seeOther('/console/api');
-      }, apiSettings),
+      },
+      form: apiSettings,
     }),
     consoleAssetRoute,
     ...reportPageRoutes,
+    ...policyPageRoutes,
     ...proposalPageRoutes,
     ...dashboardPageRoutes,
     ...webhookPageRoutes,
     ...collectionPageRoutes,
-    ...policyPageRoutes,
   ],
 };

@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { HttpError, STATUS_OF_KIND } from '../errors.ts';
-import type { Reply, RouteSpec } from '../route.ts';
+import { checkGate, type Gate } from '../gates.ts';
+import { route, type Reply, type RouteSpec } from '../route.ts';
 import { consolePage, errorBox, htmlReply, publicPage, seeOther } from './html.ts';
 import { checkCsrf, consolePrincipal, sessionCsrf } from './session.ts';
 
@@ -61,3 +62,47 @@ export function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (i
 export const page = (status: number, title: string, input: SignedIn, content: string, scripts: readonly string[] = []) =>
   htmlReply(status, consolePage(title, input.principal, input.csrf, content, scripts));
 
+
+export interface ConsoleRouteSpec {
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  description?: string;
+  /** Checked first, as the API's route for the same thing checks it. */
+  gate?: Gate;
+  params?: TSchema;
+  /** Statuses beyond 401, and 403 (a gate, or a POST's form token). */
+  errors?: readonly number[];
+  /** Where a successful POST redirects (303), for the OpenAPI document. */
+  redirects?: string;
+  /** Media types of the reply; default HTML. */
+  files?: readonly string[];
+  handle(input: SignedIn): Promise<Reply>;
+  /** Re-renders the page the user was on with a refusal's message (signedIn). */
+  form?: (input: SignedIn, message: string) => Promise<string>;
+}
+
+/**
+ * A signed-in console page or form, declared once: the session, the gate, the form token and the
+ * refusals are the same for all of them, and every one is in the OpenAPI document as HTML.
+ */
+export function consoleRoute(spec: ConsoleRouteSpec): RouteSpec {
+  const post = spec.method === 'post';
+  const redirect = spec.redirects ? `${spec.redirects}; to the sign-in page for a browser without a session` : 'to the sign-in page, for a browser without a session';
+  return route({
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    auth: false,
+    files: spec.files ?? CONSOLE_HTML,
+    params: spec.params,
+    ...(post && { rawBody: true, pageForm: true, body: ConsoleForm }),
+    responses: { 303: Type.Null({ description: redirect }) },
+    errors: [...new Set([401, ...(spec.gate || post ? [403] : []), ...(spec.errors ?? [])])],
+    handle: signedIn(async (input) => {
+      if (spec.gate) checkGate(spec.gate, input.principal);
+      return spec.handle(input);
+    }, spec.form),
+  });
+}

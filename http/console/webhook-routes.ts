@@ -2,14 +2,14 @@ import Type from 'typebox';
 import { redeliver } from '../../application/webhook/operations.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { Messages } from '../../domain/shared/messages.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { findDelivery, findSubscription, listDeliveries, listSubscriptions } from '../../projections/webhook/queries.ts';
-import { allows, checkGate, Gates } from '../gates.ts';
 import { HttpError } from '../errors.ts';
-import { Messages } from '../../domain/shared/messages.ts';
-import { ObjectIdSchema, route, type RouteSpec } from '../route.ts';
+import { allows, Gates } from '../gates.ts';
+import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { seeOther } from './html.ts';
-import { CONSOLE_HTML, ConsoleForm, page, signedIn } from './signed-in.ts';
+import { consoleRoute, page } from './signed-in.ts';
 import { deliveriesPage, subscriptionsPage } from './webhook-html.ts';
 
 /** The subscription families the user may see, as the API's webhook routes gate them; none is a 403. */
@@ -22,28 +22,23 @@ function families(principal: Principal): Array<'named' | 'legacy'> {
 const Params = Type.Object({ id: ObjectIdSchema() });
 
 export const webhookPageRoutes: RouteSpec[] = [
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/webhooks',
     summary: "The organization's webhook subscriptions, named and legacy as the user may see them (HTML)",
-    auth: false,
-    files: CONSOLE_HTML,
-    errors: [401, 403],
-    handle: signedIn(async (input) => {
-      const { db } = input.app;
-      const rows = (await Promise.all(families(input.principal).map((family) => listSubscriptions(db, input.principal.organizationId, family)))).flat();
+    errors: [403],
+    async handle(input) {
+      const rows = (await Promise.all(families(input.principal).map((family) => listSubscriptions(input.app.db, input.principal.organizationId, family)))).flat();
       return page(200, 'Webhooks', input, subscriptionsPage(rows));
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'get',
     path: '/console/webhooks/:id',
     summary: "A subscription's delivery log (HTML): the 50 newest deliveries with every attempt; named deliveries can be sent again",
-    auth: false,
-    files: CONSOLE_HTML,
     params: Params,
-    errors: [401, 403, 404],
-    handle: signedIn(async (input) => {
+    errors: [403, 404],
+    async handle(input) {
       const { db } = input.app;
       const found = await Promise.all(families(input.principal).map((family) => findSubscription(db, input.principal.organizationId, family, input.params.id!)));
       const subscription = found.find(Boolean);
@@ -51,25 +46,20 @@ export const webhookPageRoutes: RouteSpec[] = [
       const deliveries = await listDeliveries(db, subscription.id, { skip: 0, take: 50 });
       const notice = input.ctx.query.reenviada === '1' ? 'Entrega reenviada: ela aparece com a nova tentativa em instantes.' : undefined;
       return page(200, 'Entregas do webhook', input, deliveriesPage(subscription, deliveries, input.csrf, notice));
-    }),
+    },
   }),
-  route({
+  consoleRoute({
     method: 'post',
     path: '/console/webhooks/entregas/:id/reenviar',
-    summary: 'Send a named delivery again now (urlencoded `csrf`), same id and body: redirects to its subscription',
-    auth: false,
-    rawBody: true,
-    pageForm: true,
-    files: CONSOLE_HTML,
+    summary: 'Send a named delivery again now (urlencoded `csrf`), same id and body',
+    gate: Gates.namedWebhooks,
     params: Params,
-    body: ConsoleForm,
-    responses: { 303: Type.Null({ description: "to the subscription's delivery log" }) },
-    errors: [401, 403, 404],
-    handle: signedIn(async (input) => {
-      checkGate(Gates.namedWebhooks, input.principal);
+    redirects: "to the subscription's delivery log",
+    errors: [404],
+    async handle(input) {
       await redeliver(input.app, input.principal, input.params.id!);
       const delivery = (await findDelivery(input.app.db, input.principal.organizationId, input.params.id!))!;
       return seeOther(`/console/webhooks/${delivery.subscription_id}?reenviada=1`);
-    }),
+    },
   }),
 ];
