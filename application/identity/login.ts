@@ -12,8 +12,7 @@ import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { loginLockout } from './limits.ts';
 import { hashSecret, verifySecret } from './secrets.ts';
-import { signingKeys } from './sessions.ts';
-import { signSessionToken } from './tokens.ts';
+import { startSession } from './sessions.ts';
 
 export interface ConsoleSession {
   token: string;
@@ -51,18 +50,8 @@ export async function signIn(app: AppContext, emailText: string, password: strin
     throw new DomainError('unauthenticated', Messages.wrongLogin);
   }
   await lockout.clear(email);
-  const sessionId = app.ids.objectId();
-  const { state, position } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, {
-    type: 'StartSession',
-    sessionId,
-    userId: login.userId,
-    organizationId: login.organizationId,
-    credentialId: null,
-    at: app.clock.now(),
-    ttlSeconds: app.config.CONSOLE_SESSION_TTL_SECONDS,
-  });
-  await app.readYourWrites([IDENTITY_PROJECTION], position);
-  return { token: signSessionToken(signingKeys(app.config), { ...state, sessionId }), sessionId, expiresAt: state.expiresAt };
+  const { state, token } = await startSession(app, { userId: login.userId, organizationId: login.organizationId, credentialId: null, ttlSeconds: app.config.CONSOLE_SESSION_TTL_SECONDS });
+  return { token, sessionId: state.sessionId!, expiresAt: state.expiresAt };
 }
 
 /** Set a user's password (the provisioning CLI): the user must have an e-mail address to sign in with. */

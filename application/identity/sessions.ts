@@ -64,20 +64,19 @@ export async function authenticate(app: AppContext, clientId: string | undefined
     throw new DomainError('unauthenticated', Messages.invalidClientSecret);
   }
   await lockout.clear(credential.clientId);
-
-  const sessionId = app.ids.objectId();
-  const { state, position } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, {
-    type: 'StartSession',
-    sessionId,
-    userId: credential.userId,
-    organizationId: credential.organizationId,
-    credentialId: credential.id,
-    at: app.clock.now(),
-    ttlSeconds: app.config.TOKEN_TTL_SECONDS,
-  });
-  await app.readYourWrites([IDENTITY_PROJECTION], position);
-  const token = signSessionToken(signingKeys(app.config), { ...state, sessionId });
+  const { state, token } = await startSession(app, { userId: credential.userId, organizationId: credential.organizationId, credentialId: credential.id, ttlSeconds: app.config.TOKEN_TTL_SECONDS });
   return sessionReply(state, token);
+}
+
+/**
+ * A new session and its signed token, once the identity read tables show it (the token works at
+ * once). credentialId null: a console session.
+ */
+export async function startSession(app: AppContext, who: { userId: string; organizationId: string; credentialId: string | null; ttlSeconds: number }): Promise<{ state: SessionState; token: string }> {
+  const sessionId = app.ids.objectId();
+  const { state, position } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, { type: 'StartSession', sessionId, ...who, at: app.clock.now() });
+  await app.readYourWrites([IDENTITY_PROJECTION], position);
+  return { state, token: signSessionToken(signingKeys(app.config), { ...state, sessionId }) };
 }
 
 /** POST /auth/logout: ends the caller's own session; its token is refused from the reply on. */

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { ConsoleBrowser } from '../support/console-browser.ts';
+import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
 
@@ -76,10 +76,7 @@ test('save as a new version, then versions 1 and 2 side by side show what change
 });
 
 test('gated like the API: a user who may read policies but not manage them gets 403 on edit and backtest; another organization\'s policy is 404', async (ctx) => {
-  const reader = await provisionTenant(ctx.app, { name: 'Só leitura', permissions: ['can-generate-report'] });
-  await giveLogin(ctx.app, reader.userId, 'leitor@banco.example', 'senha de quem lê');
-  const browser = new ConsoleBrowser(ctx.app);
-  await browser.signIn('leitor@banco.example', 'senha de quem lê');
+  const { browser: browser } = await signedInTenant(ctx.app, { name: 'Só leitura', permissions: ['can-generate-report'], email: 'leitor@banco.example', password: 'senha de quem lê' });
   assert.is((await browser.get('/console/politicas')).status, 200);
   assert.is((await browser.get(`/console/politicas/${ctx.policyId}`)).status, 404);
   assert.is((await browser.get(`/console/politicas/${ctx.policyId}/editar`)).status, 403);

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
-import { ConsoleBrowser } from '../support/console-browser.ts';
+import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';
 
@@ -43,10 +43,7 @@ test('the list finds the proposal by name and status (names escaped); its page s
   const page = await ctx.browser.get(`/console/propostas/${ctx.proposalId}`);
   assert.is(page.status, 200);
   assert.ok(page.text.includes('Rascunho') && page.text.includes('em 12 meses') && page.text.includes('Histórico'));
-  const stranger = await provisionTenant(ctx.app, { name: 'Outra' });
-  await giveLogin(ctx.app, stranger.userId, 'outra@banco.example', 'senha da outra');
-  const other = new ConsoleBrowser(ctx.app);
-  await other.signIn('outra@banco.example', 'senha da outra');
+  const { browser: other } = await signedInTenant(ctx.app, { name: 'Outra', email: 'outra@banco.example', password: 'senha da outra' });
   assert.is((await other.get(`/console/propostas/${ctx.proposalId}`)).status, 404);
 });
 

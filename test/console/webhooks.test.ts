@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { ConsoleBrowser } from '../support/console-browser.ts';
+import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -51,16 +51,10 @@ test('a failed delivery is in the log with its attempt; Reenviar sends it again 
 });
 
 test('gated like the API: without a webhook permission the page is 403 and the menu has no link; another organization\'s subscription is 404', async (ctx) => {
-  const reader = await provisionTenant(ctx.app, { name: 'Leitura', permissions: ['can-generate-report'] });
-  await giveLogin(ctx.app, reader.userId, 'leitor@banco.example', 'senha de quem lê');
-  const browser = new ConsoleBrowser(ctx.app);
-  await browser.signIn('leitor@banco.example', 'senha de quem lê');
+  const { browser: browser } = await signedInTenant(ctx.app, { name: 'Leitura', permissions: ['can-generate-report'], email: 'leitor@banco.example', password: 'senha de quem lê' });
   assert.is((await browser.get('/console/webhooks')).status, 403);
   assert.not.ok((await browser.get('/console')).text.includes('href="/console/webhooks"'));
-  const stranger = await provisionTenant(ctx.app, { name: 'Outra' });
-  await giveLogin(ctx.app, stranger.userId, 'outra@banco.example', 'senha da outra');
-  const other = new ConsoleBrowser(ctx.app);
-  await other.signIn('outra@banco.example', 'senha da outra');
+  const { browser: other } = await signedInTenant(ctx.app, { name: 'Outra', email: 'outra@banco.example', password: 'senha da outra' });
   assert.is((await other.get(`/console/webhooks/${ctx.subscriptionId}`)).status, 404);
 });
 

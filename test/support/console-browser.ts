@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import type { Module, Permission } from '../../domain/identity/access.ts';
 import type { TestApp } from './app.ts';
+import { giveLogin, provisionTenant } from './identity.ts';
 
 export interface PageReply {
   status: number;
@@ -78,4 +80,14 @@ export class ConsoleBrowser {
     }
     return { status: reply.status, text: await reply.text(), headers: reply.headers, setCookies };
   }
+}
+
+/** A new organization whose first user is signed in to the console: the browser and the tenant. */
+export async function signedInTenant(app: TestApp, options: { name: string; email: string; password: string; modules?: readonly Module[]; permissions?: readonly Permission[] }) {
+  const tenant = await provisionTenant(app, { name: options.name, modules: options.modules, permissions: options.permissions });
+  await giveLogin(app, tenant.userId, options.email, options.password);
+  const browser = new ConsoleBrowser(app);
+  const signedIn = await browser.signIn(options.email, options.password);
+  if (signedIn.status !== 303) throw new Error(`sign-in of ${options.email} answered ${signedIn.status}`);
+  return { tenant, browser };
 }
