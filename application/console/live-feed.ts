@@ -37,16 +37,21 @@ export class LiveFeed {
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (!set.size) this.listeners.delete(stream);
+      // After endAll the set is no longer the stream's: a newer page's set must stay.
+      if (!set.size && this.listeners.get(stream) === set) this.listeners.delete(stream);
     };
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.endAll();
+    await (await this.subscription)?.stop();
+  }
+
+  private endAll(): void {
     const all = [...this.listeners.values()].flatMap((set) => [...set]);
     this.listeners.clear();
     for (const listener of all) listener.ended();
-    await (await this.subscription)?.stop();
   }
 
   private async subscribe(): Promise<Subscription> {
@@ -60,9 +65,10 @@ export class LiveFeed {
         filter: { categories: this.categories },
         progressIntervalMs: 60_000,
         onError: (error) => {
-          // The next page to watch starts another one; the pages open now stop hearing and reconnect.
+          // The pages watching end their streams and reconnect; the first to watch again starts a new subscription.
           this.log.error({ err: error }, 'console live feed stopped');
           this.subscription = undefined;
+          this.endAll();
         },
       },
     );
