@@ -70,8 +70,10 @@ async function warm(ctx: Ctx, p: Process, stream: string): Promise<void> {
 test('reads and appends are served from the cache: no subject_keys query per event', async (ctx) => {
   await ctx.a.store.appendToStream('thing-1', [{ type: 'ThingHappened', data: { person: '52998224725' } }]);
   await warm(ctx, ctx.a, 'thing-1');
+  // An append once listening too: the first one ran before, and the write path keeps the subject's live key apart.
+  await ctx.a.store.appendToStream('thing-1', [{ type: 'ThingHappened', data: { person: '52998224725' } }]);
   const before = ctx.a.keyQueries();
-  for (let i = 0; i < 5; i++) assert.equal(await person(ctx, ctx.a, 'thing-1'), ['52998224725']);
+  for (let i = 0; i < 5; i++) assert.equal(await person(ctx, ctx.a, 'thing-1'), ['52998224725', '52998224725']);
   await ctx.a.store.appendToStream('thing-1', [{ type: 'ThingHappened', data: { person: '52998224725' } }]);
   assert.is(ctx.a.keyQueries(), before, 'five reads and an append of a known subject asked nothing');
 });
