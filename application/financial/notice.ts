@@ -58,7 +58,7 @@ export class FinancialNoticeProcess {
       to: { name: user.name, email: user.email, phone: null },
       correlation: { userId: submitted.data.userId, reportId, batchId },
       content: {
-        link: null,
+        link: `${this.app.config.PUBLIC_BASE_URL}/console/relatorios/${reportId}`,
         subjectName: typeof subjectName === 'string' && subjectName ? subjectName : document,
         organizationName: (await organizationName(this.app.db, organizationId)) ?? '',
         operatorMessage: null,

@@ -5,7 +5,7 @@ import type { MessageChannel, MessageTemplate } from './events.ts';
  * message leaves (templates.ts), so a wording fix reaches messages still waiting to be sent.
  */
 export interface MessageContent {
-  /** The recipient's personal link (`/c/<token>`); null when the message carries none. */
+  /** The recipient's personal link (`/c/<token>`), or for a platform user the page in the console; null when the message carries none. */
   link: string | null;
   /** Whom the documents are about (the registry's person or company). */
   subjectName: string;

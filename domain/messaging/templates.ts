@@ -44,6 +44,9 @@ function batchBlocks(notice: FinancialNotice | undefined): Block[] {
   return [{ kind: 'list', title: `Arquivos enviados ao relatório ${notice.reportId} (${notice.document}):`, items: notice.files }];
 }
 
+/** The report's page in the web console, for a platform user's notice. */
+const reportLink = (content: MessageContent): Block[] => (content.link ? [{ kind: 'link', label: 'Abrir o relatório', url: content.link }] : []);
+
 function operatorBlock(content: MessageContent): Block[] {
   return content.operatorMessage ? [{ kind: 'p', text: `Mensagem de ${content.organizationName}: "${content.operatorMessage}"` }] : [];
 }
@@ -89,6 +92,7 @@ const DRAFTS: Record<MessageTemplate, (name: string, content: MessageContent) =>
       ...batchBlocks(c.financial),
       { kind: 'list', title: 'Períodos lidos:', items: (c.financial?.periods ?? []).map(periodEnd) },
       { kind: 'p', text: 'A seção de balanço do relatório já mostra os valores e os índices de liquidez, endividamento e margens.' },
+      ...reportLink(c),
     ],
   }),
   FINANCIAL_STATEMENTS_FAILED: (name, c) => ({
@@ -98,6 +102,7 @@ const DRAFTS: Record<MessageTemplate, (name: string, content: MessageContent) =>
       { kind: 'p', text: `As demonstrações financeiras que você enviou não puderam ser lidas: ${c.financial?.reason ?? 'motivo não informado'}` },
       ...batchBlocks(c.financial),
       { kind: 'p', text: 'Envie de novo o balanço patrimonial e a DRE em PDF com texto (não digitalizado como imagem).' },
+      ...reportLink(c),
     ],
   }),
 };

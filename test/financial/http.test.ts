@@ -106,6 +106,7 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   assert.match(mail!.subject ?? '', /^Demonstrações financeiras de .+ processadas$/);
   for (const text of ['11.222.333/0001-81', 'balanco-2024.pdf', 'balanco-2022.pdf', 'Períodos lidos:\n- 31/12/2024\n- 31/12/2023\n- 31/12/2022']) assert.ok(mail!.text!.includes(text), `${text} in ${mail!.text}`);
   assert.ok(mail!.html && mail!.html.includes('<li>31/12/2024</li>'));
+  assert.ok(mail!.text!.includes(`Abrir o relatório: ${ctx.app.app.config.PUBLIC_BASE_URL}/console/relatorios/${reportId}`), mail!.text);
 });
 
 test('a PDF with no statement in it: the section ends in ERROR with the reason, and no webhook', async (ctx) => {
