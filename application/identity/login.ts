@@ -56,9 +56,8 @@ export async function signIn(app: AppContext, emailText: string, password: strin
 
 /** Set a user's password (the provisioning CLI): the user must have an e-mail address to sign in with. */
 export async function setPassword(app: AppContext, userId: string, password: string): Promise<{ userId: string; organizationId: string; email: string }> {
-  const { state } = await loadState(app.store, identityStreams.user(userId), userDecider);
   const passwordHash = await hashSecret(checkedPassword(password));
-  const { position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetPassword', passwordHash, at: app.clock.now() });
+  const { state, position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetPassword', passwordHash, at: app.clock.now() });
   await app.readYourWrites([IDENTITY_PROJECTION], position);
   return { userId, organizationId: state.organizationId, email: state.email! };
 }
@@ -69,11 +68,12 @@ export async function setPassword(app: AppContext, userId: string, password: str
  * one making the change stays.
  */
 export async function changePassword(app: AppContext, principal: Principal, input: { current: string; next: string; confirmation: string }): Promise<void> {
-  const { state } = await loadState(app.store, identityStreams.user(principal.userId), userDecider);
+  const loaded = await loadState(app.store, identityStreams.user(principal.userId), userDecider);
+  const { state } = loaded;
   if (!state.passwordHash || !(await verifySecret(input.current, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
   checkedPassword(input.next);
   if (input.next !== input.confirmation) throw new DomainError('invalid', Messages.passwordMismatch);
-  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashSecret(input.next), at: app.clock.now() });
+  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashSecret(input.next), at: app.clock.now() }, { loaded });
   let last = null;
   for (const sessionId of await liveConsoleSessionsOf(app.db, principal.userId, app.clock.now())) {
     if (sessionId === principal.sessionId) continue;

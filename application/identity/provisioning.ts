@@ -109,12 +109,13 @@ function claimEmail(app: AppContext, email: string, holder: { userId: string; or
  * leaves the new address claimed by the user who does not show it yet; setting it again finishes.
  */
 export async function setUserEmail(app: AppContext, userId: string, address: string): Promise<{ userId: string; organizationId: string; email: string }> {
-  const { state } = await loadState(app.store, identityStreams.user(userId), userDecider);
+  const loaded = await loadState(app.store, identityStreams.user(userId), userDecider);
+  const { state } = loaded;
   if (!state.userId) throw new DomainError('not_found', Messages.recordNotFound);
   const email = normalizeEmail(address);
   const holder = { userId, organizationId: state.organizationId };
   await claimEmail(app, email, holder);
-  const { position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetEmail', email, at: app.clock.now() });
+  const { position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetEmail', email, at: app.clock.now() }, { loaded });
   if (state.email && state.email !== email) {
     await handleCommand(app.store, emailClaimStream(state.email), emailClaimDecider, { type: 'ReleaseEmail', userId, at: app.clock.now() });
   }
