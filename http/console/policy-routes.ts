@@ -13,7 +13,7 @@ import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { validateBody } from '../validation.ts';
 import { seeOther } from './html.ts';
 import { editPage, policyListPage, policyPage } from './policy-html.ts';
-import { consoleRoute, field, page, type SignedIn } from './signed-in.ts';
+import { consoleRoute, field, page, pageHtml, type SignedIn } from './signed-in.ts';
 
 const Params = Type.Object({ id: ObjectIdSchema() });
 const editErrors = [400, 404, 409, 422];
@@ -42,7 +42,7 @@ const limitOf = (input: SignedIn) => {
 
 /** The edit page again, with what was typed, after a refusal. */
 const editAgain = async (input: SignedIn, message: string) =>
-  page(200, 'Editar política', input, editPage({ policyId: input.params.id!, draft: field(input.body, 'politica'), limit: limitOf(input), csrf: input.csrf, message })).raw!.toString();
+  pageHtml('Editar política', input, editPage({ policyId: input.params.id!, draft: field(input.body, 'politica'), limit: limitOf(input), csrf: input.csrf, message }));
 
 export const policyPageRoutes: RouteSpec[] = [
   consoleRoute({

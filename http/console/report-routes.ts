@@ -15,7 +15,7 @@ import { validateBody } from '../validation.ts';
 import { ObjectIdSchema, type Reply, type RouteSpec } from '../route.ts';
 import { htmlReply, seeOther } from './html.ts';
 import { reportFragment, reportListPage, reportPage, type ListPageData } from './report-html.ts';
-import { consoleRoute, field, page, type SignedIn } from './signed-in.ts';
+import { consoleRoute, field, pageHtml, type SignedIn } from './signed-in.ts';
 
 /** How often an idle live page gets a comment line, so proxies do not close it. */
 const HEARTBEAT_MS = 25_000;
@@ -29,7 +29,7 @@ async function listPage(input: SignedIn, typed?: ListPageData['typed'], message?
   const policies = (await listPolicies(input.app.db, organizationId)).map((p) => ({ id: p.id, name: p.content.name, documentType: p.content.documentType }));
   const canCreate = allows(Gates.reportCreate, input.principal);
   const content = reportListPage({ rows, total, filter, policies, csrf: input.csrf, canCreate, typed, message });
-  return page(200, 'Relatórios', input, content).raw!.toString();
+  return pageHtml('Relatórios', input, content);
 }
 
 /** One Server-Sent Event: every line of the data its own `data:` line, as the format asks. */
@@ -83,12 +83,12 @@ const Params = Type.Object({ id: ObjectIdSchema() });
 /** The first manual decision, or redoing it, each with its own gate as in the API. */
 const analysisGate = (again: boolean) => (again ? Gates.reportReanalyze : Gates.reportAnalyze);
 
-async function reportPageReply(input: SignedIn, status: number, message?: string): Promise<Reply> {
+async function reportPageHtml(input: SignedIn, message?: string): Promise<string> {
   const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
   const again = report.analystId !== null;
   const decidable = report.reportProgress.isFinalized && allows(analysisGate(again), input.principal);
   const content = reportPage(report.id, reportFragment(report), { analysis: decidable ? { again, csrf: input.csrf, message } : null });
-  return page(status, `Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js']);
+  return pageHtml(`Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js']);
 }
 
 export const reportPageRoutes: RouteSpec[] = [
@@ -122,7 +122,7 @@ export const reportPageRoutes: RouteSpec[] = [
     gate: Gates.reportsRead,
     params: Params,
     errors: [404, 409],
-    handle: (input) => reportPageReply(input, 200),
+    handle: async (input) => htmlReply(200, await reportPageHtml(input)),
   }),
   consoleRoute({
     method: 'post',
@@ -143,7 +143,7 @@ export const reportPageRoutes: RouteSpec[] = [
       await input.app.readYourWrites([REPORT_PROJECTION], position);
       return seeOther(`/console/relatorios/${report.id}`);
     },
-    form: async (input, message) => (await reportPageReply(input, 200, message)).raw!.toString(),
+    form: reportPageHtml,
   }),
   consoleRoute({
     method: 'get',

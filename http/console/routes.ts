@@ -7,7 +7,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
 import { STATUS_OF_KIND } from '../errors.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
-import { consolePage, htmlReply, publicPage, seeOther } from './html.ts';
+import { htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
 import { consoleAssetRoute } from './assets.ts';
 import { collectionPageRoutes } from './collection-routes.ts';
@@ -17,12 +17,12 @@ import { proposalPageRoutes } from './proposal-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
 import { webhookPageRoutes } from './webhook-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
-import { CONSOLE_HTML, ConsoleForm, consoleRoute, field, page, refusal, type SignedIn } from './signed-in.ts';
+import { CONSOLE_HTML, ConsoleForm, consoleRoute, field, page, pageHtml, refusal, type SignedIn } from './signed-in.ts';
 
 const apiSettings = async (input: SignedIn, message?: string) =>
-  consolePage('API', input.principal, input.csrf, apiPage({ baseUrl: input.app.config.PUBLIC_BASE_URL, credentials: await credentialsOfUser(input.app.db, input.principal.userId), csrf: input.csrf, message }));
+  pageHtml('API', input, apiPage({ baseUrl: input.app.config.PUBLIC_BASE_URL, credentials: await credentialsOfUser(input.app.db, input.principal.userId), csrf: input.csrf, message }));
 
-const passwordPage = async (input: SignedIn, message?: string) => consolePage('Trocar senha', input.principal, input.csrf, passwordForm(input.csrf, message));
+const passwordPage = async (input: SignedIn, message?: string) => pageHtml('Trocar senha', input, passwordForm(input.csrf, message));
 
 /**
  * The web console's sign-in and account pages (docs/console.md): server-rendered HTML under

@@ -59,8 +59,10 @@ export function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (i
   };
 }
 
-export const page = (status: number, title: string, input: SignedIn, content: string, scripts: readonly string[] = []) =>
-  htmlReply(status, consolePage(title, input.principal, input.csrf, content, scripts));
+/** A signed-in page's HTML (menu, title, content): what a form's refusal re-renders. */
+export const pageHtml = (title: string, input: SignedIn, content: string, scripts: readonly string[] = []) => consolePage(title, input.principal, input.csrf, content, scripts);
+
+export const page = (status: number, title: string, input: SignedIn, content: string, scripts: readonly string[] = []) => htmlReply(status, pageHtml(title, input, content, scripts));
 
 
 export interface ConsoleRouteSpec {
