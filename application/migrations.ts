@@ -27,6 +27,7 @@ import { inputDataMigrations } from '../projections/input-data/migrations.ts';
 import { dashboardMigrations } from '../projections/dashboard/migrations.ts';
 import { financialUploadMigrations } from './financial-upload/migrations.ts';
 import { committeeMigrations } from '../projections/committee/migrations.ts';
+import { oauthStoreMigrations } from '../platform/oauth-store.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   ...dashboardMigrations,
   ...financialUploadMigrations,
   ...committeeMigrations,
+  ...oauthStoreMigrations,
 ];

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Koa, { type Context, type Next } from 'koa';
+import Koa, { type Context, type Middleware, type Next } from 'koa';
 import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { AppContext } from '../application/context.ts';
 import { Messages } from '../domain/shared/messages.ts';
@@ -91,7 +91,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
 
-export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[]): Koa {
+/**
+ * The service's HTTP app. `mounted`: handlers that own their paths whole (the MCP connector and
+ * its authorization server), placed before the API's body parsing because they read their own.
+ */
+export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[], mounted: readonly Middleware[] = []): Koa {
   const koa = new Koa({ proxy: true });
   // Koa's own report of what happened after a reply began (it would print to stderr): a client
   // that went away mid-stream (a live page closed) is routine; anything else is logged as an error.
@@ -117,6 +121,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     }
   });
   koa.use(errorMiddleware);
+  for (const handler of mounted) koa.use(handler);
   const isStreamed = streamedBodyMatcher(tables);
   koa.use(jsonBodiesOnly(pageFormMatcher(tables), isStreamed));
   const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {

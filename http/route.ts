@@ -129,7 +129,7 @@ export const ErrorBody = Type.Object(
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
 
 /** Organization and user come from the token only (Authentication 4): a body cannot name them. */
-function withoutCallerFields(body: unknown): unknown {
+export function withoutCallerFields(body: unknown): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const { organizationId: _organization, userId: _user, ...rest } = body as Record<string, unknown>;
   return rest;
@@ -157,7 +157,7 @@ function fileDigests(file: UploadedFile, files: Record<string, UploadedFile>) {
   return { fileSha256: sha256(file.bytes), ...(others.length && { otherFilesSha256: Object.fromEntries(others.map(([name, f]) => [name, sha256(f.bytes)])) }) };
 }
 
-const asReply = (result: unknown): Reply => (isReply(result) ? result : { status: 200, body: result ?? null });
+export const asReply = (result: unknown): Reply => (isReply(result) ? result : { status: 200, body: result ?? null });
 
 export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[]): void {
   for (const table of tables) {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientError, createHttpApp } from '../http/app.ts';
 import { routeTables } from '../http/modules.ts';
+import { mcpConnector } from '../http/mcp/connector.ts';
 import { allProjections } from '../projections/index.ts';
 import { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
@@ -47,7 +48,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
   let server: Server | undefined;
   let url: string | undefined;
   if (roles.has('api')) {
-    const koa = createHttpApp(app, routeTables, allProjections.map((p) => p.name));
+    const koa = createHttpApp(app, routeTables, allProjections.map((p) => p.name), [mcpConnector(app, routeTables)]);
     server = createServer(koa.callback());
     server.on('clientError', answerClientError);
     // Longer than the idle timeout of the proxies and clients in front (60 s on the usual load

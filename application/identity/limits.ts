@@ -128,7 +128,7 @@ export interface LimitState {
 export function createRequestLimiter(db: Knex, config: Config): RequestLimiter {
   const windows = new SyncedWindows(db, config.RATE_LIMIT_WINDOW_SECONDS * 1000);
   const limits = [
-    { prefix: 'credential', points: config.RATE_LIMIT_PER_CREDENTIAL, keyOf: (p: Principal) => p.credentialId },
+    { prefix: 'credential', points: config.RATE_LIMIT_PER_CREDENTIAL, keyOf: (p: Principal) => p.credentialId ?? `session:${p.sessionId}` },
     { prefix: 'organization', points: config.RATE_LIMIT_PER_ORGANIZATION, keyOf: (p: Principal) => p.organizationId },
   ];
   return {

@@ -5,8 +5,8 @@ import { csrfField, errorBox, escape } from './html.ts';
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (date: Date) => DATE.format(date);
 
-export function loginForm(csrf: string, message?: string, email = ''): string {
-  return `${errorBox(message)}<form class="cartao" method="post" action="/console/entrar">${csrfField(csrf)}
+export function loginForm(csrf: string, message?: string, email = '', returnTo = '/console'): string {
+  return `${errorBox(message)}<form class="cartao" method="post" action="/console/entrar">${csrfField(csrf)}${returnTo === '/console' ? '' : `<input type="hidden" name="voltar" value="${escape(returnTo)}">`}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escape(email)}">
 <label for="senha">Senha</label><input id="senha" name="senha" type="password" autocomplete="current-password" required>
 <button class="primario" type="submit">Entrar</button></form>`;
@@ -37,11 +37,13 @@ function authenticateExample(baseUrl: string, clientId: string, secret: string):
 interface ApiPageData {
   baseUrl: string;
   credentials: Array<{ id: string; clientId: string; createdAt: Date; revokedAt: Date | null }>;
+  /** The MCP clients the user let in. */
+  grants: Array<{ grantId: string; clientId: string; clientName: string | null; expiresAt: Date | null }>;
   csrf: string;
   message?: string;
 }
 
-export function apiPage({ baseUrl, credentials, csrf, message }: ApiPageData): string {
+export function apiPage({ baseUrl, credentials, grants, csrf, message }: ApiPageData): string {
   const rows = credentials
     .map((c) => {
       const state = c.revokedAt ? `revogada em ${when(c.revokedAt)}` : `<form method="post" action="/console/api/credenciais/${escape(c.id)}/revogar">${csrfField(csrf)}<button class="perigo" type="submit">Revogar</button></form>`;
@@ -53,7 +55,26 @@ export function apiPage({ baseUrl, credentials, csrf, message }: ApiPageData): s
 ${rows ? `<table><thead><tr><th>Client id</th><th>Criada em</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p>Você ainda não tem credenciais.</p>'}
 <form method="post" action="/console/api/credenciais">${csrfField(csrf)}<button class="primario" type="submit">Criar credencial</button></form></section>
 <section class="cartao"><h2>Como autenticar</h2>${authenticateExample(baseUrl, '<client id>', '<secret>')}
-<p>A resposta traz <code>accessToken</code>: envie-o em <code>Authorization: Bearer &lt;token&gt;</code>. A documentação completa está em <a href="/openapi.json">/openapi.json</a>.</p></section>`;
+<p>A resposta traz <code>accessToken</code>: envie-o em <code>Authorization: Bearer &lt;token&gt;</code>. A documentação completa está em <a href="/openapi.json">/openapi.json</a>.</p></section>
+${mcpSection(baseUrl, grants, csrf)}`;
+}
+
+/** How to connect an AI agent, and the agents already allowed in (each revocable). */
+function mcpSection(baseUrl: string, grants: ApiPageData['grants'], csrf: string): string {
+  const rows = grants
+    .map((g) => `<tr><td>${escape(g.clientName ?? g.clientId)}</td><td>${g.expiresAt ? when(g.expiresAt) : '—'}</td><td><form method="post" action="/console/api/mcp/${escape(g.grantId)}/revogar">${csrfField(csrf)}<button class="perigo" type="submit">Revogar</button></form></td></tr>`)
+    .join('');
+  return `<section class="cartao" id="mcp"><h2>Conector MCP para agentes de IA</h2>
+<p>Agentes de IA (Claude, ChatGPT, IDEs e outros clientes MCP) usam este serviço pelo endereço <code id="mcp-url">${escape(baseUrl)}/mcp</code> (Streamable HTTP). Adicione-o como conector remoto no seu cliente: ele abrirá esta página para você entrar e autorizar o acesso (OAuth 2.1 com PKCE). Nenhum secret é copiado.</p>
+<p>O agente age como você: vê só a sua organização e só pode o que as suas permissões permitem. Ferramentas: listar políticas, criar relatório e aguardar a decisão, ler relatório, explicação, pareceres e comitê, criar e ler propostas, simular operação, status e trilha de coletas.</p>
+${rows ? `<table><thead><tr><th>Aplicativo autorizado</th><th>Válido até</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p>Nenhum agente autorizado.</p>'}</section>`;
+}
+
+export function consentPage(input: { clientName: string; redirectHost: string; userName: string; organizationName: string; csrf: string; action: string }): string {
+  return `<section class="cartao"><h2>Autorizar acesso</h2>
+<p>O aplicativo <strong id="cliente">${escape(input.clientName)}</strong> (retorno em <code>${escape(input.redirectHost)}</code>) quer usar o conector MCP em seu nome.</p>
+<p>Ele poderá ler e criar, como <strong>${escape(input.userName)}</strong> em <strong>${escape(input.organizationName)}</strong>, o que as suas permissões permitem: políticas, relatórios, propostas, simulações e coletas. Você pode revogar o acesso a qualquer momento em <a href="/console/api#mcp">API e MCP</a>.</p>
+<form method="post" action="${escape(input.action)}">${csrfField(input.csrf)}<button class="primario" type="submit" name="decisao" value="permitir">Permitir</button> <button type="submit" name="decisao" value="negar">Negar</button></form></section>`;
 }
 
 export function newCredentialPage(clientId: string, secret: string, baseUrl: string): string {

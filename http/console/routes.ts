@@ -5,6 +5,7 @@ import { logout } from '../../application/identity/sessions.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
+import { grantsOfAccount } from '../../platform/oauth-store.ts';
 import { STATUS_OF_KIND } from '../errors.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { htmlReply, publicPage, seeOther } from './html.ts';
@@ -12,15 +13,26 @@ import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from '.
 import { consoleAssetRoute } from './assets.ts';
 import { collectionPageRoutes } from './collection-routes.ts';
 import { dashboardPageRoutes } from './dashboard-routes.ts';
+import { oauthPageRoutes } from './oauth-routes.ts';
 import { policyPageRoutes } from './policy-routes.ts';
 import { proposalPageRoutes } from './proposal-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
 import { webhookPageRoutes } from './webhook-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
-import { CONSOLE_HTML, ConsoleForm, consoleRoute, field, page, pageHtml, refusal, type SignedIn } from './signed-in.ts';
+import { CONSOLE_HTML, ConsoleForm, consoleRoute, field, page, pageHtml, refusal, returnPath, type SignedIn } from './signed-in.ts';
 
 const apiSettings = async (input: SignedIn, message?: string) =>
-  pageHtml('API', input, apiPage({ baseUrl: input.app.config.PUBLIC_BASE_URL, credentials: await credentialsOfUser(input.app.db, input.principal.userId), csrf: input.csrf, message }));
+  pageHtml(
+    'API e MCP',
+    input,
+    apiPage({
+      baseUrl: input.app.config.PUBLIC_BASE_URL,
+      credentials: await credentialsOfUser(input.app.db, input.principal.userId),
+      grants: await grantsOfAccount(input.app.db, input.principal.userId),
+      csrf: input.csrf,
+      message,
+    }),
+  );
 
 const passwordPage = async (input: SignedIn, message?: string) => pageHtml('Trocar senha', input, passwordForm(input.csrf, message));
 
@@ -48,15 +60,17 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       files: CONSOLE_HTML,
       responses: { 303: Type.Null({ description: 'to the home page, when already signed in' }) },
-      async handle({ app, ctx }) {
-        if (await consolePrincipal(app, ctx)) return seeOther('/console');
-        return htmlReply(200, publicPage('Entrar', loginForm(loginCsrf(ctx))));
+      query: Type.Object({ voltar: Type.Optional(Type.String({ maxLength: 2000, description: 'the console page to return to after signing in' })) }),
+      async handle({ app, ctx, query }) {
+        const returnTo = returnPath((query as { voltar?: string }).voltar ?? '');
+        if (await consolePrincipal(app, ctx)) return seeOther(returnTo);
+        return htmlReply(200, publicPage('Entrar', loginForm(loginCsrf(ctx), undefined, '', returnTo)));
       },
     }),
     route({
       method: 'post',
       path: '/console/entrar',
-      summary: 'Sign in (urlencoded `email`, `senha`, `csrf`): sets the session cookie and redirects to the home page',
+      summary: 'Sign in (urlencoded `email`, `senha`, `csrf`, optional `voltar`): sets the session cookie and redirects to the page asked for, else the home page',
       description: `401 \`${Messages.wrongLogin}\` whichever of the two was wrong; 429 once an address failed AUTH_FAILURES_BEFORE_LOCK times in a row (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
       auth: false,
       rawBody: true,
@@ -67,12 +81,13 @@ export const consoleRoutes: RouteTable = {
       errors: [401, 403, 429],
       async handle({ app, ctx, body }) {
         const email = field(body, 'email');
-        const again = (message: string) => publicPage('Entrar', loginForm(loginCsrf(ctx), message, email));
+        const returnTo = returnPath(field(body, 'voltar'));
+        const again = (message: string) => publicPage('Entrar', loginForm(loginCsrf(ctx), message, email, returnTo));
         try {
           checkCsrf(app, ctx, field(body, 'csrf'), loginCsrfCookie(ctx));
           const session = await signIn(app, email, field(body, 'senha'));
           setSessionCookie(ctx, session.token, session.expiresAt);
-          return seeOther('/console');
+          return seeOther(returnTo);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           return { ...refusal(ctx, STATUS_OF_KIND[error.kind], error.message, again), ...(error.headers && { headers: { ...error.headers } }) };
@@ -140,6 +155,7 @@ export const consoleRoutes: RouteTable = {
       },
       form: apiSettings,
     }),
+    ...oauthPageRoutes,
     consoleAssetRoute,
     ...reportPageRoutes,
     ...policyPageRoutes,

@@ -5,6 +5,7 @@ import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { fromOurOrigin } from '../origin.ts';
 
 export const SESSION_COOKIE = 'console_session';
 /** The sign-in form's token before there is a session (double submit: cookie and field must match). */
@@ -56,10 +57,7 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
  * carries the expected token. 403 otherwise; nothing has been done yet.
  */
 export function checkCsrf(app: AppContext, ctx: Context, field: unknown, expected: string | undefined): void {
-  const origin = ctx.get('origin');
-  // Ours: the configured address, or the one this request came to (koa's ctx.origin echoes the Origin header).
-  const ours = [new URL(app.config.PUBLIC_BASE_URL).origin, `${ctx.protocol}://${ctx.host}`];
-  if (origin && !ours.includes(origin)) throw new DomainError('forbidden', Messages.invalidCsrf);
+  if (!fromOurOrigin(app, ctx)) throw new DomainError('forbidden', Messages.invalidCsrf);
   if (typeof field !== 'string' || !expected || !same(field, expected)) throw new DomainError('forbidden', Messages.invalidCsrf);
 }
 

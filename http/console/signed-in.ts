@@ -27,6 +27,16 @@ export function refusal(ctx: Context, status: number, message: string, page?: (m
   return htmlReply(status, page ? page(message) : publicPage('Não foi possível continuar', `${errorBox(message)}<p><a href="/console">Voltar ao console</a></p>`));
 }
 
+/** Where the sign-in returns to: a console page only (never another site, nor `//host`). */
+export function returnPath(value: string): string {
+  return /^\/console\/[A-Za-z0-9\-._~/?=&%]*$/.test(value) && !value.includes('//') ? value : '/console';
+}
+
+/** The sign-in page, asked to come back to the page requested (a GET: a form's POST cannot be replayed). */
+function signInFor(ctx: Context): string {
+  return ctx.method === 'GET' && returnPath(ctx.originalUrl) !== '/console' ? `/console/entrar?voltar=${encodeURIComponent(ctx.originalUrl)}` : '/console/entrar';
+}
+
 export interface SignedIn {
   app: AppContext;
   ctx: Context;
@@ -45,7 +55,7 @@ export interface SignedIn {
 export function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (input: SignedIn, message: string) => Promise<string>): RouteSpec['handle'] {
   return async ({ app, ctx, body, params }) => {
     const principal = await consolePrincipal(app, ctx);
-    if (!principal) return wantsPage(ctx) ? seeOther('/console/entrar') : refusal(ctx, 401, Messages.invalidToken);
+    if (!principal) return wantsPage(ctx) ? seeOther(signInFor(ctx)) : refusal(ctx, 401, Messages.invalidToken);
     const input: SignedIn = { app, ctx, principal, csrf: sessionCsrf(app, principal.sessionId), body, params: params as Record<string, string> };
     try {
       if (ctx.method === 'POST') checkCsrf(app, ctx, field(body, 'csrf'), input.csrf);

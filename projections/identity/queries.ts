@@ -124,3 +124,11 @@ export async function credentialsOfUser(db: Knex, userId: string): Promise<Array
 export async function liveConsoleSessionsOf(db: Knex, userId: string, now: Date): Promise<string[]> {
   return db('identity_sessions').where({ user_id: userId }).whereNull('credential_id').whereNull('logged_out_at').where('expires_at', '>', now).pluck('id');
 }
+
+/** A user with their permissions and their organization's modules as they are now (an MCP token names only the user). */
+export async function findUserAccess(db: Knex, userId: string): Promise<{ userId: string; organizationId: string; userName: string; modules: string[]; permissions: string[] } | undefined> {
+  return db('identity_users as u')
+    .join('identity_organizations as o', 'o.id', 'u.organization_id')
+    .where('u.id', userId)
+    .first({ userId: 'u.id', organizationId: 'u.organization_id', userName: 'u.name', modules: 'o.modules', permissions: 'u.permissions' });
+}
