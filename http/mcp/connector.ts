@@ -67,6 +67,13 @@ export function mcpConnector(app: AppContext, tables: readonly RouteTable[]): Mi
       ctx.body = { code: 403, message: Messages.foreignOrigin };
       return;
     }
+    // Stateless: every message is a POST answered on its own; there is no stream to open (GET) or session to end (DELETE).
+    if (ctx.method !== 'POST') {
+      ctx.status = 405;
+      ctx.set('Allow', 'POST');
+      ctx.body = { code: 405, message: Messages.methodNotAllowed };
+      return;
+    }
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
     const principal = token ? await mcpPrincipal(app, provider(), token) : undefined;
     if (!principal) {
