@@ -4,11 +4,23 @@ import type { Reply } from '../route.ts';
 
 export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const csp = (formAction: string) => `default-src 'self'; frame-ancestors 'none'; form-action ${formAction}; base-uri 'none'; object-src 'none'`;
+
+/**
+ * A page whose form ends, through redirects, at another address (the OAuth consent, back to the
+ * client): browsers hold a form's redirects to form-action too, so that address is allowed there.
+ */
+export const formLeadingTo = (address: string): Record<string, string> => {
+  const url = new URL(address);
+  const target = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return { 'content-security-policy': csp(`'self' ${target}`) };
+};
+
 /** What every console page answers with: never cached, never framed, nothing from elsewhere. */
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   // htmx's own indicator style is switched off (htmx-config meta), so no inline style is needed.
-  'content-security-policy': "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
+  'content-security-policy': csp("'self'"),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',

@@ -6,9 +6,9 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { grantsOfAccount, revokeGrant } from '../../platform/oauth-store.ts';
 import type { RouteSpec } from '../route.ts';
 import { authorizationPages } from '../mcp/connector.ts';
-import { htmlReply, seeOther } from './html.ts';
+import { formLeadingTo, htmlReply, seeOther } from './html.ts';
 import { consentPage } from './pages.ts';
-import { consoleRoute, field, page, type SignedIn } from './signed-in.ts';
+import { consoleRoute, field, pageHtml, type SignedIn } from './signed-in.ts';
 
 const Params = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', errorMessage: Messages.recordNotFound }) });
 
@@ -45,14 +45,16 @@ export const oauthPageRoutes: RouteSpec[] = [
       const provider = authorizationServerOf(input.app, authorizationPages);
       const client = await provider.Client.find(String(interaction.params.client_id));
       const organization = await input.app.authenticator.organization(input.principal.organizationId);
-      return page(200, 'Autorizar acesso', input, consentPage({
+      const redirectUri = String(interaction.params.redirect_uri);
+      const content = consentPage({
         clientName: client?.clientName ?? String(interaction.params.client_id),
-        redirectHost: new URL(String(interaction.params.redirect_uri)).host,
+        redirectHost: new URL(redirectUri).host || redirectUri,
         userName: input.principal.userName,
         organizationName: organization?.name ?? '',
         csrf: input.csrf,
         action: `/console/oauth/${input.params.uid}`,
-      }));
+      });
+      return htmlReply(200, pageHtml('Autorizar acesso', input, content), formLeadingTo(redirectUri));
     },
   }),
   consoleRoute({

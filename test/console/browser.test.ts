@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { suite } from 'uvu';
@@ -6,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import { askAuthorization, connectMcp, exchangeCode, MemoryOAuthClient } from '../support/mcp.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'console');
@@ -21,7 +24,7 @@ interface Ctx {
   page: Page;
   policyName: string;
 }
-const test = suite<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential');
+const test = suite<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential, an MCP agent authorized');
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp({ SOURCE_TIMEOUT_MS: '2500' });
@@ -162,6 +165,34 @@ test('create an API credential in the console and use it against the API', async
   const reports = await app.call('GET', '/v2/report', { token: session.body.accessToken });
   assert.is(reports.status, 200);
   assert.ok(reports.body.total >= 1 || reports.body.length >= 1, JSON.stringify(reports.body).slice(0, 200));
+});
+
+test('authorize an MCP agent: the consent page, then back to the agent\'s loopback address with a code it exchanges', async ({ app, page }) => {
+  // The agent's redirect listener, as a desktop client runs one on 127.0.0.1.
+  let received: (url: URL) => void;
+  const callback = new Promise<URL>((resolve) => (received = resolve));
+  const listener = createServer((req, res) => {
+    received(new URL(req.url!, 'http://127.0.0.1'));
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Pode fechar esta janela.');
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  try {
+    const oauth = new MemoryOAuthClient('Agente no navegador', `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`);
+    await page.goto((await askAuthorization(app, oauth)).href);
+    assert.match(page.url(), /\/console\/oauth\/[A-Za-z0-9_-]+$/);
+    assert.match((await page.textContent('#cliente'))!, 'Agente no navegador');
+    await shot(page, '09-mcp-autorizar');
+    await page.click('button[value=permitir]');
+    const back = await callback;
+    const code = back.searchParams.get('code');
+    assert.ok(code, back.href);
+    await exchangeCode(app, oauth, code!);
+    const client = await connectMcp(app, oauth);
+    assert.ok((await client.listTools()).tools.some((t) => t.name === 'criar_relatorio'));
+    await client.close();
+  } finally {
+    listener.close();
+  }
 });
 
 if (existsSync(CHROMIUM) || process.env.CI) test.run();

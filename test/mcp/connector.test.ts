@@ -128,6 +128,9 @@ test('the user signs in first when the browser has no console session, and comes
   assert.is(consent.status, 200);
   assert.match(consent.text, 'Agente sem sessão');
   assert.match(consent.text, 'Banco Agente');
+  // Browsers hold the form's redirects to form-action: the client's address is allowed on this page only.
+  assert.match(consent.headers.get('content-security-policy')!, "form-action 'self' http://127.0.0.1:8976;");
+  assert.match((await browser.get('/console')).headers.get('content-security-policy')!, "form-action 'self';");
   // Never back to another site.
   const outside = await browser.get('/console/entrar?voltar=%2F%2Fevil.example%2Fconsole%2F');
   assert.is(outside.headers.get('location'), '/console');

@@ -12,9 +12,10 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   verifier?: string;
   /** Where the client sent the user (the authorization request), once it has. */
   authorizationUrl?: URL;
-  readonly redirectUrl = 'http://127.0.0.1:8976/callback';
-
-  constructor(private readonly name = 'Agente de teste') {}
+  constructor(
+    private readonly name = 'Agente de teste',
+    readonly redirectUrl = 'http://127.0.0.1:8976/callback',
+  ) {}
 
   get clientMetadata(): OAuthClientMetadata {
     return { client_name: this.name, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
@@ -79,12 +80,16 @@ export async function consentInBrowser(browser: ConsoleBrowser, authorizationUrl
   return new URL(resumed.headers.get('location')!);
 }
 
+/** The client exchanges the code with its PKCE verifier for tokens (any transport of the client will do). */
+export function exchangeCode(app: TestApp, oauth: MemoryOAuthClient, code: string): Promise<void> {
+  return new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: oauth }).finishAuth(code);
+}
+
 /** Everything an agent does to get a working connection for the user signed in to `browser`. */
 export async function authorizedMcp(app: TestApp, browser: ConsoleBrowser, oauth = new MemoryOAuthClient()): Promise<{ client: Client; oauth: MemoryOAuthClient }> {
   const back = await consentInBrowser(browser, await askAuthorization(app, oauth));
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`no code: ${back}`);
-  // The client exchanges the code with its PKCE verifier (any transport of the client will do).
-  await new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { authProvider: oauth }).finishAuth(code);
+  await exchangeCode(app, oauth, code);
   return { client: await connectMcp(app, oauth), oauth };
 }
