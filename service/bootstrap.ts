@@ -1,4 +1,4 @@
-import { closeLiveFeed } from '../application/console/live-feed.ts';
+import { closeLiveFeed } from '../application/report/live-feed.ts';
 import type Logger from 'bunyan';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

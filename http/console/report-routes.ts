@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import Type from 'typebox';
-import { liveFeedOf } from '../../application/console/live-feed.ts';
+import { liveFeedOf } from '../../application/report/live-feed.ts';
 import { recordManualAnalysis, requestReport } from '../../application/report/commands.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { stripMask, type DocumentType } from '../../domain/shared/document.ts';

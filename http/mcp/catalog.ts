@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { liveFeedOf } from '../../application/console/live-feed.ts';
+import { liveFeedOf } from '../../application/report/live-feed.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';

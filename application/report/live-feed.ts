@@ -8,11 +8,12 @@ interface Listener {
 }
 
 /**
- * The console's live updates: one event store subscription per process, from the head when the
- * first page starts watching, fanned out by stream name to the pages watching that stream. A page
- * hears only the stream it asked for, which it was allowed to read (its organization's), so no
- * event of another organization reaches it. Pages learn only that their stream moved, and where
- * to: they read what to show from the read model, at or after that position.
+ * Live report updates (the console's live pages, the MCP tool waiting for a decision): one event
+ * store subscription per process, from the head when the first watcher starts, fanned out by
+ * stream name to those watching that stream. A watcher hears only the stream it asked for, which
+ * it was allowed to read (its organization's), so no event of another organization reaches it.
+ * Watchers learn only that their stream moved, and where to: they read what to show from the read
+ * model, at or after that position.
  */
 export class LiveFeed {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -66,7 +67,7 @@ export class LiveFeed {
         progressIntervalMs: 60_000,
         onError: (error) => {
           // The pages watching end their streams and reconnect; the first to watch again starts a new subscription.
-          this.log.error({ err: error }, 'console live feed stopped');
+          this.log.error({ err: error }, 'report live feed stopped');
           this.subscription = undefined;
           this.endAll();
         },
@@ -81,7 +82,7 @@ const feeds = new WeakMap<EventStore, LiveFeed>();
 /** The process's feed over this store (report streams). */
 export function liveFeedOf(app: { store: EventStore; log: Logger }): LiveFeed {
   let feed = feeds.get(app.store);
-  if (!feed) feeds.set(app.store, (feed = new LiveFeed(app.store, ['report'], app.log.child({ worker: 'console-live-feed' }))));
+  if (!feed) feeds.set(app.store, (feed = new LiveFeed(app.store, ['report'], app.log.child({ worker: 'report-live-feed' }))));
   return feed;
 }
 
