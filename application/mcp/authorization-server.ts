@@ -64,6 +64,8 @@ function createProvider(app: AppContext, pages: AuthorizationPages): Provider {
       token_endpoint_auth_method: 'none',
       id_token_signed_response_alg: 'EdDSA',
     },
+    // OAuth 2.1: the authorization code flow only (no implicit, no hybrid).
+    responseTypes: ['code'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },

@@ -44,6 +44,8 @@ test('without a token: 401 with the RFC 9728 challenge, and both metadata docume
   assert.is(server.token_endpoint, `${app.url}/oauth/token`);
   assert.is(server.registration_endpoint, `${app.url}/oauth/reg`);
   assert.equal(server.code_challenge_methods_supported, ['S256']);
+  assert.equal(server.response_types_supported, ['code'], 'OAuth 2.1: no implicit flow');
+  assert.not.ok(server.grant_types_supported.includes('implicit'));
 
   const forged = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer nao-existe', 'content-type': 'application/json' }, body: '{}' });
   assert.is(forged.status, 401);
