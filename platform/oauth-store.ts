@@ -40,6 +40,12 @@ export interface OAuthPayload {
   [field: string]: unknown;
 }
 
+/**
+ * Registration is open, so a client nobody ever let in must not stay forever: a client lives this
+ * long after its registration, and as long again after its latest grant ends.
+ */
+const CLIENT_IDLE_TTL_SECONDS = 30 * 24 * 3600;
+
 /** Expired rows are deleted by the writes themselves, at most this often per process. */
 const PURGE_EVERY_MS = 10 * 60_000;
 let lastPurge = 0;
@@ -55,6 +61,7 @@ export class OAuthStore {
   ) {}
 
   async upsert(id: string, payload: OAuthPayload, expiresIn?: number): Promise<void> {
+    if (this.model === 'Client') expiresIn ??= CLIENT_IDLE_TTL_SECONDS;
     const row = {
       model: this.model,
       id,
@@ -66,6 +73,7 @@ export class OAuthStore {
       expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
     };
     await this.db(TABLE).insert(row).onConflict(['model', 'id']).merge();
+    if (this.model === 'Grant' && typeof payload.clientId === 'string' && expiresIn) await this.keepClient(payload.clientId, expiresIn + CLIENT_IDLE_TTL_SECONDS);
     await this.purgeExpired();
   }
 
@@ -91,6 +99,12 @@ export class OAuthStore {
 
   async revokeByGrantId(grantId: string): Promise<void> {
     await revokeGrant(this.db, grantId);
+  }
+
+  private async keepClient(clientId: string, seconds: number): Promise<void> {
+    await this.db(TABLE)
+      .where({ model: 'Client', id: clientId })
+      .update({ expires_at: this.db.raw("greatest(expires_at, now() + ? * interval '1 second')", [seconds]) });
   }
 
   private async first(where: Record<string, string>): Promise<OAuthPayload | undefined> {

@@ -63,6 +63,11 @@ test('the full authorization-code flow with PKCE, then a tool call that creates 
   assert.ok(oauth.information?.client_id, 'registered dynamically');
   assert.ok(oauth.saved?.access_token, 'token issued');
   assert.ok(oauth.saved?.refresh_token, 'refresh token issued');
+  // Registration is open: a client lives 30 days, and 30 days beyond its latest grant.
+  const registered = await app.app.db('oauth_artifacts').where({ model: 'Client', id: oauth.information!.client_id }).first('expires_at');
+  const grant = await app.app.db('oauth_artifacts').where({ model: 'Grant' }).whereRaw("payload->>'clientId' = ?", [oauth.information!.client_id]).first('expires_at');
+  const days = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / 86_400_000);
+  assert.is(days(grant.expires_at, registered.expires_at), 30);
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
   for (const name of ['listar_politicas', 'criar_relatorio', 'ler_relatorio', 'ler_explicacao', 'ler_insights_e_comite', 'criar_proposta', 'simular_preco', 'ler_trilha_coleta']) assert.ok(names.includes(name), name);
