@@ -199,5 +199,18 @@ function lockoutOf(kind: keyof typeof lockouts, app: { db: Knex; config: Config 
 
 export const secretLockout = (app: { db: Knex; config: Config }) => lockoutOf('secret', app, 'secret-failures', Messages.tooManyFailedSecrets);
 
+/** OAuth client registrations per caller address (the MCP connector's open registration): at most this many an hour. */
+export const CLIENT_REGISTRATIONS_PER_HOUR = 20;
+const registrationLimits = new WeakMap<Knex, RateLimiterPostgres>();
+
+/** Count one client registration from `address`; 429 with Retry-After once the hour's are used up. */
+export async function countClientRegistration(app: { db: Knex }, address: string): Promise<void> {
+  let limiter = registrationLimits.get(app.db);
+  if (!limiter) registrationLimits.set(app.db, (limiter = sharedLimiter(app.db, 'oauth-registrations', CLIENT_REGISTRATIONS_PER_HOUR, 3600)));
+  await limiter.consume(address).catch((refusal: unknown) => {
+    throw refusal instanceof RateLimiterRes ? tooMany(Messages.tooManyClientRegistrations, refusal) : refusal;
+  });
+}
+
 /** The console's sign-in, by e-mail address: the same rule as a client id's secret. */
 export const loginLockout = (app: { db: Knex; config: Config }) => lockoutOf('login', app, 'login-failures', Messages.tooManyFailedLogins);

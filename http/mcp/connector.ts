@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import type Provider from 'oidc-provider';
 import { authorizationServerOf, issuerOf, MCP_SCOPE, mcpPrincipal, mcpResourceOf } from '../../application/mcp/authorization-server.ts';
-import { limitHeaders } from '../../application/identity/limits.ts';
+import { countClientRegistration, limitHeaders } from '../../application/identity/limits.ts';
 import type { AppContext } from '../../application/context.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { errorBox, publicPage } from '../console/html.ts';
@@ -19,6 +19,7 @@ export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MC
 /** RFC 8414: the authorization server's metadata, at the well-known path followed by the issuer's path. */
 export const AUTHORIZATION_SERVER_METADATA_PATH = `/.well-known/oauth-authorization-server${OAUTH_PREFIX}`;
 
+const REGISTRATION_PATH = `${OAUTH_PREFIX}/reg`;
 const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)$/i;
 
 export const authorizationPages = {
@@ -96,7 +97,11 @@ export function mcpConnector(app: AppContext, tables: readonly RouteTable[]): Mi
       return;
     }
     if (ctx.path === AUTHORIZATION_SERVER_METADATA_PATH) return toAuthorizationServer(provider(), ctx, '/.well-known/openid-configuration');
-    if (ctx.path.startsWith(`${OAUTH_PREFIX}/`)) return toAuthorizationServer(provider(), ctx, ctx.url.slice(OAUTH_PREFIX.length));
+    if (ctx.path.startsWith(`${OAUTH_PREFIX}/`)) {
+      // Registration needs no credential: what bounds it is a count per caller address.
+      if (ctx.method === 'POST' && ctx.path === REGISTRATION_PATH) await countClientRegistration(app, ctx.ip);
+      return toAuthorizationServer(provider(), ctx, ctx.url.slice(OAUTH_PREFIX.length));
+    }
     return next();
   };
 }

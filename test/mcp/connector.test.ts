@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
+import { CLIENT_REGISTRATIONS_PER_HOUR } from '../../application/identity/limits.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
@@ -170,6 +171,17 @@ test('the console lists the authorized agents; revoking one stops its token at o
   const { browser: other } = await signedInTenant(app, { name: 'Terceiro', email: 'rui@terceiro.example', password: 'uma senha bem longa' });
   const foreign = await other.post(action, { csrf: await other.csrfOf('/console/api') });
   assert.is(foreign.status, 404);
+});
+
+// Last: it uses up this address's registrations for the hour.
+test('open registration is bounded per caller address: 429 in the error shape once the hour\'s are used up', async ({ app }) => {
+  const register = () =>
+    fetch(`${app.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Enxurrada', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }) });
+  let reply = await register();
+  for (let i = 0; i < CLIENT_REGISTRATIONS_PER_HOUR && reply.status === 201; i++) reply = await register();
+  assert.is(reply.status, 429);
+  assert.equal(await reply.json(), { code: 429, message: Messages.tooManyClientRegistrations });
+  assert.ok(Number(reply.headers.get('retry-after')) > 0);
 });
 
 test.run();
