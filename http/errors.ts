@@ -27,6 +27,13 @@ export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   partial: 503,
 };
 
+/** An expected refusal (HttpError or DomainError) with its status; undefined for anything else, which is a fault. */
+export function refusalOf(error: unknown): { status: number; message: string; extra?: Record<string, unknown>; headers?: Record<string, string> } | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return { status: STATUS_OF_KIND[error.kind], message: error.message, extra: error.extra, headers: error.headers };
+  return undefined;
+}
+
 function answer(ctx: Context, status: number, message: string, extra?: Record<string, unknown>): void {
   ctx.status = status;
   ctx.body = { code: status, message, ...extra };
@@ -48,10 +55,10 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.body === undefined && BODILESS[ctx.status]) answer(ctx, ctx.status, BODILESS[ctx.status]!);
   } catch (error) {
-    if (error instanceof HttpError || error instanceof DomainError) {
-      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-      const status = error instanceof HttpError ? error.status : STATUS_OF_KIND[error.kind];
-      return answer(ctx, status, error.message, error.extra);
+    const refused = refusalOf(error);
+    if (refused) {
+      for (const [name, value] of Object.entries(refused.headers ?? {})) ctx.set(name, value);
+      return answer(ctx, refused.status, refused.message, refused.extra);
     }
     ctx.state.log?.error({ err: error }, 'unexpected error');
     answer(ctx, 500, Messages.internalError);

@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
 import { grantsOfAccount } from '../../platform/oauth-store.ts';
-import { STATUS_OF_KIND } from '../errors.ts';
+import { refusalOf } from '../errors.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
@@ -89,8 +89,9 @@ export const consoleRoutes: RouteTable = {
           setSessionCookie(ctx, session.token, session.expiresAt);
           return seeOther(returnTo);
         } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          return { ...refusal(ctx, STATUS_OF_KIND[error.kind], error.message, again), ...(error.headers && { headers: { ...error.headers } }) };
+          const refused = refusalOf(error);
+          if (!refused) throw error;
+          return { ...refusal(ctx, refused.status, refused.message, again), ...(refused.headers && { headers: { ...refused.headers } }) };
         }
       },
     }),

@@ -2,9 +2,8 @@ import type { Context } from 'koa';
 import Type, { type TSchema } from 'typebox';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { HttpError, STATUS_OF_KIND } from '../errors.ts';
+import { refusalOf } from '../errors.ts';
 import { checkGate, type Gate } from '../gates.ts';
 import { route, type Reply, type RouteSpec } from '../route.ts';
 import { consolePage, errorBox, htmlReply, publicPage, seeOther } from './html.ts';
@@ -61,10 +60,10 @@ export function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (i
       if (ctx.method === 'POST') checkCsrf(app, ctx, field(body, 'csrf'), input.csrf);
       return await handler(input);
     } catch (error) {
-      if (!(error instanceof DomainError) && !(error instanceof HttpError)) throw error;
-      const status = error instanceof HttpError ? error.status : STATUS_OF_KIND[error.kind];
-      const page = form && status !== 403 ? await form(input, error.message) : undefined;
-      return { ...refusal(ctx, status, error.message, page === undefined ? undefined : () => page), ...(error.headers && { headers: { ...error.headers } }) };
+      const refused = refusalOf(error);
+      if (!refused) throw error;
+      const page = form && refused.status !== 403 ? await form(input, refused.message) : undefined;
+      return { ...refusal(ctx, refused.status, refused.message, page === undefined ? undefined : () => page), ...(refused.headers && { headers: { ...refused.headers } }) };
     }
   };
 }

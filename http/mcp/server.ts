@@ -4,8 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Context } from 'koa';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
-import { HttpError, STATUS_OF_KIND } from '../errors.ts';
+import { refusalOf } from '../errors.ts';
 import { allows } from '../gates.ts';
 import type { Tool } from './tools.ts';
 
@@ -35,12 +34,10 @@ async function callTool(session: Session, ctx: Context, tool: Tool, args: Record
     const body = reply.body ?? null;
     return { content: [{ type: 'text', text: JSON.stringify(body) }], ...(isPlainObject(body) && { structuredContent: body }) };
   } catch (error) {
-    if (error instanceof HttpError || error instanceof DomainError) {
-      const status = error instanceof HttpError ? error.status : STATUS_OF_KIND[error.kind];
-      log.info({ tool: tool.name, status }, 'mcp tool call refused');
-      return refusal(status, error.message);
-    }
-    throw error;
+    const refused = refusalOf(error);
+    if (!refused) throw error;
+    log.info({ tool: tool.name, status: refused.status }, 'mcp tool call refused');
+    return refusal(refused.status, refused.message);
   }
 }
 
