@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isModule, isPermission, type Module, type Principal } from '../../domain/identity/access.ts';
+import { principalFrom, type Module, type Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { IDENTITY_CHANGED_CHANNEL, findActiveSession, findOrganization, type ActiveSessionRow } from '../../projections/identity/queries.ts';
@@ -16,16 +16,7 @@ interface CachedSession {
 }
 
 function cached(row: ActiveSessionRow): CachedSession {
-  const principal: Principal = {
-    organizationId: row.organizationId,
-    userId: row.userId,
-    userName: row.userName,
-    credentialId: row.credentialId,
-    sessionId: row.sessionId,
-    modules: new Set(row.modules.filter(isModule)),
-    permissions: new Set(row.permissions.filter(isPermission)),
-  };
-  return { row, principal };
+  return { row, principal: principalFrom(row) };
 }
 
 /**

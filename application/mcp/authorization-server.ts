@@ -1,7 +1,7 @@
 import { createHmac, createPrivateKey, hkdfSync } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { keyringFor } from '../../config/index.ts';
-import { isModule, isPermission, type Principal } from '../../domain/identity/access.ts';
+import { principalFrom, type Principal } from '../../domain/identity/access.ts';
 import { OAuthStore } from '../../platform/oauth-store.ts';
 import { findUserAccess } from '../../projections/identity/queries.ts';
 import type { AppContext } from '../context.ts';
@@ -122,17 +122,9 @@ export function authorizationServerOf(app: AppContext, pages: AuthorizationPages
  */
 export async function mcpPrincipal(app: AppContext, provider: Provider, token: string): Promise<Principal | undefined> {
   const found = await provider.AccessToken.find(token);
-  if (!found || found.isExpired || found.aud !== mcpResourceOf(app) || !found.accountId || !found.grantId) return undefined;
+  // find() already refuses an expired token.
+  if (!found || found.aud !== mcpResourceOf(app) || !found.accountId || !found.grantId) return undefined;
   const user = await findUserAccess(app.db, found.accountId);
-  if (!user) return undefined;
-  return {
-    organizationId: user.organizationId,
-    userId: user.userId,
-    userName: user.userName,
-    credentialId: null,
-    // The grant stands for the session: revoking it ends every token issued under it.
-    sessionId: found.grantId,
-    modules: new Set(user.modules.filter(isModule)),
-    permissions: new Set(user.permissions.filter(isPermission)),
-  };
+  // The grant stands for the session: revoking it ends every token issued under it.
+  return user && principalFrom({ ...user, credentialId: null, sessionId: found.grantId });
 }

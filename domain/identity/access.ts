@@ -40,6 +40,12 @@ export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }
 
+/** A principal from the read model's rows: names it no longer knows (a module or permission retired) are dropped. */
+export function principalFrom(row: Omit<Principal, 'modules' | 'permissions'> & { modules: readonly string[]; permissions: readonly string[] }): Principal {
+  const { organizationId, userId, userName, credentialId, sessionId } = row;
+  return { organizationId, userId, userName, credentialId, sessionId, modules: new Set(row.modules.filter(isModule)), permissions: new Set(row.permissions.filter(isPermission)) };
+}
+
 /** Who is calling: always taken from the token, never from a body. */
 export interface Principal {
   organizationId: string;
