@@ -1,5 +1,8 @@
 import type Logger from 'bunyan';
+import { reportStream } from '../../domain/report/events.ts';
 import type { EventStore, Position, Subscription } from '../../platform/eventstore/port.ts';
+import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
+import type { AppContext } from '../context.ts';
 
 interface Listener {
   moved(position: Position): void;
@@ -84,6 +87,38 @@ export function liveFeedOf(app: { store: EventStore; log: Logger }): LiveFeed {
   let feed = feeds.get(app.store);
   if (!feed) feeds.set(app.store, (feed = new LiveFeed(app.store, ['report'], app.log.child({ worker: 'report-live-feed' }))));
   return feed;
+}
+
+/**
+ * Call `caughtUp` each time the report's stream moves, once the report read model shows that move
+ * (so what it reads is current). Calls never overlap; events that arrive during one make one more
+ * call, not one each. `ended` when the feed stops. Returns the unsubscribe.
+ */
+export function followReport(
+  app: Pick<AppContext, 'store' | 'log' | 'readYourWrites'>,
+  reportId: string,
+  caughtUp: (position: Position) => Promise<void>,
+  ended: () => void,
+): () => void {
+  let latest: Position | null = null;
+  let running: Promise<void> | null = null;
+  const drain = async () => {
+    while (latest) {
+      const position: Position = latest;
+      latest = null;
+      await app.readYourWrites([REPORT_PROJECTION], position);
+      await caughtUp(position);
+    }
+  };
+  return liveFeedOf(app).watch(reportStream(reportId), {
+    moved(position) {
+      latest = position;
+      running ??= drain()
+        .catch((error: unknown) => app.log.warn({ err: error, reportId }, 'live report update not delivered'))
+        .finally(() => (running = null));
+    },
+    ended,
+  });
 }
 
 /** At shutdown, before the HTTP server closes: the pages' streams end, so no open connection holds it. */

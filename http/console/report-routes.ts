@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import Type from 'typebox';
-import { liveFeedOf } from '../../application/report/live-feed.ts';
+import { followReport } from '../../application/report/live-feed.ts';
 import { recordManualAnalysis, requestReport } from '../../application/report/commands.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { stripMask, type DocumentType } from '../../domain/shared/document.ts';
-import { positionToString, type Position } from '../../platform/eventstore/port.ts';
+import { positionToString } from '../../platform/eventstore/port.ts';
 import { listPolicies } from '../../projections/credit-policy/queries.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { listReports } from '../../projections/report/queries.ts';
@@ -47,25 +47,12 @@ async function liveStream(input: SignedIn, reportId: string): Promise<Reply> {
   const first = await render();
   const events = await app.store.readStream(reportStream(reportId));
   const stream = new PassThrough();
-  let latest: Position | null = null;
-  let rendering: Promise<void> | null = null;
-  const push = async (): Promise<void> => {
-    while (latest) {
-      const position = latest;
-      latest = null;
-      await app.readYourWrites([REPORT_PROJECTION], position);
-      stream.write(sseEvent(positionToString(position), 'relatorio', await render()));
-    }
-  };
-  const unwatch = liveFeedOf(app).watch(reportStream(reportId), {
-    moved(position) {
-      latest = position;
-      rendering ??= push()
-        .catch((error: unknown) => app.log.warn({ err: error, reportId }, 'console live update not rendered'))
-        .finally(() => (rendering = null));
-    },
-    ended: () => stream.end(),
-  });
+  const unwatch = followReport(
+    app,
+    reportId,
+    async (position) => void stream.write(sseEvent(positionToString(position), 'relatorio', await render())),
+    () => stream.end(),
+  );
   const heartbeat = setInterval(() => stream.write(': ainda aqui\n\n'), HEARTBEAT_MS);
   const close = () => {
     clearInterval(heartbeat);

@@ -1,8 +1,5 @@
 import Type from 'typebox';
-import { liveFeedOf } from '../../application/report/live-feed.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
-import { reportStream } from '../../domain/report/events.ts';
-import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
+import { followReport } from '../../application/report/live-feed.ts';
 import { readReport } from '../report/read-routes.ts';
 import type { Reply } from '../route.ts';
 import type { ToolDeclaration, ToolInput } from './tools.ts';
@@ -20,19 +17,20 @@ async function untilFinalized(created: Reply, { args, principal, app }: ToolInpu
   const seconds = typeof args.aguardarSegundos === 'number' ? args.aguardarSegundos : WAIT_DEFAULT_SECONDS;
   if (!reportId || seconds <= 0) return created;
   const deadline = Date.now() + seconds * 1000;
-  let latest: Position | null = null;
+  let moved = false;
   let wake = () => {};
-  const unwatch = liveFeedOf(app).watch(reportStream(reportId), {
-    moved(position) {
-      latest = position;
+  const unwatch = followReport(
+    app,
+    reportId,
+    async () => {
+      moved = true;
       wake();
     },
-    ended: () => wake(),
-  });
+    () => wake(),
+  );
   try {
     for (;;) {
-      if (latest) await app.readYourWrites([REPORT_PROJECTION], latest);
-      latest = null;
+      moved = false;
       const report = await readReport(app, principal.organizationId, reportId);
       if (report.reportProgress.isFinalized || Date.now() >= deadline) return { status: 200, body: report };
       await new Promise<void>((resolve) => {
@@ -41,8 +39,8 @@ async function untilFinalized(created: Reply, { args, principal, app }: ToolInpu
           clearTimeout(timer);
           resolve();
         };
-        // An event that arrived while the report was being read wakes at once.
-        if (latest) wake();
+        // A change the read model showed while the report was being read wakes at once.
+        if (moved) wake();
       });
     }
   } finally {
