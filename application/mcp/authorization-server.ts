@@ -38,7 +38,7 @@ export interface AuthorizationPages {
 }
 
 /** Portuguese for the errors a user can meet in the browser; the protocol's own code stays in the redirect. */
-const ERROR_TEXTS: Record<string, string> = {
+export const AUTHORIZATION_ERROR_TEXTS: Record<string, string> = {
   invalid_request: 'O pedido de autorização está incompleto ou malformado.',
   invalid_client: 'O aplicativo que pediu acesso não está registrado.',
   invalid_redirect_uri: 'O endereço de retorno do aplicativo não é um dos registrados.',
@@ -91,7 +91,7 @@ function createProvider(app: AppContext, pages: AuthorizationPages): Provider {
     },
     async renderError(ctx: KoaContextWithOIDC, out) {
       ctx.type = 'html';
-      ctx.body = pages.error('Não foi possível autorizar', ERROR_TEXTS[out.error] ?? 'O pedido de autorização foi recusado.');
+      ctx.body = pages.error('Não foi possível autorizar', AUTHORIZATION_ERROR_TEXTS[out.error] ?? 'O pedido de autorização foi recusado.');
     },
   };
   const provider = new Provider(issuerOf(app), configuration);

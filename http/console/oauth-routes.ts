@@ -1,11 +1,11 @@
 import Type from 'typebox';
 import { errors, type Interaction } from 'oidc-provider';
-import { authorizationServerOf, mcpResourceOf, MCP_SCOPE } from '../../application/mcp/authorization-server.ts';
+import { AUTHORIZATION_ERROR_TEXTS, mcpResourceOf, MCP_SCOPE } from '../../application/mcp/authorization-server.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { grantsOfAccount, revokeGrant } from '../../platform/oauth-store.ts';
 import type { RouteSpec } from '../route.ts';
-import { authorizationPages } from '../mcp/connector.ts';
+import { authorizationPages, authorizationServer } from '../mcp/connector.ts';
 import { formLeadingTo, htmlReply, seeOther } from './html.ts';
 import { consentPage } from './pages.ts';
 import { consoleRoute, field, pageHtml, type SignedIn } from './signed-in.ts';
@@ -14,7 +14,7 @@ const Params = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$'
 
 /** The interaction this browser is in (its cookie), which must be the one in the address; null when it expired or is another. */
 async function interactionOf(input: SignedIn): Promise<Interaction | null> {
-  const provider = authorizationServerOf(input.app, authorizationPages);
+  const provider = authorizationServer(input.app);
   try {
     const interaction = await provider.interactionDetails(input.ctx.req, input.ctx.res);
     return interaction.uid === input.params.uid ? interaction : null;
@@ -25,7 +25,7 @@ async function interactionOf(input: SignedIn): Promise<Interaction | null> {
 }
 
 const expired = () =>
-  htmlReply(400, authorizationPages.error('Não foi possível autorizar', 'O pedido de autorização expirou. Volte ao aplicativo e conecte de novo.'));
+  htmlReply(400, authorizationPages.error('Não foi possível autorizar', AUTHORIZATION_ERROR_TEXTS.session_not_found!));
 
 /**
  * The user's step of the MCP connector's OAuth flow: the authorization server sends the browser
@@ -42,7 +42,7 @@ export const oauthPageRoutes: RouteSpec[] = [
     async handle(input) {
       const interaction = await interactionOf(input);
       if (!interaction) return expired();
-      const provider = authorizationServerOf(input.app, authorizationPages);
+      const provider = authorizationServer(input.app);
       const client = await provider.Client.find(String(interaction.params.client_id));
       const organization = await input.app.authenticator.organization(input.principal.organizationId);
       const redirectUri = String(interaction.params.redirect_uri);
@@ -67,7 +67,7 @@ export const oauthPageRoutes: RouteSpec[] = [
     async handle(input) {
       const interaction = await interactionOf(input);
       if (!interaction) return expired();
-      const provider = authorizationServerOf(input.app, authorizationPages);
+      const provider = authorizationServer(input.app);
       const { req, res } = input.ctx;
       if (field(input.body, 'decisao') !== 'permitir') {
         return seeOther(await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'O usuário negou o acesso.' }, { mergeWithLastSubmission: false }));

@@ -6,6 +6,7 @@ import { countClientRegistration, limitHeaders } from '../../application/identit
 import type { AppContext } from '../../application/context.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { errorBox, publicPage } from '../console/html.ts';
+import { HttpError } from '../errors.ts';
 import { fromOurOrigin } from '../origin.ts';
 import type { RouteTable } from '../route.ts';
 import { TOOL_DECLARATIONS } from './catalog.ts';
@@ -26,9 +27,12 @@ export const authorizationPages = {
   error: (title: string, message: string) => publicPage(title, `${errorBox(message)}<p><a href="/console">Ir para o console</a></p>`),
 };
 
-/** Hand a request to the authorization server as if it were mounted at /oauth (its links keep the prefix). */
+/** The MCP connector's authorization server, with the console's error page. */
+export const authorizationServer = (app: AppContext) => authorizationServerOf(app, authorizationPages);
+
 const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
+/** Hand a request to the authorization server as if it were mounted at /oauth (its links keep the prefix). */
 function toAuthorizationServer(provider: Provider, ctx: Context, path: string): Promise<void> {
   const req = ctx.req as IncomingMessage & { originalUrl?: string };
   req.originalUrl = `${OAUTH_PREFIX}${path}`;
@@ -58,31 +62,19 @@ function resourceMetadata(app: AppContext) {
 export function mcpConnector(app: AppContext, tables: readonly RouteTable[]): Middleware {
   const tools = buildTools(TOOL_DECLARATIONS, tables);
   // Built on the first request: PUBLIC_BASE_URL may name the port only once the server listens.
-  const provider = () => authorizationServerOf(app, authorizationPages);
+  const provider = () => authorizationServer(app);
 
   async function serveMcp(ctx: Context): Promise<void> {
     ctx.set('Cache-Control', 'no-store');
     // DNS rebinding: a page on another site (or a name rebound to this host) cannot drive the connector.
-    if (!fromOurOrigin(app, ctx)) {
-      ctx.status = 403;
-      ctx.body = { code: 403, message: Messages.foreignOrigin };
-      return;
-    }
+    if (!fromOurOrigin(app, ctx)) throw new HttpError(403, Messages.foreignOrigin);
     // Stateless: every message is a POST answered on its own; there is no stream to open (GET) or session to end (DELETE).
-    if (ctx.method !== 'POST') {
-      ctx.status = 405;
-      ctx.set('Allow', 'POST');
-      ctx.body = { code: 405, message: Messages.methodNotAllowed };
-      return;
-    }
+    if (ctx.method !== 'POST') throw new HttpError(405, Messages.methodNotAllowed, undefined, { Allow: 'POST' });
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
     const principal = token ? await mcpPrincipal(app, provider(), token) : undefined;
     if (!principal) {
       const challenge = `Bearer resource_metadata="${app.config.PUBLIC_BASE_URL}${RESOURCE_METADATA_PATH}", scope="${MCP_SCOPE}"`;
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', token ? `${challenge}, error="invalid_token"` : challenge);
-      ctx.body = { code: 401, message: Messages.invalidToken };
-      return;
+      throw new HttpError(401, Messages.invalidToken, undefined, { 'WWW-Authenticate': token ? `${challenge}, error="invalid_token"` : challenge });
     }
     ctx.state.log = ctx.state.log.child({ organizationId: principal.organizationId, userId: principal.userId, grantId: principal.sessionId }, true);
     ctx.set(limitHeaders(await app.limiter.consume(principal)));
