@@ -1,8 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { ConsoleBrowser } from '../support/console-browser.ts';
-import { giveLogin, provisionTenant } from '../support/identity.ts';
+import { signedInTenant, type ConsoleBrowser } from '../support/console-browser.ts';
 
 interface Ctx {
   app: TestApp;
@@ -14,19 +13,14 @@ const test = suite<Ctx>('console: collections list, page and the trail export th
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp();
-  const bank = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await giveLogin(ctx.app, bank.userId, 'ana@banco.example', 'uma senha bem longa');
+  const { tenant: bank, browser } = await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'ana@banco.example', password: 'uma senha bem longa' });
+  ctx.browser = browser;
   const created = await ctx.app.call('POST', '/v1/collections', {
     token: bank.token,
     body: { subject: { name: 'Padaria <Exemplo>', document: '11.222.333/0001-81' }, items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }], recipients: [{ name: 'Ana', email: 'ana@example.com' }], send: false },
   });
   ctx.collectionId = created.body.id;
-  const other = await provisionTenant(ctx.app, { name: 'Outra' });
-  await giveLogin(ctx.app, other.userId, 'bia@outra.example', 'outra senha longa');
-  ctx.browser = new ConsoleBrowser(ctx.app);
-  await ctx.browser.signIn('ana@banco.example', 'uma senha bem longa');
-  ctx.outsider = new ConsoleBrowser(ctx.app);
-  await ctx.outsider.signIn('bia@outra.example', 'outra senha longa');
+  ctx.outsider = (await signedInTenant(ctx.app, { name: 'Outra', email: 'bia@outra.example', password: 'outra senha longa' })).browser;
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();

@@ -1,8 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { ConsoleBrowser } from '../support/console-browser.ts';
-import { giveLogin, provisionTenant } from '../support/identity.ts';
+import { signedInTenant, type ConsoleBrowser } from '../support/console-browser.ts';
 
 interface Ctx {
   app: TestApp;
@@ -13,14 +12,8 @@ const test = suite<Ctx>('console: the proposals dashboard page (indicators, char
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp();
-  const bank = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await giveLogin(ctx.app, bank.userId, 'gestora@banco.example', 'senha da gestora');
-  const reportsOnly = await provisionTenant(ctx.app, { name: 'Só relatórios', modules: ['reports'] });
-  await giveLogin(ctx.app, reportsOnly.userId, 'analista@outra.example', 'senha do analista');
-  ctx.manager = new ConsoleBrowser(ctx.app);
-  await ctx.manager.signIn('gestora@banco.example', 'senha da gestora');
-  ctx.analyst = new ConsoleBrowser(ctx.app);
-  await ctx.analyst.signIn('analista@outra.example', 'senha do analista');
+  ctx.manager = (await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'gestora@banco.example', password: 'senha da gestora' })).browser;
+  ctx.analyst = (await signedInTenant(ctx.app, { name: 'Só relatórios', modules: ['reports'], email: 'analista@outra.example', password: 'senha do analista' })).browser;
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();

@@ -4,7 +4,7 @@ import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
-import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import type { TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
 
 interface Ctx {
@@ -19,15 +19,12 @@ const DOCUMENTS = ['11.222.333/0001-81', '10.000.001/0001-90', '10.000.002/0001-
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp();
-  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await giveLogin(ctx.app, ctx.tenant.userId, 'ana@banco.example', 'uma senha bem longa');
+  ({ tenant: ctx.tenant, browser: ctx.browser } = await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'ana@banco.example', password: 'uma senha bem longa' }));
   ctx.policyId = (await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: DEMO_CNPJ_POLICY })).body.id;
   for (const document of DOCUMENTS) {
     const created = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document, type: 'cnpj', policyId: ctx.policyId } });
     await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
   }
-  ctx.browser = new ConsoleBrowser(ctx.app);
-  await ctx.browser.signIn('ana@banco.example', 'uma senha bem longa');
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
-import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import type { TestTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';
 
 interface Ctx {
@@ -16,8 +16,7 @@ const test = suite<Ctx>('console: proposals list and page');
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp();
-  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await giveLogin(ctx.app, ctx.tenant.userId, 'ana@banco.example', 'uma senha bem longa');
+  ({ tenant: ctx.tenant, browser: ctx.browser } = await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'ana@banco.example', password: 'uma senha bem longa' }));
   await seedProduct(ctx.app, ctx.tenant.organizationId);
   const created = await ctx.app.call('POST', '/v1/proposals', {
     token: ctx.tenant.token,
@@ -25,8 +24,6 @@ test.before(async (ctx) => {
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   ctx.proposalId = created.body.id;
-  ctx.browser = new ConsoleBrowser(ctx.app);
-  await ctx.browser.signIn('ana@banco.example', 'uma senha bem longa');
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();

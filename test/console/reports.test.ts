@@ -5,7 +5,7 @@ import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
-import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import type { TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
 import { eventually } from '../support/webhook.ts';
 
@@ -20,16 +20,10 @@ const test = suite<Ctx>('console: report pages over HTTP (list, create, page, li
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp();
-  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await giveLogin(ctx.app, ctx.tenant.userId, 'ana@banco.example', 'uma senha bem longa');
+  ({ tenant: ctx.tenant, browser: ctx.browser } = await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'ana@banco.example', password: 'uma senha bem longa' }));
   ctx.policyId = (await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: DEMO_CNPJ_POLICY })).body.id;
-  ctx.browser = new ConsoleBrowser(ctx.app);
-  assert.is((await ctx.browser.signIn('ana@banco.example', 'uma senha bem longa')).status, 303);
   // Another organization, without the reports module.
-  const other = await provisionTenant(ctx.app, { name: 'Sem Relatórios', modules: ['proposals'] });
-  await giveLogin(ctx.app, other.userId, 'bia@outra.example', 'outra senha longa');
-  ctx.outsider = new ConsoleBrowser(ctx.app);
-  await ctx.outsider.signIn('bia@outra.example', 'outra senha longa');
+  ctx.outsider = (await signedInTenant(ctx.app, { name: 'Sem Relatórios', modules: ['proposals'], email: 'bia@outra.example', password: 'outra senha longa' })).browser;
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();

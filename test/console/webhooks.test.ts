@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
-import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import type { TestTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
@@ -18,13 +18,10 @@ const test = suite<Ctx>('console: webhook subscriptions, their delivery log and 
 test.before(async (ctx) => {
   ctx.receiver = await startReceiver((_request, index) => ({ status: index === 0 ? 500 : 200 }));
   ctx.app = await startTestApp({ WEBHOOK_RETRY_DELAYS: '60s' });
-  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  await giveLogin(ctx.app, ctx.tenant.userId, 'ana@banco.example', 'uma senha bem longa');
+  ({ tenant: ctx.tenant, browser: ctx.browser } = await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'ana@banco.example', password: 'uma senha bem longa' }));
   const created = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: `${ctx.receiver.url}/hooks`, events: ['registry.updated'] } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   ctx.subscriptionId = created.body.id;
-  ctx.browser = new ConsoleBrowser(ctx.app);
-  await ctx.browser.signIn('ana@banco.example', 'uma senha bem longa');
 });
 test.after(async (ctx) => {
   await ctx.app?.stop();
