@@ -164,7 +164,7 @@ test('create an API credential in the console and use it against the API', async
   assert.is(session.status, 200);
   const reports = await app.call('GET', '/v2/report', { token: session.body.accessToken });
   assert.is(reports.status, 200);
-  assert.ok(reports.body.total >= 1 || reports.body.length >= 1, JSON.stringify(reports.body).slice(0, 200));
+  assert.ok(reports.body.total >= 1, 'the report created in the console is listed');
 });
 
 test('authorize an MCP agent: the consent page, then back to the agent\'s loopback address with a code it exchanges', async ({ app, page }) => {
