@@ -22,6 +22,28 @@ export function secretBoxFor(config: Config): SecretBox {
   return boxFor(config, SIGNING_SECRETS);
 }
 
+/** Opened values kept per box: a burst sends thousands of deliveries with a handful of secrets. */
+const OPENED_KEPT = 1024;
+const opened = new WeakMap<SecretBox, Map<string, string>>();
+
+function openKept(box: SecretBox, sealed: string, associatedData: string): string {
+  let values = opened.get(box);
+  if (!values) opened.set(box, (values = new Map()));
+  const key = `${associatedData}\u0000${sealed}`;
+  let value = values.get(key);
+  if (value === undefined) {
+    value = box.open(sealed, associatedData);
+    values.set(key, value);
+    if (values.size > OPENED_KEPT) values.delete(values.keys().next().value!);
+  }
+  return value;
+}
+
+/** A subscription's signing secret, to sign a delivery with. */
+export function openSigningSecret(config: Config, subscriptionId: string, sealed: string): string {
+  return openKept(secretBoxFor(config), sealed, subscriptionId);
+}
+
 /**
  * A legacy apiKey as events keep it. It is sent as a header on every delivery, so a hash alone
  * cannot serve: the value is sealed for sending, and an HMAC with the pepper lets it be compared
@@ -41,7 +63,7 @@ export function apiKeyHash(config: Config, apiKey: string): string {
  * plain value until those projections are rebuilt; a sealed value is recognized by its exact form.
  */
 export function openApiKey(config: Config, subscriptionId: string, stored: string): string {
-  return SecretBox.isSealed(stored) ? boxFor(config, API_KEYS).open(stored, subscriptionId) : stored;
+  return SecretBox.isSealed(stored) ? openKept(boxFor(config, API_KEYS), stored, subscriptionId) : stored;
 }
 
 /** WebhookSubscriptionCreated events stored with a plain `apiKey` read as if sealed when written. */
