@@ -84,6 +84,8 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
   WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+  /** The dispatcher's HTTP attempts run on a worker thread of their own (false: on the main thread). */
+  WEBHOOK_SEND_THREAD: Type.Boolean({ default: true }),
   /** When the scheduler role prunes attempt logs (node-cron syntax, seconds field optional). */
   WEBHOOK_ATTEMPT_RETENTION_CRON: Type.String({ default: '23 3 * * *' }),
   /** Attempts older than this are pruned; each delivery keeps its status, counts and last result. */

@@ -9,12 +9,12 @@ import type { DeliveryHandoff } from '../../projections/webhook/handoff.ts';
 import type { Worker } from '../worker.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
 import { claimDue, countFailure, skippedByClaims, type ClaimedDelivery } from './delivery-store.ts';
-import { openApiKey, secretBoxFor } from './keys.ts';
-import { safePost } from './safe-http.ts';
+import { openApiKey, openSigningSecret } from './keys.ts';
+import type { LaneItem, LaneResult } from './send-lane.ts';
+import { openDeliveryLane, type Attempt, type DeliveryLane } from './sender.ts';
+import { SendingRows } from './sending-rows.ts';
 import { dispatchSignal, registerDispatcher } from './signals.ts';
-import { signedHeaders } from './signing.ts';
 import { HeldRows } from './held-rows.ts';
-import { SlotShare } from './slot-share.ts';
 import { WakeablePause } from '../wakeable-pause.ts';
 
 /** How often an idle dispatcher looks for rows other processes queued (its own are signalled). */
@@ -23,10 +23,17 @@ const IDLE_POLL_MS = 25;
 const LEASE_MARGIN_MS = 5000;
 /**
  * Rows of one organization the dispatcher holds in memory at most, in shares of slots, counting
- * those the outbox hands over: deep enough that a burst goes from the outbox to the wire without
- * claims. A row held until too little of its lease is left for an attempt is dropped, not sent.
+ * those the outbox hands over: deep enough that a burst of ten thousand deliveries goes from the
+ * outbox to the wire without claims (with 2,048 rows a burst overflowed into the table and was
+ * then sent at the pace of claims, a concurrency's worth per round trip). A row held until too
+ * little of its lease is left for an attempt is dropped, not sent.
  */
-const QUEUE_SHARES = 128;
+const QUEUE_SHARES = 512;
+/**
+ * Rows of one organization in the send lane at most, in concurrencies: its slots, and enough
+ * behind them that the lane does not run dry while this thread is busy between two refills.
+ */
+const LANE_SHARES = 4;
 
 /**
  * Sends due deliveries with bounded concurrency. Any number of processes may run it: rows are
@@ -40,11 +47,14 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
   private delays: number[] = [];
   private stopping = false;
   private loop: Promise<void> | undefined;
-  private readonly inFlight = new Set<Promise<void>>();
-  /** Claimed rows waiting for a free slot. */
+  /** Claimed rows waiting to be given to the send lane. */
   private held!: HeldRows;
+  /** Rows in the send lane: waiting there for a slot, or being attempted. */
+  private readonly sending = new SendingRows();
   private leaseMs = 0;
-  private slots!: SlotShare;
+  private attemptMs = 0;
+  private concurrency = 0;
+  private share = 0;
   private readonly settling = new Set<Promise<void>>();
   private nudged = false;
   /** The loop is idle because the rows held could fill the free slots, not because nothing was due. */
@@ -53,17 +63,23 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
   private unlisten: (() => void) | undefined;
   private recorder!: AttemptRecorder;
   private unregister: (() => void) | undefined;
+  private lane!: DeliveryLane;
 
   async start(app: AppContext): Promise<void> {
     this.app = app;
     this.delays = parseDurationList(app.config.WEBHOOK_RETRY_DELAYS);
     this.recorder = new AttemptRecorder(app.db);
-    this.slots = new SlotShare(app.config.WEBHOOK_DISPATCH_CONCURRENCY);
+    this.concurrency = app.config.WEBHOOK_DISPATCH_CONCURRENCY;
+    this.share = Math.max(1, Math.floor(this.concurrency / 2));
+    this.lane = openDeliveryLane({ concurrency: this.concurrency, inThread: app.config.WEBHOOK_SEND_THREAD, log: app.log }, (results) => this.finished(results));
     // A row claimed ahead may wait before its own attempt: an organization may have a
     // concurrency's worth of rows queued for its half of the slots, two rounds of attempts that
-    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile.
+    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile; a
+    // row whose lease has less than an attempt and a margin left is not started, here or in the
+    // lane (startBy).
     this.leaseMs = 3 * app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
-    this.held = new HeldRows(this.leaseMs, app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS, QUEUE_SHARES * this.slots.share);
+    this.attemptMs = app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.held = new HeldRows(this.leaseMs, this.attemptMs, QUEUE_SHARES * this.share);
     this.unlisten = dispatchSignal.listen(() => this.nudge());
     this.unregister = registerDispatcher(app, this);
     this.loop = this.run();
@@ -75,6 +91,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
     this.unregister?.();
     this.nudge();
     await this.loop;
+    await this.lane.close();
   }
 
   /**
@@ -89,7 +106,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
     // After stop the rows stay claimed in their table and are sent once their lease ends.
     if (this.stopping) return this.held.release(rows);
     this.held.hold(rows, reservedAt, true);
-    this.startReady();
+    this.forward();
   }
 
   release(rows: readonly ClaimedDelivery[]): void {
@@ -98,6 +115,11 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
 
   changed(subscriptionIds: readonly string[]): void {
     this.held.drop(new Set(subscriptionIds));
+    // Those already in the lane and not started are taken back too; the others were as good as in flight.
+    void this.lane.drop(subscriptionIds).then((ids) => {
+      this.held.stopped(ids.flatMap((id) => this.sending.take(id) ?? []));
+      this.forward();
+    });
   }
 
   private nudge(): void {
@@ -106,18 +128,18 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
   }
 
   private async run(): Promise<void> {
-    const { config, db, log } = this.app;
-    const concurrency = config.WEBHOOK_DISPATCH_CONCURRENCY;
+    const { db, log } = this.app;
+    const concurrency = this.concurrency;
     let failures = 0;
     while (!this.stopping) {
       this.nudged = false;
-      this.startReady();
+      this.forward();
       // Claim the next rows while the current ones are being sent, so a freed slot starts its
       // next delivery at once instead of waiting for a claim; but not while results are still
       // waiting to be written, and in batches (at most one concurrency's worth held ahead). Rows
       // of an organization that has used up its slots do not count: they must not keep the
       // others' rows from being claimed.
-      const wanted = concurrency - this.held.startable(this.slots, Date.now());
+      const wanted = concurrency - this.startable();
       if (wanted < Math.max(1, Math.floor(concurrency / 2)) || this.recorder.backlog > concurrency * 4) {
         this.waitingForSlots = true;
         await this.idle(IDLE_POLL_MS);
@@ -139,86 +161,103 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
         continue;
       }
       this.held.hold(claimed, since, false);
-      this.startReady();
+      this.forward();
       if (claimed.length === wanted) continue;
       if (!this.nudged) await this.idle(IDLE_POLL_MS);
     }
     // Rows claimed ahead are sent rather than left to wait for their lease to run out.
-    while (this.held.size || this.inFlight.size) {
-      this.startReady();
-      await Promise.race(this.inFlight);
+    while (this.held.size || this.sending.size) {
+      this.forward();
+      await this.sending.settled(IDLE_POLL_MS);
     }
     await Promise.all(this.settling);
   }
 
-  /** Fill free slots from the rows claimed ahead, as the organizations' shares allow. */
-  private startReady(): void {
-    const now = Date.now();
-    for (let next = this.held.next(this.slots, now); next; next = this.held.next(this.slots, now)) {
-      this.slots.start(next, now);
-      this.track(next, this.deliver(next));
-    }
+  /** Rows held that could go to the lane at once, each organization counted for at most its share. */
+  private startable(): number {
+    return this.held.startable(this.share, (organizationId) => this.sending.of(organizationId) >= LANE_SHARES * this.concurrency);
   }
 
-  /** A slot is an HTTP attempt in flight; writing its result happens after the slot is free. */
-  private track(delivery: ClaimedDelivery, attempt: Promise<void>): void {
-    this.inFlight.add(attempt);
-    void attempt.finally(() => {
-      this.inFlight.delete(attempt);
-      this.slots.finish(delivery, Date.now());
-      if (!this.stopping) this.startReady();
-      // A freed slot may be what a claim was waiting for (the queue ahead was full): the loop
-      // claims again now rather than at its next idle poll. Not after a claim came back short:
-      // nothing more was due then, and the outbox or the poll says when there is.
-      if (this.waitingForSlots && this.held.startable(this.slots, Date.now()) <= this.app.config.WEBHOOK_DISPATCH_CONCURRENCY / 2) this.pause.wake();
-    });
+  /**
+   * Keep the lane stocked: up to LANE_SHARES of the concurrency per organization and twice that in
+   * all, so a freed slot starts its next attempt there at once, however busy this thread is, while
+   * one organization's rows never fill the lane for the others (the lane itself shares its slots).
+   */
+  private forward(): void {
+    const now = Date.now();
+    const perOrganization = LANE_SHARES * this.concurrency;
+    const items: LaneItem[] = [];
+    while (this.sending.size < 2 * perOrganization) {
+      const held = this.held.next((organizationId) => this.sending.of(organizationId) < perOrganization, now);
+      if (!held) break;
+      const { row, leaseEnd } = held;
+      const attempt = this.attemptFor(row, new Date(now));
+      if (!attempt) continue;
+      this.sending.add(row);
+      items.push({ id: row.id, organization_id: row.organization_id, subscription_id: row.subscription_id, attempt, startBy: leaseEnd - this.attemptMs });
+    }
+    if (items.length) this.lane.add(items);
+  }
+
+  /** Results from the lane: record each, then refill the lane and, if it was waiting for room, the claims. */
+  private finished(results: readonly LaneResult[]): void {
+    for (const { id, startedAt, outcome } of results) {
+      const row = this.sending.take(id);
+      if (!row) continue;
+      if (outcome) this.record(row, new Date(startedAt), outcome);
+      else this.held.stopped([row]);
+    }
+    if (this.stopping) return;
+    this.forward();
+    // Room in the lane may be what a claim was waiting for (the queue ahead was full): the loop
+    // claims again now rather than at its next idle poll. Not after a claim came back short:
+    // nothing more was due then, and the outbox or the poll says when there is.
+    if (this.waitingForSlots && this.startable() <= this.concurrency / 2) this.pause.wake();
   }
 
   private idle(ms: number): Promise<void> {
     return this.stopping ? Promise.resolve() : this.pause.wait(ms);
   }
 
-  private headersFor(delivery: ClaimedDelivery, now: Date): Record<string, string> {
-    if (delivery.family === 'legacy') {
-      const headers: Record<string, string> = { 'X-Service-Delivery': delivery.id, 'X-Service-Event': delivery.event_name };
-      if (delivery.api_key) headers['api-key'] = openApiKey(this.app.config, delivery.subscription_id, delivery.api_key);
-      return headers;
-    }
-    const box = secretBoxFor(this.app.config);
-    const overlap = delivery.previous_sealed_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now;
-    return signedHeaders({
-      deliveryId: delivery.id,
-      event: delivery.event_name,
-      body: delivery.body,
-      secret: box.open(delivery.sealed_secret!, delivery.subscription_id),
-      previousSecret: overlap ? box.open(delivery.previous_sealed_secret!, delivery.subscription_id) : null,
-      timestamp: Math.floor(now.getTime() / 1000),
-    });
-  }
-
-  private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { config } = this.app;
-    const startedAt = new Date();
-    let outcome: AttemptOutcome;
+  /**
+   * What the lane sends for this row, or null when it cannot be signed here: this process lacks
+   * the key that sealed the subscription's secret. The receiver is not at fault, so nothing is
+   * recorded against it: the lease runs out and a process holding the key (or this one, once
+   * configured) sends it. A sealed secret that does not open is recorded like any failure.
+   */
+  private attemptFor(delivery: ClaimedDelivery, now: Date): Attempt | null {
     try {
-      outcome = await safePost({
-        url: delivery.url,
-        body: delivery.body,
-        headers: this.headersFor(delivery, startedAt),
-        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      });
+      return this.attemptOf(delivery, now);
     } catch (error) {
       if (error instanceof ConfigurationError) {
-        // This process lacks the key that sealed the subscription's secret. The receiver is not
-        // at fault, so nothing is recorded against it: the lease runs out and a process holding
-        // the key (or this one, once configured) sends it.
         this.app.log.error({ err: error, deliveryId: delivery.id, subscriptionId: delivery.subscription_id }, 'configuration error: webhook delivery cannot be signed');
-        return;
+        this.held.stopped([delivery]);
+      } else {
+        this.record(delivery, now, { ok: false, statusCode: null, failure: 'network', error: (error as Error).message, durationMs: 0 });
       }
-      // A sealed secret that does not open: recorded like any failure.
-      outcome = { ok: false, statusCode: null, failure: 'network', error: (error as Error).message, durationMs: Date.now() - startedAt.getTime() };
+      return null;
     }
+  }
+
+  private attemptOf(delivery: ClaimedDelivery, now: Date): Attempt {
+    const { config } = this.app;
+    const post = { url: delivery.url, body: delivery.body, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS };
+    if (delivery.family === 'legacy') {
+      const headers: Record<string, string> = { 'X-Service-Delivery': delivery.id, 'X-Service-Event': delivery.event_name };
+      if (delivery.api_key) headers['api-key'] = openApiKey(config, delivery.subscription_id, delivery.api_key);
+      return { ...post, headers };
+    }
+    const overlap = delivery.previous_sealed_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now;
+    const signing = {
+      deliveryId: delivery.id,
+      event: delivery.event_name,
+      secret: openSigningSecret(config, delivery.subscription_id, delivery.sealed_secret!),
+      previousSecret: overlap ? openSigningSecret(config, delivery.subscription_id, delivery.previous_sealed_secret!) : null,
+    };
+    return { ...post, headers: {}, signing };
+  }
+
+  private record(delivery: ClaimedDelivery, startedAt: Date, outcome: AttemptOutcome): void {
     const settling = this.settle(delivery, startedAt, outcome);
     this.settling.add(settling);
     void settling.finally(() => this.settling.delete(settling));

@@ -1,16 +1,20 @@
 import { Backlog } from './backlog.ts';
 import type { ClaimedDelivery } from './delivery-store.ts';
-import type { SlotShare } from './slot-share.ts';
+import { OrganizationQueues } from './organization-queues.ts';
+
+export interface Held {
+  row: ClaimedDelivery;
+  /** By this process's clock, counted from before the database set the lease: conservative. */
+  leaseEnd: number;
+}
 
 /**
  * Rows claimed for one dispatcher (by its claims, or handed over by the outbox) that wait in
- * memory for a slot, with what fairness and leases need: how many each organization has queued,
+ * memory to be sent, with what fairness and leases need: how many each organization has queued,
  * when each row's lease ends, and which organizations may have older rows left in the table.
  */
 export class HeldRows {
-  private readonly ready: ClaimedDelivery[] = [];
-  /** By this process's clock, counted from before the database set the lease: conservative. */
-  private readonly leaseEnds = new Map<string, number>();
+  private readonly waiting = new OrganizationQueues<Held>();
   /** Rows each organization has queued here, reservations for rows being handed over included. */
   readonly queued = new Map<string, number>();
   private readonly backlog = new Backlog();
@@ -24,7 +28,7 @@ export class HeldRows {
   ) {}
 
   get size(): number {
-    return this.ready.length;
+    return this.waiting.size;
   }
 
   /** Room for one more new row of this organization, without overtaking older ones in the table. */
@@ -46,22 +50,23 @@ export class HeldRows {
   /** Rows claimed with a lease the database counted from after `since`; `reserved` if counted by reserve(). */
   hold(rows: readonly ClaimedDelivery[], since: number, reserved: boolean): void {
     for (const row of rows) {
-      this.leaseEnds.set(row.id, since + this.leaseMs);
       if (!reserved) this.count(row.organization_id, 1);
+      this.waiting.push(row.organization_id, { row, leaseEnd: since + this.leaseMs });
     }
-    this.ready.push(...rows);
   }
 
   /** Rows of these subscriptions are not sent from memory: they are claimed again when their lease ends. */
   drop(subscriptionIds: ReadonlySet<string>): void {
-    for (let index = this.ready.length - 1; index >= 0; index--) {
-      const row = this.ready[index]!;
-      if (!subscriptionIds.has(row.subscription_id)) continue;
-      this.ready.splice(index, 1);
-      this.count(row.organization_id, -1);
-      this.leaseEnds.delete(row.id);
-      this.backlog.add(row.organization_id);
+    const removed = this.waiting.remove(({ row }) => subscriptionIds.has(row.subscription_id));
+    for (const [organizationId, held] of removed) {
+      this.release(held.map(({ row }) => row));
+      this.backlog.add(organizationId);
     }
+  }
+
+  /** Rows taken to be sent that were stopped before their attempt: left claimed in the table, like dropped ones. */
+  stopped(rows: readonly ClaimedDelivery[]): void {
+    for (const row of rows) this.backlog.add(row.organization_id);
   }
 
   /** A claim that skipped `skipped` organizations came back empty. */
@@ -70,34 +75,26 @@ export class HeldRows {
   }
 
   /**
-   * The next row a free slot may start, as the organizations' shares allow. A row with too little
-   * lease left is dropped: another dispatcher could claim it meanwhile. It stays claimed in the
-   * table and is claimed again, in its turn, when the lease ends.
+   * The oldest row of an organization `mayTake` allows. A row with too little lease left is
+   * dropped: another dispatcher could claim it meanwhile. It stays claimed in the table and is
+   * claimed again, in its turn, when the lease ends.
    */
-  next(slots: SlotShare, now: number): ClaimedDelivery | undefined {
-    for (let index = slots.pick(this.ready, now); index !== -1; index = slots.pick(this.ready, now)) {
-      const [row] = this.ready.splice(index, 1) as [ClaimedDelivery];
-      this.count(row.organization_id, -1);
-      const leaseEnd = this.leaseEnds.get(row.id)!;
-      this.leaseEnds.delete(row.id);
-      if (leaseEnd - now >= this.attemptMs) return row;
-      this.backlog.add(row.organization_id);
+  next(mayTake: (organizationId: string) => boolean, now: number): Held | undefined {
+    for (let held = this.waiting.takeOldest(mayTake); held; held = this.waiting.takeOldest(mayTake)) {
+      this.count(held.row.organization_id, -1);
+      if (held.leaseEnd - now >= this.attemptMs) return held;
+      this.backlog.add(held.row.organization_id);
     }
     return undefined;
   }
 
   /**
-   * Rows that may start as soon as a slot is free, each organization counted for at most its
-   * share: one organization's deep queue must not stop the claims that bring the others' rows.
+   * Rows that may leave as soon as there is room, each organization counted for at most `share`:
+   * one organization's deep queue must not stop the claims that bring the others' rows.
    */
-  startable(slots: SlotShare, now: number): number {
-    const byOrganization = new Map<string, number>();
-    for (const row of this.ready) {
-      if (slots.blocked(row.organization_id, now)) continue;
-      byOrganization.set(row.organization_id, Math.min(slots.share, (byOrganization.get(row.organization_id) ?? 0) + 1));
-    }
+  startable(share: number, blocked: (organizationId: string) => boolean): number {
     let count = 0;
-    for (const n of byOrganization.values()) count += n;
+    for (const [organizationId, length] of this.waiting.lengths()) if (!blocked(organizationId)) count += Math.min(share, length);
     return count;
   }
 

@@ -1,4 +1,8 @@
-import type { ClaimedDelivery } from './delivery-store.ts';
+/** What a slot knows of an attempt. */
+export interface SlotHolder {
+  id: string;
+  organization_id: string;
+}
 
 /**
  * An organization whose last attempt finished this recently, and none of whose attempts has been
@@ -33,27 +37,32 @@ export class SlotShare {
     return this.total < this.concurrency;
   }
 
-  /** The index in `ready` of the row to start next, or -1 if none may start now. */
-  pick(ready: readonly ClaimedDelivery[], now: number): number {
-    if (!this.free) return -1;
-    const underShare = ready.findIndex((d) => (this.running.get(d.organization_id)?.size ?? 0) < this.share);
-    if (underShare !== -1) return underShare;
-    return ready.findIndex((d) => this.mayBorrow(d.organization_id, now));
+  /** Whether an attempt of this organization may start within its guaranteed share. */
+  underShare(organization: string): boolean {
+    return this.free && (this.running.get(organization)?.size ?? 0) < this.share;
   }
 
   /** Whether a row of this organization must wait for one of its own attempts to finish. */
   blocked(organization: string, now: number): boolean {
-    return (this.running.get(organization)?.size ?? 0) >= this.share && !this.mayBorrow(organization, now);
+    return (this.running.get(organization)?.size ?? 0) >= this.share && !this.answering(organization, now);
   }
 
-  start(delivery: ClaimedDelivery, now: number): void {
+  /**
+   * Whether an attempt of this organization may start beyond its share: only while no row of an
+   * organization under its share waits (the caller asks this second).
+   */
+  mayBorrow(organization: string, now: number): boolean {
+    return this.free && this.answering(organization, now);
+  }
+
+  start(delivery: SlotHolder, now: number): void {
     let attempts = this.running.get(delivery.organization_id);
     if (!attempts) this.running.set(delivery.organization_id, (attempts = new Map()));
     attempts.set(delivery.id, now);
     this.total++;
   }
 
-  finish(delivery: ClaimedDelivery, now: number): void {
+  finish(delivery: SlotHolder, now: number): void {
     const attempts = this.running.get(delivery.organization_id);
     if (!attempts?.delete(delivery.id)) return;
     this.total--;
@@ -61,7 +70,8 @@ export class SlotShare {
     this.lastFinished.set(delivery.organization_id, now);
   }
 
-  private mayBorrow(organization: string, now: number): boolean {
+  /** Its receiver has been answering and it holds less than the ceiling. */
+  private answering(organization: string, now: number): boolean {
     const attempts = this.running.get(organization);
     if ((attempts?.size ?? 0) >= this.ceiling) return false;
     const finished = this.lastFinished.get(organization);

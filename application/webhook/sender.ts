@@ -1,0 +1,118 @@
+import type { Worker } from 'node:worker_threads';
+import type { AttemptOutcome } from '../../domain/webhook/retry-policy.ts';
+import { startThread } from '../../platform/threads.ts';
+import { safePost, type SafePostOptions } from './safe-http.ts';
+import { SendLane, type LaneItem, type LaneResult } from './send-lane.ts';
+import { signedHeaders, type SignedDelivery } from './signing.ts';
+
+/** An attempt: the POST, and for a named delivery what signs it when it goes out. */
+export interface Attempt extends SafePostOptions {
+  signing?: Omit<SignedDelivery, 'body' | 'timestamp'>;
+}
+
+/** Sign (with this moment's timestamp) and POST. */
+export function sendAttempt({ signing, ...options }: Attempt): Promise<AttemptOutcome> {
+  if (!signing) return safePost(options);
+  const signed = signedHeaders({ ...signing, body: options.body, timestamp: Math.floor(Date.now() / 1000) });
+  return safePost({ ...options, headers: { ...options.headers, ...signed } });
+}
+
+/** Where the dispatcher's attempts are made: a SendLane, on the dispatcher's thread or on one of its own. */
+export interface DeliveryLane {
+  add(items: readonly LaneItem[]): void;
+  /** Items of these subscriptions not started yet are taken back: their ids. */
+  drop(subscriptionIds: readonly string[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export type ToLane = { kind: 'add'; items: readonly LaneItem[] } | { kind: 'drop'; request: number; subscriptionIds: readonly string[] };
+export type FromLane = { kind: 'results'; results: LaneResult[] } | { kind: 'dropped'; request: number; ids: string[] };
+
+interface Log {
+  error(fields: object, message: string): void;
+}
+
+/**
+ * On a thread of its own (`inThread`), the HTTP client's work and the signing, most of a
+ * delivery's CPU, leave the main thread, and every slot's turn is free of the main thread's
+ * latency: under a burst the main thread, busy with the appends and projections that feed the
+ * dispatcher, was saturated while the other core idled.
+ */
+export function openDeliveryLane(options: { concurrency: number; inThread: boolean; log: Log }, onResults: (results: LaneResult[]) => void): DeliveryLane {
+  if (!options.inThread) {
+    const lane = new SendLane(options.concurrency, sendAttempt, onResults);
+    return { add: (items) => lane.add(items), drop: async (ids) => lane.drop(ids), close: async () => undefined };
+  }
+  return new ThreadLane(options.concurrency, options.log, onResults);
+}
+
+class ThreadLane implements DeliveryLane {
+  private worker!: Worker;
+  /** Items added and not yet reported, so that a thread that ends does not lose them. */
+  private readonly outstanding = new Set<string>();
+  private readonly drops = new Map<number, (ids: string[]) => void>();
+  private nextRequest = 0;
+  private closing = false;
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly log: Log,
+    private readonly onResults: (results: LaneResult[]) => void,
+  ) {
+    this.spawn();
+  }
+
+  add(items: readonly LaneItem[]): void {
+    for (const item of items) this.outstanding.add(item.id);
+    this.send({ kind: 'add', items });
+  }
+
+  drop(subscriptionIds: readonly string[]): Promise<string[]> {
+    const request = this.nextRequest++;
+    return new Promise((resolve) => {
+      this.drops.set(request, resolve);
+      this.send({ kind: 'drop', request, subscriptionIds });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.worker.terminate();
+  }
+
+  private send(message: ToLane): void {
+    this.worker.postMessage(message);
+  }
+
+  private spawn(): void {
+    this.worker = startThread(new URL('./sender-thread.ts', import.meta.url), { workerData: { concurrency: this.concurrency } });
+    this.worker.on('message', (message: FromLane) => {
+      if (message.kind === 'dropped') {
+        for (const id of message.ids) this.outstanding.delete(id);
+        this.drops.get(message.request)?.(message.ids);
+        this.drops.delete(message.request);
+        return;
+      }
+      for (const result of message.results) this.outstanding.delete(result.id);
+      this.onResults(message.results);
+    });
+    this.worker.on('error', (error) => this.log.error({ err: error }, 'webhook sender thread failed'));
+    this.worker.on('exit', (code) => this.lost(code));
+  }
+
+  /**
+   * A thread that ends takes its attempts with it. Whether they reached their receivers is
+   * unknown, so they count as network failures and are tried again (at-least-once, same id).
+   */
+  private lost(code: number): void {
+    for (const resolve of this.drops.values()) resolve([]);
+    this.drops.clear();
+    const error = `webhook sender thread exited (code ${code})`;
+    const results = [...this.outstanding].map((id): LaneResult => ({ id, startedAt: Date.now(), outcome: { ok: false, statusCode: null, failure: 'network', error, durationMs: 0 } }));
+    this.outstanding.clear();
+    if (results.length) this.onResults(results);
+    if (this.closing) return;
+    this.log.error({ code }, 'webhook sender thread exited; starting another');
+    this.spawn();
+  }
+}
