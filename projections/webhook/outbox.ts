@@ -64,8 +64,28 @@ export function cancelPending(db: Knex, subscriptionId: string, reason: string) 
     .update({ status: 'canceled', claim_token: null, last_error: reason, completed_at: db.fn.now() });
 }
 
-/** A row to insert: pending, or already claimed for the local dispatcher (see handoff.ts). */
-type OutboxRow = DeliveryInsert & { claim_token?: string; next_attempt_at?: Knex.Raw };
+/** A row to insert: pending, or already claimed for the local dispatcher (see handoff.ts) with a lease of `lease_ms`. */
+type OutboxRow = DeliveryInsert & { claim_token?: string; lease_ms?: number };
+
+/**
+ * The rows as one JSON parameter rather than a multi-row VALUES: a burst's transaction inserts
+ * hundreds of rows, and building and binding nine parameters per row cost the process more CPU
+ * than the insert cost the database. A claimed row's lease starts at clock_timestamp(), after the
+ * reservation, not at the transaction's start.
+ */
+async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[]): Promise<string[]> {
+  const result = await trx.raw(
+    `insert into webhook_deliveries (id, subscription_id, organization_id, event_id, event_name, family, body, occurred_at, claim_token, next_attempt_at)
+     select r.id, r.subscription_id, r.organization_id, r.event_id, r.event_name, r.family, r.body, r.occurred_at, r.claim_token,
+            case when r.lease_ms is null then now() else clock_timestamp() + r.lease_ms * interval '1 millisecond' end
+       from jsonb_to_recordset(?::jsonb) as r(id text, subscription_id text, organization_id text, event_id text, event_name text,
+                                              family text, body text, occurred_at timestamptz, claim_token uuid, lease_ms int)
+     on conflict (subscription_id, event_id) do nothing
+     returning id`,
+    [JSON.stringify(rows)],
+  );
+  return (result.rows as Array<{ id: string }>).map((row) => row.id);
+}
 
 /**
  * Rows the local dispatcher takes are inserted claimed and kept here until the transaction ends:
@@ -98,8 +118,7 @@ class Handover {
       previous_sealed_secret: target.previous_sealed_secret,
       previous_secret_expires_at: target.previous_secret_expires_at,
     });
-    // clock_timestamp(), not now(): the lease starts after the reservation, not at the transaction's start.
-    return { ...delivery, claim_token: claimToken, next_attempt_at: this.trx.raw(`clock_timestamp() + ? * interval '1 millisecond'`, [lease]) };
+    return { ...delivery, claim_token: claimToken, lease_ms: lease };
   }
 
   wasInserted(ids: readonly string[]): void {
@@ -160,12 +179,7 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
       let rows: OutboxRow[] = [];
       const flush = async () => {
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-          const inserted: Array<{ id: string }> = await trx('webhook_deliveries')
-            .insert(rows.slice(i, i + INSERT_CHUNK))
-            .onConflict(['subscription_id', 'event_id'])
-            .ignore()
-            .returning('id');
-          handover.wasInserted(inserted.map((row) => row.id));
+          handover.wasInserted(await insertRows(trx, rows.slice(i, i + INSERT_CHUNK)));
         }
         rows = [];
       };
