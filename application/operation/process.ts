@@ -13,6 +13,7 @@ import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { findProductByKey } from '../../projections/catalog/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import { BatchedLookup } from '../batched-lookup.ts';
 import { KeyedExclusive } from '../follower-lanes.ts';
 import { awaitOperator, issueFirmOffer, loadProposal, readProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
 import { openStepCollection, stepCollectionOutcome } from './collection-step.ts';
@@ -36,6 +37,9 @@ const DECIDED: Record<string, ReportOutcome> = { APPROVED: 'APPROVED', DENIED: '
  */
 export class ExecutionProcess {
   private readonly turns = new KeyedExclusive();
+  /** The execution waiting on a report or a collection, if any: most reports and collections are not a pipeline's. */
+  private readonly reportLinks = new BatchedLookup((ids) => this.executionsOf('operation_report_links', 'report_id', ids));
+  private readonly collectionLinks = new BatchedLookup((ids) => this.executionsOf('operation_collection_links', 'collection_id', ids));
 
   constructor(
     private readonly app: App,
@@ -47,8 +51,8 @@ export class ExecutionProcess {
     switch (event.type) {
       case 'ReportDecided':
       case 'ReportProcessingFailed': {
-        const link = await this.app.db('operation_report_links').where({ report_id: data.reportId }).first();
-        if (link) await this.turns.run(link.execution_id, () => this.drive(link.execution_id));
+        const executionId = await this.reportLinks.get(String(data.reportId));
+        if (executionId) await this.turns.run(executionId, () => this.drive(executionId));
         return;
       }
       case 'OfferChosen':
@@ -60,8 +64,8 @@ export class ExecutionProcess {
       case 'CollectionExpired':
       case 'CollectionCompleted': {
         // Only a collection an execution opened matters here; drive reads what it says from its stream.
-        const link = await this.app.db('operation_collection_links').where({ collection_id: data.collectionId }).first();
-        if (link) await this.turns.run(link.execution_id, () => this.drive(link.execution_id));
+        const executionId = await this.collectionLinks.get(String(data.collectionId));
+        if (executionId) await this.turns.run(executionId, () => this.drive(executionId));
         return;
       }
       default:
@@ -70,6 +74,11 @@ export class ExecutionProcess {
           await this.drive(String(data.executionId));
         });
     }
+  }
+
+  private async executionsOf(table: string, column: string, ids: string[]): Promise<Map<string, string>> {
+    const rows: Array<Record<string, string>> = await this.app.db(table).whereIn(column, ids).select(column, 'execution_id');
+    return new Map(rows.map((row) => [row[column]!, row.execution_id!]));
   }
 
   /** What an execution event means for its proposal. */
