@@ -46,8 +46,17 @@ export function openDeliveryLane(options: { concurrency: number; inThread: boole
   return new ThreadLane(options.concurrency, options.log, onResults);
 }
 
+/** A thread that dies this soon after it started counts as failing to start. */
+const QUICK_EXIT_MS = 5000;
+/** After this many quick exits in a row the lane runs on the main thread instead. */
+const QUICK_EXITS_BEFORE_FALLBACK = 3;
+
 class ThreadLane implements DeliveryLane {
   private worker!: Worker;
+  private startedAt = 0;
+  private quickExits = 0;
+  /** The lane on the main thread, once threads kept failing to start. */
+  private fallback: SendLane | undefined;
   /** Items added and not yet reported, so that a thread that ends does not lose them. */
   private readonly outstanding = new Set<string>();
   private readonly drops = new Map<number, (ids: string[]) => void>();
@@ -63,11 +72,13 @@ class ThreadLane implements DeliveryLane {
   }
 
   add(items: readonly LaneItem[]): void {
+    if (this.fallback) return this.fallback.add(items);
     for (const item of items) this.outstanding.add(item.id);
     this.send({ kind: 'add', items });
   }
 
   drop(subscriptionIds: readonly string[]): Promise<string[]> {
+    if (this.fallback) return Promise.resolve(this.fallback.drop(subscriptionIds));
     const request = this.nextRequest++;
     return new Promise((resolve) => {
       this.drops.set(request, resolve);
@@ -77,7 +88,7 @@ class ThreadLane implements DeliveryLane {
 
   async close(): Promise<void> {
     this.closing = true;
-    await this.worker.terminate();
+    if (!this.fallback) await this.worker.terminate();
   }
 
   private send(message: ToLane): void {
@@ -85,6 +96,7 @@ class ThreadLane implements DeliveryLane {
   }
 
   private spawn(): void {
+    this.startedAt = Date.now();
     this.worker = startThread(new URL('./sender-thread.ts', import.meta.url), { workerData: { concurrency: this.concurrency } });
     this.worker.on('message', (message: FromLane) => {
       if (message.kind === 'dropped') {
@@ -112,6 +124,14 @@ class ThreadLane implements DeliveryLane {
     this.outstanding.clear();
     if (results.length) this.onResults(results);
     if (this.closing) return;
+    this.quickExits = Date.now() - this.startedAt < QUICK_EXIT_MS ? this.quickExits + 1 : 0;
+    if (this.quickExits >= QUICK_EXITS_BEFORE_FALLBACK) {
+      // A thread that cannot even start (a broken install, no memory for another isolate) must
+      // not stop deliveries: they go on from the main thread, as with WEBHOOK_SEND_THREAD=false.
+      this.log.error({ code }, 'webhook sender thread keeps exiting at start; attempts now run on the main thread');
+      this.fallback = new SendLane(this.concurrency, sendAttempt, this.onResults);
+      return;
+    }
     this.log.error({ code }, 'webhook sender thread exited; starting another');
     this.spawn();
   }

@@ -107,4 +107,22 @@ test('on a thread of its own: signed POSTs to a real receiver, and a thread that
   }
 });
 
+test('threads that keep dying at start leave the lane on the main thread, still delivering', async () => {
+  const receiver = await startReceiver();
+  const results: LaneResult[] = [];
+  const errors: string[] = [];
+  const lane = openDeliveryLane({ concurrency: 4, inThread: true, log: { error: (_fields, message) => void errors.push(message) } }, (batch) => void results.push(...batch));
+  const thread = lane as unknown as { worker: { terminate(): Promise<number> } };
+  try {
+    for (let i = 0; i < 3; i++) await thread.worker.terminate();
+    await eventually(async () => errors.some((e) => e.includes('now run on the main thread')), 10_000, 'the fallback');
+    lane.add([item('d1', 'A', 's', undefined, { url: receiver.url, body: '{"n":1}', timeoutMs: 5000 })]);
+    await eventually(async () => results.length === 1, 10_000, 'a result from the main thread');
+    assert.is(results[0]!.outcome?.statusCode, 200);
+  } finally {
+    await lane.close();
+    await receiver.close();
+  }
+});
+
 test.run();
