@@ -72,11 +72,10 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
     this.concurrency = app.config.WEBHOOK_DISPATCH_CONCURRENCY;
     this.share = Math.max(1, Math.floor(this.concurrency / 2));
     this.lane = openDeliveryLane({ concurrency: this.concurrency, inThread: app.config.WEBHOOK_SEND_THREAD, log: app.log }, (results) => this.finished(results));
-    // A row claimed ahead may wait before its own attempt: an organization may have a
-    // concurrency's worth of rows queued for its half of the slots, two rounds of attempts that
-    // can each last the timeout. The lease covers both, so no row is claimed twice meanwhile; a
-    // row whose lease has less than an attempt and a margin left is not started, here or in the
-    // lane (startBy).
+    // A claim is a lease long enough for a row to wait here, then in the lane behind its
+    // organization's other rows, then make its attempt. A row whose lease has less than an attempt
+    // and a margin left is not started, here or in the lane (startBy): it is given back, claimed
+    // again when the lease ends, and so never sent by two dispatchers at once.
     this.leaseMs = 3 * app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.attemptMs = app.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.held = new HeldRows(this.leaseMs, this.attemptMs, QUEUE_SHARES * this.share);
