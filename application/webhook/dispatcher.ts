@@ -13,6 +13,7 @@ import { openApiKey, openSigningSecret } from './keys.ts';
 import type { LaneItem, LaneResult } from './send-lane.ts';
 import { openDeliveryLane, type Attempt, type DeliveryLane } from './sender.ts';
 import { SendingRows } from './sending-rows.ts';
+import { shareOf } from './slot-share.ts';
 import { dispatchSignal, registerDispatcher } from './signals.ts';
 import { HeldRows } from './held-rows.ts';
 import { WakeablePause } from '../wakeable-pause.ts';
@@ -55,6 +56,8 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
   private attemptMs = 0;
   private concurrency = 0;
   private share = 0;
+  /** Rows of one organization in the lane at most (LANE_SHARES concurrencies). */
+  private laneStock = 0;
   private readonly settling = new Set<Promise<void>>();
   private nudged = false;
   /** The loop is idle because the rows held could fill the free slots, not because nothing was due. */
@@ -70,7 +73,8 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
     this.delays = parseDurationList(app.config.WEBHOOK_RETRY_DELAYS);
     this.recorder = new AttemptRecorder(app.db);
     this.concurrency = app.config.WEBHOOK_DISPATCH_CONCURRENCY;
-    this.share = Math.max(1, Math.floor(this.concurrency / 2));
+    this.share = shareOf(this.concurrency);
+    this.laneStock = LANE_SHARES * this.concurrency;
     this.lane = openDeliveryLane({ concurrency: this.concurrency, inThread: app.config.WEBHOOK_SEND_THREAD, log: app.log }, (results) => this.finished(results));
     // A claim is a lease long enough for a row to wait here, then in the lane behind its
     // organization's other rows, then make its attempt. A row whose lease has less than an attempt
@@ -174,7 +178,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
 
   /** Rows held that could go to the lane at once, each organization counted for at most its share. */
   private startable(): number {
-    return this.held.startable(this.share, (organizationId) => this.sending.of(organizationId) >= LANE_SHARES * this.concurrency);
+    return this.held.startable(this.share, (organizationId) => this.sending.of(organizationId) >= this.laneStock);
   }
 
   /**
@@ -184,10 +188,9 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
    */
   private forward(): void {
     const now = Date.now();
-    const perOrganization = LANE_SHARES * this.concurrency;
     const items: LaneItem[] = [];
-    while (this.sending.size < 2 * perOrganization) {
-      const held = this.held.next((organizationId) => this.sending.of(organizationId) < perOrganization, now);
+    while (this.sending.size < 2 * this.laneStock) {
+      const held = this.held.next((organizationId) => this.sending.of(organizationId) < this.laneStock, now);
       if (!held) break;
       const { row, leaseEnd } = held;
       const attempt = this.attemptFor(row, new Date(now));

@@ -20,6 +20,11 @@ const BORROW_WINDOW_MS = 1000;
  * answering holds at most the ceiling until its attempts time out, and one that hangs from the
  * start never gets beyond its share. Only attempts in flight count, not rows claimed ahead.
  */
+/** The slots each organization is guaranteed: half. */
+export function shareOf(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
 export class SlotShare {
   readonly share: number;
   readonly ceiling: number;
@@ -29,7 +34,7 @@ export class SlotShare {
   private total = 0;
 
   constructor(private readonly concurrency: number) {
-    this.share = Math.max(1, Math.floor(concurrency / 2));
+    this.share = shareOf(concurrency);
     this.ceiling = Math.max(this.share, concurrency - Math.max(1, Math.floor(concurrency / 8)));
   }
 
@@ -40,11 +45,6 @@ export class SlotShare {
   /** Whether an attempt of this organization may start within its guaranteed share. */
   underShare(organization: string): boolean {
     return this.free && (this.running.get(organization)?.size ?? 0) < this.share;
-  }
-
-  /** Whether a row of this organization must wait for one of its own attempts to finish. */
-  blocked(organization: string, now: number): boolean {
-    return (this.running.get(organization)?.size ?? 0) >= this.share && !this.answering(organization, now);
   }
 
   /**
