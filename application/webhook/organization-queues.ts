@@ -27,7 +27,12 @@ class Fifo<T> {
 
   remove(drop: (item: T) => boolean): T[] {
     const dropped: T[] = [];
-    this.items = this.items.slice(this.head).filter((entry) => !(drop(entry.item) && dropped.push(entry.item)));
+    const kept: Array<{ item: T; seq: number }> = [];
+    for (const entry of this.items.slice(this.head)) {
+      if (drop(entry.item)) dropped.push(entry.item);
+      else kept.push(entry);
+    }
+    this.items = kept;
     this.head = 0;
     return dropped;
   }
@@ -82,7 +87,7 @@ export class OrganizationQueues<T> {
   }
 
   /** Items waiting per organization. */
-  lengths(): IterableIterator<[string, number]> {
-    return [...this.waiting].map(([organizationId, queue]): [string, number] => [organizationId, queue.length]).values();
+  *lengths(): Generator<[string, number]> {
+    for (const [organizationId, queue] of this.waiting) yield [organizationId, queue.length];
   }
 }
