@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { errors, type Interaction } from 'oidc-provider';
-import { AUTHORIZATION_ERROR_TEXTS, mcpResourceOf, MCP_SCOPE } from '../../application/mcp/authorization-server.ts';
+import { AUTHORIZATION_ERROR_TEXTS, interactionPath, mcpResourceOf, MCP_SCOPE } from '../../application/mcp/authorization-server.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { grantsOfAccount, revokeGrant } from '../../platform/oauth-store.ts';
@@ -35,7 +35,7 @@ const expired = () =>
 export const oauthPageRoutes: RouteSpec[] = [
   consoleRoute({
     method: 'get',
-    path: '/console/oauth/:uid',
+    path: interactionPath(':uid'),
     summary: 'An MCP client asks for access (HTML): who asks, for what, Permitir or Negar',
     params: Params,
     errors: [400],
@@ -52,14 +52,14 @@ export const oauthPageRoutes: RouteSpec[] = [
         userName: input.principal.userName,
         organizationName: organization?.name ?? '',
         csrf: input.csrf,
-        action: `/console/oauth/${input.params.uid}`,
+        action: interactionPath(input.params.uid),
       });
       return htmlReply(200, pageHtml('Autorizar acesso', input, content), formLeadingTo(redirectUri));
     },
   }),
   consoleRoute({
     method: 'post',
-    path: '/console/oauth/:uid',
+    path: interactionPath(':uid'),
     summary: 'Answer an MCP client\'s request (urlencoded `decisao` permitir or negar, `csrf`): back to the authorization server, which redirects to the client',
     params: Params,
     redirects: "to the authorization server, which sends the browser back to the client's redirect_uri with a code or access_denied",
