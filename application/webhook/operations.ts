@@ -98,7 +98,7 @@ export async function replay(app: AppContext, principal: Principal, subscription
     for (let i = 0; i < rows.length; i += 500) {
       await app.db('webhook_deliveries')
         .insert(rows.slice(i, i + 500))
-        .onConflict(['subscription_id', 'event_id'])
+        .onConflict('id')
         .merge(requeue(app.db));
     }
     queued += rows.length;

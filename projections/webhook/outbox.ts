@@ -80,7 +80,7 @@ async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[]): Pr
             case when r.lease_ms is null then now() else clock_timestamp() + r.lease_ms * interval '1 millisecond' end
        from jsonb_to_recordset(?::jsonb) as r(id text, subscription_id text, organization_id text, event_id text, event_name text,
                                               family text, body text, occurred_at timestamptz, claim_token uuid, lease_ms int)
-     on conflict (subscription_id, event_id) do nothing
+     on conflict (id) do nothing
      returning id`,
     [JSON.stringify(rows)],
   );
@@ -164,7 +164,7 @@ function pick({ id, subscription_id, organization_id, event_name, family, body }
  * Rebuilds do not re-send history: a rebuild empties only the outbox's copy of the subscriptions
  * and replays to rebuild it, while events at or below the high-water mark (the furthest position
  * ever turned into deliveries, kept outside the projection's tables) create no delivery again.
- * The unique (subscription_id, event_id) is the second guard.
+ * The delivery's id, derived from subscription and event (deliveryIdOf), is the second guard.
  */
 export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
   return {
