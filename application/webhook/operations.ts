@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { PING_EVENT } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { ROUTED_STORED_TYPES, namedBody, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
-import { deliveryFor, deliveryIdOf, type DeliveryInsert } from '../../projections/webhook/outbox.ts';
+import { deliveriesFor, deliveryIdOf, type DeliveryInsert } from '../../projections/webhook/outbox.ts';
 import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
 import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
 import type { AppContext } from '../context.ts';
@@ -93,7 +93,7 @@ export async function replay(app: AppContext, principal: Principal, subscription
         resumeSince = event.createdAt.toISOString();
         break;
       }
-      rows.push(deliveryFor(subscription, event, routed));
+      rows.push(deliveriesFor(event, routed)(subscription));
     }
     for (let i = 0; i < rows.length; i += 500) {
       await app.db('webhook_deliveries')

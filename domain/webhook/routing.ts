@@ -76,9 +76,21 @@ export function targetWants(target: SubscriptionTarget, event: RoutedEvent): boo
   return typeof reportCreatedAt === 'string' && Date.parse(reportCreatedAt) >= Date.parse(target.createdAt);
 }
 
+type NamedEnvelope = { id: string; event: string; occurredAt: string; organizationId: string; data: EventData };
+
+/**
+ * The named envelope's JSON with the id left to fill in: every subscription that gets an event
+ * shares all of it but the id, so the rest is serialized once for them all. The result is byte
+ * for byte what serializing the whole envelope gives (id first, no spaces).
+ */
+export function namedBodyWithoutId(envelope: Omit<NamedEnvelope, 'id'>): (id: string) => string {
+  const rest = JSON.stringify({ event: envelope.event, occurredAt: envelope.occurredAt, organizationId: envelope.organizationId, data: envelope.data });
+  return (id) => `{"id":${JSON.stringify(id)},${rest.slice(1)}`;
+}
+
 /** Bodies are serialized once, when the delivery is created, so every attempt sends the same bytes. */
-export function namedBody(envelope: { id: string; event: string; occurredAt: string; organizationId: string; data: EventData }): string {
-  return JSON.stringify({ id: envelope.id, event: envelope.event, occurredAt: envelope.occurredAt, organizationId: envelope.organizationId, data: envelope.data });
+export function namedBody({ id, ...rest }: NamedEnvelope): string {
+  return namedBodyWithoutId(rest)(id);
 }
 
 export function legacyBody(envelope: { organizationId: string; webhookType: LegacyType; data: EventData }): string {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
-import { ROUTED_STORED_TYPES, legacyBody, namedBody, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
+import { ROUTED_STORED_TYPES, legacyBody, namedBodyWithoutId, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 import type { ClaimedDelivery, DeliveryHandoff } from './handoff.ts';
 import { applySubscriptionEvent, rowToState, type SubscriptionRow } from './subscription-rows.ts';
@@ -32,23 +32,34 @@ export interface DeliveryInsert {
   occurred_at: string;
 }
 
-/** The row a subscription gets for a routed event. Shared by the outbox and replays. */
-export function deliveryFor(target: Pick<SubscriptionRow, 'id' | 'organization_id' | 'family' | 'legacy_type'>, event: RecordedEvent, routed: RoutedEvent): DeliveryInsert {
-  const id = deliveryIdOf(target.id, event.id);
+type DeliveryTarget = Pick<SubscriptionRow, 'id' | 'organization_id' | 'family' | 'legacy_type'>;
+
+/**
+ * The rows subscriptions get for one routed event, one call per subscription. Shared by the
+ * outbox and replays. The named envelope is serialized once for all the event's subscriptions.
+ */
+export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent): (target: DeliveryTarget) => DeliveryInsert {
   const occurredAt = event.createdAt.toISOString();
-  const organizationId = target.organization_id;
-  const legacy = target.family === 'legacy';
-  return {
-    id,
-    subscription_id: target.id,
-    organization_id: organizationId,
-    event_id: event.id,
-    event_name: legacy ? target.legacy_type! : routed.publicName,
-    family: target.family,
-    body: legacy
-      ? legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data })
-      : namedBody({ id, event: routed.publicName, occurredAt, organizationId, data: routed.data }),
-    occurred_at: occurredAt,
+  const named = new Map<string, (id: string) => string>();
+  const namedBodyOf = (organizationId: string) => {
+    let withId = named.get(organizationId);
+    if (!withId) named.set(organizationId, (withId = namedBodyWithoutId({ event: routed.publicName, occurredAt, organizationId, data: routed.data })));
+    return withId;
+  };
+  return (target) => {
+    const id = deliveryIdOf(target.id, event.id);
+    const organizationId = target.organization_id;
+    const legacy = target.family === 'legacy';
+    return {
+      id,
+      subscription_id: target.id,
+      organization_id: organizationId,
+      event_id: event.id,
+      event_name: legacy ? target.legacy_type! : routed.publicName,
+      family: target.family,
+      body: legacy ? legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data }) : namedBodyOf(organizationId)(id),
+      occurred_at: occurredAt,
+    };
   };
 }
 
@@ -207,8 +218,9 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
             targets = active.map((row) => ({ row, target: rowToState(row) }));
             targetsOf.set(organizationId, targets);
           }
+          const deliveryOf = deliveriesFor(event, routed);
           for (const { row, target } of targets) {
-            if (targetWants(target, routed)) rows.push(handover.row(row, deliveryFor(row, event, routed)));
+            if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
           }
         }
         await flush();

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventCatalog } from '../../domain/webhook/catalog.ts';
 import { nextStep, type AttemptOutcome } from '../../domain/webhook/retry-policy.ts';
-import { routeEvent, targetWants } from '../../domain/webhook/routing.ts';
+import { namedBody, namedBodyWithoutId, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
 
 const delays = [5000, 30000, 120000];
 const outcome = (failure: AttemptOutcome['failure'], statusCode: number | null = null): AttemptOutcome => ({
@@ -75,6 +76,16 @@ test('the catalog: five groups, 29 named events after the report and credit even
   assert.not.ok(catalog.events.includes('ping'));
   assert.equal(Object.keys(catalog.eventLabels), catalog.groups[0]!.events);
   assert.is(catalog.eventLabels['report.finished'], 'Relatório finalizado');
+});
+
+test('a named body filled in per delivery is byte for byte the whole envelope serialized', () => {
+  fc.assert(
+    fc.property(fc.string(), fc.string(), fc.string(), fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), (id, event, occurredAt, organizationId, data) => {
+      const whole = JSON.stringify({ id, event, occurredAt, organizationId, data });
+      assert.is(namedBodyWithoutId({ event, occurredAt, organizationId, data })(id), whole);
+      assert.is(namedBody({ id, event, occurredAt, organizationId, data }), whole);
+    }),
+  );
 });
 
 test.run();
