@@ -23,6 +23,7 @@
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { generateSigningSecret, signedHeaders } from '../application/webhook/signing.ts';
+import { BODY_JOIN, DELIVERY_BODY } from '../projections/webhook/bodies.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { appendReportEvent } from '../test/support/webhook.ts';
@@ -142,7 +143,9 @@ function post(agent: http.Agent, url: URL, body: string, headers: Record<string,
  */
 async function runBare(app: TestApp, receiverUrl: string, burst: { phase: string; started: number }, round: number, concurrency: number) {
   const phase = `bare-${round}`;
-  const rows: { event_name: string; body: string }[] = await app.app.db('webhook_deliveries').where('body', 'like', `%"benchPhase":"${burst.phase}"%`).select('event_name', 'body');
+  const { rows } = (await app.app.db.raw(`select d.event_name, ${DELIVERY_BODY} as body from webhook_deliveries d ${BODY_JOIN} where ${DELIVERY_BODY} like ?`, [
+    `%"benchPhase":"${burst.phase}"%`,
+  ])) as { rows: Array<{ event_name: string; body: string }> };
   const items = rows
     .map((row) => {
       const envelope = JSON.parse(row.body) as { id: string; data: { benchAppendedAt: number } };
@@ -200,11 +203,11 @@ async function runPhase(app: TestApp, organizationId: string, phase: string, rat
  */
 async function breakdown(app: TestApp, phase: string) {
   const result = await app.app.db.raw(
-    `select d.id, (extract(epoch from d.created_at) * 1000 - (d.body::jsonb #>> '{data,benchAppendedAt}')::float8) as to_row,
+    `select d.id, (extract(epoch from d.created_at) * 1000 - ((${DELIVERY_BODY})::jsonb #>> '{data,benchAppendedAt}')::float8) as to_row,
             extract(epoch from (a.started_at - d.created_at)) * 1000 as to_attempt,
             extract(epoch from a.started_at) * 1000 as attempt_at
-       from webhook_deliveries d join webhook_delivery_attempts a on a.delivery_id = d.id and a.attempt = 1
-      where d.body like ?`,
+       from webhook_deliveries d ${BODY_JOIN} join webhook_delivery_attempts a on a.delivery_id = d.id and a.attempt = 1
+      where ${DELIVERY_BODY} like ?`,
     [`%"benchPhase":"${phase}"%`],
   );
   const arrivedAt = new Map(arrivals.filter((a) => a.phase === phase).map((a) => [a.id, a]));

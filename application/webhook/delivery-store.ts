@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AttemptOutcome, NextStep } from '../../domain/webhook/retry-policy.ts';
+import { BODY_JOIN, DELIVERY_BODY } from '../../projections/webhook/bodies.ts';
 import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
 
 export type { ClaimedDelivery };
@@ -66,9 +67,10 @@ export async function claimDue(
               case when t.id is null then 'later'
                    when t.status = 'active' or d.event_name = 'ping' then 'send'
                    else 'cancel' end as verdict,
-              t.url, t.api_key, t.sealed_secret, t.previous_sealed_secret, t.previous_secret_expires_at
+              t.url, t.api_key, t.sealed_secret, t.previous_sealed_secret, t.previous_secret_expires_at, ${DELIVERY_BODY} as body
          from due
          join webhook_deliveries d on d.id = due.id
+         ${BODY_JOIN}
          left join webhook_outbox_targets t on t.id = d.subscription_id
      )
      update webhook_deliveries d
@@ -79,7 +81,7 @@ export async function claimDue(
             last_error = case when j.verdict = 'cancel' then 'subscription not active' else d.last_error end
        from judged j, async_commit
       where d.id = j.id
-     returning d.id, d.subscription_id, d.organization_id, d.event_name, d.family, d.body, d.attempts, d.schedule_start,
+     returning d.id, d.subscription_id, d.organization_id, d.event_name, d.family, j.body, d.attempts, d.schedule_start,
                d.claim_token, j.verdict, j.url, j.api_key, j.sealed_secret, j.previous_sealed_secret, j.previous_secret_expires_at`,
     [full, limit * CANDIDATES_PER_SLOT, JSON.stringify(Object.fromEntries(share.queued)), share.perOrganization, limit, leaseMs, NOT_YET_MS],
   );

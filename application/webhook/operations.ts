@@ -4,7 +4,8 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { PING_EVENT } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { ROUTED_STORED_TYPES, namedBody, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
-import { deliveriesFor, deliveryIdOf, type DeliveryInsert } from '../../projections/webhook/outbox.ts';
+import { INSERT_KEPT_BODIES, keptBodies } from '../../projections/webhook/bodies.ts';
+import { deliveriesFor, deliveryIdOf, withoutBody, type DeliveryInsert, type SharedBodyDelivery } from '../../projections/webhook/outbox.ts';
 import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
 import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
 import type { AppContext } from '../context.ts';
@@ -82,7 +83,7 @@ export async function replay(app: AppContext, principal: Principal, subscription
   let pastHead = false;
   while (!resumeSince && !pastHead && comparePositions(after, head) < 0) {
     const page = await app.store.readAll({ after, filter: { eventTypes: ROUTED_STORED_TYPES }, maxCount: PAGE });
-    const rows: DeliveryInsert[] = [];
+    const rows: SharedBodyDelivery[] = [];
     for (const event of page.events) {
       pastHead = comparePositions(event.position, head) > 0;
       if (pastHead) break;
@@ -96,10 +97,11 @@ export async function replay(app: AppContext, principal: Principal, subscription
       rows.push(deliveriesFor(event, routed)(subscription));
     }
     for (let i = 0; i < rows.length; i += 500) {
-      await app.db('webhook_deliveries')
-        .insert(rows.slice(i, i + 500))
-        .onConflict('id')
-        .merge(requeue(app.db));
+      const chunk = rows.slice(i, i + 500);
+      await app.db.transaction(async (trx) => {
+        await trx.raw(INSERT_KEPT_BODIES, [keptBodies(chunk)]);
+        await trx('webhook_deliveries').insert(chunk.map(withoutBody)).onConflict('id').merge(requeue(trx));
+      });
     }
     queued += rows.length;
     // Still behind a transaction that has not committed yet (the head is past it): let it end.

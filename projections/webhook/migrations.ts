@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../../platform/database/migrate.ts';
+import { BODY_OF_DELIVERY, DELIVERY_BODY } from './bodies.ts';
 
 const id = 24; // ObjectId length
 
@@ -125,6 +126,26 @@ export const webhookMigrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.alterTable('webhook_deliveries', (t) => t.unique(['subscription_id', 'event_id']));
+    },
+  },
+  {
+    // Bodies kept once per event (bodies.ts) instead of once per delivery: rows written before
+    // keep theirs in webhook_deliveries.body, new ones leave it null.
+    name: '202611291300_webhook_delivery_bodies',
+    async up(knex) {
+      await knex.schema.createTable('webhook_delivery_bodies', (t) => {
+        t.text('event_id').notNullable();
+        /** 'named' (the envelope without its id) or the legacy type (the whole body). */
+        t.text('kind').notNullable();
+        t.text('body').notNullable();
+        t.primary(['event_id', 'kind']);
+      });
+      await knex.schema.alterTable('webhook_deliveries', (t) => t.text('body').nullable().alter());
+    },
+    async down(knex) {
+      await knex.raw(`update webhook_deliveries d set body = ${DELIVERY_BODY} from webhook_delivery_bodies b where d.body is null and ${BODY_OF_DELIVERY}`);
+      await knex.schema.alterTable('webhook_deliveries', (t) => t.text('body').notNullable().alter());
+      await knex.schema.dropTable('webhook_delivery_bodies');
     },
   },
 ];

@@ -2,8 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
-import { ROUTED_STORED_TYPES, legacyBody, namedBodyWithoutId, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
+import { ROUTED_STORED_TYPES, fillNamedBody, legacyBody, namedBodyTemplate, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
+import { INSERT_KEPT_BODIES, keptBodies, type KeptBody } from './bodies.ts';
 import type { ClaimedDelivery, DeliveryHandoff } from './handoff.ts';
 import { applySubscriptionEvent, rowToState, type SubscriptionRow } from './subscription-rows.ts';
 
@@ -34,32 +35,31 @@ export interface DeliveryInsert {
 
 type DeliveryTarget = Pick<SubscriptionRow, 'id' | 'organization_id' | 'family' | 'legacy_type'>;
 
+/** A delivery whose body is kept once per event (bodies.ts): `body` is what is sent, `kept` what is stored. */
+export type SharedBodyDelivery = DeliveryInsert & { kept: KeptBody };
+
 /**
  * The rows subscriptions get for one routed event, one call per subscription. Shared by the
  * outbox and replays. The named envelope is serialized once for all the event's subscriptions.
  */
-export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent): (target: DeliveryTarget) => DeliveryInsert {
+export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent): (target: DeliveryTarget) => SharedBodyDelivery {
   const occurredAt = event.createdAt.toISOString();
-  const named = new Map<string, (id: string) => string>();
-  const namedBodyOf = (organizationId: string) => {
-    let withId = named.get(organizationId);
-    if (!withId) named.set(organizationId, (withId = namedBodyWithoutId({ event: routed.publicName, occurredAt, organizationId, data: routed.data })));
-    return withId;
+  const templates = new Map<string, string>();
+  const templateFor = (organizationId: string) => {
+    let template = templates.get(organizationId);
+    if (template === undefined) templates.set(organizationId, (template = namedBodyTemplate({ event: routed.publicName, occurredAt, organizationId, data: routed.data })));
+    return template;
   };
   return (target) => {
     const id = deliveryIdOf(target.id, event.id);
     const organizationId = target.organization_id;
-    const legacy = target.family === 'legacy';
-    return {
-      id,
-      subscription_id: target.id,
-      organization_id: organizationId,
-      event_id: event.id,
-      event_name: legacy ? target.legacy_type! : routed.publicName,
-      family: target.family,
-      body: legacy ? legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data }) : namedBodyOf(organizationId)(id),
-      occurred_at: occurredAt,
-    };
+    const row = { id, subscription_id: target.id, organization_id: organizationId, event_id: event.id, family: target.family, occurred_at: occurredAt };
+    if (target.family === 'legacy') {
+      const body = legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data });
+      return { ...row, event_name: target.legacy_type!, body, kept: { kind: target.legacy_type!, body } };
+    }
+    const template = templateFor(organizationId);
+    return { ...row, event_name: routed.publicName, body: fillNamedBody(template, id), kept: { kind: 'named', body: template } };
   };
 }
 
@@ -76,26 +76,33 @@ export function cancelPending(db: Knex, subscriptionId: string, reason: string) 
 }
 
 /** A row to insert: pending, or already claimed for the local dispatcher (see handoff.ts) with a lease of `lease_ms`. */
-type OutboxRow = DeliveryInsert & { claim_token?: string; lease_ms?: number };
+type OutboxRow = SharedBodyDelivery & { claim_token?: string; lease_ms?: number };
 
 /**
  * The rows as one JSON parameter rather than a multi-row VALUES: a burst's transaction inserts
  * hundreds of rows, and building and binding nine parameters per row cost the process more CPU
- * than the insert cost the database. A claimed row's lease starts at clock_timestamp(), after the
+ * than the insert cost the database. Their bodies go once per event to webhook_delivery_bodies
+ * in the same statement. A claimed row's lease starts at clock_timestamp(), after the
  * reservation, not at the transaction's start.
  */
 async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[]): Promise<string[]> {
   const result = await trx.raw(
-    `insert into webhook_deliveries (id, subscription_id, organization_id, event_id, event_name, family, body, occurred_at, claim_token, next_attempt_at)
-     select r.id, r.subscription_id, r.organization_id, r.event_id, r.event_name, r.family, r.body, r.occurred_at, r.claim_token,
+    `with kept as (${INSERT_KEPT_BODIES})
+     insert into webhook_deliveries (id, subscription_id, organization_id, event_id, event_name, family, occurred_at, claim_token, next_attempt_at)
+     select r.id, r.subscription_id, r.organization_id, r.event_id, r.event_name, r.family, r.occurred_at, r.claim_token,
             case when r.lease_ms is null then now() else clock_timestamp() + r.lease_ms * interval '1 millisecond' end
        from jsonb_to_recordset(?::jsonb) as r(id text, subscription_id text, organization_id text, event_id text, event_name text,
-                                              family text, body text, occurred_at timestamptz, claim_token uuid, lease_ms int)
+                                              family text, occurred_at timestamptz, claim_token uuid, lease_ms int)
      on conflict (id) do nothing
      returning id`,
-    [JSON.stringify(rows)],
+    [keptBodies(rows), JSON.stringify(rows.map(withoutBody))],
   );
   return (result.rows as Array<{ id: string }>).map((row) => row.id);
+}
+
+/** The row as stored: its body is kept apart. */
+export function withoutBody<T extends SharedBodyDelivery>({ body: _, kept: __, ...row }: T): Omit<T, 'body' | 'kept'> {
+  return row;
 }
 
 /**
@@ -114,7 +121,7 @@ class Handover {
     private readonly trx: Knex.Transaction,
   ) {}
 
-  row(target: SubscriptionRow, delivery: DeliveryInsert): OutboxRow {
+  row(target: SubscriptionRow, delivery: SharedBodyDelivery): OutboxRow {
     const lease = this.handoff?.reserve(delivery.organization_id) ?? null;
     if (lease === null) return delivery;
     const claimToken = randomUUID();

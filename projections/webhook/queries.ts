@@ -19,7 +19,6 @@ export interface DeliveryRow {
   event_id: string;
   event_name: string;
   family: Family;
-  body: string;
   occurred_at: Date;
   status: 'pending' | 'succeeded' | 'failed' | 'canceled';
   attempts: number;

@@ -3,7 +3,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Backlog } from '../../application/webhook/backlog.ts';
 import { HeldRows } from '../../application/webhook/held-rows.ts';
+import { claimDue } from '../../application/webhook/delivery-store.ts';
+import { namedBody } from '../../domain/webhook/routing.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import { deliveryBodies } from '../../projections/webhook/bodies.ts';
 import type { ClaimedDelivery, DeliveryHandoff } from '../../projections/webhook/handoff.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -94,8 +97,9 @@ test('a row the dispatcher takes is inserted claimed with its lease, and handed 
   assert.is(released.length, 0);
   assert.equal(
     { id: taken[0]!.id, token: taken[0]!.claim_token, url: taken[0]!.url, secret: taken[0]!.sealed_secret, body: taken[0]!.body, attempts: taken[0]!.attempts },
-    { id: row.id, token: row.claim_token, url: 'https://hooks.example.com/in', secret: 'v2.k1.sealed', body: row.body, attempts: 0 },
+    { id: row.id, token: row.claim_token, url: 'https://hooks.example.com/in', secret: 'v2.k1.sealed', body: (await deliveryBodies(db.knex, [row.id])).get(row.id), attempts: 0 },
   );
+  assert.is(row.body, null, 'the body is kept once for the event, not in the row');
 });
 
 test('a batch that rolls back hands nothing over and releases what it reserved', async ({ db }) => {
@@ -123,6 +127,13 @@ test('rows the dispatcher does not take stay pending, due for any claim', async 
   assert.is(row.claim_token, null);
   assert.ok(row.next_attempt_at.getTime() <= Date.now() + 1000);
   assert.is(taken.length, 0);
+
+  // A claim reads the body kept once for the event, with the delivery's id spliced in: the
+  // envelope exactly as the outbox serialized it, id first.
+  const [claimed] = await claimDue(db.knex, 10, 60_000, { perOrganization: 10, queued: new Map() });
+  const envelope = JSON.parse(claimed!.body);
+  assert.is(envelope.id, row.id);
+  assert.is(claimed!.body, namedBody(envelope));
 });
 
 test('a subscription disabled later in the same batch: its rows are canceled, not handed over, and those held are dropped', async ({ db }) => {

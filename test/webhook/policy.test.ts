@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventCatalog } from '../../domain/webhook/catalog.ts';
 import { nextStep, type AttemptOutcome } from '../../domain/webhook/retry-policy.ts';
-import { namedBody, namedBodyWithoutId, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
+import { fillNamedBody, namedBody, namedBodyTemplate, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
 
 const delays = [5000, 30000, 120000];
 const outcome = (failure: AttemptOutcome['failure'], statusCode: number | null = null): AttemptOutcome => ({
@@ -82,7 +82,7 @@ test('a named body filled in per delivery is byte for byte the whole envelope se
   fc.assert(
     fc.property(fc.string(), fc.string(), fc.string(), fc.string(), fc.dictionary(fc.string(), fc.jsonValue()), (id, event, occurredAt, organizationId, data) => {
       const whole = JSON.stringify({ id, event, occurredAt, organizationId, data });
-      assert.is(namedBodyWithoutId({ event, occurredAt, organizationId, data })(id), whole);
+      assert.is(fillNamedBody(namedBodyTemplate({ event, occurredAt, organizationId, data }), id), whole);
       assert.is(namedBody({ id, event, occurredAt, organizationId, data }), whole);
     }),
   );

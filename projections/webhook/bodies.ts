@@ -1,0 +1,40 @@
+import type { Knex } from 'knex';
+
+/**
+ * Delivery bodies are kept once per event in `webhook_delivery_bodies`, not once per delivery: an
+ * event goes to every subscription that wants it, and the row each attempt rewrites stays narrow.
+ * A named body is kept without its id (each delivery's own id is spliced in when it is read, byte
+ * for byte the body the outbox made: `fillNamedBody`); a legacy body, which has no id, whole, one
+ * per legacy type. Rows written before the table existed, and pings, carry their body themselves.
+ */
+export interface KeptBody {
+  /** 'named', or the legacy type. */
+  kind: string;
+  body: string;
+}
+
+/** The body of delivery row `d`, from its own column or from `b`, its joined kept body (BODY_JOIN). */
+export const DELIVERY_BODY = `coalesce(d.body, case when d.family = 'named' then '{"id":' || to_json(d.id)::text || ',' || substr(b.body, 2) else b.body end)`;
+
+/** Which kept body `b` belongs to delivery row `d`. */
+export const BODY_OF_DELIVERY = `b.event_id = d.event_id and b.kind = case when d.family = 'named' then 'named' else d.event_name end`;
+
+export const BODY_JOIN = `left join webhook_delivery_bodies b on ${BODY_OF_DELIVERY}`;
+
+/** The kept bodies of these deliveries, each once: a statement's input for webhook_delivery_bodies. */
+export function keptBodies(deliveries: ReadonlyArray<{ event_id: string; kept: KeptBody }>): string {
+  const unique = new Map<string, { event_id: string; kind: string; body: string }>();
+  for (const { event_id, kept } of deliveries) unique.set(`${kept.kind}\u0000${event_id}`, { event_id, kind: kept.kind, body: kept.body });
+  return JSON.stringify([...unique.values()]);
+}
+
+/** An insert of kept bodies from `keptBodies`' JSON, as a CTE or a statement; one already kept stays. */
+export const INSERT_KEPT_BODIES = `insert into webhook_delivery_bodies (event_id, kind, body)
+  select k.event_id, k.kind, k.body from jsonb_to_recordset(?::jsonb) as k(event_id text, kind text, body text)
+  on conflict (event_id, kind) do nothing`;
+
+/** The bodies of these deliveries as they are sent. */
+export async function deliveryBodies(db: Knex, ids: string[]): Promise<Map<string, string>> {
+  const result = await db.raw(`select d.id, ${DELIVERY_BODY} as body from webhook_deliveries d ${BODY_JOIN} where d.id = any(?)`, [ids]);
+  return new Map((result.rows as Array<{ id: string; body: string }>).map((row) => [row.id, row.body]));
+}
