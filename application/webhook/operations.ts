@@ -94,7 +94,7 @@ export async function replay(app: AppContext, principal: Principal, subscription
         resumeSince = event.createdAt.toISOString();
         break;
       }
-      rows.push(deliveriesFor(event, routed)(subscription));
+      rows.push(deliveriesFor(event, routed, subscription.organization_id)(subscription));
     }
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);

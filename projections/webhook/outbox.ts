@@ -33,32 +33,28 @@ export interface DeliveryInsert {
   occurred_at: string;
 }
 
-type DeliveryTarget = Pick<SubscriptionRow, 'id' | 'organization_id' | 'family' | 'legacy_type'>;
+type DeliveryTarget = Pick<SubscriptionRow, 'id' | 'family' | 'legacy_type'>;
 
 /** A delivery whose body is kept once per event (bodies.ts): `body` is what is sent, `kept` what is stored. */
 export type SharedBodyDelivery = DeliveryInsert & { kept: KeptBody };
 
 /**
- * The rows subscriptions get for one routed event, one call per subscription. Shared by the
- * outbox and replays. The named envelope is serialized once for all the event's subscriptions.
+ * The rows the subscriptions of `organizationId` get for one routed event of that organization,
+ * one call per subscription. Shared by the outbox and replays, which only ever pick subscriptions
+ * of the event's own organization: so the named envelope, serialized once for them all, is one
+ * per event, as the kept body is (keyed by event).
  */
-export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent): (target: DeliveryTarget) => SharedBodyDelivery {
+export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent, organizationId: string): (target: DeliveryTarget) => SharedBodyDelivery {
   const occurredAt = event.createdAt.toISOString();
-  const templates = new Map<string, string>();
-  const templateFor = (organizationId: string) => {
-    let template = templates.get(organizationId);
-    if (template === undefined) templates.set(organizationId, (template = namedBodyTemplate({ event: routed.publicName, occurredAt, organizationId, data: routed.data })));
-    return template;
-  };
+  let template: string | undefined;
   return (target) => {
     const id = deliveryIdOf(target.id, event.id);
-    const organizationId = target.organization_id;
     const row = { id, subscription_id: target.id, organization_id: organizationId, event_id: event.id, family: target.family, occurred_at: occurredAt };
     if (target.family === 'legacy') {
       const body = legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data });
       return { ...row, event_name: target.legacy_type!, body, kept: { kind: target.legacy_type!, body } };
     }
-    const template = templateFor(organizationId);
+    template ??= namedBodyTemplate({ event: routed.publicName, occurredAt, organizationId, data: routed.data });
     return { ...row, event_name: routed.publicName, body: fillNamedBody(template, id), kept: { kind: 'named', body: template } };
   };
 }
@@ -225,7 +221,7 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
             targets = active.map((row) => ({ row, target: rowToState(row) }));
             targetsOf.set(organizationId, targets);
           }
-          const deliveryOf = deliveriesFor(event, routed);
+          const deliveryOf = deliveriesFor(event, routed, organizationId);
           for (const { row, target } of targets) {
             if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
           }
