@@ -120,13 +120,10 @@ function failed(failure: FailureKind, error: string, started: number, statusCode
   return { ok: false, statusCode, failure, error, durationMs: Date.now() - started };
 }
 
-/** undici's own timeouts are off (the deadline rules), but one that still fires is a timeout too. */
-const UNDICI_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
 function classify(error: unknown, started: number): AttemptOutcome {
   if (error instanceof AddressRefused) return { ...failed('refused', error.message, started), refusedRange: error.range };
+  if (error instanceof AttemptTimeout) return failed('timeout', error.message, started);
   const e = error as NodeJS.ErrnoException;
-  if (error instanceof AttemptTimeout || UNDICI_TIMEOUTS.has(e.code ?? '')) return failed('timeout', e.message, started);
   const outcome = failed('network', [e.code, e.message].filter(Boolean).join(': ') || 'network error', started);
   return e.code ? { ...outcome, errorCode: e.code } : outcome;
 }
