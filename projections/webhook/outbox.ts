@@ -59,9 +59,44 @@ export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent, organiz
   };
 }
 
-async function lockHighWater(trx: Knex.Transaction): Promise<Position> {
-  const row = await trx('webhook_outbox_state').where({ id: 1 }).forUpdate().first();
-  return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+type Targets = Array<{ row: SubscriptionRow; target: SubscriptionTarget }>;
+
+/**
+ * What a batch starts from, in one round trip: the high-water mark and the active subscriptions
+ * of the organizations its events belong to. The mark is read, not locked: only outboxes (the
+ * live one, a rebuild's) raise it, only upwards (raiseHighWater), and one that read it a little
+ * low treats as new a few events another already turned into deliveries, whose rows exist under
+ * the same ids (deliveryIdOf) and are not inserted again.
+ */
+async function batchStart(trx: Knex.Transaction, organizationIds: readonly string[]): Promise<{ highWater: Position; targetsOf: Map<string, Targets> }> {
+  const result = await trx.raw(
+    `select s.commit_position as high_water_commit, s.prepare_position as high_water_prepare, t.*
+       from webhook_outbox_state s
+       left join webhook_outbox_targets t on t.organization_id = any(?::text[]) and t.status = 'active'
+      where s.id = 1`,
+    [[...organizationIds]],
+  );
+  const rows = result.rows as Array<SubscriptionRow & { high_water_commit: string; high_water_prepare: string }>;
+  const targetsOf = new Map<string, Targets>(organizationIds.map((id) => [id, []]));
+  for (const { high_water_commit: _, high_water_prepare: __, ...row } of rows) {
+    if (row.id !== null) targetsOf.get(row.organization_id)!.push({ row, target: rowToState(row) });
+  }
+  return { highWater: { commit: BigInt(rows[0]!.high_water_commit), prepare: BigInt(rows[0]!.high_water_prepare) }, targetsOf };
+}
+
+async function activeTargets(trx: Knex.Transaction, organizationId: string): Promise<Targets> {
+  const active: SubscriptionRow[] = await trx('webhook_outbox_targets').where({ organization_id: organizationId, status: 'active' });
+  return active.map((row) => ({ row, target: rowToState(row) }));
+}
+
+/** Raises the high-water mark to `position`, never lowers it; as a CTE of the insert, or alone. */
+function raiseHighWater(position: Position): { sql: string; bindings: string[] } {
+  const [commit, prepare] = [position.commit.toString(), position.prepare.toString()];
+  return {
+    sql: `update webhook_outbox_state set commit_position = ?, prepare_position = ?
+           where id = 1 and (commit_position, prepare_position) < (?::numeric, ?::numeric)`,
+    bindings: [commit, prepare, commit, prepare],
+  };
 }
 
 /** Stop a subscription's waiting deliveries: deleted or disabled means no more sending. */
@@ -81,9 +116,10 @@ type OutboxRow = SharedBodyDelivery & { claim_token?: string; lease_ms?: number 
  * in the same statement. A claimed row's lease starts at clock_timestamp(), after the
  * reservation, not at the transaction's start.
  */
-async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[]): Promise<string[]> {
+async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[], raiseTo?: Position): Promise<string[]> {
+  const raise = raiseTo ? raiseHighWater(raiseTo) : undefined;
   const result = await trx.raw(
-    `with kept as (${INSERT_KEPT_BODIES})
+    `with kept as (${INSERT_KEPT_BODIES})${raise ? `, raised as (${raise.sql})` : ''}
      insert into webhook_deliveries (id, subscription_id, organization_id, event_id, event_name, family, occurred_at, claim_token, next_attempt_at)
      select r.id, r.subscription_id, r.organization_id, r.event_id, r.event_name, r.family, r.occurred_at, r.claim_token,
             case when r.lease_ms is null then now() else clock_timestamp() + r.lease_ms * interval '1 millisecond' end
@@ -91,7 +127,7 @@ async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[]): Pr
                                               family text, occurred_at timestamptz, claim_token uuid, lease_ms int)
      on conflict (id) do nothing
      returning id`,
-    [keptBodies(rows), JSON.stringify(rows.map(withoutBody))],
+    [keptBodies(rows), ...(raise?.bindings ?? []), JSON.stringify(rows.map(withoutBody))],
   );
   return (result.rows as Array<{ id: string }>).map((row) => row.id);
 }
@@ -186,16 +222,22 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
     eventTypes: [...WEBHOOK_EVENT_TYPES, ...ROUTED_STORED_TYPES],
     tables: ['webhook_outbox_targets'],
     async handle(events, trx) {
-      const highWater = await lockHighWater(trx);
+      const routedOrganizations = new Set<string>();
+      for (const event of events) {
+        const organizationId = event.data.organizationId;
+        if (!webhookTypes.has(event.type) && typeof organizationId === 'string') routedOrganizations.add(organizationId);
+      }
+      const { highWater, targetsOf } = await batchStart(trx, [...routedOrganizations]);
       const isNew = (event: RecordedEvent) => comparePositions(event.position, highWater) > 0;
-      const targetsOf = new Map<string, Array<{ row: SubscriptionRow; target: SubscriptionTarget }>>();
       const handover = new Handover(handoff, trx);
       let rows: OutboxRow[] = [];
-      const flush = async () => {
+      const flush = async (raiseTo?: Position) => {
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-          handover.wasInserted(await insertRows(trx, rows.slice(i, i + INSERT_CHUNK)));
+          handover.wasInserted(await insertRows(trx, rows.slice(i, i + INSERT_CHUNK), i === 0 ? raiseTo : undefined));
         }
+        const raised = rows.length > 0;
         rows = [];
+        return raised;
       };
 
       try {
@@ -217,8 +259,7 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
           if (!routed || typeof organizationId !== 'string') continue;
           let targets = targetsOf.get(organizationId);
           if (!targets) {
-            const active: SubscriptionRow[] = await trx('webhook_outbox_targets').where({ organization_id: organizationId, status: 'active' });
-            targets = active.map((row) => ({ row, target: rowToState(row) }));
+            targets = await activeTargets(trx, organizationId);
             targetsOf.set(organizationId, targets);
           }
           const deliveryOf = deliveriesFor(event, routed, organizationId);
@@ -226,16 +267,15 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
             if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
           }
         }
-        await flush();
+        // The mark moves with the batch's last rows when there are any, in their statement.
+        const last = events[events.length - 1];
+        const raiseTo = last && isNew(last) ? last.position : undefined;
+        if (!(await flush(raiseTo)) && raiseTo) {
+          const raise = raiseHighWater(raiseTo);
+          await trx.raw(raise.sql, raise.bindings);
+        }
       } finally {
         handover.settle();
-      }
-
-      const last = events[events.length - 1];
-      if (last && isNew(last)) {
-        await trx('webhook_outbox_state')
-          .where({ id: 1 })
-          .update({ commit_position: last.position.commit.toString(), prepare_position: last.position.prepare.toString() });
       }
     },
   };
