@@ -1,17 +1,9 @@
 import type { ReportFacts } from '../../domain/report/public-events.ts';
 import type { TestApp } from './app.ts';
 
-/**
- * Append a report event straight to the store, with the ReportFacts the reports module puts in
- * its events' data: enough to drive webhooks without running a report.
- */
-export async function appendReportEvent(
-  app: TestApp,
-  type: string,
-  facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>,
-): Promise<ReportFacts> {
-  const reportId = facts.reportId ?? app.app.ids.objectId();
-  const data: ReportFacts = {
+/** The ReportFacts the reports module puts in its events' data, with defaults for what `facts` leaves out. */
+export function reportFacts(facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>, reportId: string): ReportFacts {
+  return {
     reportId,
     reportCreatedAt: new Date().toISOString(),
     document: '52998224725',
@@ -24,7 +16,16 @@ export async function appendReportEvent(
     policyVersion: 1,
     ...facts,
   };
-  await app.app.store.appendToStream(`report-${reportId}`, [{ type, data: { ...data } }], { expectedRevision: 'any' });
+}
+
+/** Append a report event straight to the store: enough to drive webhooks without running a report. */
+export async function appendReportEvent(
+  app: TestApp,
+  type: string,
+  facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>,
+): Promise<ReportFacts> {
+  const data = reportFacts(facts, facts.reportId ?? app.app.ids.objectId());
+  await app.app.store.appendToStream(`report-${data.reportId}`, [{ type, data: { ...data } }], { expectedRevision: 'any' });
   return data;
 }
 

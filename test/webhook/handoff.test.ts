@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Backlog } from '../../application/webhook/backlog.ts';
 import { HeldRows } from '../../application/webhook/held-rows.ts';
 import { claimDue } from '../../application/webhook/delivery-store.ts';
 import { namedBody } from '../../domain/webhook/routing.ts';
-import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { deliveryBodies } from '../../projections/webhook/bodies.ts';
-import type { ClaimedDelivery, DeliveryHandoff } from '../../projections/webhook/handoff.ts';
+import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { hex, recorded, recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
 
 interface Ctx {
   db: TestDatabase;
@@ -22,65 +21,6 @@ test.before(async (ctx) => {
 test.after(async (ctx) => {
   await ctx.db.drop();
 });
-
-let position = 0n;
-const hex = () => randomUUID().replace(/-/g, '').slice(0, 24);
-
-function recorded(streamName: string, type: string, data: Record<string, unknown>): RecordedEvent {
-  position++;
-  return { id: randomUUID(), streamName, type, data, metadata: {}, revision: 0n, position: { commit: position, prepare: position }, createdAt: new Date() };
-}
-
-/** A named subscription to report.status.changed, as its creation event, and a report event it wants. */
-function subscriptionAndEvent() {
-  const organizationId = hex();
-  const subscriptionId = hex();
-  const created = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionCreated', {
-    subscriptionId,
-    organizationId,
-    family: 'named',
-    legacyType: null,
-    url: 'https://hooks.example.com/in',
-    sealedApiKey: null,
-    apiKeyHash: null,
-    events: ['report.status.changed'],
-    description: null,
-    sealedSecret: 'v2.k1.sealed',
-    createdBy: hex(),
-    createdAt: new Date().toISOString(),
-  });
-  const reportId = hex();
-  const decided = recorded(`report-${reportId}`, 'ReportDecided', {
-    reportId,
-    organizationId,
-    reportCreatedAt: new Date().toISOString(),
-    document: '52998224725',
-    type: 'cpf',
-    status: 'APPROVED',
-    policyStatus: 'APPROVED',
-    score: 812,
-    externalId: 'ext-1',
-    policyId: hex(),
-    policyVersion: 1,
-  });
-  return { organizationId, subscriptionId, created, decided };
-}
-
-/** A dispatcher stand-in that records what it is given; `accept` says whether it takes rows. */
-function recordingHandoff(accept: boolean) {
-  const taken: ClaimedDelivery[] = [];
-  const released: ClaimedDelivery[] = [];
-  const changed: string[] = [];
-  const handoff: DeliveryHandoff = {
-    reserve: () => (accept ? 60_000 : null),
-    take: (rows) => void taken.push(...rows),
-    release: (rows) => void released.push(...rows),
-    changed: (subscriptionIds) => void changed.push(...subscriptionIds),
-  };
-  return { handoff, taken, released, changed };
-}
-
-const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 test('a row the dispatcher takes is inserted claimed with its lease, and handed over once committed', async ({ db }) => {
   const { handoff, taken, released } = recordingHandoff(true);
