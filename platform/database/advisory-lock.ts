@@ -5,6 +5,7 @@ import type pg from 'pg';
 export const LockNamespace = {
   processManager: 0x706d67, // 'pmg'
   committeeConvocation: 0x636f6d, // 'com'
+  eventAppend: 0x65766e, // 'evn'
 } as const;
 
 /**

@@ -1,13 +1,29 @@
+import { LockNamespace } from '../database/advisory-lock.ts';
 import type { Migration } from '../database/migrate.ts';
 
 /** SQLSTATE raised by append_to_stream on a wrong expected revision; DETAIL carries the actual one. */
 export const WRONG_EXPECTED_REVISION = 'ES409';
+/** SQLSTATE raised by the append functions in a transaction that has already written (or taken an id). */
+export const APPEND_NOT_FIRST = 'ES410';
+
+/**
+ * The shared advisory lock every append takes before its first write, which is what gives its
+ * transaction an id: a reader of the log finds the appends in flight by it (readHorizonSql) and
+ * waits for them alone, not for every transaction the database is running. An append in a
+ * transaction that already has an id is refused, since that id could not be known in time to be
+ * waited for; the adapter always appends in a statement of its own.
+ */
+const ANNOUNCE_APPEND = `
+  if pg_current_xact_id_if_assigned() is not null then
+    raise exception using errcode = '${APPEND_NOT_FIRST}', message = 'an append must be the first write of its transaction';
+  end if;
+  perform pg_advisory_xact_lock_shared(${LockNamespace.eventAppend}, 1);`;
 
 /**
  * transaction_id is the writer's top-level transaction id (xid8 as bigint). Rows are ordered by
- * (transaction_id, global_position) and read only below the oldest transaction still running, so
- * a transaction that took an early global position but commits late can never be skipped: until
- * it ends, nothing ordered after it is readable.
+ * (transaction_id, global_position) and read only below the oldest append still running, so a
+ * transaction that took an early global position but commits late can never be skipped: until it
+ * ends, nothing ordered after it is readable.
  *
  * The streams table is what serializes writers of one stream (its row lock) and checks expected
  * revisions; the unique (stream_name, revision) index on events is a safety net that also serves
@@ -45,8 +61,8 @@ create unique index events_stream_revision on events (stream_name, revision);
  * No EXCEPTION blocks: they would open subtransactions, and it is the top-level transaction id
  * that orders events.
  */
-const createAppendFunction = `
-create function append_to_stream(
+const appendFunction = (announce: boolean) => `
+create or replace function append_to_stream(
   p_stream text,
   p_expected text,
   p_ids uuid[],
@@ -60,7 +76,7 @@ declare
   v_last bigint;
   v_actual bigint;
   v_wrong boolean;
-begin
+begin${announce ? ANNOUNCE_APPEND : ''}
   if v_count = 0 then
     select s.revision into v_actual from streams s where s.stream_name = p_stream;
     -- CASE, not OR: SQL does not promise to short-circuit, and 'any'::bigint would fail. (Not
@@ -131,8 +147,8 @@ $$;
  * appends by stream name so that two batches lock stream rows in the same order and cannot
  * deadlock. Every append must carry at least one event.
  */
-const createAppendBatchFunction = `
-create function append_batch(
+const appendBatchFunction = (announce: boolean) => `
+create or replace function append_batch(
   p_streams text[],
   p_expected text[],
   p_owner int[],
@@ -150,7 +166,7 @@ declare
   v_revision bigint;
   v_actual bigint;
   v_count int;
-begin
+begin${announce ? ANNOUNCE_APPEND : ''}
   foreach v_count in array p_owner loop
     v_sizes[v_count] := v_sizes[v_count] + 1;
   end loop;
@@ -204,7 +220,7 @@ export const eventStoreMigrations: Migration[] = [
     name: '202611220001_eventstore_tables',
     async up(knex) {
       await knex.raw(createTables);
-      await knex.raw(createAppendFunction);
+      await knex.raw(appendFunction(false));
     },
     async down(knex) {
       await knex.raw('drop function if exists append_to_stream(text, text, uuid[], text[], jsonb[], jsonb[])');
@@ -215,7 +231,7 @@ export const eventStoreMigrations: Migration[] = [
   {
     name: '202611230001_eventstore_append_batch',
     async up(knex) {
-      await knex.raw(createAppendBatchFunction);
+      await knex.raw(appendBatchFunction(false));
     },
     async down(knex) {
       await knex.raw('drop function if exists append_batch(text[], text[], int[], int[], uuid[], text[], jsonb[], jsonb[])');
@@ -232,6 +248,18 @@ export const eventStoreMigrations: Migration[] = [
     },
     async down(knex) {
       await knex.raw('drop index if exists events_created_at');
+    },
+  },
+  {
+    // Appends announce themselves (ANNOUNCE_APPEND), so that reads wait for them alone.
+    name: '202611291400_eventstore_appends_announced',
+    async up(knex) {
+      await knex.raw(appendFunction(true));
+      await knex.raw(appendBatchFunction(true));
+    },
+    async down(knex) {
+      await knex.raw(appendFunction(false));
+      await knex.raw(appendBatchFunction(false));
     },
   },
 ];
@@ -251,15 +279,21 @@ export const appendBatchSql =
  * One page of $all: the next `limit` events after a position, in order; with a filter, each is
  * marked `wanted` or not, and events that do not pass come back without their data.
  *
+ * Only events below the read horizon are read, and the statement returns it (in a lateral join,
+ * so even when no event qualifies): below it every append has ended, so its events are all
+ * visible to this statement's snapshot, or never will be. The horizon is the oldest transaction
+ * the snapshot saw in progress, passing over those known not to append: still running when the
+ * statement looks at pg_locks (once, materialized, so the two uses agree), holding their id but
+ * not the append lock (ANNOUNCE_APPEND), they never will append, since an append must come before
+ * any other write. A transaction that ended between the snapshot and the look-up is waited for
+ * as before, and so are prepared ones (no backend in pg_locks). So a projection's batch, a claim
+ * or a long report holds no reader back; only an append in flight does.
+ *
  * The filter is deliberately not in the WHERE clause. There the planner estimates it (or, on a
  * freshly loaded table without statistics, guesses it) to be selective, then prefers a bitmap
  * scan of everything after the position plus a sort over walking the position index, and each
  * page of a replay costs the whole rest of the log. Outside it, the scan is bounded by the page
  * size whatever the filter, at the price of a filtered page holding fewer than `limit` events.
- *
- * The lateral join returns the snapshot's xmin even when no event qualifies, and computing xmin in
- * the same statement means it belongs to the very snapshot that decides which rows are visible:
- * every transaction below it has ended, so its events are all visible or never will be.
  */
 export function readAllSql(options: { eventTypes: boolean; categories: boolean; limit: boolean }): string {
   const tests = [];
@@ -270,7 +304,7 @@ export function readAllSql(options: { eventTypes: boolean; categories: boolean; 
   const scan = (select: string) => `
       select ${select}
       from events e
-      where e.transaction_id < snap.xmin
+      where e.transaction_id < horizon.h
         and (e.transaction_id, e.global_position) > (?::bigint, ?::bigint)
       order by e.transaction_id, e.global_position
       ${options.limit ? 'limit ?' : ''}`;
@@ -281,7 +315,26 @@ export function readAllSql(options: { eventTypes: boolean; categories: boolean; 
        order by w.transaction_id, w.global_position`
     : scan(`${columns}, data, metadata`);
   return `
-    with snap as materialized (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin)
-    select snap.xmin::text as xmin, page.*
-    from snap left join lateral (${page}) page on true`;
+    with snap as materialized (select pg_current_snapshot() as s),
+    locks as materialized (select pid, locktype, mode, granted, transactionid, database, classid, objid, objsubid from pg_locks),
+    not_appending as materialized (
+      select own.transactionid::text::bigint as xid
+        from locks own
+       where own.locktype = 'transactionid' and own.mode = 'ExclusiveLock' and own.granted and own.pid is not null
+         and not exists (
+           select 1 from locks announced
+            where announced.pid = own.pid and announced.locktype = 'advisory' and announced.granted
+              and announced.classid = ${LockNamespace.eventAppend} and announced.objid = 1 and announced.objsubid = 2
+              and announced.database = (select oid from pg_database where datname = current_database()))
+    ),
+    horizon as materialized (
+      select least(
+        pg_snapshot_xmax(snap.s)::text::bigint,
+        (select min(x::text::bigint) from pg_snapshot_xip(snap.s) x
+          where not exists (select 1 from not_appending n where n.xid = x::text::bigint % 4294967296))
+      ) as h
+      from snap
+    )
+    select horizon.h::text as horizon, page.*
+    from horizon left join lateral (${page}) page on true`;
 }

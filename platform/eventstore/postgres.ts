@@ -283,9 +283,9 @@ export class PostgresEventStore implements EventStore {
     if (maxCount !== undefined) bindings.push(maxCount);
 
     const { rows } = (await this.knex.raw(sql, bindings)) as {
-      rows: (Partial<EventRow> & { xmin: string; wanted?: boolean | null })[];
+      rows: (Partial<EventRow> & { horizon: string; wanted?: boolean | null })[];
     };
-    const xmin = BigInt(rows[0]!.xmin);
+    const horizon = BigInt(rows[0]!.horizon);
     const scanned = rows.filter((r) => r.global_position != null);
     const filtered = eventTypes !== undefined || categories !== undefined;
     const events = (filtered ? scanned.filter((r) => r.wanted) : scanned).map((r) => toRecorded(r as EventRow));
@@ -296,8 +296,8 @@ export class PostgresEventStore implements EventStore {
       const last = scanned[scanned.length - 1]!;
       checkpoint = { commit: BigInt(last.transaction_id!), prepare: BigInt(last.global_position!) };
     } else {
-      // Everything below xmin has been read: no transaction there can still commit.
-      const caughtUp = { commit: xmin - 1n, prepare: MAX_INT64 };
+      // Everything below the horizon has been read: no append there can still commit.
+      const caughtUp = { commit: horizon - 1n, prepare: MAX_INT64 };
       checkpoint = comparePositions(caughtUp, after) > 0 ? caughtUp : after;
     }
     return { events, checkpoint, passedEvents: scanned.length > 0, more };
@@ -353,7 +353,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position> {
-    // Not limited to below xmin: the head must be at or after every committed event.
+    // Not limited to below the read horizon: the head must be at or after every committed event.
     const { rows } = await this.knex.raw(
       `select transaction_id::text as commit, global_position::text as prepare
        from events order by transaction_id desc, global_position desc limit 1`,

@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
+import { APPEND_NOT_FIRST } from '../../platform/eventstore/postgres-sql.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { eventStoreContract } from './contract.ts';
 
@@ -107,22 +108,35 @@ pgOnly('late commit: A takes an earlier position, B commits first; the subscribe
   assert.equal(events[0]!.position, positionA);
 });
 
-pgOnly('order follows transactions: A took its transaction id before B, so A comes first', async () => {
+pgOnly('an append must be its transaction\'s first write: one that already took an id is refused, and writes nothing', async () => {
   const cat = category();
-  const { events, subscription } = subscribe(cat);
   const a = await openTransaction();
   await a.takeTransactionId();
-  const b = await store.appendToStream(`${cat}-b`, [{ type: 'B', data: {} }]);
+  const refused = await a.append(`${cat}-a`, 'A', {}).then(() => undefined, (error: { code?: string }) => error);
+  assert.is(refused?.code, APPEND_NOT_FIRST);
+  await a.end('rollback');
+  assert.equal(await store.readStream(`${cat}-a`), []);
+});
+
+pgOnly('a transaction that never appends holds no reader back, however old; an append in flight does', async () => {
+  const cat = category();
+  const { events, subscription } = subscribe(cat);
+  const other = await openTransaction();
+  await other.takeTransactionId();
+  await store.appendToStream(`${cat}-b`, [{ type: 'B', data: {} }]);
+  await eventually('B delivered while an older transaction that does not append runs', () => events.length >= 1, 5000);
+
+  const a = await openTransaction();
   const positionA = await a.append(`${cat}-a`, 'A', {});
-  assert.ok(positionA.prepare > b.position.prepare, 'A took the later global position');
-  await sleep(200);
-  assert.equal(events, []);
+  const c = await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
+  await sleep(300);
+  assert.equal(events.map((e) => e.type), ['B'], 'nothing after the append in flight is delivered');
   await a.end('commit');
-  await eventually('both delivered', () => events.length >= 2);
-  await sleep(200);
+  await eventually('A and C delivered', () => events.length >= 3);
+  await other.end('rollback');
   await subscription.stop();
-  assert.equal(events.map((e) => e.type), ['A', 'B']);
-  assert.ok(comparePositions(positionA, b.position) < 0, 'positions order A before B');
+  assert.equal(events.map((e) => e.type), ['B', 'A', 'C']);
+  assert.ok(comparePositions(positionA, c.position) < 0);
 });
 
 pgOnly('a rolled-back append is never delivered and does not consume a revision', async () => {

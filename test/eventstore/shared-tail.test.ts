@@ -33,7 +33,7 @@ async function eventually(what: string, check: () => boolean, timeoutMs = 60_000
 function countLogReads(): { count: () => number; stop: () => void } {
   let reads = 0;
   const listener = (query: { sql: string }) => {
-    if (query.sql.includes('pg_snapshot_xmin')) reads++;
+    if (query.sql.includes('pg_snapshot_xip')) reads++;
   };
   db.knex.on('query', listener);
   return { count: () => reads, stop: () => void db.knex.off('query', listener) };
