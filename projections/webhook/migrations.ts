@@ -148,4 +148,16 @@ export const webhookMigrations: Migration[] = [
       await knex.schema.dropTable('webhook_delivery_bodies');
     },
   },
+  {
+    // Counts the outbox's changes to its copy of the subscriptions, whoever made them (this
+    // outbox, one that took over, a rebuild's): an outbox reuses the copy it read for the next
+    // batch only while the count has not moved (outbox.ts, ReusedTargets).
+    name: '202611291500_webhook_outbox_targets_version',
+    async up(knex) {
+      await knex.schema.alterTable('webhook_outbox_state', (t) => t.bigInteger('targets_version').notNullable().defaultTo(0));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('webhook_outbox_state', (t) => t.dropColumn('targets_version'));
+    },
+  },
 ];

@@ -2,11 +2,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
-import { ROUTED_STORED_TYPES, fillNamedBody, legacyBody, namedBodyTemplate, routeEvent, targetWants, type RoutedEvent, type SubscriptionTarget } from '../../domain/webhook/routing.ts';
+import { ROUTED_STORED_TYPES, fillNamedBody, legacyBody, namedBodyTemplate, routeEvent, targetWants, type RoutedEvent } from '../../domain/webhook/routing.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 import { INSERT_KEPT_BODIES, keptBodies, type KeptBody } from './bodies.ts';
 import type { ClaimedDelivery, DeliveryHandoff } from './handoff.ts';
-import { applySubscriptionEvent, rowToState, type SubscriptionRow } from './subscription-rows.ts';
+import { activeTargets, batchStart, countTargetsChange, freshCheck, raiseHighWater, type BatchStart } from './outbox-start.ts';
+import { applySubscriptionEvent, type SubscriptionRow } from './subscription-rows.ts';
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhook-outbox';
 
@@ -59,46 +60,6 @@ export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent, organiz
   };
 }
 
-type Targets = Array<{ row: SubscriptionRow; target: SubscriptionTarget }>;
-
-/**
- * What a batch starts from, in one round trip: the high-water mark and the active subscriptions
- * of the organizations its events belong to. The mark is read, not locked: only outboxes (the
- * live one, a rebuild's) raise it, only upwards (raiseHighWater), and one that read it a little
- * low treats as new a few events another already turned into deliveries, whose rows exist under
- * the same ids (deliveryIdOf) and are not inserted again.
- */
-async function batchStart(trx: Knex.Transaction, organizationIds: readonly string[]): Promise<{ highWater: Position; targetsOf: Map<string, Targets> }> {
-  const result = await trx.raw(
-    `select s.commit_position as high_water_commit, s.prepare_position as high_water_prepare, t.*
-       from webhook_outbox_state s
-       left join webhook_outbox_targets t on t.organization_id = any(?::text[]) and t.status = 'active'
-      where s.id = 1`,
-    [[...organizationIds]],
-  );
-  const rows = result.rows as Array<SubscriptionRow & { high_water_commit: string; high_water_prepare: string }>;
-  const targetsOf = new Map<string, Targets>(organizationIds.map((id) => [id, []]));
-  for (const { high_water_commit: _, high_water_prepare: __, ...row } of rows) {
-    if (row.id !== null) targetsOf.get(row.organization_id)!.push({ row, target: rowToState(row) });
-  }
-  return { highWater: { commit: BigInt(rows[0]!.high_water_commit), prepare: BigInt(rows[0]!.high_water_prepare) }, targetsOf };
-}
-
-async function activeTargets(trx: Knex.Transaction, organizationId: string): Promise<Targets> {
-  const active: SubscriptionRow[] = await trx('webhook_outbox_targets').where({ organization_id: organizationId, status: 'active' });
-  return active.map((row) => ({ row, target: rowToState(row) }));
-}
-
-/** Raises the high-water mark to `position`, never lowers it; as a CTE of the insert, or alone. */
-function raiseHighWater(position: Position): { sql: string; bindings: string[] } {
-  const [commit, prepare] = [position.commit.toString(), position.prepare.toString()];
-  return {
-    sql: `update webhook_outbox_state set commit_position = ?, prepare_position = ?
-           where id = 1 and (commit_position, prepare_position) < (?::numeric, ?::numeric)`,
-    bindings: [commit, prepare, commit, prepare],
-  };
-}
-
 /** Stop a subscription's waiting deliveries: deleted or disabled means no more sending. */
 export function cancelPending(db: Knex, subscriptionId: string, reason: string) {
   return db('webhook_deliveries')
@@ -116,20 +77,34 @@ type OutboxRow = SharedBodyDelivery & { claim_token?: string; lease_ms?: number 
  * in the same statement. A claimed row's lease starts at clock_timestamp(), after the
  * reservation, not at the transaction's start.
  */
-async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[], raiseTo?: Position): Promise<string[]> {
-  const raise = raiseTo ? raiseHighWater(raiseTo) : undefined;
-  const result = await trx.raw(
-    `with kept as (${INSERT_KEPT_BODIES})${raise ? `, raised as (${raise.sql})` : ''}
+async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[], options: { raiseTo?: Position; expect?: BatchStart } = {}): Promise<string[] | null> {
+  const ctes = [`kept as (${INSERT_KEPT_BODIES})`];
+  const bindings: string[] = [keptBodies(rows)];
+  let guard = '';
+  if (options.expect) {
+    const fresh = freshCheck(options.expect);
+    ctes.push(fresh.sql);
+    bindings.push(...fresh.bindings);
+    guard = ' and (select ok from fresh)';
+  }
+  if (options.raiseTo) {
+    const raise = raiseHighWater(options.raiseTo);
+    ctes.push(`raised as (${raise.sql}${guard})`);
+    bindings.push(...raise.bindings);
+  }
+  ctes.push(`inserted as (
      insert into webhook_deliveries (id, subscription_id, organization_id, event_id, event_name, family, occurred_at, claim_token, next_attempt_at)
      select r.id, r.subscription_id, r.organization_id, r.event_id, r.event_name, r.family, r.occurred_at, r.claim_token,
             case when r.lease_ms is null then now() else clock_timestamp() + r.lease_ms * interval '1 millisecond' end
        from jsonb_to_recordset(?::jsonb) as r(id text, subscription_id text, organization_id text, event_id text, event_name text,
                                               family text, occurred_at timestamptz, claim_token uuid, lease_ms int)
+      where true${guard}
      on conflict (id) do nothing
-     returning id`,
-    [keptBodies(rows), ...(raise?.bindings ?? []), JSON.stringify(rows.map(withoutBody))],
-  );
-  return (result.rows as Array<{ id: string }>).map((row) => row.id);
+     returning id)`);
+  bindings.push(JSON.stringify(rows.map(withoutBody)));
+  const result = await trx.raw(`with ${ctes.join(', ')} select ${options.expect ? '(select ok from fresh)' : 'true'} as ok, array(select id from inserted) as ids`, bindings);
+  const [{ ok, ids }] = result.rows as Array<{ ok: boolean; ids: string[] }>;
+  return ok ? ids : null;
 }
 
 /** The row as stored: its body is kept apart. */
@@ -186,6 +161,12 @@ class Handover {
     this.handoff?.release(canceled);
   }
 
+  /** Rows built on subscriptions that turned out stale: none of them was inserted; they are built again. */
+  discard(): void {
+    this.handoff?.release([...this.claimed.values()]);
+    this.claimed.clear();
+  }
+
   /** Called once handle() is done: what happens next depends on the commit. */
   settle(): void {
     const handoff = this.handoff;
@@ -206,6 +187,85 @@ function pick({ id, subscription_id, organization_id, event_name, family, body }
   return { id, subscription_id, organization_id, event_name, family, body };
 }
 
+function routedOrganizations(events: readonly RecordedEvent[]): string[] {
+  const organizations = new Set<string>();
+  for (const event of events) {
+    const organizationId = event.data.organizationId;
+    if (!webhookTypes.has(event.type) && typeof organizationId === 'string') organizations.add(organizationId);
+  }
+  return [...organizations];
+}
+
+/**
+ * Apply the batch from `start`: fold subscription events into the outbox's copy, cancel the rows
+ * of those turned off, and insert the rows of the routed events, the high-water mark raised with
+ * them. With `expect` (a start reused from the batch before), the first insert checks it still
+ * holds and writes nothing if not: returns false, and the caller starts again from a fresh read.
+ */
+async function fill(trx: Knex.Transaction, events: readonly RecordedEvent[], start: BatchStart, handover: Handover, expect?: BatchStart): Promise<boolean> {
+  const isNew = (event: RecordedEvent) => comparePositions(event.position, start.highWater) > 0;
+  const targetsOf = new Map(start.targetsOf);
+  let rows: OutboxRow[] = [];
+  let checked = expect;
+  const flush = async (raiseTo?: Position) => {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const ids = await insertRows(trx, rows.slice(i, i + INSERT_CHUNK), { raiseTo: i === 0 ? raiseTo : undefined, expect: checked });
+      if (ids === null) return null;
+      checked = undefined;
+      handover.wasInserted(ids);
+    }
+    const raised = rows.length > 0;
+    rows = [];
+    return raised;
+  };
+
+  for (const event of events) {
+    if (webhookTypes.has(event.type)) {
+      const state = await applySubscriptionEvent(trx, 'webhook_outbox_targets', event);
+      targetsOf.delete(state.organizationId);
+      if (isNew(event)) handover.subscriptionChanged(state.subscriptionId);
+      if (isNew(event) && state.status !== 'active') {
+        await flush();
+        await cancelPending(trx, state.subscriptionId, `subscription ${state.status}`);
+        handover.cancel(state.subscriptionId);
+      }
+      continue;
+    }
+    if (!isNew(event)) continue;
+    const routed = routeEvent(event.type, event.data);
+    const organizationId = event.data.organizationId;
+    if (!routed || typeof organizationId !== 'string') continue;
+    let targets = targetsOf.get(organizationId);
+    if (!targets) {
+      targets = await activeTargets(trx, organizationId);
+      targetsOf.set(organizationId, targets);
+    }
+    const deliveryOf = deliveriesFor(event, routed, organizationId);
+    for (const { row, target } of targets) {
+      if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
+    }
+  }
+  // The mark moves with the batch's last rows when there are any, in their statement.
+  const last = events[events.length - 1];
+  const raiseTo = last && isNew(last) ? last.position : undefined;
+  const raised = await flush(raiseTo);
+  if (raised === null) return false;
+  if (!raised && raiseTo) {
+    // Nothing inserted, so nothing checked: a reused start is checked here, with the mark.
+    const raise = raiseHighWater(raiseTo);
+    const fresh = checked ? freshCheck(checked) : undefined;
+    const result = await trx.raw(
+      fresh ? `with ${fresh.sql}, raised as (${raise.sql} and (select ok from fresh)) select ok from fresh` : `${raise.sql}`,
+      fresh ? [...fresh.bindings, ...raise.bindings] : raise.bindings,
+    );
+    if (fresh && !result.rows[0].ok) return false;
+  } else if (!raised && checked) {
+    const fresh = freshCheck(checked);
+    if (!(await trx.raw(`with ${fresh.sql} select ok from fresh`, fresh.bindings)).rows[0].ok) return false;
+  }
+  return true;
+}
+
 /**
  * The outbox filler: turns store events into delivery rows for the subscriptions that wanted
  * them at that point of the history, in the transaction that moves its checkpoint. With a
@@ -217,62 +277,33 @@ function pick({ id, subscription_id, organization_id, event_name, family, body }
  * The delivery's id, derived from subscription and event (deliveryIdOf), is the second guard.
  */
 export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
+  /** What the last committed batch started from, for the next one to reuse if it still holds. */
+  let reusable: BatchStart | undefined;
   return {
     name: WEBHOOK_OUTBOX_PROJECTION,
     eventTypes: [...WEBHOOK_EVENT_TYPES, ...ROUTED_STORED_TYPES],
     tables: ['webhook_outbox_targets'],
     async handle(events, trx) {
-      const routedOrganizations = new Set<string>();
-      for (const event of events) {
-        const organizationId = event.data.organizationId;
-        if (!webhookTypes.has(event.type) && typeof organizationId === 'string') routedOrganizations.add(organizationId);
-      }
-      const { highWater, targetsOf } = await batchStart(trx, [...routedOrganizations]);
-      const isNew = (event: RecordedEvent) => comparePositions(event.position, highWater) > 0;
       const handover = new Handover(handoff, trx);
-      let rows: OutboxRow[] = [];
-      const flush = async (raiseTo?: Position) => {
-        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-          handover.wasInserted(await insertRows(trx, rows.slice(i, i + INSERT_CHUNK), i === 0 ? raiseTo : undefined));
-        }
-        const raised = rows.length > 0;
-        rows = [];
-        return raised;
-      };
-
+      const changesTargets = events.some((event) => webhookTypes.has(event.type));
+      const organizations = routedOrganizations(events);
+      const previous = reusable;
+      reusable = undefined;
       try {
-        for (const event of events) {
-          if (webhookTypes.has(event.type)) {
-            const state = await applySubscriptionEvent(trx, 'webhook_outbox_targets', event);
-            targetsOf.delete(state.organizationId);
-            if (isNew(event)) handover.subscriptionChanged(state.subscriptionId);
-            if (isNew(event) && state.status !== 'active') {
-              await flush();
-              await cancelPending(trx, state.subscriptionId, `subscription ${state.status}`);
-              handover.cancel(state.subscriptionId);
-            }
-            continue;
-          }
-          if (!isNew(event)) continue;
-          const routed = routeEvent(event.type, event.data);
-          const organizationId = event.data.organizationId;
-          if (!routed || typeof organizationId !== 'string') continue;
-          let targets = targetsOf.get(organizationId);
-          if (!targets) {
-            targets = await activeTargets(trx, organizationId);
-            targetsOf.set(organizationId, targets);
-          }
-          const deliveryOf = deliveriesFor(event, routed, organizationId);
-          for (const { row, target } of targets) {
-            if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
-          }
+        let start: BatchStart | undefined;
+        if (previous && !changesTargets && organizations.every((id) => previous.targetsOf.has(id))) {
+          if (await fill(trx, events, previous, handover, previous)) start = previous;
+          else handover.discard();
         }
-        // The mark moves with the batch's last rows when there are any, in their statement.
-        const last = events[events.length - 1];
-        const raiseTo = last && isNew(last) ? last.position : undefined;
-        if (!(await flush(raiseTo)) && raiseTo) {
-          const raise = raiseHighWater(raiseTo);
-          await trx.raw(raise.sql, raise.bindings);
+        start ??= await batchStart(trx, organizations);
+        if (start !== previous) await fill(trx, events, start, handover);
+        if (changesTargets) {
+          await countTargetsChange(trx);
+        } else {
+          const last = events[events.length - 1];
+          const highWater = last && comparePositions(last.position, start.highWater) > 0 ? last.position : start.highWater;
+          const next = { ...start, highWater, targetsOf: new Map(start.targetsOf) };
+          trx.executionPromise.then(() => (reusable = next), () => undefined);
         }
       } finally {
         handover.settle();

@@ -1,0 +1,91 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { reportFacts } from '../support/webhook.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { hex, recorded, subscriptionAndEvent } from '../support/outbox-events.ts';
+
+interface Ctx {
+  db: TestDatabase;
+}
+const test = suite<Ctx>('webhook: an outbox batch reuses what the batch before read, while it holds');
+
+test.before(async (ctx) => {
+  ctx.db = await createTestDatabase();
+});
+test.after(async (ctx) => {
+  await ctx.db.drop();
+});
+
+function anotherDecision(organizationId: string) {
+  const reportId = hex();
+  return recorded(`report-${reportId}`, 'ReportDecided', { ...reportFacts({ organizationId }, reportId) });
+}
+
+/** Runs `work` and counts the batch-start reads and the checks of a reused start (outbox-start.ts) it made. */
+async function counting(db: TestDatabase, work: () => Promise<unknown>): Promise<{ starts: number; checks: number }> {
+  const counts = { starts: 0, checks: 0 };
+  const listener = (query: { sql: string }) => {
+    if (query.sql.includes("jsonb_build_object('database'")) counts.starts++;
+    if (query.sql.includes('fresh as (')) counts.checks++;
+  };
+  db.knex.on('query', listener);
+  try {
+    await work();
+  } finally {
+    db.knex.off('query', listener);
+  }
+  return counts;
+}
+
+/** An outbox that has folded a subscription and routed one event since: what it read is reusable. */
+async function warmOutbox(db: TestDatabase) {
+  const outbox = createOutboxProjection();
+  const { organizationId, subscriptionId, created, decided } = subscriptionAndEvent();
+  await db.knex.transaction((trx) => outbox.handle([created], trx));
+  await db.knex.transaction((trx) => outbox.handle([decided], trx));
+  return { outbox, organizationId, subscriptionId, decided };
+}
+
+test('the next batch of the same organizations reads nothing before its insert, and makes the same rows', async ({ db }) => {
+  const { outbox, organizationId, subscriptionId, decided } = await warmOutbox(db);
+  const next = anotherDecision(organizationId);
+  assert.equal(await counting(db, () => db.knex.transaction((trx) => outbox.handle([next], trx))), { starts: 0, checks: 1 });
+  const rows = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).orderBy('event_id');
+  assert.equal(rows.map((row) => row.event_id).sort(), [decided.id, next.id].sort());
+});
+
+test('a subscription turned off by another outbox meanwhile: the reused start is refused and the batch routed again', async ({ db }) => {
+  const { outbox, organizationId, subscriptionId } = await warmOutbox(db);
+
+  // Another holder (a takeover, a rebuild's outbox) folds the subscription's disabling.
+  const disabled = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionDisabled', {
+    subscriptionId,
+    organizationId,
+    reason: 'manual',
+    consecutiveFailures: null,
+    disabledBy: hex(),
+    disabledAt: new Date().toISOString(),
+  });
+  disabled.revision = 1n;
+  await db.knex.transaction((trx) => createOutboxProjection().handle([disabled], trx));
+
+  const next = anotherDecision(organizationId);
+  assert.equal(await counting(db, () => db.knex.transaction((trx) => outbox.handle([next], trx))), { starts: 1, checks: 1 }, 'read again after the refused insert');
+  assert.is((await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId, event_id: next.id })).length, 0);
+});
+
+test('a batch that rolls back leaves nothing to reuse', async ({ db }) => {
+  const { outbox, organizationId } = await warmOutbox(db);
+  const lost = anotherDecision(organizationId);
+  await db.knex
+    .transaction(async (trx) => {
+      await outbox.handle([lost], trx);
+      throw new Error('the checkpoint could not be saved');
+    })
+    .catch(() => undefined);
+  const next = anotherDecision(organizationId);
+  assert.equal(await counting(db, () => db.knex.transaction((trx) => outbox.handle([next], trx))), { starts: 1, checks: 0 });
+});
+
+test.run();
