@@ -36,6 +36,20 @@ export function subscriptionAndEvent() {
   return { organizationId, subscriptionId, created, decided };
 }
 
+/** The subscription turned off by hand: the second event of its stream. */
+export function disabledEvent(subscriptionId: string, organizationId: string): RecordedEvent {
+  const disabled = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionDisabled', {
+    subscriptionId,
+    organizationId,
+    reason: 'manual',
+    consecutiveFailures: null,
+    disabledBy: hex(),
+    disabledAt: new Date().toISOString(),
+  });
+  disabled.revision = 1n;
+  return disabled;
+}
+
 /** A dispatcher stand-in that records what it is given; `accept` says whether it takes rows. */
 export function recordingHandoff(accept: boolean) {
   const taken: ClaimedDelivery[] = [];

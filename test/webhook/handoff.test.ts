@@ -8,7 +8,7 @@ import { deliveryBodies } from '../../projections/webhook/bodies.ts';
 import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { hex, recorded, recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
+import { disabledEvent, recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
 
 interface Ctx {
   db: TestDatabase;
@@ -79,15 +79,7 @@ test('rows the dispatcher does not take stay pending, due for any claim', async 
 test('a subscription disabled later in the same batch: its rows are canceled, not handed over, and those held are dropped', async ({ db }) => {
   const { handoff, taken, released, changed } = recordingHandoff(true);
   const { subscriptionId, organizationId, created, decided } = subscriptionAndEvent();
-  const disabled = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionDisabled', {
-    subscriptionId,
-    organizationId,
-    reason: 'manual',
-    consecutiveFailures: null,
-    disabledBy: hex(),
-    disabledAt: new Date().toISOString(),
-  });
-  disabled.revision = 1n;
+  const disabled = disabledEvent(subscriptionId, organizationId);
   await db.knex.transaction((trx) => createOutboxProjection(handoff).handle([created, decided, disabled], trx));
   await settled();
   const row = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).first();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import { reportFacts } from '../support/webhook.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { hex, recorded, subscriptionAndEvent } from '../support/outbox-events.ts';
+import { disabledEvent, hex, recorded, subscriptionAndEvent } from '../support/outbox-events.ts';
 
 interface Ctx {
   db: TestDatabase;
@@ -59,15 +59,7 @@ test('a subscription turned off by another outbox meanwhile: the reused start is
   const { outbox, organizationId, subscriptionId } = await warmOutbox(db);
 
   // Another holder (a takeover, a rebuild's outbox) folds the subscription's disabling.
-  const disabled = recorded(`webhook-${subscriptionId}`, 'WebhookSubscriptionDisabled', {
-    subscriptionId,
-    organizationId,
-    reason: 'manual',
-    consecutiveFailures: null,
-    disabledBy: hex(),
-    disabledAt: new Date().toISOString(),
-  });
-  disabled.revision = 1n;
+  const disabled = disabledEvent(subscriptionId, organizationId);
   await db.knex.transaction((trx) => createOutboxProjection().handle([disabled], trx));
 
   const next = anotherDecision(organizationId);
