@@ -7,14 +7,17 @@ export type Targets = Array<{ row: SubscriptionRow; target: SubscriptionTarget }
 
 /**
  * What an outbox batch starts from: the high-water mark, the active subscriptions of the
- * organizations its events belong to, and what they can be checked against later, the count of
- * changes to the outbox's copy of the subscriptions (targets_version) and the database. A batch
+ * organizations its events belong to, and what they can be checked against later: the count of
+ * changes to the outbox's copy of the subscriptions (targets_version), the database, and which
+ * table that copy is (a rebuild fills another one, beside the live one, then swaps them). A batch
  * with no subscription event leaves the copy as it found it, so the next batch may reuse this
- * without reading it again, provided its first insert finds neither the count nor the database
- * changed and the mark no lower (freshCheck).
+ * without reading it again, provided its first insert finds the count, the database and the
+ * table unchanged and the mark no lower (freshCheck).
  */
 export interface BatchStart {
   database: string;
+  /** The oid of the table `webhook_outbox_targets` names for this transaction. */
+  table: string;
   version: string;
   highWater: Position;
   targetsOf: Map<string, Targets>;
@@ -28,20 +31,21 @@ export interface BatchStart {
  */
 export async function batchStart(trx: Knex.Transaction, organizationIds: readonly string[]): Promise<BatchStart> {
   const result = await trx.raw(
-    `select jsonb_build_object('database', current_database(), 'version', s.targets_version::text,
+    `select jsonb_build_object('database', current_database(), 'table', 'webhook_outbox_targets'::regclass::oid::text,
+                               'version', s.targets_version::text,
                                'commit', s.commit_position::text, 'prepare', s.prepare_position::text) as state, t.*
        from webhook_outbox_state s
        left join webhook_outbox_targets t on t.organization_id = any(?::text[]) and t.status = 'active'
       where s.id = 1`,
     [[...organizationIds]],
   );
-  const rows = result.rows as Array<SubscriptionRow & { state: { database: string; version: string; commit: string; prepare: string } }>;
+  const rows = result.rows as Array<SubscriptionRow & { state: { database: string; table: string; version: string; commit: string; prepare: string } }>;
   const targetsOf = new Map<string, Targets>(organizationIds.map((id) => [id, []]));
   for (const { state: _, ...row } of rows) {
     if (row.id !== null) targetsOf.get(row.organization_id)!.push({ row, target: rowToState(row) });
   }
-  const { database, version, commit, prepare } = rows[0]!.state;
-  return { database, version, highWater: { commit: BigInt(commit), prepare: BigInt(prepare) }, targetsOf };
+  const { database, table, version, commit, prepare } = rows[0]!.state;
+  return { database, table, version, highWater: { commit: BigInt(commit), prepare: BigInt(prepare) }, targetsOf };
 }
 
 export async function activeTargets(trx: Knex.Transaction, organizationId: string): Promise<Targets> {
@@ -63,10 +67,10 @@ export function raiseHighWater(position: Position): { sql: string; bindings: str
 export function freshCheck(start: BatchStart): { sql: string; bindings: string[] } {
   return {
     sql: `fresh as (
-      select current_database() = ? and targets_version = ?::bigint
+      select current_database() = ? and 'webhook_outbox_targets'::regclass::oid::text = ? and targets_version = ?::bigint
              and (commit_position, prepare_position) >= (?::numeric, ?::numeric) as ok
         from webhook_outbox_state where id = 1)`,
-    bindings: [start.database, start.version, start.highWater.commit.toString(), start.highWater.prepare.toString()],
+    bindings: [start.database, start.table, start.version, start.highWater.commit.toString(), start.highWater.prepare.toString()],
   };
 }
 

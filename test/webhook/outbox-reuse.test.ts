@@ -67,6 +67,21 @@ test('a subscription turned off by another outbox meanwhile: the reused start is
   assert.is((await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId, event_id: next.id })).length, 0);
 });
 
+test('another table behind the name (a rebuild\'s switch) is not taken for the one read, even with the same change count', async ({ db }) => {
+  const { outbox, organizationId, subscriptionId } = await warmOutbox(db);
+  // The swap a rebuild makes, done by hand and without counting a change: a copy in which the
+  // subscription is off takes the name.
+  await db.knex.raw('create table webhook_outbox_targets_copy (like webhook_outbox_targets including all)');
+  await db.knex.raw(`insert into webhook_outbox_targets_copy select * from webhook_outbox_targets`);
+  await db.knex('webhook_outbox_targets_copy').where({ id: subscriptionId }).update({ status: 'disabled' });
+  await db.knex.raw('alter table webhook_outbox_targets rename to webhook_outbox_targets_retired');
+  await db.knex.raw('alter table webhook_outbox_targets_copy rename to webhook_outbox_targets');
+
+  const next = anotherDecision(organizationId);
+  assert.equal(await counting(db, () => db.knex.transaction((trx) => outbox.handle([next], trx))), { starts: 1, checks: 1 });
+  assert.is((await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId, event_id: next.id })).length, 0);
+});
+
 test('a batch that rolls back leaves nothing to reuse', async ({ db }) => {
   const { outbox, organizationId } = await warmOutbox(db);
   const lost = anotherDecision(organizationId);
