@@ -52,3 +52,11 @@ export function newCnpj(): string {
   const base = `${String(Date.now() % 1e8).padStart(8, '0')}${String(++companies).padStart(4, '0')}`;
   return base + checkDigitsOf('cnpj', base);
 }
+
+/**
+ * A trail's actions, newest first, without the recipients' notifications: those are recorded when
+ * the message has gone out, which may be before or after whatever the test did next.
+ */
+export function trailActions(trail: ReadonlyArray<{ action: string }>): string[] {
+  return trail.map((entry) => entry.action).filter((action) => action !== 'RECIPIENT_NOTIFIED');
+}
