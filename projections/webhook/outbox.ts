@@ -199,24 +199,26 @@ function routedOrganizations(events: readonly RecordedEvent[]): string[] {
 /**
  * Apply the batch from `start`: fold subscription events into the outbox's copy, cancel the rows
  * of those turned off, and insert the rows of the routed events, the high-water mark raised with
- * them. With `expect` (a start reused from the batch before), the first insert checks it still
- * holds and writes nothing if not: returns false, and the caller starts again from a fresh read.
+ * them. A `reused` start (the batch before's) is checked by the first insert, which writes nothing
+ * if it no longer holds: then this returns false, and the caller starts again from a fresh read.
  */
-async function fill(trx: Knex.Transaction, events: readonly RecordedEvent[], start: BatchStart, handover: Handover, expect?: BatchStart): Promise<boolean> {
+async function fill(trx: Knex.Transaction, events: readonly RecordedEvent[], start: BatchStart, handover: Handover, reused: boolean): Promise<boolean> {
   const isNew = (event: RecordedEvent) => comparePositions(event.position, start.highWater) > 0;
   const targetsOf = new Map(start.targetsOf);
   let rows: OutboxRow[] = [];
-  let checked = expect;
+  let unchecked = reused;
   const flush = async (raiseTo?: Position) => {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const ids = await insertRows(trx, rows.slice(i, i + INSERT_CHUNK), { raiseTo: i === 0 ? raiseTo : undefined, expect: checked });
-      if (ids === null) return null;
-      checked = undefined;
+    // With no row to insert, one statement still raises the mark or checks a reused start.
+    const statements = rows.length ? Math.ceil(rows.length / INSERT_CHUNK) : raiseTo || unchecked ? 1 : 0;
+    for (let i = 0; i < statements; i++) {
+      const chunk = rows.slice(i * INSERT_CHUNK, (i + 1) * INSERT_CHUNK);
+      const ids = await insertRows(trx, chunk, { raiseTo: i === 0 ? raiseTo : undefined, expect: unchecked ? start : undefined });
+      if (ids === null) return false;
+      unchecked = false;
       handover.wasInserted(ids);
     }
-    const raised = rows.length > 0;
     rows = [];
-    return raised;
+    return true;
   };
 
   for (const event of events) {
@@ -245,25 +247,9 @@ async function fill(trx: Knex.Transaction, events: readonly RecordedEvent[], sta
       if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
     }
   }
-  // The mark moves with the batch's last rows when there are any, in their statement.
+  // The mark moves with the batch's last rows, in their statement.
   const last = events[events.length - 1];
-  const raiseTo = last && isNew(last) ? last.position : undefined;
-  const raised = await flush(raiseTo);
-  if (raised === null) return false;
-  if (!raised && raiseTo) {
-    // Nothing inserted, so nothing checked: a reused start is checked here, with the mark.
-    const raise = raiseHighWater(raiseTo);
-    const fresh = checked ? freshCheck(checked) : undefined;
-    const result = await trx.raw(
-      fresh ? `with ${fresh.sql}, raised as (${raise.sql} and (select ok from fresh)) select ok from fresh` : `${raise.sql}`,
-      fresh ? [...fresh.bindings, ...raise.bindings] : raise.bindings,
-    );
-    if (fresh && !result.rows[0].ok) return false;
-  } else if (!raised && checked) {
-    const fresh = freshCheck(checked);
-    if (!(await trx.raw(`with ${fresh.sql} select ok from fresh`, fresh.bindings)).rows[0].ok) return false;
-  }
-  return true;
+  return flush(last && isNew(last) ? last.position : undefined);
 }
 
 /**
@@ -292,17 +278,17 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
       try {
         let start: BatchStart | undefined;
         if (previous && !changesTargets && organizations.every((id) => previous.targetsOf.has(id))) {
-          if (await fill(trx, events, previous, handover, previous)) start = previous;
+          if (await fill(trx, events, previous, handover, true)) start = previous;
           else handover.discard();
         }
         start ??= await batchStart(trx, organizations);
-        if (start !== previous) await fill(trx, events, start, handover);
+        if (start !== previous) await fill(trx, events, start, handover, false);
         if (changesTargets) {
           await countTargetsChange(trx);
         } else {
           const last = events[events.length - 1];
           const highWater = last && comparePositions(last.position, start.highWater) > 0 ? last.position : start.highWater;
-          const next = { ...start, highWater, targetsOf: new Map(start.targetsOf) };
+          const next = { ...start, highWater };
           trx.executionPromise.then(() => (reusable = next), () => undefined);
         }
       } finally {
