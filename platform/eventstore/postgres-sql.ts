@@ -8,7 +8,7 @@ export const APPEND_NOT_FIRST = 'ES410';
 
 /**
  * The shared advisory lock every append takes before its first write, which is what gives its
- * transaction an id: a reader of the log finds the appends in flight by it (readHorizonSql) and
+ * transaction an id: a reader of the log finds the appends in flight by it (readAllSql) and
  * waits for them alone, not for every transaction the database is running. An append in a
  * transaction that already has an id is refused, since that id could not be known in time to be
  * waited for; the adapter always appends in a statement of its own.

@@ -151,7 +151,7 @@ export const webhookMigrations: Migration[] = [
   {
     // Counts the outbox's changes to its copy of the subscriptions, whoever made them (this
     // outbox, one that took over, a rebuild's): an outbox reuses the copy it read for the next
-    // batch only while the count has not moved (outbox.ts, ReusedTargets).
+    // batch only while the count has not moved (BatchStart in outbox-start.ts).
     name: '202611291500_webhook_outbox_targets_version',
     async up(knex) {
       await knex.schema.alterTable('webhook_outbox_state', (t) => t.bigInteger('targets_version').notNullable().defaultTo(0));
