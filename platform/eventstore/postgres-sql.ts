@@ -8,7 +8,7 @@ export const APPEND_NOT_FIRST = 'ES410';
 
 /**
  * The shared advisory lock every append takes before its first write, which is what gives its
- * transaction an id: a reader of the log finds the appends in flight by it (readAllSql) and
+ * transaction an id: a reader of the log finds the appends in flight by it (read_horizon) and
  * waits for them alone, not for every transaction the database is running. An append in a
  * transaction that already has an id is refused, since that id could not be known in time to be
  * waited for; the adapter always appends in a statement of its own.
@@ -215,6 +215,48 @@ end
 $$;
 `;
 
+/**
+ * The read horizon: the oldest transaction this statement's snapshot saw in progress, passing over
+ * those known not to append: still running when pg_locks is looked at (once, materialized, so
+ * the two uses agree), holding their id but not the append lock (ANNOUNCE_APPEND), they never
+ * will append, since an append must come before any other write. A transaction that ended between
+ * the snapshot and the look-up is waited for as before, and so are prepared ones (no backend in
+ * pg_locks). So a projection's batch, a claim or a long report holds no reader back; only an
+ * append in flight does.
+ *
+ * A function, not a CTE of each read: its statement is planned once per connection (it takes no
+ * parameter, so its plan is generic at once), where planning it within every page took about as
+ * long as reading a page of a few hundred events. STABLE, so it runs on the calling statement's
+ * snapshot, the one the page is read with: a VOLATILE function would take a newer one, and a
+ * transaction ending in between would fall below the horizon unread.
+ */
+const readHorizonFunction = `
+create or replace function read_horizon() returns bigint language plpgsql stable as $$
+declare
+  h bigint;
+begin
+  with snap as materialized (select pg_current_snapshot() as s),
+  locks as materialized (select pid, locktype, mode, granted, transactionid, database, classid, objid, objsubid from pg_locks),
+  not_appending as materialized (
+    select own.transactionid::text::bigint as xid
+      from locks own
+     where own.locktype = 'transactionid' and own.mode = 'ExclusiveLock' and own.granted and own.pid is not null
+       and not exists (
+         select 1 from locks announced
+          where announced.pid = own.pid and announced.locktype = 'advisory' and announced.granted
+            and announced.classid = ${LockNamespace.eventAppend} and announced.objid = 1 and announced.objsubid = 2
+            and announced.database = (select oid from pg_database where datname = current_database()))
+  )
+  select least(
+    pg_snapshot_xmax(snap.s)::text::bigint,
+    (select min(x::text::bigint) from pg_snapshot_xip(snap.s) x
+      where not exists (select 1 from not_appending n where n.xid = x::text::bigint % 4294967296))
+  ) into h
+  from snap;
+  return h;
+end
+$$`;
+
 export const eventStoreMigrations: Migration[] = [
   {
     name: '202611220001_eventstore_tables',
@@ -262,6 +304,15 @@ export const eventStoreMigrations: Migration[] = [
       await knex.raw(appendBatchFunction(false));
     },
   },
+  {
+    name: '202611291600_eventstore_read_horizon_function',
+    async up(knex) {
+      await knex.raw(readHorizonFunction);
+    },
+    async down(knex) {
+      await knex.raw('drop function if exists read_horizon()');
+    },
+  },
 ];
 
 /** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
@@ -279,15 +330,9 @@ export const appendBatchSql =
  * One page of $all: the next `limit` events after a position, in order; with a filter, each is
  * marked `wanted` or not, and events that do not pass come back without their data.
  *
- * Only events below the read horizon are read, and the statement returns it (in a lateral join,
- * so even when no event qualifies): below it every append has ended, so its events are all
- * visible to this statement's snapshot, or never will be. The horizon is the oldest transaction
- * the snapshot saw in progress, passing over those known not to append: still running when the
- * statement looks at pg_locks (once, materialized, so the two uses agree), holding their id but
- * not the append lock (ANNOUNCE_APPEND), they never will append, since an append must come before
- * any other write. A transaction that ended between the snapshot and the look-up is waited for
- * as before, and so are prepared ones (no backend in pg_locks). So a projection's batch, a claim
- * or a long report holds no reader back; only an append in flight does.
+ * Only events below the read horizon (read_horizon) are read, and the statement returns it (in a
+ * lateral join, so even when no event qualifies): below it every append has ended, so its events
+ * are all visible to this statement's snapshot, or never will be.
  *
  * The filter is deliberately not in the WHERE clause. There the planner estimates it (or, on a
  * freshly loaded table without statistics, guesses it) to be selective, then prefers a bitmap
@@ -315,26 +360,7 @@ export function readAllSql(options: { eventTypes: boolean; categories: boolean; 
        order by w.transaction_id, w.global_position`
     : scan(`${columns}, data, metadata`);
   return `
-    with snap as materialized (select pg_current_snapshot() as s),
-    locks as materialized (select pid, locktype, mode, granted, transactionid, database, classid, objid, objsubid from pg_locks),
-    not_appending as materialized (
-      select own.transactionid::text::bigint as xid
-        from locks own
-       where own.locktype = 'transactionid' and own.mode = 'ExclusiveLock' and own.granted and own.pid is not null
-         and not exists (
-           select 1 from locks announced
-            where announced.pid = own.pid and announced.locktype = 'advisory' and announced.granted
-              and announced.classid = ${LockNamespace.eventAppend} and announced.objid = 1 and announced.objsubid = 2
-              and announced.database = (select oid from pg_database where datname = current_database()))
-    ),
-    horizon as materialized (
-      select least(
-        pg_snapshot_xmax(snap.s)::text::bigint,
-        (select min(x::text::bigint) from pg_snapshot_xip(snap.s) x
-          where not exists (select 1 from not_appending n where n.xid = x::text::bigint % 4294967296))
-      ) as h
-      from snap
-    )
+    with horizon as materialized (select read_horizon() as h)
     select horizon.h::text as horizon, page.*
     from horizon left join lateral (${page}) page on true`;
 }
