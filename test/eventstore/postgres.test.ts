@@ -139,6 +139,14 @@ pgOnly('a transaction that never appends holds no reader back, however old; an a
   assert.ok(comparePositions(positionA, c.position) < 0);
 });
 
+pgOnly('the read horizon runs on the snapshot of the page that calls it (STABLE), so no append can end between the two', async () => {
+  // A VOLATILE read_horizon() would take a newer snapshot than the page's: an append committing
+  // in between would count as ended for the horizon but stay unseen by the page, and be skipped
+  // for good. That window cannot be hit on purpose from a test, so the declaration is the guard.
+  const { rows } = await db.knex.raw(`select provolatile from pg_proc where proname = 'read_horizon'`);
+  assert.equal(rows, [{ provolatile: 's' }]);
+});
+
 pgOnly('a rolled-back append is never delivered and does not consume a revision', async () => {
   const cat = category();
   const { events, subscription } = subscribe(cat);
