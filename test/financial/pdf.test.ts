@@ -1,4 +1,4 @@
-import { PDFParse } from '../../platform/pdf.ts';
+import { readPdfText } from '../../platform/pdf-text.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { consolidate, gapsOf } from '../../domain/financial/analysis.ts';
@@ -9,12 +9,9 @@ const test = suite('financial statements: real PDFs');
 
 
 async function textOf(bytes: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
+  const read = await readPdfText(bytes);
+  assert.ok(read, 'pdf.js reads the PDF');
+  return read.text;
 }
 
 const LAYOUTS: Array<[string, Layout]> = [

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PDFParse } from '../../platform/pdf.ts';
+import { readPdfText } from '../../platform/pdf-text.ts';
 import { pipelineReportId } from '../../application/operation/run.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -115,9 +115,7 @@ test('the contract is generated, signed by every party, formalized, and the outc
   const download = await fetch(`${app.url}/v1/registry/${collection.registryId}/documents/${contract.contractDocumentId}/download`, { headers: { authorization: `Bearer ${tenant.token}` } });
   assert.is(download.status, 200);
   const pdf = Buffer.from(await download.arrayBuffer());
-  const parser = new PDFParse({ data: pdf });
-  const text = (await parser.getText()).text.replace(/\s+/g, ' ');
-  await parser.destroy();
+  const text = (await readPdfText(pdf))!.text.replace(/\s+/g, ' ');
   for (const expected of ['Emitente: Maria da Silva, 123.456.789-09', 'Valor: R$ 8.000,00 em 12 parcelas', 'Partes: Maria da Silva (cliente); João Souza (avalista); Banco Exemplo S.A. (interveniente)']) {
     assert.ok(text.includes(expected), `the contract says: ${expected}`);
   }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PDFParse } from '../../platform/pdf.ts';
+import { readPdfText } from '../../platform/pdf-text.ts';
 import { renderContractPdf } from '../../application/operation/contract-pdf.ts';
 import { contractFields, dueDate, fillContract, unknownContractFields, type ContractFacts } from '../../domain/operation/contract.ts';
 import type { ExecutionEvent } from '../../domain/operation/events.ts';
@@ -129,10 +129,8 @@ test('fields: money and rates in Brazilian notation, due dates on the same day o
 test('the PDF carries the filled text and the summary, and the same facts give the same bytes', async () => {
   const bytes = await renderContractPdf(`${CONTRACT.template}\nCláusula longa: ${'palavra '.repeat(2000)}🙂`, contractFacts, { title: CONTRACT.title, at: AT });
   assert.is(bytes.subarray(0, 5).toString(), '%PDF-');
-  const parser = new PDFParse({ data: bytes });
-  const { text, total } = await parser.getText();
-  await parser.destroy();
-  assert.ok(total > 1, 'a long text continues on more pages');
+  const { text, pages } = (await readPdfText(bytes))!;
+  assert.ok(pages > 1, 'a long text continues on more pages');
   const flat = text.replace(/\s+/g, ' ');
   for (const expected of ['CÉDULA DE CRÉDITO BANCÁRIO', 'Emitente: Maria da Silva, 123.456.789-09', 'R$ 8.000,00 em 12 parcelas de R$ 755,13', 'Resumo da operação', 'CET: 2,12% ao mês (28,66% ao ano)', 'Partes: Maria da Silva (cliente); João Souza (avalista)']) {
     assert.ok(flat.includes(expected), `missing: ${expected}`);

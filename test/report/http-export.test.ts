@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { PDFParse } from '../../platform/pdf.ts';
+import { readPdfText } from '../../platform/pdf-text.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
@@ -54,7 +54,7 @@ test('PDF: a signed link that works without a bearer, and exportUrl on the repor
   assert.is(file.headers.get('content-type'), 'application/pdf');
   const bytes = Buffer.from(await file.arrayBuffer());
   assert.is(bytes.subarray(0, 5).toString(), '%PDF-');
-  const text = (await new PDFParse({ data: bytes }).getText()).text;
+  const text = (await readPdfText(bytes))!.text;
   assert.match(text, /^Relatório de análise de crédito/);
   assert.match(text, /CNPJ 10\.000\.001\/0001-90/);
   assert.match(text, /No máximo 2 protestos Não atendida/);
@@ -70,7 +70,7 @@ test('PDF: a signed link that works without a bearer, and exportUrl on the repor
 
 test('PDF: the decision and its reasons first, then the subject and sections in Portuguese, R$ and pt-BR dates', async () => {
   const { url } = (await app.call('POST', `/report/${reportId}/export`, { token: tenant.token, body: { format: 'pdf' } })).body;
-  const text = (await new PDFParse({ data: Buffer.from(await (await download(url)).arrayBuffer()) }).getText()).text;
+  const text = (await readPdfText(Buffer.from(await (await download(url)).arrayBuffer())))!.text;
   const at = (fragment: string) => {
     const i = text.indexOf(fragment);
     assert.ok(i >= 0, `PDF has ${fragment}`);
@@ -211,7 +211,7 @@ test("PDF after a manual analysis: the analyst's decision and opinion lead", asy
   const analysis = await app.call('POST', '/report/analyze', { token: tenant.token, body: { id: reportId, approved: true, commentary: 'Garantia real apresentada.' } });
   assert.is(analysis.status, 200, JSON.stringify(analysis.body));
   const { url } = (await app.call('POST', `/report/${reportId}/export`, { token: tenant.token, body: { format: 'pdf' } })).body;
-  const text = (await new PDFParse({ data: Buffer.from(await (await download(url)).arrayBuffer()) }).getText()).text;
+  const text = (await readPdfText(Buffer.from(await (await download(url)).arrayBuffer())))!.text;
   const decision = text.slice(0, text.indexOf('Motivos da decisão'));
   assert.match(decision, /DECISÃO\nAprovado\n/);
   assert.match(decision, /Resultado da política: Aprovado/);

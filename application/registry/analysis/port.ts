@@ -17,6 +17,4 @@ export interface AnalysisInput {
  */
 export interface DocumentAnalyser {
   analyse(input: AnalysisInput): Promise<AnalysisOutcome>;
-  /** Load what the first analysis would otherwise wait for (libraries, models); called when the worker starts. */
-  warmUp?(): Promise<void>;
 }

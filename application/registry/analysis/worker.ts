@@ -1,4 +1,3 @@
-import type { AppContext } from '../../context.ts';
 import { EventFollower, processCheckpoint } from '../../event-follower.ts';
 import { offlineAnalyser } from './offline.ts';
 import { ANALYSIS_EVENT_TYPES, DocumentAnalysisProcess } from './process.ts';
@@ -24,13 +23,5 @@ export class DocumentAnalysisWorker extends EventFollower {
       // PersonalDataErased has no registry: its own stream.
       { concurrent: true, keyOf: (event) => String(event.data.registryId ?? event.streamName) },
     );
-    this.analyser = analyser;
-  }
-
-  private readonly analyser: DocumentAnalyser;
-
-  override async start(app: AppContext): Promise<void> {
-    void this.analyser.warmUp?.().catch((error) => app.log.warn({ err: error }, 'analyser warm-up failed; the first analysis pays for it'));
-    await super.start(app);
   }
 }

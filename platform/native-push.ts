@@ -1,2 +1,0 @@
-/** Array.prototype.push as the engine gives it, captured before anything can replace it (platform/pdf.ts). */
-export const nativePush = Array.prototype.push;

@@ -1,0 +1,117 @@
+import type { Worker } from 'node:worker_threads';
+import { startThread } from './threads.ts';
+
+export interface PdfText {
+  text: string;
+  pages: number;
+}
+
+export interface PdfRequest {
+  id: number;
+  data: Uint8Array;
+}
+
+export interface PdfReply {
+  id: number;
+  read: PdfText | null;
+}
+
+/** A thread without a document for this long ends, and its memory with it. */
+const IDLE_MS = 30_000;
+/** A document that takes longer is taken as unreadable: its thread is ended, the next starts afresh. */
+const TIMEOUT_MS = 60_000;
+
+interface Queued {
+  id: number;
+  data: Uint8Array<ArrayBuffer>;
+  resolve: (read: PdfText | null) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Reads PDFs on a thread of its own, started on the first document and ended once idle.
+ *
+ * pdf.js, once loaded with its worker module, held about 230 MB of the service's memory for good
+ * (half of it the source map tsx makes for it, decoded the first time its core-js polyfills format a
+ * stack), while most processes read a PDF now and then or never; its polyfills also replace
+ * Array.prototype.push for the whole isolate with a slower one. On a thread both stay there and go
+ * when it ends. One document at a time (pdf.js is CPU-bound: a second one on the same thread would
+ * not finish sooner), and one that sends pdf.js into a loop ends with its thread instead of holding
+ * up every document behind it.
+ */
+class PdfReader {
+  private thread: Worker | undefined;
+  private readonly queue: Queued[] = [];
+  private current: (Queued & { timer: NodeJS.Timeout }) | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private nextId = 1;
+
+  read(bytes: Uint8Array): Promise<PdfText | null> {
+    // A copy of its own to transfer: the caller's Buffer may be a view into a shared pool.
+    const data: Uint8Array<ArrayBuffer> = new Uint8Array(bytes);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, data, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.current) return;
+    const next = this.queue.shift();
+    if (!next) return this.idle();
+    clearTimeout(this.idleTimer);
+    const thread = this.ensureThread();
+    thread.ref();
+    this.current = { ...next, timer: setTimeout(() => this.end(thread, null), TIMEOUT_MS) };
+    thread.postMessage({ id: next.id, data: next.data } satisfies PdfRequest, [next.data.buffer]);
+  }
+
+  private ensureThread(): Worker {
+    if (this.thread) return this.thread;
+    const thread = startThread(new URL('./pdf-thread.ts', import.meta.url));
+    thread.on('message', (reply: PdfReply) => {
+      if (this.current?.id !== reply.id) return;
+      this.settle((current) => current.resolve(reply.read));
+    });
+    // A thread that fails before any document (it could not start) is the machine's fault, not
+    // the document's: the caller is told so and may try again later.
+    thread.on('error', (error) => this.end(thread, error));
+    thread.on('exit', () => this.end(thread, null));
+    this.thread = thread;
+    return thread;
+  }
+
+  /** The thread is gone or must go: the document it was reading is unreadable (or, on an error, fails). */
+  private end(thread: Worker, error: Error | null): void {
+    if (this.thread !== thread) return;
+    this.thread = undefined;
+    void thread.terminate();
+    this.settle((current) => (error ? current.reject(error) : current.resolve(null)));
+  }
+
+  private settle(finish: (current: Queued) => void): void {
+    const current = this.current;
+    if (!current) return this.pump();
+    clearTimeout(current.timer);
+    this.current = undefined;
+    finish(current);
+    this.pump();
+  }
+
+  private idle(): void {
+    const thread = this.thread;
+    if (!thread) return;
+    // An idle thread keeps no process alive, and ends after a while.
+    thread.unref();
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.end(thread, null), IDLE_MS);
+    this.idleTimer.unref();
+  }
+}
+
+const reader = new PdfReader();
+
+/** The text of a PDF and its page count, or null when pdf.js cannot read it (corrupt, protected, too slow). */
+export function readPdfText(bytes: Uint8Array): Promise<PdfText | null> {
+  return reader.read(bytes);
+}
