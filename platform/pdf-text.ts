@@ -39,12 +39,19 @@ interface Queued {
  * not finish sooner), and one that sends pdf.js into a loop ends with its thread instead of holding
  * up every document behind it.
  */
-class PdfReader {
+export class PdfReader {
   private thread: Worker | undefined;
   private readonly queue: Queued[] = [];
   private current: (Queued & { timer: NodeJS.Timeout }) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
+
+  constructor(private readonly limits: { idleMs: number; timeoutMs: number } = { idleMs: IDLE_MS, timeoutMs: TIMEOUT_MS }) {}
+
+  /** Whether a thread is up (it ends once idle). */
+  get running(): boolean {
+    return this.thread !== undefined;
+  }
 
   read(bytes: Uint8Array): Promise<PdfText | null> {
     // A copy of its own to transfer: the caller's Buffer may be a view into a shared pool.
@@ -62,7 +69,7 @@ class PdfReader {
     clearTimeout(this.idleTimer);
     const thread = this.ensureThread();
     thread.ref();
-    this.current = { ...next, timer: setTimeout(() => this.end(thread, null), TIMEOUT_MS) };
+    this.current = { ...next, timer: setTimeout(() => this.end(thread, null), this.limits.timeoutMs) };
     thread.postMessage({ id: next.id, data: next.data } satisfies PdfRequest, [next.data.buffer]);
   }
 
@@ -104,7 +111,7 @@ class PdfReader {
     // An idle thread keeps no process alive, and ends after a while.
     thread.unref();
     clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.end(thread, null), IDLE_MS);
+    this.idleTimer = setTimeout(() => this.end(thread, null), this.limits.idleMs);
     this.idleTimer.unref();
   }
 }

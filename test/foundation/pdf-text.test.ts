@@ -1,0 +1,37 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PdfReader } from '../../platform/pdf-text.ts';
+import { pdfWith } from '../registry/support.ts';
+
+const test = suite('PDF text on a thread of its own');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('reads text and pages, gives null for bytes pdf.js cannot open, and ends its thread once idle', async () => {
+  const reader = new PdfReader({ idleMs: 300, timeoutMs: 60_000 });
+  assert.is(reader.running, false, 'no thread before the first PDF');
+  const read = await reader.read(await pdfWith(['CONTRATO SOCIAL', 'Razão social: Exemplo Ltda']));
+  assert.ok(read);
+  assert.is(read.pages, 1);
+  assert.ok(read.text.includes('CONTRATO SOCIAL'));
+  assert.is(await reader.read(Buffer.from('%PDF-1.4 not really a pdf')), null);
+  assert.is(reader.running, true);
+  await sleep(1000);
+  assert.is(reader.running, false, 'the idle thread ended');
+  assert.ok((await reader.read(await pdfWith(['DE NOVO'])))?.text.includes('DE NOVO'), 'the next PDF starts a thread again');
+});
+
+test('a PDF not read within the limit counts as unreadable, and its thread ends', async () => {
+  const reader = new PdfReader({ idleMs: 60_000, timeoutMs: 1 });
+  assert.is(await reader.read(await pdfWith(['LENTO'])), null);
+  assert.is(reader.running, false);
+});
+
+test('PDFs sent together are read one after another, each with its own text', async () => {
+  const reader = new PdfReader({ idleMs: 100, timeoutMs: 60_000 });
+  const [first, second] = await Promise.all([reader.read(await pdfWith(['PRIMEIRO'])), reader.read(await pdfWith(['SEGUNDO']))]);
+  assert.ok(first?.text.includes('PRIMEIRO') && !first.text.includes('SEGUNDO'));
+  assert.ok(second?.text.includes('SEGUNDO') && !second.text.includes('PRIMEIRO'));
+});
+
+test.run();
