@@ -2,6 +2,7 @@ import { migrations } from '../../application/migrations.ts';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { suite } from 'uvu';
 import { createKnex } from '../../platform/database/knex.ts';
 import { migrateToLatest } from '../../platform/database/migrate.ts';
 import { startTestCluster } from './cluster.ts';
@@ -51,4 +52,16 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await c.end();
     },
   };
+}
+
+/** A uvu suite whose tests get a fresh database of their own as `db`, dropped after the suite. */
+export function databaseSuite(name: string) {
+  const test = suite<{ db: TestDatabase }>(name);
+  test.before(async (ctx) => {
+    ctx.db = await createTestDatabase();
+  });
+  test.after(async (ctx) => {
+    await ctx.db.drop();
+  });
+  return test;
 }

@@ -1,4 +1,3 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Backlog } from '../../application/webhook/backlog.ts';
 import { HeldRows } from '../../application/webhook/held-rows.ts';
@@ -7,20 +6,10 @@ import { namedBody } from '../../domain/webhook/routing.ts';
 import { deliveryBodies } from '../../projections/webhook/bodies.ts';
 import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { databaseSuite } from '../support/db.ts';
 import { disabledEvent, recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
 
-interface Ctx {
-  db: TestDatabase;
-}
-const test = suite<Ctx>('webhook: the outbox hands new rows to the local dispatcher');
-
-test.before(async (ctx) => {
-  ctx.db = await createTestDatabase();
-});
-test.after(async (ctx) => {
-  await ctx.db.drop();
-});
+const test = databaseSuite('webhook: the outbox hands new rows to the local dispatcher');
 
 test('a row the dispatcher takes is inserted claimed with its lease, and handed over once committed', async ({ db }) => {
   const { handoff, taken, released } = recordingHandoff(true);

@@ -1,21 +1,10 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { databaseSuite, type TestDatabase } from '../support/db.ts';
 import { recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
 
-interface Ctx {
-  db: TestDatabase;
-}
-const test = suite<Ctx>('webhook: the outbox high-water mark (no history sent again)');
-
-test.before(async (ctx) => {
-  ctx.db = await createTestDatabase();
-});
-test.after(async (ctx) => {
-  await ctx.db.drop();
-});
+const test = databaseSuite('webhook: the outbox high-water mark (no history sent again)');
 
 async function mark(db: TestDatabase): Promise<bigint> {
   return BigInt((await db.knex('webhook_outbox_state').where({ id: 1 }).first()).commit_position);

@@ -1,21 +1,10 @@
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import { reportFacts } from '../support/webhook.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { databaseSuite, type TestDatabase } from '../support/db.ts';
 import { disabledEvent, hex, recorded, subscriptionAndEvent } from '../support/outbox-events.ts';
 
-interface Ctx {
-  db: TestDatabase;
-}
-const test = suite<Ctx>('webhook: an outbox batch reuses what the batch before read, while it holds');
-
-test.before(async (ctx) => {
-  ctx.db = await createTestDatabase();
-});
-test.after(async (ctx) => {
-  await ctx.db.drop();
-});
+const test = databaseSuite('webhook: an outbox batch reuses what the batch before read, while it holds');
 
 function anotherDecision(organizationId: string) {
   const reportId = hex();
