@@ -17,7 +17,7 @@ import {
   type Subscription,
   type SubscriptionHandler,
 } from './port.ts';
-import { WRONG_EXPECTED_REVISION, appendBatchSql, appendSql, eventColumns, readAllSql } from './postgres-sql.ts';
+import { WRONG_EXPECTED_REVISION, appendBatchSql, appendSql, eventColumns, readAllSql, readAllStatementName } from './postgres-sql.ts';
 import { PollingSubscription } from './postgres-subscription.ts';
 import { SharedTail } from './postgres-tail.ts';
 
@@ -78,6 +78,15 @@ export interface PageResult extends ReadAllResult {
   more: boolean;
 }
 
+/**
+ * An int8 that pg sent as text. Parsing a string into a BigInt costs about 100 ns, and a page of
+ * 1,000 events has three per event: as much as a tenth of reading the page. Through a Number it
+ * costs half, and is exact up to 15 digits (every 15-digit integer is below 2^53).
+ */
+function int8(text: string): bigint {
+  return text.length <= 15 ? BigInt(Number(text)) : BigInt(text);
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -85,8 +94,8 @@ function toRecorded(row: EventRow): RecordedEvent {
     type: row.event_type,
     data: row.data,
     metadata: row.metadata ?? {},
-    revision: BigInt(row.revision),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    revision: int8(row.revision),
+    position: { commit: int8(row.transaction_id), prepare: int8(row.global_position) },
     createdAt: row.created_at,
   };
 }
@@ -112,6 +121,8 @@ export class PostgresEventStore implements EventStore {
   /** Loops writing queued appends, at most concurrentCommits. */
   private committers = 0;
   private readonly tail: SharedTail;
+  /** The highest read horizon a page has found (0: none yet); below it every event is final. */
+  private knownHorizon = 0n;
 
   constructor(
     private readonly knex: Knex,
@@ -273,19 +284,44 @@ export class PostgresEventStore implements EventStore {
     if (maxCount !== undefined && !(Number.isInteger(maxCount) && maxCount > 0)) {
       throw new RangeError(`maxCount must be a positive integer, got ${maxCount}`);
     }
+    if (comparePositions(after, this.belowKnownHorizon()) >= 0) return this.readBelow('fresh', after, filter, maxCount);
+    const page = await this.readBelow('known', after, filter, maxCount);
+    if (page.more) return page;
+    // The known horizon came first: the rest of the page up to the current one.
+    const rest = await this.readBelow('fresh', page.checkpoint, filter, maxCount === undefined ? undefined : maxCount - page.scanned);
+    return { events: [...page.events, ...rest.events], checkpoint: rest.checkpoint, passedEvents: page.passedEvents || rest.passedEvents, more: rest.more };
+  }
+
+  private belowKnownHorizon(): Position {
+    return { commit: this.knownHorizon - 1n, prepare: MAX_INT64 };
+  }
+
+  /** One statement: the page after `after`, below the horizon it finds ('fresh') or below knownHorizon. */
+  private async readBelow(horizon: 'fresh' | 'known', after: Position, filter: EventFilter | undefined, maxCount: number | undefined): Promise<PageResult & { scanned: number }> {
     const eventTypes = filter?.eventTypes;
     const categories = filter?.categories;
-    const sql = readAllSql({ eventTypes: eventTypes !== undefined, categories: categories !== undefined, limit: maxCount !== undefined });
+    const shape = { eventTypes: eventTypes !== undefined, categories: categories !== undefined, limit: maxCount !== undefined, horizon };
     const bindings: Knex.RawBinding[] = [];
     if (eventTypes !== undefined) bindings.push([...eventTypes]);
     if (categories !== undefined) bindings.push([...categories]);
+    // Taken once: another page may raise knownHorizon while this one reads, and this page's
+    // checkpoint must not pass what its own statement was bound to.
+    const known = this.knownHorizon;
+    if (horizon === 'known') bindings.push(known.toString());
     bindings.push(after.commit.toString(), after.prepare.toString());
     if (maxCount !== undefined) bindings.push(maxCount);
 
-    const { rows } = (await this.knex.raw(sql, bindings)) as {
-      rows: (Partial<EventRow> & { horizon: string; wanted?: boolean | null })[];
+    // A prepared statement per shape and connection: planning the page's statement took a third
+    // of a millisecond each time, and its generic plan is the same index scan.
+    const { rows } = (await this.knex.raw(readAllSql(shape), bindings).options({ name: readAllStatementName(shape) })) as {
+      rows: (Partial<EventRow> & { horizon?: string; wanted?: boolean | null })[];
     };
-    const horizon = BigInt(rows[0]!.horizon);
+    let below: Position = { commit: known - 1n, prepare: MAX_INT64 };
+    if (horizon === 'fresh') {
+      const found = BigInt(rows[0]!.horizon!);
+      if (found > this.knownHorizon) this.knownHorizon = found;
+      below = { commit: found - 1n, prepare: MAX_INT64 };
+    }
     const scanned = rows.filter((r) => r.global_position != null);
     const filtered = eventTypes !== undefined || categories !== undefined;
     const events = (filtered ? scanned.filter((r) => r.wanted) : scanned).map((r) => toRecorded(r as EventRow));
@@ -294,13 +330,12 @@ export class PostgresEventStore implements EventStore {
     let checkpoint: Position;
     if (more) {
       const last = scanned[scanned.length - 1]!;
-      checkpoint = { commit: BigInt(last.transaction_id!), prepare: BigInt(last.global_position!) };
+      checkpoint = { commit: int8(last.transaction_id!), prepare: int8(last.global_position!) };
     } else {
       // Everything below the horizon has been read: no append there can still commit.
-      const caughtUp = { commit: horizon - 1n, prepare: MAX_INT64 };
-      checkpoint = comparePositions(caughtUp, after) > 0 ? caughtUp : after;
+      checkpoint = comparePositions(below, after) > 0 ? below : after;
     }
-    return { events, checkpoint, passedEvents: scanned.length > 0, more };
+    return { events, checkpoint, passedEvents: scanned.length > 0, more, scanned: scanned.length };
   }
 
   subscribeToAll(handler: SubscriptionHandler, options: SubscribeOptions = {}): Subscription {

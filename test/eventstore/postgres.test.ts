@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
-import { APPEND_NOT_FIRST } from '../../platform/eventstore/postgres-sql.ts';
+import { APPEND_NOT_FIRST, READ_ALL_STATEMENT, readAllStatementName } from '../../platform/eventstore/postgres-sql.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { eventStoreContract } from './contract.ts';
 
@@ -106,6 +106,30 @@ pgOnly('late commit: A takes an earlier position, B commits first; the subscribe
   await subscription.stop();
   assert.equal(events.map((e) => e.type), ['A', 'B']);
   assert.equal(events[0]!.position, positionA);
+});
+
+pgOnly('a reader behind a horizon it found earlier reads up to it without looking it up, then on to the current one', async () => {
+  const cat = category();
+  const a = await openTransaction();
+  await a.append(`${cat}-a`, 'A', {});
+  await store.appendToStream(`${cat}-b`, [{ type: 'B', data: {} }]);
+  // A reader of its own, so that nothing else moves its horizon on: it finds it at A, in flight.
+  const reader = new PostgresEventStore(db.knex);
+  assert.equal((await reader.readAll({ filter: { categories: [cat] } })).events, []);
+  await a.end('commit');
+  await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
+
+  const statements: string[] = [];
+  const listener = (query: { options?: { name?: string } }) => {
+    if (query.options?.name?.startsWith(READ_ALL_STATEMENT)) statements.push(query.options.name);
+  };
+  db.knex.on('query', listener);
+  const page = await reader.readAll({ filter: { categories: [cat] } });
+  db.knex.off('query', listener);
+  await reader.close();
+  assert.equal(page.events.map((e) => e.type), ['A', 'B', 'C']);
+  const shape = { eventTypes: false, categories: true, limit: false } as const;
+  assert.equal(statements, [readAllStatementName({ ...shape, horizon: 'known' }), readAllStatementName({ ...shape, horizon: 'fresh' })]);
 });
 
 pgOnly('an append must be its transaction\'s first write: one that already took an id is refused, and writes nothing', async () => {
