@@ -87,6 +87,11 @@ function int8(text: string): bigint {
   return text.length <= 15 ? BigInt(Number(text)) : BigInt(text);
 }
 
+/** The last position a transaction below `horizon` can have: a reader that has read up to it is caught up to the horizon. */
+function justBelow(horizon: bigint): Position {
+  return { commit: horizon - 1n, prepare: MAX_INT64 };
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -284,16 +289,12 @@ export class PostgresEventStore implements EventStore {
     if (maxCount !== undefined && !(Number.isInteger(maxCount) && maxCount > 0)) {
       throw new RangeError(`maxCount must be a positive integer, got ${maxCount}`);
     }
-    if (comparePositions(after, this.belowKnownHorizon()) >= 0) return this.readBelow('fresh', after, filter, maxCount);
+    if (comparePositions(after, justBelow(this.knownHorizon)) >= 0) return this.readBelow('fresh', after, filter, maxCount);
     const page = await this.readBelow('known', after, filter, maxCount);
     if (page.more) return page;
     // The known horizon came first: the rest of the page up to the current one.
     const rest = await this.readBelow('fresh', page.checkpoint, filter, maxCount === undefined ? undefined : maxCount - page.scanned);
     return { events: [...page.events, ...rest.events], checkpoint: rest.checkpoint, passedEvents: page.passedEvents || rest.passedEvents, more: rest.more };
-  }
-
-  private belowKnownHorizon(): Position {
-    return { commit: this.knownHorizon - 1n, prepare: MAX_INT64 };
   }
 
   /** One statement: the page after `after`, below the horizon it finds ('fresh') or below knownHorizon. */
@@ -316,11 +317,10 @@ export class PostgresEventStore implements EventStore {
     const { rows } = (await this.knex.raw(readAllSql(shape), bindings).options({ name: readAllStatementName(shape) })) as {
       rows: (Partial<EventRow> & { horizon?: string; wanted?: boolean | null })[];
     };
-    let below: Position = { commit: known - 1n, prepare: MAX_INT64 };
+    let bound = known;
     if (horizon === 'fresh') {
-      const found = BigInt(rows[0]!.horizon!);
-      if (found > this.knownHorizon) this.knownHorizon = found;
-      below = { commit: found - 1n, prepare: MAX_INT64 };
+      bound = BigInt(rows[0]!.horizon!);
+      if (bound > this.knownHorizon) this.knownHorizon = bound;
     }
     const scanned = rows.filter((r) => r.global_position != null);
     const filtered = eventTypes !== undefined || categories !== undefined;
@@ -333,6 +333,7 @@ export class PostgresEventStore implements EventStore {
       checkpoint = { commit: int8(last.transaction_id!), prepare: int8(last.global_position!) };
     } else {
       // Everything below the horizon has been read: no append there can still commit.
+      const below = justBelow(bound);
       checkpoint = comparePositions(below, after) > 0 ? below : after;
     }
     return { events, checkpoint, passedEvents: scanned.length > 0, more, scanned: scanned.length };
