@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { PING_EVENT } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { ROUTED_STORED_TYPES, namedBody, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
-import { INSERT_KEPT_BODIES, keptBodies } from '../../projections/webhook/bodies.ts';
+import { insertKeptBodies, keptBodies } from '../../projections/webhook/bodies.ts';
 import { deliveriesFor, deliveryIdOf, withoutBody, type DeliveryInsert, type SharedBodyDelivery } from '../../projections/webhook/outbox.ts';
 import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
 import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
@@ -99,7 +99,7 @@ export async function replay(app: AppContext, principal: Principal, subscription
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
       await app.db.transaction(async (trx) => {
-        await trx.raw(INSERT_KEPT_BODIES, [keptBodies(chunk)]);
+        await trx.raw(insertKeptBodies(), [keptBodies(chunk)]);
         await trx('webhook_deliveries').insert(chunk.map(withoutBody)).onConflict('id').merge(requeue(trx));
       });
     }

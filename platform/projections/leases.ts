@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
 import type { Position } from '../eventstore/port.ts';
+import type { Fence } from './projection.ts';
 
 /**
  * Leases with a fencing token: how a singleton (a projection's runner) runs in one process at a
@@ -89,10 +90,6 @@ export async function releaseLease(db: Knex, lease: Lease): Promise<void> {
 }
 
 /**
- * The fence: throws LeaseLost unless the lease is still this token's. The share lock keeps a
- * takeover waiting until this transaction ends, so the new holder reads what it committed.
- */
-/**
  * The checkpoint moves to `position` only while `lease` is still the holder's, in one statement:
  * the lease row is share-locked by the same statement (a takeover waits for this commit), and an
  * update that finds the lease gone changes nothing and is refused.
@@ -106,3 +103,30 @@ export async function saveCheckpointHoldingLease(trx: Knex.Transaction, name: st
   if (rowCount !== 1) throw new LeaseLost(lease);
 }
 
+
+/**
+ * The same fence as a checkpoint compare-and-set, for a batch written in one statement
+ * (Projection.writeFenced): `fence` locks the checkpoint row and holds if it is still at
+ * `expected` and the lease still this token's (share-locked, as above); the checkpoint moves to
+ * `position` only if the statement's whole condition holds. Under READ COMMITTED a row changed
+ * since the statement's snapshot is locked in its newest version and compared as such, so a
+ * moved checkpoint is seen.
+ */
+export function checkpointFence(name: string, expected: Position, position: Position, lease: Lease): Fence {
+  return {
+    check: {
+      sql: `fence as (
+         select (c.commit_position, c.prepare_position) = (?::numeric, ?::numeric)
+                and exists (select 1 from projection_leases l where l.name = ? and l.token = ? for share) as ok
+           from projection_checkpoints c where c.name = ? for update)`,
+      bindings: [expected.commit.toString(), expected.prepare.toString(), lease.name, String(lease.token), name],
+    },
+    guard: 'coalesce((select ok from fence), false)',
+    save: (condition) => ({
+      sql: `saved as (
+         update projection_checkpoints set commit_position = ?, prepare_position = ?, updated_at = now()
+          where name = ? and ${condition})`,
+      bindings: [position.commit.toString(), position.prepare.toString(), name],
+    }),
+  };
+}

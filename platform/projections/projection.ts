@@ -14,6 +14,28 @@ export interface Projection {
   tables: readonly string[];
   /** `context` is always given by the runner, a rebuild and a parked retry; a test driving a handler may leave it out. */
   handle(events: readonly RecordedEvent[], trx: Knex.Transaction, context?: ProjectionContext): Promise<void>;
+  /**
+   * Optional, for a projection on a hot path: the batch written by one statement of its own, with
+   * the fence's CTEs and every write of it guarded by the fence (see Fence), so that the statement
+   * either writes the batch and moves the checkpoint, or writes nothing. True: written. False:
+   * nothing written (the fence or the projection's own check refused). Undefined: this batch needs
+   * `handle`, and nothing was sent. Either way but true, the runner writes the batch with `handle`
+   * in a transaction, which says why a fence refused.
+   */
+  writeFenced?(events: readonly RecordedEvent[], db: Knex, fence: Fence): Promise<boolean | undefined>;
+}
+
+/**
+ * What a batch written in one statement must carry (Projection.writeFenced). `check`, the first
+ * CTE, locks the checkpoint row and finds whether it is where this writer left it and the lease
+ * still its own; `guard` holds only then. `save(condition)` is the CTE that moves the checkpoint
+ * when `condition` holds: the statement's whole condition, the fence's and any check of the
+ * projection's own, so that the checkpoint never moves past a batch the statement did not write.
+ */
+export interface Fence {
+  check: { sql: string; bindings: string[] };
+  guard: string;
+  save(condition: string): { sql: string; bindings: string[] };
 }
 
 /**

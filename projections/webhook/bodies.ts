@@ -28,9 +28,12 @@ export function keptBodies(deliveries: ReadonlyArray<{ event_id: string; kept: K
   return JSON.stringify([...unique.values()]);
 }
 
-/** An insert of kept bodies from `keptBodies`' JSON, as a CTE or a statement; one already kept stays. */
-export const INSERT_KEPT_BODIES = `insert into webhook_delivery_bodies (event_id, kind, body)
-  select k.event_id, k.kind, k.body from jsonb_to_recordset(?::jsonb) as k(event_id text, kind text, body text)
+/**
+ * An insert of kept bodies from `keptBodies`' JSON, as a CTE or a statement; one already kept
+ * stays. As a CTE, it inserts only where the statement's `condition` holds.
+ */
+export const insertKeptBodies = (condition = 'true') => `insert into webhook_delivery_bodies (event_id, kind, body)
+  select k.event_id, k.kind, k.body from jsonb_to_recordset(?::jsonb) as k(event_id text, kind text, body text) where ${condition}
   on conflict (event_id, kind) do nothing`;
 
 /** The bodies of these deliveries as they are sent. */

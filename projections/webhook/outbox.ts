@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
 import { ROUTED_STORED_TYPES, fillNamedBody, legacyBody, namedBodyTemplate, routeEvent, targetWants, type RoutedEvent } from '../../domain/webhook/routing.ts';
-import type { Projection } from '../../platform/projections/projection.ts';
-import { INSERT_KEPT_BODIES, keptBodies, type KeptBody } from './bodies.ts';
+import type { Fence, Projection } from '../../platform/projections/projection.ts';
+import { insertKeptBodies, keptBodies, type KeptBody } from './bodies.ts';
 import type { ClaimedDelivery, DeliveryHandoff } from './handoff.ts';
-import { activeTargets, batchStart, countTargetsChange, freshCheck, raiseHighWater, type BatchStart } from './outbox-start.ts';
+import { activeTargets, batchStart, countTargetsChange, freshCheck, raiseHighWater, type BatchStart, type Targets } from './outbox-start.ts';
 import { applySubscriptionEvent, type SubscriptionRow } from './subscription-rows.ts';
 
 export const WEBHOOK_OUTBOX_PROJECTION = 'webhook-outbox';
@@ -77,19 +77,36 @@ type OutboxRow = SharedBodyDelivery & { claim_token?: string; lease_ms?: number 
  * in the same statement. A claimed row's lease starts at clock_timestamp(), after the
  * reservation, not at the transaction's start.
  */
-async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[], options: { raiseTo?: Position; expect?: BatchStart } = {}): Promise<string[] | null> {
-  const ctes = [`kept as (${INSERT_KEPT_BODIES})`];
-  const bindings: string[] = [keptBodies(rows)];
-  let guard = '';
+async function insertRows(
+  db: Knex | Knex.Transaction,
+  rows: readonly OutboxRow[],
+  options: { raiseTo?: Position; expect?: BatchStart; fence?: Fence } = {},
+): Promise<string[] | null> {
+  const ctes: string[] = [];
+  const bindings: string[] = [];
+  const checks: string[] = ['true'];
+  if (options.fence) {
+    ctes.push(options.fence.check.sql);
+    bindings.push(...options.fence.check.bindings);
+    checks.push(options.fence.guard);
+  }
   if (options.expect) {
     const fresh = freshCheck(options.expect);
     ctes.push(fresh.sql);
     bindings.push(...fresh.bindings);
-    guard = ' and (select ok from fresh)';
+    checks.push('(select ok from fresh)');
   }
+  const condition = checks.join(' and ');
+  if (options.fence) {
+    const save = options.fence.save(condition);
+    ctes.push(save.sql);
+    bindings.push(...save.bindings);
+  }
+  ctes.push(`kept as (${insertKeptBodies(condition)})`);
+  bindings.push(keptBodies(rows));
   if (options.raiseTo) {
     const raise = raiseHighWater(options.raiseTo);
-    ctes.push(`raised as (${raise.sql}${guard})`);
+    ctes.push(`raised as (${raise.sql} and ${condition})`);
     bindings.push(...raise.bindings);
   }
   ctes.push(`inserted as (
@@ -98,11 +115,11 @@ async function insertRows(trx: Knex.Transaction, rows: readonly OutboxRow[], opt
             case when r.lease_ms is null then now() else clock_timestamp() + r.lease_ms * interval '1 millisecond' end
        from jsonb_to_recordset(?::jsonb) as r(id text, subscription_id text, organization_id text, event_id text, event_name text,
                                               family text, occurred_at timestamptz, claim_token uuid, lease_ms int)
-      where true${guard}
+      where ${condition}
      on conflict (id) do nothing
      returning id)`);
   bindings.push(JSON.stringify(rows.map(withoutBody)));
-  const result = await trx.raw(`with ${ctes.join(', ')} select ${options.expect ? '(select ok from fresh)' : 'true'} as ok, array(select id from inserted) as ids`, bindings);
+  const result = await db.raw(`with ${ctes.join(', ')} select ${condition} as ok, array(select id from inserted) as ids`, bindings);
   const [{ ok, ids }] = result.rows as Array<{ ok: boolean; ids: string[] }>;
   return ok ? ids : null;
 }
@@ -113,7 +130,7 @@ export function withoutBody<T extends SharedBodyDelivery>({ body: _, kept: __, .
 }
 
 /**
- * Rows the local dispatcher takes are inserted claimed and kept here until the transaction ends:
+ * Rows the local dispatcher takes are inserted claimed and kept here until their batch ends:
  * committed, the ones really inserted (a row that already existed was not, and is someone else's)
  * are handed over; rolled back, or canceled within the batch, they are released.
  */
@@ -123,10 +140,7 @@ class Handover {
   private readonly reservedAt = Date.now();
   private readonly changed = new Set<string>();
 
-  constructor(
-    private readonly handoff: DeliveryHandoff | undefined,
-    private readonly trx: Knex.Transaction,
-  ) {}
+  constructor(private readonly handoff: DeliveryHandoff | undefined) {}
 
   row(target: SubscriptionRow, delivery: SharedBodyDelivery): OutboxRow {
     const lease = this.handoff?.reserve(delivery.organization_id) ?? null;
@@ -167,19 +181,20 @@ class Handover {
     this.claimed.clear();
   }
 
-  /** Called once handle() is done: what happens next depends on the commit. */
-  settle(): void {
+  /** Called once the batch is written: what happens next depends on whether it committed, now or when `commit` settles. */
+  settle(commit: Promise<unknown> | boolean): void {
     const handoff = this.handoff;
     if (!handoff || (!this.claimed.size && !this.changed.size)) return;
     const all = [...this.claimed.values()];
-    this.trx.executionPromise.then(
-      () => {
-        if (this.changed.size) handoff.changed([...this.changed]);
-        handoff.take(all.filter((d) => this.inserted.has(d.id)), this.reservedAt);
-        handoff.release(all.filter((d) => !this.inserted.has(d.id)));
-      },
-      () => handoff.release(all),
-    );
+    const committed = () => {
+      if (this.changed.size) handoff.changed([...this.changed]);
+      handoff.take(all.filter((d) => this.inserted.has(d.id)), this.reservedAt);
+      handoff.release(all.filter((d) => !this.inserted.has(d.id)));
+    };
+    const rolledBack = () => handoff.release(all);
+    if (typeof commit !== 'boolean') commit.then(committed, rolledBack);
+    else if (commit) committed();
+    else rolledBack();
   }
 }
 
@@ -194,6 +209,24 @@ function routedOrganizations(events: readonly RecordedEvent[]): string[] {
     if (!webhookTypes.has(event.type) && typeof organizationId === 'string') organizations.add(organizationId);
   }
   return [...organizations];
+}
+
+interface Routing {
+  routed: RoutedEvent;
+  organizationId: string;
+}
+
+/** What subscribers see of the event, and whose it is; undefined when it is sent to nobody. */
+function routingOf(event: RecordedEvent): Routing | undefined {
+  const routed = routeEvent(event.type, event.data);
+  const organizationId = event.data.organizationId;
+  return routed && typeof organizationId === 'string' ? { routed, organizationId } : undefined;
+}
+
+/** The rows a routed event makes for its organization's active subscriptions, `targets`. */
+function rowsOf(event: RecordedEvent, { routed, organizationId }: Routing, targets: Targets, handover: Handover): OutboxRow[] {
+  const deliveryOf = deliveriesFor(event, routed, organizationId);
+  return targets.filter(({ target }) => targetWants(target, routed)).map(({ row }) => handover.row(row, deliveryOf(row)));
 }
 
 /**
@@ -233,19 +266,10 @@ async function fill(trx: Knex.Transaction, events: readonly RecordedEvent[], sta
       }
       continue;
     }
-    if (!isNew(event)) continue;
-    const routed = routeEvent(event.type, event.data);
-    const organizationId = event.data.organizationId;
-    if (!routed || typeof organizationId !== 'string') continue;
-    let targets = targetsOf.get(organizationId);
-    if (!targets) {
-      targets = await activeTargets(trx, organizationId);
-      targetsOf.set(organizationId, targets);
-    }
-    const deliveryOf = deliveriesFor(event, routed, organizationId);
-    for (const { row, target } of targets) {
-      if (targetWants(target, routed)) rows.push(handover.row(row, deliveryOf(row)));
-    }
+    const routing = isNew(event) && routingOf(event);
+    if (!routing) continue;
+    if (!targetsOf.has(routing.organizationId)) targetsOf.set(routing.organizationId, await activeTargets(trx, routing.organizationId));
+    rows.push(...rowsOf(event, routing, targetsOf.get(routing.organizationId)!, handover));
   }
   // The mark moves with the batch's last rows, in their statement.
   const last = events[events.length - 1];
@@ -270,7 +294,7 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
     eventTypes: [...WEBHOOK_EVENT_TYPES, ...ROUTED_STORED_TYPES],
     tables: ['webhook_outbox_targets'],
     async handle(events, trx) {
-      const handover = new Handover(handoff, trx);
+      const handover = new Handover(handoff);
       const changesTargets = events.some((event) => webhookTypes.has(event.type));
       const organizations = routedOrganizations(events);
       const previous = reusable;
@@ -292,7 +316,37 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
           trx.executionPromise.then(() => (reusable = next), () => undefined);
         }
       } finally {
-        handover.settle();
+        handover.settle(trx.executionPromise);
+      }
+    },
+
+    /**
+     * The common batch under a burst, alone in one statement with the runner's checkpoint: no
+     * subscription event, and every organization's subscriptions known from the batch before,
+     * whose start is checked in the same statement (freshCheck). Anything else goes to handle().
+     */
+    async writeFenced(events, db, fence) {
+      const previous = reusable;
+      const organizations = routedOrganizations(events);
+      if (!previous || events.some((event) => webhookTypes.has(event.type)) || !organizations.every((id) => previous.targetsOf.has(id))) return undefined;
+      reusable = undefined;
+      const handover = new Handover(handoff);
+      const isNew = (event: RecordedEvent) => comparePositions(event.position, previous.highWater) > 0;
+      let written = false;
+      try {
+        const rows = events.flatMap((event) => {
+          const routing = isNew(event) && routingOf(event);
+          return routing ? rowsOf(event, routing, previous.targetsOf.get(routing.organizationId)!, handover) : [];
+        });
+        const last = events[events.length - 1]!;
+        const ids = await insertRows(db, rows, { raiseTo: isNew(last) ? last.position : undefined, expect: previous, fence });
+        if (ids === null) return false;
+        handover.wasInserted(ids);
+        written = true;
+        reusable = { ...previous, highWater: isNew(last) ? last.position : previous.highWater };
+        return true;
+      } finally {
+        handover.settle(written);
       }
     },
   };

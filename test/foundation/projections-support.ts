@@ -44,6 +44,29 @@ export function counter(by = 'A', before?: (tag: string) => Promise<void> | void
   };
 }
 
+/**
+ * The counter with Projection.writeFenced: a batch goes in one statement guarded by the runner's
+ * fence, its rows marked `by` + '1'; handle() (the transaction path) marks them `by`. Where the
+ * statement would need the checkpoint row first (a projection's very first batch), the fence
+ * refuses and the transaction path writes the batch.
+ */
+export function fencedCounter(by = 'A'): Projection {
+  return {
+    ...counter(by),
+    async writeFenced(events, db, fence) {
+      const save = fence.save(fence.guard);
+      const { rows } = await db.raw(
+        `with ${fence.check.sql}, ${save.sql},
+              applied as (insert into test_applied (tag, stream, by)
+                          select tag, stream, ? from unnest(?::text[], ?::text[]) as e(tag, stream) where ${fence.guard})
+         select ${fence.guard} as ok`,
+        [...fence.check.bindings, ...save.bindings, `${by}1`, events.map((e) => String(e.data.tag)), events.map((e) => e.streamName)],
+      );
+      return rows[0].ok as boolean;
+    },
+  };
+}
+
 /** Append n events `Counted-<i>` (or of another type) over five streams; their positions in order. */
 export async function appendCounted(store: PostgresEventStore, n: number, type = 'Counted', from = 0): Promise<Position[]> {
   const positions: Position[] = [];

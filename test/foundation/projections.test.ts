@@ -12,7 +12,7 @@ import { createReadYourWrites } from '../../platform/projections/read-your-write
 import { rebuildProjection } from '../../platform/projections/rebuild.ts';
 import { ProjectionRunner, type RunnerOptions } from '../../platform/projections/runner.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { COUNTER, appendCounted, appliedCounts, checkpointOf, counter, createAppliedTable, exactlyOnce, reached, waitFor } from './projections-support.ts';
+import { COUNTER, appendCounted, appliedCounts, checkpointOf, counter, createAppliedTable, exactlyOnce, fencedCounter, reached, waitFor } from './projections-support.ts';
 
 const log = bunyan.createLogger({ name: 'test', level: 'fatal' });
 
@@ -111,36 +111,40 @@ test('a lease lost in the middle of a batch: the old holder cannot write it and 
   assert.equal(await exactlyOnce(database.knex, 20), []);
 });
 
-test('two workers on one checkpoint, the lease taken from each in turn mid-stream: every event applied once', async ({ database, store }) => {
-  const db = database.knex;
-  const otherPool = createKnex(database.url, 5);
-  const otherStore = new PostgresEventStore(otherPool, { pollIntervalMs: 10 });
-  let positions = await appendCounted(store, 100);
-  const a = runner(db, store, counter('A'));
-  const b = runner(otherPool, otherStore, counter('B'));
-  // Both start against the same backlog at the same moment.
-  await Promise.all([a.start(), b.start()]);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const caughtUp = await reached(db, positions.at(-1)!);
-    const workers = await db('test_applied').distinct().pluck('by');
-    if (caughtUp && workers.length === 2) break;
-    assert.ok(Date.now() < deadline, `both workers took part in time (so far: ${workers})`);
-    if (caughtUp) positions = [...positions, ...(await appendCounted(store, 5, 'Counted', positions.length))];
-    // Let the current holder write a batch, then take the lease from it as if it had expired.
-    const at = await checkpointOf(db);
-    await waitFor(async () => {
-      const now = await checkpointOf(db);
-      return !!now && (!at || comparePositions(now, at) > 0);
-    }, 'progress under the current holder');
-    await db('projection_leases').where({ name: COUNTER }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
-  }
-  await a.stop();
-  await b.stop();
-  await otherStore.close();
-  await otherPool.destroy();
-  assert.equal(await exactlyOnce(db, positions.length), []);
-});
+for (const [writes, projectionOf] of [['in a transaction', counter], ['in one statement', fencedCounter]] as const) {
+  test(`two workers on one checkpoint, batches ${writes}, the lease taken from each in turn mid-stream: every event applied once`, async ({ database, store }) => {
+    const db = database.knex;
+    const otherPool = createKnex(database.url, 5);
+    const otherStore = new PostgresEventStore(otherPool, { pollIntervalMs: 10 });
+    let positions = await appendCounted(store, 100);
+    const a = runner(db, store, projectionOf('A'));
+    const b = runner(otherPool, otherStore, projectionOf('B'));
+    // Both start against the same backlog at the same moment.
+    await Promise.all([a.start(), b.start()]);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const caughtUp = await reached(db, positions.at(-1)!);
+      // A batch in one statement marks its rows A1 or B1: the worker is the first letter.
+      const workers = new Set((await db('test_applied').distinct().pluck('by')).map((by: string) => by[0]));
+      if (caughtUp && workers.size === 2) break;
+      assert.ok(Date.now() < deadline, `both workers took part in time (so far: ${[...workers]})`);
+      if (caughtUp) positions = [...positions, ...(await appendCounted(store, 5, 'Counted', positions.length))];
+      // Let the current holder write a batch, then take the lease from it as if it had expired.
+      const at = await checkpointOf(db);
+      await waitFor(async () => {
+        const now = await checkpointOf(db);
+        return !!now && (!at || comparePositions(now, at) > 0);
+      }, 'progress under the current holder');
+      await db('projection_leases').where({ name: COUNTER }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
+    }
+    await a.stop();
+    await b.stop();
+    await otherStore.close();
+    await otherPool.destroy();
+    assert.equal(await exactlyOnce(db, positions.length), []);
+    if (projectionOf === fencedCounter) assert.ok(await db('test_applied').whereIn('by', ['A1', 'B1']).first(), 'batches were written in one statement');
+  });
+}
 
 test('a lease left by a process of this host that is gone is taken over at once, not when it expires', async ({ database, store }) => {
   const child = spawn(process.execPath, ['-e', '']);

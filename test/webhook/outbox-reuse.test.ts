@@ -1,8 +1,13 @@
 import * as assert from 'uvu/assert';
-import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
+import type { Knex } from 'knex';
+import { START, type RecordedEvent } from '../../platform/eventstore/port.ts';
+import { LiveTarget, writeBatch } from '../../platform/projections/apply.ts';
+import { newLeaseOwner, tryAcquireLease } from '../../platform/projections/leases.ts';
+import type { Projection } from '../../platform/projections/projection.ts';
+import { WEBHOOK_OUTBOX_PROJECTION, createOutboxProjection, deliveryIdOf } from '../../projections/webhook/outbox.ts';
 import { reportFacts } from '../support/webhook.ts';
 import { databaseSuite, type TestDatabase } from '../support/db.ts';
-import { disabledEvent, hex, recorded, subscriptionAndEvent } from '../support/outbox-events.ts';
+import { disabledEvent, hex, recorded, recordingHandoff, subscriptionAndEvent } from '../support/outbox-events.ts';
 
 const test = databaseSuite('webhook: an outbox batch reuses what the batch before read, while it holds');
 
@@ -82,6 +87,56 @@ test('a batch that rolls back leaves nothing to reuse', async ({ db }) => {
     .catch(() => undefined);
   const next = anotherDecision(organizationId);
   assert.equal(await counting(db, () => db.knex.transaction((trx) => outbox.handle([next], trx))), { starts: 1, checks: 0 });
+});
+
+/**
+ * The outbox as the runner drives it, with a dispatcher that takes every row: after a batch that
+ * changes the subscriptions (a transaction) and one that routes an event (a transaction that
+ * leaves its start to reuse), the next one can go in one statement.
+ */
+async function runnerWarmOutbox(db: Knex) {
+  // The suite's tests share a database: each starts the runner's bookkeeping afresh.
+  await db('projection_leases').where({ name: WEBHOOK_OUTBOX_PROJECTION }).del();
+  await db('projection_checkpoints').where({ name: WEBHOOK_OUTBOX_PROJECTION }).del();
+  const lease = (await tryAcquireLease(db, WEBHOOK_OUTBOX_PROJECTION, newLeaseOwner(), 60_000))!;
+  const target = new LiveTarget(WEBHOOK_OUTBOX_PROJECTION, lease, START);
+  const dispatcher = recordingHandoff(true);
+  const outbox = createOutboxProjection(dispatcher.handoff);
+  const write = (events: RecordedEvent[], projection: Projection = outbox) =>
+    writeBatch(db, { streamUpTo: async () => [] }, projection, target, events, events.at(-1)!.position);
+  const { organizationId, subscriptionId, created, decided } = subscriptionAndEvent();
+  await write([created]);
+  await write([decided]);
+  return { write, dispatcher, organizationId, subscriptionId };
+}
+
+test('through the runner, a batch that can reuse its start goes in one statement with the checkpoint, and its rows to the dispatcher', async ({ db }) => {
+  const { write, dispatcher, organizationId, subscriptionId } = await runnerWarmOutbox(db.knex);
+  const next = anotherDecision(organizationId);
+  const sent: string[] = [];
+  const listener = (query: { sql: string }) => sent.push(query.sql);
+  db.knex.on('query', listener);
+  await write([next]).finally(() => db.knex.off('query', listener));
+  assert.is(sent.length, 1, `one statement: ${sent.join(' | ')}`);
+  assert.ok(sent[0]!.includes('fence as (') && sent[0]!.includes('fresh as ('), 'fenced, and the reused start checked');
+  const id = deliveryIdOf(subscriptionId, next.id);
+  assert.ok(await db.knex('webhook_deliveries').where({ id }).first(), 'the row was written');
+  assert.ok(dispatcher.taken.some((row) => row.id === id), 'and handed to the dispatcher');
+  const checkpoint = await db.knex('projection_checkpoints').where({ name: WEBHOOK_OUTBOX_PROJECTION }).first();
+  assert.is(checkpoint.commit_position, next.position.commit.toString());
+});
+
+test('through the runner, a reused start another outbox made stale: the statement writes nothing and handle() routes the batch as the log says', async ({ db }) => {
+  const { write, dispatcher, organizationId, subscriptionId } = await runnerWarmOutbox(db.knex);
+  await db.knex.transaction((trx) => createOutboxProjection().handle([disabledEvent(subscriptionId, organizationId)], trx));
+  const next = anotherDecision(organizationId);
+  await write([next]);
+  const id = deliveryIdOf(subscriptionId, next.id);
+  assert.not.ok(await db.knex('webhook_deliveries').where({ id }).first(), 'no row for a subscription that is off');
+  assert.not.ok(dispatcher.taken.some((row) => row.id === id), 'nothing handed over');
+  assert.ok(dispatcher.released.some((row) => row.id === id), 'the row reserved for the refused statement was given back');
+  const checkpoint = await db.knex('projection_checkpoints').where({ name: WEBHOOK_OUTBOX_PROJECTION }).first();
+  assert.is(checkpoint.commit_position, next.position.commit.toString());
 });
 
 test.run();
