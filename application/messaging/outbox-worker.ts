@@ -21,7 +21,7 @@ export class MessagingQueueWorker implements Worker {
       leaseMs: app.config.PROJECTION_LEASE_MS,
       maxAttempts: app.config.PROJECTION_MAX_ATTEMPTS,
     });
-    this.runner.onProgress(messagingSignal.notify);
+    this.runner.onProgress((wrote) => wrote && messagingSignal.notify());
     await this.runner.start();
   }
 

@@ -125,6 +125,10 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
     });
   }
 
+  queued(): void {
+    this.nudge();
+  }
+
   private nudge(): void {
     this.nudged = true;
     this.pause.wake();

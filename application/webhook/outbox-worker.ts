@@ -2,14 +2,15 @@ import { ProjectionRunner } from '../../platform/projections/runner.ts';
 import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
 import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
-import { dispatchSignal, localHandoff } from './signals.ts';
+import { localHandoff } from './signals.ts';
 
 /**
  * Runs the outbox filler under the dispatcher role with the projection runner's machinery: one
  * process at a time holds its advisory lock, each batch commits with its checkpoint, and a
  * rebuild's reset is noticed. It is not among the projector's projections (projections/index.ts),
  * so deployments without a dispatcher do not fill an outbox nobody sends. New rows go straight to
- * this process's dispatcher when it has room (projections/webhook/handoff.ts).
+ * this process's dispatcher when it has room, and it is told when rows were left pending for it
+ * to claim (projections/webhook/handoff.ts); other processes' dispatchers poll.
  */
 export class WebhookOutboxWorker implements Worker {
   readonly name = 'webhook-outbox';
@@ -24,7 +25,6 @@ export class WebhookOutboxWorker implements Worker {
       leaseMs: app.config.PROJECTION_LEASE_MS,
       maxAttempts: app.config.PROJECTION_MAX_ATTEMPTS,
     });
-    this.runner.onProgress(dispatchSignal.notify);
     await this.runner.start();
   }
 

@@ -34,5 +34,6 @@ export function localHandoff(app: object): DeliveryHandoff {
     take: (rows, reservedAt) => dispatchers.get(app)?.take(rows, reservedAt),
     release: (rows) => dispatchers.get(app)?.release(rows),
     changed: (subscriptionIds) => dispatchers.get(app)?.changed(subscriptionIds),
+    queued: () => dispatchers.get(app)?.queued(),
   };
 }

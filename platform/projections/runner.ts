@@ -58,7 +58,11 @@ export class ProjectionRunner {
     return this.held.has(name);
   }
 
-  onProgress(listener: () => void): () => void {
+  /**
+   * Called after each step of a projection: `wrote` when it wrote events of its types, not when it
+   * only moved past others' (a dispatcher nudged by those would look for rows nobody wrote).
+   */
+  onProgress(listener: (wrote: boolean) => void): () => void {
     this.progress.on('progress', listener);
     return () => this.progress.off('progress', listener);
   }
@@ -171,7 +175,7 @@ export class ProjectionRunner {
         // Only now: a batch that failed must never be stored as reached by a later flush.
         reached = position;
         this.positions.set(name, position);
-        this.progress.emit('progress');
+        this.progress.emit('progress', events.length > 0);
         succeeded();
       },
       {

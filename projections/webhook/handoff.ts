@@ -39,4 +39,6 @@ export interface DeliveryHandoff {
    * the new state, when their lease ends (or canceled, if the subscription is off).
    */
   changed(subscriptionIds: readonly string[]): void;
+  /** After a commit: rows were inserted pending (not reserved): claim them. */
+  queued(): void;
 }

@@ -184,12 +184,14 @@ class Handover {
   /** Called once the batch is written: what happens next depends on whether it committed, now or when `commit` settles. */
   settle(commit: Promise<unknown> | boolean): void {
     const handoff = this.handoff;
-    if (!handoff || (!this.claimed.size && !this.changed.size)) return;
+    const pending = [...this.inserted].some((id) => !this.claimed.has(id));
+    if (!handoff || (!this.claimed.size && !this.changed.size && !pending)) return;
     const all = [...this.claimed.values()];
     const committed = () => {
       if (this.changed.size) handoff.changed([...this.changed]);
       handoff.take(all.filter((d) => this.inserted.has(d.id)), this.reservedAt);
       handoff.release(all.filter((d) => !this.inserted.has(d.id)));
+      if (pending) handoff.queued();
     };
     const rolledBack = () => handoff.release(all);
     if (typeof commit !== 'boolean') commit.then(committed, rolledBack);

@@ -46,6 +46,23 @@ test('applies every event once and read-your-writes waits for it', async ({ data
   await r.stop();
 });
 
+test('progress says whether the step wrote events of the projection or only moved past others', async ({ database, store }) => {
+  const r = runner(database.knex, store);
+  const steps: boolean[] = [];
+  r.onProgress((wrote) => steps.push(wrote));
+  await r.start();
+  const others = await appendCounted(store, 3, 'Other');
+  await waitFor(() => {
+    const at = r.localPosition(COUNTER);
+    return !!at && comparePositions(at, others.at(-1)!) >= 0;
+  }, 'the runner to pass the others');
+  assert.ok(steps.length > 0 && steps.every((wrote) => !wrote), `only moved past: ${steps}`);
+  const counted = await appendCounted(store, 2);
+  await waitFor(() => reached(database.knex, counted.at(-1)!), 'the counted events');
+  assert.ok(steps.includes(true), 'the counted events were written');
+  await r.stop();
+});
+
 test('a batch that fails is never passed by the checkpoint before it is written', async ({ database, store }) => {
   const positions = await appendCounted(store, 40);
   const poisoned = positions[23]!;

@@ -55,13 +55,15 @@ export function recordingHandoff(accept: boolean) {
   const taken: ClaimedDelivery[] = [];
   const released: ClaimedDelivery[] = [];
   const changed: string[] = [];
+  const queued = { count: 0 };
   const handoff: DeliveryHandoff = {
     reserve: () => (accept ? 60_000 : null),
     take: (rows) => void taken.push(...rows),
     release: (rows) => void released.push(...rows),
     changed: (subscriptionIds) => void changed.push(...subscriptionIds),
+    queued: () => void queued.count++,
   };
-  return { handoff, taken, released, changed };
+  return { handoff, taken, released, changed, queued };
 }
 
 export const settled = () => new Promise((resolve) => setImmediate(resolve));

@@ -12,7 +12,7 @@ import { disabledEvent, recordingHandoff, settled, subscriptionAndEvent } from '
 const test = databaseSuite('webhook: the outbox hands new rows to the local dispatcher');
 
 test('a row the dispatcher takes is inserted claimed with its lease, and handed over once committed', async ({ db }) => {
-  const { handoff, taken, released } = recordingHandoff(true);
+  const { handoff, taken, released, queued } = recordingHandoff(true);
   const { subscriptionId, created, decided } = subscriptionAndEvent();
   await db.knex.transaction((trx) => createOutboxProjection(handoff).handle([created, decided], trx));
   await settled();
@@ -29,6 +29,7 @@ test('a row the dispatcher takes is inserted claimed with its lease, and handed 
     { id: row.id, token: row.claim_token, url: 'https://hooks.example.com/in', secret: 'v2.k1.sealed', body: (await deliveryBodies(db.knex, [row.id])).get(row.id), attempts: 0 },
   );
   assert.is(row.body, null, 'the body is kept once for the event, not in the row');
+  assert.is(queued.count, 0, 'nothing left pending: no claim asked for');
 });
 
 test('a batch that rolls back hands nothing over and releases what it reserved', async ({ db }) => {
@@ -47,11 +48,17 @@ test('a batch that rolls back hands nothing over and releases what it reserved',
   assert.is((await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId })).length, 0);
 });
 
-test('rows the dispatcher does not take stay pending, due for any claim', async ({ db }) => {
-  const { handoff, taken } = recordingHandoff(false);
+test('rows the dispatcher does not take stay pending, due for any claim, and it is told to claim them once committed', async ({ db }) => {
+  const { handoff, taken, queued } = recordingHandoff(false);
   const { subscriptionId, created, decided } = subscriptionAndEvent();
-  await db.knex.transaction((trx) => createOutboxProjection(handoff).handle([created, decided], trx));
+  await db.knex
+    .transaction(async (trx) => {
+      await createOutboxProjection(handoff).handle([created, decided], trx);
+      await settled();
+      assert.is(queued.count, 0, 'not before the commit');
+    });
   await settled();
+  assert.is(queued.count, 1);
   const row = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).first();
   assert.is(row.claim_token, null);
   assert.ok(row.next_attempt_at.getTime() <= Date.now() + 1000);
