@@ -130,7 +130,19 @@ function report(phase: string, started: number, offered: string) {
   return { deliveriesPerSecond: mine.length / seconds, p99: percentile(latencies, 99) };
 }
 
+/**
+ * One POST over the keep-alive agent. A kept-alive socket the receiver closed at the moment it
+ * was reused fails with ECONNRESET before anything was received: that one is sent again, as
+ * Node's documentation advises (a run of the bare loop died of it once).
+ */
 function post(agent: http.Agent, url: URL, body: string, headers: Record<string, string>): Promise<void> {
+  return postOnce(agent, url, body, headers).catch((error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+    if (error.code === 'ECONNRESET' && error.reusedSocket) return postOnce(agent, url, body, headers);
+    throw error;
+  });
+}
+
+function postOnce(agent: http.Agent, url: URL, body: string, headers: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       { agent, method: 'POST', host: url.hostname, port: url.port, path: url.pathname, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
@@ -140,7 +152,7 @@ function post(agent: http.Agent, url: URL, body: string, headers: Record<string,
         response.on('error', reject);
       },
     );
-    request.on('error', reject);
+    request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
     request.end(body);
   });
 }
