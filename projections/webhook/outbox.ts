@@ -324,14 +324,14 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
 
     /**
      * The common batch under a burst, alone in one statement with the runner's checkpoint: no
-     * subscription event, and every organization's subscriptions known from the batch before,
-     * whose start is checked in the same statement (freshCheck). Anything else goes to handle().
+     * subscription event, every organization's subscriptions known from the batch before (whose
+     * start is checked in the same statement, freshCheck), and no more rows than one insert takes
+     * (a backlog's batch gains little from saving four round trips). Anything else goes to handle().
      */
     async writeFenced(events, db, fence) {
       const previous = reusable;
       const organizations = routedOrganizations(events);
       if (!previous || events.some((event) => webhookTypes.has(event.type)) || !organizations.every((id) => previous.targetsOf.has(id))) return undefined;
-      reusable = undefined;
       const handover = new Handover(handoff);
       const isNew = (event: RecordedEvent) => comparePositions(event.position, previous.highWater) > 0;
       let written = false;
@@ -340,6 +340,8 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
           const routing = isNew(event) && routingOf(event);
           return routing ? rowsOf(event, routing, previous.targetsOf.get(routing.organizationId)!, handover) : [];
         });
+        if (rows.length > INSERT_CHUNK) return undefined;
+        reusable = undefined;
         const last = events[events.length - 1]!;
         const ids = await insertRows(db, rows, { raiseTo: isNew(last) ? last.position : undefined, expect: previous, fence });
         if (ids === null) return false;

@@ -126,6 +126,20 @@ test('through the runner, a batch that can reuse its start goes in one statement
   assert.is(checkpoint.commit_position, next.position.commit.toString());
 });
 
+test('through the runner, a batch of more rows than one insert takes goes through handle() in a transaction', async ({ db }) => {
+  const { write, dispatcher, organizationId, subscriptionId } = await runnerWarmOutbox(db.knex);
+  const backlog = Array.from({ length: 501 }, () => anotherDecision(organizationId));
+  const sent: string[] = [];
+  const listener = (query: { sql: string }) => sent.push(query.sql);
+  db.knex.on('query', listener);
+  await write(backlog).finally(() => db.knex.off('query', listener));
+  assert.ok(sent.includes('BEGIN;') && !sent.some((sql) => sql.includes('fence as (')), 'a transaction, no fenced statement');
+  const ids = backlog.map((event) => deliveryIdOf(subscriptionId, event.id));
+  assert.is((await db.knex('webhook_deliveries').whereIn('id', ids)).length, 501);
+  assert.is(dispatcher.taken.filter((row) => ids.includes(row.id)).length, 501, 'all handed over once committed');
+  assert.is(dispatcher.released.filter((row) => ids.includes(row.id)).length, 501, 'the reservations of the declined statement given back');
+});
+
 test('through the runner, a reused start another outbox made stale: the statement writes nothing and handle() routes the batch as the log says', async ({ db }) => {
   const { write, dispatcher, organizationId, subscriptionId } = await runnerWarmOutbox(db.knex);
   await db.knex.transaction((trx) => createOutboxProjection().handle([disabledEvent(subscriptionId, organizationId)], trx));
