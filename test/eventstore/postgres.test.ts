@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { APPEND_NOT_FIRST, READ_ALL_STATEMENT, readAllStatementName } from '../../platform/eventstore/postgres-sql.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { createTestDatabase, statementsDuring, type TestDatabase } from '../support/db.ts';
 import { eventStoreContract } from './contract.ts';
 
 eventStoreContract('postgres', async () => {
@@ -119,13 +119,9 @@ pgOnly('a reader behind a horizon it found earlier reads up to it without lookin
   await a.end('commit');
   await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
 
-  const statements: string[] = [];
-  const listener = (query: { options?: { name?: string } }) => {
-    if (query.options?.name?.startsWith(READ_ALL_STATEMENT)) statements.push(query.options.name);
-  };
-  db.knex.on('query', listener);
-  const page = await reader.readAll({ filter: { categories: [cat] } });
-  db.knex.off('query', listener);
+  let page!: Awaited<ReturnType<typeof reader.readAll>>;
+  const sent = await statementsDuring(db.knex, async () => (page = await reader.readAll({ filter: { categories: [cat] } })));
+  const statements = sent.flatMap((s) => (s.name?.startsWith(READ_ALL_STATEMENT) ? [s.name] : []));
   await reader.close();
   assert.equal(page.events.map((e) => e.type), ['A', 'B', 'C']);
   const shape = { eventTypes: false, categories: true, limit: false } as const;

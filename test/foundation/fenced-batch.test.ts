@@ -6,7 +6,7 @@ import { START, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { CheckpointMoved, LiveTarget, writeBatch } from '../../platform/projections/apply.ts';
 import { LeaseLost, newLeaseOwner, tryAcquireLease, type Lease } from '../../platform/projections/leases.ts';
 import { projectionContext, type Projection } from '../../platform/projections/projection.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { createTestDatabase, statementsDuring, type TestDatabase } from '../support/db.ts';
 import { COUNTER, appliedCounts, checkpointOf, counter, createAppliedTable, fencedCounter } from './projections-support.ts';
 
 interface Ctx {
@@ -40,19 +40,6 @@ function write(ctx: Ctx, projection: Projection, events: readonly RecordedEvent[
   return writeBatch(ctx.database.knex, projectionContext(ctx.store), projection, ctx.target, events, events.at(-1)!.position);
 }
 
-/** The statements `work` sent, in order. */
-async function statements(db: Knex, work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const listener = (query: { sql: string }) => sent.push(query.sql);
-  db.on('query', listener);
-  try {
-    await work();
-  } finally {
-    db.off('query', listener);
-  }
-  return sent;
-}
-
 /** What `work` rejected with; fails the test if it resolved. */
 async function rejection(work: Promise<unknown>): Promise<unknown> {
   try {
@@ -73,8 +60,8 @@ test('the first batch creates the checkpoint row in a transaction; the next go i
   const first = await countedEvents(ctx.store, 'a', 'b');
   await write(ctx, fencedCounter(), first);
   const second = await countedEvents(ctx.store, 'c', 'd');
-  const sent = await statements(db, () => write(ctx, fencedCounter(), second));
-  assert.is(sent.length, 1, `one statement, no BEGIN or COMMIT: ${sent.join(' | ')}`);
+  const sent = await statementsDuring(db, () => write(ctx, fencedCounter(), second));
+  assert.is(sent.length, 1, `one statement, no BEGIN or COMMIT: ${sent.map((s) => s.sql).join(' | ')}`);
   assert.equal(await appliedBy(db), { a: 'A', b: 'A', c: 'A1', d: 'A1' });
   assert.equal(await checkpointOf(db), second.at(-1)!.position);
 });

@@ -65,3 +65,24 @@ export function databaseSuite(name: string) {
   });
   return test;
 }
+
+/** A statement knex sent: its text, its prepared statement's name if any, its bindings. */
+export interface SentStatement {
+  sql: string;
+  name?: string;
+  bindings?: readonly unknown[];
+}
+
+/** The statements `db` sent while `work` ran, in order (any other work on the pool meanwhile included). */
+export async function statementsDuring(db: Knex, work: () => Promise<unknown>): Promise<SentStatement[]> {
+  const sent: SentStatement[] = [];
+  const listener = (query: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) =>
+    sent.push({ sql: query.sql, name: query.options?.name, bindings: query.bindings });
+  db.on('query', listener);
+  try {
+    await work();
+  } finally {
+    db.off('query', listener);
+  }
+  return sent;
+}

@@ -6,7 +6,7 @@ import { newLeaseOwner, tryAcquireLease } from '../../platform/projections/lease
 import type { Projection } from '../../platform/projections/projection.ts';
 import { WEBHOOK_OUTBOX_PROJECTION, createOutboxProjection, deliveryIdOf } from '../../projections/webhook/outbox.ts';
 import { reportFacts } from '../support/webhook.ts';
-import { databaseSuite, type TestDatabase } from '../support/db.ts';
+import { databaseSuite, statementsDuring, type TestDatabase } from '../support/db.ts';
 import { disabledEvent, hex, recorded, recordingHandoff, subscriptionAndEvent } from '../support/outbox-events.ts';
 
 const test = databaseSuite('webhook: an outbox batch reuses what the batch before read, while it holds');
@@ -18,18 +18,8 @@ function anotherDecision(organizationId: string) {
 
 /** Runs `work` and counts the batch-start reads and the checks of a reused start (outbox-start.ts) it made. */
 async function counting(db: TestDatabase, work: () => Promise<unknown>): Promise<{ starts: number; checks: number }> {
-  const counts = { starts: 0, checks: 0 };
-  const listener = (query: { sql: string }) => {
-    if (query.sql.includes("jsonb_build_object('database'")) counts.starts++;
-    if (query.sql.includes('fresh as (')) counts.checks++;
-  };
-  db.knex.on('query', listener);
-  try {
-    await work();
-  } finally {
-    db.knex.off('query', listener);
-  }
-  return counts;
+  const sent = await statementsDuring(db.knex, work);
+  return { starts: sent.filter((s) => s.sql.includes("jsonb_build_object('database'")).length, checks: sent.filter((s) => s.sql.includes('fresh as (')).length };
 }
 
 /** An outbox that has folded a subscription and routed one event since: what it read is reusable. */
@@ -113,10 +103,7 @@ async function runnerWarmOutbox(db: Knex) {
 test('through the runner, a batch that can reuse its start goes in one statement with the checkpoint, and its rows to the dispatcher', async ({ db }) => {
   const { write, dispatcher, organizationId, subscriptionId } = await runnerWarmOutbox(db.knex);
   const next = anotherDecision(organizationId);
-  const sent: string[] = [];
-  const listener = (query: { sql: string }) => sent.push(query.sql);
-  db.knex.on('query', listener);
-  await write([next]).finally(() => db.knex.off('query', listener));
+  const sent = (await statementsDuring(db.knex, () => write([next]))).map((s) => s.sql);
   assert.is(sent.length, 1, `one statement: ${sent.join(' | ')}`);
   assert.ok(sent[0]!.includes('fence as (') && sent[0]!.includes('fresh as ('), 'fenced, and the reused start checked');
   const id = deliveryIdOf(subscriptionId, next.id);
@@ -129,10 +116,7 @@ test('through the runner, a batch that can reuse its start goes in one statement
 test('through the runner, a batch of more rows than one insert takes goes through handle() in a transaction', async ({ db }) => {
   const { write, dispatcher, organizationId, subscriptionId } = await runnerWarmOutbox(db.knex);
   const backlog = Array.from({ length: 501 }, () => anotherDecision(organizationId));
-  const sent: string[] = [];
-  const listener = (query: { sql: string }) => sent.push(query.sql);
-  db.knex.on('query', listener);
-  await write(backlog).finally(() => db.knex.off('query', listener));
+  const sent = (await statementsDuring(db.knex, () => write(backlog))).map((s) => s.sql);
   assert.ok(sent.includes('BEGIN;') && !sent.some((sql) => sql.includes('fence as (')), 'a transaction, no fenced statement');
   const ids = backlog.map((event) => deliveryIdOf(subscriptionId, event.id));
   assert.is((await db.knex('webhook_deliveries').whereIn('id', ids)).length, 501);
