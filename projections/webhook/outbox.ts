@@ -327,11 +327,20 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
      * subscription event, every organization's subscriptions known from the batch before (whose
      * start is checked in the same statement, freshCheck), and no more rows than one insert takes
      * (a backlog's batch gains little from saving four round trips). Anything else goes to handle().
+     * The row count is bounded by the subscriptions of each event's organization, before any row
+     * is built or reserved, so a declined batch is routed once, by handle().
      */
     async writeFenced(events, db, fence) {
       const previous = reusable;
-      const organizations = routedOrganizations(events);
-      if (!previous || events.some((event) => webhookTypes.has(event.type)) || !organizations.every((id) => previous.targetsOf.has(id))) return undefined;
+      if (!previous || events.some((event) => webhookTypes.has(event.type))) return undefined;
+      let most = 0;
+      for (const organizationId of events.map((event) => event.data.organizationId)) {
+        if (typeof organizationId !== 'string') continue;
+        const targets = previous.targetsOf.get(organizationId);
+        if (!targets) return undefined;
+        most += targets.length;
+      }
+      if (most > INSERT_CHUNK) return undefined;
       const handover = new Handover(handoff);
       const isNew = (event: RecordedEvent) => comparePositions(event.position, previous.highWater) > 0;
       let written = false;
@@ -340,7 +349,6 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
           const routing = isNew(event) && routingOf(event);
           return routing ? rowsOf(event, routing, previous.targetsOf.get(routing.organizationId)!, handover) : [];
         });
-        if (rows.length > INSERT_CHUNK) return undefined;
         reusable = undefined;
         const last = events[events.length - 1]!;
         const ids = await insertRows(db, rows, { raiseTo: isNew(last) ? last.position : undefined, expect: previous, fence });
