@@ -89,6 +89,9 @@ export async function releaseLease(db: Knex, lease: Lease): Promise<void> {
   await db.raw(`update projection_leases set expires_at = '-infinity' where name = ? and token = ?`, [lease.name, lease.token]);
 }
 
+/** Whether the lease (name, token: two bindings) is still held, share-locking its row: a takeover waits for the commit. */
+const LEASE_HELD = 'exists (select 1 from projection_leases l where l.name = ? and l.token = ? for share)';
+
 /**
  * The checkpoint moves to `position` only while `lease` is still the holder's, in one statement:
  * the lease row is share-locked by the same statement (a takeover waits for this commit), and an
@@ -97,12 +100,11 @@ export async function releaseLease(db: Knex, lease: Lease): Promise<void> {
 export async function saveCheckpointHoldingLease(trx: Knex.Transaction, name: string, position: Position, lease: Lease): Promise<void> {
   const { rowCount } = await trx.raw(
     `update projection_checkpoints set commit_position = ?, prepare_position = ?, updated_at = now()
-     where name = ? and exists (select 1 from projection_leases where name = ? and token = ? for share)`,
+     where name = ? and ${LEASE_HELD}`,
     [position.commit.toString(), position.prepare.toString(), name, lease.name, lease.token],
   );
   if (rowCount !== 1) throw new LeaseLost(lease);
 }
-
 
 /**
  * The same fence as a checkpoint compare-and-set, for a batch written in one statement
@@ -117,7 +119,7 @@ export function checkpointFence(name: string, expected: Position, position: Posi
     check: {
       sql: `fence as (
          select (c.commit_position, c.prepare_position) = (?::numeric, ?::numeric)
-                and exists (select 1 from projection_leases l where l.name = ? and l.token = ? for share) as ok
+                and ${LEASE_HELD} as ok
            from projection_checkpoints c where c.name = ? for update)`,
       bindings: [expected.commit.toString(), expected.prepare.toString(), lease.name, String(lease.token), name],
     },
