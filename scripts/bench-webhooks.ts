@@ -24,7 +24,9 @@
  * Latency is from just before appendToStream to the receiver having the whole body; deliveries/s
  * is distinct envelope ids received over the time from the first append to the last arrival.
  * After the burst it prints where the time went (append to outbox batch, batch to first attempt), and with
- * BENCH_COUNT_QUERIES=1 the statements the burst sent.
+ * BENCH_COUNT_QUERIES=1 the statements the burst sent. On Linux every phase also prints the CPU it
+ * used, by this process's main thread, its other threads (the send lane's and the receiver's) and
+ * PostgreSQL: how close the machine was to saturated, which is what queues a phase's deliveries.
  */
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
@@ -32,6 +34,7 @@ import { generateSigningSecret, signedHeaders } from '../application/webhook/sig
 import { fillNamedBody, namedBodyTemplate, routeEvent } from '../domain/webhook/routing.ts';
 import { BODY_JOIN, DELIVERY_BODY } from '../projections/webhook/bodies.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
+import { cpuUse, type CpuUse } from './cpu-use.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { appendReportEvent } from '../test/support/webhook.ts';
 import type { ReportFacts } from '../domain/report/public-events.ts';
@@ -119,6 +122,16 @@ function arrived(expected: number, phase: string): Promise<void> {
   });
 }
 
+let cpu: CpuUse | null = null;
+
+/** Starts counting a phase's CPU; the returned function prints it. */
+function countCpu(phase: string): () => void {
+  const start = cpu?.now();
+  return () => {
+    if (start) console.log(`${phase.padEnd(9)} ${cpu!.since(start)}`);
+  };
+}
+
 function report(phase: string, started: number, offered: string) {
   const mine = arrivals.filter((a) => a.phase === phase);
   const seconds = (Math.max(...mine.map((a) => a.at)) - started) / 1000;
@@ -175,6 +188,7 @@ async function runBare(app: TestApp, receiverUrl: string, burst: { phase: string
   const secret = generateSigningSecret();
   const url = new URL(receiverUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const cpuLine = countCpu(phase);
   const started = Date.now();
   let next = 0;
   await Promise.all(
@@ -191,7 +205,9 @@ async function runBare(app: TestApp, receiverUrl: string, burst: { phase: string
   );
   await allArrived;
   agent.destroy();
-  return report(phase, started, `${burst.phase}'s ${items.length} bodies at its pace, ${concurrency} at a time`);
+  const result = report(phase, started, `${burst.phase}'s ${items.length} bodies at its pace, ${concurrency} at a time`);
+  cpuLine();
+  return result;
 }
 
 /** Appends the phase's events, paced at `rate` or as a burst, each one's facts to `appended` once stored. */
@@ -216,10 +232,13 @@ async function appendAll(app: TestApp, organizationId: string, phase: string, ra
 
 async function runPhase(app: TestApp, organizationId: string, phase: string, rate: number | null) {
   const allArrived = arrived(arrivals.length + EVENTS * SUBSCRIPTIONS, phase);
+  const cpuLine = countCpu(phase);
   const { started, appendSeconds } = await appendAll(app, organizationId, phase, rate);
   await allArrived;
   const offered = `${rate ? `${rate} events/s offered = ${rate * SUBSCRIPTIONS} deliveries/s, ` : ''}all appended in ${appendSeconds.toFixed(2)} s`;
-  return { ...report(phase, started, offered), started, phase };
+  const result = { ...report(phase, started, offered), started, phase };
+  cpuLine();
+  return result;
 }
 
 /**
@@ -244,6 +263,7 @@ async function runFloor(app: TestApp, receiverUrl: string, organizationId: strin
       });
     }
   };
+  const cpuLine = countCpu(phase);
   const { started, appendSeconds } = await appendAll(app, organizationId, phase, null, (facts) => {
     const routed = routeEvent('ReportDecided', { ...facts })!;
     const template = namedBodyTemplate({ event: routed.publicName, occurredAt: new Date().toISOString(), organizationId, data: routed.data });
@@ -255,7 +275,9 @@ async function runFloor(app: TestApp, receiverUrl: string, organizationId: strin
   });
   await allArrived;
   agent.destroy();
-  return report(phase, started, `append, then sign and POST at once, ${concurrency} at a time; all appended in ${appendSeconds.toFixed(2)} s`);
+  const result = report(phase, started, `append, then sign and POST at once, ${concurrency} at a time; all appended in ${appendSeconds.toFixed(2)} s`);
+  cpuLine();
+  return result;
 }
 
 /**
@@ -309,6 +331,7 @@ function countStatements(app: TestApp) {
 const receiver = await startBenchReceiver();
 const app = await startTestApp({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DB_POOL_MAX: '20', PROJECTION_POLL_MS: '50' });
 try {
+  cpu = cpuUse(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
   const tenant = await provisionTenant(app);
   for (let i = 0; i < SUBSCRIPTIONS; i++) {
     const reply = await app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.status.changed'] } });
