@@ -160,4 +160,20 @@ export const webhookMigrations: Migration[] = [
       await knex.schema.alterTable('webhook_outbox_state', (t) => t.dropColumn('targets_version'));
     },
   },
+  {
+    // No query reads the attempts by (subscription_id, started_at): the log is read by delivery
+    // and pruned by age. The btree cost every attempt written one more index entry, the hottest
+    // write of a burst (its results statement took twice the outbox's time in PostgreSQL). The
+    // pruning's `started_at < cutoff` gets a BRIN index instead: attempts are written in roughly
+    // the order they start, so a few ranges hold the old ones, for a fraction of the upkeep.
+    name: '202611291700_webhook_attempts_started_at_brin',
+    async up(knex) {
+      await knex.raw('drop index if exists webhook_delivery_attempts_subscription_id_started_at_index');
+      await knex.raw('create index webhook_delivery_attempts_started_at on webhook_delivery_attempts using brin (started_at) with (autosummarize = on)');
+    },
+    async down(knex) {
+      await knex.raw('drop index if exists webhook_delivery_attempts_started_at');
+      await knex.schema.alterTable('webhook_delivery_attempts', (t) => t.index(['subscription_id', 'started_at']));
+    },
+  },
 ];
