@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ASYNC_COMMIT } from '../../platform/database/async-commit.ts';
 import type { AttemptOutcome, NextStep } from '../../domain/webhook/retry-policy.ts';
 import { BODY_JOIN, DELIVERY_BODY } from '../../projections/webhook/bodies.ts';
 import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
@@ -11,19 +12,12 @@ const NOT_YET_MS = 1000;
 const CANDIDATES_PER_SLOT = 4;
 
 /**
- * A CTE that makes the statement's own transaction commit without waiting for its WAL flush.
- * Claims and attempt records can afford it: one lost in a crash leaves its row claimed until the
- * lease runs out, then it is sent again, which at-least-once delivery allows anyway. It is a CTE,
- * referenced by the statement, rather than SET LOCAL in an explicit transaction so that each
- * write stays one round trip; the setting counts at commit, after the statement has run.
- */
-const ASYNC_COMMIT = `async_commit as (select set_config('synchronous_commit', 'off', true))`;
-
-/**
  * Claim due rows for this dispatcher. SKIP LOCKED lets any number of dispatcher processes claim
  * side by side; the claim itself is a lease (next_attempt_at pushed past the attempt's longest
  * possible duration, plus a fresh claim token), so no connection is held while delivering, and a
- * dispatcher that dies mid-delivery leaves the row due again once the lease runs out.
+ * dispatcher that dies mid-delivery leaves the row due again once the lease runs out. It commits
+ * without waiting for its WAL flush (ASYNC_COMMIT): a claim a crash loses leaves its row due, at
+ * worst sent twice.
  *
  * Due rows are picked by the partial index alone (a join there makes the planner sort every
  * pending row); the subscription is judged after: active, or any existing one for ping (so an
@@ -104,7 +98,9 @@ const STATUS_AFTER: Record<NextStep['kind'], string> = { succeeded: 'succeeded',
  * Log attempts and move their deliveries on, many in one statement (the dispatcher batches
  * whatever finished while the previous write was running). Log rows are written whatever
  * happens; a delivery moves only if its claim still holds (a redelivery or a cancel in the
- * meantime wins). Returns the ids that moved.
+ * meantime wins). Returns the ids that moved. Committed without waiting for the WAL flush
+ * (ASYNC_COMMIT): a record a crash loses leaves its row claimed until the lease runs out, and the
+ * delivery is sent again.
  */
 export async function recordAttempts(db: Knex, items: ReadonlyArray<{ delivery: ClaimedDelivery; record: AttemptRecord }>): Promise<Set<string>> {
   const input = items.map(({ delivery, record }) => ({

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ASYNC_COMMIT } from '../../platform/database/async-commit.ts';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook/events.ts';
 import { ROUTED_STORED_TYPES, fillNamedBody, legacyBody, namedBodyTemplate, routeEvent, targetWants, type RoutedEvent } from '../../domain/webhook/routing.ts';
@@ -76,6 +77,12 @@ type OutboxRow = SharedBodyDelivery & { claim_token?: string; lease_ms?: number 
  * than the insert cost the database. Their bodies go once per event to webhook_delivery_bodies
  * in the same statement. A claimed row's lease starts at clock_timestamp(), after the
  * reservation, not at the transaction's start.
+ *
+ * Fenced (alone in its autocommitted statement with the checkpoint), it commits without waiting
+ * for its WAL flush (ASYNC_COMMIT): rows, bodies, mark and checkpoint go or stay together, a
+ * batch a crash loses is made again from the event log, and a row it handed over was at worst
+ * sent twice. In the runner's transaction the commit is the runner's own, durable: such a batch
+ * may carry a subscription's disable, whose reply promises that no attempt starts after it.
  */
 async function insertRows(
   db: Knex | Knex.Transaction,
@@ -86,7 +93,7 @@ async function insertRows(
   const bindings: string[] = [];
   const checks: string[] = ['true'];
   if (options.fence) {
-    ctes.push(options.fence.check.sql);
+    ctes.push(ASYNC_COMMIT, options.fence.check.sql);
     bindings.push(...options.fence.check.bindings);
     checks.push(options.fence.guard);
   }
@@ -119,7 +126,7 @@ async function insertRows(
      on conflict (id) do nothing
      returning id)`);
   bindings.push(JSON.stringify(rows.map(withoutBody)));
-  const result = await db.raw(`with ${ctes.join(', ')} select ${condition} as ok, array(select id from inserted) as ids`, bindings);
+  const result = await db.raw(`with ${ctes.join(', ')} select ${condition} as ok, array(select id from inserted) as ids${options.fence ? ' from async_commit' : ''}`, bindings);
   const [{ ok, ids }] = result.rows as Array<{ ok: boolean; ids: string[] }>;
   return ok ? ids : null;
 }

@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
 import type { Knex } from 'knex';
+import { ASYNC_COMMIT } from '../../platform/database/async-commit.ts';
 import { START, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { LiveTarget, writeBatch } from '../../platform/projections/apply.ts';
 import { newLeaseOwner, tryAcquireLease } from '../../platform/projections/leases.ts';
@@ -106,6 +107,7 @@ test('through the runner, a batch that can reuse its start goes in one statement
   const sent = (await statementsDuring(db.knex, () => write([next]))).map((s) => s.sql);
   assert.is(sent.length, 1, `one statement: ${sent.join(' | ')}`);
   assert.ok(sent[0]!.includes('fence as (') && sent[0]!.includes('fresh as ('), 'fenced, and the reused start checked');
+  assert.ok(sent[0]!.includes(ASYNC_COMMIT) && sent[0]!.trimEnd().endsWith('from async_commit'), 'committed without waiting for its WAL flush');
   const id = deliveryIdOf(subscriptionId, next.id);
   assert.ok(await db.knex('webhook_deliveries').where({ id }).first(), 'the row was written');
   assert.ok(dispatcher.taken.some((row) => row.id === id), 'and handed to the dispatcher');
@@ -118,6 +120,7 @@ test('through the runner, a batch of more rows than one insert takes goes throug
   const backlog = Array.from({ length: 501 }, () => anotherDecision(organizationId));
   const sent = (await statementsDuring(db.knex, () => write(backlog))).map((s) => s.sql);
   assert.ok(sent.includes('BEGIN;') && !sent.some((sql) => sql.includes('fence as (')), 'a transaction, no fenced statement');
+  assert.not.ok(sent.some((sql) => sql.includes('async_commit')), 'committed durably: a transaction may carry a disable whose reply promises no attempt after it');
   const ids = backlog.map((event) => deliveryIdOf(subscriptionId, event.id));
   assert.is((await db.knex('webhook_deliveries').whereIn('id', ids)).length, 501);
   assert.is(dispatcher.taken.filter((row) => ids.includes(row.id)).length, 501, 'all handed over once committed');
