@@ -1,0 +1,62 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { IDLE_POLL_MAX_MS } from '../../application/webhook/dispatcher.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { statementsDuring } from '../support/db.ts';
+import { provisionTenant } from '../support/identity.ts';
+import { eventually } from '../support/webhook.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const test = suite<{ app: TestApp }>('webhook: an idle dispatcher looks for work less and less often, never less than every IDLE_POLL_MAX_MS');
+test.before(async (ctx) => {
+  ctx.app = await startTestApp({ WEBHOOK_RETRY_DELAYS: '1500ms' });
+});
+test.after(async (ctx) => {
+  await ctx.app?.stop();
+});
+
+const isClaim = (sql: string) => sql.includes('candidates as (');
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('idle for two seconds, it claims a handful of times, not eighty', async ({ app }) => {
+  await pause(1000);
+  const claims = (await statementsDuring(app.app.db, () => pause(2000))).filter((s) => isClaim(s.sql)).length;
+  assert.ok(claims <= 12, `${claims} claims in 2 s`);
+  assert.ok(claims >= 2, `${claims} claims in 2 s: it must still look`);
+});
+
+test('a row another process queued is found within the longest pause, and a retry at its time', async ({ app }) => {
+  const tenant = await provisionTenant(app);
+  let answers = 0;
+  const receiver = await startReceiver(() => ({ status: answers++ === 1 ? 503 : 204 }));
+  try {
+    const created = await app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.status.changed'] } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    const subscriptionId: string = created.body.id;
+    await eventually(async () => (await app.app.db('webhook_outbox_targets').where({ id: subscriptionId }).first()) ?? false, 10_000, 'the outbox knows the subscription');
+    await pause(2000);
+    // As an outbox in another process leaves a row it could not hand over: pending, due now, and
+    // no signal to this process.
+    const queue = async (id: string) => {
+      await app.app.db('webhook_deliveries').insert({
+        id, subscription_id: subscriptionId, organization_id: tenant.organizationId, event_id: `other:${id}`, event_name: 'report.status.changed',
+        family: 'named', body: JSON.stringify({ id, event: 'report.status.changed', data: {} }), occurred_at: new Date(),
+      });
+      return Date.now();
+    };
+    const queuedAt = await queue('dlv_idle_1');
+    const [first] = await receiver.waitFor(1, 10_000);
+    assert.ok(first!.at - queuedAt <= IDLE_POLL_MAX_MS + 600, `found after ${first!.at - queuedAt} ms`);
+
+    // The second row's first attempt gets a 503; its retry is due 1.5 s later, and this dispatcher
+    // wakes for it rather than waiting out its idle pause.
+    await queue('dlv_idle_2');
+    const [, failed, retried] = await receiver.waitFor(3, 10_000);
+    const late = retried!.at - failed!.at - 1500;
+    assert.ok(late >= 0 && late <= 350, `retry ${late} ms after its time`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test.run();
