@@ -124,6 +124,9 @@ export class EventFollower implements Worker {
       },
       { after, filter: { eventTypes: this.eventTypes }, maxCount: 100, onError: (error) => (failure = error) },
     );
+    // stop() may have run while this round took its lock or read its checkpoint: it found no
+    // subscription to stop, so stop this one here, or stop() would wait for it forever.
+    if (this.stopping) void this.subscription.stop();
     try {
       await this.subscription.done;
     } finally {

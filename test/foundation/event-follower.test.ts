@@ -7,6 +7,7 @@ import { CompletionWatermark } from '../../application/follower-lanes.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { stopsWithin } from '../support/stop.ts';
 import { appendCounted, checkpointOf, waitFor } from './projections-support.ts';
 
 const log = bunyan.createLogger({ name: 'test', level: (process.env.TEST_LOG as 'fatal') ?? 'fatal' });
@@ -104,6 +105,14 @@ test('stopped while an event is being retried: the checkpoint stays before it, t
   await waitFor(() => runs.size === 20, 'Counted-7 and the events behind it, run by the next holder');
   await second.stop();
   assert.equal([...Array(20).keys()].filter((i) => !runs.has(`Counted-${i}`)), [], 'nothing skipped');
+});
+
+test('stopped while it is still taking its lock and reading its checkpoint: the stop ends, nothing is left following', async ({ app }) => {
+  const follower = new EventFollower(NAME, ['Counted'], () => async () => undefined);
+  await follower.start(app);
+  // SIGTERM right after start-up: the follower's first round is between its awaits, and has not
+  // subscribed yet when stop() looks for its subscription.
+  assert.ok(await stopsWithin(follower, 5000), 'stop() still waiting after 5 s');
 });
 
 test.run();

@@ -14,11 +14,12 @@ import { reportStream } from '../../domain/report/events.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { buildContext } from '../../service/infrastructure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { stopsWithin } from '../support/stop.ts';
 import { testCaller } from '../support/report.ts';
 import { eventually } from '../support/webhook.ts';
 
 const test = suite<{ database: TestDatabase; store: PostgresEventStore; dataDir: string; log: bunyan.RingBuffer; app: AppContext }>(
-  'report processing: a slow checkpoint write is not mistaken for another worker',
+  'report processing: its checkpoint under a slow database, and a stop during start-up',
 );
 test.before(async (ctx) => {
   ctx.database = await createTestDatabase();
@@ -70,6 +71,14 @@ test('checkpoint writes slower than the save timer go one after another; the wor
   } finally {
     await worker.stop();
   }
+});
+
+test('stopped while it is still taking its lock and reading its checkpoints: the stop ends', async (ctx) => {
+  const worker = new ReportProcessingWorker();
+  await worker.start(ctx.app);
+  // SIGTERM right after start-up: the first round is between its awaits and has not subscribed
+  // yet when stop() looks for its subscription.
+  assert.ok(await stopsWithin(worker, 5000), 'stop() still waiting after 5 s');
 });
 
 test.run();

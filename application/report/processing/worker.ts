@@ -218,6 +218,9 @@ export class ReportProcessingWorker implements Worker {
           },
         },
       );
+      // stop() may have run while this round took its lock or read its checkpoints: it found no
+      // subscription to stop, so stop this one here, or stop() would wait for it forever.
+      if (this.stopping) void this.subscription.stop();
       await this.subscription.done;
       // Reports in flight record what they have and stop (their sources were told to): then save.
       await Promise.allSettled([...this.inFlight]);
