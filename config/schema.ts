@@ -86,6 +86,12 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
   /** The dispatcher's HTTP attempts run on a worker thread of their own (false: on the main thread). */
   WEBHOOK_SEND_THREAD: Type.Boolean({ default: true }),
+  /**
+   * The longest pause of an idle dispatcher between looks for rows it was not told of (other
+   * processes' rows, their retries): what such a row may wait past its time, against the claims
+   * every idle process sends.
+   */
+  WEBHOOK_IDLE_POLL_MAX_MS: Type.Integer({ minimum: 25, maximum: 60000, default: 400 }),
   /** When the scheduler role prunes attempt logs (node-cron syntax, seconds field optional). */
   WEBHOOK_ATTEMPT_RETENTION_CRON: Type.String({ default: '23 3 * * *' }),
   /** Attempts older than this are pruned; each delivery keeps its status, counts and last result. */

@@ -20,13 +20,12 @@ import { WakeablePause } from '../wakeable-pause.ts';
 
 /**
  * How soon an idle dispatcher looks again for rows it was not told of: other processes' (a route
- * or an outbox elsewhere) and retries coming due. Its own process's are signalled. Each look that
- * finds nothing doubles the pause, up to IDLE_POLL_MAX_MS; rows found or a signal start it again
- * here. At a constant 25 ms every idle process claimed 40 times a second, all day.
+ * or an outbox elsewhere) and their retries. Its own process's rows and its own retries wake it.
+ * Each look that finds nothing doubles the pause, up to WEBHOOK_IDLE_POLL_MAX_MS; rows found or a
+ * signal start it again here. At a constant 25 ms every idle process claimed 40 times a second,
+ * all day.
  */
 const IDLE_POLL_MS = 25;
-/** The longest pause: what a row queued by another process, or a retry, may wait beyond its due time. */
-export const IDLE_POLL_MAX_MS = 400;
 /** A claim outlives the longest wait and attempt by this much before another dispatcher may take it over. */
 const LEASE_MARGIN_MS = 5000;
 /**
@@ -185,7 +184,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
       if (claimed.length) idlePause = IDLE_POLL_MS;
       if (this.nudged) continue;
       await this.idle(idlePause);
-      idlePause = Math.min(IDLE_POLL_MAX_MS, idlePause * 2);
+      idlePause = Math.min(this.app.config.WEBHOOK_IDLE_POLL_MAX_MS, idlePause * 2);
     }
     // Rows claimed ahead are sent rather than left to wait for their lease to run out.
     while (this.held.size || this.sending.size) {
@@ -238,7 +237,7 @@ export class WebhookDispatcher implements Worker, DeliveryHandoff {
 
   /**
    * Wake at `at` unless a wake is already set for then or earlier. A later retry behind an earlier
-   * one is found by the idle poll, so at most IDLE_POLL_MAX_MS after its time.
+   * one is found by the idle poll, so at most WEBHOOK_IDLE_POLL_MAX_MS after its time.
    */
   private wakeAt(at: number): void {
     if (this.stopping || (this.retryWake && this.retryWake.at <= at)) return;
