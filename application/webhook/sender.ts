@@ -11,10 +11,25 @@ export interface Attempt extends SafePostOptions {
 }
 
 /** Sign (with this moment's timestamp) and POST. */
-export function sendAttempt({ signing, ...options }: Attempt): Promise<AttemptOutcome> {
-  if (!signing) return safePost(options);
-  const signed = signedHeaders({ ...signing, body: options.body, timestamp: Math.floor(Date.now() / 1000) });
-  return safePost({ ...options, headers: { ...options.headers, ...signed } });
+export function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
+  const { signing } = attempt;
+  if (!signing) return safePost(attempt);
+  const signed = signedHeaders({
+    deliveryId: signing.deliveryId,
+    event: signing.event,
+    secret: signing.secret,
+    previousSecret: signing.previousSecret,
+    body: attempt.body,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  // Field by field rather than spread-then-override, as in the dispatcher's attemptOf.
+  return safePost({
+    url: attempt.url,
+    body: attempt.body,
+    headers: { ...attempt.headers, ...signed },
+    timeoutMs: attempt.timeoutMs,
+    allowPrivateNetworks: attempt.allowPrivateNetworks,
+  });
 }
 
 /** Where the dispatcher's attempts are made: a SendLane, on the dispatcher's thread or on one of its own. */
