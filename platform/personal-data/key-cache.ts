@@ -20,6 +20,13 @@ const MAX_ENTRIES = 10_000;
 export class KeyCache {
   private readonly byId = new Map<string, Buffer | null>();
   private readonly liveBySubject = new Map<string, { keyId: string; key: Buffer }>();
+  /**
+   * The plain JSON of sealed fields opened lately, by field and sealed text. Each of the
+   * followers opens every event it reads, so without it a field was deciphered once per follower,
+   * the largest part of reading an event. Only asked once the field's key is known to be live (an
+   * erased key never gets this far), and emptied with the keys: no plaintext outlives its key here.
+   */
+  private readonly plainBySealed = new Map<string, string>();
   /** Bumped by every erasure: a lookup that began before one must not fill the cache after it. */
   private generation = 0;
   private readonly notices: NoticeListener;
@@ -65,8 +72,19 @@ export class KeyCache {
     for (const [subjectId, entry] of live) bounded(this.liveBySubject).set(subjectId, entry);
   }
 
+  /** The plain JSON of `sealed` (a `field`'s), if opened lately. */
+  plain(field: string, sealed: string): string | undefined {
+    return this.plainBySealed.get(`${field}\n${sealed}`);
+  }
+
+  /** Remember a field opened at `generation`; nothing if an erasure came since. */
+  rememberPlain(generation: number, field: string, sealed: string, plain: string): void {
+    if (this.notices.listening && generation === this.generation) bounded(this.plainBySealed).set(`${field}\n${sealed}`, plain);
+  }
+
   erased(subjectId: string, keyId?: string): void {
     this.generation++;
+    this.plainBySealed.clear();
     const live = this.liveBySubject.get(subjectId);
     this.liveBySubject.delete(subjectId);
     if (live) bounded(this.byId).set(live.keyId, null);
@@ -82,6 +100,7 @@ export class KeyCache {
     this.generation++;
     this.byId.clear();
     this.liveBySubject.clear();
+    this.plainBySealed.clear();
   }
 }
 

@@ -33,11 +33,12 @@ export function parse(value: unknown) {
   return keyId && kind && iv && tag && data !== undefined ? { keyId, kind, iv, tag, data } : null;
 }
 
-function open(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof parse>>): unknown {
+/** The sealed field's plain JSON. */
+function decipher(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof parse>>): string {
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64url'));
   decipher.setAAD(Buffer.from(`${sealed.keyId}.${field}`));
   decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
-  return JSON.parse(Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64url')), decipher.final()]).toString('utf8'));
+  return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64url')), decipher.final()]).toString('utf8');
 }
 
 /**
@@ -76,10 +77,12 @@ export async function openEvents(options: PersonalDataOptions, rulesByType: Rule
     if (!rules) return event;
     const data = { ...event.data };
     for (const { fields } of rules) for (const field of fields) {
-      const sealed = parse(data[field]);
+      const text = data[field];
+      const sealed = parse(text);
       if (!sealed) continue;
       const key = keys.get(sealed.keyId);
-      data[field] = key ? open(key, field, sealed) : erasedValue(sealed.kind);
+      // Parsed anew for each reader: a value shared between them could be changed by one.
+      data[field] = key ? JSON.parse(options.keys.plainOf(field, text as string, () => decipher(key, field, sealed))) : erasedValue(sealed.kind);
     }
     return { ...event, data };
   });

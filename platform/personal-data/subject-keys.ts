@@ -27,6 +27,19 @@ export class SubjectKeys {
     return this.cache.close();
   }
 
+  /**
+   * The plain JSON of a sealed field whose key `byIds` has just returned (so live), deciphered by
+   * `decipher` unless this process opened the same field lately (KeyCache.plain).
+   */
+  plainOf(field: string, sealed: string, decipher: () => string): string {
+    const known = this.cache.plain(field, sealed);
+    if (known !== undefined) return known;
+    const generation = this.cache.begin();
+    const plain = decipher();
+    this.cache.rememberPlain(generation, field, sealed, plain);
+    return plain;
+  }
+
   private unseal(keyId: string, sealed: string): Buffer {
     return Buffer.from(this.box.open(sealed, keyId), 'base64url');
   }

@@ -85,6 +85,19 @@ test('an erasure in this process: the very next read is erased', async (ctx) => 
   assert.equal(await person(ctx, ctx.a, 'thing-2'), [ERASED]);
 });
 
+test('a field opened once is opened from memory after, until its subject is erased', async (ctx) => {
+  await ctx.a.store.appendToStream('thing-6', [{ type: 'ThingHappened', data: { person: '52998224725' } }]);
+  await warm(ctx, ctx.a, 'thing-6');
+  const [stored] = await new PostgresEventStore(ctx.a.db).readStream('thing-6');
+  const sealed = stored!.data.person as string;
+  assert.ok(sealed.startsWith('pd1.'), 'stored sealed');
+  assert.is(keyCacheFor(ctx.a.db).plain('person', sealed), '"52998224725"', 'remembered by the read');
+  assert.is(keyCacheFor(ctx.a.db).plain('other', sealed), undefined, 'for its own field only');
+  await erase(ctx.a, '52998224725');
+  assert.is(keyCacheFor(ctx.a.db).plain('person', sealed), undefined, 'forgotten with the key');
+  assert.equal(await person(ctx, ctx.a, 'thing-6'), [ERASED]);
+});
+
 test('an erasure in another process reaches the cache when it commits; no read in flight brings the key back', async (ctx) => {
   await ctx.a.store.appendToStream('thing-3', [{ type: 'ThingHappened', data: { person: '39053344705' } }]);
   await ctx.a.store.appendToStream('thing-4', [{ type: 'ThingHappened', data: { person: '52998224725' } }]);
