@@ -67,7 +67,8 @@ interface EventRow {
   event_type: string;
   data: Record<string, unknown>;
   metadata: Record<string, unknown>;
-  created_at: Date;
+  /** Epoch milliseconds. */
+  created_at: number;
 }
 
 /** What a subscription needs beyond ReadAllResult: whether its checkpoint moved past any event. */
@@ -101,7 +102,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata ?? {},
     revision: int8(row.revision),
     position: { commit: int8(row.transaction_id), prepare: int8(row.global_position) },
-    createdAt: row.created_at,
+    createdAt: new Date(row.created_at),
   };
 }
 
