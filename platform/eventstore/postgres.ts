@@ -58,18 +58,11 @@ interface BatchRow {
   actual: string | null;
 }
 
-interface EventRow {
-  global_position: string;
-  transaction_id: string;
-  stream_name: string;
-  revision: string;
-  event_id: string;
-  event_type: string;
-  data: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  /** Epoch milliseconds. */
-  created_at: number;
-}
+/**
+ * The columns of an event row (eventColumns, readAllSql): int8s as text, created_at as epoch
+ * milliseconds, data and metadata parsed; a page adds its read horizon, a filtered page `wanted`.
+ */
+type EventColumn = 'global_position' | 'transaction_id' | 'stream_name' | 'revision' | 'event_id' | 'event_type' | 'data' | 'metadata' | 'created_at';
 
 /** What a subscription needs beyond ReadAllResult: whether its checkpoint moved past any event. */
 export interface PageResult extends ReadAllResult {
@@ -93,16 +86,35 @@ function justBelow(horizon: bigint): Position {
   return { commit: horizon - 1n, prepare: MAX_INT64 };
 }
 
-function toRecorded(row: EventRow): RecordedEvent {
+/**
+ * Event rows come from pg as arrays (rowMode 'array'): pg then makes no object per row for us to
+ * read once and drop, and a probe reading 50,000 events went 12% faster at the median.
+ */
+interface ArrayRows {
+  rows: unknown[][];
+  fields: Array<{ name: string }>;
+}
+
+type Layout = Record<EventColumn | 'horizon' | 'wanted', number>;
+const layouts = new Map<string, Layout>();
+
+/** Where each column of a read statement's rows is, found once per statement from pg's field list. */
+function layoutOf(statement: string, fields: ReadonlyArray<{ name: string }>): Layout {
+  let layout = layouts.get(statement);
+  if (!layout) layouts.set(statement, (layout = Object.fromEntries(fields.map((field, i) => [field.name, i])) as Layout));
+  return layout;
+}
+
+function recordedFrom(row: readonly unknown[], at: Layout): RecordedEvent {
   return {
-    id: row.event_id,
-    streamName: row.stream_name,
-    type: row.event_type,
-    data: row.data,
-    metadata: row.metadata ?? {},
-    revision: int8(row.revision),
-    position: { commit: int8(row.transaction_id), prepare: int8(row.global_position) },
-    createdAt: new Date(row.created_at),
+    id: row[at.event_id] as string,
+    streamName: row[at.stream_name] as string,
+    type: row[at.event_type] as string,
+    data: row[at.data] as Record<string, unknown>,
+    metadata: (row[at.metadata] as Record<string, unknown> | null) ?? {},
+    revision: int8(row[at.revision] as string),
+    position: { commit: int8(row[at.transaction_id] as string), prepare: int8(row[at.global_position] as string) },
+    createdAt: new Date(row[at.created_at] as number),
   };
 }
 
@@ -265,15 +277,14 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamName: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<RecordedEvent[]> {
-    const query = this.knex
-      .select(this.knex.raw(eventColumns))
-      .from({ e: 'events' })
-      .where('e.stream_name', streamName)
-      .andWhere('e.revision', '>=', (options.fromRevision ?? 0n).toString())
-      .orderBy('e.revision');
-    if (options.maxCount !== undefined) query.limit(options.maxCount);
-    const rows: EventRow[] = await query;
-    return rows.map(toRecorded);
+    const limited = options.maxCount !== undefined;
+    const bindings: Knex.RawBinding[] = [streamName, (options.fromRevision ?? 0n).toString()];
+    if (limited) bindings.push(options.maxCount!);
+    const { rows, fields } = (await this.knex
+      .raw(`select ${eventColumns} from events e where e.stream_name = ? and e.revision >= ?::bigint order by e.revision${limited ? ' limit ?' : ''}`, bindings)
+      .options({ rowMode: 'array' })) as ArrayRows;
+    const at = layoutOf(`read_stream_${Number(limited)}`, fields);
+    return rows.map((row) => recordedFrom(row, at));
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
@@ -315,23 +326,23 @@ export class PostgresEventStore implements EventStore {
 
     // A prepared statement per shape and connection: planning the page's statement took a third
     // of a millisecond each time, and its generic plan is the same index scan.
-    const { rows } = (await this.knex.raw(readAllSql(shape), bindings).options({ name: readAllStatementName(shape) })) as {
-      rows: (Partial<EventRow> & { horizon?: string; wanted?: boolean | null })[];
-    };
+    const name = readAllStatementName(shape);
+    const { rows, fields } = (await this.knex.raw(readAllSql(shape), bindings).options({ name, rowMode: 'array' })) as ArrayRows;
+    const at = layoutOf(name, fields);
     let bound = known;
     if (horizon === 'fresh') {
-      bound = BigInt(rows[0]!.horizon!);
+      bound = BigInt(rows[0]![at.horizon] as string);
       if (bound > this.knownHorizon) this.knownHorizon = bound;
     }
-    const scanned = rows.filter((r) => r.global_position != null);
+    const scanned = rows.filter((r) => r[at.global_position] != null);
     const filtered = eventTypes !== undefined || categories !== undefined;
-    const events = (filtered ? scanned.filter((r) => r.wanted) : scanned).map((r) => toRecorded(r as EventRow));
+    const events = (filtered ? scanned.filter((r) => r[at.wanted]) : scanned).map((r) => recordedFrom(r, at));
 
     const more = maxCount !== undefined && scanned.length >= maxCount;
     let checkpoint: Position;
     if (more) {
       const last = scanned[scanned.length - 1]!;
-      checkpoint = { commit: int8(last.transaction_id!), prepare: int8(last.global_position!) };
+      checkpoint = { commit: int8(last[at.transaction_id] as string), prepare: int8(last[at.global_position] as string) };
     } else {
       // Everything below the horizon has been read: no append there can still commit.
       const below = justBelow(bound);
