@@ -317,15 +317,16 @@ export const eventStoreMigrations: Migration[] = [
 
 /** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
 /**
- * created_at as epoch milliseconds: a Date made from a number costs less than pg's parse of the
- * timestamp's text, and both keep milliseconds (a Date has no finer unit).
+ * created_at as epoch seconds in a float8 (dateOfEpoch in postgres.ts makes the Date): a Date made
+ * from a number costs the client less than pg's parse of the timestamp's text. date_part rather
+ * than extract, whose numeric arithmetic cost the server about 0.8 µs a row against 0.2.
  */
-const CREATED_AT_MS = '(extract(epoch from created_at) * 1000)::float8 as created_at';
+const CREATED_AT = "date_part('epoch', created_at) as created_at";
 
 export const eventColumns = `
   e.global_position::text as global_position, e.transaction_id::text as transaction_id,
   e.stream_name, e.revision::text as revision, e.event_id::text as event_id, e.event_type,
-  e.data, e.metadata, ${CREATED_AT_MS}`;
+  e.data, e.metadata, ${CREATED_AT}`;
 
 export const appendSql = 'select * from append_to_stream(?, ?, ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
 
@@ -375,7 +376,7 @@ export function readAllSql(shape: ReadAllShape): string {
   if (shape.eventTypes) tests.push('e.event_type = any(?::text[])');
   if (shape.categories) tests.push('e.category = any(?::text[])');
   const columns = `global_position::text as global_position, transaction_id::text as transaction_id,
-    stream_name, revision::text as revision, event_id::text as event_id, event_type, ${CREATED_AT_MS}`;
+    stream_name, revision::text as revision, event_id::text as event_id, event_type, ${CREATED_AT}`;
   const scan = (select: string) => `
       select ${select}
       from events e

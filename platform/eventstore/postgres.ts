@@ -60,7 +60,7 @@ interface BatchRow {
 
 /**
  * The columns of an event row (eventColumns, readAllSql): int8s as text, created_at as epoch
- * milliseconds, data and metadata parsed; a page adds its read horizon, a filtered page `wanted`.
+ * seconds, data and metadata parsed; a page adds its read horizon, a filtered page `wanted`.
  */
 type EventColumn = 'global_position' | 'transaction_id' | 'stream_name' | 'revision' | 'event_id' | 'event_type' | 'data' | 'metadata' | 'created_at';
 
@@ -105,6 +105,15 @@ function layoutOf(statement: string, fields: ReadonlyArray<{ name: string }>): L
   return layout;
 }
 
+/**
+ * The Date of an epoch in seconds (a float8 with microseconds), truncated to the millisecond as pg
+ * does when it parses a timestamp: rounded to whole microseconds first, which the float8 holds to
+ * within a quarter of one at today's epochs, so no value slips into the millisecond before.
+ */
+export function dateOfEpoch(seconds: number): Date {
+  return new Date(Math.floor(Math.round(seconds * 1e6) / 1000));
+}
+
 function recordedFrom(row: readonly unknown[], at: Layout): RecordedEvent {
   return {
     id: row[at.event_id] as string,
@@ -114,7 +123,7 @@ function recordedFrom(row: readonly unknown[], at: Layout): RecordedEvent {
     metadata: (row[at.metadata] as Record<string, unknown> | null) ?? {},
     revision: int8(row[at.revision] as string),
     position: { commit: int8(row[at.transaction_id] as string), prepare: int8(row[at.global_position] as string) },
-    createdAt: new Date(row[at.created_at] as number),
+    createdAt: dateOfEpoch(row[at.created_at] as number),
   };
 }
 

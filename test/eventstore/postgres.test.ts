@@ -304,4 +304,28 @@ pgOnly('group commit: two stores batching over the same streams neither deadlock
   }
 });
 
+pgOnly('an event\'s createdAt is its created_at truncated to the millisecond, as pg parses a timestamp', async () => {
+  // Microseconds at the edges of a millisecond, over seconds spread across 2000 to 2063: a Date
+  // made as seconds * 1000 from the float8 came out a millisecond early for about one in 300.
+  const stream = `clock-${randomUUID()}`;
+  let seed = 7;
+  const next = () => (seed = (seed * 48271) % 2147483647);
+  const ticks = Array.from({ length: 3000 }, (_, i) => ({ second: 946684800 + (next() % 2_000_000_000), micro: (next() % 1000) * 1000 + [0, 1, 999][i % 3]! }));
+  await store.appendToStream(stream, ticks.map((tick) => ({ type: 'Ticked', data: tick })));
+  await db.knex.raw(
+    `update events set created_at = to_timestamp((data->>'second')::bigint) + (data->>'micro')::int * interval '1 microsecond' where stream_name = ?`,
+    [stream],
+  );
+  const { rows } = (await db.knex.raw('select created_at from events where stream_name = ? order by revision', [stream])) as { rows: Array<{ created_at: Date }> };
+  const read = await store.readStream(stream);
+  const all = (await store.readAll({ filter: { eventTypes: ['Ticked'] } })).events.filter((e) => e.streamName === stream);
+  assert.is(all.length, ticks.length);
+  for (const [i, { second, micro }] of ticks.entries()) {
+    const expected = second * 1000 + Math.floor(micro / 1000);
+    assert.is(rows[i]!.created_at.getTime(), expected, `pg's own parse of ${second}.${micro}`);
+    assert.is(read[i]!.createdAt.getTime(), expected, `readStream at ${second}.${micro}`);
+    assert.is(all[i]!.createdAt.getTime(), expected, `readAll at ${second}.${micro}`);
+  }
+});
+
 pgOnly.run();
