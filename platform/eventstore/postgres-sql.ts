@@ -315,7 +315,6 @@ export const eventStoreMigrations: Migration[] = [
   },
 ];
 
-/** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
 /**
  * created_at as epoch seconds in a float8 (dateOfEpoch in postgres.ts makes the Date): a Date made
  * from a number costs the client less than pg's parse of the timestamp's text. date_part rather
@@ -323,6 +322,7 @@ export const eventStoreMigrations: Migration[] = [
  */
 const CREATED_AT = "date_part('epoch', created_at) as created_at";
 
+/** Every bigint leaves the database as text: knex.ts parses int8 as a JS number, which would round. */
 export const eventColumns = `
   e.global_position::text as global_position, e.transaction_id::text as transaction_id,
   e.stream_name, e.revision::text as revision, e.event_id::text as event_id, e.event_type,

@@ -110,7 +110,7 @@ function layoutOf(statement: string, fields: ReadonlyArray<{ name: string }>): L
  * does when it parses a timestamp: rounded to whole microseconds first, which the float8 holds to
  * within a quarter of one at today's epochs, so no value slips into the millisecond before.
  */
-export function dateOfEpoch(seconds: number): Date {
+function dateOfEpoch(seconds: number): Date {
   return new Date(Math.floor(Math.round(seconds * 1e6) / 1000));
 }
 
@@ -292,7 +292,7 @@ export class PostgresEventStore implements EventStore {
     const { rows, fields } = (await this.knex
       .raw(`select ${eventColumns} from events e where e.stream_name = ? and e.revision >= ?::bigint order by e.revision${limited ? ' limit ?' : ''}`, bindings)
       .options({ rowMode: 'array' })) as ArrayRows;
-    const at = layoutOf(`read_stream_${Number(limited)}`, fields);
+    const at = layoutOf('read_stream', fields);
     return rows.map((row) => recordedFrom(row, at));
   }
 

@@ -35,10 +35,10 @@ export function parse(value: unknown) {
 
 /** The sealed field's plain JSON. */
 function decipher(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof parse>>): string {
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64url'));
-  decipher.setAAD(Buffer.from(`${sealed.keyId}.${field}`));
-  decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64url')), decipher.final()]).toString('utf8');
+  const aes = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64url'));
+  aes.setAAD(Buffer.from(`${sealed.keyId}.${field}`));
+  aes.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
+  return Buffer.concat([aes.update(Buffer.from(sealed.data, 'base64url')), aes.final()]).toString('utf8');
 }
 
 /**
