@@ -248,6 +248,22 @@ test('a cluster that refuses the password in DATA_DIR: exit 1 at once with one l
   assert.ok(Date.now() - started < 100_000, `refused in ${Date.now() - started} ms`);
 });
 
+test('a cluster another live service runs, refusing the password in DATA_DIR: exit 1 at once, the cluster left running', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'credit-shared-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+  const first = startProcess(repo, env, await freePort());
+  await healthy(first);
+  const processes = postgresProcesses(clusterOn(dataDir, Number(env.EMBEDDED_PG_PORT)).postmaster);
+
+  rmSync(join(dataDir, 'postgres-password.secret'));
+  const second = startProcess(repo, { ...env, LOG_LEVEL: 'warn' }, await freePort());
+  await refusedInOneLine(second, /refused the password/);
+  assert.ok(processes.every(isPostgres), 'the first service keeps its cluster');
+  assert.ok(await answers(`${first.url}/ready`)(), 'and keeps serving');
+  assert.equal(await stopped(first, 'SIGTERM'), { code: 0, signal: null }, tail(first));
+});
+
 test('a DATA_DIR that cannot be used: exit 1 with one line naming the path, the reason and the fix', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'credit-bad-'));
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
