@@ -13,9 +13,9 @@
  * on all alike: APPEND_ROUNDS rounds of 3 s slices, READ_ROUNDS rounds of full reads. Rates are
  * the median of each contender's slices; ratios are the median of each round's own ratio, which
  * keeps the pairing: on this 2-core VM one read slice ran at 84,000 events/s and the next at
- * 117,000, so the ratio of two medians taken apart drifted by 15% between runs. Ours and the bare table share one
- * fresh database, Emmett has another, on the same server: DATABASE_URL's when set, otherwise a
- * throw-away embedded cluster. Everything is dropped afterwards.
+ * 117,000, so the ratio of two medians taken apart drifted by 15% between runs. Ours and the bare
+ * table share one fresh database, Emmett has another, on the same server: DATABASE_URL's when
+ * set, otherwise a throw-away embedded cluster. Everything is dropped afterwards.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dumbo, rawSql } from '@event-driven-io/dumbo';

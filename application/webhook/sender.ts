@@ -22,7 +22,7 @@ export function sendAttempt(attempt: Attempt): Promise<AttemptOutcome> {
     body: attempt.body,
     timestamp: Math.floor(Date.now() / 1000),
   });
-  // Field by field rather than spread-then-override, as in the dispatcher's attemptOf.
+  // Field by field rather than spread-then-override, as the dispatcher's attemptTo.
   return safePost({
     url: attempt.url,
     body: attempt.body,

@@ -367,7 +367,8 @@ async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Prom
   const aside = clusterDir !== join(options.dataDir, 'pg');
   if (aside) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
   const ownerFile = `${clusterDir}.owner`;
-  const refused = (error: unknown) => {
+  /** A refused password as the one line a user acts on; any other error as it is. */
+  const explained = (error: unknown) => {
     if (!(error instanceof PasswordRefused)) return error;
     return new ConfigurationError(
       `the embedded PostgreSQL cluster ${clusterDir} refused the password in ${join(options.dataDir, 'postgres-password.secret')} (the cluster was made with another one); ` +
@@ -385,7 +386,7 @@ async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Prom
       await serving(urlOf(running.port, 'postgres'), running.port);
     } catch (error) {
       // Its owner, alive, runs it for a DATA_DIR at this path: not ours to set aside.
-      throw refused(error);
+      throw explained(error);
     }
     await ensureDatabase(urlOf(running.port, 'postgres'), database);
     return { url: urlOf(running.port, database), stop: async () => undefined };
@@ -430,7 +431,7 @@ async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Prom
     await ensureDatabase(urlOf(options.port, 'postgres'), database);
   } catch (error) {
     await stop();
-    if (!(error instanceof PasswordRefused) || !aside || !mayReplace) throw refused(error);
+    if (!(error instanceof PasswordRefused) || !aside || !mayReplace) throw explained(error);
     setAside(clusterDir, options.dataDir, log);
     return startCluster(options, false);
   }
