@@ -363,9 +363,10 @@ async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Prom
   const packaged = await packagedBinaries();
   const bin = user ? binariesFor(user, packaged, options.systemDir) : packaged;
   const clusterDir = user ? clusterFor(user, options.dataDir, options.systemDir) : join(options.dataDir, 'pg');
-  if (bin !== packaged) log(`the 'postgres' system user cannot reach node_modules: PostgreSQL runs from ${dirname(dirname(bin.postgres))}`, 'info');
   const aside = clusterDir !== join(options.dataDir, 'pg');
-  if (aside) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
+  // The second start, after a set-aside, would only say these two again.
+  if (bin !== packaged && mayReplace) log(`the 'postgres' system user cannot reach node_modules: PostgreSQL runs from ${dirname(dirname(bin.postgres))}`, 'info');
+  if (aside && mayReplace) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
   const ownerFile = `${clusterDir}.owner`;
   /** A refused password as the one line a user acts on; any other error as it is. */
   const explained = (error: unknown) => {

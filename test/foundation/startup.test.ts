@@ -227,6 +227,7 @@ test('a DATA_DIR removed and made again at the same path (a fresh clone in the s
     assert.is(setAside.length, 1, 'the old cluster is set aside, not deleted');
     assert.ok(existsSync(join(systemDir, 'clusters', setAside[0]!, 'PG_VERSION')), 'with its data');
     assert.ok(output.some((line) => /set aside as/.test(line) && JSON.parse(line).level === 40), `a warning says where:\n${output.join('\n')}`);
+    assert.is(output.filter((line) => /the cluster is in/.test(line)).length, 1, `where the cluster is, said once:\n${output.join('\n')}`);
   }
 });
 
