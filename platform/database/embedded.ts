@@ -355,7 +355,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   return startCluster(options, true);
 }
 
-async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Promise<EmbeddedDatabase> {
+/** `firstTry`: false for the one start again after a set-aside, which neither sets aside again nor repeats what the first said. */
+async function startCluster(options: EmbeddedOptions, firstTry: boolean): Promise<EmbeddedDatabase> {
   const log: Log = options.log ?? (() => undefined);
   const database = options.database ?? 'credit';
   const password = loadOrCreateSecret(options.dataDir, 'postgres-password', 24);
@@ -364,9 +365,8 @@ async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Prom
   const bin = user ? binariesFor(user, packaged, options.systemDir) : packaged;
   const clusterDir = user ? clusterFor(user, options.dataDir, options.systemDir) : join(options.dataDir, 'pg');
   const aside = clusterDir !== join(options.dataDir, 'pg');
-  // The second start, after a set-aside, would only say these two again.
-  if (bin !== packaged && mayReplace) log(`the 'postgres' system user cannot reach node_modules: PostgreSQL runs from ${dirname(dirname(bin.postgres))}`, 'info');
-  if (aside && mayReplace) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
+  if (bin !== packaged && firstTry) log(`the 'postgres' system user cannot reach node_modules: PostgreSQL runs from ${dirname(dirname(bin.postgres))}`, 'info');
+  if (aside && firstTry) log(`the 'postgres' system user cannot reach DATA_DIR: the cluster is in ${clusterDir}`, 'info');
   const ownerFile = `${clusterDir}.owner`;
   /** A refused password as the one line a user acts on; any other error as it is. */
   const explained = (error: unknown) => {
@@ -432,7 +432,7 @@ async function startCluster(options: EmbeddedOptions, mayReplace: boolean): Prom
     await ensureDatabase(urlOf(options.port, 'postgres'), database);
   } catch (error) {
     await stop();
-    if (!(error instanceof PasswordRefused) || !aside || !mayReplace) throw explained(error);
+    if (!(error instanceof PasswordRefused) || !aside || !firstTry) throw explained(error);
     setAside(clusterDir, options.dataDir, log);
     return startCluster(options, false);
   }
