@@ -1,4 +1,4 @@
-/** `npm start`: every role in one process on the embedded defaults (see README for ROLES). */
+/** `npm start`: every role in one process on the embedded defaults (see docs/running.md for ROLES). */
 import { ConfigurationError, loadConfig } from '../config/index.ts';
 import { startService } from '../service/bootstrap.ts';
 import { createLogger } from '../service/infrastructure.ts';
