@@ -245,7 +245,7 @@ export const ConfigSchema = Type.Object({
   LLM_RETRY_BASE_MS: Type.Integer({ minimum: 0, default: 500 }),
   /** Versioned price table, USD per million tokens: `version;model=input/output;model=input/output` (application/llm/prices.ts). */
   LLM_PRICES: Type.String({ default: '2026-11-23;gpt-4o=2.5/10;gpt-4o-mini=0.15/0.6;gpt-4.1=2/8;gpt-4.1-mini=0.4/1.6;claude-sonnet-4-5=3/15;claude-haiku-4-5=1/5;claude-opus-4-1=15/75' }),
-  /** `offline`: the fixture results (application/llm/web-search-fixtures.ts); `searxng`: a SearXNG instance's JSON API at WEB_SEARCH_URL. */
+  /** `offline`: no search engine, nothing is searched (no result is made up); `searxng`: a SearXNG instance's JSON API at WEB_SEARCH_URL. */
   WEB_SEARCH_PROVIDER: Type.Union([Type.Literal('offline'), Type.Literal('searxng')], { default: 'offline' }),
   /** SearXNG address (required with searxng). */
   WEB_SEARCH_URL: Type.Optional(Type.String({ minLength: 1 })),
