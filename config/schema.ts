@@ -7,6 +7,12 @@ import Type, { type Static } from 'typebox';
  */
 export const ConfigSchema = Type.Object({
   // Server, storage and processes
+  /**
+   * `sandbox` (the default) runs on the embedded defaults and offline providers, and says so at
+   * start; `production` refuses to start, one line per setting, while any sandbox provider, the
+   * embedded PostgreSQL, a generated secret or a self-signed signing certificate is configured.
+   */
+  DEPLOYMENT: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { default: 'sandbox' }),
   /** HTTP port (0: any free port, the one bound is logged). */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   /** HTTP interface to listen on. */

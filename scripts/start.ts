@@ -7,7 +7,7 @@ import { watchParent } from '../service/parent-watch.ts';
 let log = createLogger({ LOG_LEVEL: 'info' });
 const fail = (error: unknown): never => {
   // A setting the user must change is said in one line; anything else keeps its stack for a bug report.
-  if (error instanceof ConfigurationError) log.fatal(error.message);
+  if (error instanceof ConfigurationError) for (const line of error.message.split('\n')) log.fatal(line);
   else log.fatal({ err: error }, 'could not start');
   process.exit(1);
 };
