@@ -172,7 +172,7 @@ test('SIGTERM to npm (which only its shell receives): the service sees its launc
 });
 
 // tsx gives the service 30 ms to acknowledge a relayed signal, then kills it with -9: on a busy
-// machine it may, in the middle of the stop, so only the outcome is asserted here (README, Stopping).
+// machine it may, in the middle of the stop, so only the outcome is asserted here (the README's Set up says so).
 test('SIGTERM to tsx: it relays the signal, the service stops', async () => {
   await startThenStop((started) => process.kill(started.roles.tsx, 'SIGTERM'), 'SIGTERM to tsx', false);
 });
