@@ -14,21 +14,26 @@ const fail = (error: unknown): never => {
 
 const config = await Promise.resolve().then(() => loadConfig()).catch(fail);
 log = createLogger(config);
-const service = await startService(config, log).catch(fail);
+const starting = startService(config, log).catch(fail);
 
 let stopping = false;
 const shutdown = (fields: Record<string, string>) => {
+  // Idempotent: a stop runs once, to its end. Signalled as a process group (Ctrl-C, systemd,
+  // timeout), the service gets SIGTERM twice, from the kernel and relayed by tsx; the second must
+  // not end the first stop half done (and leave PostgreSQL running).
   if (stopping) return;
   stopping = true;
   log.info(fields, 'stopping');
-  service
-    .stop()
+  // Asked while starting: the start ends first, so nothing it opened is left behind.
+  starting
+    .then((service) => service.stop())
     .then(() => process.exit(0))
     .catch((error) => {
       log.error({ err: error }, 'unclean stop');
       process.exit(1);
     });
 };
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => shutdown({ signal }));
-// The launcher (tsx under npm start) killed with -9 cannot relay a signal: stop as if it had.
-watchParent(() => shutdown({ reason: 'the parent process exited' }));
+// `on`, not `once`: a handler stays, so a later signal is ignored instead of killing us mid-stop.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => shutdown({ signal }));
+// The launcher (tsx, the shell npm runs, npm) gone, killed with -9 or by a SIGTERM it did not pass on: stop as if signalled.
+watchParent(() => shutdown({ reason: 'the process that started this one exited' }));
