@@ -1,4 +1,5 @@
 import { DomainError } from '../../shared/errors.ts';
+import type { CollectionEventData } from '../events.ts';
 import { entry, itemOf, live, recipientOf, unresolved } from '../decide-kit.ts';
 import { CollectionMessages } from '../messages.ts';
 import { advance, withItem, withRecipient } from '../state.ts';
@@ -16,6 +17,12 @@ export interface ConsentItemState {
   recipientId: string | null;
   acceptedAt: string;
   termHash: string;
+  /**
+   * The evidence: where the acceptance came from. Personal data, sealed in the store with the
+   * person's key, so it reads as erased once they are. Absent from rows folded before it was kept.
+   */
+  ip?: string | null;
+  userAgent?: string | null;
 }
 
 export interface ConsentPayloads {
@@ -24,6 +31,16 @@ export interface ConsentPayloads {
 
 export interface ConsentExtras {
   ConsentAccepted: { ip: string | null; userAgent: string | null };
+}
+
+/**
+ * The data of the legacy OPTIN webhook (optin.updated), which follows consents: the contract names
+ * the type and its flow, not its fields. Who opted in (the recipient, by id), where (collection and
+ * item), to which term, when, and the opt-in's state; the address and user agent never leave.
+ */
+export function optInWebhookData(data: CollectionEventData<ConsentPayloads['ConsentAccepted']>) {
+  const { type, version, termHash } = data.payload;
+  return { collectionId: data.collectionId, itemId: data.itemId, recipientId: data.recipientId, status: 'ACCEPTED', type, version, termHash, occurredAt: data.occurredAt };
 }
 
 /** The policy input key an accepted term sets to true. */
@@ -68,7 +85,7 @@ export const consentKind: CollectionKind = {
   evolve(state, event) {
     if (event.type !== 'ConsentAccepted') return null;
     const { data } = event;
-    const consent: ConsentItemState = { recipientId: data.recipientId, acceptedAt: data.occurredAt, termHash: data.payload.termHash };
+    const consent: ConsentItemState = { recipientId: data.recipientId, acceptedAt: data.occurredAt, termHash: data.payload.termHash, ip: data.ip ?? null, userAgent: data.userAgent ?? null };
     const next = withItem(state, data.itemId, (item) => ({ ...item, status: 'VALIDATED', resolvedAt: data.occurredAt, details: { ...item.details, consent } }));
     const started = { ...next, status: next.status === 'SENT' ? ('IN_PROGRESS' as const) : next.status };
     return withRecipient(started, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'IN_PROGRESS') }));
