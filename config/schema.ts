@@ -47,6 +47,13 @@ export const ConfigSchema = Type.Object({
   /** Turns a document into its subject id (HMAC): only the first key is used, and it must never change. */
   PERSONAL_DATA_PEPPER: Type.Optional(Type.String({ minLength: 1 })),
   PERSONAL_DATA_PEPPER_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The operators' credential for `GET /ready`'s details (`Authorization: Bearer <OPS_TOKEN>`):
+   * each projection's checkpoint, lag and parked count, the database session limits. Without
+   * it (or unset) /ready answers only `{status: 'ready' | 'not ready'}`. An integrator's token
+   * is not enough: the details are every tenant's.
+   */
+  OPS_TOKEN: Type.Optional(Type.String({ minLength: 32 })),
 
   /**
    * The PKCS#12 (key + certificate) that signs the signed PDF copies of SIGNATURE items: a file
