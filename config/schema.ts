@@ -72,6 +72,13 @@ export const ConfigSchema = Type.Object({
   PERSONAL_DATA_PEPPER: Type.Optional(Type.String({ minLength: 1 })),
   /** A file holding PERSONAL_DATA_PEPPER. */
   PERSONAL_DATA_PEPPER_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The operators' credential for `GET /ready`'s details (`Authorization: Bearer <OPS_TOKEN>`):
+   * each projection's checkpoint, lag and parked count, the database session limits. Without
+   * it (or unset) /ready answers only `{status: 'ready' | 'not ready'}`. An integrator's token
+   * is not enough: the details are every tenant's.
+   */
+  OPS_TOKEN: Type.Optional(Type.String({ minLength: 32 })),
 
   /**
    * The PKCS#12 (key + certificate) that signs the signed PDF copies of SIGNATURE items: a file

@@ -9,7 +9,7 @@ import { Messages } from '../domain/shared/messages.ts';
 import { bodyParseError, errorMiddleware, HttpError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { mountRoutes, PROVIDER_CALLBACKS, type RouteSpec, type RouteTable } from './route.ts';
-import { readiness } from './readiness.ts';
+import { isOperator, readiness } from './readiness.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -51,6 +51,31 @@ const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx:
   }
   await next();
 };
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+// A path segment kept as it is when no route matched: a word of a path (`v2`, `report`,
+// `.well-known`), never a token, a signature or a document.
+const PATH_WORD = /^(?:v\d+|[a-z._-]{1,40})$/;
+
+/**
+ * What the request log names: the route's template (`/c/:token/items/:itemId`), never the path
+ * as sent, nor its query. Recipient and offer tokens, signed upload and download links and CPFs
+ * in search parameters are credentials or personal data, and logs are kept, copied and read by
+ * more people than the database. Without a matched route (a 404, the MCP connector), the path's
+ * words stay and every other segment reads `:value`.
+ */
+function routeOf(ctx: Context): string {
+  const matched = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (typeof matched === 'string') return matched;
+  return ctx.path.split('/').map((segment) => (segment === '' || PATH_WORD.test(segment) ? segment : ':value')).join('/');
+}
+
+/** The record ids of the matched route (ObjectIds: no secret, and what an operator looks for). */
+function idsOf(ctx: Context): Record<string, string> | undefined {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  const ids = Object.entries(params).filter(([, value]) => OBJECT_ID.test(value));
+  return ids.length ? Object.fromEntries(ids) : undefined;
+}
 
 const CLIENT_ERROR_LINGER_MS = 5_000;
 
@@ -117,7 +142,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({ method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      ctx.state.log.info({ method: ctx.method, route: routeOf(ctx), ids: idsOf(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   });
   koa.use(errorMiddleware);
@@ -158,7 +183,9 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   router.get('/ready', async (ctx) => {
     const report = await readiness(app, projectionNames);
     ctx.status = report.ready ? 200 : 503;
-    ctx.body = report;
+    const status = report.ready ? 'ready' : 'not ready';
+    // Checkpoints, lags and timeouts describe every tenant's traffic and the database: operators only.
+    ctx.body = isOperator(app, ctx) ? { status, ...report } : { status };
   });
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;

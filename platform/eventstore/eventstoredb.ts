@@ -146,8 +146,10 @@ export function isSystemEvent(streamName: string, type: string): boolean {
 }
 
 /** The exact port semantics, applied to every event whatever the server filtered. */
-export function matchesFilter(streamName: string, type: string, filter: EventFilter | undefined): boolean {
+export function matchesFilter(streamName: string, type: string, filter: EventFilter | undefined, data?: unknown): boolean {
   if (isSystemEvent(streamName, type)) return false;
+  // The server has no such index: the events are scanned, but another tenant's are never returned (nor opened).
+  if (filter?.organizationId !== undefined && (data as { organizationId?: unknown } | undefined)?.organizationId !== filter.organizationId) return false;
   if (filter?.eventTypes !== undefined && !filter.eventTypes.includes(type)) return false;
   if (filter?.categories !== undefined && !filter.categories.includes(categoryOf(streamName))) return false;
   return true;
@@ -341,7 +343,7 @@ export class EventStoreDbStore implements EventStore {
         // A read of $all starts at its position, inclusively: the event there was already seen.
         if (comparePositions(recorded.position, scanned) <= 0) continue;
         scanned = fromClientPosition(recorded.position);
-        if (!matchesFilter(recorded.streamId, recorded.type, filter)) continue;
+        if (!matchesFilter(recorded.streamId, recorded.type, filter, recorded.data)) continue;
         events.push(toRecordedEvent(resolved)!);
         // Stop on the last wanted event, so the checkpoint is not past events not returned.
         if (maxCount !== undefined && events.length >= maxCount) return { events, checkpoint: scanned };
@@ -507,7 +509,7 @@ class EventStoreDbSubscription implements Subscription {
           if (comparePositions(position, lastEvent) <= 0) continue;
           lastEvent = position;
           batchCheckpoint = laterOf(batchCheckpoint, position);
-          if (matchesFilter(recorded.streamId, recorded.type, this.options.filter)) events.push(toRecordedEvent(item)!);
+          if (matchesFilter(recorded.streamId, recorded.type, this.options.filter, recorded.data)) events.push(toRecordedEvent(item)!);
         }
         if (events.length === 0 && comparePositions(batchCheckpoint, checkpoint) <= 0) continue;
 
