@@ -98,6 +98,12 @@ export const ConfigSchema = Type.Object({
   AUTH_FAILURES_BEFORE_LOCK: Type.Integer({ minimum: 1, default: 5 }),
   /** How long a locked client id or e-mail address stays locked. */
   AUTH_LOCK_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  /**
+   * Failed secrets and passwords (any client id, any e-mail) one caller address may send within
+   * AUTH_LOCK_SECONDS before it is refused for AUTH_LOCK_SECONDS: one guesser spreading tries over
+   * many accounts. A right one gives its try back.
+   */
+  AUTH_FAILURES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 50 }),
   /** How long a web console sign-in lasts (a working day by default). */
   CONSOLE_SESSION_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2592000, default: 28800 }),
   /** Requests per window per credential. */

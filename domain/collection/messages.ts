@@ -73,6 +73,7 @@ export const SignatureMessages = {
   noCode: 'Peça um código antes de confirmá-lo.',
   codeExpired: 'O código expirou. Peça um novo código.',
   tooManyAttempts: 'Muitas tentativas com código incorreto. Peça um novo código.',
+  tooManyAttemptsToday: 'Muitas tentativas de código para este documento hoje. Tente novamente amanhã.',
   codeFormat: 'O código tem 6 dígitos.',
   wrongCode: (attemptsLeft: number) => `Código incorreto. Restam ${attemptsLeft} tentativa(s).`,
   contactNotVerified: 'Confirme o código enviado ao seu contato antes de assinar.',

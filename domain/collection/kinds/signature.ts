@@ -16,6 +16,11 @@ export interface SignatureConfig {
   registryDocumentId: string | null;
   /** SHA-256 of that PDF, set by the service when the collection is created (the evidence names it). */
   documentSha256?: string;
+  /**
+   * The envelope the organization opened for this item at an external provider: the one
+   * provider, and the one envelope, whose callbacks may close the collection.
+   */
+  externalEnvelope?: { provider: string; envelopeId: string };
 }
 
 export type ContactChannel = 'EMAIL' | 'PHONE';
