@@ -293,6 +293,12 @@ test('GET /webhook/{id}/deliveries: the same delivery log as named subscriptions
     const foreign = await ctx.app.call('GET', `/webhook/${id}/deliveries`, { token: ctx.tenant.token });
     assert.is(foreign.status, 404);
     assert.is((await ctx.app.call('GET', '/webhook/123/deliveries', { token: tenant.token })).status, 400);
+    // A bad status however it comes (long, repeated into a list) is named, never an empty message.
+    const badStatus = { code: 400, message: 'status must be one of the following values: pending, succeeded, failed, canceled' };
+    for (const query of [`status=${'x'.repeat(2000)}`, 'status=failed&status=pending', `status=${'x'.repeat(2000)}&status=y`]) {
+      const reply = await ctx.app.call('GET', `/webhook/${id}/deliveries?${query}`, { token: tenant.token });
+      assert.equal([reply.status, reply.body], [400, badStatus], query.slice(0, 40));
+    }
   } finally {
     await receiver.close();
   }
