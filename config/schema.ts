@@ -40,7 +40,7 @@ export const ConfigSchema = Type.Object({
   ROLES: Type.String({ default: 'api,projector,dispatcher,scheduler' }),
   /** Database connections per process. */
   DB_POOL_MAX: Type.Integer({ minimum: 1, default: 20 }),
-  /** Largest JSON body (413 beyond). */
+  /** Largest JSON body (413 beyond; the rest of a refused body, up to 64 MB, is read off first so the client reads its 413, then the connection closes). */
   BODY_LIMIT: Type.String({ default: '1mb' }),
   /** How long a route waits for its projections to reach the caller's own write. */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 5000 }),

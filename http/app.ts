@@ -162,8 +162,9 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     urlencoded: true,
     onError(error, ctx) {
       const refusal = bodyParseError(error);
-      // The parser stopped mid-body: unless the connection closes (413), read off the rest, or
-      // the connection's next request is read from inside this one's body and reset.
+      // The parser stopped mid-body: read off the rest, or the connection's next request is read
+      // from inside this one's body and reset. A 413's rest is read off, bounded, before its
+      // answer (errorMiddleware, dropUnreadBody), and that connection closes.
       if (refusal.status !== 413) {
         ctx.req.unpipe();
         ctx.req.resume();

@@ -20,6 +20,7 @@ export const CollectionMessages = {
   registryNotFound: 'Cadastro não encontrado.',
   templateNoItems: 'O modelo não tem itens para este tipo de cadastro.',
   recipientWithoutContact: 'O destinatário precisa de e-mail ou telefone.',
+  itemNotContracted: (key: string, kind: string, module: string) => `Sua organização não contratou o módulo ${module}, que o item "${key}" (${kind}) pede.`,
   // FORM items (domain/collection/kinds/form.ts, form-answers.ts)
   notAForm: 'Este item não é um formulário.',
   formAwaitingReview: 'Este formulário já foi respondido e aguarda a análise do operador.',

@@ -122,4 +122,6 @@ export const signatureKind: CollectionKind = {
   decide: decideSignature,
   evolve: evolveSignature,
   validateItem: validateSignatureItem,
+  // SIGNATURE_AND_IDENTITY runs the same identity check as an IDENTITY item before each signature.
+  requiredModule: (item) => (item.kind === 'SIGNATURE' && item.config?.signature?.flow === 'SIGNATURE_AND_IDENTITY' ? 'kyc' : null),
 };
