@@ -131,7 +131,7 @@ export const ErrorBody = Type.Object(
 );
 
 // The scheme name is case-insensitive (RFC 9110 11.1); the token must look like a compact JWS.
-const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+const BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]*)$/i;
 
 /** Organization and user come from the token only (Authentication 4): a body cannot name them. */
 export function withoutCallerFields(body: unknown): unknown {
