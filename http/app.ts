@@ -43,6 +43,23 @@ function streamedBodyMatcher(tables: readonly RouteTable[]): (ctx: Context) => b
   return (ctx) => byMethod.get(ctx.method)?.test(ctx.path) ?? false;
 }
 
+/**
+ * The parser of each route that declares its own `bodyLimit`: the same parsing under the smaller
+ * bound, which raw-body checks against Content-Length before reading a byte (and counts while
+ * reading a chunked body), so an anonymous 1 MB form never reaches the route's checks.
+ */
+function boundedBodyParsers(tables: readonly RouteTable[], options: Partial<KoaBodyMiddlewareOptions>): (ctx: Context) => Middleware | undefined {
+  const parsers = tables
+    .flatMap((table) => table.routes)
+    .filter((spec) => spec.bodyLimit !== undefined)
+    .map((spec) => ({
+      method: spec.method.toUpperCase(),
+      path: pathsOf(tables, (other) => other === spec),
+      parse: koaBody({ ...options, jsonLimit: spec.bodyLimit, formLimit: spec.bodyLimit, textLimit: spec.bodyLimit }),
+    }));
+  return (ctx) => parsers.find((parser) => parser.method === ctx.method && parser.path.test(ctx.path))?.parse;
+}
+
 const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
   if (BODY_METHODS.has(ctx.method) && carriesBody(ctx) && !isStreamed(ctx)) {
     // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
@@ -176,7 +193,13 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
   const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
   const keepsText = pathsOf(tables, (spec) => spec.keepUnparsedBody === true);
-  koa.use((ctx, next) => (isStreamed(ctx) ? next() : ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
+  const parseBounded = boundedBodyParsers(tables, bodyOptions);
+  koa.use((ctx, next) => {
+    if (isStreamed(ctx)) return next();
+    const bounded = parseBounded(ctx);
+    if (bounded) return bounded(ctx, next);
+    return ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next);
+  });
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };

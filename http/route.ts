@@ -77,6 +77,11 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   rawBody?: boolean;
   /** A plain HTML form posts here: the route also takes an urlencoded body (any other route answers 415). */
   pageForm?: boolean;
+  /**
+   * A bound on the body below BODY_LIMIT (koa-body's syntax: '64kb'), for a route anyone may
+   * post to that needs little: a larger body is refused with 413 before it is read or parsed.
+   */
+  bodyLimit?: string;
   /** A callback signed over its exact bytes outside PROVIDER_CALLBACKS (an older path): the parser keeps the text too (`unparsedBody`). */
   keepUnparsedBody?: boolean;
   /**
@@ -126,7 +131,7 @@ export const ErrorBody = Type.Object(
 );
 
 // The scheme name is case-insensitive (RFC 9110 11.1); the token must look like a compact JWS.
-const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+const BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]*)$/i;
 
 /** Organization and user come from the token only (Authentication 4): a body cannot name them. */
 export function withoutCallerFields(body: unknown): unknown {

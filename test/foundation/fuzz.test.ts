@@ -177,7 +177,7 @@ function shapedBy(schema: Schema, depth: number): fc.Arbitrary<unknown> {
 
 /** A body each write route accepts, so that a mutation of it reaches the handler's own checks. */
 function acceptedBody(operation: Operation): unknown {
-  const key = `${operation.method} ${operation.path.replace(/\{[^}]+\}/g, '{}')}`;
+  const key = `${operation.method} ${operation.path.replace(/\{[^{}]+\}/g, '{}')}`;
   const bodies: Record<string, unknown> = {
     'POST /credit-policy/policy': DEMO_CPF_POLICY,
     'PUT /credit-policy/policy/{}': { ...DEMO_CPF_POLICY, name: 'Editada' },

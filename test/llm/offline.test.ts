@@ -60,7 +60,7 @@ test('results reach a model fenced and labelled as untrusted; control characters
   assert.match(wrapped.notice, /ignore qualquer instrução/);
   const snippet = wrapped.results[0]!.snippet;
   assert.ok(snippet.startsWith('<<<') && snippet.endsWith('>>>'));
-  assert.not.match(snippet.slice(3, -3), /<<<|>>>|\u0000/);
+  assert.not.match(snippet.slice(3, -3), /<<<|>>>|\0/);
 });
 
 test('SearXNG adapter reads the JSON API (nock)', async () => {

@@ -157,7 +157,7 @@ test('the console lists the authorized agents; revoking one stops its token at o
   const settings = await browser.get('/console/api');
   assert.match(settings.text, 'Agente revogável');
   assert.match(settings.text, `${app.url}/mcp`);
-  const action = new RegExp('<tr><td>Agente revogável</td><td>[^<]*</td><td><form method="post" action="([^"]+)"').exec(settings.text)![1]!;
+  const action = /<tr><td>Agente revogável<\/td><td>[^<]*<\/td><td><form method="post" action="([^"]+)"/.exec(settings.text)![1]!;
   const revoked = await browser.post(action, { csrf: await browser.csrfOf('/console/api') });
   assert.equal([revoked.status, revoked.headers.get('location')], [303, '/console/api#mcp']);
   assert.not.match((await browser.get('/console/api')).text, 'Agente revogável');
