@@ -115,10 +115,9 @@ export function buildTools(declarations: readonly ToolDeclaration[], tables: rea
         const parts = split(args);
         const params = spec.params ? validateText(spec.params, parts.params) : parts.params;
         const query = spec.query ? validateText(spec.query, parts.query) : parts.query;
-        if (spec.before) await spec.before({ params, principal, app });
+        const early = spec.before && (await spec.before({ params, principal, app, ctx }));
         const received = withoutCallerFields(parts.body);
-        const body = spec.body ? validateBody(spec.body, received) : received;
-        const reply = asReply(await spec.handle({ params, query, body, principal, app, ctx }));
+        const reply = early || asReply(await spec.handle({ params, query, body: spec.body ? validateBody(spec.body, received) : received, principal, app, ctx }));
         return declaration.settle ? declaration.settle(reply, { args, principal, app, ctx }) : reply;
       },
     };
