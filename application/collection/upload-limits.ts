@@ -39,7 +39,11 @@ export async function countUploadBytes(app: { db: Knex; config: Config }, collec
   if (!limiter) byteLimits.set(app.db, (limiter = sharedLimiter(app.db, 'link-upload-bytes', app.config.RECIPIENT_UPLOAD_BYTES_PER_DAY, DAY_MS / 1000)));
   const key = `${collectionId}:${recipientId}`;
   const counted = await limiter.get(key);
-  if (counted && counted.consumedPoints + bytes > limiter.points) throw tooMany(CollectionMessages.uploadBytesPerDay, counted);
+  // Refused here rather than by consume, which would count the refused bytes too. A body larger
+  // than a whole day's allowance waits a whole window.
+  if ((counted?.consumedPoints ?? 0) + bytes > limiter.points) {
+    throw new DomainError('too_many', CollectionMessages.uploadBytesPerDay, undefined, retryAfter(counted?.msBeforeNext ?? DAY_MS));
+  }
   await limiter.consume(key, bytes).catch((refusal: unknown) => {
     throw refusal instanceof RateLimiterRes ? tooMany(CollectionMessages.uploadBytesPerDay, refusal) : refusal;
   });
