@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { Context } from 'koa';
+import type { ClientOrigin } from '../domain/collection/commands.ts';
 
 /** Which proxies may name the client (config TRUST_PROXY). */
 export type ProxyTrust = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; trusted: BlockList };
@@ -51,16 +52,8 @@ export function clientAddress(socketAddress: string, forwardedFor: string, trust
   return address;
 }
 
-/** Where a request came from as received, for evidence: the socket's address and the forwarded chain untouched. */
-export interface RequestOrigin {
-  /** The client address by TRUST_PROXY (ctx.ip). */
-  ip: string | null;
-  socketAddress: string | null;
-  /** X-Forwarded-For exactly as received; null without one. */
-  forwardedFor: string | null;
-}
-
-export const originOf = (ctx: Context): RequestOrigin => ({
+/** Where a request came from, for evidence: the client address by TRUST_PROXY (ctx.ip), the socket's peer and X-Forwarded-For untouched. */
+export const originOf = (ctx: Context): ClientOrigin => ({
   ip: ctx.ip || null,
   socketAddress: ctx.req.socket.remoteAddress ? plain(ctx.req.socket.remoteAddress) : null,
   forwardedFor: ctx.get('x-forwarded-for') || null,
