@@ -211,6 +211,23 @@ export const ConfigSchema = Type.Object({
   /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
   PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
 
+  // Public routes: client address, limits by address and per recipient link (docs/collections.md, "Public routes")
+  /**
+   * Which proxies may name the client in X-Forwarded-For. `false` (default): none, the client is
+   * the socket's address and the header is ignored. A number N: N proxies in front of the service,
+   * each appending the address it received from, so the client is the Nth entry from the right. A
+   * comma-separated list of addresses or CIDR blocks: the chain is walked from the socket leftwards
+   * while the address at hand is one of them.
+   */
+  TRUST_PROXY: Type.String({ default: 'false' }),
+  /** Requests to the public routes (/c/, /oferta/, /formulario/, OAuth registration, console sign-in) from one client address per window (429 beyond). */
+  PUBLIC_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300 }),
+  PUBLIC_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  /** Files one recipient may send to one item in 24 hours (429 beyond, before the body is read). */
+  RECIPIENT_FILES_PER_ITEM_PER_DAY: Type.Integer({ minimum: 1, default: 10 }),
+  /** Upload bytes one recipient link may send in 24 hours, refused files included (429 beyond, before the body is read). */
+  RECIPIENT_UPLOAD_BYTES_PER_DAY: Type.Integer({ minimum: 1, maximum: 2147483647, default: 209715200 }),
+
   // Registry KYC expiry (docs/registry.md)
   /** When the scheduler role recomputes the KYC status of registries whose documents' validity ended (node-cron, seconds field optional). */
   REGISTRY_KYC_CRON: Type.String({ default: '7 * * * *' }),

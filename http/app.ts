@@ -7,7 +7,9 @@ import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { AppContext } from '../application/context.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { bodyParseError, errorMiddleware, HttpError } from './errors.ts';
+import { clientAddress, parseTrustProxy } from './client-address.ts';
 import { buildOpenApi } from './openapi.ts';
+import { publicRouteGuard } from './public-routes.ts';
 import { mountRoutes, PROVIDER_CALLBACKS, type RouteSpec, type RouteTable } from './route.ts';
 import { isOperator, readiness } from './readiness.ts';
 
@@ -138,7 +140,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  * its authorization server), placed before the API's body parsing because they read their own.
  */
 export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[], mounted: readonly Middleware[] = []): Koa {
-  const koa = new Koa({ proxy: true });
+  const trust = parseTrustProxy(app.config.TRUST_PROXY);
+  // X-Forwarded-Proto and -Host count only from a trusted proxy too; the client address is ours (below).
+  const koa = new Koa({ proxy: trust.kind !== 'none' });
   // Koa's own report of what happened after a reply began (it would print to stderr): a client
   // that went away mid-stream (a live page closed) is routine; anything else is logged as an error.
   koa.on('error', (error: NodeJS.ErrnoException, ctx?: Context) => {
@@ -150,6 +154,8 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   const openapi = buildOpenApi(tables, { serverUrl: app.config.PUBLIC_BASE_URL });
 
   koa.use(async (ctx, next) => {
+    // Koa would take X-Forwarded-For's leftmost entry, which any client writes: TRUST_PROXY decides.
+    ctx.request.ip = clientAddress(ctx.req.socket.remoteAddress ?? '', ctx.get('x-forwarded-for'), trust);
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', requestId);
@@ -163,6 +169,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     }
   });
   koa.use(errorMiddleware);
+  koa.use(publicRouteGuard(app));
   for (const handler of mounted) koa.use(handler);
   const isStreamed = streamedBodyMatcher(tables);
   koa.use(jsonBodiesOnly(pageFormMatcher(tables), isStreamed));

@@ -12,7 +12,7 @@ import type { RequestLimiter } from '../context.ts';
  * not answer, each process falls back to counting in memory (the library's insurance limiter)
  * rather than failing the request.
  */
-function sharedLimiter(db: Knex, keyPrefix: string, points: number, duration: number, blockDuration = 0): RateLimiterPostgres {
+export function sharedLimiter(db: Knex, keyPrefix: string, points: number, duration: number, blockDuration = 0): RateLimiterPostgres {
   const options = { keyPrefix, points, duration, blockDuration };
   return new RateLimiterPostgres({
     ...options,
@@ -24,7 +24,8 @@ function sharedLimiter(db: Knex, keyPrefix: string, points: number, duration: nu
   });
 }
 
-function tooMany(message: string, refusal: RateLimiterRes): DomainError {
+/** A limiter's refusal as the API's 429, with Retry-After in whole seconds (at least one). */
+export function tooMany(message: string, refusal: RateLimiterRes): DomainError {
   const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   return new DomainError('too_many', message, undefined, { 'Retry-After': String(retryAfter) });
 }

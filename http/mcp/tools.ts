@@ -120,12 +120,12 @@ export function buildTools(declarations: readonly ToolDeclaration[], tables: rea
         const parts = split(args);
         const params = spec.params ? validateText(spec.params, parts.params) : parts.params;
         const query = spec.query ? validateText(spec.query, parts.query) : parts.query;
-        if (spec.before) await spec.before({ params, principal, app });
+        const early = spec.before && (await spec.before({ params, principal, app, ctx }));
         const received = withoutCallerFields(parts.body);
         const body = spec.body ? validateBody(spec.body, received) : received;
         // Before the route acts: a refused wait must not leave a report created behind it.
         const own = extras(args);
-        const reply = asReply(await spec.handle({ params, query, body, principal, app, ctx }));
+        const reply = early || asReply(await spec.handle({ params, query, body, principal, app, ctx }));
         return declaration.settle ? declaration.settle(reply, { args: { ...args, ...own }, principal, app, ctx }) : reply;
       },
     };

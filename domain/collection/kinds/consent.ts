@@ -1,4 +1,5 @@
 import { DomainError } from '../../shared/errors.ts';
+import type { ClientOrigin } from '../commands.ts';
 import type { CollectionEventData } from '../events.ts';
 import { entry, itemOf, live, recipientOf, unresolved } from '../decide-kit.ts';
 import { CollectionMessages } from '../messages.ts';
@@ -30,7 +31,7 @@ export interface ConsentPayloads {
 }
 
 export interface ConsentExtras {
-  ConsentAccepted: { ip: string | null; userAgent: string | null };
+  ConsentAccepted: ClientOrigin & { userAgent: string | null };
 }
 
 /**
@@ -47,7 +48,7 @@ export function optInWebhookData(data: CollectionEventData<ConsentPayloads['Cons
 export const consentInputKey = (type: string) => `kyc.consentimento_${type}`;
 
 /** Who accepted comes from the envelope; address and user agent are personal data kept beside it. */
-export type ConsentCommand = { type: 'AcceptConsent'; itemId: string; recipientId: string | null; termHash: string; ip: string | null; userAgent: string | null };
+export type ConsentCommand = { type: 'AcceptConsent'; itemId: string; recipientId: string | null; termHash: string; userAgent: string | null } & ClientOrigin;
 
 const CONSENT_TYPE = /^[a-z][a-z0-9_]{0,59}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -80,7 +81,7 @@ export const consentKind: CollectionKind = {
     if (command.termHash !== term.hash) throw new DomainError('conflict', CollectionMessages.consentStale);
     const where = { itemId: item.itemId, recipientId: command.recipientId };
     const payload = { type: term.type, version: term.version, termHash: term.hash };
-    return complete(command, state, [entry('ConsentAccepted', command, collectionId, where, payload, { ip: command.ip, userAgent: command.userAgent })]);
+    return complete(command, state, [entry('ConsentAccepted', command, collectionId, where, payload, { ip: command.ip, socketAddress: command.socketAddress ?? null, forwardedFor: command.forwardedFor ?? null, userAgent: command.userAgent })]);
   },
   evolve(state, event) {
     if (event.type !== 'ConsentAccepted') return null;

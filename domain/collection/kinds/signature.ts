@@ -1,3 +1,4 @@
+import type { ClientOrigin } from '../commands.ts';
 import type { SignatureFlow, SignatureMode } from '../enums.ts';
 import type { CollectionKind } from './kind.ts';
 import { decideSignature } from './signature-decide.ts';
@@ -26,11 +27,10 @@ export interface SignatureConfig {
 export type ContactChannel = 'EMAIL' | 'PHONE';
 
 /** The electronic-signature evidence of one party (personal data: kept beside the trail envelope). */
-export interface SignatureEvidence {
+export interface SignatureEvidence extends ClientOrigin {
   contactChannel: ContactChannel;
   contactVerifiedAt: string;
   signedAt: string;
-  ip: string | null;
   userAgent: string | null;
   /** SHA-256 of the document the party saw and signed. */
   documentSha256: string;
@@ -109,7 +109,7 @@ export type SignatureCommand =
    * the stream (a wrong code appends nothing, yet every try must count toward the lockout).
    */
   | { type: 'VerifySignatureContact'; itemId: string; recipientId: string; codeHash: string; attempt: number }
-  | { type: 'SignItem'; itemId: string; recipientId: string; ip: string | null; userAgent: string | null }
+  | ({ type: 'SignItem'; itemId: string; recipientId: string; userAgent: string | null } & ClientOrigin)
   | { type: 'DeclineSignature'; itemId: string; recipientId: string; reason: string }
   /** `recipientId`: null for a JOINT item's copy, the party for an INDIVIDUAL item's. */
   | { type: 'RecordSignedDocument'; itemId: string; recipientId: string | null; blobId: string; sha256: string; provider: string }

@@ -1,3 +1,4 @@
+import { originOf } from '../../client-address.ts';
 import Type from 'typebox';
 import { acceptConsent } from '../../../application/collection/consent/commands.ts';
 import { CollectionMessages } from '../../../domain/collection/messages.ts';
@@ -99,7 +100,7 @@ export const consentRoutes: RouteSpec[] = [
         return refuse(400, 'Não foi possível aceitar', CollectionMessages.consentNotChecked, await pageOf(app, params.token, link, { error: CollectionMessages.consentNotChecked }));
       }
       return answerItem(app, ctx, params.token, params.itemId, (ref, item) =>
-        acceptConsent(app, { ...ref, itemId: item.itemId, termHash: typeof termHash === 'string' ? termHash : '', ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null }),
+        acceptConsent(app, { ...ref, itemId: item.itemId, termHash: typeof termHash === 'string' ? termHash : '', origin: originOf(ctx), userAgent: ctx.get('user-agent') || null }),
       );
     },
   }),

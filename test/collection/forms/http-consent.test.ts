@@ -102,16 +102,18 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   assert.equal(inputs, { 'kyc.consentimento_scr': true });
 });
 
-test('a JSON client accepts with accept: true; the ip and user agent are sealed in the store', async () => {
+test('a JSON client accepts with accept: true; the addresses and user agent are sealed in the store, the client address by TRUST_PROXY (off: the socket)', async () => {
   const c = await create();
-  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0' } });
+  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0', 'x-forwarded-for': '198.51.100.77' } });
   assert.equal(reply.body, { itemId: c.items[0].id, status: 'VALIDATED' });
   const raw = await app.app.db('events').where({ stream_name: collectionStream(c.id), event_type: 'ConsentAccepted' }).first('data');
   assert.match(raw.data.userAgent, /^pd1\./, 'sealed in the store');
-  assert.match(raw.data.ip, /^pd1\./);
+  for (const field of ['ip', 'socketAddress', 'forwardedFor']) assert.match(raw.data[field], /^pd1\./, field);
   assert.not.match(JSON.stringify(raw.data), 'ClienteSelado');
   const stored = (await app.app.store.readStream(collectionStream(c.id))).find((e) => e.type === 'ConsentAccepted')!;
   assert.is(stored.data.userAgent, 'ClienteSelado/2.0');
+  // The header a client wrote is kept as received, and believed for nothing.
+  assert.equal([stored.data.ip, stored.data.socketAddress, stored.data.forwardedFor], ['127.0.0.1', '127.0.0.1', '198.51.100.77']);
 });
 
 test("the evidence (address, user agent) is the organization's to read, in the item's details and the trail export; erasing the person erases it there", async () => {
