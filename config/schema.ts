@@ -222,6 +222,7 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.String({ default: 'false' }),
   /** Requests to the public routes (/c/, /oferta/, /formulario/, OAuth registration, console sign-in) from one client address per window (429 beyond). */
   PUBLIC_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300 }),
+  /** The window of PUBLIC_RATE_LIMIT_PER_ADDRESS. */
   PUBLIC_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
   /** Files one recipient may send to one item in 24 hours (429 beyond, before the body is read). */
   RECIPIENT_FILES_PER_ITEM_PER_DAY: Type.Integer({ minimum: 1, default: 10 }),

@@ -13,12 +13,12 @@ const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 export function parseTrustProxy(value: string): ProxyTrust {
   const text = value.trim().toLowerCase();
   if (text === '' || text === 'false' || text === 'off' || text === '0') return { kind: 'none' };
-  if (/^[0-9]+$/.test(text)) return { kind: 'hops', hops: Number(text) };
+  if (/^\d+$/.test(text)) return { kind: 'hops', hops: Number(text) };
   const trusted = new BlockList();
   for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
     const [address = '', prefix] = entry.split('/');
     const kind = isIP(address);
-    if (!kind || (prefix !== undefined && !(/^[0-9]+$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128)))) {
+    if (!kind || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128)))) {
       throw new Error(`TRUST_PROXY: "${entry}" is not an address or a CIDR block (use false, a hop count, or a list such as 10.0.0.0/8,127.0.0.1)`);
     }
     if (prefix === undefined) trusted.addAddress(address, family(address));
