@@ -17,6 +17,8 @@ export const registryLookupMigrations: Migration[] = [
         t.text('lookup').notNullable();
         t.text('registry_id').notNullable();
         t.primary(['organization_id', 'lookup']);
+        // The start's search for registries not recorded yet goes by registry id.
+        t.index(['registry_id']);
       });
     },
     async down(knex) {
