@@ -17,6 +17,7 @@ import { messagingMigrations } from '../projections/messaging/migrations.ts';
 import { collectionTemplateMigrations } from '../projections/collection-template/migrations.ts';
 import { collectionTrailMigrations } from './collection/trail/migrations.ts';
 import { registryMigrations } from '../projections/registry/migrations.ts';
+import { registryLookupMigrations } from './registry/registry-lookups.ts';
 import { collectionMigrations } from '../projections/collection/migrations.ts';
 import { collectionInputMigrations } from '../projections/collection/inputs-migrations.ts';
 import { publicFormMigrations } from './public-form/migrations.ts';
@@ -49,6 +50,7 @@ export const migrations: Migration[] = [
   ...collectionTemplateMigrations,
   ...collectionTrailMigrations,
   ...registryMigrations,
+  ...registryLookupMigrations,
   ...collectionMigrations,
   ...collectionInputMigrations,
   ...publicFormMigrations,

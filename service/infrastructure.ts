@@ -11,6 +11,7 @@ import { signaturePersonalData } from '../application/collection/signature/perso
 import { identityCheckPersonalData } from '../application/collection/identity/personal-data.ts';
 import { committeePersonalData } from '../application/committee/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
+import { recordRegistryLookups } from '../application/registry/registry-lookups.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
@@ -120,6 +121,7 @@ export async function openInfrastructure(config: Config, log: Logger) {
   const url = config.DATABASE_URL ?? embedded!.url;
   const db = createKnex(url, config.DB_POOL_MAX, { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS });
   await migrateToLatest(db, migrations);
+  await recordRegistryLookups(db, keyringFor(config, 'pepper'));
   const store = withPersonalData(await openEventStore(config, db), { ...personalDataOptions(config, db), upcasters: webhookUpcasters(config) });
   const close = async () => {
     await store.close();

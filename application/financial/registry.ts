@@ -8,7 +8,7 @@ import { loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { ensureRegistry, receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../registry/intake.ts';
 
-type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
 
 /** An id a replay of the same batch computes again, so a crash between two steps registers nothing twice. */
 const stableId = (...parts: string[]) => createHash('sha256').update(parts.join(':')).digest('hex').slice(0, 24);

@@ -18,12 +18,12 @@ export interface ProposalInputData {
   fields: InputValue[];
 }
 
-type Reader = Pick<AppContext, 'db'>;
+type Reader = Pick<AppContext, 'db' | 'config'>;
 
 /** The proposal's keys and those of its holder's completed collections (one registry per organization and document). */
 export async function inputFieldsOf(app: Reader, proposal: ProposalState) {
   const { organizationId, document } = proposal.created!;
-  return assembleInputData(proposal, await completedCollectionsOf(app.db, organizationId, registryIdOf(organizationId, document)));
+  return assembleInputData(proposal, await completedCollectionsOf(app.db, organizationId, await registryIdOf(app, organizationId, document)));
 }
 
 /**
@@ -33,7 +33,7 @@ export async function inputFieldsOf(app: Reader, proposal: ProposalState) {
  * collection gave them, and any changed value changes it. Another organization's proposal is
  * absent (404); a failure to read is 502 with the spec's text.
  */
-export async function proposalInputData(app: Pick<AppContext, 'db' | 'store' | 'clock' | 'log'>, organizationId: string, proposalId: string): Promise<ProposalInputData> {
+export async function proposalInputData(app: Pick<AppContext, 'db' | 'store' | 'clock' | 'log' | 'config'>, organizationId: string, proposalId: string): Promise<ProposalInputData> {
   let proposal: ProposalState;
   let assembled: Awaited<ReturnType<typeof inputFieldsOf>>;
   try {

@@ -20,7 +20,7 @@ import { loadProposal, startAnalysis } from '../proposal/commands.ts';
 import { requestReport } from '../report/commands.ts';
 import { operationForRun } from './definitions.ts';
 
-type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
+type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId' | 'userName' | 'modules'>;
 
 export interface RunRequest {

@@ -13,7 +13,7 @@ import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { documentOf, registryIdOf, type Actor } from './intake.ts';
 
-type App = Pick<AppContext, 'store' | 'clock' | 'db'>;
+type App = Pick<AppContext, 'store' | 'clock' | 'db' | 'config'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId' | 'permissions'>;
 
 /** An integration credential (can-use-registry-api without the operator's can-generate-report) acts as API_USER. */
@@ -43,7 +43,7 @@ export async function createRegistry(
   input: { document: string; entityType: EntityType; name: string } & RegistryInput,
 ): Promise<{ registryId: string; position: Position | null }> {
   const document = documentOf(input.document, input.entityType);
-  const registryId = registryIdOf(caller.organizationId, document);
+  const registryId = await registryIdOf(app, caller.organizationId, document);
   try {
     const { position } = await handleCommand(app.store, registryStream(registryId), registryDecider, {
       type: 'CreateRegistry',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { keyringFor } from '../../config/index.ts';
 import { fileTypeFromBuffer } from 'file-type';
 import type { ActorType, ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import { registryDocumentDecider } from '../../domain/registry/document-decider.ts';
@@ -10,6 +11,7 @@ import { parseDocument, stripMask } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { PostgresBlobStore } from '../blob-store.ts';
+import { registryLookupOf } from './registry-lookups.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 
@@ -29,9 +31,18 @@ export interface Actor {
  * A registry's id is derived from organization and CPF/CNPJ: two writers creating the same
  * registry at once write the same new stream, and the event store lets only one of them create
  * it. The other reloads and finds it (handleCommand retries on the conflict).
+ *
+ * The derivation is keyed (HMAC with the personal-data pepper, the one subject ids use): a
+ * CPF has about 10^9 values, so an unkeyed hash of it would give the document back, even after
+ * an erasure, to anyone who tries them all. Registries created before the key
+ * (SHA-256 of `registry:<org>:<document>`) are found through `registry_lookups`, which the start
+ * of the service fills from the read table (registry-lookups.ts); the rest get the first 24 hex
+ * of the HMAC, ObjectId-shaped as before.
  */
-export function registryIdOf(organizationId: string, document: string): string {
-  return createHash('sha256').update(`registry:${organizationId}:${document}`).digest('hex').slice(0, 24);
+export async function registryIdOf(app: Pick<AppContext, 'config' | 'db'>, organizationId: string, document: string): Promise<string> {
+  const lookup = registryLookupOf(keyringFor(app.config, 'pepper'), organizationId, document);
+  const known = await app.db('registry_lookups').where({ organization_id: organizationId, lookup }).first('registry_id');
+  return known?.registry_id ?? lookup.slice(0, 24);
 }
 
 /** A CPF for a PERSON, a CNPJ for a COMPANY, with valid check digits; digits only. */
@@ -43,13 +54,13 @@ export function documentOf(document: string, entityType: EntityType): string {
 
 /** Find-or-create the registry of that CPF/CNPJ in the organization; position is null when it existed. */
 export async function ensureRegistry(
-  app: App,
+  app: App & Pick<AppContext, 'config'>,
   organizationId: string,
   subject: { document: string; name: string; entityType: EntityType },
   actor: Actor,
 ): Promise<{ registryId: string; position: Position | null }> {
   const document = documentOf(subject.document, subject.entityType);
-  const registryId = registryIdOf(organizationId, document);
+  const registryId = await registryIdOf(app, organizationId, document);
   const { position } = await handleCommand(app.store, registryStream(registryId), registryDecider, {
     type: 'CreateRegistry',
     ifAbsent: true,

@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import type { Keyring } from '../../config/index.ts';
+import type { Migration } from '../../platform/database/migrate.ts';
+import { ERASED, subjectId } from '../../platform/personal-data/index.ts';
+
+/** The keyed lookup of a CPF/CNPJ in an organization; the new registry ids are its first 24 hex. */
+export const registryLookupOf = (pepper: Keyring, organizationId: string, document: string) => subjectId(pepper, `registry:${organizationId}:${document}`);
+
+export const registryLookupMigrations: Migration[] = [
+  {
+    // Which registry a document has, by keyed lookup: registries created when ids were an unkeyed
+    // hash keep their ids (streams and every read table name them) and are found through here.
+    name: '202611290530_registry_lookups',
+    async up(knex) {
+      await knex.schema.createTable('registry_lookups', (t) => {
+        t.text('organization_id').notNullable();
+        t.text('lookup').notNullable();
+        t.text('registry_id').notNullable();
+        t.primary(['organization_id', 'lookup']);
+        // The start's search for registries not recorded yet goes by registry id.
+        t.index(['registry_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('registry_lookups');
+    },
+  },
+];
+
+/**
+ * Record the keyed lookup of every registry the read table has that is not recorded yet. A
+ * schema migration has no pepper, so the service's start runs this after migrating; each start
+ * only reads the registries created since the last one. Erased rows have no document left and
+ * are skipped (the erasure was meant to cut that link). Concurrent starts insert the same rows.
+ */
+export async function recordRegistryLookups(db: Knex, pepper: Keyring): Promise<number> {
+  const rows: Array<{ id: string; organization_id: string; document: string }> = await db('registry_registries as r')
+    .whereNot('r.document', ERASED)
+    .whereNotExists(db('registry_lookups as l').whereRaw('l.registry_id = r.id'))
+    .select('r.id', 'r.organization_id', 'r.document');
+  for (let i = 0; i < rows.length; i += 1000) {
+    const batch = rows.slice(i, i + 1000).map((r) => ({ organization_id: r.organization_id, lookup: registryLookupOf(pepper, r.organization_id, r.document), registry_id: r.id }));
+    await db('registry_lookups').insert(batch).onConflict(['organization_id', 'lookup']).ignore();
+  }
+  return rows.length;
+}
