@@ -12,6 +12,7 @@ import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { guardLoginTry } from './limits.ts';
 import { hashPassword, needsRehash, verifySecret } from './secrets.ts';
+import { checkSignInCode } from './totp.ts';
 import { startSession } from './sessions.ts';
 
 export interface ConsoleSession {
@@ -31,11 +32,11 @@ function checkedPassword(password: string): string {
 
 /**
  * The console's sign-in. Every try is counted before the password is hashed (limits.ts: per
- * e-mail address and per caller address) and a failure answers one text whichever of the two was
- * wrong. A password hashed at an older cost is hashed again now that it is known to be right.
+ * e-mail address and per caller address) and a failure answers one text whichever was wrong (the
+ * address, the password, or the TOTP code of a user who turned it on: application/identity/totp.ts). A password hashed at an older cost is hashed again now that it is known to be right.
  * The session has no credential: only the console's cookie carries it.
  */
-export async function signIn(app: AppContext, emailText: string, password: string, address: string): Promise<ConsoleSession> {
+export async function signIn(app: AppContext, emailText: string, password: string, address: string, code = ''): Promise<ConsoleSession> {
   let email: string;
   try {
     email = normalizeEmail(emailText);
@@ -46,6 +47,11 @@ export async function signIn(app: AppContext, emailText: string, password: strin
   await guardLoginTry(app, email, address, async () => {
     const matches = await verifySecret(password, login?.passwordHash ?? (await (decoy ??= hashPassword('decoy password'))));
     if (!login?.passwordHash || !matches) throw new DomainError('unauthenticated', Messages.wrongLogin);
+    // The second factor is checked within the same counted try: a wrong code locks like a wrong
+    // password, and the answer is the same text (it never tells that the password was right).
+    await checkSignInCode(app, login.userId, await loadState(app.store, identityStreams.user(login.userId), userDecider), code).catch((error: unknown) => {
+      throw error instanceof DomainError && error.kind === 'invalid' ? new DomainError('unauthenticated', Messages.wrongLogin) : error;
+    });
   });
   if (needsRehash(login!.passwordHash!)) {
     await handleCommand(app.store, identityStreams.user(login!.userId), userDecider, { type: 'SetPassword', passwordHash: await hashPassword(password), at: app.clock.now() });

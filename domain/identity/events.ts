@@ -36,7 +36,18 @@ export type UserPasswordChanged = DomainEvent<
   'UserPasswordChanged',
   { userId: string; organizationId: string; passwordHash: string; changedAt: string }
 >;
-export type UserEvent = UserCreated | UserPermissionsChanged | UserEmailChanged | UserPasswordChanged;
+/**
+ * TOTP (RFC 6238) turned on: the secret sealed with SEALING_KEYS (application/identity/totp.ts),
+ * never in clear; `step` is the time step of the code that confirmed it.
+ */
+export type UserTotpEnabled = DomainEvent<
+  'UserTotpEnabled',
+  { userId: string; organizationId: string; sealedSecret: string; step: number; enabledAt: string }
+>;
+/** A code of the user's TOTP was accepted: no code of this step or an earlier one is accepted again. */
+export type UserTotpCodeUsed = DomainEvent<'UserTotpCodeUsed', { userId: string; organizationId: string; step: number; usedAt: string }>;
+export type UserTotpDisabled = DomainEvent<'UserTotpDisabled', { userId: string; organizationId: string; step: number; disabledAt: string }>;
+export type UserEvent = UserCreated | UserPermissionsChanged | UserEmailChanged | UserPasswordChanged | UserTotpEnabled | UserTotpCodeUsed | UserTotpDisabled;
 
 /**
  * `email-<hash>`: which user holds an e-mail address, so that no two users share one (the

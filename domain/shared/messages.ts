@@ -31,7 +31,10 @@ export const Messages = {
   passwordNeedsEmail: 'Cadastre um e-mail para o usuário antes de definir a senha.', // ours
   passwordLength: 'A senha deve ter de 10 a 128 caracteres.', // ours
   passwordMismatch: 'A confirmação não é igual à nova senha.', // ours
-  wrongLogin: 'E-mail ou senha inválidos.', // ours: never says which of the two was wrong
+  wrongLogin: 'E-mail, senha ou código de verificação inválidos.', // ours: never says which was wrong
+  wrongTotpCode: 'O código de verificação não confere ou já foi usado.', // ours
+  totpAlreadyOn: 'A verificação em duas etapas já está ativada.', // ours
+  totpNotOn: 'A verificação em duas etapas não está ativada.', // ours
   wrongCurrentPassword: 'A senha atual não confere.', // ours
   tooManyFailedLogins: 'Muitas tentativas de entrar sem sucesso. Tente novamente mais tarde.', // ours
   tooManyFailuresFromAddress: 'Muitas tentativas sem sucesso a partir deste endereço. Tente novamente mais tarde.', // ours

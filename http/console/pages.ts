@@ -5,17 +5,20 @@ import { csrfField, errorBox, escape } from './html.ts';
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (date: Date) => DATE.format(date);
 
+const codeInput = '<input id="codigo" name="codigo" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6">';
+
 export function loginForm(csrf: string, message?: string, email = '', returnTo = '/console'): string {
   return `${errorBox(message)}<form class="cartao" method="post" action="/console/entrar">${csrfField(csrf)}${returnTo === '/console' ? '' : `<input type="hidden" name="voltar" value="${escape(returnTo)}">`}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escape(email)}">
 <label for="senha">Senha</label><input id="senha" name="senha" type="password" autocomplete="current-password" required>
+<label for="codigo">Código de verificação (só se você ativou a verificação em duas etapas)</label>${codeInput}
 <button class="primario" type="submit">Entrar</button></form>`;
 }
 
 export function homePage(principal: Principal, organizationName: string): string {
   const list = (items: Iterable<string>) => [...items].sort().map((item) => `<li><code>${escape(item)}</code></li>`).join('') || '<li>nenhum</li>';
   return `<section class="cartao"><p>Olá, ${escape(principal.userName)}. Você está em <strong>${escape(organizationName)}</strong>.</p>
-<p><a href="/console/api">Credenciais de API</a> · <a href="/console/senha">Trocar senha</a></p></section>
+<p><a href="/console/api">Credenciais de API</a> · <a href="/console/senha">Trocar senha</a> · <a href="/console/verificacao">Verificação em duas etapas</a></p></section>
 <section class="cartao"><h2>Módulos da organização</h2><ul>${list(principal.modules)}</ul>
 <h2>Suas permissões</h2><ul>${list(principal.permissions)}</ul></section>`;
 }
@@ -26,6 +29,24 @@ export function passwordForm(csrf: string, message?: string): string {
 <label for="nova">Nova senha (de ${PASSWORD_LENGTH.min} a ${PASSWORD_LENGTH.max} caracteres)</label><input id="nova" name="nova" type="password" autocomplete="new-password" minlength="${PASSWORD_LENGTH.min}" maxlength="${PASSWORD_LENGTH.max}" required>
 <label for="confirmacao">Repita a nova senha</label><input id="confirmacao" name="confirmacao" type="password" autocomplete="new-password" required>
 <button class="primario" type="submit">Trocar senha</button></form>`;
+}
+
+/** TOTP off: a new secret (base32 and otpauth:// URI) and a current code to confirm it. */
+export function totpEnrolForm(csrf: string, enrolment: { secret: string; uri: string; pending: string }, message?: string): string {
+  return `${errorBox(message)}<section class="cartao"><p>A verificação em duas etapas está <strong>desativada</strong>. Para ativá-la, adicione esta chave ao seu aplicativo autenticador (TOTP, 6 dígitos, 30 segundos) e digite o código que ele mostrar.</p>
+<p>Chave: <code id="totp-secret">${escape(enrolment.secret)}</code></p><p>Endereço para o aplicativo: <code id="totp-uri">${escape(enrolment.uri)}</code></p>
+<form method="post" action="/console/verificacao/ativar">${csrfField(csrf)}<input type="hidden" name="pendente" value="${escape(enrolment.pending)}">
+<label for="codigo">Código do aplicativo</label>${codeInput.replace('>', ' required>')}
+<button class="primario" type="submit">Ativar</button></form></section>`;
+}
+
+/** TOTP on: turning it off asks for the password and a current code. */
+export function totpDisableForm(csrf: string, message?: string): string {
+  return `${errorBox(message)}<section class="cartao"><p>A verificação em duas etapas está <strong>ativada</strong>: ao entrar, o console pede o código do seu aplicativo autenticador.</p>
+<form method="post" action="/console/verificacao/desativar">${csrfField(csrf)}
+<label for="senha">Senha</label><input id="senha" name="senha" type="password" autocomplete="current-password" required>
+<label for="codigo">Código do aplicativo</label>${codeInput.replace('>', ' required>')}
+<button class="perigo" type="submit">Desativar</button></form></section>`;
 }
 
 function authenticateExample(baseUrl: string, clientId: string, secret: string): string {

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { changePassword, signIn } from '../../application/identity/login.ts';
 import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
 import { logout } from '../../application/identity/sessions.ts';
+import { disableTotp, enableTotp, enrolment, totpIsOn } from '../../application/identity/totp.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
@@ -9,7 +10,7 @@ import { grantsOfAccount } from '../../platform/oauth-store.ts';
 import { refusalOf } from '../errors.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { htmlReply, publicPage, seeOther } from './html.ts';
-import { apiPage, homePage, loginForm, newCredentialPage, passwordForm } from './pages.ts';
+import { apiPage, homePage, loginForm, newCredentialPage, passwordForm, totpDisableForm, totpEnrolForm } from './pages.ts';
 import { consoleAssetRoute } from './assets.ts';
 import { collectionPageRoutes } from './collection-routes.ts';
 import { dashboardPageRoutes } from './dashboard-routes.ts';
@@ -34,6 +35,15 @@ const apiSettings = async (input: SignedIn, message?: string) =>
     }),
   );
 
+const totpPage = async (input: SignedIn, message?: string) =>
+  pageHtml(
+    'Verificação em duas etapas',
+    input,
+    (await totpIsOn(input.app, input.principal.userId))
+      ? totpDisableForm(input.csrf, message)
+      : totpEnrolForm(input.csrf, enrolment(input.app, input.principal, field(input.body, 'pendente')), message),
+  );
+
 const passwordPage = async (input: SignedIn, message?: string) => pageHtml('Trocar senha', input, passwordForm(input.csrf, message));
 
 /**
@@ -42,7 +52,7 @@ const passwordPage = async (input: SignedIn, message?: string) => pageHtml('Troc
  */
 export const consoleRoutes: RouteTable = {
   module: 'console',
-  description: "Web console: sign-in with the user's e-mail and password, account and API settings (HTML pages)",
+  description: "Web console: sign-in with the user's e-mail and password (and TOTP code, when on), account and API settings (HTML pages)",
   routes: [
     consoleRoute({
       method: 'get',
@@ -70,8 +80,8 @@ export const consoleRoutes: RouteTable = {
     route({
       method: 'post',
       path: '/console/entrar',
-      summary: 'Sign in (urlencoded `email`, `senha`, `csrf`, optional `voltar`): sets the session cookie and redirects to the page asked for, else the home page',
-      description: `401 \`${Messages.wrongLogin}\` whichever of the two was wrong; 429 once an e-mail address was tried AUTH_FAILURES_BEFORE_LOCK times without success, or the caller's address AUTH_FAILURES_PER_ADDRESS times (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
+      summary: 'Sign in (urlencoded `email`, `senha`, `csrf`, optional `voltar`, and `codigo` for a user with TOTP on): sets the session cookie and redirects to the page asked for, else the home page',
+      description: `401 \`${Messages.wrongLogin}\` whichever was wrong (a missing, wrong or already used TOTP code too); 429 once an e-mail address was tried AUTH_FAILURES_BEFORE_LOCK times without success, or the caller's address AUTH_FAILURES_PER_ADDRESS times (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
       auth: false,
       rawBody: true,
       pageForm: true,
@@ -85,7 +95,7 @@ export const consoleRoutes: RouteTable = {
         const again = (message: string) => publicPage('Entrar', loginForm(loginCsrf(ctx), message, email, returnTo));
         try {
           checkCsrf(app, ctx, field(body, 'csrf'), loginCsrfCookie(ctx));
-          const session = await signIn(app, email, field(body, 'senha'), ctx.ip);
+          const session = await signIn(app, email, field(body, 'senha'), ctx.ip, field(body, 'codigo'));
           setSessionCookie(ctx, session.token, session.expiresAt);
           return seeOther(returnTo);
         } catch (error) {
@@ -123,6 +133,34 @@ export const consoleRoutes: RouteTable = {
         return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console foram encerradas.</p><p><a href="/console">Voltar ao início</a></p>');
       },
       form: (input, message) => passwordPage(input, message),
+    }),
+    consoleRoute({
+      method: 'get',
+      path: '/console/verificacao',
+      summary: 'Two-step verification (HTML): when off, a new TOTP secret (base32 and otpauth:// URI) and a code to confirm it; when on, the form to turn it off',
+      handle: async (input) => htmlReply(200, await totpPage(input)),
+    }),
+    consoleRoute({
+      method: 'post',
+      path: '/console/verificacao/ativar',
+      summary: 'Turn TOTP on (urlencoded `pendente`, the sealed secret the page gave, `codigo`, `csrf`): only a current code of that secret turns it on',
+      errors: [400, 409],
+      async handle(input) {
+        await enableTotp(input.app, input.principal, field(input.body, 'pendente'), field(input.body, 'codigo'));
+        return page(200, 'Verificação em duas etapas', input, '<p class="aviso" role="status">Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo.</p><p><a href="/console">Voltar ao início</a></p>');
+      },
+      form: totpPage,
+    }),
+    consoleRoute({
+      method: 'post',
+      path: '/console/verificacao/desativar',
+      summary: 'Turn TOTP off (urlencoded `senha`, `codigo`, `csrf`): the password and a current code',
+      errors: [400],
+      async handle(input) {
+        await disableTotp(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'));
+        return page(200, 'Verificação em duas etapas', input, '<p class="aviso" role="status">Verificação em duas etapas desativada.</p><p><a href="/console">Voltar ao início</a></p>');
+      },
+      form: totpPage,
     }),
     consoleRoute({
       method: 'get',

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
-import type { CredentialEvent, OrganizationEvent, SessionEvent, UserEvent } from '../../domain/identity/events.ts';
+import type { CredentialEvent, OrganizationEvent, SessionEvent, UserEvent, UserTotpCodeUsed, UserTotpDisabled, UserTotpEnabled } from '../../domain/identity/events.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 
 /** One read table folded from one aggregate's events. */
@@ -29,7 +29,8 @@ const organizations: TablePart<OrganizationEvent> = {
   },
 };
 
-const users: TablePart<UserEvent> = {
+/** The TOTP events stay on the user's stream only (the sign-in reads it there): no table holds the sealed secret. */
+const users: TablePart<Exclude<UserEvent, UserTotpEnabled | UserTotpCodeUsed | UserTotpDisabled>> = {
   table: 'identity_users',
   eventTypes: ['UserCreated', 'UserPermissionsChanged', 'UserEmailChanged', 'UserPasswordChanged'],
   apply(event, trx) {
