@@ -29,7 +29,8 @@ const test = suiteNeeding<Ctx>('console in a real browser (chromium): sign in, a
 ]);
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp({ SOURCE_TIMEOUT_MS: '2500' });
+  // Long enough that a busy machine still opens the page before the decision (2.5 s was not, under load).
+  ctx.app = await startTestApp({ SOURCE_TIMEOUT_MS: '6000' });
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
   await giveLogin(ctx.app, ctx.tenant.userId, EMAIL, PASSWORD);
   const policy = await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: DEMO_CNPJ_POLICY });
