@@ -66,7 +66,13 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
     const reply = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
     return reply.body.length === 2 && reply.body;
   }, 10_000, "the committee's decision");
-  assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision]), [['AUTOMATIC', 'POLICY', 'APPROVED'], ['COMMITTEE', 'COMMITTEE', 'APPROVED']]);
+  // The chair was the offline model: its decision is a sandbox one, in the history and on the report.
+  assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision, d.sandbox]), [['AUTOMATIC', 'POLICY', 'APPROVED', false], ['COMMITTEE', 'COMMITTEE', 'APPROVED', true]]);
+  const decidedReport = await eventually(async () => {
+    const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
+    return reply.body.sandboxDecision === true && reply.body;
+  }, 10_000, 'the report marked as decided in sandbox');
+  assert.is(decidedReport.status.value, 'APPROVED');
 
   const [delivery] = await eventually(async () => {
     const mine = receiver.received.filter((r) => r.body.includes(deliberation.id));
