@@ -22,6 +22,7 @@ const opinionOf = (data: DocumentAssessedData | DocumentDecidedData): FileOpinio
   // An operator's comment is personal data sealed on the registry's stream; the collection's
   // trail (chained, never rewritten) keeps the verdict, not the free text.
   reason: 'reason' in data ? data.reason : null,
+  ...('sandbox' in data && data.sandbox ? { sandbox: true as const } : {}),
 });
 
 /**
@@ -45,7 +46,7 @@ async function reactToDocument(app: AppContext, event: RecordedEvent, log: Logge
     } else {
       // A technical failure carries no verdict: the item waits for the operator.
       const opinion = opinionOf(data);
-      await run({ type: 'AssessItem', itemId, opinion: event.type === 'RegistryDocumentFailed' ? { ...opinion, verdict: null } : opinion });
+      await run({ type: 'AssessItem', itemId, opinion: event.type === 'RegistryDocumentFailed' ? { ...opinion, verdict: null } : opinion, deployment: app.config.DEPLOYMENT });
     }
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -142,7 +142,7 @@ export interface ChairInput {
   policyDecision: string;
   policyScore: number | null;
   requestedAmountReais: number | null;
-  /** Reais, from the balance sheet when there is one: the limit's reference when nothing was requested. */
+  /** Reais, from the balance sheet when there is one (the remote chair reads it; these rules never size a limit from it). */
   annualRevenueReais: number | null;
   opinions: Array<{ agent: SpecialistAgent; agentLabel: string } & AgentOpinionOutput>;
 }
@@ -153,10 +153,13 @@ export function offlineSynthesis(input: ChairInput): ChairOutput {
   const rejecting = opinions.filter((o) => o.recommendation === 'REJECT');
   const unsure = opinions.filter((o) => o.recommendation === 'NEEDS_INFO');
   const critical = opinions.some((o) => o.redFlags.some((f) => f.severity === 'CRITICAL'));
-  const decision = critical || rejecting.length >= 3 ? 'REJECTED' : unsure.length >= 4 ? 'NEEDS_INFO' : 'APPROVED';
+  // Rules cannot size a limit nobody asked for: without a requested amount nothing is approved
+  // (an approval would need a limit, and an invented one would choose the alçada).
+  const requested = input.requestedAmountReais;
+  const decision = critical || rejecting.length >= 3 ? 'REJECTED' : unsure.length >= 4 || requested === null ? 'NEEDS_INFO' : 'APPROVED';
   const restricted = opinions.filter((o) => o.recommendation === 'APPROVE_WITH_RESTRICTION');
   const conditions = decision === 'APPROVED' ? restricted.flatMap((o) => o.redFlags.map((f) => `${o.agentLabel}: mitigar "${f.label}" antes da liberação.`)).slice(0, 20) : [];
-  const reference = input.requestedAmountReais ?? (input.annualRevenueReais !== null ? Math.round(input.annualRevenueReais * 0.1) : 50_000);
+  const reference = requested ?? 0;
   const limite = decision === 'APPROVED' ? (mean >= 7 ? reference : Math.round(reference * 0.7)) : 0;
   const labels = (list: typeof opinions) => list.map((o) => o.agentLabel).join(', ');
   return {
@@ -171,13 +174,19 @@ export function offlineSynthesis(input: ChairInput): ChairOutput {
     proximaAcao: decision === 'APPROVED' ? (conditions.length ? 'Formalizar após cumprir as condições.' : 'Formalizar a operação.') : decision === 'REJECTED' ? 'Comunicar a recusa ao solicitante.' : 'Obter as informações faltantes e reconvocar o comitê.',
     conditions,
     monitoringItems: opinions.flatMap((o) => o.redFlags.filter((f) => f.severity === 'WARNING').map((f) => `Acompanhar: ${f.label}.`)).slice(0, 10),
-    infoGapsBeforeDecision: opinions.flatMap((o) => o.infoGaps).slice(0, 10),
+    infoGapsBeforeDecision: [...(requested === null ? ['Valor pedido da proposta: sem ele o comitê não dimensiona um limite.'] : []), ...opinions.flatMap((o) => o.infoGaps)].slice(0, 10),
     limitReview: {
       status: decision !== 'APPROVED' ? 'NAO_APLICAVEL' : limite === reference ? 'ADEQUADO' : 'REDUZIR',
       limite,
-      taxa: decision === 'APPROVED' ? Math.round((1.5 + (10 - mean) * 0.25) * 100) / 100 : 0,
-      prazo: decision === 'APPROVED' ? 24 : 0,
-      justificativa: decision === 'APPROVED' ? `Limite ${limite === reference ? 'compatível com o pedido' : 'reduzido a 70% pela nota média'}.` : 'Sem limite: o comitê não aprovou.',
+      // No rate or term either: rules have no pricing and read no requested term; 0 says "not set" and the analyst sets them.
+      taxa: 0,
+      prazo: 0,
+      justificativa:
+        decision === 'APPROVED'
+          ? `Limite ${limite === reference ? 'compatível com o pedido' : 'reduzido a 70% pela nota média'}; taxa e prazo a definir pelo analista.`
+          : requested === null && decision === 'NEEDS_INFO'
+            ? 'Sem limite: a proposta não informa o valor pedido.'
+            : 'Sem limite: o comitê não aprovou.',
     },
     confidence: Math.round((100 * opinions.reduce((sum, o) => sum + o.confidence, 0)) / Math.max(1, opinions.length)) / 100,
   };

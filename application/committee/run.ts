@@ -7,6 +7,7 @@ import { reportStream } from '../../domain/report/events.ts';
 import type { ReportState } from '../../domain/report/state.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import { OFFLINE_MODEL } from '../llm/offline.ts';
 import type { LanguageModel, LanguageModelCall } from '../llm/port.ts';
 import { untrustedResults, type WebSearch } from '../llm/web-search.ts';
 import { policyVersionsOf, promptFor } from './convene.ts';
@@ -92,6 +93,8 @@ export async function runDeliberation(deps: CommitteeDeps, deliberationId: strin
         deliberationId,
         approved: finished.data.finalRecommendation === 'APPROVED',
         commentary: finished.data.synthesis.resumo,
+        // The offline adapter answers with rules, not a model: what it decides is a sandbox result.
+        sandbox: call.model === OFFLINE_MODEL,
         at: app.clock.now().toISOString(),
       });
     }

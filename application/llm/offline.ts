@@ -5,6 +5,9 @@ import { LanguageModelError, type LanguageModel, type StructuredRequest } from '
 /** Tokens of a text as the usual tokenizers count Portuguese and JSON: about four characters each. */
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
+/** The model name the offline adapter records on every call. */
+export const OFFLINE_MODEL = 'offline';
+
 /**
  * The default adapter: answers with the request's own deterministic rules, so every environment
  * (tests, demos, an organization without a contract with a provider) gets opinions that are
@@ -23,7 +26,7 @@ export class OfflineLanguageModel implements LanguageModel {
       output,
       call: {
         agent: request.agent,
-        model: 'offline',
+        model: OFFLINE_MODEL,
         promptVersion: request.prompt.version,
         inputTokens: estimateTokens(request.prompt.text) + estimateTokens(JSON.stringify(request.input) ?? ''),
         outputTokens: estimateTokens(JSON.stringify(output)),

@@ -40,6 +40,8 @@ export interface FileOpinion {
   verdict: DocumentVerdict | null;
   score: number | null;
   reason: string | null;
+  /** The opinion came from sandbox rules (the offline keyword analyser), not from a real check. */
+  sandbox?: true;
 }
 
 export type CollectionCommand =
@@ -51,7 +53,8 @@ export type CollectionCommand =
   | (Base & { type: 'RecordRecipientOpened'; recipientId: string })
   | (Base & { type: 'SubmitItemDocument'; itemId: string; recipientId: string | null; registryDocumentId: string })
   | (Base & { type: 'StartItemProcessing'; itemId: string; registryDocumentId: string })
-  | (Base & { type: 'AssessItem'; itemId: string; opinion: FileOpinion })
+  /** `deployment`: config DEPLOYMENT; outside sandbox a sandbox opinion resolves nothing. */
+  | (Base & { type: 'AssessItem'; itemId: string; opinion: FileOpinion; deployment: 'sandbox' | 'production' })
   /** An operator's decision on the registry document overriding the automatic opinion. */
   | (Base & { type: 'DecideItemDocument'; itemId: string; opinion: FileOpinion & { verdict: DocumentVerdict } })
   | (Base & { type: 'ReviewItem'; itemId: string; decision: 'APPROVE' | 'REJECT'; reason: string | null })

@@ -34,7 +34,10 @@ function statusAfterOpinion(state: CollectionState, verdict: DocumentVerdict | n
   return 'MANUAL_REVIEW';
 }
 
-function opinionEvents(command: CollectionCommand & { itemId: string; opinion: FileOpinion }, state: CollectionState, byOperator: boolean): CollectionModuleEvent[] {
+/** Why a sandbox opinion outside sandbox mode leaves its item to the operator (recorded on ItemAssessed). */
+export const SANDBOX_OPINION_HELD = 'Parecer de regras de sandbox (leitura por palavras-chave), que fora do modo sandbox não resolve o item: aguarda o operador.';
+
+function opinionEvents(command: CollectionCommand & { itemId: string; opinion: FileOpinion; deployment?: 'sandbox' | 'production' }, state: CollectionState, byOperator: boolean): CollectionModuleEvent[] {
   // A closed collection keeps what it had: a late analysis changes nothing.
   if (isClosed(state)) return [];
   const collectionId = live(state, command.organizationId);
@@ -44,12 +47,14 @@ function opinionEvents(command: CollectionCommand & { itemId: string; opinion: F
   // The same outcome delivered twice (a process manager's retry) is recorded once.
   if (known?.opinion && known.opinion.attempt === opinion.attempt && known.opinion.verdict === opinion.verdict) return [];
   const where = { itemId: item.itemId, recipientId: known?.recipientId ?? null };
+  // A keyword match names no one: outside sandbox mode it informs, and the operator decides.
+  const held = !byOperator && opinion.sandbox === true && command.deployment !== 'sandbox' && opinion.verdict !== null && !isResolved(item);
   // An item resolved meanwhile (waived, another file validated) only gets the file's opinion.
-  const itemStatus = isResolved(item) ? item.status : statusAfterOpinion(state, opinion.verdict, byOperator);
+  const itemStatus = isResolved(item) ? item.status : held ? 'AWAITING_OPERATOR' : statusAfterOpinion(state, opinion.verdict, byOperator);
   if (opinion.verdict === null) {
     return [entry('ItemAwaitingOperator', command, collectionId, where, { registryDocumentId: opinion.registryDocumentId, reason: opinion.reason })];
   }
-  const events = [entry('ItemAssessed', command, collectionId, where, { ...opinion, itemStatus, decidedByOperator: byOperator })];
+  const events = [entry('ItemAssessed', command, collectionId, where, { ...opinion, itemStatus, decidedByOperator: byOperator, ...(held ? { heldForOperator: SANDBOX_OPINION_HELD } : {}) })];
   if (itemStatus === 'REJECTED') {
     events.push(entry('ItemRejected', command, collectionId, where, { registryDocumentId: opinion.registryDocumentId, reason: opinion.reason, resendRequested: true }));
   }

@@ -48,7 +48,7 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
     case 'ItemProcessingStarted':
       return withItem(state, data.itemId, (item) => ({ ...item, status: 'PROCESSING' }));
     case 'ItemAssessed': {
-      const { itemStatus, decidedByOperator: _, ...opinion } = event.data.payload;
+      const { itemStatus, decidedByOperator: _, heldForOperator: _held, ...opinion } = event.data.payload;
       const file = { registryDocumentId: opinion.registryDocumentId, recipientId: data.recipientId, submittedAt: at, opinion: null };
       return withItem(state, data.itemId, (item) => {
         const withFile = addFile(item, file);

@@ -34,7 +34,7 @@ export interface CollectionPayloads extends FormPayloads, ConsentPayloads, Ident
   ItemSubmitted: { registryDocumentId: string };
   ItemProcessingStarted: { registryDocumentId: string };
   /** `itemStatus`: where the opinion leaves the item (unchanged when it only informs). */
-  ItemAssessed: FileOpinion & { itemStatus: ItemStatus; decidedByOperator: boolean };
+  ItemAssessed: FileOpinion & { itemStatus: ItemStatus; decidedByOperator: boolean; heldForOperator?: string };
   ItemAwaitingOperator: { registryDocumentId: string; reason: string | null };
   ItemRejected: { registryDocumentId: string | null; reason: string | null; resendRequested: true };
   ItemReviewed: { decision: 'APPROVED' | 'REJECTED'; reason: string | null };

@@ -6,7 +6,8 @@ import { RegistryMessages } from './messages.ts';
 
 /** What the analysis concluded: an opinion, or a technical failure (no opinion, reprocessing possible). */
 export type AnalysisOutcome =
-  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null }
+  /** `sandbox`: sandbox rules gave it (the offline keyword analyser), not a real reading. */
+  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null; sandbox?: true }
   | { kind: 'failure'; reason: string };
 
 export type RegistryDocumentCommand =
@@ -105,8 +106,8 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
           const data = { ...common, type: state.forceType ?? state.type, status: 'FAILED' as const, verdict: null, score: null, reason: outcome.reason, validUntil: null };
           return [{ type: 'RegistryDocumentFailed', data }];
         }
-        const { type, verdict, score, reason, validUntil } = outcome;
-        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil } }];
+        const { type, verdict, score, reason, validUntil, sandbox } = outcome;
+        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil, ...(sandbox ? { sandbox } : {}) } }];
       }
       case 'ReprocessDocument': {
         const received = settled(state, command.organizationId);

@@ -55,6 +55,8 @@ export interface DocumentAssessedData extends Base {
   /** The last day the document counts as valid (for example a certificate's expiry); null: no date read. */
   validUntil: string | null;
   source: DocumentSource | null;
+  /** The opinion came from sandbox rules (the offline keyword analyser); absent: a real reading. */
+  sandbox?: true;
 }
 
 export interface DocumentReprocessedData extends Base {

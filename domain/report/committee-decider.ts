@@ -13,6 +13,8 @@ export interface RecordCommitteeDecision {
   approved: boolean;
   /** The chair's resumo, kept with the decision so the trail says why. */
   commentary: string;
+  /** The chair was the offline model (deterministic rules): a sandbox decision, shown as one wherever the report shows it. */
+  sandbox: boolean;
   at: string;
 }
 
@@ -20,5 +22,6 @@ export function recordCommitteeDecision(command: RecordCommitteeDecision, state:
   const before = state.facts;
   if (!before || !state.decided || state.manualAnalysis) return [];
   const committee = { kind: 'COMMITTEE', decidedBy: 'COMMITTEE', analystId: null, analystName: null, previousAnalystId: null } as const;
-  return [reportDecided(before, command.approved, committee, command.commentary, command.at)];
+  const decided = reportDecided(before, command.approved, committee, command.commentary, command.at);
+  return [command.sandbox ? { ...decided, data: { ...decided.data, sandbox: true } } : decided];
 }

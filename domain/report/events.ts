@@ -82,6 +82,8 @@ export type ReportDecided = DomainEvent<
     previousAnalystId: string | null;
     commentary: string | null;
     decidedAt: string;
+    /** Only on the committee's decisions taken on the offline model (absent: a real decision). */
+    sandbox?: true;
   }
 >;
 

@@ -26,6 +26,7 @@ export function presentItem(state: CollectionState, item: ItemState) {
       score: f.opinion?.score ?? null,
       reason: f.opinion?.reason ?? null,
       attempt: f.opinion?.attempt ?? null,
+      sandbox: f.opinion?.sandbox === true,
     })),
     config: item.config ?? {},
     details: presentItemDetails(state, item),

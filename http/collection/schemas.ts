@@ -77,6 +77,7 @@ const Opinion = Type.Object({
   score: Nullable(Type.Number()),
   reason: Nullable(Type.String()),
   attempt: Nullable(Type.Integer()),
+  sandbox: Type.Boolean({ description: 'the opinion came from sandbox rules (the offline keyword analyser): outside sandbox mode it resolves nothing, the operator decides' }),
 });
 
 export const ItemSchema = Type.Object({

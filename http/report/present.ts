@@ -73,6 +73,7 @@ export function presentReport({ report: r, sections }: ReportWithSections, optio
     score: r.score,
     status: statusObject(r.status),
     reportProgress: { isFinalized: r.is_finalized, finalizedAt: r.finalized_at, steps: r.steps },
+    sandboxDecision: r.sandbox_decision,
     ranWithoutSCRReason: r.ran_without_scr_reason,
     sections: shown.map((s) => presentSection(s, options.details)),
     product: r.product,
@@ -119,6 +120,7 @@ export function presentDecision(row: DecisionRow) {
     previousAnalystId: row.previous_analyst_id,
     commentary: row.commentary,
     decidedAt: row.decided_at,
+    sandbox: row.sandbox,
   };
 }
 

@@ -114,6 +114,7 @@ export const ReportSchema = Type.Object(
     score: Nullable(Type.Number()),
     status: StatusSchema,
     reportProgress: Type.Object({ isFinalized: Type.Boolean(), finalizedAt: Nullable(DateTime), steps: Type.Array(StepSchema) }),
+    sandboxDecision: Type.Boolean({ description: "true when the report's current decision is the committee's taken on the offline model (a sandbox result, never a real one)" }),
     ranWithoutSCRReason: Nullable(Type.String()),
     sections: Type.Array(SectionSchema),
     product: Nullable(Type.Object({ id: Type.String(), key: Type.String(), name: Type.String() }, { description: "the product of the proposal the report belongs to (run from POST /v1/proposals/{id}/run or a pipeline's report step); null for a report of no proposal" })),
@@ -161,6 +162,7 @@ export const DecisionSchema = Type.Object({
   previousAnalystId: Nullable(Type.String()),
   commentary: Nullable(Type.String()),
   decidedAt: DateTime,
+  sandbox: Type.Boolean({ description: 'true for a committee decision taken on the offline model: a sandbox result, never a real one' }),
 });
 
 export const ReportParams = Type.Object({ id: ObjectIdSchema() });

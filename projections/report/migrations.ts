@@ -141,4 +141,17 @@ export const reportMigrations: Migration[] = [
       await knex.schema.alterTable('report_reports', (t) => t.dropColumn('product'));
     },
   },
+  {
+    // The committee's decision taken on the offline model (ReportDecided.sandbox): marked on the
+    // report's current decision and on its row in the history. Events before the flag were real.
+    name: '202611290520_report_sandbox_decision',
+    async up(knex) {
+      await knex.schema.alterTable('report_reports', (t) => t.boolean('sandbox_decision').notNullable().defaultTo(false));
+      await knex.schema.alterTable('report_decisions', (t) => t.boolean('sandbox').notNullable().defaultTo(false));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('report_decisions', (t) => t.dropColumn('sandbox'));
+      await knex.schema.alterTable('report_reports', (t) => t.dropColumn('sandbox_decision'));
+    },
+  },
 ];

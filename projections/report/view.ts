@@ -62,6 +62,8 @@ export interface ReportRow {
   product: ReportProduct | null;
   /** Opinions were asked for its sections (projections/report/opinions.ts). */
   parecer_enabled: boolean;
+  /** Its current decision is the committee's on the offline model (ReportDecided.sandbox). */
+  sandbox_decision: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -101,6 +103,8 @@ export interface DecisionRow {
   previous_analyst_id: string | null;
   commentary: string | null;
   decided_at: string;
+  /** The committee decided on the offline model. */
+  sandbox: boolean;
 }
 
 /** The instant an event happened, from its own data. */
@@ -173,6 +177,7 @@ export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequeste
     exports: { pdf: null, xlsx: null, failures: {} },
     product: d.product ?? null,
     parecer_enabled: false,
+    sandbox_decision: false,
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,
   };
@@ -233,6 +238,7 @@ export function evolveReportRow(row: ReportRow, event: ReportEvent): ReportRow {
     case 'CreditPolicyEvaluated':
       return { ...next, policy_error_status_applied: event.data.policyErrorStatusApplied };
     case 'ReportDecided':
+      next.sandbox_decision = event.data.sandbox === true;
       if (event.data.decidedBy !== 'ANALYST') return next;
       return {
         ...next,
@@ -279,5 +285,6 @@ export function decisionRow(eventId: string, event: Extract<ReportEvent, { type:
     previous_analyst_id: d.previousAnalystId,
     commentary: d.commentary,
     decided_at: d.decidedAt,
+    sandbox: d.sandbox === true,
   };
 }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { collectionDecider } from '../../domain/collection/decider.ts';
+import { collectionDecider, SANDBOX_OPINION_HELD } from '../../domain/collection/decider.ts';
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { given } from '../support/decider.ts';
@@ -63,6 +63,19 @@ test('AUTOMATIC: INVALIDO rejects with a resend request and a new file can come;
     const events = given(collectionDecider, past).when(assess('i1', 'd1', verdict)).decided();
     assert.equal(events.map((e) => (e.data.payload as { itemStatus: string }).itemStatus), ['MANUAL_REVIEW']);
   }
+});
+
+test('AUTOMATIC outside sandbox mode: a sandbox opinion (keyword analyser) resolves nothing, the item waits for the operator with the reason; in sandbox mode it resolves', () => {
+  const past = history(create(true, one()), submit('i1', 'p1', 'd1'));
+  for (const verdict of ['VALIDO', 'INVALIDO'] as const) {
+    const held = given(collectionDecider, past).when(assess('i1', 'd1', verdict, 1, 'production', { sandbox: true })).decided();
+    assert.equal(held.map((e) => e.type), ['ItemAssessed']);
+    assert.equal(held[0]!.data.payload, { ...opinion('d1', verdict), sandbox: true, itemStatus: 'AWAITING_OPERATOR', decidedByOperator: false, heldForOperator: SANDBOX_OPINION_HELD });
+    assert.equal([stateOf([...past, ...held]).status, stateOf([...past, ...held]).items[0]!.status], ['IN_PROGRESS', 'AWAITING_OPERATOR']);
+  }
+  // A real reading in production, and the sandbox rules in sandbox mode, resolve as before.
+  assert.equal(types(given(collectionDecider, past).when(assess('i1', 'd1', 'VALIDO', 1, 'production')).decided()), ['ItemAssessed', 'CollectionCompleted']);
+  assert.equal(types(given(collectionDecider, past).when(assess('i1', 'd1', 'VALIDO', 1, 'sandbox', { sandbox: true })).decided()), ['ItemAssessed', 'CollectionCompleted']);
 });
 
 test('a technical failure leaves the item AWAITING_OPERATOR (ITEM_AWAITING_OPERATOR, no opinion)', () => {

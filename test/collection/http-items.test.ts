@@ -47,6 +47,8 @@ test('AUTOMATIC: a valid file uploaded for the item validates it, completes the 
   const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion');
   const [item] = done.items;
   assert.equal([item.status, item.opinions.length, item.opinions[0].verdict, item.opinions[0].type], ['VALIDATED', 1, 'VALIDO', 'CONTRATO_SOCIAL']);
+  // The keyword analyser's opinion is a sandbox one: it resolved the item only because this is sandbox mode.
+  assert.is(item.opinions[0].sandbox, true);
   assert.equal([done.itemsResolved, done.recipients[0].status], [1, 'COMPLETED']);
   assert.equal(done.trail.map((e: any) => e.action).reverse(), ['COLLECTION_CREATED', 'COLLECTION_SENT', 'ITEM_SUBMITTED', 'ITEM_PROCESSING', 'ITEM_ASSESSED', 'COLLECTION_COMPLETED']);
   assert.is(done.trail.find((e: any) => e.action === 'ITEM_SUBMITTED').actorType, 'RECIPIENT');

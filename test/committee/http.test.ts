@@ -4,7 +4,7 @@ import { CommitteeMessages } from '../../domain/committee/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { committeePolicy, finishedDeliberation, reportUnder } from '../support/committee.ts';
+import { committeePolicy, finishedDeliberation, proposalReportUnder, reportUnder } from '../support/committee.ts';
 import { eventually } from '../support/webhook.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
@@ -28,7 +28,8 @@ test.after(async (ctx) => {
 });
 
 test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalization, the report carries it and COMMITTEE_FINISHED fires', async ({ app, receiver, tenant }) => {
-  const reportId = await reportUnder(app, tenant.token, committeePolicy('AUTO_DECIDE'));
+  // Run from a proposal asking R$ 25.000: the offline chair approves only a requested amount.
+  const reportId = await proposalReportUnder(app, tenant, committeePolicy('AUTO_DECIDE'), '11222333000181', 2_500_000);
   const deliberation = await finishedDeliberation(app, tenant.token, reportId);
   assert.is(deliberation.status, 'DONE', deliberation.error);
   assert.is(deliberation.trigger, 'AUTO_DECIDE');
@@ -46,6 +47,8 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.ok(Array.isArray(deliberation.synthesis.dissentLog));
   assert.is(deliberation.synthesis.alcadaLevel, 'N1');
   assert.is(deliberation.finalRecommendation, 'APPROVED');
+  // The request is the limit; the rules set no rate or term of their own.
+  assert.equal([deliberation.synthesis.limitReview.limite, deliberation.synthesis.limitReview.taxa, deliberation.synthesis.limitReview.prazo], [25_000, 0, 0]);
   assert.ok(deliberation.durationMs >= 0 && deliberation.totalInputTokens >= 0);
   assert.ok(deliberation.modelVersions.chair);
 
@@ -63,7 +66,13 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
     const reply = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
     return reply.body.length === 2 && reply.body;
   }, 10_000, "the committee's decision");
-  assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision]), [['AUTOMATIC', 'POLICY', 'APPROVED'], ['COMMITTEE', 'COMMITTEE', 'APPROVED']]);
+  // The chair was the offline model: its decision is a sandbox one, in the history and on the report.
+  assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision, d.sandbox]), [['AUTOMATIC', 'POLICY', 'APPROVED', false], ['COMMITTEE', 'COMMITTEE', 'APPROVED', true]]);
+  const decidedReport = await eventually(async () => {
+    const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
+    return reply.body.sandboxDecision === true && reply.body;
+  }, 10_000, 'the report marked as decided in sandbox');
+  assert.is(decidedReport.status.value, 'APPROVED');
 
   const [delivery] = await eventually(async () => {
     const mine = receiver.received.filter((r) => r.body.includes(deliberation.id));
@@ -75,7 +84,18 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.is(envelope.data.decision, 'APPROVED');
   assert.equal(envelope.data.synthesis, deliberation.synthesis);
   assert.is(envelope.data.document, '11222333000181');
-  assert.is(envelope.data.externalId, 'erp-7');
+});
+
+test('AUTO_DECIDE without a requested amount: the offline chair invents no limit, recommends NEEDS_INFO, and the report keeps the policy decision', async ({ app, tenant }) => {
+  const reportId = await reportUnder(app, tenant.token, committeePolicy('AUTO_DECIDE'), '10000003000189');
+  const deliberation = await finishedDeliberation(app, tenant.token, reportId);
+  assert.is(deliberation.status, 'DONE', deliberation.error);
+  assert.is(deliberation.synthesis.decision, 'NEEDS_INFO');
+  assert.is(deliberation.finalRecommendation, 'NEEDS_INFO');
+  assert.equal(deliberation.synthesis.limitReview, { status: 'NAO_APLICAVEL', limite: 0, taxa: 0, prazo: 0, justificativa: 'Sem limite: a proposta não informa o valor pedido.' });
+  assert.ok(deliberation.synthesis.infoGapsBeforeDecision.some((gap: string) => gap.startsWith('Valor pedido')));
+  const decisions = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
+  assert.equal(decisions.body.map((d: any) => d.decidedBy), ['POLICY']);
 });
 
 test('AUTO_SUGGEST beyond the committee alçada: REQUIRES_ALCADA, and the report keeps the policy decision', async ({ app, tenant }) => {

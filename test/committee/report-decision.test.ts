@@ -40,7 +40,7 @@ const decided = (decidedBy: 'POLICY' | 'ANALYST'): ReportEvent => ({
     decidedAt: AT,
   },
 });
-const command = { type: 'RecordCommitteeDecision' as const, deliberationId: 'de1000000000000000000001', approved: true, commentary: 'Aprovado pelo comitê.', at: AT };
+const command = { type: 'RecordCommitteeDecision' as const, deliberationId: 'de1000000000000000000001', approved: true, commentary: 'Aprovado pelo comitê.', sandbox: false, at: AT };
 
 test('AUTO_DECIDE records the decision as the committee, over the policy decision', () => {
   given(reportDecider, [requested, decided('POLICY')]).when(command).then([
@@ -63,6 +63,11 @@ test('AUTO_DECIDE records the decision as the committee, over the policy decisio
       },
     },
   ]);
+});
+
+test('a decision on the offline model carries sandbox: true', () => {
+  const [event] = given(reportDecider, [requested, decided('POLICY')]).when({ ...command, sandbox: true }).decided();
+  assert.is((event as Extract<ReportEvent, { type: 'ReportDecided' }>).data.sandbox, true);
 });
 
 test('an analyst decision stands and a report still processing has nothing to decide', () => {

@@ -5,6 +5,7 @@ import { SPECIALISTS } from '../../domain/committee/state.ts';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import type { TestApp } from './app.ts';
+import { personalCredit, seedProduct } from './catalog.ts';
 import { waitForReport } from './report.ts';
 import { eventually } from './webhook.ts';
 
@@ -119,6 +120,23 @@ export async function reportUnder(app: TestApp, token: string, policy: unknown, 
   assert.is(report.status, 200, JSON.stringify(report.body));
   await waitForReport(app, token, report.body.id);
   return report.body.id as string;
+}
+
+/**
+ * A report run from a proposal that asks `requestedAmountCents`: the path that gives the report a
+ * requested amount (inputs.proposta.valor_pedido), which the offline chair needs to approve.
+ */
+export async function proposalReportUnder(app: TestApp, tenant: { token: string; organizationId: string }, policy: unknown, document: string, requestedAmountCents: number) {
+  const created = await app.call('POST', '/credit-policy/policy', { token: tenant.token, body: policy });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const productKey = `comite-${document}`;
+  await seedProduct(app, tenant.organizationId, personalCredit({ key: productKey, name: 'Capital de giro', entityTypes: ['COMPANY'] }));
+  const proposal = await app.call('POST', '/v1/proposals', { token: tenant.token, body: { document, name: 'Mercearia Ltda', productKey, requestedAmountCents, requestedTermMonths: 12 } });
+  assert.is(proposal.status, 201, JSON.stringify(proposal.body));
+  const run = await app.call('POST', `/v1/proposals/${proposal.body.id}/run`, { token: tenant.token, body: { kind: 'REPORT', targetId: created.body.id } });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  await waitForReport(app, tenant.token, run.body.reportId);
+  return run.body.reportId as string;
 }
 
 export async function finishedDeliberation(app: TestApp, token: string, reportId: string, notId?: string) {

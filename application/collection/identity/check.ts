@@ -69,8 +69,8 @@ export async function runIdentityCheck(
   }
   const { raw, ...result } = verification;
   app.log.debug({ checkId, provider: provider.name, raw }, 'identity provider answer');
-  const check = { checkId, provider: provider.name, ...result, imageCount: imageBlobIds.length };
-  const written = await run({ type: 'RecordIdentityResult', ...where, check });
+  const check = { checkId, provider: provider.name, ...result, imageCount: imageBlobIds.length, ...(provider.sandbox ? { sandbox: true as const } : {}) };
+  const written = await run({ type: 'RecordIdentityResult', ...where, check, deployment: app.config.DEPLOYMENT });
   const recorded = written.state.items.find((i) => i.itemId === input.itemId)?.details.identity?.checks.find((c) => c.checkId === checkId);
   // Closed while the provider answered: the collection keeps what it had and records no result.
   if (!recorded) throw new DomainError('conflict', Messages.collectionClosed);

@@ -22,6 +22,7 @@ const IMAGE_ERROR = /^(IMAGE_|INVALID_IMAGE)/;
  */
 export class FaceppIdentityProvider implements IdentityProvider {
   readonly name = 'facepp';
+  readonly sandbox = false;
 
   constructor(
     private readonly baseUrl: string,

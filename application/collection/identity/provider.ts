@@ -27,6 +27,8 @@ export interface IdentityVerification {
 export interface IdentityProvider {
   /** Recorded with each result (IdentityCompleted's `provider`). */
   readonly name: string;
+  /** Its verdicts come from sandbox rules, not a real check: marked on each result (docs/identity-checks.md). */
+  readonly sandbox: boolean;
   verify(images: IdentityImages): Promise<IdentityVerification>;
 }
 

@@ -56,6 +56,7 @@ const SCORES: Record<IdentityVerdict, { similarity: number; liveness: number }> 
  */
 export class SandboxIdentityProvider implements IdentityProvider {
   readonly name = 'sandbox';
+  readonly sandbox = true;
 
   async verify({ document, selfie }: IdentityImages): Promise<IdentityVerification> {
     if (document.equals(selfie)) return { verdict: 'REPROVADO', similarity: 1, liveness: 0, signals: ['IMAGENS_IGUAIS'], raw: { rule: 'identical-images' } };

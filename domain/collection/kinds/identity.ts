@@ -26,6 +26,10 @@ export interface IdentityCheck {
   signals: string[];
   /** Stored image blob ids: only their count is ever shown. */
   imageCount: number;
+  /** The sandbox provider gave it (its verdict is a marker in the image's metadata), not a real check. */
+  sandbox?: true;
+  /** Why the check resolved nothing: a sandbox check outside sandbox mode leaves the item to the operator. */
+  heldForOperator?: string;
   completedAt: string;
 }
 
@@ -56,7 +60,8 @@ export interface IdentityExtras {
 
 export type IdentityCommand =
   | { type: 'StartIdentityCheck'; itemId: string; recipientId: string | null; checkId: string; imageBlobIds: string[] }
-  | { type: 'RecordIdentityResult'; itemId: string; recipientId: string | null; check: Omit<IdentityCheck, 'recipientId' | 'completedAt'> }
+  /** `deployment`: config DEPLOYMENT; outside sandbox a sandbox check resolves nothing. */
+  | { type: 'RecordIdentityResult'; itemId: string; recipientId: string | null; check: Omit<IdentityCheck, 'recipientId' | 'completedAt' | 'heldForOperator'>; deployment: 'sandbox' | 'production' }
   | { type: 'RecordIdentityImagesViewed'; itemId: string; checkId: string };
 
 /** Liveness at or above this reads as "prova de vida aprovada" in the evaluation. */
@@ -136,6 +141,9 @@ function start(command: Command<'StartIdentityCheck'>, state: CollectionState) {
   return [entry('IdentityCheckStarted', command, collectionId, where, { checkId: command.checkId, imageCount: command.imageBlobIds.length }, { imageBlobIds: command.imageBlobIds })];
 }
 
+/** Why a sandbox check outside sandbox mode leaves its IDENTITY item to the operator (recorded on IDENTITY_COMPLETED). */
+export const SANDBOX_CHECK_HELD = 'Verificação do provedor de sandbox (veredito lido de um marcador da imagem), que fora do modo sandbox não resolve o item: aguarda o operador.';
+
 function record(command: Command<'RecordIdentityResult'>, state: CollectionState, complete: Parameters<CollectionKind['decide']>[2]) {
   // A collection closed while the provider answered keeps what it had.
   if (isClosed(state)) return [];
@@ -144,7 +152,10 @@ function record(command: Command<'RecordIdentityResult'>, state: CollectionState
   const identity = identityOf(item);
   if (!identity.started.some((s) => s.checkId === command.check.checkId)) throw new DomainError('not_found', IdentityMessages.checkNotFound);
   if (identity.checks.some((c) => c.checkId === command.check.checkId)) return [];
-  return complete(command, state, [entry('IdentityCompleted', command, collectionId, { itemId: item.itemId, recipientId: command.recipientId }, command.check)]);
+  // A verdict read from a marker in the image proves no one: outside sandbox mode the operator decides.
+  const held = command.check.sandbox === true && command.deployment !== 'sandbox' && item.kind === 'IDENTITY';
+  const check = held ? { ...command.check, heldForOperator: SANDBOX_CHECK_HELD } : command.check;
+  return complete(command, state, [entry('IdentityCompleted', command, collectionId, { itemId: item.itemId, recipientId: command.recipientId }, check)]);
 }
 
 function viewed(command: Command<'RecordIdentityImagesViewed'>, state: CollectionState) {
@@ -177,7 +188,7 @@ export const identityKind: CollectionKind = {
         const next = { identity: { ...identity, checks: [...identity.checks, check] } };
         // A SIGNATURE item keeps the check for its signing step; an IDENTITY item is decided by it.
         if (item.kind !== 'IDENTITY' || isResolved(item)) return next;
-        const status = statusAfterCheck(state.mode, check.verdict);
+        const status = check.heldForOperator ? 'AWAITING_OPERATOR' : statusAfterCheck(state.mode, check.verdict);
         return {
           ...next,
           status,

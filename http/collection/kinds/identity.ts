@@ -19,6 +19,9 @@ export const IdentityCheckSchema = Type.Object({
   evaluation: Type.String({ description: 'Portuguese evaluation, e.g. "Identidade confirmada: semelhança 97%, prova de vida aprovada"' }),
   imageCount: Type.Integer({ description: 'images stored for this check; viewing one is an explicit action recorded in the trail' }),
   completedAt: Type.String({ format: 'date-time' }),
+  // Optional: a collection item's details give them, the identity-validations listing does not.
+  sandbox: Type.Optional(Type.Boolean({ description: 'the sandbox provider gave it (a marker in the image decides): outside sandbox mode it resolves nothing' })),
+  heldForOperator: Type.Optional(Nullable(Type.String({ description: 'why the check left the item to the operator instead of resolving it' }))),
 });
 
 export const IdentityDetailsSchema = Type.Object({
@@ -33,7 +36,7 @@ export function presentIdentityDetails(_state: CollectionState, item: ItemState)
   const { checks = [], started = [] } = item.details.identity ?? {};
   return {
     identity: {
-      checks: checks.map((check) => ({ ...check, evaluation: identityEvaluation(check) })),
+      checks: checks.map((check) => ({ ...check, evaluation: identityEvaluation(check), sandbox: check.sandbox === true, heldForOperator: check.heldForOperator ?? null })),
       imageCount: started.reduce((n, s) => n + s.imageBlobIds.length, 0),
       checksWithoutResult: started.filter((s) => !checks.some((c) => c.checkId === s.checkId)).length,
     },

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { collectionDecider } from '../../../domain/collection/decider.ts';
 import type { ItemDefinition } from '../../../domain/collection/definition.ts';
-import { identityEvaluation, type IdentityCheck } from '../../../domain/collection/kinds/identity.ts';
+import { identityEvaluation, SANDBOX_CHECK_HELD, type IdentityCheck } from '../../../domain/collection/kinds/identity.ts';
 import { CollectionMessages, IdentityMessages } from '../../../domain/collection/messages.ts';
 import { Messages } from '../../../domain/shared/messages.ts';
 import { given } from '../../support/decider.ts';
@@ -16,12 +16,26 @@ const one = (items = [identityItem('i1')], mode: 'AUTOMATIC' | 'REVIEW' = 'AUTOM
 
 const start = (checkId: string, itemId = 'i1', recipientId = 'p1') =>
   cmd({ type: 'StartIdentityCheck', itemId, recipientId, checkId, imageBlobIds: [`${checkId}-doc`, `${checkId}-selfie`] }, { actor: RECIPIENT(recipientId) });
-const result = (checkId: string, verdict: IdentityCheck['verdict'], itemId = 'i1', recipientId = 'p1') =>
+const result = (checkId: string, verdict: IdentityCheck['verdict'], itemId = 'i1', recipientId = 'p1', deployment: 'sandbox' | 'production' = 'sandbox', sandbox = false) =>
   cmd(
-    { type: 'RecordIdentityResult', itemId, recipientId, check: { checkId, provider: 'sandbox', verdict, similarity: 0.97, liveness: 0.99, signals: verdict === 'REPROVADO' ? ['FOTO_DE_TELA'] : [], imageCount: 2 } },
+    { type: 'RecordIdentityResult', itemId, recipientId, check: { checkId, provider: 'sandbox', verdict, similarity: 0.97, liveness: 0.99, signals: verdict === 'REPROVADO' ? ['FOTO_DE_TELA'] : [], imageCount: 2, ...(sandbox ? { sandbox: true as const } : {}) }, deployment },
     { actor: RECIPIENT(recipientId) },
   );
 const types = (events: { type: string }[]) => events.map((e) => e.type);
+
+test('AUTOMATIC outside sandbox mode: a check of the sandbox provider resolves nothing, the item waits for the operator with the reason; in sandbox mode it resolves', () => {
+  const past = history(create(true, one()));
+  const started = given(collectionDecider, past).when(start('k1')).decided();
+  for (const verdict of ['APROVADO', 'REPROVADO'] as const) {
+    const held = given(collectionDecider, [...past, ...started]).when(result('k1', verdict, 'i1', 'p1', 'production', true)).decided();
+    assert.equal(types(held), ['IdentityCompleted']);
+    assert.is((held[0]!.data.payload as IdentityCheck).heldForOperator, SANDBOX_CHECK_HELD);
+    assert.is(stateOf([...past, ...started, ...held]).items[0]!.status, 'AWAITING_OPERATOR');
+  }
+  // A real provider in production, and the sandbox provider in sandbox mode, resolve as before.
+  assert.equal(types(given(collectionDecider, [...past, ...started]).when(result('k1', 'APROVADO', 'i1', 'p1', 'production')).decided()), ['IdentityCompleted', 'CollectionCompleted']);
+  assert.equal(types(given(collectionDecider, [...past, ...started]).when(result('k1', 'APROVADO', 'i1', 'p1', 'sandbox', true)).decided()), ['IdentityCompleted', 'CollectionCompleted']);
+});
 
 test('a check: IDENTITY_CHECK_STARTED (image count in the trail, blob ids beside it) then IDENTITY_COMPLETED; APROVADO validates and completes', () => {
   const past = history(create(true, one()));

@@ -59,7 +59,8 @@ test('the page shows the two pictures with the camera hints; approved images val
   assert.is(reply.status, 200, JSON.stringify(body));
   assert.equal([body.verdict, body.status, body.evaluation], ['APROVADO', 'VALIDATED', 'Identidade confirmada: semelhança 97%, prova de vida aprovada']);
   const item = await detailItem(c.id, 'identity validated', (i) => i.status === 'VALIDATED');
-  assert.equal(item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation]), [['APROVADO', 0.97, 0.99, 2, body.evaluation]]);
+  // The sandbox provider's check is marked so; in sandbox mode it still resolves the item.
+  assert.equal(item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation, k.sandbox, k.heldForOperator]), [['APROVADO', 0.97, 0.99, 2, body.evaluation, true, null]]);
   assert.equal([item.details.identity.imageCount, item.details.identity.checksWithoutResult], [2, 0]);
   const after = await (await fetch(`${app.url}/c/${c.token}`, { headers: { accept: 'text/html' } })).text();
   assert.match(after, /Identidade confirmada: semelhança 97%, prova de vida aprovada/);
@@ -71,7 +72,7 @@ test('the page shows the two pictures with the camera hints; approved images val
   for (const id of blobIds) assert.not.ok(detail.includes(id), 'blob ids never shown');
   assert.equal(await identityInputValues(app.app.db, tenant.organizationId, (await call('GET', `/v1/collections/${c.id}`)).body.registryId), { 'kyc.identidade_aprovada': true });
   const delivery = await eventually(async () => receiver.json().find((r) => r.event === 'collection.identity.completed' && r.data.collectionId === c.id), 20_000, 'identity webhook');
-  assert.equal(delivery.data.payload, { checkId: body.checkId, provider: 'sandbox', verdict: 'APROVADO', similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2 });
+  assert.equal(delivery.data.payload, { checkId: body.checkId, provider: 'sandbox', verdict: 'APROVADO', similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2, sandbox: true });
   assert.equal([delivery.data.action, delivery.data.actorType, delivery.data.itemId], ['IDENTITY_COMPLETED', 'RECIPIENT', c.itemId]);
 });
 

@@ -41,5 +41,5 @@ export const signs = (p: string) => [sendCode(p), verify(p), sign(p)];
 /** An identity check of the party (the identity kind's commands), approved unless told. */
 export const identityChecked = (p: string, verdict: 'APROVADO' | 'REPROVADO' = 'APROVADO') => [
   cmd({ type: 'StartIdentityCheck', itemId: 's1', recipientId: p, checkId: `chk-${p}-${verdict}`, imageBlobIds: ['img-1', 'img-2'] }, party(p, later(0))),
-  cmd({ type: 'RecordIdentityResult', itemId: 's1', recipientId: p, check: { checkId: `chk-${p}-${verdict}`, provider: 'offline', verdict, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2 } }, { actor: SYSTEM, at: later(0) }),
+  cmd({ type: 'RecordIdentityResult', itemId: 's1', recipientId: p, check: { checkId: `chk-${p}-${verdict}`, provider: 'offline', verdict, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2 }, deployment: 'sandbox' }, { actor: SYSTEM, at: later(0) }),
 ];
