@@ -62,12 +62,15 @@ export const AD_HOC_DEFAULTS = { resolutionMode: 'AUTOMATIC', notificationChanne
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
 type Subject = CollectionDefinition['subject'];
 
-/** The registry the collection is about: an existing one of the organization, or found/created from the subject. */
-async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput, actor: Actor): Promise<{ registryId: string; subject: Subject }> {
+/**
+ * The registry the collection is about: an existing one of the organization, or found/created
+ * from the subject. `created`: this call created it (a public form's registry is then self-declared).
+ */
+async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput, actor: Actor, publicForm: boolean): Promise<{ registryId: string; subject: Subject; created: boolean }> {
   if (input.registryId) {
     const summary = await registrySummary(app.db, caller.organizationId, input.registryId);
     if (!summary) throw new DomainError('not_found', CollectionMessages.registryNotFound);
-    return { registryId: summary.registryId, subject: { name: summary.name, document: summary.document, entityType: summary.entityType } };
+    return { registryId: summary.registryId, subject: { name: summary.name, document: summary.document, entityType: summary.entityType }, created: false };
   }
   if (!input.subject) throw new DomainError('invalid', CollectionMessages.subjectOrRegistry);
   const digits = stripMask(input.subject.document);
@@ -76,8 +79,8 @@ async function resolveSubject(app: App, caller: Caller, input: CreateCollectionI
     throw new DomainError('invalid', CollectionMessages.invalidDocument);
   }
   const subject = { name: input.subject.name.trim(), document: digits, entityType };
-  const { registryId } = await ensureRegistry(app, caller.organizationId, subject, actor);
-  return { registryId, subject };
+  const { registryId, position } = await ensureRegistry(app, caller.organizationId, { ...subject, selfDeclared: publicForm }, actor);
+  return { registryId, subject, created: position !== null };
 }
 
 const appliesTo = (item: Pick<TemplateItem, 'appliesTo'>, entityType: EntityType) => !item.appliesTo || item.appliesTo === (entityType === 'COMPANY' ? 'PJ' : 'PF');
@@ -112,11 +115,28 @@ export function resolveRecipient(
   return { recipientId, name: input.name.trim(), email, phone, itemIds: [...new Set(itemIds)], linkHash: recipientLink(app, collectionId, recipientId, 1).hash };
 }
 
-export async function resolveDefinition(app: App, caller: Caller, collectionId: string, input: CreateCollectionInput, actor: Actor = actorOf(caller)): Promise<CollectionDefinition> {
+export interface ResolvedDefinition {
+  definition: CollectionDefinition;
+  /** Set for a public form's collection: UNLINKED over a registry that existed, SELF_DECLARED over one it created. */
+  intake?: 'UNLINKED' | 'SELF_DECLARED';
+}
+
+/**
+ * `publicForm`: an anonymous visitor opens it for whatever CPF or CNPJ they typed, so nothing on
+ * file answers an item (an item born ALREADY_ON_FILE would tell them the person is a customer).
+ */
+export async function resolveDefinition(
+  app: App,
+  caller: Caller,
+  collectionId: string,
+  input: CreateCollectionInput,
+  options: { actor?: Actor; publicForm?: boolean } = {},
+): Promise<ResolvedDefinition> {
+  const { actor = actorOf(caller), publicForm = false } = options;
   if (!input.templateSlug && !input.items?.length) throw new DomainError('invalid', CollectionMessages.templateOrItems);
   const template = input.templateSlug ? await findTemplateBySlug(app.db, caller.organizationId, input.templateSlug) : null;
   if (input.templateSlug && !template) throw new DomainError('not_found', Messages.templateNotFound);
-  const { registryId, subject } = await resolveSubject(app, caller, input, actor);
+  const { registryId, subject, created } = await resolveSubject(app, caller, input, actor, publicForm);
   const requested = [
     ...(template?.items ?? []).filter((item) => appliesTo(item, subject.entityType)),
     ...(input.items ?? []).map((item, index) => ({
@@ -134,7 +154,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
   const items: ItemDefinition[] = [];
   for (const item of requested) {
     // A valid document of the expected type already on file answers the item: nobody is asked again.
-    const onFile = item.kind === 'DOCUMENT' && item.expectedType ? await findDocumentOnFile(app.db, caller.organizationId, subject.document, item.expectedType, asOf) : null;
+    const onFile = item.kind === 'DOCUMENT' && item.expectedType && !publicForm ? await findDocumentOnFile(app.db, caller.organizationId, subject.document, item.expectedType, asOf) : null;
     items.push({
       itemId: app.ids.objectId(),
       key: item.key,
@@ -149,7 +169,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
   }
   await completeSignatureDocuments(app, caller.organizationId, items);
   const recipients = input.recipients.map((r) => resolveRecipient(app, collectionId, app.ids.objectId(), r, items));
-  return {
+  const definition: CollectionDefinition = {
     registryId,
     subject,
     template: template ? { slug: template.slug, name: template.name, version: template.version } : null,
@@ -163,4 +183,5 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
     recipients,
     ...(input.contractDocumentId && { contractDocumentId: input.contractDocumentId }),
   };
+  return publicForm ? { definition, intake: created ? 'SELF_DECLARED' : 'UNLINKED' } : { definition };
 }

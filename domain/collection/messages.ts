@@ -20,6 +20,8 @@ export const CollectionMessages = {
   registryNotFound: 'Cadastro não encontrado.',
   templateNoItems: 'O modelo não tem itens para este tipo de cadastro.',
   recipientWithoutContact: 'O destinatário precisa de e-mail ou telefone.',
+  notAnIntake: 'Esta solicitação não veio de um formulário público: ela já pertence ao cadastro.',
+  intakeAlreadyLinked: 'Esta solicitação já pertence ao cadastro: ela foi vinculada antes ou criou o próprio cadastro.',
   // FORM items (domain/collection/kinds/form.ts, form-answers.ts)
   notAForm: 'Este item não é um formulário.',
   formAwaitingReview: 'Este formulário já foi respondido e aguarda a análise do operador.',
