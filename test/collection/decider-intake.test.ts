@@ -15,7 +15,8 @@ const link = cmd({ type: 'LinkIntake' }, { at: LATER });
 
 test('a public form opens an UNLINKED intake: origin and intake in the trail entry, nothing of it feeds the registry', () => {
   const [created] = given(collectionDecider).when(openIntake('UNLINKED')).decided();
-  assert.equal([created!.data.payload.origin, created!.data.payload.intake], ['PUBLIC_FORM', 'UNLINKED']);
+  const payload = created!.data.payload as { origin?: string; intake?: string };
+  assert.equal([payload.origin, payload.intake], ['PUBLIC_FORM', 'UNLINKED']);
   const state = stateOf(history(openIntake('UNLINKED')));
   assert.equal([state.origin, state.intake], ['PUBLIC_FORM', { status: 'UNLINKED', linkedAt: null, linkedBy: null }]);
   assert.is(feedsRegistry(state), false);
