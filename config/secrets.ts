@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './schema.ts';
@@ -29,6 +29,16 @@ export interface Keyring {
  * key ids existed: tokens and sealed values without a kid are checked against it.
  */
 export const LEGACY_KID = 'legacy';
+
+/**
+ * The key of one purpose drawn from a key of a ring (HKDF-SHA256, the purpose as its info): each
+ * use of JWT_KEYS (access tokens, the console's form tokens, the OAuth server's cookies) signs
+ * with a key of its own, so what one use signs means nothing to another, and a key that leaks
+ * from one use does not give the others. Rotation is the ring's: each kid derives its own.
+ */
+export function purposeKey(secret: string, purpose: string, bytes = 32): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, '', purpose, bytes));
+}
 
 const KID = /^[A-Za-z0-9_-]{1,64}$/;
 const MIN_SECRET_LENGTH = 32;

@@ -7,9 +7,11 @@ import { koaBody, type KoaBodyMiddlewareOptions } from 'koa-body';
 import type { AppContext } from '../application/context.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { bodyParseError, errorMiddleware, HttpError } from './errors.ts';
+import { clientAddress, parseTrustProxy } from './client-address.ts';
 import { buildOpenApi } from './openapi.ts';
+import { publicRouteGuard } from './public-routes.ts';
 import { mountRoutes, PROVIDER_CALLBACKS, type RouteSpec, type RouteTable } from './route.ts';
-import { readiness } from './readiness.ts';
+import { isOperator, readiness } from './readiness.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -43,6 +45,23 @@ function streamedBodyMatcher(tables: readonly RouteTable[]): (ctx: Context) => b
   return (ctx) => byMethod.get(ctx.method)?.test(ctx.path) ?? false;
 }
 
+/**
+ * The parser of each route that declares its own `bodyLimit`: the same parsing under the smaller
+ * bound, which raw-body checks against Content-Length before reading a byte (and counts while
+ * reading a chunked body), so an anonymous 1 MB form never reaches the route's checks.
+ */
+function boundedBodyParsers(tables: readonly RouteTable[], options: Partial<KoaBodyMiddlewareOptions>): (ctx: Context) => Middleware | undefined {
+  const parsers = tables
+    .flatMap((table) => table.routes)
+    .filter((spec) => spec.bodyLimit !== undefined)
+    .map((spec) => ({
+      method: spec.method.toUpperCase(),
+      path: pathsOf(tables, (other) => other === spec),
+      parse: koaBody({ ...options, jsonLimit: spec.bodyLimit, formLimit: spec.bodyLimit, textLimit: spec.bodyLimit }),
+    }));
+  return (ctx) => parsers.find((parser) => parser.method === ctx.method && parser.path.test(ctx.path))?.parse;
+}
+
 const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
   if (BODY_METHODS.has(ctx.method) && carriesBody(ctx) && !isStreamed(ctx)) {
     // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
@@ -51,6 +70,31 @@ const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx:
   }
   await next();
 };
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+// A path segment kept as it is when no route matched: a word of a path (`v2`, `report`,
+// `.well-known`), never a token, a signature or a document.
+const PATH_WORD = /^(?:v\d+|[a-z._-]{1,40})$/;
+
+/**
+ * What the request log names: the route's template (`/c/:token/items/:itemId`), never the path
+ * as sent, nor its query. Recipient and offer tokens, signed upload and download links and CPFs
+ * in search parameters are credentials or personal data, and logs are kept, copied and read by
+ * more people than the database. Without a matched route (a 404, the MCP connector), the path's
+ * words stay and every other segment reads `:value`.
+ */
+function routeOf(ctx: Context): string {
+  const matched = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (typeof matched === 'string') return matched;
+  return ctx.path.split('/').map((segment) => (segment === '' || PATH_WORD.test(segment) ? segment : ':value')).join('/');
+}
+
+/** The record ids of the matched route (ObjectIds: no secret, and what an operator looks for). */
+function idsOf(ctx: Context): Record<string, string> | undefined {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  const ids = Object.entries(params).filter(([, value]) => OBJECT_ID.test(value));
+  return ids.length ? Object.fromEntries(ids) : undefined;
+}
 
 const CLIENT_ERROR_LINGER_MS = 5_000;
 
@@ -96,7 +140,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  * its authorization server), placed before the API's body parsing because they read their own.
  */
 export function createHttpApp(app: AppContext, tables: readonly RouteTable[], projectionNames: readonly string[], mounted: readonly Middleware[] = []): Koa {
-  const koa = new Koa({ proxy: true });
+  const trust = parseTrustProxy(app.config.TRUST_PROXY);
+  // X-Forwarded-Proto and -Host count only from a trusted proxy too; the client address is ours (below).
+  const koa = new Koa({ proxy: trust.kind !== 'none' });
   // Koa's own report of what happened after a reply began (it would print to stderr): a client
   // that went away mid-stream (a live page closed) is routine; anything else is logged as an error.
   koa.on('error', (error: NodeJS.ErrnoException, ctx?: Context) => {
@@ -108,6 +154,8 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   const openapi = buildOpenApi(tables, { serverUrl: app.config.PUBLIC_BASE_URL });
 
   koa.use(async (ctx, next) => {
+    // Koa would take X-Forwarded-For's leftmost entry, which any client writes: TRUST_PROXY decides.
+    ctx.request.ip = clientAddress(ctx.req.socket.remoteAddress ?? '', ctx.get('x-forwarded-for'), trust);
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', requestId);
@@ -117,10 +165,11 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({ method: ctx.method, url: ctx.originalUrl, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      ctx.state.log.info({ method: ctx.method, route: routeOf(ctx), ids: idsOf(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   });
   koa.use(errorMiddleware);
+  koa.use(publicRouteGuard(app));
   for (const handler of mounted) koa.use(handler);
   const isStreamed = streamedBodyMatcher(tables);
   koa.use(jsonBodiesOnly(pageFormMatcher(tables), isStreamed));
@@ -137,8 +186,9 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     urlencoded: true,
     onError(error, ctx) {
       const refusal = bodyParseError(error);
-      // The parser stopped mid-body: unless the connection closes (413), read off the rest, or
-      // the connection's next request is read from inside this one's body and reset.
+      // The parser stopped mid-body: read off the rest, or the connection's next request is read
+      // from inside this one's body and reset. A 413's rest is read off, bounded, before its
+      // answer (errorMiddleware, dropUnreadBody), and that connection closes.
       if (refusal.status !== 413) {
         ctx.req.unpipe();
         ctx.req.resume();
@@ -150,7 +200,13 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
   const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
   const keepsText = pathsOf(tables, (spec) => spec.keepUnparsedBody === true);
-  koa.use((ctx, next) => (isStreamed(ctx) ? next() : ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next)));
+  const parseBounded = boundedBodyParsers(tables, bodyOptions);
+  koa.use((ctx, next) => {
+    if (isStreamed(ctx)) return next();
+    const bounded = parseBounded(ctx);
+    if (bounded) return bounded(ctx, next);
+    return ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next);
+  });
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -158,7 +214,9 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   router.get('/ready', async (ctx) => {
     const report = await readiness(app, projectionNames);
     ctx.status = report.ready ? 200 : 503;
-    ctx.body = report;
+    const status = report.ready ? 'ready' : 'not ready';
+    // Checkpoints, lags and timeouts describe every tenant's traffic and the database: operators only.
+    ctx.body = isOperator(app, ctx) ? { status, ...report } : { status };
   });
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;

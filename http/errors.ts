@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { DomainError, type DomainErrorKind } from '../domain/shared/errors.ts';
 import { Messages } from '../domain/shared/messages.ts';
@@ -57,6 +58,7 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   } catch (error) {
     const refused = refusalOf(error);
     if (refused) {
+      if (refused.status === 413) await dropUnreadBody(ctx.req);
       for (const [name, value] of Object.entries(refused.headers ?? {})) ctx.set(name, value);
       return answer(ctx, refused.status, refused.message, refused.extra);
     }
@@ -65,10 +67,39 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   }
 }
 
+/** How much of a refused body is read off before its 413, at most: past it the connection just closes. */
+export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops what is left of a request body refused as too large (the parsers stop reading at
+ * the limit), up to REFUSED_BODY_DRAIN_BYTES. The 413 goes out once the body is all in: a
+ * connection closed while the client is still sending, with its bytes unread, is reset, and the
+ * client then loses the answer. A body announced, or sent, past that bound is not waited for;
+ * that client may see the reset, the price of not reading without end for nothing.
+ */
+export function dropUnreadBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed || Number(req.headers['content-length']) > REFUSED_BODY_DRAIN_BYTES) return Promise.resolve();
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const done = () => {
+      req.off('data', drop).off('end', done).off('close', done).off('error', done);
+      resolve();
+    };
+    const drop = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > REFUSED_BODY_DRAIN_BYTES) done();
+    };
+    // The parser may still pipe it (into a decompressor) or have paused it.
+    req.unpipe();
+    req.on('data', drop).on('end', done).on('close', done).on('error', done);
+    req.resume();
+  });
+}
+
 /** A failure of the body parser (koa-body: co-body, raw-body, inflation, zlib) as the caller's error. */
 export function bodyParseError(error: unknown): HttpError {
   const { status } = error as { status?: number };
-  // Too much to read off: the connection closes after the answer.
+  // The rest is read off before the answer (dropUnreadBody), then the connection closes.
   if (status === 413) return new HttpError(413, Messages.bodyTooLarge, undefined, { Connection: 'close' });
   // inflation's only refusal: a Content-Encoding other than gzip, deflate, br and identity.
   if (status === 415) return new HttpError(415, Messages.unsupportedContentEncoding);

@@ -1,8 +1,20 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'koa';
 import type { AppContext } from '../application/context.ts';
 import { sessionTimeouts } from '../platform/database/knex.ts';
 import { START, positionToString } from '../platform/eventstore/port.ts';
 import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 import { parkedCounts } from '../platform/projections/parking.ts';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** The request carries `Authorization: Bearer <OPS_TOKEN>` (never true while OPS_TOKEN is unset). */
+export function isOperator(app: Pick<AppContext, 'config'>, ctx: Context): boolean {
+  const expected = app.config.OPS_TOKEN;
+  const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1];
+  // Digests: equal lengths for timingSafeEqual, and no timing told about the token's length.
+  return expected !== undefined && given !== undefined && timingSafeEqual(digest(given), digest(expected));
+}
 
 async function check(what: () => Promise<unknown>): Promise<string> {
   try {

@@ -77,6 +77,11 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   rawBody?: boolean;
   /** A plain HTML form posts here: the route also takes an urlencoded body (any other route answers 415). */
   pageForm?: boolean;
+  /**
+   * A bound on the body below BODY_LIMIT (koa-body's syntax: '64kb'), for a route anyone may
+   * post to that needs little: a larger body is refused with 413 before it is read or parsed.
+   */
+  bodyLimit?: string;
   /** A callback signed over its exact bytes outside PROVIDER_CALLBACKS (an older path): the parser keeps the text too (`unparsedBody`). */
   keepUnparsedBody?: boolean;
   /**
@@ -92,9 +97,11 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   streamedBody?: boolean;
   /**
    * Runs after authentication, gate and params, before the body is read or validated: a lookup
-   * the contract answers first (the report of a financial upload: 404 before any 400).
+   * the contract answers first (the report of a financial upload: 404 before any 400). A reply it
+   * returns is the answer (a public upload refused by its link or item): the body is never read
+   * and the connection closes after it.
    */
-  before?(input: { params: Static<P>; principal: Principal; app: AppContext }): Promise<void>;
+  before?(input: { params: Static<P>; principal: Principal; app: AppContext; ctx: Context }): Promise<void | Reply>;
   handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
 }
 
@@ -126,7 +133,7 @@ export const ErrorBody = Type.Object(
 );
 
 // The scheme name is case-insensitive (RFC 9110 11.1); the token must look like a compact JWS.
-const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+const BEARER = /^Bearer\s+([\w-]+\.[\w-]+\.[\w-]*)$/i;
 
 /** Organization and user come from the token only (Authentication 4): a body cannot name them. */
 export function withoutCallerFields(body: unknown): unknown {
@@ -159,6 +166,12 @@ function fileDigests(file: UploadedFile, files: Record<string, UploadedFile>) {
 
 export const asReply = (result: unknown): Reply => (isReply(result) ? result : { status: 200, body: result ?? null });
 
+function send(ctx: Context, reply: Reply): void {
+  for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+  ctx.status = reply.status;
+  ctx.body = reply.stream ?? reply.raw ?? reply.body ?? null;
+}
+
 export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[]): void {
   for (const table of tables) {
     for (const spec of table.routes) {
@@ -181,7 +194,12 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         }
         const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;
         const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;
-        if (spec.before) await spec.before({ params, principal, app: context });
+        const early = spec.before && (await spec.before({ params, principal, app: context, ctx }));
+        if (early) {
+          // The body stays unread: closing keeps its bytes from being taken for the next request.
+          ctx.set('Connection', 'close');
+          return send(ctx, early);
+        }
         if (!spec.upload && !spec.streamedBody && ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
         const upload = spec.upload && !spec.streamedBody ? await readUpload(ctx, spec.upload) : undefined;
         const received = spec.rawBody ? ctx.request.body : withoutCallerFields(upload ? upload.fields : ctx.request.body);
@@ -191,10 +209,7 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
         const execute = async () => asReply(await spec.handle({ params, query, body, principal, app: context, ctx, file, files: upload?.files, unparsedBody }));
         // A repeated upload is the same request only with the same bytes, not merely the same fields.
         const fingerprint = upload ? { fields: received, ...fileDigests(upload.file, upload.files) } : received;
-        const reply: Reply = takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute();
-        for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
-        ctx.status = reply.status;
-        ctx.body = reply.stream ?? reply.raw ?? reply.body ?? null;
+        send(ctx, takesIdempotencyKey(spec) ? await runIdempotently(ctx, app, principal, fingerprint, execute) : await execute());
       });
     }
   }

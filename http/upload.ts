@@ -36,7 +36,8 @@ async function parseForm(ctx: Context, form: ReturnType<typeof formidable>, maxB
   } catch (error) {
     const code = (error as { code?: number }).code;
     if (code === formidableErrors.biggerThanMaxFileSize || code === formidableErrors.biggerThanTotalMaxFileSize) {
-      // The rest of the body is not read: close the connection so it is not taken for a request.
+      // The rest of the body is read off before the answer (errorMiddleware, dropUnreadBody), then
+      // the connection closes, so nothing of it is taken for a request.
       ctx.set('Connection', 'close');
       throw new HttpError(413, uploadMessages.tooLarge(maxBytes));
     }

@@ -117,8 +117,23 @@ export function validationMessage(schema: TSchema, value: unknown): string | nul
   // `number | expression`, a text too long for `string | null`) says more than the union's
   // "invalid value"; other errors inside a branch are noise.
   const branchDetail = new Map<string, string>();
+  // The union each failed branch belongs to, by value path: an optional property's union fails
+  // with its branches' errors only, no `anyOf` error of its own, and must still be named.
+  const failedUnions = new Map<string, string>();
+  const record = (path: string, schemaPath: string, raw: RawError) => {
+    const fieldSchema = schemaAt(schema, schemaPath);
+    const custom = fieldSchema?.errorMessage;
+    if (typeof custom === 'string') {
+      const parent = dotted(path.split('/').slice(0, -1).join('/'));
+      byPath.set(path, parent ? `${parent}.${custom}` : custom);
+    } else {
+      byPath.set(path, (raw.keyword === 'anyOf' && branchDetail.get(path)) || describe(dotted(path) || 'body', fieldSchema, raw));
+    }
+  };
   for (const raw of validator.Errors(value) as unknown as RawError[]) {
-    if (raw.keyword !== 'required' && /\/(anyOf|oneOf)\/\d+$/.test(raw.schemaPath)) {
+    const branch = raw.keyword === 'required' ? null : /\/(anyOf|oneOf)\/\d+$/.exec(raw.schemaPath);
+    if (branch) {
+      if (!failedUnions.has(raw.instancePath)) failedUnions.set(raw.instancePath, raw.schemaPath.slice(0, branch.index));
       if (raw.keyword !== 'type' && raw.keyword !== 'const' && !branchDetail.has(raw.instancePath)) {
         branchDetail.set(raw.instancePath, describe(dotted(raw.instancePath) || 'body', schemaAt(schema, raw.schemaPath), raw));
       }
@@ -128,17 +143,11 @@ export function validationMessage(schema: TSchema, value: unknown): string | nul
     for (const property of missing) {
       const path = property === undefined ? raw.instancePath : `${raw.instancePath}/${property}`;
       if (byPath.has(path) && raw.keyword !== 'anyOf') continue;
-      const schemaPath = property === undefined ? raw.schemaPath : `${raw.schemaPath}/properties/${property}`;
-      const fieldSchema = schemaAt(schema, schemaPath);
-      const field = dotted(path) || 'body';
-      const custom = fieldSchema?.errorMessage;
-      if (typeof custom === 'string') {
-        const parent = dotted(path.split('/').slice(0, -1).join('/'));
-        byPath.set(path, parent ? `${parent}.${custom}` : custom);
-      } else {
-        byPath.set(path, (raw.keyword === 'anyOf' && branchDetail.get(path)) || describe(field, fieldSchema, raw));
-      }
+      record(path, property === undefined ? raw.schemaPath : `${raw.schemaPath}/properties/${property}`, raw);
     }
+  }
+  for (const [path, unionPath] of failedUnions) {
+    if (!byPath.has(path)) record(path, unionPath, { keyword: 'anyOf', schemaPath: unionPath, instancePath: path, params: {} });
   }
   // A fixed contract text shared by several fields is said once.
   return [...new Set(byPath.values())].join(',');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Migration } from './database/migrate.ts';
 
@@ -28,7 +29,35 @@ export const oauthStoreMigrations: Migration[] = [
       await knex.schema.dropTable(TABLE);
     },
   },
+  {
+    // Rows of bearer values (tokens, codes) held the value itself as their id and in
+    // their payload's jti: converted in place to the hash the store now keeps, so tokens already
+    // issued go on working and no clear one stays. Its name sorts before the table's creation
+    // (the timestamps were handed out that way): on a new database there is no table yet and
+    // nothing to convert, and the rows written later are hashed by the store itself.
+    name: '202611290430_oauth_artifacts_hash_tokens',
+    async up(knex) {
+      if (!(await knex.schema.hasTable(TABLE))) return;
+      await knex(TABLE)
+        .whereIn('model', [...HASHED_MODELS])
+        .update({ id: knex.raw("encode(sha256(convert_to(id, 'UTF8')), 'hex')"), payload: knex.raw("payload - 'jti'") });
+    },
+    async down() {
+      // A hash cannot be turned back into its token: the rows stay hashed.
+    },
+  },
 ];
+
+/**
+ * The models whose id is a bearer value: who holds it is let in (an access or refresh token, a
+ * code, a registration token). The table keeps its SHA-256 only, so a read of the table (a
+ * backup, a leaked dump) hands out no working token; random values of 256 bits need no salt nor
+ * slow hash. Models also looked up by another field (Session by uid, DeviceCode by user code)
+ * are not among them: such a lookup could not give the value back.
+ */
+const HASHED_MODELS: ReadonlySet<string> = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'RegistrationAccessToken', 'ClientCredentials']);
+
+const tokenHash = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** The payload oidc-provider hands its adapter (only the fields indexed here are named). */
 export interface OAuthPayload {
@@ -55,17 +84,28 @@ let lastPurge = 0;
  * process of the service sees the same codes, tokens and grants and a revocation is immediate.
  */
 export class OAuthStore {
+  private readonly hashed: boolean;
+
   constructor(
     private readonly db: Knex,
     private readonly model: string,
-  ) {}
+  ) {
+    this.hashed = HASHED_MODELS.has(model);
+  }
+
+  /** The row's id: the value's hash for a bearer value, the id itself otherwise. */
+  private key(id: string): string {
+    return this.hashed ? tokenHash(id) : id;
+  }
 
   async upsert(id: string, payload: OAuthPayload, expiresIn?: number): Promise<void> {
     if (this.model === 'Client') expiresIn ??= CLIENT_IDLE_TTL_SECONDS;
+    // The payload repeats the value as its jti: find() puts it back from the value it is asked for.
+    const { jti: _value, ...kept } = payload;
     const row = {
       model: this.model,
-      id,
-      payload: JSON.stringify(payload),
+      id: this.key(id),
+      payload: JSON.stringify(this.hashed ? kept : payload),
       grant_id: payload.grantId ?? null,
       uid: payload.uid ?? null,
       user_code: payload.userCode ?? null,
@@ -77,8 +117,9 @@ export class OAuthStore {
     await this.purgeExpired();
   }
 
-  find(id: string): Promise<OAuthPayload | undefined> {
-    return this.first({ id });
+  async find(id: string): Promise<OAuthPayload | undefined> {
+    const found = await this.first({ id: this.key(id) });
+    return found && this.hashed ? { ...found, jti: id } : found;
   }
 
   findByUid(uid: string): Promise<OAuthPayload | undefined> {
@@ -90,11 +131,11 @@ export class OAuthStore {
   }
 
   async consume(id: string): Promise<void> {
-    await this.db(TABLE).where({ model: this.model, id }).update({ consumed_at: this.db.fn.now() });
+    await this.db(TABLE).where({ model: this.model, id: this.key(id) }).update({ consumed_at: this.db.fn.now() });
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db(TABLE).where({ model: this.model, id }).delete();
+    await this.db(TABLE).where({ model: this.model, id: this.key(id) }).delete();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

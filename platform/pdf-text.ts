@@ -1,4 +1,4 @@
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startThread } from './threads.ts';
 
 export interface PdfText {
@@ -21,8 +21,16 @@ const IDLE_MS = 30_000;
 /** A document that takes longer is taken as unreadable: its thread is ended, the next starts afresh. */
 const TIMEOUT_MS = 60_000;
 
+/**
+ * The thread's heap and stack: pdf.js with its source map takes about 230 MB (below), a document
+ * built to swell it is stopped at these and counts as unreadable, instead of taking the process's
+ * memory with it.
+ */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 };
+
 interface Queued {
   id: number;
+  owner: string;
   data: Uint8Array<ArrayBuffer>;
   resolve: (read: PdfText | null) => void;
   reject: (error: Error) => void;
@@ -38,33 +46,49 @@ interface Queued {
  * when it ends. One document at a time (pdf.js is CPU-bound: a second one on the same thread would
  * not finish sooner), and one that sends pdf.js into a loop ends with its thread instead of holding
  * up every document behind it.
+ *
+ * Documents wait in one queue per owner (the organization), served in turn: a tenant that sends a
+ * hundred files delays another tenant's next file by at most one document, not by its hundred.
  */
 export class PdfReader {
   private thread: Worker | undefined;
-  private readonly queue: Queued[] = [];
+  /** Each owner's documents in the order sent; owners in the order they are served next. */
+  private readonly queues = new Map<string, Queued[]>();
   private current: (Queued & { timer: NodeJS.Timeout }) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
 
-  constructor(private readonly limits: { idleMs: number; timeoutMs: number } = { idleMs: IDLE_MS, timeoutMs: TIMEOUT_MS }) {}
+  constructor(private readonly limits: { idleMs: number; timeoutMs: number; resourceLimits?: ResourceLimits } = { idleMs: IDLE_MS, timeoutMs: TIMEOUT_MS }) {}
 
   /** Whether a thread is up (it ends once idle). */
   get running(): boolean {
     return this.thread !== undefined;
   }
 
-  read(bytes: Uint8Array): Promise<PdfText | null> {
+  read(bytes: Uint8Array, owner = ''): Promise<PdfText | null> {
     // A copy of its own to transfer: the caller's Buffer may be a view into a shared pool.
     const data: Uint8Array<ArrayBuffer> = new Uint8Array(bytes);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, data, resolve, reject });
+      const queue = this.queues.get(owner) ?? [];
+      queue.push({ id: this.nextId++, owner, data, resolve, reject });
+      this.queues.set(owner, queue);
       this.pump();
     });
   }
 
+  /** The next document: the first of the owner whose turn it is, who then goes to the back. */
+  private takeNext(): Queued | undefined {
+    const [owner, queue] = this.queues.entries().next().value ?? [];
+    if (owner === undefined || !queue) return undefined;
+    this.queues.delete(owner);
+    const next = queue.shift();
+    if (queue.length) this.queues.set(owner, queue);
+    return next;
+  }
+
   private pump(): void {
     if (this.current) return;
-    const next = this.queue.shift();
+    const next = this.takeNext();
     if (!next) return this.idle();
     clearTimeout(this.idleTimer);
     const thread = this.ensureThread();
@@ -75,14 +99,15 @@ export class PdfReader {
 
   private ensureThread(): Worker {
     if (this.thread) return this.thread;
-    const thread = startThread(new URL('./pdf-thread.ts', import.meta.url));
+    const thread = startThread(new URL('./pdf-thread.ts', import.meta.url), { resourceLimits: this.limits.resourceLimits ?? RESOURCE_LIMITS });
     thread.on('message', (reply: PdfReply) => {
       if (this.current?.id !== reply.id) return;
       this.settle((current) => current.resolve(reply.read));
     });
     // A thread that fails before any document (it could not start) is the machine's fault, not
-    // the document's: the caller is told so and may try again later.
-    thread.on('error', (error) => this.end(thread, error));
+    // the document's: the caller is told so and may try again later. One that ran out of its
+    // memory (RESOURCE_LIMITS) did so on the document: unreadable, like one that takes too long.
+    thread.on('error', (error: NodeJS.ErrnoException) => this.end(thread, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? null : error));
     thread.on('exit', () => this.end(thread, null));
     this.thread = thread;
     return thread;
@@ -118,7 +143,11 @@ export class PdfReader {
 
 const reader = new PdfReader();
 
-/** The text of a PDF and its page count, or null when pdf.js cannot read it (corrupt, protected, too slow). */
-export function readPdfText(bytes: Uint8Array): Promise<PdfText | null> {
-  return reader.read(bytes);
+/**
+ * The text of a PDF and its page count, or null when pdf.js cannot read it (corrupt, protected,
+ * too slow, too large for the thread). `owner`: whose document it is (the organization), so that
+ * each owner's documents wait in a queue of their own.
+ */
+export function readPdfText(bytes: Uint8Array, owner?: string): Promise<PdfText | null> {
+  return reader.read(bytes, owner);
 }

@@ -9,6 +9,7 @@ import { allProjections } from '../projections/index.ts';
 import { ProjectionRunner } from '../platform/projections/runner.ts';
 import type { AppContext } from '../application/context.ts';
 import { buildContext, createLogger, openInfrastructure } from './infrastructure.ts';
+import { productionRefusals, sandboxParts } from '../config/deployment.ts';
 import { ConfigurationError, publicBaseUrl, type Config } from '../config/index.ts';
 import { ROLES, workerFactories, type Role, type Worker } from './workers.ts';
 
@@ -34,6 +35,10 @@ export function parseRoles(text: string): Set<Role> {
  * defaults; several processes with different ROLES can share one database and event store.
  */
 export async function startService(config: Config, log: Logger = createLogger(config)): Promise<RunningService> {
+  const refusals = productionRefusals(config);
+  if (refusals.length > 0) throw new ConfigurationError(refusals.join('\n'));
+  const sandbox = sandboxParts(config);
+  if (sandbox.length > 0) log.warn({ deployment: config.DEPLOYMENT, sandbox }, `DEPLOYMENT=sandbox: results of these parts are fictitious or stay on this machine: ${sandbox.join('; ')}`);
   const roles = parseRoles(config.ROLES);
   const infra = await openInfrastructure(config, log);
   const runner = roles.has('projector')

@@ -59,7 +59,7 @@ export function redactUrl(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   return value
     .replace(/\/\/[^/@\s]*@/g, `//${REDACTED}@`)
-    .replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, separator: string, name: string) => (SECRET_PARAMS.test(name) ? `${separator}${name}=${REDACTED}` : whole));
+    .replace(/([?&])([^=&#?\s]+)=([^&#\s]*)/g, (whole, separator: string, name: string) => (SECRET_PARAMS.test(name) ? `${separator}${name}=${REDACTED}` : whole));
 }
 
 function redactHeaders(headers: unknown): unknown {

@@ -16,7 +16,7 @@ import { recipientLink } from './links.ts';
 import { suggestFormAnswers } from './form/suggestions.ts';
 
 export type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
-type Without<C> = C extends unknown ? Omit<C, 'organizationId' | 'actor' | 'at'> : never;
+export type Without<C> = C extends unknown ? Omit<C, 'organizationId' | 'actor' | 'at'> : never;
 
 export interface CollectionWritten {
   collectionId: string;
@@ -41,6 +41,15 @@ export async function runCollectionCommand(
   const full = { ...command, organizationId, actor, at: app.clock.now().toISOString() } as CollectionCommand;
   const { position, state } = await handleCommand(app.store, collectionStream(collectionId), collectionDecider, full);
   return { collectionId, position, state };
+}
+
+/**
+ * Throws the refusal the decider would give `command` on `state`, appending nothing: a route
+ * asks it before it reads a body (a recipient's upload), so a file the command would refuse is
+ * never received, stored or analysed. The command itself still decides when it runs.
+ */
+export function refusalBefore(app: Pick<AppContext, 'clock'>, state: CollectionState, actor: Actor, command: Without<CollectionCommand>): void {
+  collectionDecider.decide({ ...command, organizationId: state.organizationId!, actor, at: app.clock.now().toISOString() } as CollectionCommand, state);
 }
 
 export async function loadCollection(app: Pick<AppContext, 'store'>, collectionId: string): Promise<CollectionState> {

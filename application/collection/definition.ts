@@ -4,11 +4,13 @@ import type { CollectionDefinition, EntityType, ItemDefinition, RecipientDefinit
 import type { ExpectedDocumentType, ItemKind, NotificationChannel, ResolutionMode } from '../../domain/collection/enums.ts';
 import { completeItemConfig, type ItemConfigInput } from './item-config.ts';
 import { completeSignatureDocuments } from './signature/document.ts';
+import { refuseUncontractedItems } from '../../domain/collection/kinds/index.ts';
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { hasValidCheckDigits, stripMask } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { findTemplateBySlug } from '../../projections/collection-template/queries.ts';
+import { findOrganization } from '../../projections/identity/queries.ts';
 import { findDocumentOnFile, registrySummary } from '../../projections/registry/queries.ts';
 import type { AppContext } from '../context.ts';
 import { ensureRegistry } from '../registry/intake.ts';
@@ -63,14 +65,14 @@ type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
 type Subject = CollectionDefinition['subject'];
 
 /**
- * The registry the collection is about: an existing one of the organization, or found/created
- * from the subject. `created`: this call created it (a public form's registry is then self-declared).
+ * Who the collection is about: an existing registry of the organization (its id), or a subject
+ * whose registry is found or created (registryId null) only once the request is accepted.
  */
-async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput, actor: Actor, publicForm: boolean): Promise<{ registryId: string; subject: Subject; created: boolean }> {
+async function resolveSubject(app: App, caller: Caller, input: CreateCollectionInput): Promise<{ registryId: string | null; subject: Subject }> {
   if (input.registryId) {
     const summary = await registrySummary(app.db, caller.organizationId, input.registryId);
     if (!summary) throw new DomainError('not_found', CollectionMessages.registryNotFound);
-    return { registryId: summary.registryId, subject: { name: summary.name, document: summary.document, entityType: summary.entityType }, created: false };
+    return { registryId: summary.registryId, subject: { name: summary.name, document: summary.document, entityType: summary.entityType } };
   }
   if (!input.subject) throw new DomainError('invalid', CollectionMessages.subjectOrRegistry);
   const digits = stripMask(input.subject.document);
@@ -78,9 +80,7 @@ async function resolveSubject(app: App, caller: Caller, input: CreateCollectionI
   if (!entityType || !/^\d+$/.test(digits) || !hasValidCheckDigits(entityType === 'COMPANY' ? 'cnpj' : 'cpf', digits)) {
     throw new DomainError('invalid', CollectionMessages.invalidDocument);
   }
-  const subject = { name: input.subject.name.trim(), document: digits, entityType };
-  const { registryId, position } = await ensureRegistry(app, caller.organizationId, { ...subject, selfDeclared: publicForm }, actor);
-  return { registryId, subject, created: position !== null };
+  return { registryId: null, subject: { name: input.subject.name.trim(), document: digits, entityType } };
 }
 
 const appliesTo = (item: Pick<TemplateItem, 'appliesTo'>, entityType: EntityType) => !item.appliesTo || item.appliesTo === (entityType === 'COMPANY' ? 'PJ' : 'PF');
@@ -136,7 +136,7 @@ export async function resolveDefinition(
   if (!input.templateSlug && !input.items?.length) throw new DomainError('invalid', CollectionMessages.templateOrItems);
   const template = input.templateSlug ? await findTemplateBySlug(app.db, caller.organizationId, input.templateSlug) : null;
   if (input.templateSlug && !template) throw new DomainError('not_found', Messages.templateNotFound);
-  const { registryId, subject, created } = await resolveSubject(app, caller, input, actor, publicForm);
+  const { registryId: existingRegistryId, subject } = await resolveSubject(app, caller, input);
   const requested = [
     ...(template?.items ?? []).filter((item) => appliesTo(item, subject.entityType)),
     ...(input.items ?? []).map((item, index) => ({
@@ -150,6 +150,17 @@ export async function resolveDefinition(
     })),
   ];
   if (requested.length === 0) throw new DomainError('invalid', CollectionMessages.templateNoItems);
+  // The modules as they are now (pipelines and the public form ask without a token that carries
+  // them), before the subject's registry is created: a refused request leaves nothing behind.
+  refuseUncontractedItems(requested, (await findOrganization(app.db, caller.organizationId))?.modules ?? []);
+  // `created`: this request created the registry (a public form's registry is then self-declared).
+  let registryId = existingRegistryId;
+  let created = false;
+  if (!registryId) {
+    const ensured = await ensureRegistry(app, caller.organizationId, { ...subject, selfDeclared: publicForm }, actor);
+    registryId = ensured.registryId;
+    created = ensured.position !== null;
+  }
   const asOf = app.clock.now().toISOString();
   const items: ItemDefinition[] = [];
   for (const item of requested) {

@@ -71,7 +71,7 @@ export const collectionDemoSeeder: DemoSeeder = {
     const { collectionId, state } = created;
     const itemOf = (kind: string) => state.items.find((i) => i.kind === kind)!.itemId;
     const ana = { organizationId, collectionId, recipientId: state.recipients[0]!.recipientId };
-    const evidence = { ip: null, userAgent: DEMO_USER_AGENT };
+    const evidence = { origin: { ip: null }, userAgent: DEMO_USER_AGENT };
     await submitForm(app, { ...ana, itemId: itemOf('FORM'), answers: { faturamento: 120_000, setor: 'comercio', exporta: false } });
     const consent = state.items.find((i) => i.kind === 'CONSENT')!.config!.consent!;
     await acceptConsent(app, { ...ana, itemId: itemOf('CONSENT'), termHash: consent.hash, ...evidence });

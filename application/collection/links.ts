@@ -22,7 +22,7 @@ const MAC_BYTES = 32;
 export function recipientLink(app: { config: Config }, collectionId: string, recipientId: string, linkVersion: number): { token: string; url: string; hash: string } {
   const mac = createHmac('sha256', linkKey(app.config)).update(`${collectionId}:${recipientId}:${linkVersion}`).digest();
   const token = Buffer.concat([Buffer.from(collectionId, 'hex'), Buffer.from(recipientId, 'hex'), mac]).toString('base64url');
-  return { token, url: `${app.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/c/${token}`, hash: hashLinkToken(token) };
+  return { token, url: `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/c/${token}`, hash: hashLinkToken(token) };
 }
 
 /**

@@ -19,7 +19,8 @@ import { SECTIONS_BY_AGENT, type SpecialistInput } from './sections.ts';
 export interface CommitteeDeps {
   app: Pick<AppContext, 'store' | 'clock'>;
   model: LanguageModel;
-  webSearch: WebSearch;
+  /** Null: no search engine is configured, and nothing is searched. */
+  webSearch: WebSearch | null;
   log: Logger;
 }
 
@@ -41,7 +42,7 @@ function specialistInput(agent: SpecialistAgent, report: ReportState, requestedA
  */
 async function withWebSearch(deps: CommitteeDeps, input: SpecialistInput): Promise<{ input: SpecialistInput; requests: number }> {
   const name = input.sections.BASIC_INFORMATION?.data?.name;
-  if (input.agent !== 'cadastral' || typeof name !== 'string' || !name.trim()) return { input, requests: 0 };
+  if (!deps.webSearch || input.agent !== 'cadastral' || typeof name !== 'string' || !name.trim()) return { input, requests: 0 };
   const query = `${name} ${input.documentType === 'cnpj' ? 'empresa' : ''}`.trim();
   return { input: { ...input, webSearch: untrustedResults(query, await deps.webSearch.search(query)) }, requests: 1 };
 }

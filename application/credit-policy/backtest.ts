@@ -5,7 +5,6 @@ import type { Principal } from '../../domain/identity/access.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { evaluationFactsOf } from '../../domain/report/finalize.ts';
-import type { Decision } from '../../domain/report/statuses.ts';
 import { latestFinalizedReportIds } from '../../projections/report/queries.ts';
 import { loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
@@ -16,13 +15,13 @@ const READ_CONCURRENCY = 8;
 
 async function caseOf(app: AppContext, reportId: string): Promise<BacktestCase | null> {
   const { state } = await loadState(app.store, reportStream(reportId), reportDecider);
-  if (!state.facts || !state.sourcesFinished) return null;
+  if (!state.facts || !state.policyDecision) return null;
   return {
     reportId,
     document: state.facts.document,
     createdAt: state.facts.reportCreatedAt,
-    // The policy's own decision, not an analyst's later one: the backtest compares policies.
-    before: state.facts.policyStatus as Decision,
+    // The policy's own decision, not an analyst's or the committee's later one: the backtest compares policies.
+    before: state.policyDecision,
     facts: evaluationFactsOf(state),
   };
 }

@@ -21,7 +21,7 @@ export async function sweepUploadSlots(app: Pick<AppContext, 'db' | 'store' | 'c
   const store = objectStoreFor(app.config);
   let deleted = 0;
   for (const reportId of new Set(slots.map((slot) => slot.report_id))) {
-    const accepted = fold(reportDecider, toDomainEvents(await app.store.readStream(reportStream(reportId)))).financialKeys ?? {};
+    const accepted = acceptedKeys(await app.store.readStream(reportStream(reportId)));
     const keys = slots.filter((slot) => slot.report_id === reportId).map((slot) => slot.key);
     const unused = keys.filter((key) => accepted[key] === undefined);
     await store.delete(unused);
@@ -30,6 +30,15 @@ export async function sweepUploadSlots(app: Pick<AppContext, 'db' | 'store' | 'c
   }
   return { slots: slots.length, deleted };
 }
+
+/** The object keys of the financial statements these reports accepted (their streams say which). */
+export async function statementKeysOfReports(app: Pick<AppContext, 'store'>, reportIds: readonly string[]): Promise<string[]> {
+  const keys: string[] = [];
+  for (const reportId of reportIds) keys.push(...Object.keys(acceptedKeys(await app.store.readStream(reportStream(reportId)))));
+  return keys;
+}
+
+const acceptedKeys = (events: Awaited<ReturnType<AppContext['store']['readStream']>>) => fold(reportDecider, toDomainEvents(events)).financialKeys ?? {};
 
 /** The scheduler role's sweep of upload slots (FINANCIAL_UPLOAD_SWEEP_CRON), one scheduler at a time. */
 export const uploadSlotSweepJob = () =>

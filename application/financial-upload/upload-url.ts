@@ -17,7 +17,7 @@ function signatureOf(secret: string, key: string, sizeBytes: number, contentType
 export function signedUploadUrl(config: Config, key: string, sizeBytes: number, contentType: string, expiresAt: Date): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
   const { kid, secret } = keyringFor(config, 'downloads').primary;
-  const base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const base = config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '');
   return `${base}${UPLOAD_PATH}/${key}?expires=${expires}&kid=${kid}&signature=${signatureOf(secret, key, sizeBytes, contentType, expires)}`;
 }
 

@@ -26,12 +26,12 @@ export interface ReadFile {
 const NOTHING: StatementsRead = { periods: [], values: {}, unrecognized: [], ambiguous: [] };
 
 /** Every file's bytes from the store and its text (pdf-parse; null for a PDF it cannot open). */
-export async function readBatch(store: ObjectStore, files: readonly SubmittedFinancialFile[]): Promise<ReadFile[]> {
+export async function readBatch(store: ObjectStore, files: readonly SubmittedFinancialFile[], organizationId?: string): Promise<ReadFile[]> {
   return Promise.all(
     files.map(async (file) => {
       const bytes = await store.get(file.key);
       if (!bytes) throw new MissingStatementError(file.fileName);
-      const text = await pdfText(bytes);
+      const text = await pdfText(bytes, organizationId);
       return { file, bytes, text, read: text === null ? NOTHING : readStatements(text) };
     }),
   );

@@ -100,7 +100,7 @@ export class FinancialExtractionProcess {
   }
 
   private async extract(state: ReportState, submitted: FinancialStatementsSubmitted['data']): Promise<Outcome> {
-    const files = await readBatch(this.ports.store, submitted.files);
+    const files = await readBatch(this.ports.store, submitted.files, state.facts!.organizationId);
     if (!files.some((f) => f.read.periods.length)) return { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: FinancialExtractionMessages.nothingRead };
     const toRegister = files.map(({ file, bytes }) => ({ key: file.key, fileName: file.fileName, bytes }));
     const { registryId, registryDocumentIds } = await registerStatements(this.app, state.facts!, subjectName(state), submitted.batchId, submitted.userId, toRegister);

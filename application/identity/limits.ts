@@ -12,7 +12,7 @@ import type { RequestLimiter } from '../context.ts';
  * not answer, each process falls back to counting in memory (the library's insurance limiter)
  * rather than failing the request.
  */
-function sharedLimiter(db: Knex, keyPrefix: string, points: number, duration: number, blockDuration = 0): RateLimiterPostgres {
+export function sharedLimiter(db: Knex, keyPrefix: string, points: number, duration: number, blockDuration = 0): RateLimiterPostgres {
   const options = { keyPrefix, points, duration, blockDuration };
   return new RateLimiterPostgres({
     ...options,
@@ -24,7 +24,8 @@ function sharedLimiter(db: Knex, keyPrefix: string, points: number, duration: nu
   });
 }
 
-function tooMany(message: string, refusal: RateLimiterRes): DomainError {
+/** A limiter's refusal as the API's 429, with Retry-After in whole seconds (at least one). */
+export function tooMany(message: string, refusal: RateLimiterRes): DomainError {
   const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   return new DomainError('too_many', message, undefined, { 'Retry-After': String(retryAfter) });
 }
@@ -155,49 +156,65 @@ export function limitHeaders(state: LimitState): Record<string, string> {
   return { 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) };
 }
 
-export interface SecretLockout {
-  /** 429 with Retry-After while the client id is locked. */
-  ensureOpen(clientId: string): Promise<void>;
-  recordFailure(clientId: string): Promise<void>;
-  /** A right secret ends the run of failures: only consecutive ones lock. */
-  clear(clientId: string): Promise<void>;
+/**
+ * One kind of secret tried by callers (a client id's secret, a console login's password): each
+ * try is counted in the shared table *before* the secret is checked, in the one statement that
+ * adds the point and returns the count, so twenty tries sent at once get twenty different counts
+ * and only AUTH_FAILURES_BEFORE_LOCK of them ever reach the (costly) check. The count is kept per
+ * key and per caller address: the key's allowance stops guessing one secret, the address's stops
+ * one caller from spreading its guesses over many keys.
+ */
+interface Lockout {
+  /** Tries of one key (a client id with the caller's address, a login's e-mail). */
+  byKey: RateLimiterPostgres;
+  byAddress: RateLimiterPostgres;
+  lockedMessage: string;
+}
+
+async function countTry(limiter: RateLimiterPostgres, key: string, message: string): Promise<void> {
+  await limiter.consume(key).catch((refusal: unknown) => {
+    throw refusal instanceof RateLimiterRes ? tooMany(message, refusal) : refusal;
+  });
 }
 
 /**
- * AUTH_FAILURES_BEFORE_LOCK wrong secrets for one client id within AUTH_LOCK_SECONDS lock that
- * client id for AUTH_LOCK_SECONDS. The failure that reaches the limit still answers 401; the
- * requests after it answer 429 until the lock ends, even with the right secret.
+ * Count a try of `key` from `address`, then run `check`, which throws when the secret is wrong.
+ * Past the allowance (AUTH_FAILURES_BEFORE_LOCK tries of a key, AUTH_FAILURES_PER_ADDRESS from an
+ * address, within AUTH_LOCK_SECONDS) the try is refused with 429 and Retry-After before any
+ * check, and stays refused for AUTH_LOCK_SECONDS, even with the right secret. A right secret
+ * gives its points back: the key starts again (only consecutive failures lock it), the address
+ * keeps the count of its failures.
  */
-function createSecretLockout(db: Knex, config: Config, keyPrefix: string, lockedMessage: string): SecretLockout {
-  // The library blocks on the first consume *above* points, so points is one below the limit.
-  const failures = sharedLimiter(db, keyPrefix, config.AUTH_FAILURES_BEFORE_LOCK - 1, config.AUTH_LOCK_SECONDS, config.AUTH_LOCK_SECONDS);
-  return {
-    async ensureOpen(clientId) {
-      const state = await failures.get(clientId);
-      if (state && state.consumedPoints > failures.points) throw tooMany(lockedMessage, state);
-    },
-    async recordFailure(clientId) {
-      await failures.consume(clientId).catch((error: unknown) => {
-        if (!(error instanceof RateLimiterRes)) throw error;
-      });
-    },
-    async clear(clientId) {
-      await failures.delete(clientId);
-    },
-  };
+async function guarded(lockout: Lockout, key: string, address: string, check: () => Promise<void>): Promise<void> {
+  await countTry(lockout.byAddress, address, Messages.tooManyFailuresFromAddress);
+  await countTry(lockout.byKey, key, lockout.lockedMessage);
+  await check();
+  await Promise.all([lockout.byKey.delete(key), lockout.byAddress.reward(address, 1)]);
 }
 
-// The lockout is used by the authenticate route, which only sees AppContext; one per pool keeps
-// the insurance counters in one place (the real state is in the database either way).
-const lockouts = { secret: new WeakMap<Knex, SecretLockout>(), login: new WeakMap<Knex, SecretLockout>() };
+// One per pool and kind keeps the insurance counters in one place (the real state is in the database).
+const lockouts = { secret: new WeakMap<Knex, Lockout>(), login: new WeakMap<Knex, Lockout>() };
 
-function lockoutOf(kind: keyof typeof lockouts, app: { db: Knex; config: Config }, keyPrefix: string, lockedMessage: string): SecretLockout {
+function lockoutOf(kind: keyof typeof lockouts, app: { db: Knex; config: Config }, lockedMessage: string): Lockout {
   let lockout = lockouts[kind].get(app.db);
-  if (!lockout) lockouts[kind].set(app.db, (lockout = createSecretLockout(app.db, app.config, keyPrefix, lockedMessage)));
+  if (!lockout) {
+    const { AUTH_FAILURES_BEFORE_LOCK, AUTH_FAILURES_PER_ADDRESS, AUTH_LOCK_SECONDS } = app.config;
+    lockouts[kind].set(app.db, (lockout = {
+      byKey: sharedLimiter(app.db, `${kind}-tries`, AUTH_FAILURES_BEFORE_LOCK, AUTH_LOCK_SECONDS, AUTH_LOCK_SECONDS),
+      byAddress: sharedLimiter(app.db, `${kind}-tries-by-address`, AUTH_FAILURES_PER_ADDRESS, AUTH_LOCK_SECONDS, AUTH_LOCK_SECONDS),
+      lockedMessage,
+    }));
+  }
   return lockout;
 }
 
-export const secretLockout = (app: { db: Knex; config: Config }) => lockoutOf('secret', app, 'secret-failures', Messages.tooManyFailedSecrets);
+/**
+ * A client secret's try. The key is the client id *and* the caller's address: a stranger who
+ * knows a client id (it is no secret) and sends wrong secrets from elsewhere locks only
+ * themselves, never the integrator.
+ */
+export const guardSecretTry = (app: { db: Knex; config: Config }, clientId: string, address: string, check: () => Promise<void>) =>
+  guarded(lockoutOf('secret', app, Messages.tooManyFailedSecrets), `${clientId}@${address}`, address, check);
 
 /** OAuth client registrations per caller address (the MCP connector's open registration): at most this many an hour. */
 export const CLIENT_REGISTRATIONS_PER_HOUR = 20;
@@ -212,5 +229,6 @@ export async function countClientRegistration(app: { db: Knex }, address: string
   });
 }
 
-/** The console's sign-in, by e-mail address: the same rule as a client id's secret. */
-export const loginLockout = (app: { db: Knex; config: Config }) => lockoutOf('login', app, 'login-failures', Messages.tooManyFailedLogins);
+/** The console's sign-in: the key is the e-mail address (a person behind it can wait; a guesser cannot try on). */
+export const guardLoginTry = (app: { db: Knex; config: Config }, email: string, address: string, check: () => Promise<void>) =>
+  guarded(lockoutOf('login', app, Messages.tooManyFailedLogins), email, address, check);

@@ -10,8 +10,8 @@ import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
 import { findLogin, liveConsoleSessionsOf } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { loginLockout } from './limits.ts';
-import { hashSecret, verifySecret } from './secrets.ts';
+import { guardLoginTry } from './limits.ts';
+import { hashPassword, needsRehash, verifySecret } from './secrets.ts';
 import { startSession } from './sessions.ts';
 
 export interface ConsoleSession {
@@ -30,33 +30,33 @@ function checkedPassword(password: string): string {
 }
 
 /**
- * The console's sign-in. Failures are counted per address (AUTH_FAILURES_BEFORE_LOCK within
- * AUTH_LOCK_SECONDS lock it, like a client id's secret) and answer one text whichever of the two
- * was wrong. The session has no credential: only the console's cookie carries it.
+ * The console's sign-in. Every try is counted before the password is hashed (limits.ts: per
+ * e-mail address and per caller address) and a failure answers one text whichever of the two was
+ * wrong. A password hashed at an older cost is hashed again now that it is known to be right.
+ * The session has no credential: only the console's cookie carries it.
  */
-export async function signIn(app: AppContext, emailText: string, password: string): Promise<ConsoleSession> {
+export async function signIn(app: AppContext, emailText: string, password: string, address: string): Promise<ConsoleSession> {
   let email: string;
   try {
     email = normalizeEmail(emailText);
   } catch {
     throw new DomainError('unauthenticated', Messages.wrongLogin);
   }
-  const lockout = loginLockout(app);
-  await lockout.ensureOpen(email);
   const login = await findLogin(app.db, email);
-  const matches = await verifySecret(password, login?.passwordHash ?? (await (decoy ??= hashSecret('decoy password'))));
-  if (!login?.passwordHash || !matches) {
-    await lockout.recordFailure(email);
-    throw new DomainError('unauthenticated', Messages.wrongLogin);
+  await guardLoginTry(app, email, address, async () => {
+    const matches = await verifySecret(password, login?.passwordHash ?? (await (decoy ??= hashPassword('decoy password'))));
+    if (!login?.passwordHash || !matches) throw new DomainError('unauthenticated', Messages.wrongLogin);
+  });
+  if (needsRehash(login!.passwordHash!)) {
+    await handleCommand(app.store, identityStreams.user(login!.userId), userDecider, { type: 'SetPassword', passwordHash: await hashPassword(password), at: app.clock.now() });
   }
-  await lockout.clear(email);
-  const { state, token } = await startSession(app, { userId: login.userId, organizationId: login.organizationId, credentialId: null, ttlSeconds: app.config.CONSOLE_SESSION_TTL_SECONDS });
+  const { state, token } = await startSession(app, { userId: login!.userId, organizationId: login!.organizationId, credentialId: null, ttlSeconds: app.config.CONSOLE_SESSION_TTL_SECONDS });
   return { token, sessionId: state.sessionId!, expiresAt: state.expiresAt };
 }
 
 /** Set a user's password (the provisioning CLI): the user must have an e-mail address to sign in with. */
 export async function setPassword(app: AppContext, userId: string, password: string): Promise<{ userId: string; organizationId: string; email: string }> {
-  const passwordHash = await hashSecret(checkedPassword(password));
+  const passwordHash = await hashPassword(checkedPassword(password));
   const { state, position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetPassword', passwordHash, at: app.clock.now() });
   await app.readYourWrites([IDENTITY_PROJECTION], position);
   return { userId, organizationId: state.organizationId, email: state.email! };
@@ -73,7 +73,7 @@ export async function changePassword(app: AppContext, principal: Principal, inpu
   if (!state.passwordHash || !(await verifySecret(input.current, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
   checkedPassword(input.next);
   if (input.next !== input.confirmation) throw new DomainError('invalid', Messages.passwordMismatch);
-  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashSecret(input.next), at: app.clock.now() }, { loaded });
+  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashPassword(input.next), at: app.clock.now() }, { loaded });
   let last = null;
   for (const sessionId of await liveConsoleSessionsOf(app.db, principal.userId, app.clock.now())) {
     if (sessionId === principal.sessionId) continue;

@@ -8,7 +8,7 @@ import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
 import { findCredentialByClientId } from '../../projections/identity/queries.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { secretLockout } from './limits.ts';
+import { guardSecretTry } from './limits.ts';
 import { verifySecret } from './secrets.ts';
 import { signSessionToken, tokenKeys, type TokenKeys } from './tokens.ts';
 
@@ -51,19 +51,16 @@ export function sessionReply(state: SessionState, accessToken?: string): Session
 
 /**
  * POST /auth/authenticate. Order matters: an unknown or revoked client id is told apart first
- * (the contract's 400), a locked client id is refused before any hashing, and only then is the
- * secret checked. The reply waits for the sessions projection so the token works at once.
+ * (the contract's 400); the try is counted (limits.ts: per client id and caller address, and per
+ * address) and a locked one refused before any hashing; only then is the secret checked. The
+ * reply waits for the sessions projection so the token works at once.
  */
-export async function authenticate(app: AppContext, clientId: string | undefined, clientSecret: string | undefined): Promise<SessionReply> {
+export async function authenticate(app: AppContext, clientId: string | undefined, clientSecret: string | undefined, address: string): Promise<SessionReply> {
   const credential = clientId ? await findCredentialByClientId(app.db, clientId) : undefined;
   if (!credential || credential.revokedAt) throw new DomainError('invalid', Messages.invalidClientId);
-  const lockout = secretLockout(app);
-  await lockout.ensureOpen(credential.clientId);
-  if (!clientSecret || !(await verifySecret(clientSecret, credential.secretHash))) {
-    await lockout.recordFailure(credential.clientId);
-    throw new DomainError('unauthenticated', Messages.invalidClientSecret);
-  }
-  await lockout.clear(credential.clientId);
+  await guardSecretTry(app, credential.clientId, address, async () => {
+    if (!clientSecret || !(await verifySecret(clientSecret, credential.secretHash))) throw new DomainError('unauthenticated', Messages.invalidClientSecret);
+  });
   const { state, token } = await startSession(app, { userId: credential.userId, organizationId: credential.organizationId, credentialId: credential.id, ttlSeconds: app.config.TOKEN_TTL_SECONDS });
   return sessionReply(state, token);
 }

@@ -1,6 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { LEGACY_KID, type Keyring } from '../../config/index.ts';
+import { LEGACY_KID, purposeKey, type Keyring } from '../../config/index.ts';
 import { OBJECT_ID } from '../../platform/ids.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
@@ -14,6 +14,13 @@ export interface TokenClaims {
   organizationId: string;
 }
 
+/**
+ * The access tokens' own key drawn from a JWT_KEYS key (config/secrets.ts, purposeKey). Tokens
+ * signed before keys were derived per purpose (with the JWT_KEYS key itself) no longer verify:
+ * callers authenticate again, console users sign in again.
+ */
+export const tokenSigningKey = (secret: string) => purposeKey(secret, 'access-tokens');
+
 /** JWT_KEYS as KeyObjects built once: jsonwebtoken would otherwise rebuild one from the text on every call. */
 export interface TokenKeys {
   signing: { kid: string; key: KeyObject };
@@ -26,7 +33,7 @@ export function tokenKeys(keyring: Keyring): TokenKeys {
     const key = keyring.get(kid);
     if (!key) return undefined;
     let object = objects.get(kid);
-    if (!object) objects.set(kid, (object = createSecretKey(Buffer.from(key.secret, 'utf8'))));
+    if (!object) objects.set(kid, (object = createSecretKey(tokenSigningKey(key.secret))));
     return object;
   };
   return { signing: { kid: keyring.primary.kid, key: objectOf(keyring.primary.kid)! }, verifying: objectOf };

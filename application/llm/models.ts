@@ -11,7 +11,7 @@ type LlmConfig = Pick<Config, 'LLM_PROVIDER' | 'LLM_BASE_URL' | 'LLM_MODEL' | 'L
 /** The price table in force (LLM_PRICES); its version is recorded with each opinion. */
 export const priceTableFor = (config: Pick<Config, 'LLM_PRICES'>) => parsePriceTable(config.LLM_PRICES);
 
-/** The adapter LLM_PROVIDER names (README, Configuration; docs/committee.md); offline by default. */
+/** The adapter LLM_PROVIDER names (docs/configuration.md; docs/committee.md); offline by default. */
 export function languageModelFor(config: LlmConfig): LanguageModel {
   if (config.LLM_PROVIDER === 'offline') return new OfflineLanguageModel();
   const model = config.LLM_MODEL;

@@ -1,5 +1,4 @@
 import { ConfigurationError, type Config } from '../../config/index.ts';
-import { fixtureResults } from './web-search-fixtures.ts';
 
 /**
  * Web search for the committee's Cadastral agent (docs/committee.md, Web search). Results are
@@ -20,13 +19,6 @@ export interface WebSearch {
 export const MAX_RESULTS = 8;
 const MAX_TITLE = 200;
 const MAX_SNIPPET = 600;
-
-/** The default: fixed results derived from the query, no network. */
-export class OfflineWebSearch implements WebSearch {
-  async search(query: string): Promise<WebSearchResult[]> {
-    return fixtureResults(query).slice(0, MAX_RESULTS);
-  }
-}
 
 /** A SearXNG instance's JSON API (`/search?format=json`), self-hosted so queries stay in the house. */
 export class SearxngWebSearch implements WebSearch {
@@ -49,8 +41,12 @@ export class SearxngWebSearch implements WebSearch {
   }
 }
 
-export function webSearchFor(config: Pick<Config, 'WEB_SEARCH_PROVIDER' | 'WEB_SEARCH_URL' | 'WEB_SEARCH_TIMEOUT_MS'>): WebSearch {
-  if (config.WEB_SEARCH_PROVIDER === 'offline') return new OfflineWebSearch();
+/**
+ * The configured search engine; null with `offline` (the default): then nothing is searched and
+ * no result is made up, since an invented "nothing found" would read as a clean search.
+ */
+export function webSearchFor(config: Pick<Config, 'WEB_SEARCH_PROVIDER' | 'WEB_SEARCH_URL' | 'WEB_SEARCH_TIMEOUT_MS'>): WebSearch | null {
+  if (config.WEB_SEARCH_PROVIDER === 'offline') return null;
   if (!config.WEB_SEARCH_URL) throw new ConfigurationError('WEB_SEARCH_PROVIDER=searxng needs WEB_SEARCH_URL; fix: set it, or WEB_SEARCH_PROVIDER=offline');
   return new SearxngWebSearch(config.WEB_SEARCH_URL, config.WEB_SEARCH_TIMEOUT_MS);
 }

@@ -1,6 +1,6 @@
-import { createHmac, createPrivateKey, hkdfSync } from 'node:crypto';
+import { createPrivateKey, hkdfSync } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { keyringFor } from '../../config/index.ts';
+import { keyringFor, purposeKey } from '../../config/index.ts';
 import { principalFrom, type Principal } from '../../domain/identity/access.ts';
 import { OAuthStore } from '../../platform/oauth-store.ts';
 import { findUserAccess } from '../../projections/identity/queries.ts';
@@ -21,14 +21,15 @@ export const interactionPath = (uid: string) => `/console/oauth/${uid}`;
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /**
- * The server's signing key and cookie keys, derived from the token keyring's primary key: every
- * process (and host) sharing JWT_KEYS agrees on them, and nothing new has to be kept.
+ * The server's signing key and cookie keys, each derived for its purpose (HKDF) from the token
+ * keyring's primary key: every process (and host) sharing JWT_KEYS agrees on them, nothing new
+ * has to be kept, and neither is the key that signs access tokens or form tokens.
  */
 function derivedKeys(app: AppContext) {
   const { kid, secret } = keyringFor(app.config, 'jwt').primary;
   const seed = Buffer.from(hkdfSync('sha256', secret, 'oauth', 'oauth-signing-key', 32));
   const jwk = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }).export({ format: 'jwk' });
-  const cookieKey = createHmac('sha256', secret).update('oauth-cookies').digest('base64url');
+  const cookieKey = purposeKey(secret, 'oauth-cookies').toString('base64url');
   return { jwks: { keys: [{ ...jwk, kid: `oauth-${kid}`, alg: 'EdDSA', use: 'sig' }] }, cookieKeys: [cookieKey] };
 }
 

@@ -6,6 +6,7 @@ import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import type { Channels } from './channels/index.ts';
 import { ChannelError } from './channels/port.ts';
+import { messagingPersonalData } from './personal-data.ts';
 import { markFailed, markRetry, markSent, type ClaimedDelivery } from './delivery-store.ts';
 
 /** One channel's error, or each channel's named when several gave up. */
@@ -26,7 +27,7 @@ export async function sendDelivery(app: AppContext, channels: Channels, delays: 
   if (state.status === 'FAILED') return markFailed(db, delivery, 'já registrada como falha', async () => {});
   const { template, to, content } = state.queued;
   try {
-    const { providerMessageId } = await channels[delivery.channel].send({ messageId: delivery.message_id, to, rendered: renderMessage(template, to.name, content) });
+    const { providerMessageId } = await channels[delivery.channel].send({ messageId: delivery.message_id, to, rendered: renderMessage(template, to.name, content), addressee: messagingPersonalData.subjectOf({ ...state.queued }) });
     await handleCommand(store, stream, messagingDecider, { type: 'RecordSent', channel: delivery.channel, providerMessageId, at: clock.now().toISOString() });
     await markSent(db, delivery);
   } catch (error) {

@@ -53,7 +53,7 @@ export class S3ObjectStore implements ObjectStore {
 
   private pathOf(key: string): string {
     assertObjectKey(key);
-    const base = this.settings.endpoint.pathname.replace(/\/+$/, '');
+    const base = this.settings.endpoint.pathname.replace(/(?<!\/)\/+$/, '');
     return `${base}/${encodeURIComponent(this.settings.bucket)}/${key}`;
   }
 

@@ -8,7 +8,7 @@ import type { App } from '../collection/commands.ts';
 export function contactOf(contact: { email: string | null; phone: string | null } | null): { email: string | null; phone: string | null } {
   const email = contact?.email?.trim().toLowerCase();
   const phone = contact?.phone ? parsePhoneNumberFromString(contact.phone, 'BR') : undefined;
-  return { email: email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : null, phone: phone?.isValid() ? phone.number : null };
+  return { email: email && email.length <= 254 && /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/.test(email) ? email : null, phone: phone?.isValid() ? phone.number : null };
 }
 
 /** How a collection an execution opened has ended so far, from its own stream (the first of these events), or null. */

@@ -107,9 +107,10 @@ export const pipelineReportId = (executionId: string, stepIndex: number) => crea
  * /v1/proposals/{id}/input-data shows at that moment.
  */
 export async function requestForRun(app: App, caller: Caller, proposal: ProposalState, policyId: string, reportId?: string) {
-  const { document, entityType, externalId } = proposal.created!;
+  const { document, entityType, externalId, productId, productKey, productName } = proposal.created!;
   const { fields } = await inputFieldsOf(app, proposal);
-  const request = { document, type: entityType === 'COMPANY' ? ('cnpj' as const) : ('cpf' as const), policyId, externalId, inputs: policyInputs(fields) };
+  const product = { id: productId, key: productKey, name: productName };
+  const request = { document, type: entityType === 'COMPANY' ? ('cnpj' as const) : ('cpf' as const), policyId, externalId, inputs: policyInputs(fields), product };
   const result = await requestReport(app, caller, request, { reportId });
   return { reportId: result.state.facts!.reportId, position: result.position };
 }

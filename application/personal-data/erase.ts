@@ -5,9 +5,12 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { documentSubject, eraseSubject, subjectId, subjectKeysFor } from '../../platform/personal-data/index.ts';
 import { identityImageBlobIdsOfSubject } from '../../projections/collection/identity-queries.ts';
-import { exportBlobIdsOfSubject } from '../../projections/report/queries.ts';
+import { exportBlobIdsOfSubject, reportIdsOfSubject } from '../../projections/report/queries.ts';
+import { eraseDeliveryBodiesOfSubject } from '../../projections/webhook/bodies.ts';
 import { PostgresBlobStore } from '../blob-store.ts';
 import type { AppContext } from '../context.ts';
+import { statementKeysOfReports } from '../financial-upload/sweep.ts';
+import { objectStoreFor } from '../object-store.ts';
 import { loadCollection } from '../collection/commands.ts';
 import { recipientSubject } from '../collection/personal-data.ts';
 
@@ -23,13 +26,15 @@ export interface ErasureRequest {
  * LGPD erasure of one person, as one organization holds them: their key is deleted, so every
  * event that carries their data (and every rebuild from those events) reads it as erased, and
  * the PersonalDataErased event makes the read models erase what they copied. Export files print
- * the person's data and are deleted, and so are the images of identity checks in the person's collections.
+ * the person's data and are deleted, and so are the images of identity checks in the person's
+ * collections, the financial statements sent for their reports and the webhook bodies kept with their data.
  */
 export async function erasePersonalData(app: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>, request: ErasureRequest) {
   const document = parseDocument(request.document, request.type);
   const subject = subjectId(keyringFor(app.config, 'pepper'), documentSubject(request.organizationId, document.type, document.digits));
   // Read before the erasure: once it is applied, the identity read model drops the subject's checks.
   const images = await identityImageBlobIdsOfSubject(app.db, subject);
+  const statements = await statementKeysOfReports(app, await reportIdsOfSubject(app.db, subject));
   const erased = await eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
     subjectId: subject,
     organizationId: request.organizationId,
@@ -39,6 +44,10 @@ export async function erasePersonalData(app: Pick<AppContext, 'config' | 'db' | 
   const blobs = new PostgresBlobStore(app.db);
   const exportsDeleted = await blobs.delete(await exportBlobIdsOfSubject(app.db, subject));
   await blobs.delete(images);
+  // The financial statements sent for the person's reports (their PDFs name the person), and the
+  // webhook bodies built from the person's data and kept for redelivery.
+  await objectStoreFor(app.config).delete(statements);
+  if (app.store.kind === 'postgres') await eraseDeliveryBodiesOfSubject(app.db, subject);
   return { ...erased, exportsDeleted };
 }
 
@@ -59,11 +68,14 @@ export async function eraseCollectionRecipient(
   if (!state.recipients.some((r) => r.recipientId === request.recipientId)) throw new DomainError('not_found', CollectionMessages.recipientNotFound);
   const images = state.items.flatMap((item) => item.details.identity?.started ?? []).filter((check) => check.recipientId === request.recipientId);
   const imagesDeleted = await new PostgresBlobStore(app.db).delete(images.flatMap((check) => check.imageBlobIds));
+  const subject = subjectId(keyringFor(app.config, 'pepper'), recipientSubject(request.organizationId, request.recipientId));
   const erased = await eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
-    subjectId: subjectId(keyringFor(app.config, 'pepper'), recipientSubject(request.organizationId, request.recipientId)),
+    subjectId: subject,
     organizationId: request.organizationId,
     erasedBy: request.erasedBy,
     erasedAt: app.clock.now().toISOString(),
   });
+  // The webhook bodies built from the recipient's data (collection.message.failed names them).
+  if (app.store.kind === 'postgres') await eraseDeliveryBodiesOfSubject(app.db, subject);
   return { ...erased, imagesDeleted };
 }

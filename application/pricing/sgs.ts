@@ -24,7 +24,7 @@ export class BcbSgsFeed implements MarketIndexFeed {
   ) {}
 
   async latest(index: MarketIndexKey): Promise<MarketIndexValue> {
-    const url = `${this.baseUrl.replace(/\/+$/, '')}/dados/serie/bcdata.sgs.${SGS_SERIES[index]}/dados/ultimos/1?formato=json`;
+    const url = `${this.baseUrl.replace(/(?<!\/)\/+$/, '')}/dados/serie/bcdata.sgs.${SGS_SERIES[index]}/dados/ultimos/1?formato=json`;
     const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(this.timeoutMs) });
     if (!response.ok) throw new SgsFeedError(`SGS ${index}: HTTP ${response.status}`);
     const body = (await response.json()) as unknown;

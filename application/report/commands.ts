@@ -1,5 +1,5 @@
 import { reportDecider } from '../../domain/report/decider.ts';
-import { reportStream } from '../../domain/report/events.ts';
+import { reportStream, type ReportProduct } from '../../domain/report/events.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { parseDocument, type DocumentType } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -20,6 +20,8 @@ export interface ReportRequest {
   externalId?: string | null;
   /** Variables for rules (inputs.<key>); the proposals module feeds them. */
   inputs?: Record<string, unknown>;
+  /** The product of the proposal the report is run for (the proposals module sets it). */
+  product?: ReportProduct | null;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function requestReport(app: App, caller: Caller, request: ReportReq
     scrEnabled: caller.modules.has('scr'),
     sectionIds,
     inputs: request.inputs ?? {},
+    product: request.product ?? null,
     at: app.clock.now().toISOString(),
   });
 }

@@ -14,6 +14,11 @@ import { dispatchSignal } from './signals.ts';
 
 /** A replay stops after this many deliveries and says where to continue. */
 export const MAX_REPLAY_DELIVERIES = 10_000;
+/**
+ * Nor does it read more than this many of the organization's events (a subscription to a rare
+ * event would otherwise read the tenant's whole log in one request); it says where to go on.
+ */
+export const MAX_REPLAY_EVENTS_READ = 50_000;
 const PAGE = 1000;
 
 async function namedSubscription(app: AppContext, principal: Principal, id: string, mustBeActive: boolean): Promise<SubscriptionRow> {
@@ -81,13 +86,24 @@ export async function replay(app: AppContext, principal: Principal, subscription
   let queued = 0;
   let resumeSince: string | null = null;
   let pastHead = false;
+  let read = 0;
+  let lastRead: Date | undefined;
   while (!resumeSince && !pastHead && comparePositions(after, head) < 0) {
-    const page = await app.store.readAll({ after, filter: { eventTypes: ROUTED_STORED_TYPES }, maxCount: PAGE });
+    if (read >= MAX_REPLAY_EVENTS_READ) {
+      // The next call starts at the last event read (at worst a few deliveries queued twice, with their ids).
+      resumeSince = lastRead!.toISOString();
+      break;
+    }
+    // The organization's own events only, through their index: another tenant's are never read
+    // (nor their personal fields opened), and a page of PAGE is at most PAGE of this tenant's.
+    const page = await app.store.readAll({ after, filter: { eventTypes: ROUTED_STORED_TYPES, organizationId: subscription.organization_id }, maxCount: PAGE });
+    read += page.events.length;
+    lastRead = page.events.at(-1)?.createdAt ?? lastRead;
     const rows: SharedBodyDelivery[] = [];
     for (const event of page.events) {
       pastHead = comparePositions(event.position, head) > 0;
       if (pastHead) break;
-      if (event.createdAt < since || event.data.organizationId !== subscription.organization_id) continue;
+      if (event.createdAt < since) continue;
       const routed = routeEvent(event.type, event.data);
       if (!routed || !targetWants(target, routed)) continue;
       if (queued + rows.length >= MAX_REPLAY_DELIVERIES) {

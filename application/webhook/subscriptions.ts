@@ -1,5 +1,4 @@
 import type { Principal } from '../../domain/identity/access.ts';
-import { DomainError } from '../../domain/shared/errors.ts';
 import { isLegacyType } from '../../domain/webhook/catalog.ts';
 import { webhookDecider, webhookStream, type WebhookCommand, type WebhookState } from '../../domain/webhook/decider.ts';
 import { Refusals, WebhookMessages } from '../../domain/webhook/messages.ts';
@@ -36,10 +35,10 @@ async function run(app: AppContext, principal: Principal, subscriptionId: string
  * use; anything but a 2xx (an internal address included) refuses the registration, saying why.
  */
 export async function createLegacySubscription(app: AppContext, principal: Principal, input: { type?: unknown; url?: unknown; apiKey?: string | null }) {
-  if (typeof input.url !== 'string') throw new DomainError('invalid', Refusals.missingUrl());
+  if (typeof input.url !== 'string') throw Refusals.missingUrl();
   const checked = checkWebhookUrl(input.url.trim());
-  if ('problem' in checked) throw new DomainError('invalid', Refusals.url(checked.problem));
-  if (!isLegacyType(input.type)) throw new DomainError('invalid', Refusals.legacyType());
+  if ('problem' in checked) throw Refusals.url(checked.problem);
+  if (!isLegacyType(input.type)) throw Refusals.legacyType();
   const { url } = checked;
   const apiKey = input.apiKey || null;
   const test = await safePost({
@@ -51,7 +50,7 @@ export async function createLegacySubscription(app: AppContext, principal: Princ
   });
   if (!test.ok) {
     app.log.info({ url, outcome: test }, 'legacy webhook registration refused by its test POST');
-    throw new DomainError('invalid', Refusals.testPost(test, app.config.WEBHOOK_TIMEOUT_MS));
+    throw Refusals.testPost(test, app.config.WEBHOOK_TIMEOUT_MS);
   }
   const id = app.ids.objectId();
   const state = await run(app, principal, id, { kind: 'createLegacy', subscriptionId: id, legacyType: input.type, url, ...protectApiKey(app.config, id, apiKey) });
@@ -68,7 +67,7 @@ function refuseInternalLiteral(app: AppContext, text: string | undefined): void 
   if ('problem' in checked) return; // the decider refuses it, saying why
   const host = new URL(checked.url).hostname.replace(/^\[|\]$/g, '');
   const range = isIP(host) ? refusalOf(host) : null;
-  if (range) throw new DomainError('invalid', Refusals.address(range));
+  if (range) throw Refusals.address(range);
 }
 
 export function deleteSubscription(app: AppContext, principal: Principal, id: string, family: 'legacy' | 'named') {

@@ -7,6 +7,18 @@ import type { IdentityCommand } from './kinds/identity.ts';
 import type { SignatureCommand } from './kinds/signature.ts';
 import type { SignedDocumentCommand } from './kinds/signed-document.ts';
 
+/**
+ * Where a recipient's request came from, as evidence: the client address as the service's proxy
+ * rule (TRUST_PROXY) reads it, and what that reading rests on, as received: the connection's peer
+ * and the X-Forwarded-For header (null without one). Evidence recorded before the last two existed
+ * has only `ip`.
+ */
+export interface ClientOrigin {
+  ip: string | null;
+  socketAddress?: string | null;
+  forwardedFor?: string | null;
+}
+
 export interface Actor {
   actorType: ActorType;
   actorId: string | null;

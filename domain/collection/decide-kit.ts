@@ -10,7 +10,12 @@ import { isClosed, isResolved, type CollectionState, type ItemState } from './st
 type Type = keyof CollectionPayloads;
 const ACTION = Object.fromEntries(COLLECTION_ACTIONS.map((a) => [a.type, a.action])) as Record<Type, CollectionEventData['action']>;
 
-/** One trail entry: the envelope every collection event carries, from the command that caused it. */
+/**
+ * One trail entry: the envelope every collection event carries, from the command that caused it.
+ * `where.recipientId` names the recipient the entry is about; left out, it is the recipient who
+ * acted, if one did (the last signature's SIGNATURE_COMPLETED, a completion their answer caused),
+ * so a subscriber always learns which person moved the collection.
+ */
 export function entry<T extends Type>(
   type: T,
   command: CollectionCommand,
@@ -23,7 +28,7 @@ export function entry<T extends Type>(
     organizationId: command.organizationId,
     collectionId,
     itemId: where.itemId ?? null,
-    recipientId: where.recipientId ?? null,
+    recipientId: where.recipientId ?? (command.actor.actorType === 'RECIPIENT' ? command.actor.actorId : null),
     action: ACTION[type],
     actorType: command.actor.actorType,
     actorId: command.actor.actorId,

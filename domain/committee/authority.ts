@@ -8,9 +8,11 @@ import { RISK_LEVELS, type AgentOpinion, type AgentRecommendation, type Alcada, 
 
 const riskRank = (risk: RiskLevel) => RISK_LEVELS.indexOf(risk);
 
+export const hasCriticalRedFlag = (opinions: readonly AgentOpinion[]) => opinions.some((o) => o.redFlags.some((f) => f.severity === 'CRITICAL'));
+
 /** The mean specialist score on 0..10 read as risk; a CRITICAL red flag makes the case CRITICAL. */
 export function riskLevelOf(opinions: readonly AgentOpinion[]): RiskLevel {
-  if (opinions.some((o) => o.redFlags.some((f) => f.severity === 'CRITICAL'))) return 'CRITICAL';
+  if (hasCriticalRedFlag(opinions)) return 'CRITICAL';
   const mean = opinions.reduce((sum, o) => sum + o.score, 0) / Math.max(1, opinions.length);
   if (mean >= 7) return 'LOW';
   if (mean >= 5) return 'MEDIUM';
@@ -32,8 +34,13 @@ export function withinCommitteeAuthority(settings: CommitteeSettings, level: str
   return max >= 0 && levels.indexOf(level) <= max;
 }
 
-export function finalRecommendationOf(decision: CommitteeDecision, withinAuthority: boolean): FinalRecommendation {
+/**
+ * A CRITICAL red flag never lets the committee approve by itself, whatever the model wrote and
+ * whatever alçada the table grants: the prompts say so too, but a prompt is not a control.
+ */
+export function finalRecommendationOf(decision: CommitteeDecision, withinAuthority: boolean, criticalRedFlag: boolean): FinalRecommendation {
   if (decision === 'NEEDS_INFO') return 'NEEDS_INFO';
+  if (decision === 'APPROVED' && criticalRedFlag) return 'REQUIRES_ALCADA';
   return withinAuthority ? decision : 'REQUIRES_ALCADA';
 }
 

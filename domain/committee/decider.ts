@@ -1,5 +1,5 @@
 import type { Decider } from '../shared/decider.ts';
-import { alcadaLevelFor, dissentLogOf, finalRecommendationOf, riskLevelOf, withinCommitteeAuthority } from './authority.ts';
+import { alcadaLevelFor, dissentLogOf, finalRecommendationOf, hasCriticalRedFlag, riskLevelOf, withinCommitteeAuthority } from './authority.ts';
 import type { CallUsage, ChairSynthesis, DeliberationEvent, DeliberationFacts, DeliberationStarted } from './events.ts';
 import { evolveDeliberation, initialDeliberationState, missingSpecialists, recordedOpinions, type DeliberationState } from './state.ts';
 
@@ -31,7 +31,7 @@ function finish(command: Extract<DeliberationCommand, { type: 'FinishDeliberatio
       data: {
         ...state.facts!,
         synthesis: { ...command.chair, dissentLog: dissentLogOf(opinions, command.chair.decision), alcadaLevel },
-        finalRecommendation: finalRecommendationOf(command.chair.decision, withinCommitteeAuthority(started.settings, alcadaLevel)),
+        finalRecommendation: finalRecommendationOf(command.chair.decision, withinCommitteeAuthority(started.settings, alcadaLevel), hasCriticalRedFlag(opinions)),
         riskLevel,
         amountCents,
         chairUsage: command.usage,

@@ -1,7 +1,7 @@
 import { DomainError } from '../shared/errors.ts';
 import { SECTION_TYPES, sectionAppliesTo } from '../report/sections.ts';
 import { DOCUMENT_NAMESPACE, INPUTS_NAMESPACE, POINTS_BOUNDS, SCORE_BOUNDS, type JsonLogic, type PolicyContent } from './policy.ts';
-import { compileProblem, forbiddenOperatorOf, variablesOf } from './rule-engine.ts';
+import { boundsProblem, compileProblem, forbiddenOperatorOf, variablesOf } from './rule-engine.ts';
 
 /**
  * The meaning checks of a policy, beyond the shape the HTTP schema checks: a policy that is
@@ -14,6 +14,9 @@ function refuse(message: string): never {
 }
 
 function checkExpression(where: string, logic: JsonLogic, readable: ReadonlySet<string>): void {
+  // Before anything builds or walks the expression further: building evaluates its constant parts.
+  const tooLarge = boundsProblem(logic);
+  if (tooLarge) refuse(`${where} ${tooLarge}.`);
   const forbidden = forbiddenOperatorOf(logic);
   if (forbidden) refuse(`${where}: o operador "${forbidden}" não é aceito em políticas.`);
   const problem = compileProblem(logic);

@@ -78,9 +78,9 @@ export function normalizeText(text: string): string {
  * and "do exercício" removed; "e do" read as "e".
  */
 export function canonicalLabel(label: string): string {
-  let text = normalizeText(label).replace(/[.:…_]+$/g, '').replace(/\.{2,}/g, ' ');
+  let text = normalizeText(label).replace(/(?<![.:…_])[.:…_]+$/g, '').replace(/\.{2,}/g, ' ');
   text = text.replace(/^(?:[\d.]+\s+|\(?[-+=]\)?\s*)+/, '');
-  text = text.replace(/\([^)]*\)/g, ' ').replace(/\/\s*PREJUIZO\b/g, ' ');
+  text = text.replace(/\([^()]*\)/g, ' ').replace(/\/\s*PREJUIZO\b/g, ' ');
   text = text.replace(/\s+/g, ' ').trim();
   text = text.replace(/^TOTAL (?:D[OA]S? )?/, '').replace(/ TOTAL$/, '').replace(/ D[OA] (?:EXERCICIO|PERIODO|ANO)$/, '');
   return text.replace(/ E D[OA] /g, ' E ').trim();

@@ -71,13 +71,24 @@ function computeDueDays(firstDue: number, count: number, moveToBusinessDay: bool
   const [year, month, dayOfMonth] = formatDay(firstDue).split('-').map(Number) as [number, number, number];
   const days = new Int32Array(count);
   for (let k = 0; k < count; k++) {
-    const months = month - 1 + k;
-    const y = year + Math.floor(months / 12);
-    const m = (months % 12) + 1;
-    const day = dayFromCivil(y, m, Math.min(dayOfMonth, daysInMonth(y, m)));
+    const day = sameDayMonthsLater(year, month, dayOfMonth, k);
     days[k] = moveToBusinessDay ? nextBusinessDay(day, calendar) : day;
   }
   return days;
+}
+
+/** The day `months` calendar months after year-month-day: same day of the month, or the month's last day. */
+function sameDayMonthsLater(year: number, month: number, dayOfMonth: number, months: number): number {
+  const total = month - 1 + months;
+  const y = year + Math.floor(total / 12);
+  const m = (total % 12) + 1;
+  return dayFromCivil(y, m, Math.min(dayOfMonth, daysInMonth(y, m)));
+}
+
+/** One calendar month after a day, by the due dates' rule (Jan 31 -> Feb 28/29). */
+export function oneMonthAfter(day: number): number {
+  const [year, month, dayOfMonth] = formatDay(day).split('-').map(Number) as [number, number, number];
+  return sameDayMonthsLater(year, month, dayOfMonth, 1);
 }
 
 /** Due dates as day numbers and as `YYYY-MM-DD`. Shared between calls: read them, never write. */

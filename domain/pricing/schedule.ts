@@ -8,8 +8,10 @@ import type { AmortizationModel } from './terms.ts';
  * rounding residue and the balance ends at exactly 0.
  *
  * Interest of period k is balance_{k-1} x rate_k. Every period after the first is one month at
- * the monthly rate; the first runs from release to the first due date and is charged
- * (1+i)^(days/30)-1, so a first due date further away costs its extra days.
+ * the monthly rate. The first runs from release to the first due date: one calendar month and
+ * the days beyond (or short of) it, charged (1+i)^(1 + extra days/30) - 1, so a first due date
+ * exactly a month after the release is one plain period (the textbook's and every lender's
+ * calculator's PMT), one further away costs its extra days and a nearer one saves its missing days.
  *
  * Speed: a 360-month schedule is computed in doubles, and a product is recomputed in decimal.js
  * only when it falls so close to a half cent that the double could round it the wrong way.
@@ -29,8 +31,8 @@ export interface PeriodRates {
  * ~0.2 ms, the whole schedule's budget): 16 significant digits, so a cent is off only when an
  * interest product sits within 1e-13 of a half cent, which centsTimes then settles in decimal.
  */
-export function periodRates(monthly: Dec, monthlyF: number, firstPeriodDays: number, n: number): PeriodRates {
-  const first = firstPeriodDays === 30 ? monthly : new D(Math.pow(1 + monthlyF, firstPeriodDays / 30) - 1);
+export function periodRates(monthly: Dec, monthlyF: number, firstPeriodExtraDays: number, n: number): PeriodRates {
+  const first = firstPeriodExtraDays === 0 ? monthly : new D(Math.pow(1 + monthlyF, 1 + firstPeriodExtraDays / 30) - 1);
   const firstF = first.toNumber();
   const annuityF = (monthlyF === 0 ? n : (1 - Math.pow(1 + monthlyF, -n)) / monthlyF) * ((1 + monthlyF) / (1 + firstF));
   const one = new D(1);

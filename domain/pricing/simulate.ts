@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/errors.ts';
-import { dueDates, parseDay, type HolidayCalendar } from './calendar.ts';
+import { dueDates, oneMonthAfter, parseDay, type HolidayCalendar } from './calendar.ts';
 import { cet, type Cet } from './cet.ts';
 import { grossUp, SacIof, type IofOfPrincipal } from './gross-up.ts';
 import { iofBracket, iofPartsPerCent, iofRateOn, type IofRate } from './iof.ts';
@@ -206,7 +206,7 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
 
   const n = input.termMonths;
   const { monthly, monthlyF, figures } = monthlyRateFor(JSON.stringify(input.rate));
-  const rates: PeriodRates = periodRates(monthly, monthlyF, firstPeriod, input.termMonths);
+  const rates: PeriodRates = periodRates(monthly, monthlyF, firstDue - oneMonthAfter(release), input.termMonths);
   const due = dueDates(firstDue, n, input.moveDueDatesToBusinessDay, calendar);
   const { elapsed, iofParts, payments, kept } = workspaceFor(n);
   for (let k = 0; k < n; k++) elapsed[k] = due.days[k]! - release;

@@ -20,7 +20,6 @@ export const MAX_PERIOD_DAYS = 366;
 export const DEFAULT_PERIOD_DAYS = 30;
 /** Spec Limits: each list filter accepts up to 2000 characters. */
 export const MAX_LIST_CHARS = 2000;
-const MAX_ID_CHARS = 120;
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 
 export const DASHBOARD_DIMS = ['correspondent', 'agent', 'product', 'portfolio', 'origin', 'entityType'] as const;
@@ -119,7 +118,7 @@ function list<T extends string>(raw: string | readonly string[] | undefined, val
 }
 
 const oneOf = (values: readonly string[]) => (item: string) => values.includes(item);
-const freeId = (item: string) => item.length <= MAX_ID_CHARS && !/[\u0000-\u001f\u007f]/.test(item);
+const objectId = (item: string) => OBJECT_ID.test(item);
 
 /** `STATUS:days,...` with statuses DRAFT, IN_ANALYSIS, WAITING_CUSTOMER, WAITING_OPERATOR and days of up to 3 digits. */
 export function parseSla(raw: string | readonly string[] | undefined): Sla | null {
@@ -175,10 +174,10 @@ const STEPS: readonly Step[] = [
     },
   },
   listStep('origin', oneOf(PROPOSAL_ORIGINS), DashboardMessages.badOrigin),
-  listStep('correspondentId', freeId, DashboardMessages.badCorrespondent),
-  listStep('agentId', freeId, DashboardMessages.badAgent),
+  listStep('correspondentId', objectId, DashboardMessages.badCorrespondent),
+  listStep('agentId', objectId, DashboardMessages.badAgent),
   listStep('productKey', (item) => PRODUCT_KEY_PATTERN.test(item), Messages.invalidProduct),
-  listStep('portfolioId', (item) => OBJECT_ID.test(item), DashboardMessages.badPortfolio),
+  listStep('portfolioId', objectId, DashboardMessages.badPortfolio),
   listStep('entityType', oneOf(ENTITY_TYPES), DashboardMessages.badEntityType),
   listStep('status', oneOf(PROPOSAL_STATUSES), DashboardMessages.badStatus),
   {

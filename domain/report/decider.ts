@@ -3,7 +3,7 @@ import type { Decider } from '../shared/decider.ts';
 import type { TaxDocument } from '../shared/document.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
-import type { ExportFormat, ExportedFile, ReportEvent } from './events.ts';
+import type { ExportFormat, ExportedFile, ReportEvent, ReportProduct } from './events.ts';
 import { reportDecided } from './decided.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
@@ -30,6 +30,8 @@ export type ReportCommand =
       /** Fresh ObjectIds, at least one per section (policy sections + SUMMARY + CREDIT_POLICY). */
       sectionIds: string[];
       inputs: Record<string, unknown>;
+      /** The product of the proposal the report is run for. */
+      product?: ReportProduct | null;
       at: string;
     }
   | { type: 'StartProcessing'; at: string }
@@ -99,6 +101,7 @@ function requestReport(command: Extract<ReportCommand, { type: 'RequestReport' }
         sections: types.map((type, i) => ({ id: command.sectionIds[i]!, type })),
         ranWithoutSCRReason: sources.length < policy.sections.length ? RAN_WITHOUT_SCR_REASON : null,
         inputs: command.inputs,
+        product: command.product ?? null,
       },
     },
   ];

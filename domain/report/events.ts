@@ -24,8 +24,17 @@ export type ReportRequested = DomainEvent<
     ranWithoutSCRReason: string | null;
     /** Variables rules read as inputs.<key> (fed by the proposals module). */
     inputs: Record<string, unknown>;
+    /** The product of the proposal the report was run for; null (or absent, before it was kept) otherwise. */
+    product?: ReportProduct | null;
   }
 >;
+
+/** A report's `product`: the product of the proposal it belongs to. */
+export interface ReportProduct {
+  id: string;
+  key: string;
+  name: string;
+}
 
 export type ReportProcessingStarted = DomainEvent<'ReportProcessingStarted', ReportFacts & { startedAt: string }>;
 

@@ -2,6 +2,7 @@ import type { ReportEvent } from './events.ts';
 import { evolveFinancial } from './financial-decider.ts';
 import { evolveExtraction } from './extraction-decider.ts';
 import type { ReportFacts } from './public-events.ts';
+import type { Decision } from './statuses.ts';
 import { evolveOpinions, initialOpinionState, type OpinionState } from './opinion-decider.ts';
 import { isSourceSectionType, type SectionResult, type SectionType, type SourceSectionType } from './sections.ts';
 
@@ -19,6 +20,11 @@ export interface ReportState {
   /** Processing gave up (ReportProcessingFailed): nothing more is queried. */
   processingFailed: boolean;
   decided: boolean;
+  /**
+   * The credit policy's own decision, apart from policyStatus, which every later decision (an
+   * analyst's, the committee's) overwrites: a backtest compares policies, so it compares with this.
+   */
+  policyDecision: Decision | null;
   manualAnalysis: { analystId: string; analystName: string | null } | null;
   /** Financial statement keys submitted so far -> the batch that first carried each (absent: none). */
   financialKeys?: Record<string, string>;
@@ -41,6 +47,7 @@ export function initialReportState(): ReportState {
     sourcesFinished: false,
     processingFailed: false,
     decided: false,
+    policyDecision: null,
     manualAnalysis: null,
     opinions: initialOpinionState(),
   };
@@ -93,6 +100,8 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
       return { ...state, facts, sourcesFinished: true };
     case 'ReportProcessingFailed':
       return { ...state, facts, processingFailed: true };
+    case 'CreditPolicyEvaluated':
+      return { ...state, facts, policyDecision: event.data.decision };
     case 'ReportDecided':
       return {
         ...state,

@@ -34,6 +34,7 @@ export const Messages = {
   wrongLogin: 'E-mail ou senha inválidos.', // ours: never says which of the two was wrong
   wrongCurrentPassword: 'A senha atual não confere.', // ours
   tooManyFailedLogins: 'Muitas tentativas de entrar sem sucesso. Tente novamente mais tarde.', // ours
+  tooManyFailuresFromAddress: 'Muitas tentativas sem sucesso a partir deste endereço. Tente novamente mais tarde.', // ours
   tooManyClientRegistrations: 'Muitos aplicativos registrados a partir deste endereço. Tente novamente mais tarde.', // ours
   foreignOrigin: 'Origem da requisição não permitida.', // ours
   invalidCsrf: 'O formulário expirou ou não veio desta página. Recarregue a página e tente de novo.', // ours

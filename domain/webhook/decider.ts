@@ -124,7 +124,8 @@ function invalid(message: string): never {
 
 function checkedUrl(text: string): string {
   const checked = checkWebhookUrl(text.trim());
-  return 'url' in checked ? checked.url : invalid(Refusals.url(checked.problem));
+  if ('problem' in checked) throw Refusals.url(checked.problem);
+  return checked.url;
 }
 
 function checkedEvents(events: readonly string[]): string[] {
@@ -154,7 +155,7 @@ export function decide(command: WebhookCommand, state: WebhookState): WebhookEve
   switch (command.kind) {
     case 'createLegacy': {
       if (state.status !== 'absent') throw new DomainError('conflict', Messages.invalidWebhookUrl);
-      if (!isLegacyType(command.legacyType)) invalid(Refusals.legacyType());
+      if (!isLegacyType(command.legacyType)) throw Refusals.legacyType();
       const data = {
         subscriptionId: command.subscriptionId,
         organizationId: command.organizationId,

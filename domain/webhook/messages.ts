@@ -1,3 +1,4 @@
+import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import { LEGACY_TYPES } from './catalog.ts';
 import type { AttemptOutcome } from './retry-policy.ts';
@@ -53,17 +54,20 @@ function networkReason(code: string | null | undefined): string {
   return `Não foi possível conectar ao servidor da URL (${code ?? 'falha de rede'}).`;
 }
 
+/** A refused registration: the contract's text alone in `message`, the rule that refused it in `detail`. */
+const refused = (detail: string): DomainError => new DomainError('invalid', Messages.invalidWebhookUrl, { detail });
+
 /**
- * Why a registration was refused, after the contract's text (`URL de webhook inválida.`), which
- * stays the start of the message so that integrators matching on it still match.
+ * Refusals of a webhook url or type. The contract fixes the message (`URL de webhook inválida.`)
+ * exactly, so why it was refused travels beside it, in `detail`.
  */
 export const Refusals = {
-  missingUrl: () => `${Messages.invalidWebhookUrl} Informe a url.`,
-  url: (problem: UrlProblem) => `${Messages.invalidWebhookUrl} ${URL_PROBLEMS[problem]}`,
-  address: (range: string) => `${Messages.invalidWebhookUrl} ${addressReason(range)}`,
-  legacyType: () => `${Messages.invalidWebhookUrl} O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`,
+  missingUrl: () => refused('Informe a url.'),
+  url: (problem: UrlProblem) => refused(URL_PROBLEMS[problem]),
+  address: (range: string) => refused(addressReason(range)),
+  legacyType: () => refused(`O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`),
   /** The legacy test POST did not get a 2xx. */
-  testPost(outcome: AttemptOutcome, timeoutMs: number): string {
+  testPost(outcome: AttemptOutcome, timeoutMs: number): DomainError {
     const because =
       outcome.failure === 'refused' && outcome.refusedRange
         ? addressReason(outcome.refusedRange)
@@ -74,6 +78,6 @@ export const Refusals = {
             : outcome.failure === 'http'
               ? `O teste enviado à URL foi respondido com HTTP ${outcome.statusCode}; é preciso um 2xx.`
               : networkReason(outcome.errorCode);
-    return `${Messages.invalidWebhookUrl} ${because}`;
+    return refused(because);
   },
 };

@@ -1,7 +1,8 @@
 import type { ReportEvent } from '../report/events.ts';
 import { ReportEventTypes } from '../report/public-events.ts';
 import { ExecutionEventTypes } from '../operation/events.ts';
-import { COLLECTION_ACTIONS, collectionWebhookData, type CollectionEventData } from '../collection/events.ts';
+import { COLLECTION_ACTIONS, collectionWebhookData, type CollectionEventData, type CollectionEventType } from '../collection/events.ts';
+import { optInWebhookData } from '../collection/kinds/consent.ts';
 import { messageFailedWebhookData, messageFailedWebhookName } from '../messaging/webhook.ts';
 import { LEGACY_TYPE_INFO, legacyTypeOf, type LegacyType } from './catalog.ts';
 import { REGISTRY_WEBHOOK_ROUTES } from '../registry/webhooks.ts';
@@ -17,13 +18,20 @@ type EventData = Record<string, unknown>;
 export interface StoredEventRoute {
   publicName: string | ((data: EventData) => string | null);
   data?: (data: EventData) => EventData;
+  /**
+   * A legacy type the event also stands for, with the data legacy subscribers get: one stored
+   * event, one delivery per subscription, whichever family it belongs to (a consent accepted is
+   * collection.consent.accepted to named subscribers and the opt-in flow, OPTIN, to legacy ones).
+   */
+  legacy?: { type: LegacyType; data: (data: EventData) => EventData };
 }
+
+const collectionData = (d: EventData) => collectionWebhookData(d as unknown as CollectionEventData);
 
 /**
  * The one table from stored event types to webhooks. A module that starts producing a webhook
  * event adds its line here; nothing else changes. Every trail action of a collection with a public
- * name is routed from the collection's table of actions. Events without a producer yet
- * (committee.finished, optin.updated) are accepted in subscriptions and arrive once a line exists.
+ * name is routed from the collection's table of actions.
  */
 export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   [ReportEventTypes.sectionUpdated]: { publicName: 'report.section.updated' },
@@ -35,7 +43,9 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   // Processing gave up: the report's status became FAILED, which is a status change to whoever
   // follows statuses; not report.finished, whose subscribers expect every source to have answered.
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
-  ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: (d: EventData) => collectionWebhookData(d as unknown as CollectionEventData) }])),
+  ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: collectionData }])),
+  // Consents are the opt-in flow: the legacy OPTIN type (optin.updated) follows their acceptances.
+  ['ConsentAccepted' satisfies CollectionEventType]: { publicName: 'collection.consent.accepted', data: collectionData, legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0]) } },
   ...REGISTRY_WEBHOOK_ROUTES,
   ...FINANCIAL_WEBHOOK_ROUTES,
   ...COMMITTEE_WEBHOOK_ROUTES,
@@ -49,6 +59,8 @@ export interface RoutedEvent {
   publicName: string;
   legacyType: LegacyType | undefined;
   data: EventData;
+  /** What legacy subscribers get when it is not `data` (an event standing for a legacy type of its own). */
+  legacyData?: EventData;
 }
 
 export function routeEvent(type: string, data: EventData): RoutedEvent | null {
@@ -56,7 +68,8 @@ export function routeEvent(type: string, data: EventData): RoutedEvent | null {
   if (!route) return null;
   const publicName = typeof route.publicName === 'function' ? route.publicName(data) : route.publicName;
   if (!publicName) return null;
-  return { publicName, legacyType: legacyTypeOf(publicName), data: route.data ? route.data(data) : data };
+  const routed = { publicName, legacyType: legacyTypeOf(publicName), data: route.data ? route.data(data) : data };
+  return route.legacy ? { ...routed, legacyType: route.legacy.type, legacyData: route.legacy.data(data) } : routed;
 }
 
 /** What a subscription looks like to the outbox. */

@@ -135,6 +135,6 @@ export const TemplatePage = Type.Object({ total: Type.Integer(), skip: Type.Inte
 export function presentTemplate(template: CollectionTemplate, metrics: TemplateMetrics, publicBaseUrl: string): Static<typeof TemplateSchema> {
   const { templateId, ...rest } = template;
   // The page that answers it comes with FORM items (the next issue); the address is fixed now.
-  const publicFormUrl = template.publicForm ? `${publicBaseUrl.replace(/\/+$/, '')}/formulario/${templateId}` : null;
+  const publicFormUrl = template.publicForm ? `${publicBaseUrl.replace(/(?<!\/)\/+$/, '')}/formulario/${templateId}` : null;
   return { id: templateId, ...rest, publicFormUrl, metrics };
 }

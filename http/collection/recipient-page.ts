@@ -1,8 +1,11 @@
 import type { Context } from 'koa';
 import Type from 'typebox';
-import { recordRecipientOpened, submitItemDocument } from '../../application/collection/commands.ts';
+import { recipientActor } from '../../application/collection/actor.ts';
+import { recordRecipientOpened, refusalBefore, submitItemDocument, type Without } from '../../application/collection/commands.ts';
+import { checkFilesPerItem, countUploadBytes } from '../../application/collection/upload-limits.ts';
 import type { AppContext } from '../../application/context.ts';
 import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import type { CollectionCommand } from '../../domain/collection/commands.ts';
 import { ITEM_STATUSES } from '../../domain/collection/enums.ts';
 import { feedsRegistry, isAwaitingRecipient } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -28,6 +31,45 @@ export async function pageOf(app: AppContext, token: string, { state, recipient 
       controls: ITEM_PAGES[item.kind]?.render({ token, state, recipient, item }) ?? null,
     }));
   return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, ...extra });
+}
+
+/** A placeholder id (exported for the identity route) for the dry run of a command whose real id exists only once the body is read. */
+export const NOT_YET = '0'.repeat(24);
+const ADMIT_STATUS: Partial<Record<DomainError['kind'], number>> = { ...STATUS_OF, too_many: 429 };
+
+/**
+ * What a recipient's upload route asks before a byte of its body is read: the link, the item
+ * being this recipient's, the command the file is for being one the collection would take now
+ * (`command`, run dry: kind and status), the item's files of the day (`filesPerDay`) and the
+ * link's bytes of the day. The refusal is the answer (a page for a browser, with Retry-After on a
+ * 429); nothing is received, stored or recorded. The route's own command decides again when it runs.
+ */
+export async function admitUpload(
+  app: AppContext,
+  ctx: Context,
+  token: string,
+  itemId: string,
+  command: (recipientId: string) => Without<CollectionCommand>,
+  options: { maxBytes: number; filesPerDay: boolean },
+): Promise<Reply | undefined> {
+  const refuse = refusalFor(ctx);
+  const link = await openLink(app, token, refuse);
+  if (isReply(link)) return link;
+  const { state, recipient } = link;
+  if (!recipient.itemIds.includes(itemId)) return refuse(404, T.linkInvalidTitle, T.itemGone);
+  try {
+    refusalBefore(app, state, recipientActor(recipient.recipientId), command(recipient.recipientId));
+    if (options.filesPerDay) checkFilesPerItem(app.config, state, recipient.recipientId, itemId, app.clock.now());
+    // What the request says it carries; without a length (chunked), the most the route takes.
+    await countUploadBytes(app, state.collectionId!, recipient.recipientId, Number(ctx.get('content-length')) || options.maxBytes);
+    return undefined;
+  } catch (error) {
+    const status = error instanceof DomainError ? ADMIT_STATUS[error.kind] : undefined;
+    if (!status) throw error;
+    const { message, headers } = error as DomainError;
+    const reply = refuse(status, 'Não foi possível enviar', message, await pageOf(app, token, link, { error: message }));
+    return { ...reply, headers: { ...reply.headers, ...headers } };
+  }
 }
 
 async function upload(app: AppContext, ctx: Context, token: string, itemId: string, file: { fileName: string; bytes: Buffer }): Promise<Reply> {
@@ -97,7 +139,11 @@ export const recipientPageRoutes: RouteSpec[] = [
       200: Type.Object({ itemId: Type.String(), registryDocumentId: Type.String(), status: Type.Enum(ITEM_STATUSES) }, { description: 'for a client that does not ask for HTML' }),
       303: Type.Null({ description: 'for a browser: back to the page (Location), which now shows the item in analysis' }),
     },
-    errors: [404, 409],
+    errors: [404, 409, 429],
+    async before({ app, ctx, params }) {
+      const command = (recipientId: string) => ({ type: 'SubmitItemDocument', itemId: params.itemId, recipientId, registryDocumentId: NOT_YET }) as const;
+      return admitUpload(app, ctx, params.token, params.itemId, command, { maxBytes: REGISTRY_DOCUMENT_MAX_BYTES, filesPerDay: true });
+    },
     async handle({ app, ctx, params, file }) {
       return upload(app, ctx, params.token, params.itemId, file!);
     },

@@ -49,7 +49,8 @@ export const collectionRoutes: RouteTable = {
       gate,
       body: CreateBody,
       responses: { 201: CreatedSchema },
-      errors: [404],
+      // 403: an item of a module the organization did not contract (IDENTITY without kyc).
+      errors: [403, 404],
       async handle({ app, principal, body }) {
         const result = await createCollection(app, principal, body);
         return { status: 201, body: { ...(await written(app, result)), links: result.links } };

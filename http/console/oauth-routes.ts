@@ -48,7 +48,7 @@ export const oauthPageRoutes: RouteSpec[] = [
       const redirectUri = String(interaction.params.redirect_uri);
       const content = consentPage({
         clientName: client?.clientName ?? String(interaction.params.client_id),
-        redirectHost: new URL(redirectUri).host || redirectUri,
+        redirectUri,
         userName: input.principal.userName,
         organizationName: organization?.name ?? '',
         csrf: input.csrf,

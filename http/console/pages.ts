@@ -70,9 +70,16 @@ function mcpSection(baseUrl: string, grants: ApiPageData['grants'], csrf: string
 ${rows ? `<table><thead><tr><th>Aplicativo autorizado</th><th>Válido até</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : '<p>Nenhum agente autorizado.</p>'}</section>`;
 }
 
-export function consentPage(input: { clientName: string; redirectHost: string; userName: string; organizationName: string; csrf: string; action: string }): string {
+/**
+ * The consent page. Registration is open (RFC 7591): the name is whatever the client wrote about
+ * itself, so the page says the application is not verified and shows the whole address the
+ * authorization would be sent to, which is what a user can actually check.
+ */
+export function consentPage(input: { clientName: string; redirectUri: string; userName: string; organizationName: string; csrf: string; action: string }): string {
   return `<section class="cartao"><h2>Autorizar acesso</h2>
-<p>O aplicativo <strong id="cliente">${escape(input.clientName)}</strong> (retorno em <code>${escape(input.redirectHost)}</code>) quer usar o conector MCP em seu nome.</p>
+<div class="erro" role="alert" id="nao-verificado"><p><strong>Aplicativo não verificado.</strong> O nome <strong>${escape(input.clientName)}</strong> foi informado pelo próprio aplicativo ao se registrar e não foi confirmado por este serviço. Só permita se foi você quem acabou de conectar este aplicativo e se reconhece o endereço de retorno abaixo.</p>
+<p>Endereço de retorno (para onde a autorização será enviada): <code id="retorno">${escape(input.redirectUri)}</code></p></div>
+<p>O aplicativo <strong id="cliente">${escape(input.clientName)}</strong> quer usar o conector MCP em seu nome.</p>
 <p>Ele poderá ler e criar, como <strong>${escape(input.userName)}</strong> em <strong>${escape(input.organizationName)}</strong>, o que as suas permissões permitem: políticas, relatórios, propostas, simulações e coletas. Você pode revogar o acesso a qualquer momento em <a href="/console/api#mcp">API e MCP</a>.</p>
 <form method="post" action="${escape(input.action)}">${csrfField(input.csrf)}<button class="primario" type="submit" name="decisao" value="permitir">Permitir</button> <button type="submit" name="decisao" value="negar">Negar</button></form></section>`;
 }

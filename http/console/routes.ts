@@ -71,7 +71,7 @@ export const consoleRoutes: RouteTable = {
       method: 'post',
       path: '/console/entrar',
       summary: 'Sign in (urlencoded `email`, `senha`, `csrf`, optional `voltar`): sets the session cookie and redirects to the page asked for, else the home page',
-      description: `401 \`${Messages.wrongLogin}\` whichever of the two was wrong; 429 once an address failed AUTH_FAILURES_BEFORE_LOCK times in a row (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
+      description: `401 \`${Messages.wrongLogin}\` whichever of the two was wrong; 429 once an e-mail address was tried AUTH_FAILURES_BEFORE_LOCK times without success, or the caller's address AUTH_FAILURES_PER_ADDRESS times (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
       auth: false,
       rawBody: true,
       pageForm: true,
@@ -85,7 +85,7 @@ export const consoleRoutes: RouteTable = {
         const again = (message: string) => publicPage('Entrar', loginForm(loginCsrf(ctx), message, email, returnTo));
         try {
           checkCsrf(app, ctx, field(body, 'csrf'), loginCsrfCookie(ctx));
-          const session = await signIn(app, email, field(body, 'senha'));
+          const session = await signIn(app, email, field(body, 'senha'), ctx.ip);
           setSessionCookie(ctx, session.token, session.expiresAt);
           return seeOther(returnTo);
         } catch (error) {

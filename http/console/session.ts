@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import { keyringFor } from '../../config/index.ts';
+import { keyringFor, purposeKey } from '../../config/index.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -35,10 +35,17 @@ export async function consolePrincipal(app: AppContext, ctx: Context): Promise<P
   }
 }
 
-/** A session's form token: an HMAC of its id, so nothing is stored and another session's token is useless. */
+const csrfKeys = new WeakMap<object, Buffer>();
+
+/**
+ * A session's form token: an HMAC of its id under the form tokens' own key (purposeKey), so
+ * nothing is stored and another session's token is useless.
+ */
 export function sessionCsrf(app: AppContext, sessionId: string): string {
-  const { secret } = keyringFor(app.config, 'jwt').primary;
-  return createHmac('sha256', secret).update(`console-csrf:${sessionId}`).digest('base64url');
+  const keyring = keyringFor(app.config, 'jwt');
+  let key = csrfKeys.get(keyring);
+  if (!key) csrfKeys.set(keyring, (key = purposeKey(keyring.primary.secret, 'console-csrf')));
+  return createHmac('sha256', key).update(sessionId).digest('base64url');
 }
 
 /** The sign-in form's token: the cookie's when it has one, a new one (and its cookie) otherwise. */

@@ -18,12 +18,12 @@ export const identityRoutes: RouteTable = {
       summary: 'Exchange a client id and secret for an access token',
       description:
         'Headers service-client-id and service-client-secret, no body. 400 `ClientId inválido.` for an unknown or revoked client id; ' +
-        '401 `ClientSecret inválido.` for a wrong secret; 429 with Retry-After while the client id is locked after repeated wrong secrets.',
+        '401 `ClientSecret inválido.` for a wrong secret; 429 with Retry-After while the client id is locked for the caller\'s address after repeated wrong secrets, or the address after many failures.',
       auth: 'client-credentials',
       responses: { 200: SessionSchema },
       errors: [400, 401, 429],
       // Headers are read as given: a missing one is simply an unknown client id or a wrong secret.
-      handle: ({ app, ctx }) => authenticate(app, ctx.get('service-client-id') || undefined, ctx.get('service-client-secret') || undefined),
+      handle: ({ app, ctx }) => authenticate(app, ctx.get('service-client-id') || undefined, ctx.get('service-client-secret') || undefined, ctx.ip),
     }),
     route({
       method: 'post',

@@ -21,7 +21,7 @@ export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MC
 export const AUTHORIZATION_SERVER_METADATA_PATH = `/.well-known/oauth-authorization-server${OAUTH_PREFIX}`;
 
 const REGISTRATION_PATH = `${OAUTH_PREFIX}/reg`;
-const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)$/i;
+const BEARER = /^Bearer\s+([\w\-.~+/]+=*)$/i;
 
 export const authorizationPages = {
   error: (title: string, message: string) => publicPage(title, `${errorBox(message)}<p><a href="/console">Ir para o console</a></p>`),

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { TSchema } from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { checkGate } from '../gates.ts';
@@ -96,14 +96,19 @@ function argumentsOf(declaration: ToolDeclaration, spec: RouteSpec) {
     }
     return { ...out, body: bodyIsObject ? out.body : out.body[WHOLE_BODY] };
   };
-  return { inputSchema: { type: 'object' as const, properties, required }, split };
+  // The tool's own arguments are checked against the schema it declares, like the route's: an
+  // unchecked wait of 3,000,000 s overflowed the timer into a 1 ms loop reading the database.
+  const extraSchema = Type.Object(declaration.extra ?? {});
+  const extras = (args: Record<string, unknown>) =>
+    validateBody(extraSchema, Object.fromEntries(Object.entries(args).filter(([name]) => owner.get(name) === 'extra')));
+  return { inputSchema: { type: 'object' as const, properties, required }, split, extras };
 }
 
 /** Bind each declaration to its route: a tool whose route is gone fails the start, not a call. */
 export function buildTools(declarations: readonly ToolDeclaration[], tables: readonly RouteTable[]): Tool[] {
   return declarations.map((declaration) => {
     const spec = findRoute(tables, declaration.route);
-    const { inputSchema, split } = argumentsOf(declaration, spec);
+    const { inputSchema, split, extras } = argumentsOf(declaration, spec);
     return {
       ...declaration,
       spec,
@@ -115,11 +120,13 @@ export function buildTools(declarations: readonly ToolDeclaration[], tables: rea
         const parts = split(args);
         const params = spec.params ? validateText(spec.params, parts.params) : parts.params;
         const query = spec.query ? validateText(spec.query, parts.query) : parts.query;
-        if (spec.before) await spec.before({ params, principal, app });
+        const early = spec.before && (await spec.before({ params, principal, app, ctx }));
         const received = withoutCallerFields(parts.body);
         const body = spec.body ? validateBody(spec.body, received) : received;
-        const reply = asReply(await spec.handle({ params, query, body, principal, app, ctx }));
-        return declaration.settle ? declaration.settle(reply, { args, principal, app, ctx }) : reply;
+        // Before the route acts: a refused wait must not leave a report created behind it.
+        const own = extras(args);
+        const reply = early || asReply(await spec.handle({ params, query, body, principal, app, ctx }));
+        return declaration.settle ? declaration.settle(reply, { args: { ...args, ...own }, principal, app, ctx }) : reply;
       },
     };
   });

@@ -58,15 +58,12 @@ ${d.error ? `<p class="erro" role="alert">${escape(d.error)}</p>` : ''}
 <dt>Válida até</dt><dd>${escape(new Date(t.validUntil).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}</dd></dl>
 <h2>Exemplo: ${reais(d.example.amount)} em ${d.example.termMonths} meses</h2>
 <dl class="exemplo">${costRows(d.example)}</dl>
-<form method="post" action="/oferta/${encodeURIComponent(d.token)}/escolha">
+<form method="post" action="/oferta/${encodeURIComponent(d.token)}/escolha" data-taxa="${i}" data-sistema="${t.model}">
 <label>Valor desejado (R$)<input name="amount" inputmode="decimal" required value="${(t.maxAmountCents / 100).toFixed(2).replace('.', ',')}"></label>
 <label>Prazo<select name="termMonths">${terms.map((n) => `<option value="${n}"${n === t.maxTermMonths ? ' selected' : ''}>${n} meses</option>`).join('')}</select></label>
 <p class="simulacao" aria-live="polite">Primeira parcela estimada: <strong id="parcela">${reais(headlineTerms(t.maxAmountCents, t.maxTermMonths, t.model, t.rateBpsYear, t.rate).installment)}</strong> (sem IOF e tarifas)</p>
 <button type="submit">Escolher esta oferta</button></form>
-<script>(function(){var f=document.forms[0],out=document.getElementById('parcela'),i=${i},sac=${t.model === 'SAC'};
-function calc(){var p=parseFloat(f.amount.value.replace(/\\./g,'').replace(',','.'))||0,n=+f.termMonths.value;
-var v=sac?p/n+p*i:(i===0?p/n:p*i/(1-Math.pow(1+i,-n)));out.textContent=v.toLocaleString('pt-BR',{style:'currency',currency:'BRL'});}
-f.addEventListener('input',calc);calc();})();</script>`,
+<script src="/oferta/assets/simulacao.js" defer></script>`,
   );
 }
 

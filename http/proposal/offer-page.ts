@@ -5,6 +5,7 @@ import { isTerminal } from '../../domain/proposal/statuses.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import type { AppContext } from '../../application/context.ts';
+import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
 import Type from 'typebox';
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
@@ -74,7 +75,20 @@ async function choose(app: AppContext, token: string, form: Record<string, unkno
  * The customer's side: public (the link token is the authorization), Portuguese HTML. Every
  * answer is a page, errors included, since a person reads it in a browser.
  */
+/** The offer page's one script, read once. */
+const SIMULATION_SCRIPT = readFileSync(new URL('./assets/simulacao.js', import.meta.url));
+
 export const offerPageRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/oferta/assets/simulacao.js',
+    summary: "The offer page's script: the live estimate of the first installment (a file, since the page's CSP runs no inline script)",
+    auth: false,
+    files: ['text/javascript'],
+    async handle() {
+      return { status: 200, raw: SIMULATION_SCRIPT, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } };
+    },
+  }),
   route({
     method: 'get',
     path: '/oferta/:token',

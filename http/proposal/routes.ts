@@ -50,7 +50,7 @@ export async function readProposal(app: AppContext, organizationId: string, prop
 }
 
 /** Where a customer opens an offer: the public page, outside the bearer-token routes. */
-export const offerUrl = (app: AppContext, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/oferta/${token}`;
+export const offerUrl = (app: AppContext, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/oferta/${token}`;
 
 export const proposalRoutes: RouteTable = {
   module: 'proposal',

@@ -2,6 +2,7 @@ import Type, { type TSchema } from 'typebox';
 import { PRODUCT_KINDS } from '../../domain/catalog/product.ts';
 import { AMORTIZATION_MODELS, ENTITY_TYPES } from '../../domain/pricing/terms.ts';
 import { PARTICIPANT_ROLES, PROPOSAL_ORIGINS } from '../../domain/proposal/events.ts';
+import { DashboardMessages } from '../../domain/proposal/dashboard-messages.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
@@ -39,8 +40,9 @@ export const CreateProposalBody = Type.Object({
   kind: Type.Optional(Enum(PRODUCT_KINDS)),
   origin: Type.Optional(Enum(PROPOSAL_ORIGINS)),
   portfolioId: Type.Optional(ObjectIdSchema()),
-  correspondentId: Type.Optional(Text(120)),
-  agentId: Type.Optional(Text(120)),
+  // Ids like every id here (24 hex): the dashboard filters on them and refuses anything else.
+  correspondentId: Type.Optional(ObjectIdSchema(DashboardMessages.badCorrespondent)),
+  agentId: Type.Optional(ObjectIdSchema(DashboardMessages.badAgent)),
   externalId: Type.Optional(Text(200)),
   participants: Type.Optional(Type.Array(ParticipantBody, { maxItems: 50 })),
 });

@@ -12,6 +12,8 @@ import { publicFormPage } from './page.ts';
 
 const Params = Type.Object({ templateId: ObjectIdSchema() });
 
+export const PUBLIC_FORM_BODY_LIMIT = '16kb';
+
 /** The template while its link may be used, or the refusal: 404 when off or absent, 503 for the rest of a day at the ceiling. */
 async function openForm(app: AppContext, templateId: string, refuse: Refuse) {
   const template = await publicTemplate(app, templateId);
@@ -81,6 +83,8 @@ export const publicFormRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
+      // Four short fields: a few hundred bytes. Anyone may post here, so nothing larger is read.
+      bodyLimit: PUBLIC_FORM_BODY_LIMIT,
       files: ['text/html'],
       params: Params,
       responses: { 303: Type.Null({ description: "to the new recipient's page (Location)" }) },

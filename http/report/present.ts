@@ -75,7 +75,7 @@ export function presentReport({ report: r, sections }: ReportWithSections, optio
     reportProgress: { isFinalized: r.is_finalized, finalizedAt: r.finalized_at, steps: r.steps },
     ranWithoutSCRReason: r.ran_without_scr_reason,
     sections: shown.map((s) => presentSection(s, options.details)),
-    product: null,
+    product: r.product,
     verified: r.verified,
     exportUrl: exportLink(options.config, r.exports.pdf?.blobId, options.now),
     exportExcelUrl: exportLink(options.config, r.exports.xlsx?.blobId, options.now),

@@ -116,7 +116,7 @@ export const ReportSchema = Type.Object(
     reportProgress: Type.Object({ isFinalized: Type.Boolean(), finalizedAt: Nullable(DateTime), steps: Type.Array(StepSchema) }),
     ranWithoutSCRReason: Nullable(Type.String()),
     sections: Type.Array(SectionSchema),
-    product: Type.Null({ description: 'no proposals module yet' }),
+    product: Nullable(Type.Object({ id: Type.String(), key: Type.String(), name: Type.String() }, { description: "the product of the proposal the report belongs to (run from POST /v1/proposals/{id}/run or a pipeline's report step); null for a report of no proposal" })),
     verified: Type.Boolean(),
     exportUrl: Nullable(Type.String({ description: 'signed link to the PDF, valid DOWNLOAD_URL_TTL_SECONDS from this reply' })),
     exportExcelUrl: Nullable(Type.String({ description: 'signed link to the spreadsheet' })),

@@ -17,7 +17,7 @@ const legacyRoutes = [
     path: '/webhook',
     summary: 'Subscribe a url to one legacy webhook type',
     description:
-      'A test POST with {"message": ...} is sent to the url first; anything but 2xx (an internal address included) gives 400 `URL de webhook inválida.` followed by the rule that refused it, ' +
+      'A test POST with {"message": ...} is sent to the url first; anything but 2xx (an internal address included) gives 400 `URL de webhook inválida.` (exactly) with the rule that refused it in `detail`, ' +
       'as do a bad type and a missing url. Deliveries carry {organizationId, webhookType, data} and the api-key header when set.',
     gate: Gates.legacyWebhooks,
     body: LegacyCreateBody,

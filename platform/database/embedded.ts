@@ -175,6 +175,40 @@ function ended(child: ChildProcess): Promise<string> {
   });
 }
 
+/**
+ * Stops the server `$1` once this process has ended, however it ended: PostgreSQL never notices
+ * that the process that started it died (a kill -9, an OOM kill, a launcher's SIGKILL in the middle
+ * of a stop), and would run on, orphaned, until the next start. The shell blocks reading its stdin, a
+ * pipe whose other end only this process holds (close-on-exec), which the kernel closes when this
+ * process dies; it then stops the server as shutDown does. A stop of ours kills it first, so it
+ * never signals a pid the server no longer holds; it also leaves alone a pid that names another
+ * program (/proc, where there is one).
+ */
+const WATCHDOG = `
+while read -r _; do :; done
+running() {
+  kill -0 "$1" 2>/dev/null || return 1
+  comm=postgres
+  [ ! -r "/proc/$1/comm" ] || read -r comm < "/proc/$1/comm"
+  [ "$comm" = postgres ]
+}
+for step in INT:600 QUIT:150 KILL:150; do
+  running "$1" || exit 0
+  kill -s "\${step%%:*}" "$1"
+  n=\${step#*:}
+  while [ "$n" -gt 0 ] && running "$1"; do sleep 0.1; n=$((n - 1)); done
+done
+`;
+
+/** The watchdog of server `pid`: detached, so a signal to our process group (Ctrl-C) does not end it before us. */
+function watchdog(pid: number, log: Log): ChildProcess {
+  const watcher = spawn('sh', ['-c', WATCHDOG, 'postgres-watchdog', String(pid)], { cwd: '/', stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  watcher.on('error', (error) => log(`the watchdog that stops PostgreSQL (pid ${pid}) if this process dies could not start: ${error.message}`, 'warn'));
+  watcher.unref();
+  (watcher.stdin as Socket | null)?.unref();
+  return watcher;
+}
+
 function spawnAs(user: SystemUser | undefined, file: string, args: string[]): ChildProcess {
   // cwd '/': the invoking folder may be one the 'postgres' user cannot enter.
   return spawn(file, args, { ...user, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -418,11 +452,19 @@ async function startCluster(options: EmbeddedOptions, firstTry: boolean): Promis
     }
   };
   process.once('exit', stopOnExit);
+  const watcher = child.pid ? watchdog(child.pid, log) : undefined;
+  const unwatch = () => {
+    watcher?.kill('SIGKILL');
+    watcher?.stdin?.destroy();
+  };
+  // A server that ended by itself frees its pid: its watchdog must not outlive it.
+  void exit.then(unwatch);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       process.removeListener('exit', stopOnExit);
+      unwatch();
       if (child.pid) await shutDown(child.pid, log);
       rmSync(ownerFile, { force: true });
       if (options.ephemeral) rmSync(clusterDir, { recursive: true, force: true });

@@ -146,8 +146,10 @@ export function isSystemEvent(streamName: string, type: string): boolean {
 }
 
 /** The exact port semantics, applied to every event whatever the server filtered. */
-export function matchesFilter(streamName: string, type: string, filter: EventFilter | undefined): boolean {
+export function matchesFilter(streamName: string, type: string, filter: EventFilter | undefined, data?: unknown): boolean {
   if (isSystemEvent(streamName, type)) return false;
+  // The server has no such index: the events are scanned, but another tenant's are never returned (nor opened).
+  if (filter?.organizationId !== undefined && (data as { organizationId?: unknown } | undefined)?.organizationId !== filter.organizationId) return false;
   if (filter?.eventTypes !== undefined && !filter.eventTypes.includes(type)) return false;
   if (filter?.categories !== undefined && !filter.categories.includes(categoryOf(streamName))) return false;
   return true;
@@ -312,8 +314,12 @@ export class EventStoreDbStore implements EventStore {
   }
 
   /**
-   * Client 6.x cannot filter a read of $all on the server (only subscriptions take a filter),
-   * so this scans $all in pages and filters here, until maxCount events match or the log ends.
+   * @eventstore/db-client 6.2.1 cannot filter a read of $all on the server: its readAll has no
+   * `filter` option and always sends NoFilter (only subscriptions take one; the successor client,
+   * @kurrent/kurrentdb-client, adds `filter` to readAll). So this scans $all in pages and filters
+   * here, until maxCount events match or the log ends. Only rebuilds and webhook redeliveries
+   * read $all this way; live projections and webhooks follow it with subscribeToAll, which the
+   * server filters.
    */
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const after = options.after ?? START;
@@ -337,7 +343,7 @@ export class EventStoreDbStore implements EventStore {
         // A read of $all starts at its position, inclusively: the event there was already seen.
         if (comparePositions(recorded.position, scanned) <= 0) continue;
         scanned = fromClientPosition(recorded.position);
-        if (!matchesFilter(recorded.streamId, recorded.type, filter)) continue;
+        if (!matchesFilter(recorded.streamId, recorded.type, filter, recorded.data)) continue;
         events.push(toRecordedEvent(resolved)!);
         // Stop on the last wanted event, so the checkpoint is not past events not returned.
         if (maxCount !== undefined && events.length >= maxCount) return { events, checkpoint: scanned };
@@ -361,19 +367,29 @@ export class EventStoreDbStore implements EventStore {
   }
 
   /**
-   * EventStoreDB keeps no index by time, so this scans $all from the start; its log is written in
-   * order, so the first event at or after `time` ends the scan and the one before it is the answer.
+   * EventStoreDB keeps no index by time, but its log is written in time order: read $all backwards
+   * from the end, the first record stored before `time` is the answer, and every record after it
+   * was stored at or after `time`. A replay since a recent time (a webhook redelivery since a date)
+   * reads only what follows it, not the whole log from its start.
    */
   async positionBefore(time: Date): Promise<Position> {
-    let before = START;
+    let from: ReadPosition = END;
+    let seen: ClientPosition | undefined;
     for (;;) {
-      const page = await this.readAll({ after: before, maxCount: this.pageSize });
-      for (const event of page.events) {
-        if (event.createdAt >= time) return before;
-        before = event.position;
+      let read = 0;
+      let older = 0;
+      for await (const resolved of this.client.readAll({ fromPosition: from, direction: BACKWARDS, maxCount: this.pageSize })) {
+        read += 1;
+        const recorded = resolved.event;
+        // A page read from a position may start with the record there, the last of the page before.
+        if (!recorded || (seen !== undefined && comparePositions(recorded.position, seen) >= 0)) continue;
+        older += 1;
+        seen = recorded.position;
+        if (asDate(recorded.created) < time) return fromClientPosition(recorded.position);
       }
-      if (page.events.length < this.pageSize) return page.checkpoint;
-      before = page.checkpoint;
+      // The start of the log reached: nothing was stored before `time`.
+      if (read < this.pageSize || older === 0) return START;
+      from = seen!;
     }
   }
 
@@ -493,7 +509,7 @@ class EventStoreDbSubscription implements Subscription {
           if (comparePositions(position, lastEvent) <= 0) continue;
           lastEvent = position;
           batchCheckpoint = laterOf(batchCheckpoint, position);
-          if (matchesFilter(recorded.streamId, recorded.type, this.options.filter)) events.push(toRecordedEvent(item)!);
+          if (matchesFilter(recorded.streamId, recorded.type, this.options.filter, recorded.data)) events.push(toRecordedEvent(item)!);
         }
         if (events.length === 0 && comparePositions(batchCheckpoint, checkpoint) <= 0) continue;
 

@@ -60,6 +60,13 @@ export interface EventFilter {
   eventTypes?: readonly string[];
   /** Only streams of these categories (the part of the stream name before the first '-'). */
   categories?: readonly string[];
+  /**
+   * Only events whose data names this organization (`data.organizationId`, which every event of
+   * a tenant-owned aggregate carries): a tenant's own events, without reading another tenant's.
+   * PostgreSQL reads them through an index of their own, so a page holds this tenant's events
+   * only and its size bounds what is read.
+   */
+  organizationId?: string;
 }
 
 export interface ReadAllOptions {

@@ -322,7 +322,8 @@ export class PostgresEventStore implements EventStore {
   private async readBelow(horizon: 'fresh' | 'known', after: Position, filter: EventFilter | undefined, maxCount: number | undefined): Promise<PageResult & { scanned: number }> {
     const eventTypes = filter?.eventTypes;
     const categories = filter?.categories;
-    const shape = { eventTypes: eventTypes !== undefined, categories: categories !== undefined, limit: maxCount !== undefined, horizon };
+    const organizationId = filter?.organizationId;
+    const shape = { eventTypes: eventTypes !== undefined, categories: categories !== undefined, organization: organizationId !== undefined, limit: maxCount !== undefined, horizon };
     const bindings: Knex.RawBinding[] = [];
     if (eventTypes !== undefined) bindings.push([...eventTypes]);
     if (categories !== undefined) bindings.push([...categories]);
@@ -331,6 +332,7 @@ export class PostgresEventStore implements EventStore {
     const known = this.knownHorizon;
     if (horizon === 'known') bindings.push(known.toString());
     bindings.push(after.commit.toString(), after.prepare.toString());
+    if (organizationId !== undefined) bindings.push(organizationId);
     if (maxCount !== undefined) bindings.push(maxCount);
 
     // A prepared statement per shape and connection: planning the page's statement took a third

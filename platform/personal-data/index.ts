@@ -5,6 +5,7 @@ import { SubjectKeys } from './subject-keys.ts';
 
 export { ERASED, ERASED_SUBJECT, documentSubject, subjectId, type PersonalDataRule } from './rules.ts';
 export { SUBJECTS_METADATA, withPersonalData } from './store.ts';
+export { openFields, sealFields } from './sealed-fields.ts';
 export { PERSONAL_DATA_ERASED, eraseSubject, type PersonalDataErased } from './erase.ts';
 export { personalDataMigrations } from './migrations.ts';
 

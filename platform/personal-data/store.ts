@@ -34,7 +34,7 @@ export function parse(value: unknown) {
 }
 
 /** The sealed field's plain JSON. */
-function decipher(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof parse>>): string {
+export function decipher(key: Buffer, field: string, sealed: NonNullable<ReturnType<typeof parse>>): string {
   const aes = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64url'));
   aes.setAAD(Buffer.from(`${sealed.keyId}.${field}`));
   aes.setAuthTag(Buffer.from(sealed.tag, 'base64url'));

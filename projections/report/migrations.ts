@@ -131,4 +131,14 @@ export const reportMigrations: Migration[] = [
       await knex.raw('alter table report_reports alter column score type integer using round(score)::integer');
     },
   },
+  {
+    // A report's product: the product of the proposal it was run for ({id, key, name}), from ReportRequested.
+    name: '202611290500_report_product',
+    async up(knex) {
+      await knex.schema.alterTable('report_reports', (t) => t.jsonb('product'));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('report_reports', (t) => t.dropColumn('product'));
+    },
+  },
 ];

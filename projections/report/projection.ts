@@ -19,7 +19,7 @@ import { eraseSectionOpinions, writeSectionOpinions } from './opinions.ts';
 export const REPORT_PROJECTION = 'report';
 export const REPORT_TABLES = ['report_reports', 'report_sections', 'report_decisions'] as const;
 
-const REPORT_JSON = ['steps', 'integration_types', 'exports'] as const;
+const REPORT_JSON = ['steps', 'integration_types', 'exports', 'product'] as const;
 const REPORT_TIMES = ['finalized_at', 'created_at', 'updated_at'] as const;
 const SECTION_JSON = ['details', 'selected_integrations', 'errors'] as const;
 

@@ -42,6 +42,11 @@ export async function findSection(
 }
 
 /** The export files of every report about one person (erasure deletes them: they print the person's data). */
+/** The ids of the reports of a subject (a person as one organization holds them). */
+export async function reportIdsOfSubject(db: Knex, subjectId: string): Promise<string[]> {
+  return (await db('report_reports').where({ subject_id: subjectId }).select('id')).map((row: { id: string }) => row.id);
+}
+
 export async function exportBlobIdsOfSubject(db: Knex, subjectId: string): Promise<string[]> {
   const rows: Array<{ exports: ReportRow['exports'] }> = await db('report_reports').where({ subject_id: subjectId }).select('exports');
   return rows.flatMap(({ exports }) => [exports.pdf?.blobId, exports.xlsx?.blobId].filter((id): id is string => !!id));

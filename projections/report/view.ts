@@ -1,4 +1,4 @@
-import type { ExportFormat, ReportEvent } from '../../domain/report/events.ts';
+import type { ExportFormat, ReportEvent, ReportProduct } from '../../domain/report/events.ts';
 import { SECTION_TYPES, isSourceSectionType, type SectionType } from '../../domain/report/sections.ts';
 import { ERASED } from '../../platform/personal-data/index.ts';
 import type { OpinionRecord } from './opinions.ts';
@@ -58,6 +58,8 @@ export interface ReportRow {
   integration_types: string[];
   verified: boolean;
   exports: Exports;
+  /** The product of the proposal the report belongs to (ReportProduct), null for a report of no proposal. */
+  product: ReportProduct | null;
   /** Opinions were asked for its sections (projections/report/opinions.ts). */
   parecer_enabled: boolean;
   created_at: string;
@@ -169,6 +171,7 @@ export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequeste
     integration_types: [],
     verified: false,
     exports: { pdf: null, xlsx: null, failures: {} },
+    product: d.product ?? null,
     parecer_enabled: false,
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,

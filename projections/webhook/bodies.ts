@@ -36,6 +36,27 @@ export const insertKeptBodies = (condition = 'true') => `insert into webhook_del
   select k.event_id, k.kind, k.body from jsonb_to_recordset(?::jsonb) as k(event_id text, kind text, body text) where ${condition}
   on conflict (event_id, kind) do nothing`;
 
+/** What a kept body (or a delivery's own) reads once its event's person was erased: valid JSON, nothing personal. */
+const ERASED_BODY = '{"erased":true}';
+
+/**
+ * LGPD erasure: the bodies of every delivery of the events sealed for `subjectId` (their
+ * metadata's personalDataSubjects; PostgreSQL adapter) were built from the person's data in
+ * clear and kept for redelivery: they are replaced by ERASED_BODY (a named one keeps its id).
+ * A delivery still pending is then sent with it. The events are found by a scan of the log: an
+ * erasure is rare, and an index on the subjects would cost every append.
+ */
+export async function eraseDeliveryBodiesOfSubject(db: Knex, subjectId: string): Promise<number> {
+  const events = `select event_id::text as event_id from events where metadata->'personalDataSubjects' @> jsonb_build_array(?::text)`;
+  const kept = await db.raw(`update webhook_delivery_bodies set body = ? where event_id in (${events}) and body <> ?`, [ERASED_BODY, subjectId, ERASED_BODY]);
+  const own = await db.raw(
+    `update webhook_deliveries set body = case when family = 'named' then json_build_object('id', id, 'erased', true)::text else ? end
+     where body is not null and event_id in (${events})`,
+    [ERASED_BODY, subjectId],
+  );
+  return (kept.rowCount ?? 0) + (own.rowCount ?? 0);
+}
+
 /** The bodies of these deliveries as they are sent. */
 export async function deliveryBodies(db: Knex, ids: string[]): Promise<Map<string, string>> {
   const result = await db.raw(`select d.id, ${DELIVERY_BODY} as body from webhook_deliveries d ${BODY_JOIN} where d.id = any(?)`, [ids]);

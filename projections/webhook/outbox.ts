@@ -63,7 +63,7 @@ export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent, organiz
   return (target) => {
     const id = deliveryIdOf(target.id, event.id);
     if (target.family === 'legacy') {
-      const body = legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.data });
+      const body = legacyBody({ organizationId, webhookType: target.legacy_type!, data: routed.legacyData ?? routed.data });
       return delivery(target, id, target.legacy_type!, body, { kind: target.legacy_type!, body });
     }
     template ??= namedBodyTemplate({ event: routed.publicName, occurredAt, organizationId, data: routed.data });

@@ -61,6 +61,19 @@ test('an amount or a risk beyond the committee needs a higher alçada: REQUIRES_
   assert.is(beyond.finalRecommendation, 'REQUIRES_ALCADA');
 });
 
+test('a CRITICAL red flag turns an APPROVED chair into REQUIRES_ALCADA in code, even where the table would let the committee decide', () => {
+  const settingsCoveringCritical = { ...settings, alcadas: [{ level: 'N1', maxAmountCents: 500_000_000, maxRiskLevel: 'CRITICAL' as const }], committeeMaxLevel: 'N1' };
+  const events = deliberated({}, { settings: settingsCoveringCritical });
+  const critical = { ...opinion('compliance', 8, 'APPROVE'), redFlags: [{ severity: 'CRITICAL' as const, label: 'Sanções', detail: 'Registro em lista de sanções.' }] };
+  const flagged = events.map((e) => (e.type === 'AgentOpinionRecorded' && e.data.opinion.agent === 'compliance' ? { ...e, data: { ...e.data, opinion: critical } } : e));
+  const data = finished(given(deliberationDecider, flagged).when(finishCommand()).decided());
+  assert.is(data.riskLevel, 'CRITICAL');
+  assert.is(data.synthesis.alcadaLevel, 'N1', 'the table alone would let the committee decide');
+  assert.is(data.finalRecommendation, 'REQUIRES_ALCADA');
+  const rejected = finished(given(deliberationDecider, flagged).when(finishCommand({ decision: 'REJECTED' })).decided());
+  assert.is(rejected.finalRecommendation, 'REJECTED', 'a rejection stands');
+});
+
 test('without a requested amount the alçada reads the limit the chair reviewed; NEEDS_INFO is never escalated', () => {
   const data = finished(given(deliberationDecider, all({}, { requestedAmountCents: null })).when(finishCommand({ limitReview: { ...chair().limitReview, limite: 100_000 } })).decided());
   assert.is(data.amountCents, 10_000_000);

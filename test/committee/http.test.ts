@@ -38,7 +38,7 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.equal(byAgent.compliance.sectionsSeen, ['SANCTIONS', 'MEDIA_EXPOSURE']);
   assert.equal(byAgent.comportamental.sectionsSeen, ['SCR', 'PEFIN', 'PROTESTS']);
   assert.is(byAgent.juridico.agentLabel, 'Jurídico');
-  assert.is(deliberation.webSearchRequests, 1);
+  assert.is(deliberation.webSearchRequests, 0, 'no search engine configured: nothing searched (test/committee/web-search.test.ts searches)');
   assert.is(deliberation.customPrompts, false);
   assert.equal(Object.keys(deliberation.promptVersionsByAgent).length, 8);
   assert.is(deliberation.promptVersionsByAgent.chair.orgVersion, null);

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { askAuthorization, connectMcp, exchangeCode, MemoryOAuthClient } from '../support/mcp.ts';
+import { suiteNeeding } from '../support/system-tools.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'console');
@@ -24,7 +24,9 @@ interface Ctx {
   page: Page;
   policyName: string;
 }
-const test = suite<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential, an MCP agent authorized');
+const test = suiteNeeding<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential, an MCP agent authorized', [
+  { command: CHROMIUM, install: 'apt-get install -y chromium, or set CHROMIUM_PATH' },
+]);
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp({ SOURCE_TIMEOUT_MS: '2500' });
@@ -195,5 +197,4 @@ test('authorize an MCP agent: the consent page, then back to the agent\'s loopba
   }
 });
 
-if (existsSync(CHROMIUM) || process.env.CI) test.run();
-else console.log(`console browser tests skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+test.run();

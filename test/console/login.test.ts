@@ -16,7 +16,8 @@ const EMAIL = 'ana.analista@banco.example';
 const PASSWORD = 'correct horse battery';
 
 test.before(async (ctx) => {
-  ctx.app = await startTestApp({ AUTH_FAILURES_BEFORE_LOCK: '3', AUTH_LOCK_SECONDS: '60' });
+  // TRUST_PROXY: the https test below comes as through a proxy (X-Forwarded-Proto).
+  ctx.app = await startTestApp({ AUTH_FAILURES_BEFORE_LOCK: '3', AUTH_LOCK_SECONDS: '60', TRUST_PROXY: '1' });
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
   await giveLogin(ctx.app, ctx.tenant.userId, EMAIL, PASSWORD);
   ctx.other = await provisionTenant(ctx.app, { name: 'Outra Financeira' });

@@ -11,6 +11,7 @@ interface Ctx {
   app: TestApp;
   tenant: TestTenant;
   policyId: string;
+  reportIds: string[];
   browser: ConsoleBrowser;
 }
 const test = suite<Ctx>('console: credit policies (versions side by side, a backtest of a draft over past reports, saving a version)');
@@ -21,9 +22,11 @@ test.before(async (ctx) => {
   ctx.app = await startTestApp();
   ({ tenant: ctx.tenant, browser: ctx.browser } = await signedInTenant(ctx.app, { name: 'Banco Exemplo', email: 'ana@banco.example', password: 'uma senha bem longa' }));
   ctx.policyId = (await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.tenant.token, body: DEMO_CNPJ_POLICY })).body.id;
+  ctx.reportIds = [];
   for (const document of DOCUMENTS) {
     const created = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document, type: 'cnpj', policyId: ctx.policyId } });
     await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
+    ctx.reportIds.push(created.body.id);
   }
 });
 test.after(async (ctx) => {
@@ -48,6 +51,18 @@ test('backtest: a stricter approval cut-off moves the approved report to manual 
   assert.ok(reply.text.includes('>11222333000181</a>'), 'the report that would change is listed');
   assert.ok(reply.text.includes('&#34;approveFrom&#34;:1500'), 'the draft stays in the form');
   assert.is(await eventCount(ctx), before, 'a backtest writes nothing');
+});
+
+test("backtest after an analyst's decision: \"before\" is still the policy's own decision, not the analyst's", async (ctx) => {
+  // The Pefin report: MANUAL_ANALYSIS by the policy, then approved by an analyst.
+  const analysis = await ctx.app.call('POST', '/report/analyze', { token: ctx.tenant.token, body: { id: ctx.reportIds[2], approved: true, commentary: 'Pefin quitado.' } });
+  assert.is(analysis.status, 200);
+  const edit = `/console/politicas/${ctx.policyId}/editar`;
+  const draft = draftWith((p) => ({ ...p, score: { ...p.score, max: 2000, approveFrom: 1500 } }));
+  const reply = await ctx.browser.post(`/console/politicas/${ctx.policyId}/backtest`, { politica: draft, limite: '50', csrf: await ctx.browser.csrfOf(edit) });
+  // Compared with the analyst's APPROVED, the draft's MANUAL_ANALYSIS would count as a second change.
+  assert.ok(reply.text.includes('1 de 3 decisões mudariam'), reply.text.slice(reply.text.indexOf('Backtest'), reply.text.indexOf('Backtest') + 300));
+  assert.not.ok(reply.text.includes('>10000002000134</a>'), 'the report the analyst approved is not listed as changing');
 });
 
 test('a draft the API would refuse comes back on the form with the API\'s message', async (ctx) => {

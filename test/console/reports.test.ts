@@ -39,7 +39,7 @@ function firstLiveEvent(ctx: Ctx, reportId: string, headers: Record<string, stri
       let text = '';
       incoming.on('data', (chunk: Buffer) => {
         text += chunk.toString();
-        if (/\n\n(id:[^]*?\n\n)/.test(text) || incoming.statusCode !== 200) {
+        if (/\n\n(id:[\s\S]*?\n\n)/.test(text) || incoming.statusCode !== 200) {
           incoming.destroy();
           resolve({ status: incoming.statusCode!, type: String(incoming.headers['content-type']), text });
         }

@@ -42,10 +42,12 @@ const create = async (extra: Record<string, unknown>) => {
   assert.is(reply.status, 201, JSON.stringify(reply.body));
   return reply.body.id as string;
 };
+const CORRESPONDENT = 'c9'.repeat(12);
+const AGENT = 'a1'.repeat(12);
 const offer = { rateBpsYear: 2400, model: 'PRICE' as const, validUntil: '2099-01-01T00:00:00.000Z' };
 
 test('field rules: CHANNEL origin, last firm value, last chosen value, latest decision, first analyzed/pre-approved/firm times, last chosen time', async () => {
-  const id = await create({ origin: 'CHANNEL', correspondentId: 'corr-9', agentId: 'ag-1', portfolioId });
+  const id = await create({ origin: 'CHANNEL', correspondentId: CORRESPONDENT, agentId: AGENT, portfolioId });
   const step = { organizationId: tenant.organizationId, proposalId: id, executionId: 'e00000000000000000000001' };
   await startAnalysis(app.app, { ...step, kind: 'REPORT', targetId: 'f00000000000000000000001', at: '2026-03-01T10:00:00.000Z' });
   await recordDecision(app.app, { ...step, decision: 'APPROVED', step: null, at: '2026-03-01T11:00:00.000Z' });
@@ -77,8 +79,8 @@ test('field rules: CHANNEL origin, last firm value, last chosen value, latest de
     name: 'Maria',
     entityType: 'PERSON',
     origin: 'CHANNEL',
-    correspondentId: 'corr-9',
-    agentId: 'ag-1',
+    correspondentId: CORRESPONDENT,
+    agentId: AGENT,
     productKey: 'credito-pessoal',
     productName: 'Crédito pessoal',
     portfolioName: 'Varejo',
@@ -105,6 +107,8 @@ test('the shared 400 texts, the format parameter, another tenant sees nothing', 
   assert.equal((await get('/v1/proposals/dashboard/rows?from=ontem')).body, { code: 400, message: Messages.dashboardBadFrom });
   assert.equal((await get('/v1/proposals/dashboard/rows?from=2025-01-01&to=2026-06-01')).body, { code: 400, message: Messages.dashboardMaxPeriod });
   assert.equal((await get('/v1/proposals/dashboard/rows?status=OPEN&origin=FAX')).body, { code: 400, message: DashboardMessages.badOrigin });
+  assert.equal((await get('/v1/proposals/dashboard/rows?correspondentId=not-an-id')).body, { code: 400, message: DashboardMessages.badCorrespondent });
+  assert.equal((await get('/v1/proposals/dashboard/rows?agentId=not-an-id')).body, { code: 400, message: DashboardMessages.badAgent });
   assert.equal((await get('/v1/proposals/dashboard/rows?format=pdf')).body.code, 400);
   const other = await provisionTenant(app, { name: 'Other' });
   assert.equal((await get('/v1/proposals/dashboard/rows', other.token)).body.rows, []);

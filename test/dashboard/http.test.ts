@@ -5,7 +5,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedPortfolio, seedProduct } from '../support/catalog.ts';
 import { provisionTenant, serviceWithTenant } from '../support/identity.ts';
-import { NOW, dashboardSet, seedProposals } from './seed.ts';
+import { A2, C1, C2, NOW, dashboardSet, seedProposals } from './seed.ts';
 
 const test = suite('management dashboard: every block against a hand-computed set');
 let app: TestApp;
@@ -79,7 +79,7 @@ test('funnel: stages reached, requested value through stage 2, offered from stag
 test('breakdown by correspondent: null key group, most received first, 12 weeks received', async () => {
   const { breakdown } = await get(PERIOD);
   assert.is(breakdown.dim, 'correspondent');
-  assert.equal(breakdown.rows.map((r: any) => [r.key, r.label, r.cur.received, r.prev.received]), [['c1', null, 3, 1], ['c2', null, 3, 1], [null, null, 2, 0]]);
+  assert.equal(breakdown.rows.map((r: any) => [r.key, r.label, r.cur.received, r.prev.received]), [[C1, null, 3, 1], [C2, null, 3, 1], [null, null, 2, 0]]);
   const [c1, c2, none] = breakdown.rows;
   assert.equal(c1.cur, { received: 3, requestedCents: 2_200_000, approvalRate: 1, issuedOfferedCents: 800_000, ticketCents: 733_333, timeToOfferDays: 5, conversion: 0.3333, openNow: 0, outOfSla: 0 });
   assert.equal(c2.cur, { received: 3, requestedCents: 1_200_000, approvalRate: 1, issuedOfferedCents: 0, ticketCents: 400_000, timeToOfferDays: 0, conversion: 0, openNow: 2, outOfSla: 1 });
@@ -122,7 +122,7 @@ test('aging: open now whatever the period, by days in the current state; the fiv
     { status: 'WAITING_CUSTOMER', slaDays: 7, upTo2: 1, upTo7: 0, over7: 0, total: 1, outOfSla: 0 },
   ]);
   assert.equal(aging.oldest.map((p: any) => [p.name, p.days, p.status]), [['P4', 14, 'IN_ANALYSIS'], ['P6', 6, 'WAITING_OPERATOR'], ['P5', 1, 'WAITING_CUSTOMER']]);
-  assert.equal(aging.oldest[0], { id: ids.P4, name: 'P4', document: '12345678909', status: 'IN_ANALYSIS', days: 14, correspondentId: 'c2', origin: 'OPERATOR' });
+  assert.equal(aging.oldest[0], { id: ids.P4, name: 'P4', document: '12345678909', status: 'IN_ANALYSIS', days: 14, correspondentId: C2, origin: 'OPERATOR' });
   const draft = await get(`${PERIOD}&sla=DRAFT:3`);
   assert.equal(draft.aging.rows[0], { status: 'DRAFT', slaDays: 3, upTo2: 1, upTo7: 0, over7: 2, total: 3, outOfSla: 2 });
   assert.equal(draft.aging.oldest.map((p: any) => p.name), ['P10', 'P2', 'P4', 'P6', 'P9']);
@@ -135,13 +135,13 @@ test('filters: CHANNEL only as CHANNEL, lists, status; compare=false zeroes prev
   assert.is((await get(`${PERIOD}&origin=CHANNEL`)).kpis.cur.received, 1);
   const api = await get(`${PERIOD}&origin=API`);
   assert.equal([api.kpis.cur.received, api.kpis.prev.received], [3, 2], 'P1 is CHANNEL, not API');
-  const c1 = await get(`${PERIOD}&correspondentId=c1,c9&compare=false`);
+  const c1 = await get(`${PERIOD}&correspondentId=${C1},${'c9'.repeat(12)}&compare=false`);
   assert.equal([c1.kpis.cur.received, c1.kpis.prev, c1.funnel.prev[0].count, c1.weekly.prev.received], [3, { received: 0, requestedCents: 0, approvalRate: 0, issuedOfferedCents: 0, ticketCents: 0, timeToOfferDays: 0, conversion: 0, openNow: 0, outOfSla: 0 }, 0, weeks12([])]);
   const rejected = await get(`${PERIOD}&status=REJECTED,CANCELED`);
   assert.equal([rejected.kpis.cur.received, rejected.kpis.cur.openNow, rejected.aging.rows.map((r: any) => r.total)], [2, 0, [0, 0, 0]]);
   const company = await get(`${PERIOD}&entityType=COMPANY&productKey=capital-giro`);
   assert.equal([company.kpis.cur.received, company.mix.length], [1, 1]);
-  assert.is((await get(`${PERIOD}&agentId=a2`)).kpis.cur.received, 3);
+  assert.is((await get(`${PERIOD}&agentId=${A2}`)).kpis.cur.received, 3);
 });
 
 test('the rollups and the facts agree: a filter that keeps everything, and a boundary inside a day', async () => {
@@ -171,7 +171,10 @@ test('400 texts of every parameter', async () => {
     ['compare=talvez', DashboardMessages.badCompare],
     ['origin=API,LOJA', DashboardMessages.badOrigin],
     [`correspondentId=${'x'.repeat(2001)}`, DashboardMessages.badCorrespondent],
+    ['correspondentId=not-an-id', DashboardMessages.badCorrespondent],
+    [`correspondentId=${C1},c1`, DashboardMessages.badCorrespondent],
     [`agentId=${'a,'.repeat(1001)}`, DashboardMessages.badAgent],
+    ['agentId=not-an-id', DashboardMessages.badAgent],
     ['productKey=NÃO', Messages.invalidProduct],
     ['portfolioId=abc', DashboardMessages.badPortfolio],
     ['entityType=PJ', DashboardMessages.badEntityType],

@@ -372,6 +372,25 @@ test('readAll with a filter scans on; the checkpoint is the last position scanne
   assert.equal(empty, { events: [], checkpoint: pos(3n) });
 });
 
+test('positionBefore reads $all backwards from the end and stops at the first record stored before the time', async () => {
+  // One record a minute, system records included: the log is in time order.
+  const minute = (n: bigint) => new Date(Date.UTC(2026, 10, 29, 12, Number(n)));
+  const log = sampleLog().map((r) => resolvedEvent(r.event!.streamId, r.event!.type, r.event!.position.commit, { created: minute(r.event!.position.commit) }));
+  const client = new FakeClient(log);
+  const store = storeOver(client, { readPageSize: 2 });
+
+  assert.equal(await store.positionBefore(minute(8n)), pos(7n), 'the record just before the first one at or after the time');
+  assert.equal(client.reads.length, 1, 'a recent time reads one page, from the end');
+  assert.equal([client.reads[0]!.fromPosition, client.reads[0]!.direction], ['end', 'backwards']);
+
+  client.reads.length = 0;
+  assert.equal(await store.positionBefore(minute(4n)), pos(3n), 'paged backwards past a system record');
+  assert.ok(client.reads.every((read) => read.direction === 'backwards'));
+  assert.equal(await store.positionBefore(new Date(Date.UTC(2027, 0, 1))), pos(8n), 'nothing that recent: the head');
+  assert.equal(await store.positionBefore(minute(1n)), START, 'nothing that old: the start');
+  assert.equal(await storeOver(new FakeClient([])).positionBefore(minute(1n)), START);
+});
+
 test('headPosition is the last record of $all, START when empty', async () => {
   assert.equal(await storeOver(new FakeClient(sampleLog())).headPosition(), pos(8n));
   assert.equal(await storeOver(new FakeClient([])).headPosition(), START);

@@ -124,7 +124,7 @@ pgOnly('a reader behind a horizon it found earlier reads up to it without lookin
   const statements = sent.flatMap((s) => (s.name?.startsWith(READ_ALL_STATEMENT) ? [s.name] : []));
   await reader.close();
   assert.equal(page.events.map((e) => e.type), ['A', 'B', 'C']);
-  const shape = { eventTypes: false, categories: true, limit: false } as const;
+  const shape = { eventTypes: false, categories: true, organization: false, limit: false } as const;
   assert.equal(statements, [readAllStatementName({ ...shape, horizon: 'known' }), readAllStatementName({ ...shape, horizon: 'fresh' })]);
 });
 

@@ -190,6 +190,36 @@ test('a client still sending an oversized request reads its 431: the connection 
   assert.equal(JSON.parse(outcome.reply.slice(outcome.reply.indexOf('\r\n\r\n') + 4)), { code: 431, message: Messages.headersTooLarge });
 });
 
+test('a body past the limit, sent whole by a real client, reads its 413 every time: the connection is never reset under it', async () => {
+  // 24 MB, far past BODY_LIMIT (1 MB): the client is still writing when the refusal is decided.
+  const body = Buffer.from(JSON.stringify({ name: 'x'.repeat(24 * 1024 * 1024) }));
+  const expected = { code: 413, message: Messages.bodyTooLarge };
+  for (let i = 0; i < 4; i++) {
+    const declared = await send('POST', '/credit-policy/policy', body, { 'content-type': 'application/json' });
+    assert.equal([declared.status, declared.body], [413, expected], `Content-Length, try ${i + 1}`);
+    const chunked = await send('POST', '/credit-policy/policy', body, { 'content-type': 'application/json' }, { chunked: true });
+    assert.equal([chunked.status, chunked.body], [413, expected], `chunked, try ${i + 1}`);
+    const reply = await fetch(`${app.url}/credit-policy/policy`, { method: 'POST', body, headers: { authorization: `Bearer ${tenant.token}`, 'content-type': 'application/json' } });
+    assert.equal([reply.status, await reply.json()], [413, expected], `fetch, try ${i + 1}`);
+    // A client that reads only once its whole request is out (Python's http.client does): a
+    // connection closed under it with its bytes unread is reset, and the reset drops the answer.
+    const late = await new Promise<{ reply: string; error: string | null }>((resolve) => {
+      const socket = connect({ port: Number(new URL(app.url).port), host: '127.0.0.1' });
+      socket.pause();
+      let text = '';
+      let error: string | null = null;
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+      socket.on('close', () => resolve({ reply: text, error }));
+      socket.write(`POST /credit-policy/policy HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tenant.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body, () => socket.resume());
+    });
+    assert.is(late.error, null, `write then read, try ${i + 1}: no reset`);
+    assert.match(late.reply, /^HTTP\/1\.1 413 /);
+    assert.equal(JSON.parse(late.reply.slice(late.reply.indexOf('\r\n\r\n') + 4)), expected);
+  }
+});
+
 test('every number a route takes, in its path, query or body, has a range', () => {
   const unbounded: string[] = [];
   for (const spec of routeTables.flatMap((table) => table.routes)) {

@@ -11,10 +11,12 @@ import { waitForReport } from '../support/report.ts';
 
 /**
  * Every operation of /openapi.json, over real HTTP, with random headers, path params, queries
- * and bodies: no reply is a 5xx, every error is `{code, message}` with code = status, and a 4xx
- * appends no event. FUZZ_SEED replays a run; FUZZ_RUNS sets the requests per operation.
+ * and bodies: no reply is a 5xx, every error is `{code, message}` with code = status and a
+ * non-blank message, and a 4xx appends no event. The seed is printed at the start; FUZZ_SEED
+ * replays a run; FUZZ_RUNS sets the requests per operation.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+console.log(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED} npx tsx scripts/test.ts foundation/fuzz)`);
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 12);
 const SETTLE_TIMEOUT_MS = 120_000;
 
@@ -175,7 +177,7 @@ function shapedBy(schema: Schema, depth: number): fc.Arbitrary<unknown> {
 
 /** A body each write route accepts, so that a mutation of it reaches the handler's own checks. */
 function acceptedBody(operation: Operation): unknown {
-  const key = `${operation.method} ${operation.path.replace(/\{[^}]+\}/g, '{}')}`;
+  const key = `${operation.method} ${operation.path.replace(/\{[^{}]+\}/g, '{}')}`;
   const bodies: Record<string, unknown> = {
     'POST /credit-policy/policy': DEMO_CPF_POLICY,
     'PUT /credit-policy/policy/{}': { ...DEMO_CPF_POLICY, name: 'Editada' },
@@ -285,11 +287,16 @@ function attemptFor(operation: Operation): fc.Arbitrary<Attempt> {
     { requiredKeys: [] },
   );
   const extraQuery = mostly('', 12, '&a=1&a=2', '&%00=%00', '&details=maybe&details=true', `&q=${'x'.repeat(20_000)}`);
+  // A declared parameter given twice reaches the route as a list, which its schema never names.
+  const repeated = operation.queryParams.length
+    ? fc.option(fc.tuple(fc.constantFrom(...operation.queryParams.map((p) => p.name)), paramText()).map(([name, value]) => `&${name}=${value}&${name}=${value}`), { freq: 4 })
+    : fc.constant(null);
   return fc
     .record({
       pathValues: operation.pathParams.length ? pathValues : fc.constant([] as string[]),
       query,
       extraQuery,
+      repeated,
       value: bodyFor(operation),
       form: bodyForms,
       deepLevels: fc.integer({ min: 65, max: 100_000 }),
@@ -306,7 +313,8 @@ function attemptFor(operation: Operation): fc.Arbitrary<Attempt> {
       const search = Object.entries(r.query)
         .map(([k, v]) => `${k}=${v}`)
         .join('&');
-      if (search || r.extraQuery) path += `?${search}${r.extraQuery}`;
+      const extra = `${r.extraQuery}${r.repeated ?? ''}`;
+      if (search || extra) path += `?${search}${extra}`;
 
       const headers: Record<string, string> = {};
       if (r.authorization === 'valid') headers.authorization = 'Bearer VALID';
@@ -389,7 +397,7 @@ async function check(attempt: Attempt, seen: Map<number, number>): Promise<void>
     assert.match(reply.contentType, /^application\/json/, `not JSON: ${where}`);
     const body = JSON.parse(reply.text);
     assert.is(body.code, reply.status, `code is not the status: ${where}`);
-    assert.ok(typeof body.message === 'string' && body.message.length > 0, `no message: ${where}`);
+    assert.ok(typeof body.message === 'string' && body.message.trim().length > 0, `no message: ${where}`);
     const after = await eventCount();
     if (after !== before) {
       const appended = await app.database.knex('events').orderBy('global_position', 'desc').limit(after - before).select('event_type', 'stream_name');

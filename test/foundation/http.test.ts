@@ -43,6 +43,8 @@ const probe: RouteTable = {
   ],
 };
 
+const OPS = 'ops-token-for-the-http-skeleton-test-0001';
+
 interface Ctx {
   database: TestDatabase;
   store: PostgresEventStore;
@@ -54,7 +56,7 @@ const test = suite<Ctx>('http skeleton');
 test.before(async (ctx) => {
   ctx.database = await createTestDatabase();
   ctx.store = new PostgresEventStore(ctx.database.knex);
-  const config = loadConfig({ DATABASE_URL: ctx.database.url, BODY_LIMIT: '2kb', JWT_SECRET: 'x'.repeat(40), LOG_LEVEL: 'fatal' });
+  const config = loadConfig({ DATABASE_URL: ctx.database.url, BODY_LIMIT: '2kb', JWT_SECRET: 'x'.repeat(40), LOG_LEVEL: 'fatal', OPS_TOKEN: OPS });
   const log = bunyan.createLogger({ name: 'test', level: 'fatal' });
   const app = buildContext(config, log, { db: ctx.database.knex, store: ctx.store });
   ctx.server = createServer(createHttpApp(app, [probe], ['never-ran']).callback());
@@ -105,8 +107,14 @@ test('health, readiness and the request id', async ({ url }) => {
   const health = await call(`${url}/health`, 'GET', undefined, { 'x-request-id': 'abc-123' });
   assert.is(health.status, 200);
   assert.is(health.headers.get('x-request-id'), 'abc-123');
-  const ready = await call(`${url}/ready`, 'GET');
+  const anyone = await call(`${url}/ready`, 'GET');
+  assert.equal([anyone.status, anyone.body], [200, { status: 'ready' }], 'no checkpoint, lag or timeout without the operators\' credential');
+  for (const authorization of ['Bearer wrong-token-of-the-same-kind-000000', `Bearer ${OPS}x`, OPS]) {
+    assert.equal((await call(`${url}/ready`, 'GET', undefined, { authorization })).body, { status: 'ready' }, authorization);
+  }
+  const ready = await call(`${url}/ready`, 'GET', undefined, { authorization: `Bearer ${OPS}` });
   assert.is(ready.status, 200);
+  assert.is(ready.body.status, 'ready');
   assert.is(ready.body.database, 'ok');
   assert.is(ready.body.eventStore, 'ok');
   assert.equal(ready.body.projections['never-ran'], { checkpoint: null, caughtUp: true, lagSeconds: 0, parked: 0, stalled: false }, 'an empty store leaves nothing to catch up');

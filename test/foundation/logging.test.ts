@@ -48,7 +48,7 @@ test.after(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-const requestLines = (path: string) => records().filter((r) => r.msg === 'request' && String(r.url).startsWith(path));
+const requestLines = (route: string) => records().filter((r) => r.msg === 'request' && r.route === route);
 
 test('authenticated request lines carry request id, organization and client; tokens and client secrets never appear', async () => {
   const reply = await app.call('GET', '/auth/session', { token: tenant.token, headers: { 'x-request-id': 'req-logging-1' } });
@@ -83,10 +83,44 @@ test('a report logs when its processing starts and finishes; its signed download
   const signature = link.searchParams.get('signature')!;
   const download = await app.call('GET', link.pathname + link.search);
   assert.is(download.status, 200);
-  const line = requestLines(link.pathname).at(-1);
-  assert.ok(line, 'download request line');
-  assert.match(line!.url, /signature=\[REDACTED\]/);
+  const line = requestLines('/report/download/:blobId').at(-1);
+  assert.ok(line, 'download request line: its route template');
+  assert.is(line!.url, undefined, 'no url as sent');
   assert.not.ok(lines.join('\n').includes(signature), 'signature logged');
+});
+
+test('a recipient opening their link, and a search by CPF: the route template and its ids are logged, never the token, the CPF or the texts sent', async () => {
+  const created = await app.call('POST', '/v1/collections', {
+    token: tenant.token,
+    body: {
+      subject: { name: 'Mercado Central Ltda', document: '11.222.333/0001-81' },
+      items: [{ key: 'foto', kind: 'CUSTOM', title: 'Foto da fachada' }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+      send: true,
+    },
+  });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const [link] = created.body.links;
+  const page = await app.call('GET', `/c/${link.token}`, { headers: { 'x-request-id': 'req-logging-link' } });
+  assert.is(page.status, 200);
+  const line = records().find((r) => r.msg === 'request' && r.requestId === 'req-logging-link');
+  assert.is(line?.route, '/c/:token');
+  const cpf = '52998224725';
+  const search = await app.call('GET', `/v2/report?document=${cpf}`, { token: tenant.token, headers: { 'x-request-id': 'req-logging-cpf' } });
+  assert.is(search.status, 200);
+  assert.is(records().find((r) => r.msg === 'request' && r.requestId === 'req-logging-cpf')?.route, '/v2/report');
+  const detail = await app.call('GET', `/v1/collections/${created.body.id}`, { token: tenant.token, headers: { 'x-request-id': 'req-logging-id' } });
+  assert.is(detail.status, 200);
+  assert.equal(records().find((r) => r.msg === 'request' && r.requestId === 'req-logging-id')?.ids, { id: created.body.id }, 'ids are kept');
+  const unmatched = await app.call('GET', `/c/${link.token}/nowhere/else?cpf=${cpf}`, { headers: { 'x-request-id': 'req-logging-404' } });
+  assert.is(unmatched.status, 404);
+  assert.is(records().find((r) => r.msg === 'request' && r.requestId === 'req-logging-404')?.route, '/c/:value/nowhere/else');
+  // The invitation went to the messaging outbox (no SMTP here): its line names the message, not its text.
+  await eventually(async () => records().some((r) => r.msg === 'message written to the messaging outbox (not sent)'), 10_000, 'outbox line');
+  const text = lines.join('\n');
+  assert.not.ok(text.includes(link.token), 'recipient token logged');
+  assert.not.ok(text.includes(cpf), 'CPF logged');
+  assert.not.ok(text.includes('ana@example.com'), 'address logged');
 });
 
 test('webhook deliveries log when they are made and when they fail; the signing secret never appears', async () => {

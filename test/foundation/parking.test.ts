@@ -114,13 +114,15 @@ runtime('a database that fails is not a reason to park: the batch waits and is a
 runtime.run();
 
 const http = suite('parking: a poisoned report');
+const OPS = 'ops-token-for-the-parking-test-000000001';
+const operator = { headers: { authorization: `Bearer ${OPS}` } };
 let app: TestApp;
 let victim: TestTenant;
 let other: TestTenant;
 const policies = new Map<string, string>();
 
 http.before(async () => {
-  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200', DB_STATEMENT_TIMEOUT_MS: '12345', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '23456', PROJECTION_STALL_SECONDS: '10' });
+  app = await startTestApp({ SOURCE_TIMEOUT_MS: '200', DB_STATEMENT_TIMEOUT_MS: '12345', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '23456', PROJECTION_STALL_SECONDS: '10', OPS_TOKEN: OPS });
   victim = await provisionTenant(app, { name: 'Victim' });
   other = await provisionTenant(app, { name: 'Other' });
   for (const tenant of [victim, other]) {
@@ -170,7 +172,7 @@ http('other tenants go on, the poisoned report answers its failure, /ready and t
   assert.equal(failed.body, { code: 409, message: Messages.reportNotProcessed });
   assert.is((await app.call('GET', `/v2/report/${poisonedId}`, { token: other.token })).status, 404, 'another tenant still sees nothing');
 
-  const ready = await app.call('GET', '/ready');
+  const ready = await app.call('GET', '/ready', operator);
   assert.is(ready.status, 200, 'one parked event stalls nothing');
   assert.is(ready.body.projections.report.parked, 1);
   assert.is(ready.body.projections.report.stalled, false);
@@ -197,7 +199,8 @@ http('a projection that stops advancing while events wait makes /ready answer 50
   await lease().update({ owner: 'silent', token: app.database.knex.raw('token + 1'), expires_at: app.database.knex.raw(`now() + interval '1 hour'`) });
   assert.is((await request(other)).status, 200);
   await waitFor(async () => (await app.call('GET', '/ready')).status === 503, '/ready to turn 503');
-  const stalled = (await app.call('GET', '/ready')).body;
+  assert.equal((await app.call('GET', '/ready')).body, { status: 'not ready' }, 'anyone learns only that');
+  const stalled = (await app.call('GET', '/ready', operator)).body;
   assert.is(stalled.ready, false);
   assert.is(stalled.projections.report.stalled, true);
   assert.ok(stalled.projections.report.lagSeconds > 10, 'the lag is the age of the waiting event');

@@ -34,4 +34,21 @@ test('PDFs sent together are read one after another, each with its own text', as
   assert.ok(second?.text.includes('SEGUNDO') && !second.text.includes('PRIMEIRO'));
 });
 
+test('each owner waits in a queue of its own: a second tenant\'s file goes before the first one\'s backlog', async () => {
+  const reader = new PdfReader({ idleMs: 100, timeoutMs: 60_000 });
+  const finished: string[] = [];
+  // Tenant A sends four at once, tenant B one just after.
+  const pdfs = await Promise.all(['A1', 'A2', 'A3', 'A4', 'B1'].map((name) => pdfWith([name])));
+  await Promise.all(['A1', 'A2', 'A3', 'A4', 'B1'].map((name, i) => reader.read(pdfs[i]!, name[0]).then((r) => finished.push(`${name}:${r?.text.includes(name)}`))));
+  assert.equal(finished, ['A1:true', 'A2:true', 'B1:true', 'A3:true', 'A4:true']);
+});
+
+test('the thread runs within memory limits: a document that exhausts them is unreadable, and the next thread reads again', async () => {
+  const starved = new PdfReader({ idleMs: 100, timeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 } });
+  assert.is(await starved.read(await pdfWith(['SEM MEMORIA'])), null);
+  assert.is(starved.running, false);
+  const reader = new PdfReader({ idleMs: 100, timeoutMs: 60_000 });
+  assert.ok((await reader.read(await pdfWith(['COM MEMORIA'])))?.text.includes('COM MEMORIA'));
+});
+
 test.run();

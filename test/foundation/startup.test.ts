@@ -119,7 +119,7 @@ async function refusedInOneLine(service: ServiceProcess, ...says: RegExp[]): Pro
 }
 
 /**
- * The cluster served on `port`, in one of the two places the README names: DATA_DIR/pg, or
+ * The cluster served on `port`, in one of the two places docs/running.md names: DATA_DIR/pg, or
  * EMBEDDED_PG_SYSTEM_DIR/clusters/<hash> as root when the 'postgres' user cannot reach DATA_DIR.
  */
 function clusterOn(dataDir: string, port: number): { dir: string; postmaster: number } {

@@ -6,7 +6,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import type { TestTenant } from '../support/identity.ts';
-import { askAuthorization, authorizedMcp, consentInBrowser, MemoryOAuthClient } from '../support/mcp.ts';
+import { askAuthorization, authorizedMcp, connectMcp, consentInBrowser, exchangeCode, MemoryOAuthClient } from '../support/mcp.ts';
 
 interface Ctx {
   app: TestApp;
@@ -157,7 +157,7 @@ test('the console lists the authorized agents; revoking one stops its token at o
   const settings = await browser.get('/console/api');
   assert.match(settings.text, 'Agente revogável');
   assert.match(settings.text, `${app.url}/mcp`);
-  const action = new RegExp('<tr><td>Agente revogável</td><td>[^<]*</td><td><form method="post" action="([^"]+)"').exec(settings.text)![1]!;
+  const action = /<tr><td>Agente revogável<\/td><td>[^<]*<\/td><td><form method="post" action="([^"]+)"/.exec(settings.text)![1]!;
   const revoked = await browser.post(action, { csrf: await browser.csrfOf('/console/api') });
   assert.equal([revoked.status, revoked.headers.get('location')], [303, '/console/api#mcp']);
   assert.not.match((await browser.get('/console/api')).text, 'Agente revogável');
@@ -174,6 +174,43 @@ test('the console lists the authorized agents; revoking one stops its token at o
 });
 
 // Last: it uses up this address's registrations for the hour.
+test('a client that registers as "Claude" with a foreign redirect: the consent page says it is not verified and shows the whole redirect URI', async ({ app, browser }) => {
+  const oauth = new MemoryOAuthClient('Claude', 'https://attacker.example/cb?next=%2Fsteal');
+  const authorizationUrl = await askAuthorization(app, oauth);
+  const toInteraction = await browser.get(`${authorizationUrl.pathname}${authorizationUrl.search}`);
+  assert.is(toInteraction.status, 303);
+  const consent = await browser.get(toInteraction.headers.get('location')!);
+  assert.is(consent.status, 200);
+  assert.match(consent.text, /id="nao-verificado"/);
+  assert.match(consent.text, /Aplicativo não verificado/);
+  assert.ok(consent.text.includes('<code id="retorno">https://attacker.example/cb?next=%2Fsteal</code>'), consent.text);
+});
+
+test('oauth_artifacts holds no access token, refresh token or code in clear; the tokens work and refresh', async ({ app, browser }) => {
+  const oauth = new MemoryOAuthClient();
+  const back = await consentInBrowser(browser, await askAuthorization(app, oauth));
+  const code = back.searchParams.get('code')!;
+  await exchangeCode(app, oauth, code);
+  const { access_token: accessToken, refresh_token: refreshToken } = oauth.saved!;
+  const rows = await app.app.db('oauth_artifacts').select('model', 'id', app.app.db.raw('payload::text as payload'));
+  for (const secret of [accessToken, refreshToken!, code]) {
+    assert.not.ok(rows.some((r) => r.id === secret || r.payload.includes(secret)), `${secret.slice(0, 6)}... is stored in clear`);
+  }
+  assert.ok(rows.some((r) => r.model === 'AccessToken' && /^[0-9a-f]{64}$/.test(r.id)), 'kept as its hash');
+  const client = await connectMcp(app, oauth);
+  assert.ok((await client.listTools()).tools.length > 0, 'the access token still opens /mcp');
+  await client.close();
+  const refreshed = await fetch(`${app.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken!, client_id: oauth.information!.client_id }).toString(),
+  });
+  assert.is(refreshed.status, 200, await refreshed.clone().text());
+  const renewed = await refreshed.json();
+  const again = await app.app.db('oauth_artifacts').select('id', app.app.db.raw('payload::text as payload'));
+  assert.not.ok(again.some((r) => r.id === renewed.access_token || r.payload.includes(renewed.access_token)));
+});
+
 test('open registration is bounded per caller address: 429 in the error shape once the hour\'s are used up', async ({ app }) => {
   const register = () =>
     fetch(`${app.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Enxurrada', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }) });

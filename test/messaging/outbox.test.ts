@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { queueMessage } from '../../application/messaging/queue.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { findMessage, messagesOfCollection } from '../../projections/messaging/queries.ts';
@@ -33,12 +34,14 @@ test('without SMTP_URL the e-mail lands in messaging_outbox (to, subject, text, 
     correlation: { collectionId: COLLECTION, recipientId: 'b'.repeat(24) },
     content: { link: 'https://app.example/c/abc', subjectName: 'Davi Lima', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: ['RG'], expiresAt: '2026-12-01T15:00:00.000Z' },
   });
-  const row = await eventually(() => ctx.app.app.db('messaging_outbox').where({ message_id: messageId }).first(), 10_000, 'outbox row');
+  const row = await eventually(async () => (await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId })))[0], 10_000, 'outbox row');
   assert.equal([row.channel, row.to], ['EMAIL', 'davi@example.com']);
   assert.is(row.subject, 'Lembrete: documentos pendentes de Davi Lima para Banco Exemplo');
   assert.match(row.text, /Prazo: até 01\/12\/2026 às 12:00/);
-  assert.match(row.html, /<li>RG<\/li>/);
-  assert.ok(row.created_at instanceof Date);
+  assert.match(row.html!, /<li>RG<\/li>/);
+  assert.ok(row.createdAt instanceof Date);
+  const stored = JSON.stringify(await ctx.app.app.db('messaging_outbox').where({ message_id: messageId }));
+  for (const clear of ['davi@example.com', 'Davi Lima', 'https://app.example/c/abc', 'Prazo']) assert.not.ok(stored.includes(clear), `${clear} is sealed at rest`);
   await eventually(async () => (await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId))?.status === 'SENT');
   const listed = await messagesOfCollection(ctx.app.app.db, ctx.tenant.organizationId, COLLECTION);
   assert.equal(listed.map((m) => [m.messageId, m.template, m.status]), [[messageId, 'COLLECTION_REMINDER', 'SENT']]);

@@ -1,3 +1,4 @@
+import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { queueMessage, type QueueMessageInput } from '../../application/messaging/queue.ts';
@@ -128,7 +129,7 @@ test('BOTH channels: e-mail by SMTP and WhatsApp in the sandbox; a missing e-mai
     return current?.sentChannels.length === 2 ? current : undefined;
   });
   assert.equal([view.status, [...view.sentChannels].sort()], ['SENT', ['EMAIL', 'WHATSAPP']]);
-  const chat = await ctx.app.app.db('messaging_outbox').where({ message_id: messageId, channel: 'WHATSAPP' }).first();
+  const [chat] = await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId, channel: 'WHATSAPP' }));
   assert.is(chat.to, '+5511987654321');
   assert.match(chat.text, /https:\/\/app\.example\/c\/token-/);
 

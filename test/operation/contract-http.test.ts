@@ -1,3 +1,4 @@
+import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -81,7 +82,7 @@ async function signAsParty(collectionId: string, itemId: string, recipient: { id
   };
   await step('code', { channel: 'EMAIL' });
   const message: { text: string } = await eventually(
-    async () => app.app.db('messaging_outbox').where({ to: recipient.email, channel: 'EMAIL' }).andWhereLike('subject', '%código para assinar%').first('text'),
+    async () => (await readOutbox(app.app, (q) => q.where({ channel: 'EMAIL' }))).find((m) => m.to === recipient.email && m.subject.includes('código para assinar')),
     20_000,
     `the code to ${recipient.email}`,
   );

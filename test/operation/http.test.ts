@@ -122,6 +122,10 @@ test('kind REPORT: one report, linked; its decision ends the execution; 422 for 
   const done = await waitForExecution(app, tenant.token, run.body.operationResultId, (e) => e.finishedAt !== null);
   assert.is(done.status, 'MANUAL_ANALYSIS');
   assert.equal(done.reportIds, [run.body.reportId]);
+  // The report belongs to the proposal: its product is the proposal's.
+  const { productId, productKey, productName } = (await loadProposal(app.app, proposalId)).created!;
+  const report = await call('GET', `/v2/report/${run.body.reportId}?details=false`);
+  assert.equal([report.status, report.body.product], [200, { id: productId, key: productKey, name: productName }]);
   const other = await call('POST', `/v1/proposals/${proposalId}/run`, { kind: 'REPORT', targetId: policies.company });
   assert.equal(other.body, { code: 422, message: Messages.policyOtherDocumentType });
 });

@@ -6,6 +6,7 @@ import { BcbSgsFeed } from '../../application/pricing/sgs.ts';
 import { PricingMessages } from '../../domain/pricing/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { percentOf, plainCetYear, plainDueDates, plainIof, plainPriceRows, pricePayment } from './reference.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 
@@ -14,7 +15,7 @@ let app: TestApp;
 let a: TestTenant;
 let b: TestTenant;
 
-const simulation = { amountCents: 1_000_000, termMonths: 24, entityType: 'PERSON', releaseDate: '2026-01-01', firstDueDate: '2026-01-31', iof: { applies: false } };
+const simulation = { amountCents: 1_000_000, termMonths: 24, entityType: 'PERSON', releaseDate: '2025-12-31', firstDueDate: '2026-01-31', iof: { applies: false } };
 
 test.before(async () => {
   app = await startTestApp();
@@ -110,6 +111,25 @@ test('POST /v1/pricing/simulate: 2% a month exactly vs 2682 bps (528.71 vs 528.6
   assert.equal(bps.body.iof, null);
 });
 
+test('POST /v1/pricing/simulate, the worked example: a first due date one calendar month (31 days) after the release is one plain period', async () => {
+  const example = { amountCents: 1_000_000, termMonths: 24, entityType: 'PERSON', releaseDate: '2030-01-15', firstDueDate: '2030-02-15', rate: { value: '2', period: 'MONTH' } };
+  const simulate = (body: object) => app.call('POST', '/v1/pricing/simulate', { token: a.token, body: { ...example, ...body } });
+  const [price, sac, withIof] = await Promise.all([simulate({ iof: { applies: false } }), simulate({ iof: { applies: false }, model: 'SAC' }), simulate({ iof: { applies: true, financed: false } })]);
+  // Expected figures from the textbook formulas (test/pricing/reference.ts), not from the service.
+  const dues = plainDueDates('2030-02-15', 24);
+  const rows = plainPriceRows(1_000_000, 0.02, 0.02, 24);
+  const payments = rows.map((r) => r.interest + r.principal);
+  const iof = plainIof(rows.map((r) => r.principal), '2030-01-15', dues, 0.000082, 0.0038).reduce((x, y) => x + y, 0);
+  assert.equal(
+    [Math.round(pricePayment(1_000_000, 0.02, 24)), rows.reduce((x, r) => x + r.interest, 0), percentOf(plainCetYear(1_000_000, payments, '2030-01-15', dues)), percentOf(plainCetYear(1_000_000 - iof, payments, '2030-01-15', dues))],
+    [52_871, 268_907, '26.89', '30.71'],
+  );
+  assert.equal(
+    [price.body.installments[0].amountCents, sac.body.installments[0].amountCents, price.body.totals.interestCents, price.body.cet.yearPercent, withIof.body.cet.yearPercent],
+    [52_871, 61_667, 268_907, '26.89', '30.71'],
+  );
+});
+
 test('POST /v1/pricing/simulate with productKey: the catalog product prices it and its limits apply', async () => {
   await seedProduct(app, a.organizationId, personalCredit());
   const body = { ...simulation, productKey: 'credito-pessoal', rateBpsYear: 1, model: 'SAC' };
@@ -143,7 +163,7 @@ test('POST /v1/pricing/simulate: every refusal is a 400 with a Portuguese text',
     [{ ...simulation, rate: { value: '2', period: 'DAY' } }, 'rate.period deve ser MONTH ou YEAR.'],
     [{ ...simulation, rateBpsYear: 2682, releaseDate: '01/01/2026' }, 'releaseDate deve ser uma data no formato AAAA-MM-DD.'],
     [{ ...simulation, rateBpsYear: 2682, firstDueDate: '2026-02-31' }, PricingMessages.invalidFirstDueDate],
-    [{ ...simulation, rateBpsYear: 2682, firstDueDate: '2026-01-01' }, PricingMessages.firstDueDateRange],
+    [{ ...simulation, rateBpsYear: 2682, firstDueDate: simulation.releaseDate }, PricingMessages.firstDueDateRange],
     [{ ...simulation, rateBpsYear: 2682, fees: [{ key: 'x', name: 'Tudo', percentBps: 10_000, financed: false }] }, PricingMessages.feesExceedAmount],
   ];
   for (const [body, message] of cases) {

@@ -16,6 +16,34 @@ export function plainDueDates(first: string, n: number): string[] {
 
 export const pricePayment = (principal: number, i: number, n: number): number => (principal * i) / (1 - Math.pow(1 + i, -n));
 
+/**
+ * The first period's rate: one calendar month after the release (same day, or the month's last
+ * day) is one period at i; the days beyond it (negative when short of it) are charged pro rata.
+ */
+export function plainFirstPeriodRate(i: number, release: string, firstDue: string): number {
+  const [y, m, d] = release.split('-').map(Number) as [number, number, number];
+  const lastOfNext = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const monthLater = new Date(Date.UTC(y, m, Math.min(d, lastOfNext))).toISOString().slice(0, 10);
+  return Math.pow(1 + i, 1 + daysBetween(monthLater, firstDue) / 30) - 1;
+}
+
+/** PRICE rows (cents) with a first period at `first`: the level payment discounts each due date by its own periods. */
+export function plainPriceRows(principal: number, i: number, first: number, n: number): Array<{ interest: number; principal: number }> {
+  let pv = 0;
+  for (let k = 0; k < n; k++) pv += 1 / ((1 + first) * Math.pow(1 + i, k));
+  const pmt = Math.round(principal / pv);
+  let balance = principal;
+  return Array.from({ length: n }, (_, k) => {
+    const interest = Math.round(balance * (k === 0 ? first : i));
+    const amortization = k === n - 1 ? balance : pmt - interest;
+    balance -= amortization;
+    return { interest, principal: amortization };
+  });
+}
+
+/** A yearly fraction as the reply's percent with two decimals. */
+export const percentOf = (fraction: number): string => (Math.round(fraction * 10_000) / 100).toFixed(2);
+
 /** IOF of a schedule's amortizations (cents), each rounded to the cent. */
 export function plainIof(amortizations: number[], release: string, dues: string[], dailyFraction: number, additionalFraction: number): number[] {
   return amortizations.map((a, k) => Math.round(a * (dailyFraction * Math.min(365, daysBetween(release, dues[k]!)) + additionalFraction)));

@@ -4,7 +4,7 @@ import { NO_HOLIDAYS, parseDay } from '../../domain/pricing/calendar.ts';
 import { IOF_RATES } from '../../domain/pricing/iof.ts';
 import { simulate, type SimulationInput } from '../../domain/pricing/simulate.ts';
 import { BrazilHolidays } from '../../application/pricing/holidays.ts';
-import { daysBetween, plainCetYear, plainDueDates, plainIof, pricePayment } from './reference.ts';
+import { daysBetween, percentOf, plainCetYear, plainDueDates, plainFirstPeriodRate, plainIof, plainPriceRows, pricePayment } from './reference.ts';
 
 const test = suite('pricing: worked examples against a second implementation');
 
@@ -15,7 +15,8 @@ const base: SimulationInput = {
   model: 'PRICE',
   entityType: 'PERSON',
   simplesNacional: false,
-  releaseDate: '2026-01-01',
+  // One calendar month apart: the first period is one plain month (2026-01-31 keeps the month-end clamp in view).
+  releaseDate: '2025-12-31',
   firstDueDate: '2026-01-31',
   fees: [],
   iof: { applies: false, financed: false },
@@ -61,23 +62,56 @@ test('SAC: constant amortization, interest on the balance, decreasing installmen
   assert.is(sim.installments[11]!.principalCents, 83_337);
 });
 
-test('first period longer than a month: interest (1+i)^(days/30)-1 on it', () => {
-  const sim = run({ model: 'SAC', termMonths: 2, firstDueDate: '2026-02-15' });
-  assert.is(sim.installments[0]!.interestCents, Math.round(1_000_000 * (Math.pow(1.02, 45 / 30) - 1)));
+test('the issue example: released 2030-01-15, first due 2030-02-15 (31 days) is one plain month', () => {
+  const example = { releaseDate: '2030-01-15', firstDueDate: '2030-02-15' };
+  const price = run(example);
+  const dues = plainDueDates('2030-02-15', 24);
+  const pmt = Math.round(pricePayment(1_000_000, 0.02, 24));
+  assert.is(pmt, 52_871);
+  assert.is(price.installments[0]!.amountCents, pmt);
+  const interest = plainPriceRows(1_000_000, 0.02, 0.02, 24).reduce((s, r) => s + r.interest, 0);
+  assert.is(interest, 268_907);
+  assert.is(price.totals.interestCents, interest);
+  assert.is(run({ ...example, model: 'SAC' }).installments[0]!.amountCents, Math.round(1_000_000 / 24) + Math.round(1_000_000 * 0.02));
+  assert.is(run({ ...example, model: 'SAC' }).installments[0]!.amountCents, 61_667);
+  const bareCet = plainCetYear(1_000_000, price.installments.map((r) => r.amountCents), '2030-01-15', dues);
+  assert.is(percentOf(bareCet), '26.89');
+  assert.is(price.cet.yearPercent, '26.89');
+  const withIof = run({ ...example, iof: { applies: true, financed: false } });
+  const iof = plainIof(withIof.installments.map((r) => r.principalCents), '2030-01-15', dues, 0.000082, 0.0038).reduce((a, b) => a + b, 0);
+  const iofCet = plainCetYear(1_000_000 - iof, withIof.installments.map((r) => r.amountCents), '2030-01-15', dues);
+  assert.is(percentOf(iofCet), '30.71');
+  assert.is(withIof.cet.yearPercent, '30.71');
+});
+
+test('first period off a calendar month: only the days beyond (45 days) or short of it (20 days) are pro rata', () => {
+  for (const [firstDueDate, days, exponent] of [['2030-03-01', 45, 1 + 14 / 30], ['2030-02-04', 20, 1 - 11 / 30]] as const) {
+    assert.is(daysBetween('2030-01-15', firstDueDate), days);
+    const first = plainFirstPeriodRate(0.02, '2030-01-15', firstDueDate);
+    assert.ok(Math.abs(first - (Math.pow(1.02, exponent) - 1)) < 1e-15, firstDueDate);
+    const sac = run({ model: 'SAC', releaseDate: '2030-01-15', firstDueDate });
+    assert.is(sac.installments[0]!.interestCents, Math.round(1_000_000 * first), firstDueDate);
+    assert.is(sac.installments[1]!.interestCents, Math.round((1_000_000 - 41_667) * 0.02), `${firstDueDate}: later periods are plain months`);
+    const price = run({ releaseDate: '2030-01-15', firstDueDate });
+    const rows = plainPriceRows(1_000_000, 0.02, first, 24);
+    assert.equal(price.installments.map((r) => [r.interestCents, r.principalCents]), rows.map((r) => [r.interest, r.principal]), firstDueDate);
+  }
+  // A month-end release: one month after 2030-01-31 is 2030-02-28 (28 days), still one plain month.
+  assert.is(run({ releaseDate: '2030-01-31', firstDueDate: '2030-02-28' }).installments[0]!.amountCents, 52_871);
 });
 
 test('IOF PF upfront: 0.0082% a day capped at 365 days plus 0.38%, on each amortization; CET from the net released', () => {
   const sim = run({ model: 'SAC', termMonths: 18, iof: { applies: true, financed: false } });
   const dues = plainDueDates('2026-01-31', 18);
-  const iof = plainIof(sim.installments.map((r) => r.principalCents), '2026-01-01', dues, 0.000082, 0.0038);
+  const iof = plainIof(sim.installments.map((r) => r.principalCents), '2025-12-31', dues, 0.000082, 0.0038);
   assert.equal(sim.installments.map((r) => r.iofCents), iof);
-  assert.ok(daysBetween('2026-01-01', dues[17]!) > 365, 'the cap is exercised');
+  assert.ok(daysBetween('2025-12-31', dues[17]!) > 365, 'the cap is exercised');
   const total = iof.reduce((a, b) => a + b, 0);
   assert.is(sim.iof!.totalCents, total);
   assert.is(sim.totals.netReleasedCents, 1_000_000 - total);
-  const year = plainCetYear(1_000_000 - total, sim.installments.map((r) => r.amountCents), '2026-01-01', dues);
-  assert.is(sim.cet.yearPercent, (Math.round(year * 10_000) / 100).toFixed(2));
-  assert.is(sim.cet.monthPercent, (Math.round((Math.pow(1 + year, 1 / 12) - 1) * 10_000) / 100).toFixed(2));
+  const year = plainCetYear(1_000_000 - total, sim.installments.map((r) => r.amountCents), '2025-12-31', dues);
+  assert.is(sim.cet.yearPercent, percentOf(year));
+  assert.is(sim.cet.monthPercent, percentOf(Math.pow(1 + year, 1 / 12) - 1));
 });
 
 test('IOF PJ: 0.0041% a day before Decreto 12.466/2025, 0.0082% after Decreto 12.499/2025; Simples Nacional up to R$ 30,000', () => {
@@ -102,9 +136,9 @@ test('financed IOF: the principal grows so the customer receives exactly what wa
   assert.is(principalCents - iofCents, 1_000_000 + 15_000);
   // The IOF is the plain computation on the grossed-up schedule's own amortizations.
   const dues = plainDueDates('2026-01-31', 36);
-  assert.is(iofCents, plainIof(sim.installments.map((r) => r.principalCents), '2026-01-01', dues, 0.000082, 0.0038).reduce((a, b) => a + b, 0));
-  const cetYear = plainCetYear(1_000_000, sim.installments.map((r) => r.amountCents), '2026-01-01', dues);
-  assert.is(sim.cet.yearPercent, (Math.round(cetYear * 10_000) / 100).toFixed(2));
+  assert.is(iofCents, plainIof(sim.installments.map((r) => r.principalCents), '2025-12-31', dues, 0.000082, 0.0038).reduce((a, b) => a + b, 0));
+  const cetYear = plainCetYear(1_000_000, sim.installments.map((r) => r.amountCents), '2025-12-31', dues);
+  assert.is(sim.cet.yearPercent, percentOf(cetYear));
   assert.ok(Number(sim.cet.yearPercent) > 26.82);
 });
 

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
+import { DashboardMessages } from '../../domain/proposal/dashboard-messages.ts';
 import { proposalStream } from '../../domain/proposal/events.ts';
 import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedPortfolio, seedProduct } from '../support/catalog.ts';
@@ -34,7 +35,7 @@ const body = (extra: Record<string, unknown> = {}) => ({
 });
 
 test('create: DRAFT with every field, digits only, a new proposal every time; unknown and tenant fields dropped', async () => {
-  const created = await call('POST', '/v1/proposals', body({ origin: 'CRM', portfolioId, externalId: 'crm-1', correspondentId: 'corr-1', agentId: 'ag-1', organizationId: other.organizationId, userId: 'x', color: 'blue', participants: [{ document: '11144477735', name: 'João', role: 'GUARANTOR' }] }));
+  const created = await call('POST', '/v1/proposals', body({ origin: 'CRM', portfolioId, externalId: 'crm-1', correspondentId: 'c1'.repeat(12), agentId: 'a1'.repeat(12), organizationId: other.organizationId, userId: 'x', color: 'blue', participants: [{ document: '11144477735', name: 'João', role: 'GUARANTOR' }] }));
   assert.is(created.status, 201, JSON.stringify(created.body));
   const p = created.body;
   assert.is(p.status, 'DRAFT');
@@ -72,6 +73,9 @@ test('create refusals: product, entity type, limits, document, portfolio, valida
   await refused({ document: '123.456.789-00' }, Messages.invalidDocument);
   await refused({ document: '1234' }, Messages.invalidDocument);
   await refused({ portfolioId: MISSING }, ProposalMessages.invalidPortfolio);
+  // Ids the dashboard can filter on: the same texts as its filters.
+  await refused({ correspondentId: 'corr-1' }, DashboardMessages.badCorrespondent);
+  await refused({ agentId: 'not-an-id' }, DashboardMessages.badAgent);
   const twice = await call('POST', '/v1/proposals', body({ participants: [{ document: '11144477735', name: 'A', role: 'SPOUSE' }, { document: '111.444.777-35', name: 'B', role: 'PARTNER' }] }));
   assert.equal(twice.body, { code: 409, message: ProposalMessages.participantAlreadyAdded });
   const bad = await call('POST', '/v1/proposals', body({ portfolioId: 'abc' }));

@@ -29,6 +29,8 @@ const content = (slug: string, publicForm: boolean) => ({
 
 test.before(async () => {
   app = await startTestApp({
+    // The tests play several clients from one machine: each writes its address as one proxy would.
+    TRUST_PROXY: '1',
     PUBLIC_FORM_DAILY_CEILING: String(CEILING),
     PUBLIC_FORM_PER_ADDRESS_PER_HOUR: String(PER_ADDRESS),
     RATE_LIMIT_PER_CREDENTIAL: '100000',

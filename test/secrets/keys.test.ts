@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigurationError, keyringFor, loadConfig, loadOrCreateSecret } from '../../config/index.ts';
 import { parseKeyring } from '../../config/secrets.ts';
-import { signSessionToken, tokenKeys, verifySessionToken } from '../../application/identity/tokens.ts';
+import { signSessionToken, tokenKeys, tokenSigningKey, verifySessionToken } from '../../application/identity/tokens.ts';
 import { signedDownloadUrl, verifyDownload } from '../../application/report/export/signed-url.ts';
 import { SecretBox } from '../../platform/secrets/secret-box.ts';
 
@@ -112,9 +112,9 @@ test('tokens carry their kid; the old key still verifies during a rotation; toke
   assert.is(verifySessionToken(during, token, now).sessionId, id);
   assert.is(jwt.decode(signSessionToken(during, session), { complete: true })!.header.kid, 'two');
   assert.throws(() => verifySessionToken(tokenKeys(parseKeyring(`two:${secret('2')}`, 'JWT_KEYS')), token, now), /Token/);
-  const legacy = jwt.sign({ sub: id, org: id, sid: id }, secret('L'), { algorithm: 'HS256' });
+  const legacy = jwt.sign({ sub: id, org: id, sid: id }, tokenSigningKey(secret('L')), { algorithm: 'HS256' });
   assert.is(verifySessionToken(tokenKeys(parseKeyring(`two:${secret('2')},${secret('L')}`, 'JWT_KEYS')), legacy, now).userId, id);
-  const forgedKid = jwt.sign({ sub: id, org: id, sid: id }, secret('L'), { algorithm: 'HS256', keyid: 'two' });
+  const forgedKid = jwt.sign({ sub: id, org: id, sid: id }, tokenSigningKey(secret('L')), { algorithm: 'HS256', keyid: 'two' });
   assert.throws(() => verifySessionToken(during, forgedKid, now));
 });
 

@@ -22,6 +22,8 @@ export class ConsoleBrowser {
   constructor(
     private readonly app: TestApp,
     private readonly headers: Record<string, string> = {},
+    /** The loopback address the requests leave from (127.0.0.2, ...): another caller, as the service sees it. */
+    private readonly localAddress?: string,
   ) {}
 
   async get(path: string): Promise<PageReply> {
@@ -51,6 +53,7 @@ export class ConsoleBrowser {
     const reply = await new Promise<Response>((resolve, reject) => {
       const outgoing = request(`${this.app.url}${path}`, {
         method,
+        localAddress: this.localAddress,
         headers: {
           accept: 'text/html,application/xhtml+xml',
           ...(body !== undefined && { 'content-type': 'application/x-www-form-urlencoded' }),

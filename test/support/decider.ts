@@ -2,8 +2,8 @@ import * as assert from 'uvu/assert';
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 
-/** The refusal a domain rule throws: its kind and its text (exact, or matching). */
-export function assertRefused(run: () => unknown, kind: DomainError['kind'], message: string | RegExp): void {
+/** The refusal a domain rule throws: its kind, its text (exact, or matching) and, when given, its extra fields. */
+export function assertRefused(run: () => unknown, kind: DomainError['kind'], message: string | RegExp, extra?: Record<string, unknown>): void {
   let refusal: unknown;
   try {
     run();
@@ -15,6 +15,7 @@ export function assertRefused(run: () => unknown, kind: DomainError['kind'], mes
   assert.is((refusal as DomainError).kind, kind);
   if (typeof message === 'string') assert.is((refusal as DomainError).message, message);
   else assert.match((refusal as DomainError).message, message);
+  if (extra) assert.equal((refusal as DomainError).extra, extra);
 }
 
 /**
@@ -32,8 +33,8 @@ export function given<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, ev
         then(expected: readonly E[], message?: string): void {
           assert.equal(decide(), expected, message);
         },
-        thenError(kind: DomainError['kind'], message: string | RegExp): void {
-          assertRefused(decide, kind, message);
+        thenError(kind: DomainError['kind'], message: string | RegExp, extra?: Record<string, unknown>): void {
+          assertRefused(decide, kind, message, extra);
         },
       };
     },

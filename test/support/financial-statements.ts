@@ -71,7 +71,8 @@ const ALL_INCOME: Row[] = [
 export function formatAmount(cents: number, layout: Pick<Layout, 'scale' | 'negatives'>): string {
   const units = Math.abs(cents) / (100 * layout.scale);
   const [whole, fraction] = (layout.scale === 1 ? units.toFixed(2) : units.toFixed(0)).split('.');
-  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  let grouped = whole!;
+  for (let at = grouped.length - 3; at > 0; at -= 3) grouped = `${grouped.slice(0, at)}.${grouped.slice(at)}`;
   const text = fraction ? `${grouped},${fraction}` : grouped;
   if (cents >= 0) return text;
   return layout.negatives === 'parens' ? `(${text})` : `-${text}`;
@@ -118,7 +119,7 @@ function positions(row: string[], width: number): Array<{ text: string; x: numbe
   const out: Array<{ text: string; x: number }> = [];
   let x = 40;
   for (const cell of row) {
-    const isLabel = /[A-Za-zÀ-ú]/.test(cell) && !/^\d/.test(cell);
+    const isLabel = /[A-Za-z\u00C0-\u00FA]/.test(cell) && !/^\d/.test(cell);
     out.push({ text: cell, x });
     x += isLabel ? Math.max(170, cell.length * 5.2) : 75;
     if (x > width - 60) x = width - 60;

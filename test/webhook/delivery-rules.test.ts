@@ -172,7 +172,7 @@ refusing('a registration to an internal address is refused with the rule that re
     const refusedBy = async (path: string, body: Record<string, unknown>, reason: string) => {
       const reply = await ctx.app.call('POST', path, { token: ctx.tenant.token, body });
       assert.is(reply.status, 400, JSON.stringify(body));
-      assert.is(reply.body.message, `${Messages.invalidWebhookUrl} ${reason}`, JSON.stringify(body));
+      assert.equal([reply.body.message, reply.body.detail], [Messages.invalidWebhookUrl, reason], JSON.stringify(body));
     };
     const loopback = 'O endereço de destino é de loopback (a própria máquina).';
     // Legacy: its test POST is refused before it leaves.

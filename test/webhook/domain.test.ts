@@ -63,16 +63,16 @@ test('a legacy subscription is created with its type, url and api key (sealed an
     ]);
 });
 
-test('a subscription with an unknown type or a bad url is refused with the contract text, then the rule that refuses it', () => {
+test('a subscription with an unknown type or a bad url is refused with the contract text alone, the rule that refuses it in detail', () => {
   const create = { ...issued, kind: 'createLegacy' as const, subscriptionId: SUB, sealedApiKey: null, apiKeyHash: null };
-  const refused = (reason: string) => `${Messages.invalidWebhookUrl} ${reason}`;
-  given(webhookDecider, []).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', refused(`O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`));
-  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', refused('A URL precisa começar com http:// ou https://.'));
-  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: 'https://user:pw@x.example' }).thenError('invalid', refused('A URL não pode conter usuário e senha.'));
-  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: 'https://x.example:0/' }).thenError('invalid', refused('A porta da URL precisa estar entre 1 e 65535.'));
-  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: `https://x.example/${'a'.repeat(2048)}` }).thenError('invalid', refused('A URL está vazia ou passa de 2048 caracteres.'));
+  const refused = (reason: string) => [Messages.invalidWebhookUrl, { detail: reason }] as const;
+  given(webhookDecider, []).when({ ...create, legacyType: 'NOPE', url: 'https://x.example' }).thenError('invalid', ...refused(`O tipo precisa ser um de: ${LEGACY_TYPES.join(', ')}.`));
+  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: 'ftp://x.example' }).thenError('invalid', ...refused('A URL precisa começar com http:// ou https://.'));
+  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: 'https://user:pw@x.example' }).thenError('invalid', ...refused('A URL não pode conter usuário e senha.'));
+  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: 'https://x.example:0/' }).thenError('invalid', ...refused('A porta da URL precisa estar entre 1 e 65535.'));
+  given(webhookDecider, []).when({ ...create, legacyType: 'REPORT', url: `https://x.example/${'a'.repeat(2048)}` }).thenError('invalid', ...refused('A URL está vazia ou passa de 2048 caracteres.'));
   const named = { ...issued, kind: 'createNamed' as const, subscriptionId: SUB, events: ['report.finished'], description: null, sealedSecret: 's' };
-  given(webhookDecider, []).when({ ...named, url: 'hooks' }).thenError('invalid', refused('O texto informado não é uma URL absoluta.'));
+  given(webhookDecider, []).when({ ...named, url: 'hooks' }).thenError('invalid', ...refused('O texto informado não é uma URL absoluta.'));
 });
 
 test('a named subscription needs known events, and drops duplicates', () => {

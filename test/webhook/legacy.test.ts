@@ -44,7 +44,7 @@ test('POST /webhook sends the test message first, then answers the subscription 
   assert.is(JSON.parse(test.body).message, WebhookMessages.testMessage);
 });
 
-test('a non-2xx test answer, a bad type, a missing or bad url all give 400 URL de webhook inválida., followed by why', async (ctx) => {
+test('a non-2xx test answer, a bad type, a missing or bad url all give 400 exactly URL de webhook inválida., why in detail', async (ctx) => {
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ type: 'REPORT', url: `${ctx.receiver.url}/status/500` }, 'O teste enviado à URL foi respondido com HTTP 500; é preciso um 2xx.'],
     [{ type: 'REPORT', url: `${ctx.receiver.url}/status/302` }, 'O teste enviado à URL foi respondido com redirecionamento (HTTP 302), que não é seguido.'],
@@ -62,7 +62,7 @@ test('a non-2xx test answer, a bad type, a missing or bad url all give 400 URL d
   ];
   for (const [body, reason] of cases) {
     const reply = await subscribe(ctx, body);
-    assert.equal([reply.status, reply.body], [400, { code: 400, message: `${Messages.invalidWebhookUrl} ${reason}` }], JSON.stringify(body));
+    assert.equal([reply.status, reply.body], [400, { code: 400, message: Messages.invalidWebhookUrl, detail: reason }], JSON.stringify(body));
   }
   const list = await ctx.app.call('GET', '/webhook/findBy', { token: ctx.tenant.token });
   assert.is(list.body.length, 1, 'no refused registration was saved');
@@ -293,6 +293,12 @@ test('GET /webhook/{id}/deliveries: the same delivery log as named subscriptions
     const foreign = await ctx.app.call('GET', `/webhook/${id}/deliveries`, { token: ctx.tenant.token });
     assert.is(foreign.status, 404);
     assert.is((await ctx.app.call('GET', '/webhook/123/deliveries', { token: tenant.token })).status, 400);
+    // A bad status however it comes (long, repeated into a list) is named, never an empty message.
+    const badStatus = { code: 400, message: 'status must be one of the following values: pending, succeeded, failed, canceled' };
+    for (const query of [`status=${'x'.repeat(2000)}`, 'status=failed&status=pending', `status=${'x'.repeat(2000)}&status=y`]) {
+      const reply = await ctx.app.call('GET', `/webhook/${id}/deliveries?${query}`, { token: tenant.token });
+      assert.equal([reply.status, reply.body], [400, badStatus], query.slice(0, 40));
+    }
   } finally {
     await receiver.close();
   }

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
+import { READ_ALL_STATEMENT } from '../../platform/eventstore/postgres-sql.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
@@ -212,6 +213,36 @@ test('replay goes on over pages without a covered event, to the head, and is not
     const reply = await ctx.app.call('POST', `${BASE}/${sub.id}/replay`, { token: tenant.token, body: { since } });
     assert.equal([reply.status, reply.body], [202, { deliveries: 2, truncated: false, resumeSince: null }]);
     await receiver.waitFor(4);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('replay from 1970 reads only the organization\'s own events, through their index: another tenant\'s are never read', async (ctx) => {
+  const receiver = await startReceiver();
+  try {
+    const [a, b] = [await provisionTenant(ctx.app, { name: 'Tenant A' }), await provisionTenant(ctx.app, { name: 'Tenant B' })];
+    const sub = await subscribe(ctx, receiver.url, ['report.status.changed'], b);
+    for (let i = 0; i < 40; i++) await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: a.organizationId });
+    for (let i = 0; i < 3; i++) await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: b.organizationId });
+    await receiver.waitFor(3);
+    // What the event store hands back to the replay: every row carrying an event's data.
+    const returned: Array<Record<string, unknown>> = [];
+    const db = ctx.app.app.db;
+    const listener = (response: { rows?: unknown[][] }, query: { options?: { name?: string } }) => {
+      if (query.options?.name?.startsWith(READ_ALL_STATEMENT)) returned.push(...(response.rows ?? []).map((row) => ({ data: row.find((cell) => typeof cell === 'object' && cell !== null && 'organizationId' in cell) })));
+    };
+    db.on('query-response', listener);
+    let reply;
+    try {
+      reply = await ctx.app.call('POST', `${BASE}/${sub.id}/replay`, { token: b.token, body: { since: '1970-01-01T00:00:00.000Z' } });
+    } finally {
+      db.off('query-response', listener);
+    }
+    assert.equal([reply.status, reply.body], [202, { deliveries: 3, truncated: false, resumeSince: null }]);
+    const organizations = new Set(returned.flatMap((row) => (row.data ? [(row.data as { organizationId: string }).organizationId] : [])));
+    assert.equal([...organizations], [b.organizationId], 'only tenant B\'s events came back from the store');
+    assert.ok(returned.length < 40, `${returned.length} rows scanned: not tenant A's 40 events`);
   } finally {
     await receiver.close();
   }

@@ -33,7 +33,7 @@ export class FaceppIdentityProvider implements IdentityProvider {
   async verify({ document, selfie }: IdentityImages): Promise<IdentityVerification> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/facepp/v3/compare`, {
+      response = await fetch(`${this.baseUrl.replace(/(?<!\/)\/+$/, '')}/facepp/v3/compare`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ api_key: this.apiKey, api_secret: this.apiSecret, image_base64_1: document.toString('base64'), image_base64_2: selfie.toString('base64') }),

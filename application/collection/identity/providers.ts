@@ -3,7 +3,7 @@ import { FaceppIdentityProvider } from './facepp.ts';
 import type { IdentityProvider } from './provider.ts';
 import { SandboxIdentityProvider } from './sandbox.ts';
 
-/** The identity provider IDENTITY_PROVIDER names (README, Configuration); the offline sandbox by default. */
+/** The identity provider IDENTITY_PROVIDER names (docs/configuration.md); the offline sandbox by default. */
 export function identityProviderFor(config: Config): IdentityProvider {
   if (config.IDENTITY_PROVIDER === 'sandbox') return new SandboxIdentityProvider();
   if (!config.FACEPP_API_KEY || !config.FACEPP_API_SECRET) {

@@ -27,7 +27,40 @@ export const signatureCodeAttemptMigrations: Migration[] = [
       await knex.schema.dropTable('collection_signature_code_attempts');
     },
   },
+  {
+    // Tries at any code of an item in one day, whichever party and code: a new code every minute
+    // starts its own count again, so without this an item could be tried ~7,200 times a day.
+    name: '202611290431_collection_signature_code_daily_attempts',
+    async up(knex) {
+      await knex.schema.createTable('collection_signature_code_daily_attempts', (t) => {
+        t.text('collection_id').notNullable();
+        t.text('item_id').notNullable();
+        t.text('day').notNullable();
+        t.integer('attempts').notNullable();
+        t.primary(['collection_id', 'item_id', 'day']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('collection_signature_code_daily_attempts');
+    },
+  },
 ];
+
+/**
+ * Count one more try at an item's codes on `day` (YYYY-MM-DD) and return the day's count, this
+ * try included, in one statement so concurrent tries each get their own number. The item's rows
+ * of earlier days go in the same statement: at most one row per item is kept.
+ */
+export async function countDailyCodeAttempt(db: Knex, ref: Omit<PartyRef, 'recipientId'>, day: string): Promise<number> {
+  const { rows } = await db.raw(
+    `with earlier as (delete from collection_signature_code_daily_attempts where collection_id = ? and item_id = ? and day < ?)
+     insert into collection_signature_code_daily_attempts as a (collection_id, item_id, day, attempts) values (?, ?, ?, 1)
+     on conflict (collection_id, item_id, day) do update set attempts = a.attempts + 1
+     returning attempts`,
+    [ref.collectionId, ref.itemId, day, ref.collectionId, ref.itemId, day],
+  );
+  return rows[0].attempts;
+}
 
 /**
  * Count one more try at the code sent at `codeSentAt` and return its number (1 for the first),

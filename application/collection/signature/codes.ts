@@ -7,7 +7,7 @@ import { organizationName } from '../../../projections/collection/recipient-quer
 import type { AppContext } from '../../context.ts';
 import { queueMessage } from '../../messaging/queue.ts';
 import { loadCollection } from '../commands.ts';
-import { countCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
+import { countCodeAttempt, countDailyCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
 import { recordSignatureCodeSent, verifySignatureContact } from './commands.ts';
 
 type PartyRef = { organizationId: string; collectionId: string; itemId: string; recipientId: string };
@@ -73,14 +73,26 @@ async function nextAttempt(app: AppContext, ref: PartyRef): Promise<number> {
 }
 
 /**
- * The code a party typed. Every try counts (outside the stream, code-attempts.ts); a wrong code
- * is refused with the attempts left and appends nothing; past SIGNATURE_CODE_MAX_ATTEMPTS tries
- * even the right code is refused until a new one is sent.
+ * Tries at all the codes of one item in one day (São Paulo's calendar day, the recipients'),
+ * whichever party and code: past it, every try is refused until the next day. Four codes' worth
+ * of tries: a party who mistyped a few codes still gets through, a guesser gets 20 of a million.
+ */
+export const SIGNATURE_CODE_ATTEMPTS_PER_ITEM_PER_DAY = 20;
+const DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/**
+ * The code a party typed. Every try counts (outside the stream, code-attempts.ts), against the
+ * code and against the item's day; a wrong code is refused with the attempts left and appends nothing; past
+ * SIGNATURE_CODE_MAX_ATTEMPTS tries even the right code is refused until a new one is sent.
  */
 export async function confirmSignatureCode(app: AppContext, ref: PartyRef, code: string) {
   const typed = code.trim();
   if (!CODE_FORMAT.test(typed)) throw new DomainError('invalid', SignatureMessages.codeFormat);
   const attempt = await nextAttempt(app, ref);
+  // Only a try at a code is a guess (without one, the decider refuses it anyway).
+  if (attempt > 0 && (await countDailyCodeAttempt(app.db, ref, DAY.format(app.clock.now()))) > SIGNATURE_CODE_ATTEMPTS_PER_ITEM_PER_DAY) {
+    throw new DomainError('too_many', SignatureMessages.tooManyAttemptsToday);
+  }
   const written = await verifySignatureContact(app, { ...ref, codeHash: hashSignatureCode(app.config, ref, typed), attempt });
   if (written.position !== null) await forgetCodeAttempts(app.db, ref);
   return written;

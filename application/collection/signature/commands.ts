@@ -1,3 +1,4 @@
+import type { ClientOrigin } from '../../../domain/collection/commands.ts';
 import type { ContactChannel } from '../../../domain/collection/kinds/signature.ts';
 import type { AppContext } from '../../context.ts';
 import { recipientActor, SYSTEM_ACTOR } from '../actor.ts';
@@ -20,9 +21,9 @@ export const verifySignatureContact = (app: Clocked, ref: PartyRef & { codeHash:
     type: 'VerifySignatureContact', itemId: ref.itemId, recipientId: ref.recipientId, codeHash: ref.codeHash, attempt: ref.attempt,
   });
 
-export const signItem = (app: Clocked, ref: PartyRef & { ip: string | null; userAgent: string | null }) =>
+export const signItem = (app: Clocked, ref: PartyRef & { origin: ClientOrigin; userAgent: string | null }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), {
-    type: 'SignItem', itemId: ref.itemId, recipientId: ref.recipientId, ip: ref.ip, userAgent: ref.userAgent,
+    type: 'SignItem', itemId: ref.itemId, recipientId: ref.recipientId, ...ref.origin, userAgent: ref.userAgent,
   });
 
 export const declineSignature = (app: Clocked, ref: PartyRef & { reason: string }) =>

@@ -36,6 +36,8 @@ function evidenceParty(state: CollectionState, party: SignatureParty): EvidenceP
     verifiedContact: evidence.contactChannel === 'EMAIL' ? email : phone,
     signedAt: evidence.signedAt,
     ip: evidence.ip,
+    socketAddress: evidence.socketAddress,
+    forwardedFor: evidence.forwardedFor,
     userAgent: evidence.userAgent,
   };
 }

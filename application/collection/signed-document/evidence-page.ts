@@ -7,7 +7,11 @@ export interface EvidenceParty {
   /** e.g. `e-mail jo***@exemplo.com.br` or `telefone +55*******8888`. */
   verifiedContact: string;
   signedAt: string;
+  /** The client address as the service read it (TRUST_PROXY). */
   ip: string | null;
+  /** What that reading rests on, as received: the connection's peer and X-Forwarded-For; absent in evidence older than them. */
+  socketAddress?: string | null;
+  forwardedFor?: string | null;
   userAgent: string | null;
 }
 
@@ -124,6 +128,8 @@ export async function addEvidencePages(doc: PDFDocument, evidence: Evidence): Pr
     w.field('Contato verificado por código', party.verifiedContact, 14);
     w.field('Assinado em', when(party.signedAt), 14);
     w.field('Endereço IP', party.ip ?? 'não informado', 14);
+    if (party.socketAddress !== undefined) w.field('Conexão recebida de', party.socketAddress ?? 'não informado', 14);
+    if (party.forwardedFor !== undefined) w.field('X-Forwarded-For recebido', party.forwardedFor ?? 'nenhum', 14);
     w.field('Navegador (user agent)', party.userAgent ?? 'não informado', 14);
   });
   w.gap(LEADING);

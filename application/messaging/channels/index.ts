@@ -10,10 +10,10 @@ export type Channels = Record<MessageChannel, MessageChannelPort>;
 
 /** The adapters the configuration names; the defaults keep every message on this machine. */
 export function channelsFor(app: Pick<AppContext, 'config' | 'db' | 'log'>): Channels {
-  const { config, db } = app;
+  const { config } = app;
   const log = app.log.child({ module: 'messaging' });
-  const email = config.SMTP_URL ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY) : new OutboxChannel('EMAIL', db, log, emailAddressOf);
-  if (config.WHATSAPP_PROVIDER === 'sandbox') return { EMAIL: email, WHATSAPP: new OutboxChannel('WHATSAPP', db, log, phoneOf) };
+  const email = config.SMTP_URL ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY) : new OutboxChannel('EMAIL', app, log, emailAddressOf);
+  if (config.WHATSAPP_PROVIDER === 'sandbox') return { EMAIL: email, WHATSAPP: new OutboxChannel('WHATSAPP', app, log, phoneOf) };
   if (!config.WHATSAPP_PHONE_NUMBER_ID || !config.WHATSAPP_TOKEN) {
     throw new ConfigurationError('WHATSAPP_PROVIDER=cloud-api needs WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TOKEN; fix: set both, or WHATSAPP_PROVIDER=sandbox');
   }

@@ -31,7 +31,7 @@ export class CloudApiWhatsAppChannel implements MessageChannelPort {
     const to = phoneOf(message).replace(/^\+/, '');
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(this.phoneNumberId)}/messages`, {
+      response = await fetch(`${this.baseUrl.replace(/(?<!\/)\/+$/, '')}/${encodeURIComponent(this.phoneNumberId)}/messages`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
                 // The provider returns biz_opaque_callback_data in its status callbacks: that is how a

@@ -8,6 +8,8 @@ export interface AnalysisInput {
   expectedType: ExpectedDocumentType | null;
   forceType: ExpectedDocumentType | null;
   asOf: string;
+  /** Whose document: readers that queue work (the PDF thread) keep each organization's apart. */
+  organizationId?: string;
 }
 
 /**

@@ -61,8 +61,8 @@ export class DocumentAnalysisProcess {
     try {
       const blob = await new PostgresBlobStore(this.app.db).get(blobId);
       if (!blob) return { kind: 'failure', reason: ANALYSIS_FAILED };
-      const { expectedType, mimeType } = state.received!;
-      return await this.analyser.analyse({ bytes: blob.bytes, mimeType, expectedType, forceType: state.forceType, asOf: this.app.clock.now().toISOString() });
+      const { expectedType, mimeType, organizationId } = state.received!;
+      return await this.analyser.analyse({ bytes: blob.bytes, mimeType, expectedType, forceType: state.forceType, asOf: this.app.clock.now().toISOString(), organizationId });
     } catch (error) {
       this.log.warn({ err: error, registryDocumentId: state.received!.registryDocumentId }, 'document analysis failed');
       return { kind: 'failure', reason: ANALYSIS_FAILED };

@@ -15,7 +15,7 @@ export const DOWNLOAD_PATH = '/report/download';
 
 export function signedDownloadUrl(config: Config, blobId: string, expiresAt: Date): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
-  const base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const base = config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '');
   const { kid, secret } = keyringFor(config, 'downloads').primary;
   return `${base}${DOWNLOAD_PATH}/${blobId}?expires=${expires}&kid=${kid}&signature=${signatureOf(secret, blobId, expires)}`;
 }

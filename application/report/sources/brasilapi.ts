@@ -54,7 +54,7 @@ export class BrasilApiClient {
   private async fetchCompany(cnpj: string, signal: AbortSignal): Promise<BrasilApiCompany> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/api/cnpj/v1/${cnpj}`, {
+      response = await fetch(`${this.baseUrl.replace(/(?<!\/)\/+$/, '')}/api/cnpj/v1/${cnpj}`, {
         signal,
         headers: { accept: 'application/json' },
         redirect: 'error',

@@ -1,4 +1,6 @@
 import { DomainError } from '../../shared/errors.ts';
+import type { ClientOrigin } from '../commands.ts';
+import type { CollectionEventData } from '../events.ts';
 import { entry, itemOf, live, recipientOf, unresolved } from '../decide-kit.ts';
 import { CollectionMessages } from '../messages.ts';
 import { advance, withItem, withRecipient } from '../state.ts';
@@ -16,6 +18,12 @@ export interface ConsentItemState {
   recipientId: string | null;
   acceptedAt: string;
   termHash: string;
+  /**
+   * The evidence: where the acceptance came from. Personal data, sealed in the store with the
+   * person's key, so it reads as erased once they are. Absent from rows folded before it was kept.
+   */
+  ip?: string | null;
+  userAgent?: string | null;
 }
 
 export interface ConsentPayloads {
@@ -23,14 +31,24 @@ export interface ConsentPayloads {
 }
 
 export interface ConsentExtras {
-  ConsentAccepted: { ip: string | null; userAgent: string | null };
+  ConsentAccepted: ClientOrigin & { userAgent: string | null };
+}
+
+/**
+ * The data of the legacy OPTIN webhook (optin.updated), which follows consents: the contract names
+ * the type and its flow, not its fields. Who opted in (the recipient, by id), where (collection and
+ * item), to which term, when, and the opt-in's state; the address and user agent never leave.
+ */
+export function optInWebhookData(data: CollectionEventData<ConsentPayloads['ConsentAccepted']>) {
+  const { type, version, termHash } = data.payload;
+  return { collectionId: data.collectionId, itemId: data.itemId, recipientId: data.recipientId, status: 'ACCEPTED', type, version, termHash, occurredAt: data.occurredAt };
 }
 
 /** The policy input key an accepted term sets to true. */
 export const consentInputKey = (type: string) => `kyc.consentimento_${type}`;
 
 /** Who accepted comes from the envelope; address and user agent are personal data kept beside it. */
-export type ConsentCommand = { type: 'AcceptConsent'; itemId: string; recipientId: string | null; termHash: string; ip: string | null; userAgent: string | null };
+export type ConsentCommand = { type: 'AcceptConsent'; itemId: string; recipientId: string | null; termHash: string; userAgent: string | null } & ClientOrigin;
 
 const CONSENT_TYPE = /^[a-z][a-z0-9_]{0,59}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -63,12 +81,12 @@ export const consentKind: CollectionKind = {
     if (command.termHash !== term.hash) throw new DomainError('conflict', CollectionMessages.consentStale);
     const where = { itemId: item.itemId, recipientId: command.recipientId };
     const payload = { type: term.type, version: term.version, termHash: term.hash };
-    return complete(command, state, [entry('ConsentAccepted', command, collectionId, where, payload, { ip: command.ip, userAgent: command.userAgent })]);
+    return complete(command, state, [entry('ConsentAccepted', command, collectionId, where, payload, { ip: command.ip, socketAddress: command.socketAddress ?? null, forwardedFor: command.forwardedFor ?? null, userAgent: command.userAgent })]);
   },
   evolve(state, event) {
     if (event.type !== 'ConsentAccepted') return null;
     const { data } = event;
-    const consent: ConsentItemState = { recipientId: data.recipientId, acceptedAt: data.occurredAt, termHash: data.payload.termHash };
+    const consent: ConsentItemState = { recipientId: data.recipientId, acceptedAt: data.occurredAt, termHash: data.payload.termHash, ip: data.ip ?? null, userAgent: data.userAgent ?? null };
     const next = withItem(state, data.itemId, (item) => ({ ...item, status: 'VALIDATED', resolvedAt: data.occurredAt, details: { ...item.details, consent } }));
     const started = { ...next, status: next.status === 'SENT' ? ('IN_PROGRESS' as const) : next.status };
     return withRecipient(started, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'IN_PROGRESS') }));

@@ -191,4 +191,6 @@ export const identityKind: CollectionKind = {
   },
   // An IDENTITY item asks nothing beyond title and instructions: there is no identity config to check.
   validateItem: () => undefined,
+  // Identity checks are what the kyc module sells (kycEnabled).
+  requiredModule: (item) => (item.kind === 'IDENTITY' ? 'kyc' : null),
 };

@@ -1,3 +1,4 @@
+import type { Module } from '../../identity/access.ts';
 import type { CollectionCommand } from '../commands.ts';
 import type { ItemDefinition } from '../definition.ts';
 import type { CollectionModuleEvent } from '../payloads.ts';
@@ -20,4 +21,10 @@ export interface CollectionKind {
    * and collections both call it for every item.
    */
   validateItem(item: Pick<ItemDefinition, 'kind' | 'config'>): void;
+  /**
+   * The module an organization must have contracted to ask for this item, beyond the collection's
+   * own (null: none). Asking for it without the module is 403 naming the item (contract,
+   * Authentication 7).
+   */
+  requiredModule?(item: Pick<ItemDefinition, 'kind' | 'config'>): Module | null;
 }

@@ -75,7 +75,7 @@ function decideParty(command: PartyCommand, state: CollectionState): CollectionM
       if (party.verifiedAt === null || party.verifiedChannel === null) throw new DomainError('conflict', SignatureMessages.contactNotVerified);
       const documentSha256 = signature.documentSha256;
       if (!documentSha256) throw new DomainError('invalid', SignatureMessages.documentRequired);
-      const evidence = { contactChannel: party.verifiedChannel, contactVerifiedAt: party.verifiedAt, signedAt: command.at, ip: command.ip, userAgent: command.userAgent, documentSha256 };
+      const evidence = { contactChannel: party.verifiedChannel, contactVerifiedAt: party.verifiedAt, signedAt: command.at, ip: command.ip, socketAddress: command.socketAddress ?? null, forwardedFor: command.forwardedFor ?? null, userAgent: command.userAgent, documentSha256 };
       const collected = entry('SignatureCollected', command, collectionId, where, { order: party.order, documentSha256, contactChannel: party.verifiedChannel }, { evidence });
       const parties = context.parties.map((p) => (p.recipientId === party.recipientId ? { ...p, signedAt: command.at } : p));
       if (!allSigned(parties)) return [collected];

@@ -1,3 +1,4 @@
+import type { ClientOrigin } from '../commands.ts';
 import type { SignatureFlow, SignatureMode } from '../enums.ts';
 import type { CollectionKind } from './kind.ts';
 import { decideSignature } from './signature-decide.ts';
@@ -16,16 +17,20 @@ export interface SignatureConfig {
   registryDocumentId: string | null;
   /** SHA-256 of that PDF, set by the service when the collection is created (the evidence names it). */
   documentSha256?: string;
+  /**
+   * The envelope the organization opened for this item at an external provider: the one
+   * provider, and the one envelope, whose callbacks may close the collection.
+   */
+  externalEnvelope?: { provider: string; envelopeId: string };
 }
 
 export type ContactChannel = 'EMAIL' | 'PHONE';
 
 /** The electronic-signature evidence of one party (personal data: kept beside the trail envelope). */
-export interface SignatureEvidence {
+export interface SignatureEvidence extends ClientOrigin {
   contactChannel: ContactChannel;
   contactVerifiedAt: string;
   signedAt: string;
-  ip: string | null;
   userAgent: string | null;
   /** SHA-256 of the document the party saw and signed. */
   documentSha256: string;
@@ -104,7 +109,7 @@ export type SignatureCommand =
    * the stream (a wrong code appends nothing, yet every try must count toward the lockout).
    */
   | { type: 'VerifySignatureContact'; itemId: string; recipientId: string; codeHash: string; attempt: number }
-  | { type: 'SignItem'; itemId: string; recipientId: string; ip: string | null; userAgent: string | null }
+  | ({ type: 'SignItem'; itemId: string; recipientId: string; userAgent: string | null } & ClientOrigin)
   | { type: 'DeclineSignature'; itemId: string; recipientId: string; reason: string }
   /** `recipientId`: null for a JOINT item's copy, the party for an INDIVIDUAL item's. */
   | { type: 'RecordSignedDocument'; itemId: string; recipientId: string | null; blobId: string; sha256: string; provider: string }
@@ -117,4 +122,6 @@ export const signatureKind: CollectionKind = {
   decide: decideSignature,
   evolve: evolveSignature,
   validateItem: validateSignatureItem,
+  // SIGNATURE_AND_IDENTITY runs the same identity check as an IDENTITY item before each signature.
+  requiredModule: (item) => (item.kind === 'SIGNATURE' && item.config?.signature?.flow === 'SIGNATURE_AND_IDENTITY' ? 'kyc' : null),
 };

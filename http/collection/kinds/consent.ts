@@ -1,7 +1,9 @@
+import { originOf } from '../../client-address.ts';
 import Type from 'typebox';
 import { acceptConsent } from '../../../application/collection/consent/commands.ts';
 import { CollectionMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
+import { ERASED } from '../../../platform/personal-data/index.ts';
 import { route, type RouteSpec } from '../../route.ts';
 import { escape } from '../recipient-html.ts';
 import { isReply, openLink, refusalFor } from '../recipient-link.ts';
@@ -24,13 +26,38 @@ export const ConsentDetailsSchema = Type.Object({
   termHash: Nullable(Type.String({ description: 'SHA-256 of the text accepted' })),
   type: Type.String(),
   version: Type.Integer(),
-}, { description: 'CONSENT items: who accepted which term, when (null until accepted)' });
+  ip: Nullable(Type.String({ description: 'address the acceptance came from (evidence; null until accepted, or once the person is erased)' })),
+  userAgent: Nullable(Type.String({ description: 'user agent of the acceptance (evidence; null until accepted, or once the person is erased)' })),
+}, { description: 'CONSENT items: who accepted which term, when and from where (null until accepted)' });
+
+/** An evidence field as the organization reads it: an erased one (the person's key is gone) is no evidence any more. */
+const shown = (value: string | null | undefined) => (value === undefined || value === ERASED ? null : value);
+
+/**
+ * Where a CONSENT item's acceptance came from, for the organization only (item details, trail
+ * export); null before it is accepted. Never in a webhook nor in anything a recipient reads.
+ */
+export function consentEvidence(item: ItemState): { ip: string | null; userAgent: string | null } | null {
+  const accepted = item.kind === 'CONSENT' ? item.details.consent : undefined;
+  return accepted ? { ip: shown(accepted.ip), userAgent: shown(accepted.userAgent) } : null;
+}
 
 export function presentConsentDetails(_state: CollectionState, item: ItemState): object {
   const term = item.config?.consent;
   if (item.kind !== 'CONSENT' || !term) return {};
   const accepted = item.details.consent;
-  return { consent: { acceptedAt: accepted?.acceptedAt ?? null, recipientId: accepted?.recipientId ?? null, termHash: accepted?.termHash ?? null, type: term.type, version: term.version } };
+  const evidence = consentEvidence(item);
+  return {
+    consent: {
+      acceptedAt: accepted?.acceptedAt ?? null,
+      recipientId: accepted?.recipientId ?? null,
+      termHash: accepted?.termHash ?? null,
+      type: term.type,
+      version: term.version,
+      ip: evidence?.ip ?? null,
+      userAgent: evidence?.userAgent ?? null,
+    },
+  };
 }
 
 /** The term as the person reads it, its version and hash; the accept box while it waits on them. */
@@ -56,7 +83,7 @@ export const consentRoutes: RouteSpec[] = [
     summary: "The recipient page's acceptance of a CONSENT item's term; a browser is redirected back to the page",
     description:
       'Body (urlencoded from the page, or JSON): `accept` (the box, checked: true) and `termHash` (the SHA-256 of the term the page showed). ' +
-      'CONSENT_ACCEPTED with type, version and hash (the address and user agent are kept as evidence, never in the trail) and the item VALIDATED. ' +
+      'CONSENT_ACCEPTED with type, version and hash (the address and user agent are kept as evidence beside the trail entry: sealed, shown to the organization in the item details and the trail export, never in a webhook) and the item VALIDATED. ' +
       '400 when the box is not checked; 409 when the term changed since the page was opened (reload and read it again) or the item is already resolved; 404 for an item not asked of this recipient.',
     auth: false,
     rawBody: true,
@@ -73,7 +100,7 @@ export const consentRoutes: RouteSpec[] = [
         return refuse(400, 'Não foi possível aceitar', CollectionMessages.consentNotChecked, await pageOf(app, params.token, link, { error: CollectionMessages.consentNotChecked }));
       }
       return answerItem(app, ctx, params.token, params.itemId, (ref, item) =>
-        acceptConsent(app, { ...ref, itemId: item.itemId, termHash: typeof termHash === 'string' ? termHash : '', ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null }),
+        acceptConsent(app, { ...ref, itemId: item.itemId, termHash: typeof termHash === 'string' ? termHash : '', origin: originOf(ctx), userAgent: ctx.get('user-agent') || null }),
       );
     },
   }),

@@ -13,7 +13,7 @@ import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../../route.t
 import type { UploadedFile } from '../../upload.ts';
 import { RecipientPageTexts as T } from '../recipient-html.ts';
 import { isReply, openLink, refusalFor, STATUS_OF } from '../recipient-link.ts';
-import { pageOf } from '../recipient-page.ts';
+import { admitUpload, NOT_YET, pageOf } from '../recipient-page.ts';
 import { IDENTITY_VERDICTS } from './identity.ts';
 
 /** Each picture's limit: a phone photo is a few megabytes. */
@@ -65,7 +65,11 @@ export const identityRoutes: RouteSpec[] = [
       200: Type.Object({ itemId: Type.String(), checkId: Type.String(), verdict: Type.Enum(IDENTITY_VERDICTS), evaluation: Type.String(), status: Type.Enum(ITEM_STATUSES) }, { description: 'for a client that does not ask for HTML' }),
       303: Type.Null({ description: 'for a browser: back to the page (Location)' }),
     },
-    errors: [404, 409, 502],
+    errors: [404, 409, 429, 502],
+    async before({ app, ctx, params }) {
+      const command = (recipientId: string) => ({ type: 'StartIdentityCheck' as const, itemId: params.itemId, recipientId, checkId: NOT_YET, imageBlobIds: [NOT_YET, NOT_YET] });
+      return admitUpload(app, ctx, params.token, params.itemId, command, { maxBytes: 2 * IDENTITY_IMAGE_MAX_BYTES, filesPerDay: false });
+    },
     async handle({ app, ctx, params, files }) {
       return check(app, ctx, params.token, params.itemId, files!);
     },

@@ -13,6 +13,7 @@ const CallbackBody = Type.Object({
   event: Type.Enum(['envelope.canceled', 'envelope.expired'] as const),
   collectionId: ObjectIdSchema(),
   itemId: ObjectIdSchema(),
+  envelopeId: Type.String({ minLength: 1, maxLength: 200 }),
   reason: Type.String({ minLength: 1, maxLength: 500 }),
 });
 
@@ -27,9 +28,10 @@ const callbackRoute = (path: string, summary: string, keepUnparsedBody: boolean)
     summary,
     description:
       'Public, authenticated by the provider\'s HMAC: `X-Signature-Timestamp` (Unix seconds, within 5 minutes) and `X-Signature: sha256=<hex of HMAC-SHA256 with the ' +
-      'provider\'s secret (SIGNATURE_PROVIDERS) over "<timestamp>.<the request body exactly as sent>">`. Body: `{event: envelope.canceled | envelope.expired, collectionId, itemId, reason}`. ' +
+      'provider\'s secret (SIGNATURE_PROVIDERS) over "<timestamp>.<the request body exactly as sent>">`. Body: `{event: envelope.canceled | envelope.expired, collectionId, itemId, envelopeId, reason}`. ' +
       'The collection becomes CANCELED (collection.canceled) or EXPIRED (collection.expired) with reason, provider and itemId; a callback for a collection already closed changes nothing (recorded false). ' +
-      '401 for a missing, wrong or stale signature, or a body changed after signing (re-ordered or re-spaced included); 404 for an unknown provider, collection or item.',
+      '401 for a missing, wrong or stale signature, or a body changed after signing (re-ordered or re-spaced included); 404 for an unknown provider, collection or item, ' +
+      'and for an item whose config.signature.externalEnvelope does not name this provider and this envelopeId (another organization\'s collection, or one that never used the provider).',
     auth: false,
     rawBody: true,
     keepUnparsedBody,
@@ -42,7 +44,13 @@ const callbackRoute = (path: string, summary: string, keepUnparsedBody: boolean)
       const signed = provider.authenticate({ timestamp: ctx.get('x-signature-timestamp') || undefined, signature: ctx.get('x-signature') || undefined, rawBody: unparsedBody }, app.clock.now());
       const callback = validateBody(CallbackBody, signed);
       const state = await loadCollection(app, callback.collectionId);
-      if (state.organizationId === null) throw new DomainError('not_found', Messages.collectionNotFound);
+      // A provider's secret is service-wide: the callback acts only on an item whose organization
+      // recorded an envelope of this very provider, and only for that envelope. Any other is
+      // answered as unknown and changes nothing.
+      const envelope = state.items.find((i) => i.itemId === callback.itemId)?.config?.signature?.externalEnvelope;
+      if (state.organizationId === null || envelope?.provider !== provider.name || envelope.envelopeId !== callback.envelopeId) {
+        throw new DomainError('not_found', Messages.collectionNotFound);
+      }
       const outcome = callback.event === 'envelope.canceled' ? 'CANCELED' : 'EXPIRED';
       const written = await recordProviderOutcome(app, {
         organizationId: state.organizationId, collectionId: callback.collectionId, itemId: callback.itemId, outcome, reason: callback.reason, provider: provider.name,

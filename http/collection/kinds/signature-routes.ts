@@ -11,6 +11,7 @@ import { DomainError } from '../../../domain/shared/errors.ts';
 import { HttpError } from '../../errors.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../../route.ts';
 import { validateBody } from '../../validation.ts';
+import { originOf } from '../../client-address.ts';
 import { RecipientPageTexts } from '../recipient-html.ts';
 import { isReply, openLink, refusalFor, STATUS_OF, type OpenLink } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
@@ -124,10 +125,10 @@ export const signatureRecipientRoutes: RouteSpec[] = [
   }),
   step('code', 'Send the party a one-time code (6 digits, 10 minutes) to confirm their e-mail or phone', 'SIGNATURE_CODE_SENT in the trail. Refused before the party\'s turn (ordered), before an identity check (SIGNATURE_AND_IDENTITY), without that contact, or within a minute of the last code (429).', ChannelBody,
     (app, ref, input: { channel: 'EMAIL' | 'PHONE' }) => requestSignatureCode(app, ref, input.channel)),
-  step('verify', 'Confirm the code: the party\'s contact is verified', 'SIGNATURE_CONTACT_VERIFIED in the trail for the right code. A wrong code appends nothing but counts (400 with the attempts left); an expired code (409) or more than 5 tries (429) need a new code.', CodeBody,
+  step('verify', 'Confirm the code: the party\'s contact is verified', 'SIGNATURE_CONTACT_VERIFIED in the trail for the right code. A wrong code appends nothing but counts (400 with the attempts left); an expired code (409) or more than 5 tries (429) need a new code; past 20 tries at the item\'s codes in a day (São Paulo time) every try is refused (429) until the next day.', CodeBody,
     (app, ref, input: { code: string }) => confirmSignatureCode(app, ref, input.code)),
   step('sign', 'Sign ("Assinar"): SIGNATURE_COLLECTED with the evidence set; the last party\'s signature also completes the item\'s signatures', 'Needs the contact confirmed. The evidence: channel verified, time, address, user agent, document SHA-256.', NoBody,
-    (app, ref, _input, ctx) => signItem(app, { ...ref, ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null })),
+    (app, ref, _input, ctx) => signItem(app, { ...ref, origin: originOf(ctx), userAgent: ctx.get('user-agent') || null })),
   step('decline', 'Decline ("Recusar") with a reason: the item stops and waits for the operator', 'SIGNATURE_DECLINED in the trail; the item goes AWAITING_OPERATOR (the operator queue).', DeclineBody,
     (app, ref, input: { reason: string }) => declineSignature(app, { ...ref, reason: input.reason })),
 ];

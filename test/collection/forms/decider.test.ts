@@ -75,7 +75,7 @@ test('CONSENT: CONSENT_ACCEPTED with type, version and hash, ip and user agent b
   const data = events[0]!.data as unknown as Record<string, unknown>;
   assert.equal([data.action, data.payload, data.ip, data.userAgent], ['CONSENT_ACCEPTED', { type: 'scr', version: 2, termHash: scrTerm().hash }, '203.0.113.7', 'Firefox']);
   const state = stateOf([...afterForm, ...events]);
-  assert.equal(state.items[1]!.details.consent, { recipientId: 'p1', acceptedAt: '2026-11-23T12:00:00.000Z', termHash: scrTerm().hash });
+  assert.equal(state.items[1]!.details.consent, { recipientId: 'p1', acceptedAt: '2026-11-23T12:00:00.000Z', termHash: scrTerm().hash, ip: '203.0.113.7', userAgent: 'Firefox' });
   assert.equal([state.items[1]!.status, state.status, state.recipients[0]!.status], ['VALIDATED', 'COMPLETED', 'COMPLETED']);
 });
 

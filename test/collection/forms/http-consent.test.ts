@@ -21,7 +21,13 @@ const call = serviceWithTenant(test, async (a, t) => {
   receiver = await startReceiver();
   const subscription = await a.call('POST', '/v1/webhook/subscriptions', { token: t.token, body: { url: `${receiver.url}/consents`, events: ['collection.consent.accepted'] } });
   assert.is(subscription.status, 201, JSON.stringify(subscription.body));
+  const optIn = await a.call('POST', '/webhook', { token: t.token, body: { type: 'OPTIN', url: `${receiver.url}/optin`, apiKey: 'chave-optin' } });
+  assert.is(optIn.status, 200, JSON.stringify(optIn.body));
 });
+
+/** The legacy OPTIN delivery about `collectionId` (the registration's test message names none). */
+const optInDelivery = (collectionId: string) =>
+  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId)), 20_000, 'optin.updated');
 test.after(() => receiver?.close());
 
 const TEXT = 'Autorizo a consulta ao SCR do Banco Central <em nome da empresa> & de seus sócios.';
@@ -42,7 +48,7 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   const c = await create();
   const { hash } = scrTerm(TEXT);
   assert.equal(c.items[0].config.consent, { type: 'scr', version: 2, text: TEXT, hash }, 'the service computes the hash, whatever was sent');
-  assert.equal(c.items[0].details.consent, { acceptedAt: null, recipientId: null, termHash: null, type: 'scr', version: 2 });
+  assert.equal(c.items[0].details.consent, { acceptedAt: null, recipientId: null, termHash: null, type: 'scr', version: 2, ip: null, userAgent: null });
   const html = await openPage(app, c.links[0].token);
   assert.match(html, 'Autorizo a consulta ao SCR do Banco Central &#60;em nome da empresa&#62; &#38; de seus sócios.');
   assert.match(html, `Versão 2 · SHA-256 <code data-hash>${hash}</code>`);
@@ -79,6 +85,16 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   assert.equal(delivery.data, { collectionId: c.id, itemId: c.items[0].id, recipientId: c.recipients[0].id, action: 'CONSENT_ACCEPTED', actorType: 'RECIPIENT', occurredAt: entry.occurredAt, payload: entry.payload });
   assert.not.match(delivery.raw, /NavegadorDeTeste|127\.0\.0\.1/);
 
+  // Consents are the opt-in flow: the legacy OPTIN subscription gets optin.updated in the legacy envelope, without the evidence.
+  const optIn = await optInDelivery(c.id);
+  assert.is(optIn.headers['api-key'], 'chave-optin');
+  assert.equal(JSON.parse(optIn.body), {
+    organizationId: tenant.organizationId,
+    webhookType: 'OPTIN',
+    data: { collectionId: c.id, itemId: c.items[0].id, recipientId: c.recipients[0].id, status: 'ACCEPTED', type: 'scr', version: 2, termHash: hash, occurredAt: entry.occurredAt },
+  });
+  assert.not.match(optIn.body, /NavegadorDeTeste|127\.0\.0\.1/);
+
   const inputs = await eventually(async () => {
     const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
     return 'kyc.consentimento_scr' in values && values;
@@ -86,16 +102,53 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   assert.equal(inputs, { 'kyc.consentimento_scr': true });
 });
 
-test('a JSON client accepts with accept: true; the ip and user agent are sealed in the store', async () => {
+test('a JSON client accepts with accept: true; the addresses and user agent are sealed in the store, the client address by TRUST_PROXY (off: the socket)', async () => {
   const c = await create();
-  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0' } });
+  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0', 'x-forwarded-for': '198.51.100.77' } });
   assert.equal(reply.body, { itemId: c.items[0].id, status: 'VALIDATED' });
   const raw = await app.app.db('events').where({ stream_name: collectionStream(c.id), event_type: 'ConsentAccepted' }).first('data');
   assert.match(raw.data.userAgent, /^pd1\./, 'sealed in the store');
-  assert.match(raw.data.ip, /^pd1\./);
+  for (const field of ['ip', 'socketAddress', 'forwardedFor']) assert.match(raw.data[field], /^pd1\./, field);
   assert.not.match(JSON.stringify(raw.data), 'ClienteSelado');
   const stored = (await app.app.store.readStream(collectionStream(c.id))).find((e) => e.type === 'ConsentAccepted')!;
   assert.is(stored.data.userAgent, 'ClienteSelado/2.0');
+  // The header a client wrote is kept as received, and believed for nothing.
+  assert.equal([stored.data.ip, stored.data.socketAddress, stored.data.forwardedFor], ['127.0.0.1', '127.0.0.1', '198.51.100.77']);
+});
+
+test("the evidence (address, user agent) is the organization's to read, in the item's details and the trail export; erasing the person erases it there", async () => {
+  const c = await create();
+  const itemId: string = c.items[0].id;
+  const recipientId: string = c.recipients[0].id;
+  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${itemId}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0' } });
+  assert.equal(reply.body, { itemId, status: 'VALIDATED' });
+
+  const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.consent.acceptedAt !== null, 'the acceptance');
+  const consent = done.items[0].details.consent;
+  assert.equal([consent.recipientId, consent.userAgent], [recipientId, 'ClienteSelado/2.0']);
+  assert.match(consent.ip, /127\.0\.0\.1/);
+  const exportOf = async (format: 'json' | 'csv') => {
+    const response = await fetch(`${app.url}/v1/collections/${c.id}/trail/export?format=${format}`, { headers: { authorization: `Bearer ${tenant.token}` } });
+    assert.is(response.status, 200);
+    return response.text();
+  };
+  const acceptedEntry = (json: string) => JSON.parse(json).entries.find((e: any) => e.entry.action === 'CONSENT_ACCEPTED');
+  const exported = acceptedEntry(await exportOf('json'));
+  assert.equal(exported.evidence, { ip: consent.ip, userAgent: 'ClienteSelado/2.0' });
+  assert.equal(exported.entry.payload, { type: 'scr', version: 2, termHash: scrTerm(TEXT).hash }, 'the evidence is beside the hashed entry, not in it');
+  const csv = (await exportOf('csv')).trimEnd().split('\r\n');
+  assert.ok(csv[0]!.endsWith(',evidenceIp,evidenceUserAgent'), csv[0]);
+  assert.ok(csv.find((line) => line.includes(',CONSENT_ACCEPTED,'))!.endsWith(`,${consent.ip},ClienteSelado/2.0`));
+  // Only the acceptance carries it: the other entries have no evidence.
+  assert.equal(JSON.parse(await exportOf('json')).entries.filter((e: any) => 'evidence' in e).length, 1);
+
+  const erased = await call('POST', '/v1/personal-data/erase-recipient', { collectionId: c.id, recipientId });
+  assert.is(erased.status, 200, JSON.stringify(erased.body));
+  const after = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.consent.userAgent === null, 'the erasure');
+  assert.equal(after.items[0].details.consent, { ...consent, ip: null, userAgent: null }, 'who, when and which term stay');
+  const afterExport = acceptedEntry(await exportOf('json'));
+  assert.equal([afterExport.evidence, afterExport.entryHash], [{ ip: null, userAgent: null }, exported.entryHash]);
+  assert.not.match(await exportOf('csv'), 'ClienteSelado');
 });
 
 test.run();

@@ -1,10 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { collectionStream } from '../../../domain/collection/events.ts';
-import { IdentityMessages } from '../../../domain/collection/messages.ts';
+import { CollectionMessages, IdentityMessages } from '../../../domain/collection/messages.ts';
 import { identityInputValues } from '../../../projections/collection/identity-queries.ts';
 import type { TestApp } from '../../support/app.ts';
-import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
+import { provisionTenant, serviceWithTenant, type TestTenant } from '../../support/identity.ts';
 import { eventually } from '../../support/webhook.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { detailWhen, newCnpj } from '../support.ts';
@@ -141,6 +141,22 @@ test('image view: the bytes for the operator, IDENTITY_IMAGES_VIEWED in the trai
   assert.is((await call('GET', `${path}/0`)).status, 404);
   // The erased person's checks leave the listing with their images.
   await eventually(async () => (await listed()) === undefined, 10_000, 'the check dropped after erasure');
+});
+
+test('an organization without kyc asking for an identity check: 403 naming the item, and no registry created for the subject', async () => {
+  const noKyc = await provisionTenant(app, { name: 'Sem kyc', modules: ['registry', 'onboarding', 'formalization'] });
+  const document = newCnpj();
+  const create = (items: unknown[]) =>
+    app.call('POST', '/v1/collections', { token: noKyc.token, body: { subject: { name: 'Padaria Sem Kyc Ltda', document }, items, recipients: [{ name: 'Ana', email: 'ana@example.com' }], notificationChannel: 'NONE', send: false } });
+  const identity = await create([{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' }, { key: 'selfie', kind: 'IDENTITY', title: 'Documento com foto e selfie' }]);
+  assert.equal([identity.status, identity.body], [403, { code: 403, message: CollectionMessages.itemNotContracted('selfie', 'IDENTITY', 'kyc') }]);
+  const signature = { signature: { mode: 'JOINT', flow: 'SIGNATURE_AND_IDENTITY', registryDocumentId: '0'.repeat(24) } };
+  const signing = await create([{ key: 'assinatura', kind: 'SIGNATURE', title: 'Contrato', config: signature }]);
+  assert.equal([signing.status, signing.body], [403, { code: 403, message: CollectionMessages.itemNotContracted('assinatura', 'SIGNATURE', 'kyc') }]);
+  const registries = await app.call('GET', `/v1/registry?search=${document}`, { token: noKyc.token });
+  assert.equal([registries.status, registries.body.total], [200, 0], JSON.stringify(registries.body));
+  const documentsOnly = await create([{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' }]);
+  assert.is(documentsOnly.status, 201, JSON.stringify(documentsOnly.body));
 });
 
 test.run();

@@ -72,9 +72,9 @@ test('JOINT: each party signs with the evidence beside the trail; the last one c
   assert.equal(types(events), ['SignatureCollected', 'SignatureCompleted']);
   assert.equal(events[0]!.data.payload, { order: 3, documentSha256: SHA, contactChannel: 'EMAIL' });
   assert.equal((events[0]!.data as { evidence: object }).evidence, {
-    contactChannel: 'EMAIL', contactVerifiedAt: later(MINUTE), signedAt: later(2 * MINUTE), ip: '203.0.113.7', userAgent: 'Teste/1.0', documentSha256: SHA,
+    contactChannel: 'EMAIL', contactVerifiedAt: later(MINUTE), signedAt: later(2 * MINUTE), ip: '203.0.113.7', socketAddress: null, forwardedFor: null, userAgent: 'Teste/1.0', documentSha256: SHA,
   });
-  assert.equal([events[1]!.data.itemId, events[1]!.data.recipientId, events[1]!.data.payload], ['s1', null, { provider: 'interno', parties: ['a', 'b', 'c'], contentHash: SHA, signedDocument: true }]);
+  assert.equal([events[1]!.data.itemId, events[1]!.data.recipientId, events[1]!.data.payload], ['s1', 'c', { provider: 'interno', parties: ['a', 'b', 'c'], contentHash: SHA, signedDocument: true }]);
   const completed = [...twoSigned, ...events];
   assert.is(stateOf(completed).items[0]!.status, 'PROCESSING');
   given(collectionDecider, completed).when(sign('c')).thenError('conflict', SignatureMessages.alreadyCompleted);

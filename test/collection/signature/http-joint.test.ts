@@ -117,8 +117,9 @@ test('three parties sign in order, each after an identity check and a one-time c
   assert.equal(Object.keys(collected[0]).sort(), ['action', 'actorType', 'collectionId', 'itemId', 'occurredAt', 'payload', 'recipientId']);
   assert.equal([collected[0].action, collected[0].actorType, collected[0].itemId, collected[0].payload.documentSha256], ['SIGNATURE_COLLECTED', 'RECIPIENT', itemId, item.config.signature.documentSha256]);
   const [completed] = named('collection.signature.completed');
-  assert.equal([completed.action, completed.itemId, completed.recipientId, completed.payload], [
-    'SIGNATURE_COMPLETED', itemId, null, { provider: 'interno', parties: [ana, bruno, carla], contentHash: item.config.signature.documentSha256, signedDocument: true },
+  // Carla's signature was the last: the completion it caused names her, as the entry before it does.
+  assert.equal([completed.action, completed.actorType, completed.itemId, completed.recipientId, completed.payload], [
+    'SIGNATURE_COMPLETED', 'RECIPIENT', itemId, carla, { provider: 'interno', parties: [ana, bruno, carla], contentHash: item.config.signature.documentSha256, signedDocument: true },
   ]);
   const document = named('collection.signature.document')[0].payload;
   assert.equal([document.provider, Object.keys(document).sort()], ['interno', ['blobId', 'provider', 'sha256']]);

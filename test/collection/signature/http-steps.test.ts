@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SIGNATURE_CODE_ATTEMPTS_PER_ITEM_PER_DAY } from '../../../application/collection/signature/codes.ts';
 import { ensureRegistry, receiveDocument } from '../../../application/registry/intake.ts';
 import { collectionStream } from '../../../domain/collection/events.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
@@ -108,6 +109,35 @@ test('codes: a wrong code appends nothing yet counts, across concurrent requests
   }
   assert.equal((await verifications()).map((e) => e.data.payload), [{ channel: 'EMAIL', verified: true, attemptsLeft: 5 }]);
   assert.is((await app.app.db('collection_signature_code_attempts').where({ collection_id: c.id })).length, 0, 'the count is dropped once verified');
+});
+
+test('codes: tries at an item\'s codes are capped per day, whichever code and party: a new code does not start the day again', async () => {
+  const { c, itemId, tokens } = await signing();
+  const path = (party: number) => `/c/${tokens[party]}/items/${itemId}/signature`;
+  assert.is((await app.call('POST', `${path(0)}/code`, { body: { channel: 'EMAIL' } })).status, 200);
+  const code = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
+  const wrongCode = code === '000000' ? '111111' : '000000';
+  const tries = [];
+  for (let i = 0; i < SIGNATURE_CODE_ATTEMPTS_PER_ITEM_PER_DAY; i++) tries.push((await app.call('POST', `${path(0)}/verify`, { body: { code: wrongCode } })).status);
+  assert.equal(tries, [...Array(5).fill(400), ...Array(SIGNATURE_CODE_ATTEMPTS_PER_ITEM_PER_DAY - 5).fill(429)]);
+  const clock = app.app.clock;
+  app.app.clock = { now: () => new Date(Date.now() + 2 * 60_000) };
+  try {
+    assert.is((await app.call('POST', `${path(0)}/code`, { body: { channel: 'EMAIL' } })).status, 200);
+    const renewed = await eventually(async () => {
+      const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
+      return latest !== code && latest;
+    }, 20_000, 'the new code');
+    const refused = await app.call('POST', `${path(0)}/verify`, { body: { code: renewed } });
+    assert.equal([refused.status, refused.body.message], [429, SignatureMessages.tooManyAttemptsToday], 'even the right code of a new one');
+    assert.is((await app.call('POST', `${path(1)}/code`, { body: { channel: 'EMAIL' } })).status, 200);
+    const other = await app.call('POST', `${path(1)}/verify`, { body: { code: await codeSentTo(app, c.id, 'bruno@example.com', 'EMAIL') } });
+    assert.equal([other.status, other.body.message], [429, SignatureMessages.tooManyAttemptsToday], "the item's other party too");
+  } finally {
+    app.app.clock = clock;
+  }
+  const verified = (await app.app.store.readStream(collectionStream(c.id))).filter((e) => e.type === 'SignatureContactVerified');
+  assert.equal(verified, []);
 });
 
 test('decline: recorded with the reason, the item waits in the operator queue, the other party cannot go on; the operator waives and the collection completes', async () => {

@@ -1,3 +1,4 @@
+import { readOutbox } from '../../../application/messaging/channels/outbox.ts';
 import * as assert from 'uvu/assert';
 import { receiveDocument, ensureRegistry } from '../../../application/registry/intake.ts';
 import { pdfWith } from '../../registry/support.ts';
@@ -55,13 +56,16 @@ export async function passIdentity(app: TestApp, token: string, itemId: string, 
 
 /** The latest one-time code of this collection that reached `to` (an e-mail address or a phone), read from the messaging outbox. */
 export async function codeSentTo(app: TestApp, collectionId: string, to: string, channel: 'EMAIL' | 'WHATSAPP'): Promise<string> {
+  // The spool is sealed at rest: rows of the collection's codes are opened, then the address picked.
   const row = await eventually(
-    () =>
-      app.app.db('messaging_outbox as o')
-        .join('messaging_messages as m', 'm.id', 'o.message_id')
-        .where({ 'o.to': to, 'o.channel': channel, 'm.collection_id': collectionId, 'm.template': 'SIGNATURE_CODE' })
-        .orderBy('o.created_at', 'desc')
-        .first('o.text') as Promise<{ text: string } | undefined>,
+    async () =>
+      (
+        await readOutbox(app.app, (q) =>
+          q.whereIn('message_id', app.app.db('messaging_messages').where({ collection_id: collectionId, template: 'SIGNATURE_CODE' }).select('id')).where({ channel }),
+        )
+      )
+        .filter((message) => message.to === to)
+        .at(-1),
     20_000,
     `the code to ${to}`,
   );

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSignedCopy, sha256Hex, trailAttachmentName, type SignedCopyInput } from '../../../application/collection/signed-document/build.ts';
 import { loadSigningIdentity, type SigningIdentity } from '../../../application/collection/signed-document/certificate.ts';
 import { maskEmail, maskPhone } from '../../../application/collection/signed-document/copies.ts';
 import { loadConfig } from '../../../config/index.ts';
 import { contractPdf, detached, opensslCms, pageCount, pageText, pdfsig } from './pdf-tools.ts';
+import { poppler, suiteNeeding } from '../../support/system-tools.ts';
 
 interface Ctx {
   dataDir: string;
@@ -15,7 +15,12 @@ interface Ctx {
   input: SignedCopyInput;
   signed: { bytes: Buffer; sha256: string };
 }
-const test = suite<Ctx>('the signed copy: original pages, evidence page, trail attached, one signature pdfsig verifies');
+const test = suiteNeeding<Ctx>('the signed copy: original pages, evidence page, trail attached, one signature pdfsig verifies', [
+  poppler('pdfsig'),
+  poppler('pdfdetach'),
+  poppler('pdftotext'),
+  { command: 'openssl', install: 'apt-get install -y openssl' },
+]);
 
 const TRAIL = { format: 'collection-item-trail/1', entries: [{ seq: 3, entry: { action: 'SIGNATURE_COLLECTED', payload: { order: 1 } }, entryHash: 'a'.repeat(64), chainHash: 'b'.repeat(64) }] };
 

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractSignature } from '@signpdf/utils';
 import forge from 'node-forge';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sha256Hex, trailAttachmentName } from '../../../application/collection/signed-document/build.ts';
 import { GENERATED_P12 } from '../../../application/collection/signed-document/certificate.ts';
@@ -16,6 +15,7 @@ import { recentTrail } from '../../../projections/collection/trail-queries.ts';
 import { eventually } from '../../support/webhook.ts';
 import { detached, pageCount, pageText, pdfsig } from './pdf-tools.ts';
 import { copiesRecorded, signAs, signingCollection } from './support.ts';
+import { poppler, suiteNeeding } from '../../support/system-tools.ts';
 
 interface Ctx {
   dataDir: string;
@@ -23,7 +23,7 @@ interface Ctx {
   app: TestApp;
   tenant: TestTenant;
 }
-const test = suite<Ctx>('GET /v1/collections/{id}/items/{itemId}/signed-document: the signed copy over HTTP');
+const test = suiteNeeding<Ctx>('GET /v1/collections/{id}/items/{itemId}/signed-document: the signed copy over HTTP', [poppler('pdfsig'), poppler('pdfdetach'), poppler('pdftotext')]);
 
 test.before(async (ctx) => {
   ctx.dataDir = mkdtempSync(join(tmpdir(), 'signed-copy-app-'));

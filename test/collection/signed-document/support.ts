@@ -46,7 +46,7 @@ export async function signAs(app: TestApp, organizationId: string, c: SigningCol
   const ref = { organizationId, collectionId: c.collectionId, itemId: c.itemId, recipientId };
   await recordSignatureCodeSent(app.app, { ...ref, channel: 'EMAIL', codeHash: `code-of-${recipientId}` });
   await verifySignatureContact(app.app, { ...ref, codeHash: `code-of-${recipientId}`, attempt: 1 });
-  await signItem(app.app, { ...ref, ip: '203.0.113.7', userAgent: 'Mozilla/5.0 (Teste) Firefox/132.0' });
+  await signItem(app.app, { ...ref, origin: { ip: '203.0.113.7' }, userAgent: 'Mozilla/5.0 (Teste) Firefox/132.0' });
 }
 
 /** Waits (in the stream, not over HTTP: polling the route would hit the rate limit) until `count` copies are recorded. */
