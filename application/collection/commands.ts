@@ -1,6 +1,7 @@
 import type { Actor, CollectionCommand } from '../../domain/collection/commands.ts';
 import { collectionDecider } from '../../domain/collection/decider.ts';
 import type { RecipientDefinition } from '../../domain/collection/definition.ts';
+import type { CollectionOrigin } from '../../domain/collection/enums.ts';
 import { collectionStream } from '../../domain/collection/events.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import type { MessageChannel } from '../../domain/messaging/events.ts';
@@ -64,19 +65,29 @@ const linksOf = (app: Pick<AppContext, 'config'>, collectionId: string, recipien
 /**
  * `options.actor`: who creates it when not the caller's credential (the public form and pipelines
  * are SYSTEM); `options.collectionId`: an id derived by the caller, so that a retry after a crash
- * finds the collection it created instead of opening a second one.
+ * finds the collection it created instead of opening a second one; `options.origin` PUBLIC_FORM:
+ * an intake (docs/public-form.md), with nothing suggested from the registry or earlier answers.
  */
 export async function createCollection(
   app: App,
   caller: Caller,
   input: CreateCollectionInput,
-  options: { actor?: Actor; collectionId?: string } = {},
+  options: { actor?: Actor; collectionId?: string; origin?: CollectionOrigin } = {},
 ): Promise<CollectionWritten & { links: RecipientLinkOut[] }> {
   const collectionId = options.collectionId ?? app.ids.objectId();
   const actor = options.actor ?? actorOf(caller);
-  // FORM items get their suggestions (what the service already knows of the registry) as they are created.
-  const definition = await suggestFormAnswers(app, caller.organizationId, await resolveDefinition(app, caller, collectionId, input, actor));
-  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actor, { type: 'CreateCollection', collectionId, definition, send: input.send });
+  const publicForm = options.origin === 'PUBLIC_FORM';
+  const resolved = await resolveDefinition(app, caller, collectionId, input, { actor, publicForm });
+  // FORM items get their suggestions (what the service already knows of the registry) as they are
+  // created; never on a public form, whose visitor may have typed somebody else's CPF.
+  const definition = publicForm ? resolved.definition : await suggestFormAnswers(app, caller.organizationId, resolved.definition);
+  const written = await runCollectionCommand(app, caller.organizationId, collectionId, actor, {
+    type: 'CreateCollection',
+    collectionId,
+    definition,
+    send: input.send,
+    ...(resolved.intake && { intake: resolved.intake }),
+  });
   return { ...written, links: linksOf(app, collectionId, definition.recipients) };
 }
 
@@ -111,6 +122,10 @@ export async function reissueLink(app: App, caller: Caller, collectionId: string
   const written = await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'ReissueLink', recipientId, linkHash: hash });
   return { ...written, link: { recipientId, token, url } };
 }
+
+/** An operator links a public form's intake to its registry: its answers, consents, checks and files reach it (docs/public-form.md). */
+export const linkIntake = (app: App, caller: Caller, collectionId: string) =>
+  runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'LinkIntake' });
 
 export const reviewItem = (app: App, caller: Caller, collectionId: string, itemId: string, decision: 'APPROVE' | 'REJECT', reason: string | null) =>
   runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'ReviewItem', itemId, decision, reason });

@@ -115,7 +115,24 @@ export function resolveRecipient(
   return { recipientId, name: input.name.trim(), email, phone, itemIds: [...new Set(itemIds)], linkHash: recipientLink(app, collectionId, recipientId, 1).hash };
 }
 
-export async function resolveDefinition(app: App, caller: Caller, collectionId: string, input: CreateCollectionInput, actor: Actor = actorOf(caller)): Promise<CollectionDefinition> {
+export interface ResolvedDefinition {
+  definition: CollectionDefinition;
+  /** Set for a public form's collection: UNLINKED over a registry that existed, SELF_DECLARED over one it created. */
+  intake?: 'UNLINKED' | 'SELF_DECLARED';
+}
+
+/**
+ * `publicForm`: an anonymous visitor opens it for whatever CPF or CNPJ they typed, so nothing on
+ * file answers an item (an item born ALREADY_ON_FILE would tell them the person is a customer).
+ */
+export async function resolveDefinition(
+  app: App,
+  caller: Caller,
+  collectionId: string,
+  input: CreateCollectionInput,
+  options: { actor?: Actor; publicForm?: boolean } = {},
+): Promise<ResolvedDefinition> {
+  const { actor = actorOf(caller), publicForm = false } = options;
   if (!input.templateSlug && !input.items?.length) throw new DomainError('invalid', CollectionMessages.templateOrItems);
   const template = input.templateSlug ? await findTemplateBySlug(app.db, caller.organizationId, input.templateSlug) : null;
   if (input.templateSlug && !template) throw new DomainError('not_found', Messages.templateNotFound);
@@ -136,12 +153,19 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
   // The modules as they are now (pipelines and the public form ask without a token that carries
   // them), before the subject's registry is created: a refused request leaves nothing behind.
   refuseUncontractedItems(requested, (await findOrganization(app.db, caller.organizationId))?.modules ?? []);
-  const registryId = existingRegistryId ?? (await ensureRegistry(app, caller.organizationId, subject, actor)).registryId;
+  // `created`: this request created the registry (a public form's registry is then self-declared).
+  let registryId = existingRegistryId;
+  let created = false;
+  if (!registryId) {
+    const ensured = await ensureRegistry(app, caller.organizationId, { ...subject, selfDeclared: publicForm }, actor);
+    registryId = ensured.registryId;
+    created = ensured.position !== null;
+  }
   const asOf = app.clock.now().toISOString();
   const items: ItemDefinition[] = [];
   for (const item of requested) {
     // A valid document of the expected type already on file answers the item: nobody is asked again.
-    const onFile = item.kind === 'DOCUMENT' && item.expectedType ? await findDocumentOnFile(app.db, caller.organizationId, subject.document, item.expectedType, asOf) : null;
+    const onFile = item.kind === 'DOCUMENT' && item.expectedType && !publicForm ? await findDocumentOnFile(app.db, caller.organizationId, subject.document, item.expectedType, asOf) : null;
     items.push({
       itemId: app.ids.objectId(),
       key: item.key,
@@ -156,7 +180,7 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
   }
   await completeSignatureDocuments(app, caller.organizationId, items);
   const recipients = input.recipients.map((r) => resolveRecipient(app, collectionId, app.ids.objectId(), r, items));
-  return {
+  const definition: CollectionDefinition = {
     registryId,
     subject,
     template: template ? { slug: template.slug, name: template.name, version: template.version } : null,
@@ -170,4 +194,5 @@ export async function resolveDefinition(app: App, caller: Caller, collectionId: 
     recipients,
     ...(input.contractDocumentId && { contractDocumentId: input.contractDocumentId }),
   };
+  return publicForm ? { definition, intake: created ? 'SELF_DECLARED' : 'UNLINKED' } : { definition };
 }

@@ -6,12 +6,13 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { AppContext } from '../context.ts';
 import { SYSTEM_ACTOR } from './actor.ts';
-import { runCollectionCommand } from './commands.ts';
+import { loadCollection, runCollectionCommand } from './commands.ts';
+import { recordDocumentOnRegistry } from '../registry/analysis/process.ts';
 import { EventFollower } from '../event-follower.ts';
 import { runOnCompleted } from './on-completed.ts';
 
-/** What moves a collection from outside it: its files' analysis, and its own completion. */
-export const COLLECTION_PROCESS_EVENTS = ['RegistryDocumentReceived', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided', 'CollectionCompleted'];
+/** What moves a collection from outside it: its files' analysis, its own completion, and an intake's link to its registry. */
+export const COLLECTION_PROCESS_EVENTS = ['RegistryDocumentReceived', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided', 'CollectionCompleted', 'IntakeLinked'];
 
 const opinionOf = (data: DocumentAssessedData | DocumentDecidedData): FileOpinion => ({
   registryDocumentId: data.registryDocumentId,
@@ -54,8 +55,19 @@ async function reactToDocument(app: AppContext, event: RecordedEvent, log: Logge
   }
 }
 
+/**
+ * An intake linked: the registry counts the outcomes its files already had (completeness, KYC
+ * status). Recorded again on a replay, which changes nothing; outcomes that come later are
+ * counted as they come (recordDocumentOnRegistry).
+ */
+async function countIntakeFiles(app: AppContext, data: CollectionEventData): Promise<void> {
+  const state = await loadCollection(app, data.collectionId);
+  for (const file of state.items.flatMap((item) => item.files)) await recordDocumentOnRegistry(app, file.registryDocumentId);
+}
+
 export async function reactToCollectionEvent(app: AppContext, event: RecordedEvent, log: Logger): Promise<void> {
   if (event.type === 'CollectionCompleted') return runOnCompleted(app, event.data as unknown as CollectionEventData, log);
+  if (event.type === 'IntakeLinked') return countIntakeFiles(app, event.data as unknown as CollectionEventData);
   return reactToDocument(app, event, log);
 }
 

@@ -34,7 +34,9 @@ export type PublicFormOutcome = { opened: true; link: RecipientLinkOut; position
  * A collection somebody opened for themselves: the template's items for the subject of the CPF
  * or CNPJ typed, the person as its only recipient, sent at once (they go straight to their page;
  * the template's channel also sends them the link). Created by SYSTEM: nobody of the organization
- * acted. The limits are taken first and given back when the collection is refused.
+ * acted. It is an intake (origin PUBLIC_FORM): nothing on file is shown or reused, and when the
+ * document's registry existed what the visitor sends stays apart until an operator links it.
+ * The limits are taken first and given back when the collection is refused.
  */
 export async function openPublicCollection(app: App, template: PublicTemplate, request: PublicFormRequest, address: string): Promise<PublicFormOutcome> {
   const now = app.clock.now();
@@ -51,7 +53,7 @@ export async function openPublicCollection(app: App, template: PublicTemplate, r
         recipients: [{ name: request.name, email: request.email, phone: request.phone }],
         send: true,
       },
-      { actor: SYSTEM_ACTOR },
+      { actor: SYSTEM_ACTOR, origin: 'PUBLIC_FORM' },
     );
     return { opened: true, link: created.links[0]!, position: created.position };
   } catch (error) {

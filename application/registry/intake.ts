@@ -56,7 +56,7 @@ export function documentOf(document: string, entityType: EntityType): string {
 export async function ensureRegistry(
   app: App & Pick<AppContext, 'config'>,
   organizationId: string,
-  subject: { document: string; name: string; entityType: EntityType },
+  subject: { document: string; name: string; entityType: EntityType; selfDeclared?: boolean },
   actor: Actor,
 ): Promise<{ registryId: string; position: Position | null }> {
   const document = documentOf(subject.document, subject.entityType);
@@ -71,6 +71,7 @@ export async function ensureRegistry(
     name: subject.name,
     contacts: [],
     basicData: {},
+    ...(subject.selfDeclared && { selfDeclared: true }),
     ...actor,
     at: app.clock.now().toISOString(),
   });
@@ -100,6 +101,8 @@ export async function receiveDocument(
     bytes: Buffer;
     expectedType: ExpectedDocumentType | null;
     source: DocumentSource | null;
+    /** The file belongs to a public form's intake not linked yet: kept out of the registry until it is. */
+    intake?: boolean;
     actor: Actor;
   },
 ): Promise<{ registryDocumentId: string; position: Position | null }> {
@@ -123,6 +126,7 @@ export async function receiveDocument(
     blobId,
     expectedType: input.expectedType,
     source: input.source,
+    ...(input.intake && { intake: true as const }),
     uploadedBy: input.actor,
   });
   return { registryDocumentId, position };

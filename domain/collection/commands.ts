@@ -1,6 +1,6 @@
 import type { MessageChannel } from '../messaging/events.ts';
 import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
-import type { ActorType, DocumentVerdict, ExpectedDocumentType } from './enums.ts';
+import type { ActorType, DocumentVerdict, ExpectedDocumentType, IntakeStatus } from './enums.ts';
 import type { ConsentCommand } from './kinds/consent.ts';
 import type { FormCommand } from './kinds/form.ts';
 import type { IdentityCommand } from './kinds/identity.ts';
@@ -45,7 +45,8 @@ export interface FileOpinion {
 }
 
 export type CollectionCommand =
-  | (Base & { type: 'CreateCollection'; collectionId: string; definition: CollectionDefinition; send: boolean })
+  /** `intake`: opened by a public form, UNLINKED (the registry existed) or SELF_DECLARED (the intake created it). */
+  | (Base & { type: 'CreateCollection'; collectionId: string; definition: CollectionDefinition; send: boolean; intake?: Exclude<IntakeStatus, 'LINKED'> })
   | (Base & { type: 'SendCollection' })
   | (Base & { type: 'CancelCollection'; reason: string | null })
   | (Base & { type: 'AddRecipient'; recipient: RecipientDefinition })
@@ -62,4 +63,6 @@ export type CollectionCommand =
   | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean })
   | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string })
   | (Base & { type: 'ExpireCollection' })
+  /** An operator of the organization vouches that an UNLINKED intake is about its registry's person: its answers reach the registry. */
+  | (Base & { type: 'LinkIntake' })
   | (Base & (FormCommand | ConsentCommand | IdentityCommand | SignatureCommand | SignedDocumentCommand));

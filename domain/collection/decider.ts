@@ -76,6 +76,7 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
         mode: definition.mode,
         channel: definition.channel,
         ...(definition.contractDocumentId && { contractDocumentId: definition.contractDocumentId }),
+        ...(command.intake && { origin: 'PUBLIC_FORM' as const, intake: command.intake }),
       }, { definition });
       if (!command.send) return [created];
       return [created, ...decide({ ...command, type: 'SendCollection' }, evolveCollection(state, created))];
@@ -175,6 +176,13 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
       if (!state.items.some(isAwaitingRecipient)) return [];
       const expiredItemIds = state.items.filter((i) => !isResolved(i)).map((i) => i.itemId);
       return [entry('CollectionExpired', command, collectionId, {}, { expiredItemIds })];
+    }
+    case 'LinkIntake': {
+      // Any status: an intake is usually linked once the visitor has finished it.
+      const collectionId = existing(state, command.organizationId);
+      if (state.intake === null) throw new DomainError('conflict', CollectionMessages.notAnIntake);
+      if (state.intake.status !== 'UNLINKED') throw new DomainError('conflict', CollectionMessages.intakeAlreadyLinked);
+      return [entry('IntakeLinked', command, collectionId, {}, { registryId: state.registryId })];
     }
     default:
       for (const kind of COLLECTION_KINDS) {

@@ -1,5 +1,20 @@
 /** The enumerations of a collection's detail, spelled as the contract lists them. */
 
+/**
+ * Where a collection came from when not from an operator or an integrator: PUBLIC_FORM, opened by
+ * an anonymous visitor on a template's public form (docs/public-form.md).
+ */
+export const COLLECTION_ORIGINS = ['PUBLIC_FORM'] as const;
+export type CollectionOrigin = (typeof COLLECTION_ORIGINS)[number];
+
+/**
+ * A public-form collection is an intake. UNLINKED: the registry of its document existed before it,
+ * so what the visitor sends stays apart until an operator links it; LINKED: an operator did;
+ * SELF_DECLARED: the intake created the registry, which holds only what the visitor declared.
+ */
+export const INTAKE_STATUSES = ['UNLINKED', 'LINKED', 'SELF_DECLARED'] as const;
+export type IntakeStatus = (typeof INTAKE_STATUSES)[number];
+
 export const COLLECTION_STATUSES = ['DRAFT', 'SENT', 'IN_PROGRESS', 'COMPLETED', 'EXPIRED', 'CANCELED'] as const;
 export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 /** A closed collection takes no more actions: cancel answers 409, links stop working, no reminder leaves. */

@@ -47,6 +47,7 @@ export const COLLECTION_ACTIONS = [
   { type: 'SignatureCodeSent', action: 'SIGNATURE_CODE_SENT', publicName: null },
   { type: 'SignatureContactVerified', action: 'SIGNATURE_CONTACT_VERIFIED', publicName: null },
   { type: 'SignatureDeclined', action: 'SIGNATURE_DECLINED', publicName: null },
+  { type: 'IntakeLinked', action: 'INTAKE_LINKED', publicName: null },
 ] as const;
 
 export type CollectionEventType = (typeof COLLECTION_ACTIONS)[number]['type'];

@@ -23,6 +23,9 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
         collectionId: data.collectionId,
         organizationId: data.organizationId,
         createdBy: { actorType: data.actorType, actorId: data.actorId },
+        // From the trail payload, not the definition: an erased definition must not turn an intake into a linked collection.
+        origin: event.data.payload.origin ?? null,
+        intake: event.data.payload.intake ? { status: event.data.payload.intake, linkedAt: null, linkedBy: null } : null,
         status: 'DRAFT',
         items: itemStates,
         recipients: recipients.map((r) => newRecipient(r, itemStates)),
@@ -83,6 +86,8 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
         reminders: r.reminders + reminded,
       }));
     }
+    case 'IntakeLinked':
+      return { ...state, intake: { status: 'LINKED', linkedAt: at, linkedBy: { actorType: data.actorType, actorId: data.actorId } } };
     case 'RecipientMessageFailed':
       return withRecipient(state, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'FAILED'), messageIds: [...r.messageIds, event.data.payload.messageId] }));
     default:

@@ -22,6 +22,8 @@ export const CollectionMessages = {
   registryNotFound: 'Cadastro não encontrado.',
   templateNoItems: 'O modelo não tem itens para este tipo de cadastro.',
   recipientWithoutContact: 'O destinatário precisa de e-mail ou telefone.',
+  notAnIntake: 'Esta solicitação não veio de um formulário público: ela já pertence ao cadastro.',
+  intakeAlreadyLinked: 'Esta solicitação já pertence ao cadastro: ela foi vinculada antes ou criou o próprio cadastro.',
   itemNotContracted: (key: string, kind: string, module: string) => `Sua organização não contratou o módulo ${module}, que o item "${key}" (${kind}) pede.`,
   // FORM items (domain/collection/kinds/form.ts, form-answers.ts)
   notAForm: 'Este item não é um formulário.',

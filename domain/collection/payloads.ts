@@ -2,7 +2,7 @@ import type { DomainEvent } from '../shared/decider.ts';
 import type { MessageChannel } from '../messaging/events.ts';
 import type { FileOpinion } from './commands.ts';
 import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
-import type { ItemStatus, NotificationChannel, ResolutionMode } from './enums.ts';
+import type { CollectionOrigin, IntakeStatus, ItemStatus, NotificationChannel, ResolutionMode } from './enums.ts';
 import type { CollectionEventData } from './events.ts';
 import type { ConsentExtras, ConsentPayloads } from './kinds/consent.ts';
 import type { FormExtras, FormPayloads } from './kinds/form.ts';
@@ -25,7 +25,12 @@ export interface CollectionPayloads extends FormPayloads, ConsentPayloads, Ident
     channel: NotificationChannel;
     /** Set when a pipeline opened the collection to sign the contract it generated. */
     contractDocumentId?: string;
+    /** Set when a public form opened it; `intake` says whether its answers wait for an operator's link. */
+    origin?: CollectionOrigin;
+    intake?: Exclude<IntakeStatus, 'LINKED'>;
   };
+  /** The registry the intake's answers, consents, identity checks and files now belong to; the envelope's actor linked it. */
+  IntakeLinked: { registryId: string };
   CollectionSent: { expiresAt: string };
   /** `provider`: set when an external signature provider canceled its envelope (itemId names the item). */
   CollectionCanceled: { reason: string | null; provider?: string };

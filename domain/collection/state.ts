@@ -1,6 +1,6 @@
 import type { Actor, FileOpinion } from './commands.ts';
 import type { CollectionDefinition, ItemDefinition, RecipientDefinition } from './definition.ts';
-import { CLOSED_COLLECTION_STATUSES, RESOLVED_ITEM_STATUSES, type CollectionStatus, type ItemStatus, type RecipientStatus } from './enums.ts';
+import { CLOSED_COLLECTION_STATUSES, RESOLVED_ITEM_STATUSES, type CollectionOrigin, type CollectionStatus, type IntakeStatus, type ItemStatus, type RecipientStatus } from './enums.ts';
 import type { ItemDetails } from './kinds/config.ts';
 
 export interface FileState {
@@ -36,11 +36,21 @@ export interface RecipientState extends Omit<RecipientDefinition, 'linkHash'> {
   reminders: number;
 }
 
+/** A public form's intake: whether it reaches the registry yet, and who linked it when an operator did. */
+export interface IntakeState {
+  status: IntakeStatus;
+  linkedAt: string | null;
+  linkedBy: Actor | null;
+}
+
 export interface CollectionState extends Omit<CollectionDefinition, 'items' | 'recipients'> {
   collectionId: string | null;
   organizationId: string | null;
   /** Who created it (the operator or credential a completion acts for). */
   createdBy: Actor | null;
+  /** PUBLIC_FORM when an anonymous visitor opened it; null for operators, integrators and pipelines. */
+  origin: CollectionOrigin | null;
+  intake: IntakeState | null;
   status: CollectionStatus;
   items: ItemState[];
   recipients: RecipientState[];
@@ -53,6 +63,12 @@ export interface CollectionState extends Omit<CollectionDefinition, 'items' | 'r
   expiredAt: string | null;
 }
 
+/**
+ * Whether what the collection received belongs to its registry: always, except for a public
+ * form's intake that no operator linked yet (an anonymous visitor may have typed anyone's CPF).
+ */
+export const feedsRegistry = (state: Pick<CollectionState, 'intake'>) => state.intake?.status !== 'UNLINKED';
+
 export const isClosed = (state: CollectionState) => CLOSED_COLLECTION_STATUSES.includes(state.status);
 export const isResolved = (item: Pick<ItemState, 'status'>) => RESOLVED_ITEM_STATUSES.includes(item.status);
 /** Items waiting on the recipient: nothing received yet, or a new file asked for. */
@@ -63,6 +79,8 @@ export function initialCollectionState(): CollectionState {
     collectionId: null,
     organizationId: null,
     createdBy: null,
+    origin: null,
+    intake: null,
     status: 'DRAFT',
     registryId: '',
     subject: { name: '', document: '', entityType: 'COMPANY' },

@@ -13,7 +13,7 @@ export interface RegistryFields {
 
 export type RegistryCommand =
   /** Create, or nothing when the registry exists (`ifAbsent`: find-or-create) or 409 otherwise. */
-  | ({ type: 'CreateRegistry'; organizationId: string; registryId: string; document: string; entityType: EntityType; ifAbsent: boolean; at: string } & RegistryFields & RegistryActor)
+  | ({ type: 'CreateRegistry'; organizationId: string; registryId: string; document: string; entityType: EntityType; ifAbsent: boolean; at: string; selfDeclared?: boolean } & RegistryFields & RegistryActor)
   | ({ type: 'UpdateRegistry'; organizationId: string; registryId: string; changes: Partial<RegistryFields>; at: string } & RegistryActor)
   | {
       type: 'RecordDocumentOutcome';

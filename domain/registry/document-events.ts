@@ -34,6 +34,11 @@ export interface DocumentReceivedData extends Base {
   blobId: string;
   expectedType: ExpectedDocumentType | null;
   source: DocumentSource | null;
+  /**
+   * Sent for a public form's intake not linked yet: the file stays out of the registry (its
+   * documents, completeness and KYC status) until an operator links the intake (docs/public-form.md).
+   */
+  intake?: true;
   uploadedBy: { actorType: 'USER' | 'API_USER' | 'RECIPIENT' | 'SYSTEM'; actorId: string | null };
 }
 

@@ -53,6 +53,8 @@ export interface RegistryRecordData extends Base, RegistryActor {
   basicData: RegistryBasicData;
   kycStatus: KycStatus;
   completeness: number;
+  /** Created by a public form's intake: everything in it is what an anonymous visitor declared (docs/public-form.md). */
+  selfDeclared?: boolean;
 }
 
 /** The latest outcome of one document of the registry (bookkeeping for completeness; never sent). */

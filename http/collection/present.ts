@@ -40,6 +40,8 @@ export function presentSummary(state: CollectionState) {
     templateSlug: state.template?.slug ?? null,
     templateName: state.template?.name ?? null,
     templateVersion: state.template?.version ?? null,
+    // Rows folded before intakes existed have neither field.
+    origin: state.origin ?? null,
     status: state.status,
     canceledAt: state.canceledAt,
     subjectName: state.subject.name,
@@ -65,6 +67,7 @@ export function presentDetail(state: CollectionState, registry: object | null, t
     expiryDays: state.expiryDays,
     behavior: { resolutionMode: state.mode, notificationChannel: state.channel, reminderDays: state.reminderDays, onCompleted: { kind: state.onCompleted.kind, id: state.onCompleted.id } },
     registry,
+    intake: state.intake ?? null,
     items: state.items.map((item) => presentItem(state, item)),
     recipients: state.recipients.map((r) => ({
       id: r.recipientId,

@@ -7,7 +7,7 @@ import type { AppContext } from '../../application/context.ts';
 import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
 import type { CollectionCommand } from '../../domain/collection/commands.ts';
 import { ITEM_STATUSES } from '../../domain/collection/enums.ts';
-import { isAwaitingRecipient } from '../../domain/collection/state.ts';
+import { feedsRegistry, isAwaitingRecipient } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { organizationName } from '../../projections/collection/recipient-queries.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
@@ -88,6 +88,8 @@ async function upload(app: AppContext, ctx: Context, token: string, itemId: stri
       bytes: file.bytes,
       expectedType: item.expectedType,
       source: { collectionId: ref.collectionId, itemId, recipientId: ref.recipientId },
+      // A public form's intake nobody linked: the file is the visitor's, kept out of the registry.
+      intake: !feedsRegistry(state),
       actor: { actorType: 'RECIPIENT', actorId: ref.recipientId },
     });
     const written = await submitItemDocument(app, { ...ref, itemId, registryDocumentId });

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import {
-  addRecipient, cancelCollection, createCollection, reissueLink, reviewItem, sendCollection, waiveItem, type CollectionWritten,
+  addRecipient, cancelCollection, createCollection, linkIntake, reissueLink, reviewItem, sendCollection, waiveItem, type CollectionWritten,
 } from '../../application/collection/commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
@@ -119,6 +119,21 @@ export const collectionRoutes: RouteTable = {
       errors: [404, 409, 502],
       async handle({ app, principal, params, body }) {
         return written(app, await cancelCollection(app, principal, params.id, body.reason ?? null));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/collections/:id/link-intake',
+      summary: "Link a public form's intake to its registry: what the visitor sent (answers, consents, identity checks, files) reaches the registry and the input data",
+      description:
+        "Only for a collection whose `intake.status` is UNLINKED (a public form opened it for a CPF or CNPJ whose registry already existed): the operator vouches that the visitor is that person. Recorded in the trail as INTAKE_LINKED with who linked it. 409 for a collection that is not an intake or is already linked (or created its own registry).",
+      gate,
+      params: CollectionParams,
+      body: Type.Object({}),
+      responses: Detail,
+      errors: [404, 409],
+      async handle({ app, principal, params }) {
+        return written(app, await linkIntake(app, principal, params.id));
       },
     }),
     route({

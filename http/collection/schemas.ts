@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { ITEM_KEY_PATTERN } from '../../domain/collection-template/content.ts';
 import {
-  ACTOR_TYPES, COLLECTION_STATUSES, DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, ITEM_STATUSES, NOTIFICATION_CHANNELS, RECIPIENT_STATUSES,
+  ACTOR_TYPES, COLLECTION_ORIGINS, COLLECTION_STATUSES, INTAKE_STATUSES, DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, ITEM_STATUSES, NOTIFICATION_CHANNELS, RECIPIENT_STATUSES,
   RESOLUTION_MODES, REUSE_DECISIONS,
 } from '../../domain/collection/enums.ts';
 import { ObjectIdSchema } from '../route.ts';
@@ -120,6 +120,7 @@ export const SummarySchema = Type.Object({
   templateSlug: Nullable(Type.String()),
   templateName: Nullable(Type.String()),
   templateVersion: Nullable(Type.Integer()),
+  origin: Nullable(Type.Enum(COLLECTION_ORIGINS, { description: 'PUBLIC_FORM: an anonymous visitor opened it on a public form (an intake); null: an operator, an integrator or a pipeline' })),
   status: Type.Enum(COLLECTION_STATUSES),
   canceledAt: Nullable(Instant),
   subjectName: Type.String(),
@@ -153,6 +154,11 @@ export const DetailSchema = Type.Object({
     onCompleted: Target,
   }, { description: 'inherited from the template (or the ad hoc choices) at creation' }),
   registry: Nullable(Type.Object({}, { additionalProperties: true, description: 'summary of the target registry' })),
+  intake: Nullable(Type.Object({
+    status: Type.Enum(INTAKE_STATUSES, { description: "UNLINKED: the registry existed and nothing received reaches it until an operator links the intake; LINKED: an operator did; SELF_DECLARED: the intake created the registry" }),
+    linkedAt: Nullable(Instant),
+    linkedBy: Nullable(Type.Object({ actorType: Type.Enum(ACTOR_TYPES), actorId: Nullable(Type.String()) }, { description: 'the user or credential that linked it' })),
+  }, { description: "a public form's intake (docs/public-form.md); null for any other collection" })),
   items: Type.Array(ItemSchema),
   recipients: Type.Array(RecipientSchema),
   trail: Type.Array(TrailEntrySchema, { description: 'the 100 most recent trail entries, newest first' }),

@@ -1,7 +1,7 @@
 import { COLLECTION_STATUSES } from '../../domain/collection/enums.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import type { TrailEntry } from '../../projections/collection/trail-queries.ts';
-import { escape } from './html.ts';
+import { csrfField, errorBox, escape } from './html.ts';
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'medium' });
 const when = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : '—');
@@ -16,13 +16,32 @@ export function collectionListPage(items: readonly CollectionState[], total: num
 <section class="cartao"><p>${total} coleta(s); as 50 mais recentes.</p>${lines ? `<table><thead><tr><th>Para quem</th><th>Modelo</th><th>Situação</th><th>Itens resolvidos</th><th>Criada em</th></tr></thead><tbody>${lines}</tbody></table>` : '<p>Nenhuma coleta.</p>'}</section>`;
 }
 
-/** The collection, its items, and its trail with the button that verifies the chain in the browser. */
-export function collectionPage(c: CollectionState, trail: { total: number; entries: readonly TrailEntry[] }): string {
+const INTAKE_TEXT = {
+  UNLINKED: 'Aberta por formulário público para um CPF/CNPJ que já tem cadastro. Nada do que foi enviado chega ao cadastro, aos dados de entrada ou ao KYC até um operador confirmar que é a mesma pessoa e vincular.',
+  LINKED: 'Aberta por formulário público e vinculada ao cadastro',
+  SELF_DECLARED: 'Aberta por formulário público: criou o cadastro, que tem só o que o visitante declarou.',
+} as const;
+
+/** A public form's intake: where it stands, and while unlinked the button that links it to the registry. */
+function intakeSection(c: CollectionState, csrf: string, message?: string): string {
+  const intake = c.intake;
+  if (!intake) return '';
+  const linked = intake.status === 'LINKED' ? `${INTAKE_TEXT.LINKED} em ${when(intake.linkedAt)} (${escape(intake.linkedBy?.actorType ?? '')}).` : INTAKE_TEXT[intake.status];
+  const form =
+    intake.status === 'UNLINKED'
+      ? `<form method="post" action="/console/coletas/${escape(c.collectionId!)}/vincular">${csrfField(csrf)}<button class="primario" type="submit">Vincular ao cadastro</button></form>`
+      : '';
+  return `<section class="cartao"><h2>Origem: formulário público</h2>${errorBox(message)}<p>${linked}</p>${form}</section>`;
+}
+
+/** The collection, its items, its intake's link when a public form opened it, and its trail with the button that verifies the chain in the browser. */
+export function collectionPage(c: CollectionState, trail: { total: number; entries: readonly TrailEntry[] }, csrf: string, message?: string): string {
   const items = c.items.map((i) => `<tr><td>${escape(i.title)}</td><td>${escape(i.kind)}</td><td>${escape(i.status)}</td><td>${when(i.resolvedAt)}</td></tr>`).join('');
   const entries = trail.entries
     .map((e) => `<tr><td>${e.seq}</td><td>${when(e.occurredAt)}</td><td><code>${escape(e.action)}</code></td><td>${escape(e.actorType)}</td><td>${e.seal ? 'selada' : ''}</td><td><code>${escape(e.chainHash.slice(0, 16))}…</code></td></tr>`)
     .join('');
   return `<section class="cartao"><p class="estado">Situação: <strong>${escape(c.status)}</strong></p><p>${escape(c.subject.name)} · ${escape(c.subject.document)} · criada em ${when(c.createdAt)}${c.expiresAt ? ` · prazo ${when(c.expiresAt)}` : ''}</p></section>
+${intakeSection(c, csrf, message)}
 <section class="cartao"><h2>Itens</h2><table><thead><tr><th>Item</th><th>Tipo</th><th>Situação</th><th>Resolvido em</th></tr></thead><tbody>${items}</tbody></table></section>
 <section class="cartao"><h2>Trilha de auditoria</h2><p>${trail.total} entrada(s)${trail.total > trail.entries.length ? `; as ${trail.entries.length} primeiras abaixo` : ''}. A verificação baixa a trilha inteira e confere, neste navegador, o hash de cada entrada, a cadeia e os selos com as chaves publicadas em <code>/.well-known/collection-trail-keys</code>.</p>
 <p><button class="primario" type="button" id="verificar-cadeia" data-exportacao="/console/coletas/${escape(c.collectionId!)}/trilha.json">Verificar cadeia</button></p><div id="veredito" role="status" aria-live="polite"></div>

@@ -1,19 +1,32 @@
 import Type from 'typebox';
+import { linkIntake } from '../../application/collection/commands.ts';
 import { COLLECTION_STATUSES, type CollectionStatus } from '../../domain/collection/enums.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { COLLECTION_PROJECTION } from '../../projections/collection/projection.ts';
 import { collectionDetail, listCollections } from '../../projections/collection/queries.ts';
+import { COLLECTION_TRAIL_PROJECTION } from '../../projections/collection/trail-projection.ts';
 import { lastTrailSeq, trailPage } from '../../projections/collection/trail-queries.ts';
 import { trailExportStream } from '../collection/trail-export.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { collectionListPage, collectionPage } from './collection-html.ts';
-import { consoleRoute, page } from './signed-in.ts';
+import { htmlReply, seeOther } from './html.ts';
+import { consoleRoute, page, pageHtml, type SignedIn } from './signed-in.ts';
 
 const Params = Type.Object({ id: ObjectIdSchema() });
 /** How much of the trail the page lists; the verification reads all of it. */
 const TRAIL_SHOWN = 200;
 const gate = Gates.collections;
+
+/** The collection's page, with `message` above the intake's button when a link was refused. */
+async function collectionPageHtml(input: SignedIn, message?: string): Promise<string> {
+  const { organizationId } = input.principal;
+  const state = await collectionDetail(input.app.db, organizationId, input.params.id!);
+  if (!state) throw new HttpError(404, Messages.collectionNotFound);
+  const trail = (await trailPage(input.app.db, organizationId, input.params.id!, 0, TRAIL_SHOWN)) ?? { total: 0, entries: [] };
+  return pageHtml(`Coleta de ${state.subject.name}`, input, collectionPage(state, trail, input.csrf, message), ['trilha.js']);
+}
 
 export const collectionPageRoutes: RouteSpec[] = [
   consoleRoute({
@@ -37,12 +50,23 @@ export const collectionPageRoutes: RouteSpec[] = [
     params: Params,
     errors: [404],
     async handle(input) {
-      const { organizationId } = input.principal;
-      const state = await collectionDetail(input.app.db, organizationId, input.params.id!);
-      if (!state) throw new HttpError(404, Messages.collectionNotFound);
-      const trail = (await trailPage(input.app.db, organizationId, input.params.id!, 0, TRAIL_SHOWN)) ?? { total: 0, entries: [] };
-      return page(200, `Coleta de ${state.subject.name}`, input, collectionPage(state, trail), ['trilha.js']);
+      return htmlReply(200, await collectionPageHtml(input));
     },
+  }),
+  consoleRoute({
+    method: 'post',
+    path: '/console/coletas/:id/vincular',
+    summary: "Link a public form's intake to its registry from the console (urlencoded `csrf`), as POST /v1/collections/{id}/link-intake does",
+    gate,
+    params: Params,
+    redirects: "to the collection's page",
+    errors: [404, 409],
+    async handle(input) {
+      const { position } = await linkIntake(input.app, input.principal, input.params.id!);
+      await input.app.readYourWrites([COLLECTION_PROJECTION, COLLECTION_TRAIL_PROJECTION], position);
+      return seeOther(`/console/coletas/${input.params.id!}`);
+    },
+    form: collectionPageHtml,
   }),
   consoleRoute({
     method: 'get',

@@ -71,6 +71,7 @@ export const RegistrySchema = Type.Object({
   completeness: Type.Integer({ minimum: 0, maximum: 100, description: 'share of the required documents validated and valid (docs/registry.md)' }),
   contacts: Type.Array(ContactView),
   basicData: Type.Record(Type.String(), Type.Unknown()),
+  selfDeclared: Type.Boolean({ description: "true when a public form's intake created it: everything in it is what an anonymous visitor declared (docs/public-form.md)" }),
   createdAt: DateTime,
   updatedAt: DateTime,
 });

@@ -32,4 +32,18 @@ export const collectionInputMigrations: Migration[] = [
       await knex.schema.dropTable('collection_input_sources');
     },
   },
+  {
+    name: '202611290411_collection_inputs_intake',
+    async up(knex) {
+      // false for a public form's intake no operator linked yet: its answers wait for the link.
+      await knex.schema.alterTable('collection_input_sources', (t) => {
+        t.boolean('linked').notNullable().defaultTo(true);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('collection_input_sources', (t) => {
+        t.dropColumn('linked');
+      });
+    },
+  },
 ];

@@ -78,4 +78,26 @@ export const registryMigrations: Migration[] = [
       await knex.raw('drop index registry_documents_validated_until');
     },
   },
+  {
+    name: '202611290410_registry_public_form_intake',
+    async up(knex) {
+      // A registry a public form's intake created holds only what an anonymous visitor declared.
+      await knex.schema.alterTable('registry_registries', (t) => {
+        t.boolean('self_declared').notNullable().defaultTo(false);
+      });
+      // A file of an intake nobody linked yet: kept out of the registry's documents until an operator links it.
+      await knex.schema.alterTable('registry_documents', (t) => {
+        t.text('intake_collection_id');
+        t.index(['intake_collection_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('registry_documents', (t) => {
+        t.dropColumn('intake_collection_id');
+      });
+      await knex.schema.alterTable('registry_registries', (t) => {
+        t.dropColumn('self_declared');
+      });
+    },
+  },
 ];

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CollectionEventData } from '../../domain/collection/events.ts';
 import type { RegistryDocumentEvent } from '../../domain/registry/document-events.ts';
 import { REGISTRY_EVENT_TYPES, type RegistryEvent } from '../../domain/registry/events.ts';
 import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
@@ -30,7 +31,7 @@ async function applyRegistry(event: RegistryEvent, subjectId: string | null, trx
         updated_at: d.at,
       };
       if (event.type === 'RegistryUpdated') await trx('registry_registries').where({ id: d.registryId }).update(row);
-      else await trx('registry_registries').insert({ ...row, subject_id: subjectId, created_at: d.at }).onConflict('id').merge();
+      else await trx('registry_registries').insert({ ...row, self_declared: event.data.selfDeclared === true, subject_id: subjectId, created_at: d.at }).onConflict('id').merge();
       return;
     }
     case 'RegistryKycChanged':
@@ -52,6 +53,7 @@ async function applyDocument(event: RegistryDocumentEvent, subjectId: string | n
           id: d.registryDocumentId, registry_id: d.registryId, organization_id: d.organizationId, document: d.document, file_name: d.fileName,
           mime_type: d.mimeType, size_bytes: d.sizeBytes, sha256: d.sha256, blob_id: d.blobId, expected_type: d.expectedType, type: d.expectedType,
           source: JSON.stringify(d.source), uploaded_by: JSON.stringify(d.uploadedBy), status: 'RECEIVED', attempt: 1, subject_id: subjectId,
+          intake_collection_id: d.intake ? (d.source?.collectionId ?? null) : null,
           created_at: at, updated_at: at,
         })
         .onConflict('id')
@@ -90,15 +92,19 @@ async function erase(subjectId: string, trx: Knex.Transaction): Promise<void> {
     .update({ document: ERASED, file_name: ERASED, comment: trx.raw('case when comment is null then null else ? end', [ERASED]) });
 }
 
+/** An operator linked a public form's intake: its files join the registry's documents. */
+const INTAKE_LINKED = 'IntakeLinked';
+
 /** Registries (with completeness and KYC status) and their documents with the latest opinion. */
 export const registryProjection: Projection = {
   name: REGISTRY_PROJECTION,
-  eventTypes: [...REGISTRY_EVENT_TYPES, ...REGISTRY_DOCUMENT_EVENT_TYPES, PERSONAL_DATA_ERASED],
+  eventTypes: [...REGISTRY_EVENT_TYPES, ...REGISTRY_DOCUMENT_EVENT_TYPES, INTAKE_LINKED, PERSONAL_DATA_ERASED],
   tables: ['registry_registries', 'registry_documents'],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
     for (const event of events) {
       const subjectId = (event.metadata[SUBJECTS_METADATA] as string[] | undefined)?.[0] ?? null;
       if (event.type === PERSONAL_DATA_ERASED) await erase((event.data as unknown as PersonalDataErased).subjectId, trx);
+      else if (event.type === INTAKE_LINKED) await trx('registry_documents').where({ intake_collection_id: (event.data as unknown as CollectionEventData).collectionId }).update({ intake_collection_id: null });
       else if (DOCUMENT_TYPES.has(event.type)) await applyDocument(event as unknown as RegistryDocumentEvent, subjectId, trx);
       else await applyRegistry(event as unknown as RegistryEvent, subjectId, trx);
     }

@@ -5,6 +5,12 @@ import { statusOfVerdict } from '../../domain/registry/document-decider.ts';
 import type { EntityType, KycStatus, RegistryBasicData, RegistryContact } from '../../domain/registry/events.ts';
 import { counts, REQUIRED_DOCUMENTS } from '../../domain/registry/kyc.ts';
 
+/**
+ * The registry's documents: never the files of a public form's intake that no operator linked
+ * yet, which are the visitor's, not the registry's (docs/public-form.md).
+ */
+const registryDocuments = (db: Knex) => db('registry_documents').whereNull('intake_collection_id');
+
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string));
 
 export interface RegistrySummary {
@@ -19,6 +25,8 @@ export interface RegistrySummary {
 export interface RegistryView extends RegistrySummary {
   contacts: RegistryContact[];
   basicData: RegistryBasicData;
+  /** Created by a public form's intake: what it holds is what an anonymous visitor declared. */
+  selfDeclared: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,6 +41,7 @@ function registryOf(row: Record<string, unknown>): RegistryView {
     completeness: row.completeness as number,
     contacts: row.contacts as RegistryContact[],
     basicData: row.basic_data as RegistryBasicData,
+    selfDeclared: row.self_declared === true,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -132,12 +141,12 @@ function documentOf(row: Record<string, unknown>): RegistryDocumentView {
 }
 
 export async function listRegistryDocuments(db: Knex, organizationId: string, registryId: string): Promise<RegistryDocumentView[]> {
-  const rows = await db('registry_documents').where({ organization_id: organizationId, registry_id: registryId }).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  const rows = await registryDocuments(db).where({ organization_id: organizationId, registry_id: registryId }).orderBy('created_at', 'desc').orderBy('id', 'desc');
   return rows.map(documentOf);
 }
 
 export async function findRegistryDocument(db: Knex, organizationId: string, registryId: string, registryDocumentId: string): Promise<RegistryDocumentView | null> {
-  const row = await db('registry_documents').where({ organization_id: organizationId, registry_id: registryId, id: registryDocumentId }).first();
+  const row = await registryDocuments(db).where({ organization_id: organizationId, registry_id: registryId, id: registryDocumentId }).first();
   return row ? documentOf(row) : null;
 }
 
@@ -153,7 +162,7 @@ export async function findDocumentOnFile(
   expectedType: ExpectedDocumentType,
   asOf: string,
 ): Promise<{ registryId: string; registryDocumentId: string; validUntil: string | null } | null> {
-  const row = await db('registry_documents')
+  const row = await registryDocuments(db)
     .where({ organization_id: organizationId, document, type: expectedType, status: 'VALIDATED' })
     .andWhere((q) => q.whereNull('valid_until').orWhere('valid_until', '>=', asOf.slice(0, 10)))
     .orderBy('updated_at', 'desc')
@@ -169,7 +178,7 @@ export async function registryRequirements(
   registry: Pick<RegistryView, 'registryId' | 'entityType'>,
   asOf: string,
 ): Promise<Array<{ types: ExpectedDocumentType[]; met: boolean }>> {
-  const rows = await db('registry_documents').where({ organization_id: organizationId, registry_id: registry.registryId }).select('type', 'status', 'verdict', 'valid_until');
+  const rows = await registryDocuments(db).where({ organization_id: organizationId, registry_id: registry.registryId }).select('type', 'status', 'verdict', 'valid_until');
   const outcomes = rows.map((r) => ({ type: r.type, status: r.status, verdict: r.verdict, validUntil: r.valid_until }));
   return REQUIRED_DOCUMENTS[registry.entityType].map((types) => ({ types: [...types], met: outcomes.some((o) => types.includes(o.type) && counts(o, asOf)) }));
 }
@@ -185,7 +194,7 @@ export async function registriesWithValidityEnded(
   afterRegistryId: string,
   limit: number,
 ): Promise<Array<{ organizationId: string; registryId: string }>> {
-  const query = db('registry_documents')
+  const query = registryDocuments(db)
     .distinct('registry_id', 'organization_id')
     .where('status', 'VALIDATED')
     .whereNotNull('valid_until')

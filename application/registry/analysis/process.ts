@@ -10,6 +10,9 @@ import { PostgresBlobStore } from '../../blob-store.ts';
 import { handleCommand, loadState } from '../../command-handler.ts';
 import type { AppContext } from '../../context.ts';
 import type { DocumentAnalyser } from './port.ts';
+import { collectionDecider } from '../../../domain/collection/decider.ts';
+import { collectionStream } from '../../../domain/collection/events.ts';
+import { feedsRegistry } from '../../../domain/collection/state.ts';
 
 export const ANALYSIS_FAILED = 'Falha técnica na análise do documento. Reprocesse-o.';
 
@@ -41,7 +44,7 @@ export class DocumentAnalysisProcess {
     if (event.type === 'RegistryDocumentReceived' || event.type === 'RegistryDocumentReprocessed') {
       await this.analyse(registryDocumentId, event.type === 'RegistryDocumentReceived' ? 1 : Number(event.data.attempt));
     } else {
-      await this.recordOnRegistry(registryDocumentId);
+      await recordDocumentOnRegistry(this.app, registryDocumentId);
     }
   }
 
@@ -65,19 +68,25 @@ export class DocumentAnalysisProcess {
       return { kind: 'failure', reason: ANALYSIS_FAILED };
     }
   }
+}
 
-  /** The registry counts the document's latest outcome (read from its stream, so a replay converges). */
-  private async recordOnRegistry(registryDocumentId: string): Promise<void> {
-    const { state } = await loadState(this.app.store, registryDocumentStream(registryDocumentId), registryDocumentDecider);
-    if (!state.received) return;
-    const { organizationId, registryId } = state.received;
-    await handleCommand(this.app.store, registryStream(registryId), registryDecider, {
-      type: 'RecordDocumentOutcome',
-      organizationId,
-      registryId,
-      registryDocumentId,
-      outcome: { type: state.type, status: state.status, verdict: state.verdict, validUntil: state.validUntil },
-      at: this.app.clock.now().toISOString(),
-    });
-  }
+/**
+ * The registry counts the document's latest outcome (read from its stream, so a replay
+ * converges). A file of a public form's intake counts only once an operator linked the intake:
+ * the collection is read after the outcome, so an outcome recorded before the link is counted by
+ * the link (application/collection/process.ts) and one recorded after it is counted here.
+ */
+export async function recordDocumentOnRegistry(app: Pick<AppContext, 'store' | 'clock'>, registryDocumentId: string): Promise<void> {
+  const { state } = await loadState(app.store, registryDocumentStream(registryDocumentId), registryDocumentDecider);
+  if (!state.received) return;
+  const { organizationId, registryId, intake, source } = state.received;
+  if (intake && source && !feedsRegistry((await loadState(app.store, collectionStream(source.collectionId), collectionDecider)).state)) return;
+  await handleCommand(app.store, registryStream(registryId), registryDecider, {
+    type: 'RecordDocumentOutcome',
+    organizationId,
+    registryId,
+    registryDocumentId,
+    outcome: { type: state.type, status: state.status, verdict: state.verdict, validUntil: state.validUntil },
+    at: app.clock.now().toISOString(),
+  });
 }
