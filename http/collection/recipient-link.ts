@@ -46,3 +46,10 @@ export async function openLink(app: AppContext, token: string, refuse: Refuse): 
 
 export const isReply = (value: OpenLink | Reply): value is Reply => 'status' in value;
 
+/** The link opened and one of its recipient's items: the same 404 for an item of another recipient as for a bad link. */
+export async function openLinkItem(app: AppContext, token: string, itemId: string, refuse: Refuse): Promise<OpenLink | Reply> {
+  const link = await openLink(app, token, refuse);
+  if (isReply(link)) return link;
+  return link.recipient.itemIds.includes(itemId) ? link : refuse(404, T.linkInvalidTitle, T.itemGone);
+}
+

@@ -12,7 +12,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import { organizationName } from '../../projections/collection/recipient-queries.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
 import { ITEM_PAGES } from './kinds/index.ts';
-import { html, isReply, openLink, refusalFor, STATUS_OF, type OpenLink } from './recipient-link.ts';
+import { html, isReply, openLink, openLinkItem, refusalFor, STATUS_OF, type OpenLink } from './recipient-link.ts';
 import { recipientPage, RecipientPageTexts as T } from './recipient-html.ts';
 
 const UPLOAD_FIELD = 'file';
@@ -53,10 +53,9 @@ export async function admitUpload(
   options: { maxBytes: number; filesPerDay: boolean },
 ): Promise<Reply | undefined> {
   const refuse = refusalFor(ctx);
-  const link = await openLink(app, token, refuse);
+  const link = await openLinkItem(app, token, itemId, refuse);
   if (isReply(link)) return link;
   const { state, recipient } = link;
-  if (!recipient.itemIds.includes(itemId)) return refuse(404, T.linkInvalidTitle, T.itemGone);
   try {
     refusalBefore(app, state, recipientActor(recipient.recipientId), command(recipient.recipientId));
     if (options.filesPerDay) checkFilesPerItem(app.config, state, recipient.recipientId, itemId, app.clock.now());
@@ -74,10 +73,9 @@ export async function admitUpload(
 
 async function upload(app: AppContext, ctx: Context, token: string, itemId: string, file: { fileName: string; bytes: Buffer }): Promise<Reply> {
   const refuse = refusalFor(ctx);
-  const link = await openLink(app, token, refuse);
+  const link = await openLinkItem(app, token, itemId, refuse);
   if (isReply(link)) return link;
   const { state, recipient } = link;
-  if (!recipient.itemIds.includes(itemId)) return refuse(404, T.linkInvalidTitle, T.itemGone);
   const item = state.items.find((i) => i.itemId === itemId)!;
   const ref = { organizationId: state.organizationId!, collectionId: state.collectionId!, recipientId: recipient.recipientId };
   try {

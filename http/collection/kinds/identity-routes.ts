@@ -11,8 +11,7 @@ import { DomainError } from '../../../domain/shared/errors.ts';
 import { Gates } from '../../gates.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../../route.ts';
 import type { UploadedFile } from '../../upload.ts';
-import { RecipientPageTexts as T } from '../recipient-html.ts';
-import { isReply, openLink, refusalFor, STATUS_OF } from '../recipient-link.ts';
+import { isReply, openLinkItem, refusalFor, STATUS_OF } from '../recipient-link.ts';
 import { admitUpload, NOT_YET, pageOf } from '../recipient-page.ts';
 import { IDENTITY_VERDICTS } from './identity.ts';
 
@@ -23,10 +22,9 @@ const STATUS = { ...STATUS_OF, upstream: 502 };
 
 async function check(app: AppContext, ctx: Context, token: string, itemId: string, files: Readonly<Record<string, UploadedFile>>): Promise<Reply> {
   const refuse = refusalFor(ctx);
-  const link = await openLink(app, token, refuse);
+  const link = await openLinkItem(app, token, itemId, refuse);
   if (isReply(link)) return link;
   const { state, recipient } = link;
-  if (!recipient.itemIds.includes(itemId)) return refuse(404, T.linkInvalidTitle, T.itemGone);
   try {
     const { check, state: after } = await runIdentityCheck(app, {
       organizationId: state.organizationId!,
