@@ -27,6 +27,8 @@ export const COLLECTION_ACTIONS = [
   { type: 'ItemWaived', action: 'ITEM_WAIVED', publicName: 'collection.item.waived' },
   { type: 'FormSubmitted', action: 'FORM_SUBMITTED', publicName: 'collection.form.submitted' },
   { type: 'ConsentAccepted', action: 'CONSENT_ACCEPTED', publicName: 'collection.consent.accepted' },
+  // Not in the contract's catalogue, which names no revocation: LGPD makes consent revocable.
+  { type: 'ConsentRevoked', action: 'CONSENT_REVOKED', publicName: 'collection.consent.revoked' },
   { type: 'IdentityCompleted', action: 'IDENTITY_COMPLETED', publicName: 'collection.identity.completed' },
   { type: 'SignatureCollected', action: 'SIGNATURE_COLLECTED', publicName: 'collection.signature.collected' },
   { type: 'SignatureCompleted', action: 'SIGNATURE_COMPLETED', publicName: 'collection.signature.completed' },

@@ -54,6 +54,9 @@ export const CollectionMessages = {
   consentOnlyOnConsent: 'Só um item CONSENT leva um termo (config.consent).',
   consentStale: 'O termo mudou depois que a página foi aberta. Recarregue a página, leia o termo e aceite novamente.',
   consentNotChecked: 'Marque a caixa "Li e aceito o termo" para aceitar.',
+  consentNotAccepted: 'Este termo ainda não foi aceito; não há consentimento a revogar.',
+  consentAlreadyRevoked: 'Este consentimento já foi revogado.',
+  consentRevokeNotChecked: 'Marque a caixa "Quero revogar este consentimento" para revogar.',
 } as const;
 
 /** SIGNATURE items (domain/collection/kinds/signature*.ts). */

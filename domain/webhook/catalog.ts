@@ -78,6 +78,7 @@ export const EVENT_GROUPS: ReadonlyArray<{ title: string; events: readonly strin
       'collection.item.waived',
       'collection.form.submitted',
       'collection.consent.accepted',
+      'collection.consent.revoked',
       'collection.identity.completed',
       'collection.signature.collected',
       'collection.signature.completed',

@@ -44,8 +44,9 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   // follows statuses; not report.finished, whose subscribers expect every source to have answered.
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
   ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: collectionData }])),
-  // Consents are the opt-in flow: the legacy OPTIN type (optin.updated) follows their acceptances.
-  ['ConsentAccepted' satisfies CollectionEventType]: { publicName: 'collection.consent.accepted', data: collectionData, legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0]) } },
+  // Consents are the opt-in flow: the legacy OPTIN type (optin.updated) follows their acceptances and revocations.
+  ['ConsentAccepted' satisfies CollectionEventType]: { publicName: 'collection.consent.accepted', data: collectionData, legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0], 'ACCEPTED') } },
+  ['ConsentRevoked' satisfies CollectionEventType]: { publicName: 'collection.consent.revoked', data: collectionData, legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0], 'REVOKED') } },
   ...REGISTRY_WEBHOOK_ROUTES,
   ...FINANCIAL_WEBHOOK_ROUTES,
   ...COMMITTEE_WEBHOOK_ROUTES,

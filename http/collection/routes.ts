@@ -2,6 +2,7 @@ import Type from 'typebox';
 import {
   addRecipient, cancelCollection, createCollection, linkIntake, reissueLink, reviewItem, sendCollection, waiveItem, type CollectionWritten,
 } from '../../application/collection/commands.ts';
+import { revokeConsent } from '../../application/collection/consent/commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -160,6 +161,23 @@ export const collectionRoutes: RouteTable = {
       errors: itemErrors,
       async handle({ app, principal, params, body }) {
         return written(app, await waiveItem(app, principal, params.id, params.itemId, body.reason ?? null));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/collections/:id/items/:itemId/consent/revoke',
+      summary: "Record the person's revocation of a CONSENT item's accepted term",
+      description:
+        'LGPD art. 8 §5: consent is revocable at any time, closed collections included. For a revocation the person asked for outside their link (they can also revoke on their page while the link is open). ' +
+        'CONSENT_REVOKED in the trail, the item keeps its acceptance with `consent.revokedAt`, the policy input kyc.consentimento_<type> turns false, ' +
+        'collection.consent.revoked and optin.updated (status REVOKED) are sent. 400 for an item that is not a CONSENT; 409 when the term was never accepted or is already revoked.',
+      gate,
+      params: ItemParams,
+      body: WaiveBody,
+      responses: Detail,
+      errors: itemErrors,
+      async handle({ app, principal, params, body }) {
+        return written(app, await revokeConsent(app, principal, params.id, params.itemId, body.reason ?? null));
       },
     }),
     route({

@@ -314,12 +314,9 @@ export class EventStoreDbStore implements EventStore {
   }
 
   /**
-   * @eventstore/db-client 6.2.1 cannot filter a read of $all on the server: its readAll has no
-   * `filter` option and always sends NoFilter (only subscriptions take one; the successor client,
-   * @kurrent/kurrentdb-client, adds `filter` to readAll). So this scans $all in pages and filters
-   * here, until maxCount events match or the log ends. Only rebuilds and webhook redeliveries
-   * read $all this way; live projections and webhooks follow it with subscribeToAll, which the
-   * server filters.
+   * An unfiltered read pages through $all. @eventstore/db-client 6.2.1's readAll cannot filter on
+   * the server (it has no `filter` option and always sends NoFilter; only subscriptions take one),
+   * so a filtered read is a filtered catch-up subscription instead: see readAllFiltered.
    */
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const after = options.after ?? START;
@@ -327,12 +324,13 @@ export class EventStoreDbStore implements EventStore {
     const events: RecordedEvent[] = [];
     let scanned = after;
     if (maxCount === 0) return { events, checkpoint: after };
+    if (filter !== undefined) return this.readAllFiltered(after, filter, maxCount);
 
     let from = toReadPosition(after);
     for (;;) {
       const wanted = maxCount === undefined ? this.pageSize : maxCount - events.length;
-      // Unfiltered, the page need not be larger than what is still wanted (+1: see below).
-      const pageSize = filter === undefined ? Math.min(this.pageSize, wanted + 1) : this.pageSize;
+      // The page need not be larger than what is still wanted (+1: see below).
+      const pageSize = Math.min(this.pageSize, wanted + 1);
       const page: AllStreamResolvedEvent[] = [];
       for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: pageSize, direction: FORWARDS })) {
         page.push(resolved);
@@ -343,14 +341,52 @@ export class EventStoreDbStore implements EventStore {
         // A read of $all starts at its position, inclusively: the event there was already seen.
         if (comparePositions(recorded.position, scanned) <= 0) continue;
         scanned = fromClientPosition(recorded.position);
-        if (!matchesFilter(recorded.streamId, recorded.type, filter, recorded.data)) continue;
-        events.push(toRecordedEvent(resolved)!);
+        const event = toRecordedEvent(resolved);
+        if (!event) continue;
+        events.push(event);
         // Stop on the last wanted event, so the checkpoint is not past events not returned.
         if (maxCount !== undefined && events.length >= maxCount) return { events, checkpoint: scanned };
       }
       if (page.length < pageSize) return { events, checkpoint: scanned };
       from = toReadPosition(scanned);
     }
+  }
+
+  /**
+   * The server filters: the read is a filtered catch-up subscription from `after` that ends at
+   * the log's head as it stood when the read began, or at maxCount events. Only wanted events,
+   * and a bodiless checkpoint per event scanned, cross the wire. The checkpoint window is 1 here
+   * whatever the store's setting, so a checkpoint always reaches the head and the read ends.
+   */
+  private async readAllFiltered(after: Position, filter: EventFilter, maxCount: number | undefined): Promise<ReadAllResult> {
+    const head = await this.headPosition();
+    const events: RecordedEvent[] = [];
+    let checkpoint = after;
+    if (comparePositions(after, head) >= 0) return { events, checkpoint };
+    let failure: unknown;
+    const subscription: EventStoreDbSubscription = new EventStoreDbSubscription(
+      this.client,
+      async (batch, batchCheckpoint) => {
+        for (const event of batch) {
+          // Past what was asked for: the checkpoint stays on the last event returned.
+          if (events.length === maxCount) return void subscription.stop();
+          // Written since the read began: in log order, so everything up to the head was seen.
+          if (comparePositions(event.position, head) > 0) {
+            checkpoint = head;
+            return void subscription.stop();
+          }
+          events.push(event);
+          checkpoint = event.position;
+        }
+        if (events.length === maxCount) return void subscription.stop();
+        checkpoint = comparePositions(batchCheckpoint, head) < 0 ? batchCheckpoint : head;
+        if (comparePositions(checkpoint, head) >= 0) void subscription.stop();
+      },
+      { after, filter, batchSize: this.pageSize, checkpointWindow: 1, onError: (error) => (failure = error) },
+    );
+    await subscription.done;
+    if (failure !== undefined) throw failure;
+    return { events, checkpoint };
   }
 
   subscribeToAll(handler: SubscriptionHandler, options: SubscribeOptions = {}): Subscription {

@@ -54,14 +54,15 @@ async function apply(trx: Knex.Transaction, recorded: RecordedEvent): Promise<vo
       return keep(trx, event.data, rows);
     }
     case 'ConsentAccepted':
-      // That a term was accepted is not personal data (ip and user agent stay in the event).
-      return keep(trx, event.data, [{ key: consentInputKey(event.data.payload.type), value: true, source: 'VERIFICATION', subjectId: null }]);
+    case 'ConsentRevoked':
+      // That a term was accepted (or withdrawn) is not personal data (ip and user agent stay in the event).
+      return keep(trx, event.data, [{ key: consentInputKey(event.data.payload.type), value: event.type === 'ConsentAccepted', source: 'VERIFICATION', subjectId: null }]);
     default:
       return;
   }
 }
 
-const INPUT_EVENTS: ReadonlySet<string> = new Set(['FormSubmitted', 'ConsentAccepted']);
+const INPUT_EVENTS: ReadonlySet<string> = new Set(['FormSubmitted', 'ConsentAccepted', 'ConsentRevoked']);
 
 /** An intake linked: what it received before the link reaches its registry now, in the order it came. */
 async function link(trx: Knex.Transaction, context: ProjectionContext | undefined, linked: RecordedEvent): Promise<void> {
@@ -80,7 +81,7 @@ async function link(trx: Knex.Transaction, context: ProjectionContext | undefine
  */
 export const collectionInputsProjection: Projection = {
   name: COLLECTION_INPUTS_PROJECTION,
-  eventTypes: ['CollectionCreated', 'FormSubmitted', 'ConsentAccepted', 'IntakeLinked', PERSONAL_DATA_ERASED],
+  eventTypes: ['CollectionCreated', 'FormSubmitted', 'ConsentAccepted', 'ConsentRevoked', 'IntakeLinked', PERSONAL_DATA_ERASED],
   tables: ['collection_input_sources', 'collection_inputs'],
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction, context?: ProjectionContext) {
     for (const recorded of events) {

@@ -354,11 +354,41 @@ test('readAll without a filter: system events skipped, pages joined, checkpoint 
   assert.equal(two.checkpoint, pos(5n));
 });
 
-test('readAll with a filter scans on; the checkpoint is the last position scanned when caught up', async () => {
-  const store = storeOver(new FakeClient(sampleLog()), { readPageSize: 2 });
+/**
+ * The server's side of a filtered subscription over the fake's log: from the position asked,
+ * each record the filter's regex accepts is sent, and a checkpoint after every record scanned
+ * (maxSearchWindow 1); then the subscription stays open, as a live one does.
+ */
+function serveFiltered(client: FakeClient, writtenMeanwhile: AllStreamResolvedEvent[] = []): void {
+  const subscribe = client.subscribeToAll.bind(client);
+  client.subscribeToAll = (options = {}, readableOptions = {}) => {
+    const subscription = subscribe(options, readableOptions);
+    // Appended by others between the read's start and its subscription.
+    client.log.push(...writtenMeanwhile.splice(0));
+    const filter = options.filter as { filterOn: string; regex: string; maxSearchWindow?: number };
+    assert.is(filter.maxSearchWindow, 1, 'a checkpoint reaches the head whatever the store setting');
+    const accepts = new RegExp(filter.regex);
+    const from = options.fromPosition;
+    for (const { event } of client.log) {
+      if (typeof from === 'object' && comparePositions(event!.position, from) < 0) continue;
+      if (accepts.test(filter.filterOn === 'eventType' ? event!.type : event!.streamId)) {
+        client.grpc!.sendEvent(event!.streamId, event!.type, event!.position.commit);
+      }
+      client.grpc!.sendCheckpoint(event!.position.commit);
+    }
+    return subscription;
+  };
+}
+
+test('readAll with a filter: the server filters a subscription, which ends at the head or at maxCount', async () => {
+  const client = new FakeClient(sampleLog());
+  serveFiltered(client);
+  const store = storeOver(client, { readPageSize: 2, checkpointWindow: 64 });
   const loans = await store.readAll({ filter: { categories: ['loan'] } });
   assert.equal(positions(loans.events), [2n, 5n, 6n]);
   assert.equal(loans.checkpoint, pos(8n));
+  assert.ok(client.grpc!.cancelled, 'the subscription ended with the read');
+  assert.is(client.reads.filter((r) => r.direction !== 'backwards').length, 0, 'no $all scanned on the client');
 
   const firstApplied = await store.readAll({ filter: { eventTypes: ['LoanApplied'] }, maxCount: 1 });
   assert.equal(positions(firstApplied.events), [2n]);
@@ -368,8 +398,20 @@ test('readAll with a filter scans on; the checkpoint is the last position scanne
   assert.equal(none.events, []);
   assert.equal(none.checkpoint, pos(8n), 'a filtered reader advances past what it skips');
 
-  const empty = await storeOver(new FakeClient([])).readAll({ after: pos(3n) });
+  const atHead = await store.readAll({ after: pos(8n), filter: { eventTypes: ['LoanApplied'] } });
+  assert.equal(atHead, { events: [], checkpoint: pos(8n) });
+
+  const empty = await storeOver(new FakeClient([])).readAll({ after: pos(3n), filter: { categories: ['loan'] } });
   assert.equal(empty, { events: [], checkpoint: pos(3n) });
+});
+
+test('readAll with a filter stops at the head as it stood when the read began', async () => {
+  const client = new FakeClient(sampleLog());
+  // The subscription sees it; the read, which promises the log up to its checkpoint, stops before.
+  serveFiltered(client, [resolvedEvent('loan-3', 'LoanApplied', 9n)]);
+  const read = await storeOver(client).readAll({ filter: { eventTypes: ['LoanApplied'] } });
+  assert.equal(positions(read.events), [2n, 5n]);
+  assert.equal(read.checkpoint, pos(8n));
 });
 
 test('positionBefore reads $all backwards from the end and stops at the first record stored before the time', async () => {

@@ -1,6 +1,6 @@
 import { originOf } from '../../client-address.ts';
 import Type from 'typebox';
-import { acceptConsent } from '../../../application/collection/consent/commands.ts';
+import { acceptConsent, revokeConsentByRecipient } from '../../../application/collection/consent/commands.ts';
 import { CollectionMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { ERASED } from '../../../platform/personal-data/index.ts';
@@ -28,6 +28,9 @@ export const ConsentDetailsSchema = Type.Object({
   version: Type.Integer(),
   ip: Nullable(Type.String({ description: 'address the acceptance came from (evidence; null until accepted, or once the person is erased)' })),
   userAgent: Nullable(Type.String({ description: 'user agent of the acceptance (evidence; null until accepted, or once the person is erased)' })),
+  revokedAt: Nullable(Type.String({ format: 'date-time', description: 'when the person withdrew the term (null: it holds, or was never accepted)' })),
+  revokedBy: Nullable(Type.String({ description: 'RECIPIENT (on their page) or USER / API_USER (recorded by the organization)' })),
+  revocationReason: Nullable(Type.String()),
 }, { description: 'CONSENT items: who accepted which term, when and from where (null until accepted)' });
 
 /** An evidence field as the organization reads it: an erased one (the person's key is gone) is no evidence any more. */
@@ -56,6 +59,9 @@ export function presentConsentDetails(_state: CollectionState, item: ItemState):
       version: term.version,
       ip: evidence?.ip ?? null,
       userAgent: evidence?.userAgent ?? null,
+      revokedAt: accepted?.revoked?.at ?? null,
+      revokedBy: accepted?.revoked?.actorType ?? null,
+      revocationReason: accepted?.revoked?.reason ?? null,
     },
   };
 }
@@ -67,7 +73,14 @@ export const consentPage: ItemPage = {
     if (!term) return null;
     const text = `<p class="mensagem termo">${escape(term.text)}</p><p><small>Versão ${term.version} · SHA-256 <code data-hash>${term.hash}</code></small></p>`;
     const accepted = item.details.consent;
-    if (accepted) return `${text}<p class="ok">Aceito em ${escape(new Date(accepted.acceptedAt).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}.</p>`;
+    const when = (at: string) => escape(new Date(at).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' }));
+    if (accepted?.revoked) return `${text}<p>Aceito em ${when(accepted.acceptedAt)}; revogado em ${when(accepted.revoked.at)}.</p>`;
+    if (accepted) {
+      return `${text}<p class="ok">Aceito em ${when(accepted.acceptedAt)}.</p>
+<form method="post" action="/c/${encodeURIComponent(token)}/items/${item.itemId}/consent/revoke">
+<label><input type="checkbox" name="revoke" value="true" required style="width:auto"> Quero revogar este consentimento.</label>
+<button type="submit">Revogar</button></form>`;
+    }
     if (item.status !== 'PENDING') return text;
     return `${text}<form method="post" action="/c/${encodeURIComponent(token)}/items/${item.itemId}/consent">
 <input type="hidden" name="termHash" value="${term.hash}">
@@ -102,6 +115,30 @@ export const consentRoutes: RouteSpec[] = [
       return answerItem(app, ctx, params.token, params.itemId, (ref, item) =>
         acceptConsent(app, { ...ref, itemId: item.itemId, termHash: typeof termHash === 'string' ? termHash : '', origin: originOf(ctx), userAgent: ctx.get('user-agent') || null }),
       );
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/c/:token/items/:itemId/consent/revoke',
+    summary: "The recipient page's revocation of a CONSENT item's accepted term; a browser is redirected back to the page",
+    description:
+      'Body (urlencoded from the page, or JSON): `revoke` (the box, checked: true). CONSENT_REVOKED in the trail (actor RECIPIENT), the policy input kyc.consentimento_<type> turns false, ' +
+      'collection.consent.revoked and optin.updated (status REVOKED) are sent. 400 when the box is not checked; 409 when the term was never accepted or is already revoked; 404 for an item not asked of this recipient.',
+    auth: false,
+    rawBody: true,
+    pageForm: true,
+    params: AnswerParams,
+    responses: AnswerReplies,
+    errors: [404, 409],
+    async handle({ app, ctx, params, body }) {
+      const { revoke } = bodyOf(body);
+      if (revoke !== true && revoke !== 'true' && revoke !== 'on') {
+        const refuse = refusalFor(ctx);
+        const link = await openLink(app, params.token, refuse);
+        if (isReply(link)) return link;
+        return refuse(400, 'Não foi possível revogar', CollectionMessages.consentRevokeNotChecked, await pageOf(app, params.token, link, { error: CollectionMessages.consentRevokeNotChecked }));
+      }
+      return answerItem(app, ctx, params.token, params.itemId, (ref, item) => revokeConsentByRecipient(app, { ...ref, itemId: item.itemId, reason: null }));
     },
   }),
 ];

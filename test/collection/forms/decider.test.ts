@@ -112,4 +112,20 @@ test('item configs: a FORM needs a sound form, a CONSENT its term; neither confi
   validateItemConfig({ kind: 'CONSENT', config: { consent: scrTerm() } });
 });
 
+test('CONSENT revocation: only of an accepted term, once, by its recipient or the organization, closed collections included', () => {
+  const revoke = (recipientId: string | null = 'p1') =>
+    cmd({ type: 'RevokeConsent', itemId: 'c1', recipientId, reason: recipientId ? null : 'por telefone' }, recipientId ? { actor: RECIPIENT(recipientId) } : {});
+  given(collectionDecider, history(create(true, def()))).when(revoke()).thenError('conflict', M.consentNotAccepted);
+  given(collectionDecider, history(create(true, def()), accept())).when(revoke('p2')).thenError('not_found', M.itemNotOfRecipient);
+  const onForm = cmd({ type: 'RevokeConsent', itemId: 'f1', recipientId: null, reason: null });
+  given(collectionDecider, history(create(true, def()), accept())).when(onForm).thenError('invalid', M.notAConsent);
+
+  const closed = history(create(true, def()), accept(), cmd({ type: 'CancelCollection', reason: null }));
+  const [revoked] = given(collectionDecider, closed).when(revoke(null)).decided();
+  assert.equal([revoked!.type, revoked!.data.action, revoked!.data.recipientId, revoked!.data.payload], ['ConsentRevoked', 'CONSENT_REVOKED', 'p1', { type: 'scr', version: 2, termHash: scrTerm().hash, reason: 'por telefone' }]);
+  const state = stateOf([...closed, revoked!]);
+  assert.equal([state.items[1]!.status, state.items[1]!.details.consent?.acceptedAt, state.items[1]!.details.consent?.revoked?.reason], ['VALIDATED', '2026-11-23T12:00:00.000Z', 'por telefone']);
+  given(collectionDecider, [...closed, revoked!]).when(revoke()).thenError('conflict', M.consentAlreadyRevoked);
+});
+
 test.run();

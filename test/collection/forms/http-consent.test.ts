@@ -8,7 +8,7 @@ import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
 import { eventually } from '../../support/webhook.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { detailWhen, newCnpj } from '../support.ts';
-import { scrTerm } from './fixtures.ts';
+import { companyForm, scrTerm } from './fixtures.ts';
 import { BROWSER, deliveryOf, ENVELOPE_FIELDS, openPage, postForm } from './support.ts';
 
 const test = suite('CONSENT items through HTTP: the term on the page, acceptance, stale terms, webhook, input key');
@@ -19,23 +19,27 @@ const call = serviceWithTenant(test, async (a, t) => {
   app = a;
   tenant = t;
   receiver = await startReceiver();
-  const subscription = await a.call('POST', '/v1/webhook/subscriptions', { token: t.token, body: { url: `${receiver.url}/consents`, events: ['collection.consent.accepted'] } });
+  const subscription = await a.call('POST', '/v1/webhook/subscriptions', { token: t.token, body: { url: `${receiver.url}/consents`, events: ['collection.consent.accepted', 'collection.consent.revoked'] } });
   assert.is(subscription.status, 201, JSON.stringify(subscription.body));
   const optIn = await a.call('POST', '/webhook', { token: t.token, body: { type: 'OPTIN', url: `${receiver.url}/optin`, apiKey: 'chave-optin' } });
   assert.is(optIn.status, 200, JSON.stringify(optIn.body));
 });
 
 /** The legacy OPTIN delivery about `collectionId` (the registration's test message names none). */
-const optInDelivery = (collectionId: string) =>
-  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId)), 20_000, 'optin.updated');
+const optInDelivery = (collectionId: string, status = 'ACCEPTED') =>
+  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId) && JSON.parse(r.body).data.status === status), 20_000, `optin.updated ${status}`);
 test.after(() => receiver?.close());
 
 const TEXT = 'Autorizo a consulta ao SCR do Banco Central <em nome da empresa> & de seus sócios.';
-const create = async () => {
+/** `withForm`: a second item keeps the collection, and so the link, open after the acceptance. */
+const create = async (withForm = false) => {
   const { hash: _ignored, ...term } = scrTerm(TEXT);
   const reply = await call('POST', '/v1/collections', {
     subject: { name: 'Oficina Consentida Ltda', document: newCnpj() },
-    items: [{ key: 'scr', kind: 'CONSENT', title: 'Autorização SCR', config: { consent: { ...term, hash: 'f'.repeat(64) } } }],
+    items: [
+      { key: 'scr', kind: 'CONSENT', title: 'Autorização SCR', config: { consent: { ...term, hash: 'f'.repeat(64) } } },
+      ...(withForm ? [{ key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: companyForm() } }] : []),
+    ],
     recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
     notificationChannel: 'NONE',
     send: true,
@@ -48,7 +52,7 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   const c = await create();
   const { hash } = scrTerm(TEXT);
   assert.equal(c.items[0].config.consent, { type: 'scr', version: 2, text: TEXT, hash }, 'the service computes the hash, whatever was sent');
-  assert.equal(c.items[0].details.consent, { acceptedAt: null, recipientId: null, termHash: null, type: 'scr', version: 2, ip: null, userAgent: null });
+  assert.equal(c.items[0].details.consent, { acceptedAt: null, recipientId: null, termHash: null, type: 'scr', version: 2, ip: null, userAgent: null, revokedAt: null, revokedBy: null, revocationReason: null });
   const html = await openPage(app, c.links[0].token);
   assert.match(html, 'Autorizo a consulta ao SCR do Banco Central &#60;em nome da empresa&#62; &#38; de seus sócios.');
   assert.match(html, `Versão 2 · SHA-256 <code data-hash>${hash}</code>`);
@@ -149,6 +153,70 @@ test("the evidence (address, user agent) is the organization's to read, in the i
   const afterExport = acceptedEntry(await exportOf('json'));
   assert.equal([afterExport.evidence, afterExport.entryHash], [{ ip: null, userAgent: null }, exported.entryHash]);
   assert.not.match(await exportOf('csv'), 'ClienteSelado');
+});
+
+const inputValue = (registryId: string, value: boolean) =>
+  eventually(async () => {
+    const values = await collectionInputValues(app.app.db, tenant.organizationId, registryId);
+    return values['kyc.consentimento_scr'] === value && values;
+  }, 20_000, `kyc.consentimento_scr ${value}`);
+
+test('the organization records a revocation after the collection closed: the trail, the input turned false, collection.consent.revoked and optin.updated REVOKED', async () => {
+  const c = await create();
+  const itemId: string = c.items[0].id;
+  const path = `/v1/collections/${c.id}/items/${itemId}/consent/revoke`;
+  const early = await call('POST', path, { reason: 'pedido por telefone' });
+  assert.equal(early.body, { code: 409, message: M.consentNotAccepted }, 'nothing accepted yet');
+
+  const hash = scrTerm(TEXT).hash;
+  assert.is((await app.call('POST', `/c/${c.links[0].token}/items/${itemId}/consent`, { body: { accept: true, termHash: hash } })).status, 200);
+  await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion');
+  await inputValue(c.registryId, true);
+
+  const revoked = await call('POST', path, { reason: 'pedido por telefone' });
+  assert.is(revoked.status, 200, JSON.stringify(revoked.body));
+  const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.consent.revokedAt !== null, 'the revocation');
+  const consent = done.items[0].details.consent;
+  assert.equal([done.status, done.items[0].status, consent.termHash, consent.revokedBy, consent.revocationReason], ['COMPLETED', 'VALIDATED', hash, 'API_USER', 'pedido por telefone'], 'the acceptance stays on record');
+  const entry = done.trail.find((e: any) => e.action === 'CONSENT_REVOKED');
+  assert.equal([entry.actorType, entry.recipientId, entry.occurredAt, entry.payload], ['API_USER', c.recipients[0].id, consent.revokedAt, { type: 'scr', version: 2, termHash: hash, reason: 'pedido por telefone' }]);
+  assert.equal(await inputValue(c.registryId, false), { 'kyc.consentimento_scr': false });
+
+  const delivery = await deliveryOf(receiver, 'collection.consent.revoked', c.id);
+  assert.equal(delivery.data, { collectionId: c.id, itemId, recipientId: c.recipients[0].id, action: 'CONSENT_REVOKED', actorType: 'API_USER', occurredAt: entry.occurredAt, payload: entry.payload });
+  const optIn = await optInDelivery(c.id, 'REVOKED');
+  assert.equal(JSON.parse(optIn.body).data, { collectionId: c.id, itemId, recipientId: c.recipients[0].id, status: 'REVOKED', type: 'scr', version: 2, termHash: hash, occurredAt: entry.occurredAt });
+
+  assert.equal((await call('POST', path, {})).body, { code: 409, message: M.consentAlreadyRevoked });
+  const formItem = await call('POST', `/v1/collections/${c.id}/items/${'0'.repeat(24)}/consent/revoke`, {});
+  assert.is(formItem.status, 404, JSON.stringify(formItem.body));
+  assert.ok(formItem.body.message);
+});
+
+test('the person revokes on their page while the link is open: a box to check, then CONSENT_REVOKED by the RECIPIENT', async () => {
+  const c = await create(true);
+  const token: string = c.links[0].token;
+  const itemId: string = c.items[0].id;
+  const hash = scrTerm(TEXT).hash;
+  assert.equal((await postForm(app, `/c/${token}/items/${itemId}/consent`, { accept: 'true', termHash: hash })).status, 303);
+  const html = await openPage(app, token);
+  assert.match(html, `action="/c/${token}/items/${itemId}/consent/revoke"`);
+
+  const path = `/c/${token}/items/${itemId}/consent/revoke`;
+  const unchecked = await postForm(app, path, {});
+  assert.is(unchecked.status, 400);
+  assert.match(unchecked.html, 'Marque a caixa &#34;Quero revogar este consentimento&#34; para revogar.');
+  const wrongToken = await app.call('POST', `/c/${'x'.repeat(40)}/items/${itemId}/consent/revoke`, { body: { revoke: true } });
+  assert.is(wrongToken.status, 404);
+  assert.ok(wrongToken.body.message);
+
+  const revoked = await postForm(app, path, { revoke: 'true' });
+  assert.equal([revoked.status, revoked.location], [303, `/c/${token}#item-${itemId}`]);
+  const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.consent.revokedAt !== null, 'the revocation');
+  assert.equal([done.items[0].details.consent.revokedBy, done.items[0].details.consent.revocationReason], ['RECIPIENT', null]);
+  assert.match(await openPage(app, token), /revogado em/);
+  const again = await app.call('POST', path, { body: { revoke: true } });
+  assert.equal(again.body, { code: 409, message: M.consentAlreadyRevoked });
 });
 
 test.run();
