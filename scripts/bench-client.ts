@@ -16,3 +16,32 @@ export async function runClient<T>(script: string, env: Record<string, string>):
   if (code !== 0) throw new Error(`${script} failed (exit ${code})`);
   return JSON.parse(output.trim().split('\n').at(-1)!) as T;
 }
+
+/**
+ * Starts a baseline server in a process of its own (as strong as ours: its own event loop, its
+ * own cores), waits for the first line it prints, parsed as JSON (`{url}`), and stops it with
+ * SIGTERM. `script` is relative to scripts/.
+ */
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(script, import.meta.url).pathname], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const newline = output.indexOf('\n');
+      if (newline >= 0) resolve(JSON.parse(output.slice(0, newline)) as { url: string });
+    });
+    void closed.then(() => reject(new Error(`${script} ended before it listened`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await closed;
+    },
+  };
+}

@@ -15,6 +15,7 @@ import { startTestApp } from '../test/support/app.ts';
 import { startCommitteeChatServer } from '../test/support/committee-chat-server.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { waitForReport } from '../test/support/report.ts';
+import { endBench } from './bench-method.ts';
 
 const COUNT = Number(process.env.BENCH_DELIBERATIONS ?? 20);
 const DELAY_MS = Number(process.env.BENCH_LLM_DELAY_MS ?? 300);
@@ -88,4 +89,4 @@ try {
   await app.stop();
   await chat.close();
 }
-process.exit(failed ? 1 : 0);
+await endBench(failed ? 1 : 0);

@@ -3,15 +3,17 @@
  * does not share an event loop with the servers it measures. BENCH_TARGETS is a JSON object
  * `{name: {url, token?}}`, BENCH_IDS a JSON list of report ids. For ROUNDS rounds, each target
  * in turn gets CONNECTIONS keep-alive connections sending GET /v2/report/{id} (ids in turn) for
- * SLICE_MS. Prints one JSON line: per target, each slice's requests/s and p99 in ms.
+ * SLICE_MS, the order rotating from round to round. Prints one JSON line: per target, each slice's requests/s and p99 in ms.
  */
 import http from 'node:http';
+import { pairedRounds } from './bench-method.ts';
 
 const targets = JSON.parse(process.env.BENCH_TARGETS!) as Record<string, { url: string; token?: string }>;
 const ids = JSON.parse(process.env.BENCH_IDS!) as string[];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 4000);
-const ROUNDS = 3;
+// Six: each contender first in three rounds (rotation, scripts/bench-method.ts), and >= 5 pairs.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -57,12 +59,17 @@ async function slice(name: string, ms: number): Promise<{ perSecond: number; p99
 const names = Object.keys(targets);
 // Warm-up: connections opened, code paths compiled, caches filled.
 for (const name of names) await slice(name, Math.min(1000, SLICE_MS));
-const results: Record<string, { perSecond: number; p99: number }[]> = Object.fromEntries(names.map((name) => [name, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  for (const name of names) {
-    const result = await slice(name, SLICE_MS);
-    results[name]!.push(result);
-    process.stderr.write(`GET round ${round + 1}/${ROUNDS} ${name}: ${Math.round(result.perSecond)} req/s, p99 ${result.p99.toFixed(1)} ms\n`);
-  }
-}
+const results = await pairedRounds(
+  Object.fromEntries(
+    names.map((name) => [
+      name,
+      async (round: number) => {
+        const result = await slice(name, SLICE_MS);
+        process.stderr.write(`GET round ${round + 1}/${ROUNDS} ${name}: ${Math.round(result.perSecond)} req/s, p99 ${result.p99.toFixed(1)} ms\n`);
+        return result;
+      },
+    ]),
+  ),
+  ROUNDS,
+);
 process.stdout.write(`${JSON.stringify(results)}\n`);

@@ -38,6 +38,7 @@ import { cpuUse, type CpuUse } from './cpu-use.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { appendReportEvent } from '../test/support/webhook.ts';
 import type { ReportFacts } from '../domain/report/public-events.ts';
+import { endBench } from './bench-method.ts';
 
 const SUBSCRIPTIONS = 10;
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -378,4 +379,4 @@ try {
   await app.stop();
   await receiver.close();
 }
-process.exit(0);
+await endBench(0);

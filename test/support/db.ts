@@ -14,7 +14,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-let ownCluster: Promise<string> | undefined;
+let ownCluster: Promise<{ url: string; stop(): Promise<void> }> | undefined;
 
 /**
  * The admin URL of the test cluster: the one `npm test` started (TEST_PG_ADMIN_URL), or, when a
@@ -24,10 +24,20 @@ export function clusterUrl(): Promise<string> {
   const shared = process.env.TEST_PG_ADMIN_URL;
   if (shared) return Promise.resolve(shared);
   ownCluster ??= startTestCluster().then((cluster) => {
-    process.once('beforeExit', () => void cluster.stop());
-    return cluster.url;
+    process.once('beforeExit', () => void stopOwnCluster());
+    return cluster;
   });
-  return ownCluster;
+  return ownCluster.then((cluster) => cluster.url);
+}
+
+/**
+ * Stops the cluster clusterUrl started for this process, if it did, and removes its folder.
+ * 'beforeExit' does it for a suite; a script that calls process.exit (a bench) calls this first.
+ */
+export async function stopOwnCluster(): Promise<void> {
+  const cluster = ownCluster;
+  ownCluster = undefined;
+  if (cluster) await (await cluster).stop();
 }
 
 /** A fresh, migrated database of its own for one suite. */
