@@ -43,7 +43,7 @@ const br = (isoDate: string) => isoDate.split('-').reverse().join('/');
 
 /**
  * The offline opinion on a document's text (rules in docs/registry.md): classify it, compare the
- * type with the one expected, check the text names the registry's subject, then read its validity.
+ * type with the one expected, read its validity, then check the text names the registry's subject.
  * Pure and deterministic.
  */
 export function assessText(input: AssessInput): AnalysisOutcome {
@@ -64,6 +64,15 @@ export function assessText(input: AssessInput): AnalysisOutcome {
   if (input.expectedType && type !== input.expectedType) {
     return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.9, reason: `O documento foi identificado como ${type}, mas era esperado ${input.expectedType}.`, validUntil: null };
   }
+  const today = input.asOf.slice(0, 10);
+  const issuedOn = type === 'COMPROVANTE_RESIDENCIA' ? dateOf(ISSUED_ON.exec(text)) : null;
+  const validUntil = dateOf(VALID_UNTIL.exec(text)) ?? (issuedOn && addDays(issuedOn, PROOF_OF_ADDRESS_DAYS));
+  if (validUntil && validUntil < today) {
+    const reason = issuedOn
+      ? `Comprovante de residência emitido em ${br(issuedOn)}, há mais de ${PROOF_OF_ADDRESS_DAYS} dias.`
+      : `Documento vencido em ${br(validUntil)}.`;
+    return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.95, reason, validUntil };
+  }
   if (input.subject) {
     const kind = input.subject.document.length === 11 ? 'CPF' : 'CNPJ';
     const check = checkSubject(input.text, input.subject);
@@ -73,15 +82,6 @@ export function assessText(input: AssessInput): AnalysisOutcome {
     if (check.kind === 'not-named') {
       return { kind: 'opinion', type, verdict: 'INCONCLUSIVO', score: 0.5, reason: `O documento identificado como ${type} não menciona o titular do cadastro (nem o ${kind} nem o nome): é preciso conferir.`, validUntil: null };
     }
-  }
-  const today = input.asOf.slice(0, 10);
-  const issuedOn = type === 'COMPROVANTE_RESIDENCIA' ? dateOf(ISSUED_ON.exec(text)) : null;
-  const validUntil = dateOf(VALID_UNTIL.exec(text)) ?? (issuedOn && addDays(issuedOn, PROOF_OF_ADDRESS_DAYS));
-  if (validUntil && validUntil < today) {
-    const reason = issuedOn
-      ? `Comprovante de residência emitido em ${br(issuedOn)}, há mais de ${PROOF_OF_ADDRESS_DAYS} dias.`
-      : `Documento vencido em ${br(validUntil)}.`;
-    return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.95, reason, validUntil };
   }
   const score = input.expectedType || input.forceType ? 0.95 : 0.8;
   return { kind: 'opinion', type, verdict: 'VALIDO', score, reason: `Documento identificado como ${type}.`, validUntil };
