@@ -295,6 +295,28 @@ export const ConfigSchema = Type.Object({
   /** Wait before the second try; each later try waits four times longer. */
   FINANCIAL_EXTRACTION_RETRY_MS: Type.Integer({ minimum: 0, default: 500 }),
 
+  // OCR of scanned PDFs and images, and the document analysis (docs/financial-statements.md, docs/registry.md)
+  /** The Tesseract binary (Debian: tesseract-ocr and tesseract-ocr-por), a name on PATH or an absolute path. Missing: scanned documents go to manual review. */
+  OCR_TESSERACT_PATH: Type.String({ minLength: 1, default: 'tesseract' }),
+  /** Poppler's pdftoppm, which rasterizes a scanned PDF's pages for Tesseract (Debian: poppler-utils). */
+  OCR_PDFTOPPM_PATH: Type.String({ minLength: 1, default: 'pdftoppm' }),
+  /** Tesseract's language (traineddata name). */
+  OCR_LANGUAGE: Type.String({ minLength: 1, default: 'por' }),
+  /** Resolution scanned PDF pages are rasterized at. */
+  OCR_DPI: Type.Integer({ minimum: 72, maximum: 400, default: 200 }),
+  /** Pages of a scanned PDF that are read; later pages are not. */
+  OCR_MAX_PAGES: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
+  /** Longest the OCR of one document may take (rasterizing and every page); past it the child process is killed and the document goes to manual review. */
+  OCR_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 120000 }),
+  /** Address-space cap of each OCR child process (prlimit --as), in MB. */
+  OCR_MEMORY_MB: Type.Integer({ minimum: 64, default: 1024 }),
+  /** Larger files are not sent to OCR (manual review). */
+  OCR_MAX_BYTES: Type.Integer({ minimum: 1, default: 20971520 }),
+  /** Documents one process recognises at once (each takes one core). */
+  OCR_CONCURRENCY: Type.Integer({ minimum: 1, default: 1 }),
+  /** A vision-capable model (served by LLM_PROVIDER, LLM_BASE_URL and LLM_API_KEY) that classifies registry documents and extracts their fields from the file itself. Unset, or LLM_PROVIDER=offline: the offline keyword analyser. */
+  DOCUMENT_VISION_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+
   // Database sessions and the projection runtime
   /** Longest statement of a pooled session (0: none). Migrations and rebuild switches lift it. */
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),

@@ -7,6 +7,7 @@ import type { FinancialStatementsSubmitted } from '../../domain/report/financial
 import type { ReportState } from '../../domain/report/state.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
+import { ocrSettingsFor } from '../document-text.ts';
 import type { AppContext } from '../context.ts';
 import type { LanguageModel } from '../llm/port.ts';
 import type { ObjectStore } from '../object-store.ts';
@@ -100,10 +101,16 @@ export class FinancialExtractionProcess {
   }
 
   private async extract(state: ReportState, submitted: FinancialStatementsSubmitted['data']): Promise<Outcome> {
-    const files = await readBatch(this.ports.store, submitted.files, state.facts!.organizationId);
-    if (!files.some((f) => f.read.periods.length)) return { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: FinancialExtractionMessages.nothingRead };
+    const files = await readBatch(this.ports.store, submitted.files, ocrSettingsFor(this.app.config), state.facts!.organizationId);
+    const unrecognised = files.filter((f) => f.ocrProblem);
+    if (!files.some((f) => f.read.periods.length) && !unrecognised.length) return { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: FinancialExtractionMessages.nothingRead };
     const toRegister = files.map(({ file, bytes }) => ({ key: file.key, fileName: file.fileName, bytes }));
     const { registryId, registryDocumentIds } = await registerStatements(this.app, state.facts!, subjectName(state), submitted.batchId, submitted.userId, toRegister);
+    // Scans OCR could not read, and nothing else read: registered above, where the registry's
+    // analysis puts each in MANUAL_REVIEW with the same reason; the section says why.
+    if (!files.some((f) => f.read.periods.length)) {
+      return { kind: 'ERROR', code: 'INTEGRATION_UNAVAILABLE', reason: FinancialExtractionMessages.scansUnread(unrecognised.map((f) => f.file.fileName), unrecognised[0]!.ocrProblem!) };
+    }
     const analysis = await analyseBatch(files, registryDocumentIds, this.ports.model);
     if (!analysis.periods.length) return { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: FinancialExtractionMessages.nothingRead };
     return { kind: 'DONE', analysis, registryId };

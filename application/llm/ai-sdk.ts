@@ -83,13 +83,24 @@ export class SdkLanguageModel implements LanguageModel {
           : { success: false, error: new Error([...Value.Errors(request.schema, value)].slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')) },
     });
 
+    // The input as the user's message; with files, one message of the input and each file as a part.
+    const prompt = request.files?.length
+      ? {
+          messages: [
+            {
+              role: 'user' as const,
+              content: [{ type: 'text' as const, text: JSON.stringify(request.input) }, ...request.files.map((file) => ({ type: 'file' as const, data: file.data, mediaType: file.mediaType }))],
+            },
+          ],
+        }
+      : { prompt: JSON.stringify(request.input) };
     let last: Failure = { kind: 'refused', message: 'no attempt' };
     for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt++) {
       try {
         const result = await generateText({
           model: this.model,
           system: system(request),
-          prompt: JSON.stringify(request.input),
+          ...prompt,
           output: Output.object({ schema, name: request.agent.replace(/[^A-Za-z0-9_-]/g, '_') }),
           temperature: 0,
           maxRetries: 0,

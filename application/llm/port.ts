@@ -17,6 +17,12 @@ export interface StructuredRequest<S extends TSchema> {
   prompt: { version: string; text: string };
   /** The JSON the model reads; web search results inside it are untrusted text (web-search.ts). */
   input: unknown;
+  /**
+   * Files the model reads along with the input (a scanned document, a photo): images and PDFs,
+   * sent as the provider's file parts. Only a vision-capable model takes them; the offline adapter
+   * ignores them.
+   */
+  files?: ReadonlyArray<{ mediaType: string; data: Uint8Array }>;
   /** The reply's shape: every reply is validated against it. */
   schema: S;
   /** The deterministic rules the offline adapter answers with. */

@@ -5,7 +5,8 @@ import type { PeriodValues, StatementsRead } from './parse.ts';
  * One batch of statements consolidated into one analysis: periods newest first, each with its
  * standard lines in cents, where each value came from, the ratios and what is still missing.
  */
-export type ValueSource = 'TEXT' | 'DERIVED' | 'MODEL';
+/** Where a value came from: the PDF's text layer, Tesseract's OCR of a scan, the statements' identities, the model. */
+export type ValueSource = 'TEXT' | 'OCR' | 'DERIVED' | 'MODEL';
 
 export interface Ratios {
   liquidezCorrente: number | null;
@@ -84,9 +85,9 @@ export function ratiosOf(v: PeriodValues): Ratios {
   };
 }
 
-function completed(periodEnd: string, read: PeriodValues, model: PeriodValues, files: number[]): FinancialPeriod {
+function completed(periodEnd: string, read: PeriodValues, origins: Partial<Record<LineKey, ValueSource>>, model: PeriodValues, files: number[]): FinancialPeriod {
   const values: PeriodValues = { ...read };
-  const sources: Partial<Record<LineKey, ValueSource>> = Object.fromEntries(Object.keys(read).map((k) => [k, 'TEXT']));
+  const sources: Partial<Record<LineKey, ValueSource>> = { ...origins };
   for (const [key, cents] of Object.entries(model) as Array<[LineKey, number]>) {
     if (values[key] !== undefined) continue;
     values[key] = cents;
@@ -112,13 +113,14 @@ function completed(periodEnd: string, read: PeriodValues, model: PeriodValues, f
  * an earlier year does not overwrite it). Then the model's values fill lines still missing, and the
  * statements' identities derive what they can.
  */
-export function consolidate(files: readonly StatementsRead[], modelValues: readonly ModelValue[] = []): FinancialPeriod[] {
-  const read = new Map<string, { values: PeriodValues; files: number[] }>();
+export function consolidate(files: ReadonlyArray<StatementsRead & { origin?: 'TEXT' | 'OCR' }>, modelValues: readonly ModelValue[] = []): FinancialPeriod[] {
+  const read = new Map<string, { values: PeriodValues; origins: Partial<Record<LineKey, ValueSource>>; files: number[] }>();
   files.forEach((file, index) => {
     for (const periodEnd of file.periods) {
       const values = file.values[periodEnd];
       if (!values || !Object.keys(values).length) continue;
-      const period = read.get(periodEnd) ?? { values: {}, files: [] };
+      const period = read.get(periodEnd) ?? { values: {}, origins: {}, files: [] };
+      for (const key of Object.keys(values) as LineKey[]) if (period.values[key] === undefined) period.origins[key] = file.origin ?? 'TEXT';
       period.values = { ...values, ...period.values };
       period.files.push(index);
       read.set(periodEnd, period);
@@ -131,7 +133,7 @@ export function consolidate(files: readonly StatementsRead[], modelValues: reado
   }
   return [...read.entries()]
     .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
-    .map(([periodEnd, { values, files: indexes }]) => completed(periodEnd, values, model.get(periodEnd) ?? {}, indexes));
+    .map(([periodEnd, { values, origins, files: indexes }]) => completed(periodEnd, values, origins, model.get(periodEnd) ?? {}, indexes));
 }
 
 /** What the rules left for the model: each period's core lines still missing. */

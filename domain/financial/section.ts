@@ -13,6 +13,12 @@ export interface AnalysedFile {
   registryDocumentId: string | null;
   /** pdf-parse could open it. */
   readable: boolean;
+  /** How its text was read: the PDF's text layer, Tesseract's OCR (a scan), or not at all (null). */
+  textSource: 'TEXT' | 'OCR' | null;
+  /** Tesseract's mean word confidence (0 to 1) when read by OCR, else null. */
+  ocrConfidence: number | null;
+  /** A scan whose text could not be recognised (OCR not installed, or it failed): why; else null. */
+  ocrProblem: string | null;
   /** Period ends it printed. */
   periods: string[];
   /** Lines with amounts that are no standard line, and standard lines that could not be placed. */

@@ -1,6 +1,7 @@
 import type { ExpectedDocumentType } from '../collection/enums.ts';
 import { classify, normalizeText } from './classification.ts';
 import type { AnalysisOutcome } from './document-decider.ts';
+import { checkSubject, type DocumentSubject } from './subject.ts';
 
 /**
  * A text with at least this many words of three or more letters is a readable document: when no
@@ -20,6 +21,8 @@ export interface AssessInput {
   forceType: ExpectedDocumentType | null;
   /** ISO instant the analysis runs at (dates in the text are compared with its day). */
   asOf: string;
+  /** The registry's subject, whom the text must name (subject.ts); null: not checked (no registry to compare with). */
+  subject?: DocumentSubject | null;
 }
 
 const DATE = String.raw`(\d{2})/(\d{2})/(\d{4})`;
@@ -40,7 +43,8 @@ const br = (isoDate: string) => isoDate.split('-').reverse().join('/');
 
 /**
  * The offline opinion on a document's text (rules in docs/registry.md): classify it, compare the
- * type with the one expected, then read its validity. Pure and deterministic.
+ * type with the one expected, read its validity, then check the text names the registry's subject.
+ * Pure and deterministic.
  */
 export function assessText(input: AssessInput): AnalysisOutcome {
   const text = normalizeText(input.text);
@@ -68,6 +72,16 @@ export function assessText(input: AssessInput): AnalysisOutcome {
       ? `Comprovante de residência emitido em ${br(issuedOn)}, há mais de ${PROOF_OF_ADDRESS_DAYS} dias.`
       : `Documento vencido em ${br(validUntil)}.`;
     return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.95, reason, validUntil };
+  }
+  if (input.subject) {
+    const kind = input.subject.document.length === 11 ? 'CPF' : 'CNPJ';
+    const check = checkSubject(input.text, input.subject);
+    if (check.kind === 'someone-else') {
+      return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.9, reason: `O documento identificado como ${type} menciona outro ${kind}, não o do titular do cadastro: é de outra pessoa ou empresa.`, validUntil: null };
+    }
+    if (check.kind === 'not-named') {
+      return { kind: 'opinion', type, verdict: 'INCONCLUSIVO', score: 0.5, reason: `O documento identificado como ${type} não menciona o titular do cadastro (nem o ${kind} nem o nome): é preciso conferir.`, validUntil: null };
+    }
   }
   const score = input.expectedType || input.forceType ? 0.95 : 0.8;
   return { kind: 'opinion', type, verdict: 'VALIDO', score, reason: `Documento identificado como ${type}.`, validUntil };

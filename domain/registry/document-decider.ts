@@ -1,13 +1,13 @@
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { DocumentVerdict, ExpectedDocumentType } from '../collection/enums.ts';
-import type { DocumentReceivedData, RegistryDocumentEvent, RegistryDocumentStatus } from './document-events.ts';
+import type { DocumentReading, DocumentReceivedData, RegistryDocumentEvent, RegistryDocumentStatus } from './document-events.ts';
 import { RegistryMessages } from './messages.ts';
 
 /** What the analysis concluded: an opinion, or a technical failure (no opinion, reprocessing possible). */
 export type AnalysisOutcome =
   /** `sandbox`: sandbox rules gave it (the offline keyword analyser), not a real reading. */
-  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null; sandbox?: true }
+  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null; sandbox?: true; reading?: DocumentReading }
   | { kind: 'failure'; reason: string };
 
 export type RegistryDocumentCommand =
@@ -106,8 +106,8 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
           const data = { ...common, type: state.forceType ?? state.type, status: 'FAILED' as const, verdict: null, score: null, reason: outcome.reason, validUntil: null };
           return [{ type: 'RegistryDocumentFailed', data }];
         }
-        const { type, verdict, score, reason, validUntil, sandbox } = outcome;
-        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil, ...(sandbox ? { sandbox } : {}) } }];
+        const { type, verdict, score, reason, validUntil, sandbox, reading } = outcome;
+        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil, ...(sandbox ? { sandbox } : {}), ...(reading ? { reading } : {}) } }];
       }
       case 'ReprocessDocument': {
         const received = settled(state, command.organizationId);

@@ -48,6 +48,14 @@ export interface DocumentProgressData extends Base {
   attempt: number;
 }
 
+/**
+ * How the analysis read the file when not from a PDF's own text layer: Tesseract's OCR (mean word
+ * confidence 0 to 1, pages read) or a vision-capable model (its name and the fields it read).
+ */
+export type DocumentReading =
+  | { source: 'OCR'; confidence: number; pages: number }
+  | { source: 'MODEL'; model: string; fields: Record<string, string> };
+
 /** A terminal opinion (status VALIDATED, REJECTED or MANUAL_REVIEW) or, with FAILED, a technical failure. */
 export interface DocumentAssessedData extends Base {
   document: string;
@@ -62,6 +70,8 @@ export interface DocumentAssessedData extends Base {
   source: DocumentSource | null;
   /** The opinion came from sandbox rules (the offline keyword analyser); absent: a real reading. */
   sandbox?: true;
+  /** Absent: the PDF's text layer was read. */
+  reading?: DocumentReading;
 }
 
 export interface DocumentReprocessedData extends Base {

@@ -112,7 +112,7 @@ test('a valid document already on file: the template item is born ALREADY_ON_FIL
   const company = newCnpj();
   const first = await create(contract({ subject: { name: 'Comércio Exemplo', document: company }, items: [{ key: 'x', kind: 'CUSTOM', title: 'Qualquer' }] }));
   const { registryDocumentId } = await receiveDocument(app.app, {
-    organizationId: tenant.organizationId, registryId: first.registryId, fileName: 'contrato.pdf', bytes: await pdfWith(VALID_CONTRACT), expectedType: 'CONTRATO_SOCIAL', source: null, actor: { actorType: 'USER', actorId: tenant.userId },
+    organizationId: tenant.organizationId, registryId: first.registryId, fileName: 'contrato.pdf', bytes: await pdfWith([...VALID_CONTRACT, `CNPJ ${company}`]), expectedType: 'CONTRATO_SOCIAL', source: null, actor: { actorType: 'USER', actorId: tenant.userId },
   });
   await eventually(async () => (await findDocumentOnFile(app.app.db, tenant.organizationId, company, 'CONTRATO_SOCIAL', new Date().toISOString())) ?? undefined, 20_000, 'document on file');
   const c = await create({ registryId: first.registryId, templateSlug: 'company-onboarding', recipients: [{ name: 'Ana', email: 'ana@example.com' }], send: false });

@@ -59,7 +59,7 @@ test('created and sent; the invitation arrives by SMTP; its link opens the page;
   assert.match(await page.text(), /Contrato social/);
 
   const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(await pdfWith(VALID_CONTRACT))], { type: 'application/pdf' }), 'contrato.pdf');
+  form.set('file', new Blob([new Uint8Array(await pdfWith([...VALID_CONTRACT, 'Padaria Exemplo Ltda']))], { type: 'application/pdf' }), 'contrato.pdf');
   const sent = await fetch(`${pageUrl}/items/${created.body.items[0].id}`, { method: 'POST', body: form, redirect: 'manual', headers: { accept: 'text/html' } });
   assert.is(sent.status, 303, await sent.text());
 

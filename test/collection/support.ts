@@ -14,7 +14,7 @@ export const TAX_CERTIFICATE = ['CERTIDÃO NEGATIVA DE DÉBITOS RELATIVOS AOS TR
 
 export type Call = (method: string, path: string, body?: unknown, token?: string) => Promise<{ status: number; body: any }>;
 
-/** A recipient's upload for an item, as the recipient page does it: the registry receives the file with its source. */
+/** A recipient's upload for an item, as the recipient page does it: the registry receives the file with its source. The file names the collection's subject. */
 export async function upload(app: TestApp, organizationId: string, collection: any, itemIndex: number, recipientIndex: number, lines: readonly string[], expectedType: ExpectedDocumentType | null = 'CONTRATO_SOCIAL') {
   const item = collection.items[itemIndex];
   const recipient = collection.recipients[recipientIndex];
@@ -23,7 +23,8 @@ export async function upload(app: TestApp, organizationId: string, collection: a
     organizationId,
     registryId: collection.registryId,
     fileName: 'documento.pdf',
-    bytes: await pdfWith(lines),
+    // The analysis checks the document names the registry's subject (docs/registry.md): it does.
+    bytes: await pdfWith([...lines, `CNPJ ${collection.subjectDocument}`]),
     expectedType,
     source,
     actor: { actorType: 'RECIPIENT', actorId: recipient.id },

@@ -33,7 +33,7 @@ function history(sections: string[], batches = [BATCH]): ReportEvent[] {
 
 const analysis: FinancialAnalysis = {
   periods: consolidate([readStatements('31/12/2024\nAtivo circulante 1.000,00\nPassivo circulante 500,00\nPatrimônio líquido 700,00\nReceita líquida 4.000,00\nLucro líquido 400,00')]),
-  files: [{ key: 'k', fileName: 'balanco.pdf', sha256: 'a'.repeat(64), registryDocumentId: 'doc000000000000000000001', readable: true, periods: ['2024-12-31'], unrecognizedLines: [], ambiguousLines: [] }],
+  files: [{ key: 'k', fileName: 'balanco.pdf', sha256: 'a'.repeat(64), registryDocumentId: 'doc000000000000000000001', readable: true, textSource: 'TEXT', ocrConfidence: null, ocrProblem: null, periods: ['2024-12-31'], unrecognizedLines: [], ambiguousLines: [] }],
   model: null,
 };
 const record = (outcome: RecordFinancialExtraction['outcome'], batchId = BATCH): ReportCommand => ({ type: 'RecordFinancialExtraction', batchId, attempt: 2, sectionId: FRESH_SECTION, outcome, at: AT });

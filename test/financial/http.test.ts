@@ -40,6 +40,9 @@ test.after(async (ctx) => {
   await ctx.smtp?.close();
 });
 
+/** The statements' first row: the company they are of, as the registry's analysis requires. */
+const NAMED = 'Empresa Exemplo Ltda - CNPJ 11.222.333/0001-81';
+
 const call = (ctx: Ctx, method: string, path: string, body?: unknown) => ctx.app.call(method, path, { token: ctx.tenant.token, body });
 
 async function finishedReport(ctx: Ctx, document: string, policyId = ctx.policyId): Promise<string> {
@@ -73,8 +76,8 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   const reportId = await finishedReport(ctx, '11.222.333/0001-81');
   const older = { '2023-12-31': KNOWN['2023-12-31']!, '2022-12-31': { ...KNOWN['2023-12-31']!, netIncome: 1_000_000 } };
   await complete(ctx, reportId, [
-    { name: 'balanco-2024.pdf', bytes: await pdfkitStatements(KNOWN, PLAIN_LAYOUT) },
-    { name: 'balanco-2022.pdf', bytes: await pdfLibStatements(older, { ...PLAIN_LAYOUT, scale: 1000, dates: 'year' }) },
+    { name: 'balanco-2024.pdf', bytes: await pdfkitStatements(KNOWN, { ...PLAIN_LAYOUT, heading: NAMED }) },
+    { name: 'balanco-2022.pdf', bytes: await pdfLibStatements(older, { ...PLAIN_LAYOUT, scale: 1000, dates: 'year', heading: NAMED }) },
   ]);
   const section = await extractedSection(ctx, reportId);
   const details = section.sectionDetails;

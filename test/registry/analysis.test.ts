@@ -1,7 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { offlineAnalyser, UNREADABLE_PDF } from '../../application/registry/analysis/offline.ts';
+import { offlineAnalyser as offlineAnalyserOf, UNREADABLE_PDF } from '../../application/registry/analysis/offline.ts';
+import { ocrSettingsFor } from '../../application/document-text.ts';
+import { loadConfig } from '../../config/index.ts';
+import { OcrMessages } from '../../platform/ocr.ts';
 import { assessText } from '../../domain/registry/analysis.ts';
+import { checkSubject, nameSimilarity, NAME_SIMILARITY_THRESHOLD } from '../../domain/registry/subject.ts';
 import { JPEG_BYTES, pdfWith } from './support.ts';
 
 const test = suite('registry: offline document analysis (the rules of docs/registry.md)');
@@ -41,16 +45,44 @@ test('validity: "válido até" sets validUntil, past it INVALIDO; a proof of add
   assert.is((assess('Contrato social. Válido até 31/02/2026') as { validUntil: null }).validUntil, null, 'no such day: not a date');
 });
 
-test('the offline adapter reads PDFs with pdf-parse; images have no text (manual); an unreadable PDF is a technical failure', async () => {
-  const input = { expectedType: 'CONTRATO_SOCIAL' as const, forceType: null, asOf };
+test('the offline adapter reads PDFs with pdf-parse; an image without Tesseract goes to manual review saying why; an unreadable PDF is a technical failure', async () => {
+  // OCR pointed at a binary that is not there: the image cannot be read here.
+  const offlineAnalyser = offlineAnalyserOf(ocrSettingsFor(loadConfig({ OCR_TESSERACT_PATH: '/nonexistent/tesseract' })));
+  const input = { expectedType: 'CONTRATO_SOCIAL' as const, forceType: null, asOf, subject: null };
   const pdf = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: await pdfWith(['CONTRATO SOCIAL', 'Sociedade empresária limitada']) });
   assert.equal([pdf.kind, (pdf as { verdict: string }).verdict], ['opinion', 'VALIDO']);
   const image = await offlineAnalyser.analyse({ ...input, mimeType: 'image/jpeg', bytes: JPEG_BYTES });
-  assert.equal([(image as { type: string }).type, (image as { verdict: string }).verdict, (image as { score: number }).score], ['CONTRATO_SOCIAL', 'ANALISE_MANUAL', 0]);
+  assert.equal(image, { kind: 'opinion', type: 'CONTRATO_SOCIAL', verdict: 'ANALISE_MANUAL', score: 0, reason: OcrMessages.tesseractMissing, validUntil: null });
   const outOfScope = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: await pdfWith(['Receita de bolo de fubá', 'Misture farinha, ovos e leite']) });
   assert.equal([(outOfScope as { type: string }).type, (outOfScope as { verdict: string }).verdict], ['FORA_DE_ESCOPO', 'INVALIDO'], 'readable, no rule matches');
   const broken = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: Buffer.from('%PDF-1.7\nnada aqui') });
   assert.equal(broken, { kind: 'failure', reason: UNREADABLE_PDF });
+});
+
+test('the subject: named by CNPJ/CPF in any formatting or by name (token similarity); another CNPJ is someone else; nobody named is inconclusive', () => {
+  const company = { document: '11222333000181', name: 'Padaria Exemplo Ltda' };
+  const person = { document: '52998224725', name: 'Maria da Silva Exemplo' };
+  for (const written of ['CNPJ 11.222.333/0001-81', 'CNPJ: 11222333000181', 'inscrita no CNPJ sob o nº 11 222 333 0001 81', 'CNPJ 11.222.333/0002-62 (filial)']) {
+    assert.equal(checkSubject(written, company), { kind: 'named', by: 'DOCUMENT' }, written);
+  }
+  assert.equal(checkSubject('CONTRATO SOCIAL da Outra Empresa S.A., CNPJ 45.723.174/0001-10', company), { kind: 'someone-else' });
+  assert.equal(checkSubject('CONTRATO SOCIAL da EXEMPLO PADARIA LTDA; sócia Maria, CPF 529.982.247-25', company), { kind: 'named', by: 'NAME', similarity: 1 }, 'a partner\'s CPF is not another company');
+  assert.equal(checkSubject('Holerite de SILVA EXEMPLO, MARIA DA — empregador CNPJ 11.222.333/0001-81', person), { kind: 'named', by: 'NAME', similarity: 1 }, 'word order, an employer\'s CNPJ');
+  assert.equal(checkSubject('Holerite de MARIA SILVA EXEMPIO', person), { kind: 'named', by: 'NAME', similarity: 1 }, 'a letter misread by OCR');
+  assert.equal(checkSubject('Holerite de MARIA SOUZA', person), { kind: 'not-named' }, 'one token of three is below the threshold');
+  assert.ok(nameSimilarity('Maria da Silva Exemplo', 'MARIA SOUZA') < NAME_SIMILARITY_THRESHOLD);
+  assert.equal(checkSubject('Holerite de JOAO NINGUEM, CPF 111.444.777-35', person), { kind: 'someone-else' });
+
+  const opinion = (text: string) => assessText({ text, expectedType: 'CONTRATO_SOCIAL', forceType: null, asOf, subject: company });
+  assert.equal(opinion('CONTRATO SOCIAL da Outra Empresa S.A., CNPJ 45.723.174/0001-10'), {
+    kind: 'opinion', type: 'CONTRATO_SOCIAL', verdict: 'INVALIDO', score: 0.9, validUntil: null,
+    reason: 'O documento identificado como CONTRATO_SOCIAL menciona outro CNPJ, não o do titular do cadastro: é de outra pessoa ou empresa.',
+  });
+  assert.equal(opinion('CONTRATO SOCIAL sem nome algum'), {
+    kind: 'opinion', type: 'CONTRATO_SOCIAL', verdict: 'INCONCLUSIVO', score: 0.5, validUntil: null,
+    reason: 'O documento identificado como CONTRATO_SOCIAL não menciona o titular do cadastro (nem o CNPJ nem o nome): é preciso conferir.',
+  });
+  assert.is((opinion('CONTRATO SOCIAL da Padaria Exemplo Ltda') as { verdict: string }).verdict, 'VALIDO');
 });
 
 test.run();

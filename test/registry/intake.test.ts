@@ -50,14 +50,14 @@ test('receiveDocument sniffs the bytes, bounds the size and records the source; 
   const jpeg = await receiveDocument(app.app, { ...base, fileName: 'foto', bytes: JPEG_BYTES });
   assert.is((await app.app.store.readStream(registryDocumentStream(jpeg.registryDocumentId)))[0]!.data.mimeType, 'image/jpeg');
 
-  const pdf = await receiveDocument(app.app, { ...base, fileName: 'contrato.pdf', bytes: await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social']), source });
+  const pdf = await receiveDocument(app.app, { ...base, fileName: 'contrato.pdf', bytes: await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social', COMPANY.name]), source });
   const assessed = await until(async () => (await app.app.store.readStream(registryDocumentStream(pdf.registryDocumentId))).find((e) => e.type === 'RegistryDocumentAssessed'), 'assessed');
   assert.equal([assessed.data.verdict, assessed.data.status, assessed.data.source], ['VALIDO', 'VALIDATED', source]);
 });
 
 test('findDocumentOnFile: a VALIDATED document of that type, only while validUntil has not passed', async ({ app }) => {
   const { registryId } = await ensureRegistry(app.app, ORG, { ...COMPANY, document: '11444777000161' }, actor);
-  const bytes = await pdfWith(['CERTIDÃO NEGATIVA DE DÉBITOS RELATIVOS AOS TRIBUTOS FEDERAIS', 'Procuradoria-Geral da Fazenda Nacional', 'Válida até 30/06/2027']);
+  const bytes = await pdfWith(['CERTIDÃO NEGATIVA DE DÉBITOS RELATIVOS AOS TRIBUTOS FEDERAIS', 'Procuradoria-Geral da Fazenda Nacional', 'Válida até 30/06/2027', 'CNPJ: 11.444.777/0001-61']);
   const { registryDocumentId } = await receiveDocument(app.app, { organizationId: ORG, registryId, fileName: 'cnd.pdf', bytes, expectedType: 'CERTIDAO_PGFN_PJ', source: null, actor });
   const found = { registryId, registryDocumentId, validUntil: '2027-06-30' };
   const onFile = (asOf: string, org = ORG) => findDocumentOnFile(app.app.db, org, '11444777000161', 'CERTIDAO_PGFN_PJ', asOf);

@@ -21,6 +21,8 @@ export interface Layout {
   codes: boolean;
   /** Assets and liabilities side by side on the same rows. */
   sideBySide: boolean;
+  /** A first row naming the company (the registry's analysis checks the statement names its subject). */
+  heading?: string;
 }
 
 /** Known figures of two years (in cents, whole thousands so every layout can print them). */
@@ -109,7 +111,7 @@ export function statementRows(figures: Figures, layout: Layout): string[][] {
     [...ASSETS, ...LIABILITIES].forEach((row, i) => balance.push(cells(row, periods, figures, layout, i)));
   }
   const income = INCOME.map((row, i) => cells(row, periods, figures, layout, i));
-  return [title, ...balance, ['DEMONSTRAÇÃO DO RESULTADO DO EXERCÍCIO'], ['Descrição', ...notes, ...columns], ...income];
+  return [...(layout.heading ? [[layout.heading]] : []), title, ...balance, ['DEMONSTRAÇÃO DO RESULTADO DO EXERCÍCIO'], ['Descrição', ...notes, ...columns], ...income];
 }
 
 export const statementText = (figures: Figures, layout: Layout): string => statementRows(figures, layout).map((r) => r.join(' ')).join('\n');

@@ -9,7 +9,10 @@ export interface SystemTool {
   install: string;
 }
 
-export const poppler = (command: 'pdfsig' | 'pdfdetach' | 'pdftotext'): SystemTool => ({ command, install: 'apt-get install -y poppler-utils' });
+export const poppler = (command: 'pdfsig' | 'pdfdetach' | 'pdftotext' | 'pdftoppm'): SystemTool => ({ command, install: 'apt-get install -y poppler-utils' });
+
+/** Tesseract with its Portuguese data (the OCR of scanned documents). */
+export const tesseract: SystemTool = { command: 'tesseract', install: 'apt-get install -y tesseract-ocr tesseract-ocr-por' };
 
 function executable(path: string): boolean {
   try {

@@ -61,8 +61,10 @@ export class DocumentAnalysisProcess {
     try {
       const blob = await new PostgresBlobStore(this.app.db).get(blobId);
       if (!blob) return { kind: 'failure', reason: ANALYSIS_FAILED };
-      const { expectedType, mimeType, organizationId } = state.received!;
-      return await this.analyser.analyse({ bytes: blob.bytes, mimeType, expectedType, forceType: state.forceType, asOf: this.app.clock.now().toISOString(), organizationId });
+      const { expectedType, mimeType, organizationId, registryId } = state.received!;
+      const registry = (await loadState(this.app.store, registryStream(registryId), registryDecider)).state.record;
+      const subject = registry ? { document: registry.document, name: registry.name } : null;
+      return await this.analyser.analyse({ bytes: blob.bytes, mimeType, expectedType, forceType: state.forceType, asOf: this.app.clock.now().toISOString(), subject, organizationId });
     } catch (error) {
       this.log.warn({ err: error, registryDocumentId: state.received!.registryDocumentId }, 'document analysis failed');
       return { kind: 'failure', reason: ANALYSIS_FAILED };
