@@ -189,6 +189,16 @@ export const ConfigSchema = Type.Object({
   /** External signature providers allowed to call back (cancel, expiry): `name:secret[,name:secret]`; unset: none (the service signs itself, provider interno). */
   SIGNATURE_PROVIDERS: Type.Optional(Type.String({ minLength: 1 })),
 
+  // Collection trail seals (docs/collection-trail.md, Seals)
+  /**
+   * The longest an entry of a collection's trail waits for a sealed chain head that covers it
+   * (status changes are sealed at once). The sealer signs a collection's head once its oldest
+   * unsealed entry has waited half of this, the other half being margin for the timestamp
+   * authority and a busy sealer; the offline verifier reports an entry older than this at the
+   * export and covered by no seal (a later seal and its entries were dropped).
+   */
+  TRAIL_SEAL_MAX_DELAY_S: Type.Integer({ minimum: 1, default: 60 }),
+
   // Identity checks of collection items (docs/identity-checks.md)
   /** `sandbox`: offline, the images decide (test markers); `facepp`: Face++ Compare API (document photo against selfie). */
   IDENTITY_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('facepp')], { default: 'sandbox' }),

@@ -13,7 +13,7 @@ import canonicalizeCjs from 'canonicalize';
 const canonicalize = canonicalizeCjs as unknown as (input: unknown) => string;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-const FORMAT = 'collection-trail-export/1';
+const FORMAT = 'collection-trail-export/2';
 const MAX_PROBLEMS_SHOWN = 50;
 
 interface Seal {
@@ -35,8 +35,13 @@ export interface TrailExport {
   format: string;
   organizationId: string;
   collectionId: string;
+  exportedAt: string;
   genesis: string;
   entryCount: number;
+  /** TRAIL_SEAL_MAX_DELAY_S of the service: every entry older than this at the export has a seal covering it. */
+  sealMaxDelaySeconds: number;
+  /** The last entry's chain head, signed at the export's time. */
+  head: Seal;
   entries: Entry[];
 }
 export interface Verdict {
@@ -46,27 +51,70 @@ export interface Verdict {
   notes: string[];
 }
 
-function publicKeys(keysDocument: unknown): Map<string, KeyObject> {
-  const list = (Array.isArray(keysDocument) ? keysDocument : (keysDocument as { keys?: unknown[] })?.keys) ?? [];
-  return new Map(list.map((k) => [(k as { keyId: string }).keyId, createPublicKey((k as { publicKey: string }).publicKey)]));
+interface PublishedKey {
+  key: KeyObject;
 }
 
-function checkSeal(doc: TrailExport, e: Entry, keys: Map<string, KeyObject>, problems: string[]): boolean {
-  const seal = e.seal!;
+/** The published keys by id; a key whose id does not name its public key is a problem, and left out. */
+function publicKeys(keysDocument: unknown, problems: string[]): Map<string, PublishedKey> {
+  const list = ((Array.isArray(keysDocument) ? keysDocument : (keysDocument as { keys?: unknown[] })?.keys) ?? []) as Array<{ keyId: string; publicKey: string }>;
+  const keys = new Map<string, PublishedKey>();
+  for (const k of list) {
+    const key = createPublicKey(k.publicKey);
+    // The service names a key by its public key, so a key published under another's id is caught here.
+    const id = `ed25519-${createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)}`;
+    if (id !== k.keyId) problems.push(`key ${k.keyId}: its id does not name its public key (${id})`);
+    else keys.set(k.keyId, { key });
+  }
+  return keys;
+}
+
+/** The seal's signature under its published key; `what` names it in a failure. */
+function signatureHolds(seal: Seal, keys: Map<string, PublishedKey>, what: string, problems: string[]): boolean {
   const key = keys.get(seal.keyId);
-  if (!key) return !problems.push(`entry ${e.seq}: sealed with unknown key ${seal.keyId}`);
+  if (!key) return !problems.push(`${what}: sealed with unknown key ${seal.keyId}`);
   const message = canonicalize({ collectionId: seal.collectionId, seq: seal.seq, chainHash: seal.chainHash, signedAt: seal.signedAt, keyId: seal.keyId });
-  if (!verify(null, Buffer.from(message, 'utf8'), key, Buffer.from(seal.signature, 'base64url'))) return !problems.push(`entry ${e.seq}: bad seal signature`);
+  if (!verify(null, Buffer.from(message, 'utf8'), key.key, Buffer.from(seal.signature, 'base64url'))) return !problems.push(`${what}: bad seal signature`);
+  return true;
+}
+
+function checkSeal(doc: TrailExport, e: Entry, keys: Map<string, PublishedKey>, problems: string[]): boolean {
+  const seal = e.seal!;
+  if (!signatureHolds(seal, keys, `entry ${e.seq}`, problems)) return false;
   if (seal.collectionId !== doc.collectionId || seal.seq !== e.seq) return !problems.push(`entry ${e.seq}: the seal belongs to collection ${seal.collectionId}, entry ${seal.seq}`);
   if (seal.chainHash !== e.chainHash) return !problems.push(`entry ${e.seq}: the seal signed another chain head (the chain was recomputed)`);
   return true;
+}
+
+/**
+ * The export's head names its last entry, so an entry dropped from the end of the file is
+ * caught; and every entry older than the sealing delay at the export must have a seal at or
+ * after it, so a trail cut in the database (the last entries and their seals deleted) is caught
+ * when what remains was waiting for the seal that was deleted.
+ */
+function checkEnd(doc: TrailExport, keys: Map<string, PublishedKey>, lastSealed: number, problems: string[], notes: string[]): void {
+  const head = doc.head;
+  const last = doc.entries[doc.entries.length - 1];
+  if (!head) return void problems.push("no head: the export's end is not signed, entries could have been dropped from it");
+  if (!signatureHolds(head, keys, 'the export head', problems)) return;
+  if (head.collectionId !== doc.collectionId) return void problems.push(`the export head belongs to collection ${head.collectionId}`);
+  if (head.seq !== (last?.seq ?? 0)) return void problems.push(`the export head names entry ${head.seq}, the export ends at entry ${last?.seq ?? 0}: entries were dropped from its end`);
+  if (head.chainHash !== last!.chainHash) return void problems.push(`the export head signed another chain head at entry ${head.seq}`);
+  if (lastSealed >= last!.seq) return;
+  const oldest = doc.entries[lastSealed]!;
+  const waited = (Date.parse(head.signedAt) - Date.parse(String(oldest.entry.occurredAt))) / 1000;
+  if (waited > doc.sealMaxDelaySeconds) {
+    problems.push(`entries ${oldest.seq} to ${last!.seq} are older than the sealing delay (${doc.sealMaxDelaySeconds} s) at the export and no seal covers them: the seal that covered them was removed, with the entries after them`);
+  } else {
+    notes.push(`entries ${oldest.seq} to ${last!.seq} come after the last valid seal, recorded less than ${doc.sealMaxDelaySeconds} s before the export: the chain and the export head cover them, no seal yet`);
+  }
 }
 
 export function verifyTrail(doc: TrailExport, keysDocument: unknown): Verdict {
   const problems: string[] = [];
   const notes: string[] = [];
   if (doc?.format !== FORMAT || !Array.isArray(doc.entries)) return { ok: false, problems: [`not a ${FORMAT} export`], notes };
-  const keys = publicKeys(keysDocument);
+  const keys = publicKeys(keysDocument, problems);
   if (doc.entryCount !== doc.entries.length) problems.push(`the export announces ${doc.entryCount} entries and holds ${doc.entries.length}`);
   let previous = doc.genesis;
   let seals = 0;
@@ -85,7 +133,7 @@ export function verifyTrail(doc: TrailExport, keysDocument: unknown): Verdict {
   });
   if (!seals) problems.push('no seal: an unsigned chain could have been recomputed whole');
   notes.push(`${doc.entries.length} entries, ${seals} seals, keys ${[...keys.keys()].join(', ') || 'none'}`);
-  if (seals && lastSealed < doc.entries.length) notes.push(`entries ${lastSealed + 1} to ${doc.entries.length} come after the last valid seal: the chain covers them, no signature does yet`);
+  checkEnd(doc, keys, lastSealed, problems, notes);
   return { ok: problems.length === 0, problems, notes };
 }
 

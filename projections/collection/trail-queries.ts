@@ -134,3 +134,9 @@ export async function lastTrailSeq(db: Knex, organizationId: string, collectionI
   const row = await db('collection_trail_entries').where({ organization_id: organizationId, collection_id: collectionId }).max<{ max: number | null }[]>('seq as max');
   return row[0]?.max ?? 0;
 }
+
+/** The last entry's sequence number and chain hash, null when the organization has no such trail. */
+export async function trailHead(db: Knex, organizationId: string, collectionId: string): Promise<{ seq: number; chainHash: string } | null> {
+  const row = await db('collection_trail_entries').where({ organization_id: organizationId, collection_id: collectionId }).orderBy('seq', 'desc').first('seq', 'chain_hash');
+  return row ? { seq: row.seq, chainHash: row.chain_hash } : null;
+}
