@@ -90,7 +90,7 @@ async function* jsonLines(s: ExportScope): AsyncGenerator<string> {
   yield '\n]}\n';
 }
 
-const CSV_COLUMNS = ['seq', 'organizationId', 'collectionId', 'itemId', 'recipientId', 'action', 'actorType', 'actorId', 'occurredAt', 'payload', 'entryHash', 'chainHash', 'sealChainHash', 'sealSignedAt', 'sealKeyId', 'sealSignature', 'evidenceIp', 'evidenceUserAgent'];
+const CSV_COLUMNS = ['seq', 'organizationId', 'collectionId', 'itemId', 'recipientId', 'action', 'actorType', 'actorId', 'occurredAt', 'payload', 'entryHash', 'chainHash', 'sealChainHash', 'sealSignedAt', 'sealKeyId', 'sealSignature', 'sealTimestamp', 'evidenceIp', 'evidenceUserAgent'];
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 const csvField = (value: unknown): string => {
@@ -101,7 +101,7 @@ const csvField = (value: unknown): string => {
 function csvRow(e: ExportedEntry & { evidence?: Evidence }): string {
   const { entry, seal, evidence } = e;
   // The payload in its RFC 8785 form: the very text that went into the entry hash.
-  const values = [e.seq, entry.organizationId, entry.collectionId, entry.itemId, entry.recipientId, entry.action, entry.actorType, entry.actorId, entry.occurredAt, canonicalize(entry.payload), e.entryHash, e.chainHash, seal?.chainHash, seal?.signedAt, seal?.keyId, seal?.signature, evidence?.ip, evidence?.userAgent];
+  const values = [e.seq, entry.organizationId, entry.collectionId, entry.itemId, entry.recipientId, entry.action, entry.actorType, entry.actorId, entry.occurredAt, canonicalize(entry.payload), e.entryHash, e.chainHash, seal?.chainHash, seal?.signedAt, seal?.keyId, seal?.signature, seal?.timestamp, evidence?.ip, evidence?.userAgent];
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
