@@ -91,6 +91,36 @@ export const ConfigSchema = Type.Object({
   /** Password of the configured PKCS#12 (a wrong one stops the start). */
   SIGNING_P12_PASSWORD: Type.Optional(Type.String()),
 
+  // Trusted timestamps (RFC 3161) and the validation data of signatures (docs/signatures.md)
+  /**
+   * The RFC 3161 time-stamping authority (HTTP or HTTPS): signed copies carry its signature
+   * timestamp (PAdES B-T, and B-LT with the validation data) and the trail's seals its timestamp.
+   * Unset: no timestamps, signed copies are PAdES B-B and their evidence page says so.
+   */
+  TSA_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Basic authentication user at the TSA, when it asks for one. */
+  TSA_USERNAME: Type.Optional(Type.String({ minLength: 1 })),
+  /** Basic authentication password at the TSA (with TSA_USERNAME). */
+  TSA_PASSWORD: Type.Optional(Type.String()),
+  /** Client certificate (PEM) presented to an HTTPS TSA that authenticates its clients by certificate, with TSA_CLIENT_KEY_PATH. */
+  TSA_CLIENT_CERT_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /** The client certificate's private key (PEM, unencrypted). */
+  TSA_CLIENT_KEY_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Trust anchors of the TSA (PEM, one or more certificates; for HTTPS also the server's CA): a
+   * token whose signer does not chain to one of them is refused. Unset: the token's signature,
+   * imprint, nonce and timeStamping EKU are still checked, its chain is not.
+   */
+  TSA_CA_CERTS_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /** TSA policy OID to ask for (reqPolicy); unset: the TSA's default policy. */
+  TSA_POLICY_OID: Type.Optional(Type.String({ pattern: '^[0-2](\\.[0-9]+)+$' })),
+  /** How long one timestamp request may take (connection, answer and body). */
+  TSA_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  /** Further attempts after a failed timestamp request (network error, timeout, 5xx or 429), with a doubling pause from 250 ms. */
+  TSA_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
+  /** How long fetching one OCSP response or CRL for a signature's validation data (PAdES B-LT) may take; one that does not come in time is left out and named in the copy's validation report. */
+  REVOCATION_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
+
   // Identity
   /** Access token lifetime (24 h, as the contract says). */
   TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
@@ -188,6 +218,16 @@ export const ConfigSchema = Type.Object({
   COLLECTION_SCHEDULE_CRON: Type.String({ default: '* * * * *' }),
   /** External signature providers allowed to call back (cancel, expiry): `name:secret[,name:secret]`; unset: none (the service signs itself, provider interno). */
   SIGNATURE_PROVIDERS: Type.Optional(Type.String({ minLength: 1 })),
+
+  // Collection trail seals (docs/collection-trail.md, Seals)
+  /**
+   * The longest an entry of a collection's trail waits for a sealed chain head that covers it
+   * (status changes are sealed at once). The sealer signs a collection's head once its oldest
+   * unsealed entry has waited half of this, the other half being margin for the timestamp
+   * authority and a busy sealer; the offline verifier reports an entry older than this at the
+   * export and covered by no seal (a later seal and its entries were dropped).
+   */
+  TRAIL_SEAL_MAX_DELAY_S: Type.Integer({ minimum: 1, default: 60 }),
 
   // Identity checks of collection items (docs/identity-checks.md)
   /** `sandbox`: offline, the images decide (test markers); `facepp`: Face++ Compare API (document photo against selfie). */

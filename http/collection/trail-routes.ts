@@ -1,12 +1,12 @@
 import Type from 'typebox';
 import { publishedTrailKeys } from '../../application/collection/trail/keys.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { lastTrailSeq, trailPage } from '../../projections/collection/trail-queries.ts';
+import { trailPage } from '../../projections/collection/trail-queries.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 import { recipientPageRoutes } from './recipient-page.ts';
-import { trailExportStream } from './trail-export.ts';
+import { trailExportScope, trailExportStream } from './trail-export.ts';
 import { TrailExportQuery, TrailKeysSchema, TrailPageSchema, TrailQuery } from './trail-schemas.ts';
 
 const IdParams = Type.Object({ id: ObjectIdSchema() });
@@ -44,10 +44,9 @@ export const collectionTrailRoutes: RouteTable = {
       files: ['application/json', 'text/csv'],
       errors: [404],
       async handle({ app, principal, params, query }) {
-        const lastSeq = await lastTrailSeq(app.db, principal.organizationId, params.id);
-        if (!lastSeq) throw new HttpError(404, Messages.collectionNotFound);
-        const exportedAt = app.clock.now().toISOString();
-        const body = trailExportStream(query.format, { db: app.db, organizationId: principal.organizationId, collectionId: params.id, lastSeq, exportedAt });
+        const scope = await trailExportScope(app, principal.organizationId, params.id);
+        if (!scope) throw new HttpError(404, Messages.collectionNotFound);
+        const body = trailExportStream(query.format, scope);
         const type = query.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8';
         return { status: 200, body, headers: { 'content-type': type, 'content-disposition': `attachment; filename="trail-${params.id}.${query.format}"` } };
       },

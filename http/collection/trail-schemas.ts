@@ -18,11 +18,12 @@ export const TrailExportQuery = Type.Object({
 const SealSchema = Type.Object(
   {
     chainHash: Hex64('the chain head this seal signed; equal to the entry\'s chainHash unless the trail was altered'),
-    signedAt: Type.String({ description: 'the status change\'s own time, so signing again gives the same bytes' }),
+    signedAt: Type.String({ description: 'the entry\'s own time (occurredAt), so signing again gives the same bytes; when it was sealed is the timestamp\'s time' }),
     keyId: Type.String({ description: 'a key of GET /.well-known/collection-trail-keys' }),
     signature: Type.String({ description: 'Ed25519 over the RFC 8785 encoding of {collectionId, seq, chainHash, signedAt, keyId}, base64url' }),
+    timestamp: Nullable(Type.String({ description: 'RFC 3161 TimeStampToken (DER, base64) whose imprint is the SHA-256 of the RFC 8785 encoding of {collectionId, seq, chainHash, signedAt, keyId, signature}; null when no TSA_URL is configured' })),
   },
-  { description: 'The signed chain head at a status change (created, sent, completed, expired, canceled); null elsewhere and until signed.' },
+  { description: 'The signed chain head at this entry: every status change, and the last entry the sealer found each time (within TRAIL_SEAL_MAX_DELAY_S); null on an entry a later seal covers, and until signed.' },
 );
 
 export const TrailEntrySchema = Type.Object({

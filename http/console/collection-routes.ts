@@ -5,8 +5,8 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { COLLECTION_PROJECTION } from '../../projections/collection/projection.ts';
 import { collectionDetail, listCollections } from '../../projections/collection/queries.ts';
 import { COLLECTION_TRAIL_PROJECTION } from '../../projections/collection/trail-projection.ts';
-import { lastTrailSeq, trailPage } from '../../projections/collection/trail-queries.ts';
-import { trailExportStream } from '../collection/trail-export.ts';
+import { trailPage } from '../../projections/collection/trail-queries.ts';
+import { trailExportScope, trailExportStream } from '../collection/trail-export.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { ObjectIdSchema, type RouteSpec } from '../route.ts';
@@ -78,9 +78,8 @@ export const collectionPageRoutes: RouteSpec[] = [
     errors: [404],
     async handle(input) {
       const { organizationId } = input.principal;
-      const lastSeq = await lastTrailSeq(input.app.db, organizationId, input.params.id!);
-      if (!lastSeq) throw new HttpError(404, Messages.collectionNotFound);
-      const scope = { db: input.app.db, organizationId, collectionId: input.params.id!, lastSeq, exportedAt: input.app.clock.now().toISOString() };
+      const scope = await trailExportScope(input.app, organizationId, input.params.id!);
+      if (!scope) throw new HttpError(404, Messages.collectionNotFound);
       return { status: 200, stream: trailExportStream('json', scope), headers: { 'content-type': 'application/json; charset=utf-8' } };
     },
   }),

@@ -49,6 +49,13 @@ export interface SealedHead {
   keyId: string;
 }
 
+/**
+ * The bytes a seal's RFC 3161 timestamp is over (its imprint is their SHA-256): the JCS encoding of
+ * the signed head and its signature, so the TSA's time proves this very signature existed then.
+ */
+export const sealDigestInput = (seal: SealedHead & { signature: string }): Buffer =>
+  Buffer.from(canonicalize({ collectionId: seal.collectionId, seq: seal.seq, chainHash: seal.chainHash, signedAt: seal.signedAt, keyId: seal.keyId, signature: seal.signature })!, 'utf8');
+
 /** The bytes an Ed25519 seal signature covers: the JCS encoding of exactly these five fields. */
 export const sealMessage = (head: SealedHead): Buffer =>
   Buffer.from(canonicalize({ collectionId: head.collectionId, seq: head.seq, chainHash: head.chainHash, signedAt: head.signedAt, keyId: head.keyId })!, 'utf8');

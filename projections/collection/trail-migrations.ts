@@ -53,4 +53,26 @@ export const trailReadMigrations: Migration[] = [
       for (const table of ['collection_trail_seals', 'collection_trail_hashes', 'collection_trail_unsealed', 'collection_trail_entries']) await knex.schema.dropTable(table);
     },
   },
+  {
+    name: '202611300700_collection_trail-seal-delay',
+    async up(knex) {
+      // Every entry is now queued, not only status changes: a status change is sealed at once,
+      // another head once it has waited (queued_at, the database's clock like the sealer's).
+      await knex.schema.alterTable('collection_trail_unsealed', (t) => {
+        t.boolean('seal_point').notNullable().defaultTo(true);
+        t.timestamp('queued_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+      });
+      // The RFC 3161 token over the seal's digest (DER, base64), when a TSA is configured.
+      await knex.schema.alterTable('collection_trail_seals', (t) => {
+        t.text('timestamp_token');
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('collection_trail_seals', (t) => t.dropColumn('timestamp_token'));
+      await knex.schema.alterTable('collection_trail_unsealed', (t) => {
+        t.dropColumn('seal_point');
+        t.dropColumn('queued_at');
+      });
+    },
+  },
 ];

@@ -24,6 +24,15 @@ async function headOf(trx: Knex.Transaction, heads: Map<string, Head>, collectio
 
 const INSERT_CHUNK = 500;
 
+/** A chain head waiting for the trail sealer. */
+interface Queued {
+  collection_id: string;
+  seq: number;
+  chain_hash: string;
+  signed_at: string;
+  seal_point: boolean;
+}
+
 /**
  * The trail: every event of a collection stream as one entry, chained to the one before.
  * Sequence numbers follow the stream's order and start at 1, so a rebuild gives every entry the
@@ -44,7 +53,8 @@ export const collectionTrailProjection: Projection = {
     );
     const heads = new Map<string, Head>();
     const rows: Record<string, unknown>[] = [];
-    const unsealed: Record<string, unknown>[] = [];
+    const unsealed: Queued[] = [];
+    const tails = new Map<string, Queued>();
     for (const event of events) {
       if (applied.has(event.id)) continue;
       const entry = trailEnvelope(event.data);
@@ -69,9 +79,13 @@ export const collectionTrailProjection: Projection = {
         chain_hash: next.chainHash,
         seal_point: sealPoint,
       });
-      // The seal's time is the status change's own, so signing it again gives the same bytes.
-      if (sealPoint) unsealed.push({ collection_id: entry.collectionId, seq: next.seq, chain_hash: next.chainHash, signed_at: entry.occurredAt });
+      // The seal's time is the entry's own (a status change's), so signing it again gives the same bytes.
+      const queued = { collection_id: entry.collectionId, seq: next.seq, chain_hash: next.chainHash, signed_at: entry.occurredAt, seal_point: sealPoint };
+      if (sealPoint) unsealed.push(queued);
+      else tails.set(entry.collectionId, queued);
     }
+    // Of the other entries only each collection's last of the batch waits: its seal covers the ones before it.
+    for (const [collectionId, tail] of tails) if (tail.seq === heads.get(collectionId)!.seq) unsealed.push(tail);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       await trx('collection_trail_entries').insert(chunk);
@@ -80,9 +94,12 @@ export const collectionTrailProjection: Projection = {
         .onConflict('event_id')
         .ignore();
     }
-    // A head already signed (before a rebuild) keeps its seal; only a new one waits for the sealer.
+    // A head already signed (before a rebuild) keeps its seal, an entry a later seal covers needs
+    // none; only a new one waits for the sealer.
     for (const head of unsealed) {
-      const sealed = await trx('collection_trail_seals').where({ collection_id: head.collection_id, seq: head.seq, chain_hash: head.chain_hash }).first('seq');
+      const sealed = head.seal_point
+        ? await trx('collection_trail_seals').where({ collection_id: head.collection_id, seq: head.seq, chain_hash: head.chain_hash }).first('seq')
+        : await trx('collection_trail_seals').where({ collection_id: head.collection_id }).andWhere('seq', '>=', head.seq).first('seq');
       if (!sealed) await trx('collection_trail_unsealed').insert(head).onConflict(['collection_id', 'seq']).ignore();
     }
   },

@@ -2,7 +2,11 @@ import type { Knex } from 'knex';
 import type { CollectionEventData } from '../../domain/collection/events.ts';
 import type { SealedHead } from './trail-chain.ts';
 
-export type TrailSeal = SealedHead & { signature: string };
+export type TrailSeal = SealedHead & {
+  signature: string;
+  /** RFC 3161 TimeStampToken over the seal's digest (DER, base64); null without a TSA. Absent on an export's head. */
+  timestamp?: string | null;
+};
 
 /** One entry as the trail listing and the collection detail show it. */
 export interface TrailEntry {
@@ -38,6 +42,7 @@ interface Row {
   signed_at: string | null;
   key_id: string | null;
   signature: string | null;
+  timestamp_token: string | null;
 }
 
 const ENTRY_COLUMNS = ['e.seq', 'e.organization_id', 'e.collection_id', 'e.item_id', 'e.recipient_id', 'e.action', 'e.actor_type', 'e.actor_id', 'e.occurred_at', 'e.payload', 'e.entry_hash', 'e.chain_hash'];
@@ -48,13 +53,13 @@ function entries(db: Knex, organizationId: string, collectionId: string) {
       this.on('s.collection_id', 'e.collection_id').andOn('s.seq', 'e.seq');
     })
     .where({ 'e.organization_id': organizationId, 'e.collection_id': collectionId })
-    .select(...ENTRY_COLUMNS, 's.chain_hash as seal_chain_hash', 's.key_id', 's.signed_at', 's.signature');
+    .select(...ENTRY_COLUMNS, 's.chain_hash as seal_chain_hash', 's.key_id', 's.signed_at', 's.signature', 's.timestamp_token');
 }
 
 /** The seal joined to an entry: the head it signed, which differs from the entry's own if the trail was altered. */
 function sealOf(r: Row): Omit<TrailSeal, 'collectionId' | 'seq'> | null {
   if (r.signature === null) return null;
-  return { chainHash: r.seal_chain_hash!, signedAt: r.signed_at!, keyId: r.key_id!, signature: r.signature };
+  return { chainHash: r.seal_chain_hash!, signedAt: r.signed_at!, keyId: r.key_id!, signature: r.signature, timestamp: r.timestamp_token };
 }
 
 function toEntry(r: Row): TrailEntry {
@@ -74,7 +79,7 @@ function toEntry(r: Row): TrailEntry {
 }
 
 /** The envelope as recorded: exactly what was hashed. */
-export function envelopeOf(r: Omit<Row, 'seal_chain_hash' | 'signed_at' | 'key_id' | 'signature'>): CollectionEventData {
+export function envelopeOf(r: Omit<Row, 'seal_chain_hash' | 'signed_at' | 'key_id' | 'signature' | 'timestamp_token'>): CollectionEventData {
   return {
     organizationId: r.organization_id,
     collectionId: r.collection_id,
@@ -133,4 +138,10 @@ export async function* exportTrail(db: Knex, organizationId: string, collectionI
 export async function lastTrailSeq(db: Knex, organizationId: string, collectionId: string): Promise<number> {
   const row = await db('collection_trail_entries').where({ organization_id: organizationId, collection_id: collectionId }).max<{ max: number | null }[]>('seq as max');
   return row[0]?.max ?? 0;
+}
+
+/** The last entry's sequence number and chain hash, null when the organization has no such trail. */
+export async function trailHead(db: Knex, organizationId: string, collectionId: string): Promise<{ seq: number; chainHash: string } | null> {
+  const row = await db('collection_trail_entries').where({ organization_id: organizationId, collection_id: collectionId }).orderBy('seq', 'desc').first('seq', 'chain_hash');
+  return row ? { seq: row.seq, chainHash: row.chain_hash } : null;
 }

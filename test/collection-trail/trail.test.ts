@@ -26,7 +26,8 @@ const call = serviceWithTenant(test, async (a, t) => {
   other = await provisionTenant(a, { name: 'Other organization' });
   await appendCollectionEvents(app, tenant.organizationId, collectionId, ['CollectionCreated', 'CollectionSent', 'RecipientNotified', 'RecipientOpened', 'ItemSubmitted', 'ItemAssessed'], (i) => ({ step: i, reason: i === 5 ? 'válido, "assinado"' : null }));
   await waitForSeals(app, collectionId);
-});
+  // A short sealing delay: the entries after the status changes are sealed within the test.
+}, { TRAIL_SEAL_MAX_DELAY_S: '1' });
 
 const keys = async () => (await call('GET', '/.well-known/collection-trail-keys')).body;
 const exported = async () => JSON.parse((await exportOf(app, tenant.token, collectionId)).text);
@@ -44,8 +45,8 @@ test('entries are numbered from 1 in stream order, hashed over the envelope only
     assert.is(e.chainHash, chainHashOf(previous, e.entryHash));
     previous = e.chainHash;
   }
-  // Status changes are sealed, other entries are not.
-  assert.equal(body.entries.map((e: any) => e.seal !== null), [true, true, false, false, false, false]);
+  // Status changes are sealed, and the last entry of the append (its seal covers 3 to 5).
+  assert.equal(body.entries.map((e: any) => e.seal !== null), [true, true, false, false, false, true]);
   assert.is(body.entries[1].seal.chainHash, body.entries[1].chainHash);
   const page = await call('GET', `/v1/collections/${collectionId}/trail?skip=4&take=10`);
   assert.equal(page.body.entries.map((e: any) => e.seq), [5, 6]);
@@ -67,9 +68,10 @@ test('another organization, an unknown collection and a malformed id', async () 
 });
 
 test('the JSON export verifies offline; the CSV carries every entry with its seal columns', async () => {
-  const verdict = verifyTrail(await exported(), await keys());
+  const verdict = await verifyTrail(await exported(), await keys());
   assert.ok(verdict.ok, verdict.problems.join('; '));
-  assert.match(verdict.notes.join(' '), 'entries 3 to 6 come after the last valid seal');
+  assert.not.match(verdict.notes.join(' '), 'after the last valid seal');
+  assert.equal(verdict.seals.map((s) => s.seq), [1, 2, 6]);
   const csv = await exportOf(app, tenant.token, collectionId, 'csv');
   assert.is(csv.type, 'text/csv; charset=utf-8');
   const lines = csv.text.trimEnd().split('\r\n');
@@ -81,7 +83,7 @@ test('the JSON export verifies offline; the CSV carries every entry with its sea
 test('a stored entry changed in the database fails verification as altered, the chain still holding', async () => {
   const row = await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 4 }).first();
   await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 4 }).update({ payload: JSON.stringify({ step: 99 }) });
-  const verdict = verifyTrail(await exported(), await keys());
+  const verdict = await verifyTrail(await exported(), await keys());
   await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 4 }).update({ payload: JSON.stringify(row.payload) });
   assert.not.ok(verdict.ok);
   assert.equal(verdict.problems, ['entry 4: content does not match its entry hash (altered, or personal data erased)']);
@@ -91,7 +93,7 @@ test('a deleted entry breaks the numbering and the chain', async () => {
   const doc = await exported();
   doc.entries.splice(2, 1);
   doc.entryCount--;
-  const verdict = verifyTrail(doc, await keys());
+  const verdict = await verifyTrail(doc, await keys());
   assert.ok(verdict.problems.some((p) => p.includes('deleted or inserted')));
   assert.ok(verdict.problems.some((p) => p.startsWith('entry 4: chain broken')));
 });
@@ -110,11 +112,14 @@ test('a chain recomputed whole after a change is caught by the seals; a forged s
   });
   const doc = await exported();
   for (const r of before) await knex('collection_trail_entries').where({ collection_id: collectionId, seq: r.seq }).update({ payload: JSON.stringify(r.payload), entry_hash: r.entry_hash, chain_hash: r.chain_hash });
-  const recomputed = verifyTrail(doc, await keys());
-  assert.equal(recomputed.problems, ['entry 1: the seal signed another chain head (the chain was recomputed)', 'entry 2: the seal signed another chain head (the chain was recomputed)']);
+  const recomputed = await verifyTrail(doc, await keys());
+  assert.equal(recomputed.problems, [
+    ...[1, 2, 6].map((seq) => `entry ${seq}: the seal signed another chain head (the chain was recomputed)`),
+    'entries 1 to 6 are older than the sealing delay (1 s) at the export and no seal covers them: the seal that covered them was removed, with the entries after them',
+  ]);
   doc.entries[0].seal.chainHash = doc.entries[0].chainHash;
-  assert.ok(verifyTrail(doc, await keys()).problems.includes('entry 1: bad seal signature'));
-  assert.ok(verifyTrail(await exported(), await keys()).ok, 'restored');
+  assert.ok((await verifyTrail(doc, await keys())).problems.includes('entry 1: bad seal signature'));
+  assert.ok((await verifyTrail(await exported(), await keys())).ok, 'restored');
 });
 
 /** The verifier as an auditor runs it: its own process, files on disk, the exit code as the verdict. */
@@ -168,9 +173,9 @@ test('a rotated key signs later seals; the retired key stays published and still
   const doc = await exported();
   assert.is(doc.entries[6].seal.keyId, rotated);
   assert.is(doc.entries[0].seal.keyId, first[0].keyId);
-  const verdict = verifyTrail(doc, { keys: published });
+  const verdict = await verifyTrail(doc, { keys: published });
   assert.ok(verdict.ok, verdict.problems.join('; '));
-  assert.equal(verifyTrail(doc, { keys: [published[1]] }).problems, [`entry 1: sealed with unknown key ${first[0].keyId}`, `entry 2: sealed with unknown key ${first[0].keyId}`]);
+  assert.equal((await verifyTrail(doc, { keys: [published[1]] })).problems, [1, 2, 6].map((seq) => `entry ${seq}: sealed with unknown key ${first[0].keyId}`));
 });
 
 test.run();

@@ -35,7 +35,7 @@ test('the list filters by status, the page lists items and trail with the verify
   assert.ok(page.text.includes('<script src="/console/assets/trilha.js"></script>'));
   const exported = await ctx.browser.get(`/console/coletas/${ctx.collectionId}/trilha.json`);
   const doc = JSON.parse(exported.text);
-  assert.equal([doc.format, doc.collectionId, doc.entries.length], ['collection-trail-export/1', ctx.collectionId, 1]);
+  assert.equal([doc.format, doc.collectionId, doc.entries.length], ['collection-trail-export/2', ctx.collectionId, 1]);
   for (const path of [`/console/coletas/${ctx.collectionId}`, `/console/coletas/${ctx.collectionId}/trilha.json`]) assert.is((await ctx.outsider.get(path)).status, 404, path);
 });
 

@@ -44,11 +44,11 @@ export async function provisionTenant(
  * hands them to the suite. Returns `call(method, path, body?, token?)`, as that tenant unless
  * another token is given.
  */
-export function serviceWithTenant<T>(test: Test<T>, ready: (app: TestApp, tenant: TestTenant) => unknown) {
+export function serviceWithTenant<T>(test: Test<T>, ready: (app: TestApp, tenant: TestTenant) => unknown, env: Record<string, string> = {}) {
   let app: TestApp | undefined;
   let tenant: TestTenant;
   test.before(async () => {
-    app = await startTestApp();
+    app = await startTestApp(env);
     tenant = await provisionTenant(app);
     await ready(app, tenant);
   });

@@ -1,10 +1,10 @@
 import { createHash, createSign } from 'node:crypto';
-import forge from 'node-forge';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 import { Signer } from '@signpdf/utils';
+import { requestTimestamp, type Timestamp, type TimestampAuthority } from '../../../platform/timestamp/rfc3161.ts';
 import type { SigningIdentity } from './certificate.ts';
-
-const { asn1 } = forge;
-type Node = forge.asn1.Asn1;
+import type { SignaturePolicy } from './icp-brasil.ts';
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -14,80 +14,102 @@ const OID = {
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signaturePolicyIdentifier: '1.2.840.113549.1.9.16.2.15',
+  spUri: '1.2.840.113549.1.9.16.5.1',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 };
 
-const U = asn1.Class.UNIVERSAL;
-const seq = (value: Node[]) => asn1.create(U, asn1.Type.SEQUENCE, true, value);
-const oid = (id: string) => asn1.create(U, asn1.Type.OID, false, asn1.oidToDer(id).getBytes());
-const octets = (bytes: Buffer) => asn1.create(U, asn1.Type.OCTETSTRING, false, bytes.toString('binary'));
-const one = () => asn1.create(U, asn1.Type.INTEGER, false, asn1.integerToDer(1).getBytes());
-const tagged = (tag: number, value: Node[]) => asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, true, value);
-const der = (node: Node) => Buffer.from(asn1.toDer(node).getBytes(), 'binary');
-const parse = (bytes: Buffer) => asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest();
-/** SHA-256 as an AlgorithmIdentifier: parameters absent (RFC 5754). */
-const sha256Algorithm = () => seq([oid(OID.sha256)]);
-const attribute = (type: string, value: Node) => seq([oid(type), asn1.create(U, asn1.Type.SET, true, [value])]);
-
-/** The members of a DER SET OF, in ascending order of their encodings (X.690 11.6), as a verifier re-encodes them. */
-const sortedSetOf = (nodes: Node[]) => nodes.map(der).sort(Buffer.compare).map(parse);
-
-/** issuer Name and serialNumber of a certificate, straight from its DER (TBSCertificate: [0] version?, serial, signature, issuer). */
-function issuerAndSerial(certificate: Buffer): { issuer: Node; serial: Node } {
-  const tbs = (parse(certificate).value as Node[])[0]!.value as Node[];
-  const fields = tbs[0]!.tagClass === asn1.Class.CONTEXT_SPECIFIC ? tbs.slice(1) : tbs;
-  return { serial: fields[0]!, issuer: fields[2]! };
-}
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+const der = (value: { toBER(): ArrayBuffer }) => Buffer.from(value.toBER());
+const own = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer;
+/** SHA-256 as an AlgorithmIdentifier: parameters absent (RFC 5754; ICP-Brasil's DOC-ICP-15.03 asks the same). */
+const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
+const attribute = (type: string, value: asn1js.BaseBlock) => new pkijs.Attribute({ type, values: [value] });
 
 /**
  * ESS signing-certificate-v2 (RFC 5035): the SHA-256 of the signer's certificate and its issuer and
  * serial, so the signature names the certificate it was made with (what PAdES B-B requires).
  */
-function signingCertificateV2(certificate: Buffer): Node {
-  const { issuer, serial } = issuerAndSerial(certificate);
+function signingCertificateV2(certificate: Buffer, parsed: pkijs.Certificate): pkijs.Attribute {
   // ESSCertIDv2 {certHash, issuerSerial {GeneralNames {directoryName [4] Name}, serial}}; hashAlgorithm is sha256 by default, so absent.
-  const essCertId = seq([octets(sha256(certificate)), seq([seq([tagged(4, [issuer])]), serial])]);
-  return attribute(OID.signingCertificateV2, seq([seq([essCertId])]));
+  const issuerSerial = new pkijs.IssuerSerial({ issuer: new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: parsed.issuer })] }), serialNumber: parsed.serialNumber });
+  const essCertId = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: sha256(certificate) }), issuerSerial.toSchema()] });
+  return attribute(OID.signingCertificateV2, new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] }));
 }
 
 /**
- * A detached CMS SignedData for a PAdES B-B signature (SubFilter ETSI.CAdES.detached, ETSI EN
- * 319 142-1): SHA-256 and RSA PKCS#1 v1.5 (deterministic: the same file signs to the same bytes),
- * signed attributes content-type, message-digest and ESS signing-certificate-v2, and no
- * signing-time attribute (PAdES takes the claimed time from the signature dictionary's /M). Built
- * with node-forge's ASN.1 encoder because its PKCS#7 signer cannot add signing-certificate-v2.
+ * signature-policy-identifier (RFC 5126 5.8.1): SignaturePolicyId {sigPolicyId, sigPolicyHash
+ * {SHA-256, hash}, sigPolicyQualifiers {spuri}}, as DOC-ICP-15.03 asks of an ICP-Brasil signature.
+ */
+function signaturePolicyIdentifier(policy: SignaturePolicy): pkijs.Attribute {
+  const hash = new asn1js.Sequence({ value: [sha256Algorithm().toSchema(), new asn1js.OctetString({ valueHex: policy.hash })] });
+  const qualifier = new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: OID.spUri }), new asn1js.IA5String({ value: policy.uri })] });
+  return attribute(OID.signaturePolicyIdentifier, new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: policy.oid }), hash, new asn1js.Sequence({ value: [qualifier] })] }));
+}
+
+/** The members of a DER SET OF, in ascending order of their encodings (X.690 11.6), as a verifier re-encodes them. */
+const sortedByEncoding = <T extends { toSchema(): { toBER(): ArrayBuffer } }>(items: T[]) =>
+  items.map((item) => ({ item, bytes: der(item.toSchema()) })).sort((a, b) => Buffer.compare(a.bytes, b.bytes)).map(({ item }) => item);
+
+export interface CadesOptions {
+  /** With a TSA: the signature timestamp (PAdES B-T). */
+  tsa?: TimestampAuthority | null;
+  /** With a policy: the signature-policy-identifier attribute (ICP-Brasil AD-RB / AD-RT). */
+  policy?: SignaturePolicy | null;
+}
+
+/**
+ * A detached CMS SignedData for a PAdES signature (SubFilter ETSI.CAdES.detached, ETSI EN 319
+ * 142-1), built with pkijs: SHA-256 and RSA PKCS#1 v1.5 by node:crypto (deterministic: without a
+ * timestamp the same file signs to the same bytes), the certificates of the PKCS#12 (the full
+ * chain it holds), signed attributes content-type, message-digest, ESS signing-certificate-v2 and,
+ * with a policy, signature-policy-identifier; no signing-time attribute (PAdES takes the claimed
+ * time from /M, and ICP-Brasil's policies forbid it). With a TSA, the unsigned attribute
+ * signature-time-stamp-token: an RFC 3161 token over the signature value (B-T); the token is kept
+ * in `timestamp` for the evidence and the validation data.
  */
 export class CadesSigner extends Signer {
-  constructor(private readonly identity: Pick<SigningIdentity, 'privateKeyPem' | 'certificates'>) {
+  timestamp: Timestamp | null = null;
+
+  constructor(
+    private readonly identity: Pick<SigningIdentity, 'privateKeyPem' | 'certificates'>,
+    private readonly options: CadesOptions = {},
+  ) {
     super();
   }
 
   override async sign(content: Buffer): Promise<Buffer> {
     const [certificate] = this.identity.certificates;
     if (!certificate) throw new Error('the signing identity has no certificate');
-    const signedAttributes = sortedSetOf([
-      attribute(OID.contentType, oid(OID.data)),
-      attribute(OID.messageDigest, octets(sha256(content))),
-      signingCertificateV2(certificate),
-    ]);
+    const signer = pkijs.Certificate.fromBER(own(certificate));
+    const attributes = [attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.data })), attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: sha256(content) })), signingCertificateV2(certificate, signer)];
+    if (this.options.policy) attributes.push(signaturePolicyIdentifier(this.options.policy));
+    const signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: sortedByEncoding(attributes) });
     // The signature covers the attributes encoded as a SET (tag 0x31), not as the [0] they are stored under (RFC 5652 5.4).
-    const signature = createSign('sha256').update(der(asn1.create(U, asn1.Type.SET, true, signedAttributes))).sign(this.identity.privateKeyPem);
-    const { issuer, serial } = issuerAndSerial(certificate);
-    const signerInfo = seq([
-      one(),
-      seq([issuer, serial]),
-      sha256Algorithm(),
-      tagged(0, signedAttributes),
-      seq([oid(OID.rsaEncryption), asn1.create(U, asn1.Type.NULL, false, '')]),
-      octets(signature),
-    ]);
-    const signedData = seq([
-      one(),
-      asn1.create(U, asn1.Type.SET, true, [sha256Algorithm()]),
-      seq([oid(OID.data)]),
-      tagged(0, sortedSetOf(this.identity.certificates.map(parse))),
-      asn1.create(U, asn1.Type.SET, true, [signerInfo]),
-    ]);
-    return der(seq([oid(OID.signedData), tagged(0, [signedData])]));
+    const asSet = der(signedAttrs.toSchema());
+    asSet[0] = 0x31;
+    const signature = createSign('sha256').update(asSet).sign(this.identity.privateKeyPem);
+    const signerInfo = new pkijs.SignerInfo({
+      version: 1,
+      sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+      digestAlgorithm: sha256Algorithm(),
+      signedAttrs,
+      signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.rsaEncryption, algorithmParams: new asn1js.Null() }),
+      signature: new asn1js.OctetString({ valueHex: signature }),
+    });
+    if (this.options.tsa) {
+      // The imprint covers the signature value: the OCTET STRING's content (ETSI EN 319 122-1 5.3).
+      this.timestamp = await requestTimestamp(this.options.tsa, signature);
+      const token = pkijs.ContentInfo.fromBER(own(this.timestamp.token)).toSchema();
+      signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 1, attributes: [attribute(OID.signatureTimeStampToken, token)] });
+    }
+    const signedData = new pkijs.SignedData({
+      version: 1,
+      digestAlgorithms: [sha256Algorithm()],
+      encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+      certificates: sortedByEncoding(this.identity.certificates.map((c) => pkijs.Certificate.fromBER(own(c)))),
+      signerInfos: [signerInfo],
+    });
+    return der(new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema());
   }
 }

@@ -45,12 +45,15 @@ interface SigningKey {
   privateKey: KeyObject;
 }
 
-const boxFor = (app: AppContext) => new SecretBox(keyringFor(app.config, 'sealing'), PURPOSE);
+/** What the keys need of the service: a command-line tool has these without the workers. */
+type KeysContext = Pick<AppContext, 'config' | 'db' | 'clock'>;
+
+const boxFor = (app: KeysContext) => new SecretBox(keyringFor(app.config, 'sealing'), PURPOSE);
 /** Opened private keys by key id: rows never change once written, so a key is opened once per process. */
 const opened = new Map<string, KeyObject>();
 
 /** The key id names the public key itself: `ed25519-` and 16 hex of its SHA-256. */
-function newKeyRow(app: AppContext) {
+function newKeyRow(app: KeysContext) {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const keyId = `ed25519-${createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)}`;
   const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
@@ -64,15 +67,18 @@ function newKeyRow(app: AppContext) {
 }
 
 async function activeRow(db: Knex) {
-  return db('collection_trail_keys').whereNull('retired_at').first('key_id', 'sealed_private_key');
+  const query = db('collection_trail_keys').whereNull('retired_at');
+  // In a sealer's transaction the key row is held (shared) until its seals are written: a rotation
+  // waits for them, so no seal is made with a key after the moment it was retired.
+  return (db.isTransaction ? query.forShare() : query).first('key_id', 'sealed_private_key');
 }
 
-/** The key that signs now; the first call in a deployment generates it. */
-export async function activeSigningKey(app: AppContext): Promise<SigningKey> {
-  let row = await activeRow(app.db);
+/** The key that signs now; the first call in a deployment generates it. `db`: the caller's transaction, if any. */
+export async function activeSigningKey(app: KeysContext, db: Knex = app.db): Promise<SigningKey> {
+  let row = await activeRow(db);
   if (!row) {
-    await app.db('collection_trail_keys').insert(newKeyRow(app)).onConflict().ignore();
-    row = await activeRow(app.db);
+    await db('collection_trail_keys').insert(newKeyRow(app)).onConflict().ignore();
+    row = await activeRow(db);
   }
   let privateKey = opened.get(row.key_id);
   if (!privateKey) {
@@ -82,12 +88,17 @@ export async function activeSigningKey(app: AppContext): Promise<SigningKey> {
   return { keyId: row.key_id, privateKey };
 }
 
-/** Retire the signing key and start a new one; the retired key stays published. Returns the new key id. */
-export async function rotateTrailKey(app: AppContext): Promise<string> {
+/**
+ * Retire the signing key and start a new one (`npm run trail-keys`); the retired key stays
+ * published and keeps verifying its seals. The retirement time is taken once the sealers holding
+ * the old key have finished (clock_timestamp, after the row lock), so every seal of the old key
+ * predates it. Returns the new key id.
+ */
+export async function rotateTrailKey(app: KeysContext): Promise<string> {
   const row = newKeyRow(app);
   await app.db.transaction(async (trx) => {
-    await trx('collection_trail_keys').whereNull('retired_at').update({ retired_at: row.created_at });
-    await trx('collection_trail_keys').insert(row);
+    const [retired] = await trx('collection_trail_keys').whereNull('retired_at').update({ retired_at: trx.raw('clock_timestamp()') }, ['retired_at']);
+    await trx('collection_trail_keys').insert({ ...row, created_at: retired?.retired_at ?? row.created_at });
   });
   return row.key_id;
 }
