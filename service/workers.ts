@@ -15,6 +15,7 @@ import { uploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 import { financialExtractionWorker, financialNoticeWorker } from '../application/financial/worker.ts';
 import { committeeWorkers } from '../application/committee/workers.ts';
 import { sectionOpinionWorker } from '../application/report/opinions/worker.ts';
+import { ScreeningRefreshJob } from '../application/screening/refresh.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
@@ -37,4 +38,5 @@ export const workerFactories: Array<() => Worker> = [
   financialNoticeWorker,
   ...committeeWorkers,
   sectionOpinionWorker,
+  () => new ScreeningRefreshJob(),
 ];

@@ -77,7 +77,7 @@ export class ReportProcessingWorker implements Worker {
     this.log = app.log.child({ worker: this.name });
     const deps: ProcessingDeps = {
       store: app.store,
-      sources: this.options.sources ?? createSourceCatalog(app.config),
+      sources: this.options.sources ?? createSourceCatalog(app.config, app.db),
       clock: app.clock,
       sourceTimeoutMs: app.config.SOURCE_TIMEOUT_MS,
       policies: new PolicyVersions(app.store),
