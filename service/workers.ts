@@ -22,6 +22,8 @@ export { ROLES, type Role, type Worker } from '../application/worker.ts';
 /** A module adds a factory for each of its workers here. */
 export const workerFactories: Array<() => Worker> = [
   ...webhookWorkers,
+  // Before the report worker: a first load of the screening lists completes before reports are taken.
+  () => new ScreeningRefreshJob(),
   () => new ReportProcessingWorker(),
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),
@@ -38,5 +40,4 @@ export const workerFactories: Array<() => Worker> = [
   financialNoticeWorker,
   ...committeeWorkers,
   sectionOpinionWorker,
-  () => new ScreeningRefreshJob(),
 ];

@@ -53,22 +53,23 @@ export async function loadList(app: App, list: ScreeningList, source: string): P
 }
 
 /**
- * Load every configured list; one that fails is logged and keeps its loaded version (if any),
- * the others go on. Returns how many lists got a new version.
+ * Load every configured list, side by side; one that fails is logged and keeps its loaded
+ * version (if any), the others go on. Returns how many lists got a new version.
  */
 export async function refreshScreeningLists(app: App): Promise<number> {
-  let changed = 0;
-  for (const { list, source } of configuredLists(app.config)) {
-    try {
-      if (await loadList(app, list, source)) {
-        changed++;
-        app.log.info({ list, source }, 'screening list loaded');
+  const loaded = await Promise.all(
+    configuredLists(app.config).map(async ({ list, source }) => {
+      try {
+        const replaced = await loadList(app, list, source);
+        if (replaced) app.log.info({ list, source }, 'screening list loaded');
+        return replaced;
+      } catch (error) {
+        app.log.error({ err: error, list, source }, 'screening list not loaded; the version loaded before (if any) stays in use');
+        return false;
       }
-    } catch (error) {
-      app.log.error({ err: error, list, source }, 'screening list not loaded; the version loaded before (if any) stays in use');
-    }
-  }
-  return changed;
+    }),
+  );
+  return loaded.filter(Boolean).length;
 }
 
 const JOB = 'screening-lists-refresh';

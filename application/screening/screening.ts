@@ -22,13 +22,14 @@ export const citedVersion = (version: ListVersion) => ({
 
 /**
  * The in-memory index of the current list versions, for the process that screens (the report
- * worker). Every screening asks the database which versions are current (one small query) and
- * rebuilds the index only when they changed, so a list the scheduler loads in another process
- * is used from the next report on. Lists no longer configured are left out.
+ * worker). Screening asks the database which versions are current (one small query, at most once
+ * a second) and rebuilds the index only when they changed, so a list the scheduler loads in
+ * another process is used within a second. Lists no longer configured are left out.
  */
 export class Screening {
   private cached: { key: string; snapshot: ScreeningSnapshot } | null = null;
   private building: { key: string; promise: Promise<ScreeningSnapshot> } | null = null;
+  private checked: { at: number; versions: Promise<ListVersion[]> } | null = null;
 
   constructor(
     private readonly db: Knex,
@@ -54,8 +55,16 @@ export class Screening {
     return this.building.promise;
   }
 
-  private async current(): Promise<ListVersion[]> {
-    return (await currentVersions(this.db)).filter((version) => this.lists.includes(version.list));
+  /** The current versions, asked at most once a second: reports screened together share one query. */
+  private current(): Promise<ListVersion[]> {
+    const now = performance.now();
+    if (this.checked && now - this.checked.at < CHECK_INTERVAL_MS) return this.checked.versions;
+    const versions = currentVersions(this.db).then((all) => all.filter((version) => this.lists.includes(version.list)));
+    this.checked = { at: now, versions };
+    versions.catch(() => {
+      if (this.checked?.versions === versions) this.checked = null;
+    });
+    return versions;
   }
 
   /** Index the versions' entries; again if a version was replaced while they were read. */
@@ -65,11 +74,15 @@ export class Screening {
       for (const version of versions) {
         for await (const page of versionEntries(this.db, version.id)) for (const entry of page) index.add(version, entry);
       }
+      this.checked = null;
       const now = await this.current();
       if (keyOf(now) === keyOf(versions)) return { key: keyOf(versions), snapshot: { index, versions } };
       versions = now;
     }
   }
 }
+
+/** How stale the list of current versions may be: a list loaded elsewhere is used within this. */
+const CHECK_INTERVAL_MS = 1000;
 
 const keyOf = (versions: readonly ListVersion[]) => versions.map((version) => version.id).join(',');

@@ -84,6 +84,8 @@ export class ReportProcessingWorker implements Worker {
       log: this.log,
       stop: this.stopped.signal,
     };
+    // Unprepared, the first reports would wait on it within their source deadline.
+    await deps.sources.prepare?.().catch((error: unknown) => this.log.error({ err: error }, 'sources not prepared; the first reports prepare them'));
     this.locks = new AdvisoryLocks(app.db);
     this.loop = this.run(app, deps);
   }

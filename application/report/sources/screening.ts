@@ -103,6 +103,10 @@ export class ScreeningCatalog implements SourceCatalog {
     private readonly screening: Screening,
   ) {}
 
+  async prepare(): Promise<void> {
+    await this.screening.snapshot();
+  }
+
   providerFor(sectionType: SourceSectionType, document: TaxDocument): SourceProvider {
     const registry = this.base.providerFor('BASIC_INFORMATION', document);
     if (sectionType === 'SANCTIONS') return new SanctionsScreeningSource(registry, this.screening);
