@@ -2,12 +2,15 @@ import type { SourceSectionType } from '../../../domain/report/sections.ts';
 import type { TaxDocument } from '../../../domain/shared/document.ts';
 import { SANCTION_LISTS, type ScreeningList } from '../../../domain/screening/index.ts';
 import { citedVersion, type Screening } from '../../screening/screening.ts';
+
+/** Where the loaded lists come from (Screening; a test may give fixed ones). */
+type Lists = Pick<Screening, 'snapshot'>;
 import { SourceError, type SourceCatalog, type SourceProvider, type SourceQuery } from './port.ts';
 
 /** What a section says when no list of its kind is loaded: screening was not performed, so no "clean". */
 const NOT_SCREENED = 'Triagem não realizada: nenhuma lista foi carregada (configure as fontes SCREENING_*_SOURCE).';
 
-async function screen(screening: Screening, document: TaxDocument, name: string | null, lists: readonly ScreeningList[]) {
+async function screen(screening: Lists, document: TaxDocument, name: string | null, lists: readonly ScreeningList[]) {
   const { index, versions } = await screening.snapshot();
   const used = versions.filter((version) => lists.includes(version.list));
   const loaded = new Set(used.map((version) => version.list));
@@ -32,7 +35,7 @@ class SanctionsScreeningSource implements SourceProvider {
 
   constructor(
     private readonly registry: SourceProvider,
-    private readonly screening: Screening,
+    private readonly screening: Lists,
   ) {}
 
   async query(query: SourceQuery): Promise<Record<string, unknown>> {
@@ -72,7 +75,7 @@ class PepFlaggedSource implements SourceProvider {
 
   constructor(
     private readonly registry: SourceProvider,
-    private readonly screening: Screening,
+    private readonly screening: Lists,
   ) {}
 
   get integrationId() {
@@ -100,7 +103,7 @@ class PepFlaggedSource implements SourceProvider {
 export class ScreeningCatalog implements SourceCatalog {
   constructor(
     private readonly base: SourceCatalog,
-    private readonly screening: Screening,
+    private readonly screening: Lists,
   ) {}
 
   async prepare(): Promise<void> {
