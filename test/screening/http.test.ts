@@ -11,12 +11,12 @@ import { waitForReport } from '../support/report.ts';
 import { eventually } from '../support/webhook.ts';
 
 /**
- * Reports over HTTP screened against the fixture lists (test/fixtures/screening, each in its
+ * Reports over HTTP screened against the fixture lists (test/fixtures/lists, each in its
  * published format). OFAC's list comes from a local HTTP server, as a URL source, and changes
  * mid-test: the scheduler's pass (every second here) loads the new file as a new version.
  */
 
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/screening/${name}`, import.meta.url));
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/lists/${name}`, import.meta.url));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 // Documents with valid check digits; the sandbox gives each its registry name (in brackets).

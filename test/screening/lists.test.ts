@@ -8,7 +8,7 @@ import { readListSource, ListSourceError } from '../../application/screening/rea
 import { ScreeningIndex, type ListEntry, type ListVersion } from '../../domain/screening/index.ts';
 import { nameSimilarity, nameTokens } from '../../domain/screening/names.ts';
 
-const path = (name: string) => new URL(`../fixtures/screening/${name}`, import.meta.url).pathname;
+const path = (name: string) => new URL(`../fixtures/lists/${name}`, import.meta.url).pathname;
 
 async function entriesOf(parse: (typeof PARSERS)[keyof typeof PARSERS], source: string, maxBytes = 1_000_000) {
   const entries: ListEntry[] = [];

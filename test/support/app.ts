@@ -18,10 +18,10 @@ export interface TestApp extends RunningService {
   call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/screening/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/lists/${name}`, import.meta.url));
 
 /**
- * The screening lists every test service loads (test/fixtures/screening, each in its published
+ * The screening lists every test service loads (test/fixtures/lists, each in its published
  * format), so reports are screened as in production. Their entries name none of the sandbox test
  * documents; test/screening/ names the ones that match.
  */
