@@ -29,6 +29,7 @@ import { dashboardMigrations } from '../projections/dashboard/migrations.ts';
 import { financialUploadMigrations } from './financial-upload/migrations.ts';
 import { committeeMigrations } from '../projections/committee/migrations.ts';
 import { oauthStoreMigrations } from '../platform/oauth-store.ts';
+import { screeningMigrations } from './screening/store.ts';
 
 /** Every module's migrations. Add a module's list here; order comes from the names. */
 export const migrations: Migration[] = [
@@ -62,4 +63,5 @@ export const migrations: Migration[] = [
   ...financialUploadMigrations,
   ...committeeMigrations,
   ...oauthStoreMigrations,
+  ...screeningMigrations,
 ];

@@ -38,7 +38,7 @@ export class ScheduledPass implements Worker {
     );
   }
 
-  private async lockedPass(app: AppContext): Promise<number> {
+  protected async lockedPass(app: AppContext): Promise<number> {
     const locks = new AdvisoryLocks(app.db);
     try {
       if (!(await locks.tryLock(LockNamespace.processManager, this.name))) return 0;

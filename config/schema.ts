@@ -154,6 +154,26 @@ export const ConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** Reports the processing worker works on at once (each waits on its sources concurrently). */
   REPORT_PROCESSING_CONCURRENCY: Type.Integer({ minimum: 1, default: 32 }),
+
+  // Sanctions and PEP screening (docs/reports.md, Screening). A list without a source is not screened.
+  /** OFAC's SDN list in its XML format (`sdn.xml`): a file path, or an http(s) address such as https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.XML. */
+  SCREENING_OFAC_SDN_SOURCE: Type.Optional(Type.String({ minLength: 1 })),
+  /** The UN Security Council consolidated list in XML: a file path, or an address such as https://scsanctions.un.org/resources/xml/en/consolidated.xml. */
+  SCREENING_UN_SOURCE: Type.Optional(Type.String({ minLength: 1 })),
+  /** CEIS as the Portal da Transparência publishes it (the CSV inside the download, `;`-separated, ISO-8859-1): a file path or an address. A name starting YYYYMMDD gives the publication date. */
+  SCREENING_CEIS_SOURCE: Type.Optional(Type.String({ minLength: 1 })),
+  /** CNEP as the Portal da Transparência publishes it (CSV, same layout as CEIS plus VALOR DA MULTA): a file path or an address. */
+  SCREENING_CNEP_SOURCE: Type.Optional(Type.String({ minLength: 1 })),
+  /** The Portal da Transparência's PEP file (CSV, CPFs masked `***.456.789-**`): a file path or an address. A name starting YYYYMM gives the publication month. */
+  SCREENING_PEP_SOURCE: Type.Optional(Type.String({ minLength: 1 })),
+  /** When the scheduler role loads the lists again (node-cron, seconds field optional); the same file again (same SHA-256) makes no new version. */
+  SCREENING_REFRESH_CRON: Type.String({ default: '23 */6 * * *' }),
+  /** Largest list file read, in bytes; a larger one is refused and the loaded version stays. */
+  SCREENING_MAX_BYTES: Type.Integer({ minimum: 1, default: 268435456 }),
+  /** Longest the download of one list may take. */
+  SCREENING_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 300000 }),
+  /** Least similarity (Dice's coefficient of the name token sets, 0 to 1) for a name match. */
+  SCREENING_NAME_THRESHOLD: Type.Number({ minimum: 0.5, maximum: 1, default: 0.8 }),
   /** Lifetime of a signed export download link (exportUrl, exportExcelUrl, report.exported). */
   DOWNLOAD_URL_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86400 }),
 

@@ -15,12 +15,15 @@ import { uploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 import { financialExtractionWorker, financialNoticeWorker } from '../application/financial/worker.ts';
 import { committeeWorkers } from '../application/committee/workers.ts';
 import { sectionOpinionWorker } from '../application/report/opinions/worker.ts';
+import { ScreeningRefreshJob } from '../application/screening/refresh.ts';
 
 export { ROLES, type Role, type Worker } from '../application/worker.ts';
 
 /** A module adds a factory for each of its workers here. */
 export const workerFactories: Array<() => Worker> = [
   ...webhookWorkers,
+  // Before the report worker: a first load of the screening lists completes before reports are taken.
+  () => new ScreeningRefreshJob(),
   () => new ReportProcessingWorker(),
   () => new MarketIndexRefreshJob(),
   () => new ExecutionProcessWorker(),

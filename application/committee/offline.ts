@@ -36,6 +36,7 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
       return status === 'ATIVA' || status === 'REGULAR' ? good('Situação cadastral regular', `Situação na Receita: ${status}.`) : critical('Situação cadastral irregular', `Situação na Receita: ${status ?? 'não informada'}.`);
     },
     (d) => (d.deceased === true ? critical('Titular falecido', 'A Receita indica óbito do titular.') : null),
+    (d) => (d.pep === true ? warn('Pessoa exposta politicamente', 'O CPF (dígitos visíveis) e o nome constam na lista de PEP: diligência reforçada.') : null),
     (d) => {
       const age = num(d, 'companyAgeYears');
       if (age === undefined) return null;
@@ -84,7 +85,12 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
   ],
   CERTIFICATES: [(d) => (d.allClear === true ? good('Certidões negativas', 'Todas as certidões consultadas são negativas.') : warn('Certidão positiva', 'Ao menos uma certidão não é negativa.'))],
   CRIMINAL_RECORD: [(d) => (d.hasRecords === true ? critical('Antecedentes criminais', `${num(d, 'count') ?? 1} registro(s) de antecedentes.`) : good('Sem antecedentes', 'Nenhum antecedente criminal.'))],
-  SANCTIONS: [(d) => (d.hasSanctions === true ? critical('Sanções', `${num(d, 'count') ?? 1} registro(s) em listas de sanções.`) : good('Sem sanções', 'Nenhum registro em listas de sanções.'))],
+  SANCTIONS: [
+    (d) => {
+      if (d.screened === false) return warn('Triagem não realizada', 'Nenhuma lista de sanções estava carregada: a ausência de sanções não está confirmada.');
+      return d.hasSanctions === true ? critical('Sanções', `${num(d, 'count') ?? 1} registro(s) em listas de sanções.`) : good('Sem sanções', 'Nenhum registro em listas de sanções.');
+    },
+  ],
   MEDIA_EXPOSURE: [(d) => (above(num(d, 'negativeMentions'), 0) ? warn('Menções negativas na mídia', `${num(d, 'negativeMentions')} menção(ões) negativa(s).`) : good('Sem exposição negativa', 'Nenhuma menção negativa na mídia.'))],
 };
 

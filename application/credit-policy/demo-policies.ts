@@ -15,7 +15,10 @@ const rule = (id: string, name: string, condition: unknown, onFail: PolicyRule['
 const factor = (id: string, label: string, points: ScoreFactor['points'], when: unknown = null): ScoreFactor => ({ id, label, points, when });
 
 const restrictions = [
-  rule('sem-sancoes', 'Sem sanções', { '==': [v('SANCTIONS.count'), 0] }, 'DENY'),
+  // A list match denies; no screening (no list loaded: hasSanctions null) is never read as clean,
+  // it sends the report to an analyst.
+  rule('sem-sancoes', 'Sem sanções', { '!': [v('SANCTIONS.hasSanctions')] }, 'DENY'),
+  rule('triagem-realizada', 'Triagem de sanções realizada', { '==': [v('SANCTIONS.screened'), true] }, 'MANUAL_ANALYSIS'),
   rule('protestos-ate-2', 'No máximo 2 protestos', { '<=': [v('PROTESTS.bureau.protestsQuantity'), 2] }, 'DENY'),
   rule('sem-pefin', 'Sem pendências no Pefin', { '==': [v('PEFIN.count'), 0] }, 'MANUAL_ANALYSIS'),
 ];

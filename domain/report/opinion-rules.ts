@@ -61,6 +61,7 @@ const RULES: Record<SourceSectionType, Rule> = {
   PROTESTS: restrictions(['protesto', 'protestos'], 'bureau.protestsQuantity', 'bureau.protestsAmountCents', 1.5),
   PEFIN: restrictions(['pendência financeira', 'pendências financeiras'], 'count', 'totalAmountCents', 2),
   SANCTIONS(d) {
+    if (d.screened === false) return { score: 5, text: 'A triagem em listas de sanções não foi realizada: nenhuma lista estava carregada. A ausência de sanções não está confirmada.', highlights: ['Triagem de sanções não realizada'] };
     const count = num(d.count);
     if (count === 0 && d.hasSanctions !== true) return { score: 10, text: 'Não há sanções registradas nas listas consultadas.', highlights: ['Sem sanções'] };
     return { score: 0.5, text: `Há ${plural(Math.max(count, 1), 'sanção ativa', 'sanções ativas')} nas listas consultadas: impedimento grave à concessão de crédito.`, highlights: ['Sanção ativa'] };
@@ -83,7 +84,12 @@ const RULES: Record<SourceSectionType, Rule> = {
     const ageText = age === null ? '' : ` A empresa tem ${plural(age, 'ano', 'anos')} de atividade.`;
     if (d.deceased === true) return { score: 0, text: 'O titular do CPF consta como falecido.', highlights: ['Titular falecido'] };
     const score = regular ? (age !== null && age < 2 ? 6.5 : 8.5) : 2;
-    return { score, text: `Situação cadastral ${status}.${ageText}`, highlights: [regular ? 'Cadastro regular' : `Situação cadastral ${status}`, ...(age !== null && age < 2 ? ['Empresa com menos de 2 anos'] : [])] };
+    const pepText = d.pep === true ? ' Consta na lista de pessoas expostas politicamente (PEP): requer diligência reforçada.' : '';
+    return {
+      score,
+      text: `Situação cadastral ${status}.${ageText}${pepText}`,
+      highlights: [regular ? 'Cadastro regular' : `Situação cadastral ${status}`, ...(age !== null && age < 2 ? ['Empresa com menos de 2 anos'] : []), ...(d.pep === true ? ['Pessoa exposta politicamente'] : [])],
+    };
   },
   CERTIFICATES(d) {
     if (d.allClear === true) return { score: 9, text: 'Todas as certidões consultadas são negativas.', highlights: ['Certidões negativas'] };

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { evaluatePolicy, type EvaluationFacts } from '../../domain/credit-policy/evaluate.ts';
-import { sandboxDetails } from '../../application/report/sources/sandbox-data.ts';
+import { testSectionDetails } from '../support/screening.ts';
 import type { SourceSectionType } from '../../domain/report/sections.ts';
 import { cpfPolicy } from '../support/report.ts';
 
@@ -12,7 +12,7 @@ const policy = cpfPolicy();
 function facts(patch: Partial<Record<SourceSectionType, Record<string, unknown>>> = {}, more: Partial<EvaluationFacts> = {}): EvaluationFacts {
   const sections: EvaluationFacts['sections'] = {};
   for (const type of policy.sections) {
-    sections[type] = sandboxDetails(type, { document: { type: 'cpf', digits: '12345678909' }, behaviour: 'APPROVE', now: NOW });
+    sections[type] = testSectionDetails(type, { document: { type: 'cpf', digits: '12345678909' }, behaviour: 'APPROVE', now: NOW });
   }
   return { documentType: 'cpf', document: '12345678909', sections: { ...sections, ...patch }, failures: [], skipped: [], inputs: {}, ...more };
 }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxDetails } from '../../application/report/sources/sandbox-data.ts';
+import { testSectionDetails } from '../support/screening.ts';
 import { RAN_WITHOUT_SCR_REASON, reportDecider, type ReportCommand } from '../../domain/report/decider.ts';
 import type { ReportEvent } from '../../domain/report/events.ts';
 import type { SectionResult, SourceSectionType } from '../../domain/report/sections.ts';
@@ -34,7 +34,7 @@ const requested = (patch = {}) => decide([], request(patch));
 const ok = (sectionType: SourceSectionType): SectionResult => ({
   sectionType,
   outcome: 'DONE',
-  details: sandboxDetails(sectionType, { document: { type: 'cpf', digits: '12345678909' }, behaviour: 'APPROVE', now: new Date(AT) }),
+  details: testSectionDetails(sectionType, { document: { type: 'cpf', digits: '12345678909' }, behaviour: 'APPROVE', now: new Date(AT) }),
   selectedIntegrations: ['SANDBOX'],
   errors: [],
   integrationCount: 1,

@@ -51,7 +51,8 @@ test('creation replies at once: PENDING, digits only, readable right away', asyn
   }
   assert.is(done.organizationId, tenant.organizationId);
   assert.is(done.verified, true);
-  assert.equal(done.integrationTypes, ['CREDIT_POLICY_ENGINE', 'SANDBOX']);
+  // SANCTIONS comes from the screening lists, not from the sandbox.
+  assert.equal(done.integrationTypes, ['CREDIT_POLICY_ENGINE', 'SANDBOX', 'SCREENING']);
   for (const section of done.sections) {
     for (const field of ['id', 'type', 'parecerStatus', 'parecerScore', 'parecerRiskLevel', 'sectionDetails', 'selectedIntegrations', 'errors', 'integrationCount']) {
       assert.ok(field in section, `Section.${field}`);

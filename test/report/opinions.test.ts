@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sandboxDetails } from '../../application/report/sources/sandbox-data.ts';
+import { testSectionDetails } from '../support/screening.ts';
 import { reportDecider, type ReportCommand } from '../../domain/report/decider.ts';
 import type { ReportEvent } from '../../domain/report/events.ts';
 import type { SectionOpinionRecorded, SectionOpinionsRequested } from '../../domain/report/opinion-events.ts';
@@ -19,7 +19,7 @@ const document = { type: 'cpf', digits: '10000000108' } as const;
 const result = (sectionType: SourceSectionType, behaviour: 'APPROVE' | 'DENY' = 'DENY'): SectionResult => ({
   sectionType,
   outcome: 'DONE',
-  details: sandboxDetails(sectionType, { document, behaviour, now: new Date(AT) }),
+  details: testSectionDetails(sectionType, { document, behaviour, now: new Date(AT) }),
   selectedIntegrations: ['SANDBOX'],
   errors: [],
   integrationCount: 1,

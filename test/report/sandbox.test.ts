@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SandboxCatalog } from '../../application/report/sources/sandbox.ts';
+import { ScreeningCatalog } from '../../application/report/sources/screening.ts';
 import { SANDBOX_DOCUMENTS } from '../../application/report/sources/sandbox-documents.ts';
 import { runSource } from '../../application/report/sources/run-source.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
@@ -8,9 +9,11 @@ import type { ReportEvent } from '../../domain/report/events.ts';
 import { fold } from '../../domain/shared/decider.ts';
 import type { TaxDocument } from '../../domain/shared/document.ts';
 import { cnpjPolicy, cpfPolicy, testIds } from '../support/report.ts';
+import { listsWithoutEntries } from '../support/screening.ts';
 
 const test = suite('sandbox sources');
-const catalog = new SandboxCatalog();
+// As the service runs it: SANCTIONS from the screening lists (here loaded, none naming anyone).
+const catalog = new ScreeningCatalog(new SandboxCatalog(), listsWithoutEntries());
 const NOW = new Date('2026-03-01T12:00:00Z');
 
 async function outcomeOf(document: TaxDocument, timeoutMs = 50) {

@@ -2,6 +2,7 @@ import type Logger from 'bunyan';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { loadConfig } from '../../config/index.ts';
 import { checkReply } from './contract.ts';
@@ -16,6 +17,21 @@ export interface TestApp extends RunningService {
    */
   call(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
 }
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/lists/${name}`, import.meta.url));
+
+/**
+ * The screening lists every test service loads (test/fixtures/lists, each in its published
+ * format), so reports are screened as in production. Their entries name none of the sandbox test
+ * documents; test/screening/ names the ones that match.
+ */
+export const SCREENING_FIXTURES = {
+  SCREENING_OFAC_SDN_SOURCE: fixture('sdn.xml'),
+  SCREENING_UN_SOURCE: fixture('consolidated.xml'),
+  SCREENING_CEIS_SOURCE: fixture('20261120_CEIS.csv'),
+  SCREENING_CNEP_SOURCE: fixture('20261120_CNEP.csv'),
+  SCREENING_PEP_SOURCE: fixture('202610_PEP.csv'),
+};
 
 /**
  * The whole service (every role) on its own fresh database, listening on 127.0.0.1 at a free
@@ -35,6 +51,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     DB_POOL_MAX: '20',
     PROJECTION_POLL_MS: '10',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...SCREENING_FIXTURES,
     ...env,
   });
   const service = await startService(config, options.log);

@@ -77,13 +77,15 @@ export class ReportProcessingWorker implements Worker {
     this.log = app.log.child({ worker: this.name });
     const deps: ProcessingDeps = {
       store: app.store,
-      sources: this.options.sources ?? createSourceCatalog(app.config),
+      sources: this.options.sources ?? createSourceCatalog(app.config, app.db),
       clock: app.clock,
       sourceTimeoutMs: app.config.SOURCE_TIMEOUT_MS,
       policies: new PolicyVersions(app.store),
       log: this.log,
       stop: this.stopped.signal,
     };
+    // Unprepared, the first reports would wait on it within their source deadline.
+    await deps.sources.prepare?.().catch((error: unknown) => this.log.error({ err: error }, 'sources not prepared; the first reports prepare them'));
     this.locks = new AdvisoryLocks(app.db);
     this.loop = this.run(app, deps);
   }

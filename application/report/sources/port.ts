@@ -38,4 +38,6 @@ export interface SourceProvider {
 /** Chooses the provider of a section for a document (configuration decides the adapters). */
 export interface SourceCatalog {
   providerFor(sectionType: SourceSectionType, document: TaxDocument): SourceProvider;
+  /** Load what the first query would otherwise wait for (the screening index), before reports are taken. */
+  prepare?(): Promise<void>;
 }

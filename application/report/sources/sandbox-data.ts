@@ -95,7 +95,10 @@ const protestsOf = (input: SandboxInput, random: Random) => {
   return { bureau: { protestsQuantity: quantity, protestsAmountCents: protests.reduce((s, p) => s + p.amountCents, 0), protests } };
 };
 
-const GENERATORS: Record<SourceSectionType, Generator> = {
+/** Sections the sandbox makes up. Not SANCTIONS: it comes from the screening lists in every mode (application/report/sources/screening.ts). */
+export type SandboxSectionType = Exclude<SourceSectionType, 'SANCTIONS'>;
+
+const GENERATORS: Record<SandboxSectionType, Generator> = {
   BASIC_INFORMATION(input) {
     const s = subject(input);
     if (input.document.type === 'cpf') {
@@ -127,7 +130,6 @@ const GENERATORS: Record<SourceSectionType, Generator> = {
       country: 'BR',
     };
   },
-  SANCTIONS: () => ({ hasSanctions: false, count: 0, records: [] }),
   PROTESTS: (input) => protestsOf(input, randomFrom(`${input.document.digits}:protests`)),
   PEFIN(input) {
     const random = randomFrom(`${input.document.digits}:pefin`);
@@ -181,6 +183,6 @@ const GENERATORS: Record<SourceSectionType, Generator> = {
   },
 };
 
-export function sandboxDetails(sectionType: SourceSectionType, input: SandboxInput): Record<string, unknown> {
+export function sandboxDetails(sectionType: SandboxSectionType, input: SandboxInput): Record<string, unknown> {
   return GENERATORS[sectionType](input);
 }

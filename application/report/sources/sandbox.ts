@@ -36,6 +36,8 @@ export class SandboxSource implements SourceProvider {
       if (behaviour === 'TIMEOUT') return hang(query.signal);
       if (behaviour === 'UNAVAILABLE') throw new SourceError('INTEGRATION_UNAVAILABLE');
     }
+    // A made-up "no sanctions" would read as a screening that never happened.
+    if (this.sectionType === 'SANCTIONS') throw new SourceError('INTEGRATION_UNAVAILABLE');
     return sandboxDetails(this.sectionType, { document: query.document, behaviour, now: query.now });
   }
 }
