@@ -20,6 +20,7 @@ export const messagingPersonalData: PersonalDataRule = {
     MessageSent: ['to'],
     MessageDelivered: ['to'],
     MessageFailed: ['to'],
+    MessageNotSent: ['to'],
     MessageWithdrawn: ['to'],
   },
 };

@@ -44,5 +44,8 @@ export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = [
   'FINANCIAL_STATEMENTS_FAILED',
 ];
 
-/** Statuses of the read model, in the order a message moves through them. */
-export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';
+/**
+ * Statuses of the read model, in the order a message moves through them. NOT_SENT (ours, beside the
+ * contract's four) ends a message no channel could carry: nothing left the machine.
+ */
+export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED' | 'NOT_SENT';

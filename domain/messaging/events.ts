@@ -54,4 +54,10 @@ export type MessageEvent =
   /** The channel confirmed delivery to the person (a provider's status callback). */
   | DomainEvent<'MessageDelivered', Base & { channel: MessageChannel }>
   /** Every channel gave up: the text the channel answered is kept for the operator. */
-  | DomainEvent<'MessageFailed', Base & { error: string }>;
+  | DomainEvent<'MessageFailed', Base & { error: string }>
+  /**
+   * No channel could carry it: none is configured for it (no SMS provider, no SMTP server), or only
+   * the local sandbox outbox kept its text (`sandbox`: a developer can read it there). Nothing left
+   * the machine, so it is never SENT or DELIVERED; `reason` says why, for the operator.
+   */
+  | DomainEvent<'MessageNotSent', Base & { reason: string; sandbox: boolean }>;
