@@ -20,6 +20,8 @@ export interface MessageContent {
   code?: string;
   /** FINANCIAL_STATEMENTS_*: the batch a platform user sent to a report, and what came of it. */
   financial?: FinancialNotice;
+  /** OFFER_LINK: the product and the most the customer may choose (the link opens the offer page). */
+  offer?: { productName: string; maxAmountCents: number; maxTermMonths: number };
 }
 
 export interface FinancialNotice {
@@ -42,6 +44,7 @@ export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = [
   'SIGNATURE_CODE',
   'FINANCIAL_STATEMENTS_EXTRACTED',
   'FINANCIAL_STATEMENTS_FAILED',
+  'OFFER_LINK',
 ];
 
 /**
