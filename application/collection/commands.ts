@@ -157,8 +157,8 @@ export const recordRecipientNotified = (app: Clocked, input: RecipientRef & { me
     reminder: input.reminder,
   });
 
-export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string }) =>
-  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error });
+export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string; notSent: boolean }) =>
+  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error, notSent: input.notSent });
 
 /** Expire when the deadline has passed with an item waiting on a recipient; otherwise nothing is appended (position null). */
 export const expireCollection = (app: Clocked, ref: { organizationId: string; collectionId: string }) =>

@@ -48,17 +48,28 @@ export async function markRetry(db: Knex, delivery: ClaimedDelivery, error: stri
     .update({ status: 'pending', claim_token: null, last_error: error, next_attempt_at: db.raw(`now() + ? * interval '1 millisecond'`, [delayMs]) });
 }
 
+/** How a channel's row ends without the message leaving: it gave up, or nothing real could send it. */
+export type EndedStatus = 'failed' | 'not_sent';
+
+export interface EndedChannel {
+  channel: MessageChannel;
+  status: EndedStatus;
+  error: string;
+}
+
 /**
- * The channel gave up. Inside one transaction that holds every row of the message (locked in
- * channel order, so two channels giving up at once in two processes take turns), `onAllFailed`
- * runs when no channel of the message is left pending or sent, with each channel's error; if it
- * throws, the row stays claimed and is tried again once its lease runs out.
+ * The channel gave up (`failed`) or could not send at all (`not_sent`). Inside one transaction
+ * that holds every row of the message (locked in channel order, so two channels ending at once in
+ * two processes take turns), `onAllEnded` runs when no channel of the message is left pending or
+ * sent, with each channel's outcome; if it throws, the row stays claimed and is tried again once
+ * its lease runs out.
  */
-export async function markFailed(
+export async function markEnded(
   db: Knex,
   delivery: ClaimedDelivery,
+  status: EndedStatus,
   error: string,
-  onAllFailed: (errors: Array<{ channel: MessageChannel; error: string }>) => Promise<void>,
+  onAllEnded: (ended: EndedChannel[], trx: Knex.Transaction) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (trx) => {
     const rows: Array<{ channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null }> = await trx('messaging_deliveries')
@@ -67,8 +78,10 @@ export async function markFailed(
       .forUpdate();
     const own = rows.find((row) => row.channel === delivery.channel);
     if (own?.claim_token !== delivery.claim_token) return;
-    await trx('messaging_deliveries').where(claimed(delivery)).update({ status: 'failed', claim_token: null, last_error: error, completed_at: trx.fn.now() });
-    const after = rows.map((row) => (row.channel === delivery.channel ? { ...row, status: 'failed', last_error: error } : row));
-    if (after.every((row) => row.status === 'failed')) await onAllFailed(after.map((row) => ({ channel: row.channel, error: row.last_error ?? '' })));
+    await trx('messaging_deliveries').where(claimed(delivery)).update({ status, claim_token: null, last_error: error, completed_at: trx.fn.now() });
+    const after = rows.map((row) => (row.channel === delivery.channel ? { ...row, status, last_error: error } : row));
+    if (after.every((row) => row.status === 'failed' || row.status === 'not_sent')) {
+      await onAllEnded(after.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' })), trx);
+    }
   });
 }

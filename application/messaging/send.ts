@@ -1,4 +1,5 @@
 import type Logger from 'bunyan';
+import type { Knex } from 'knex';
 import { messagingDecider } from '../../domain/messaging/decider.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { renderMessage } from '../../domain/messaging/templates.ts';
@@ -7,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { Channels } from './channels/index.ts';
 import { ChannelError } from './channels/port.ts';
 import { messagingPersonalData } from './personal-data.ts';
-import { markFailed, markRetry, markSent, type ClaimedDelivery } from './delivery-store.ts';
+import { markEnded, markRetry, markSent, type ClaimedDelivery, type EndedChannel, type EndedStatus } from './delivery-store.ts';
 
 /** One channel's error, or each channel's named when several gave up. */
 export function failureText(errors: ReadonlyArray<{ channel: string; error: string }>): string {
@@ -17,26 +18,44 @@ export function failureText(errors: ReadonlyArray<{ channel: string; error: stri
 /**
  * One attempt of one claimed row: the message's stream says what to send (and whether it already
  * went, after a crash or a rebuild of the queue); the channel's answer becomes MessageSent, a
- * later retry, or, once every channel gave up, MessageFailed.
+ * later retry, or, once every channel ended without it leaving, MessageNotSent (no channel could
+ * send it at all) or MessageFailed (a channel gave up).
  */
 export async function sendDelivery(app: AppContext, channels: Channels, delays: readonly number[], delivery: ClaimedDelivery, log: Logger): Promise<void> {
   const { db, store, clock } = app;
   const stream = messageStream(delivery.message_id);
   const { state } = await loadState(store, stream, messagingDecider);
   if (!state.queued || state.sent.includes(delivery.channel)) return markSent(db, delivery);
-  if (state.status === 'FAILED') return markFailed(db, delivery, 'já registrada como falha', async () => {});
+  if (state.status === 'FAILED' || state.status === 'NOT_SENT') return markEnded(db, delivery, 'failed', 'já encerrada sem envio', async () => {});
   const { template, to, content } = state.queued;
+  const end = (status: EndedStatus, text: string) =>
+    markEnded(db, delivery, status, text, async (ended, trx) => {
+      await handleCommand(store, stream, messagingDecider, { ...(await outcomeOf(ended, trx, delivery.message_id)), at: clock.now().toISOString() });
+    });
   try {
-    const { providerMessageId } = await channels[delivery.channel].send({ messageId: delivery.message_id, to, rendered: renderMessage(template, to.name, content), addressee: messagingPersonalData.subjectOf({ ...state.queued }) });
-    await handleCommand(store, stream, messagingDecider, { type: 'RecordSent', channel: delivery.channel, providerMessageId, at: clock.now().toISOString() });
+    const outcome = await channels[delivery.channel].send({ messageId: delivery.message_id, to, rendered: renderMessage(template, to.name, content), addressee: messagingPersonalData.subjectOf({ ...state.queued }) });
+    if ('notSent' in outcome) {
+      log.info({ messageId: delivery.message_id, channel: delivery.channel, reason: outcome.notSent }, 'message not sent: no real channel');
+      return await end('not_sent', outcome.notSent);
+    }
+    await handleCommand(store, stream, messagingDecider, { type: 'RecordSent', channel: delivery.channel, providerMessageId: outcome.providerMessageId, at: clock.now().toISOString() });
     await markSent(db, delivery);
   } catch (error) {
     const failure = error instanceof ChannelError ? error : new ChannelError(error instanceof Error ? error.message : String(error), false);
     const delay = delays[delivery.attempts - 1];
     log.warn({ messageId: delivery.message_id, channel: delivery.channel, attempt: delivery.attempts, error: failure.text, permanent: failure.permanent }, 'message not taken by its channel');
     if (!failure.permanent && delay !== undefined) return markRetry(db, delivery, failure.text, delay);
-    await markFailed(db, delivery, failure.text, async (errors) => {
-      await handleCommand(store, stream, messagingDecider, { type: 'RecordFailed', error: failureText(errors), at: clock.now().toISOString() });
-    });
+    await end('failed', failure.text);
   }
+}
+
+/**
+ * Every channel ended and none sent: NOT_SENT when none of them could send at all (marked sandbox
+ * when the local outbox kept a copy), else FAILED with each channel's words.
+ */
+async function outcomeOf(ended: readonly EndedChannel[], trx: Knex.Transaction, messageId: string) {
+  const texts = ended.map(({ channel, error }) => ({ channel, error }));
+  if (ended.some((row) => row.status === 'failed')) return { type: 'RecordFailed' as const, error: failureText(texts) };
+  const kept = await trx('messaging_outbox').where({ message_id: messageId }).first('message_id');
+  return { type: 'RecordNotSent' as const, reason: failureText(texts), sandbox: kept !== undefined };
 }

@@ -12,6 +12,7 @@ import { findPortfolio, findProductByKey } from '../../projections/catalog/queri
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { priceChoice } from './choice.ts';
+import { sendOfferLink } from './offer-message.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
@@ -164,22 +165,25 @@ export interface OfferPricing {
   validUntil: string;
 }
 
+/** The offer is recorded, then its link sent to the proposal's contact (offer-message.ts). */
 export async function sendIndicativeOffer(
-  app: App,
+  app: App & Pick<AppContext, 'db' | 'config'>,
   input: PipelineStep & { offer: OfferPricing & { minAmountCents: number; maxAmountCents: number; minTermMonths: number; maxTermMonths: number } },
 ): Promise<{ offerId: string; linkToken: string; position: Position | null }> {
   const offerId = app.ids.objectId();
   const link = newLinkToken();
   const terms = { ...input.offer, rate: input.offer.rate ?? null };
-  const { position } = await run(app, input.organizationId, input.proposalId, { type: 'SendIndicativeOffer', executionId: input.executionId, offerId, terms, linkHash: link.hash }, input.at);
+  const { position, state, events } = await run(app, input.organizationId, input.proposalId, { type: 'SendIndicativeOffer', executionId: input.executionId, offerId, terms, linkHash: link.hash }, input.at);
+  // Only the raw token opens the page and only its hash is stored: the link is sent now or never.
+  if (events.length) await sendOfferLink(app, state, offerId, link);
   return { offerId, linkToken: link.token, position };
 }
 
-/** A new customer link for an offer; the previous one stops opening. */
-export async function reissueOfferLink(app: App, caller: Caller, proposalId: string, offerId: string): Promise<{ linkToken: string; position: Position | null }> {
+/** A new customer link for an offer, sent to the proposal's contact; the previous one stops opening. */
+export async function reissueOfferLink(app: App & Pick<AppContext, 'db' | 'config'>, caller: Caller, proposalId: string, offerId: string): Promise<{ linkToken: string; position: Position | null; messageId: string | null }> {
   const link = newLinkToken();
-  const { position } = await run(app, caller.organizationId, proposalId, { type: 'ReissueOfferLink', userId: caller.userId, offerId, linkHash: link.hash });
-  return { linkToken: link.token, position };
+  const { position, state } = await run(app, caller.organizationId, proposalId, { type: 'ReissueOfferLink', userId: caller.userId, offerId, linkHash: link.hash });
+  return { linkToken: link.token, position, messageId: await sendOfferLink(app, state, offerId, link) };
 }
 
 /**

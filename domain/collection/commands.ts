@@ -61,7 +61,7 @@ export type CollectionCommand =
   | (Base & { type: 'ReviewItem'; itemId: string; decision: 'APPROVE' | 'REJECT'; reason: string | null })
   | (Base & { type: 'WaiveItem'; itemId: string; reason: string | null })
   | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean })
-  | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string })
+  | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string; notSent?: boolean })
   | (Base & { type: 'ExpireCollection' })
   /** An operator of the organization vouches that an UNLINKED intake is about its registry's person: its answers reach the registry. */
   | (Base & { type: 'LinkIntake' })

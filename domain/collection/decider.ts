@@ -166,7 +166,7 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
       const collectionId = existing(state, command.organizationId);
       const recipient = recipientOf(state, command.recipientId);
       if (recipient.messageIds.includes(command.messageId)) return [];
-      return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, error: command.error })];
+      return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, error: command.error, ...(command.notSent ? { notSent: true as const } : {}) })];
     }
     case 'ExpireCollection': {
       const collectionId = existing(state, command.organizationId);

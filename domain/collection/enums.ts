@@ -64,7 +64,7 @@ export type ReuseDecision = (typeof REUSE_DECISIONS)[number];
 export const RECIPIENT_STATUSES = ['PENDING', 'DELIVERED', 'OPENED', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'NO_ITEMS'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
-export const MESSAGE_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'FAILED'] as const;
+export const MESSAGE_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'FAILED', 'NOT_SENT'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const ACTOR_TYPES = ['USER', 'API_USER', 'RECIPIENT', 'SYSTEM'] as const;

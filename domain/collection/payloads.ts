@@ -49,7 +49,8 @@ export interface CollectionPayloads extends FormPayloads, ConsentPayloads, Ident
   RecipientOpened: { linkVersion: number };
   RecipientNotified: { messageId: string; channel: MessageChannel };
   RecipientReminded: { messageId: string; channel: MessageChannel };
-  RecipientMessageFailed: { messageId: string; error: string };
+  /** `notSent`: no channel could send it at all (the message is NOT_SENT; `error` is the reason). */
+  RecipientMessageFailed: { messageId: string; error: string; notSent?: true };
 }
 
 /** Fields stored beside the envelope for evolve (personal data and link hashes), never in the trail. */

@@ -20,6 +20,8 @@ export interface MessageContent {
   code?: string;
   /** FINANCIAL_STATEMENTS_*: the batch a platform user sent to a report, and what came of it. */
   financial?: FinancialNotice;
+  /** OFFER_LINK: the product and the most the customer may choose (the link opens the offer page). */
+  offer?: { productName: string; maxAmountCents: number; maxTermMonths: number };
 }
 
 export interface FinancialNotice {
@@ -42,7 +44,11 @@ export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = [
   'SIGNATURE_CODE',
   'FINANCIAL_STATEMENTS_EXTRACTED',
   'FINANCIAL_STATEMENTS_FAILED',
+  'OFFER_LINK',
 ];
 
-/** Statuses of the read model, in the order a message moves through them. */
-export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED';
+/**
+ * Statuses of the read model, in the order a message moves through them. NOT_SENT (ours, beside the
+ * contract's four) ends a message no channel could carry: nothing left the machine.
+ */
+export type MessageStatus = 'PENDING' | 'SENT' | 'DELIVERED' | 'FAILED' | 'NOT_SENT';

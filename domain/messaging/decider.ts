@@ -17,6 +17,7 @@ export type MessagingEvent =
   | DomainEvent<'MessageSent', Data<'MessageSent'>>
   | DomainEvent<'MessageDelivered', Data<'MessageDelivered'>>
   | DomainEvent<'MessageFailed', Data<'MessageFailed'>>
+  | DomainEvent<'MessageNotSent', Data<'MessageNotSent'>>
   /**
    * Ours, beside the shared outcomes: the asker no longer wants a message that has not left (its
    * collection closed while it waited for a retry). It ends FAILED with the reason, but it is not
@@ -40,6 +41,7 @@ export type MessagingCommand =
   | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; at: string }
   | { type: 'RecordDelivered'; channel: MessageChannel; at: string }
   | { type: 'RecordFailed'; error: string; at: string }
+  | { type: 'RecordNotSent'; reason: string; sandbox: boolean; at: string }
   | { type: 'Withdraw'; reason: string; at: string };
 
 export interface MessagingState {
@@ -62,6 +64,8 @@ function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
     case 'MessageFailed':
     case 'MessageWithdrawn':
       return { ...state, status: 'FAILED' };
+    case 'MessageNotSent':
+      return { ...state, status: 'NOT_SENT' };
   }
 }
 
@@ -104,8 +108,11 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
       if (state.delivered.includes(command.channel)) return [];
       return [{ type: 'MessageDelivered', data: { ...base(queued, command.at), channel: command.channel } }];
     case 'RecordFailed':
-      if (state.status === 'FAILED' || state.sent.length > 0) return [];
+      if (state.status === 'FAILED' || state.status === 'NOT_SENT' || state.sent.length > 0) return [];
       return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
+    case 'RecordNotSent':
+      if (state.status !== 'PENDING' || state.sent.length > 0) return [];
+      return [{ type: 'MessageNotSent', data: { ...base(queued, command.at), reason: command.reason, sandbox: command.sandbox } }];
     case 'Withdraw':
       if (state.status !== 'PENDING' || state.sent.length > 0) return [];
       return [{ type: 'MessageWithdrawn', data: { ...base(queued, command.at), reason: command.reason } }];

@@ -7,7 +7,7 @@ export const messageStream = (messageId: string) => `${MESSAGE_CATEGORY}-${messa
 export type MessageChannel = 'EMAIL' | 'WHATSAPP';
 /** Which text a message carries; the names are the contract's (COLLECTION_INVITE seen). */
 export type CollectionTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED' | 'SIGNATURE_CODE';
-export type MessageTemplate = CollectionTemplate | 'FINANCIAL_STATEMENTS_EXTRACTED' | 'FINANCIAL_STATEMENTS_FAILED';
+export type MessageTemplate = CollectionTemplate | 'FINANCIAL_STATEMENTS_EXTRACTED' | 'FINANCIAL_STATEMENTS_FAILED' | 'OFFER_LINK';
 
 export interface MessageAddressee {
   name: string;
@@ -29,8 +29,14 @@ export interface UserCorrelation {
   batchId: string;
 }
 
+/** A proposal's indicative offer sent to the proposal's contact (its link opens the offer page). */
+export interface OfferCorrelation {
+  proposalId: string;
+  offerId: string;
+}
+
 /** What the message is about, so the module that asked for it can react to its outcome. */
-export type MessageCorrelation = CollectionCorrelation | UserCorrelation;
+export type MessageCorrelation = CollectionCorrelation | UserCorrelation | OfferCorrelation;
 
 /** The collection and recipient a message belongs to; null for a platform user's notice. */
 export function collectionCorrelationOf(correlation: MessageCorrelation): CollectionCorrelation | null {
@@ -54,4 +60,10 @@ export type MessageEvent =
   /** The channel confirmed delivery to the person (a provider's status callback). */
   | DomainEvent<'MessageDelivered', Base & { channel: MessageChannel }>
   /** Every channel gave up: the text the channel answered is kept for the operator. */
-  | DomainEvent<'MessageFailed', Base & { error: string }>;
+  | DomainEvent<'MessageFailed', Base & { error: string }>
+  /**
+   * No channel could carry it: none is configured for it (no SMS provider, no SMTP server), or only
+   * the local sandbox outbox kept its text (`sandbox`: a developer can read it there). Nothing left
+   * the machine, so it is never SENT or DELIVERED; `reason` says why, for the operator.
+   */
+  | DomainEvent<'MessageNotSent', Base & { reason: string; sandbox: boolean }>;

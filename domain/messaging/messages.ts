@@ -10,4 +10,7 @@ export const MessagingMessages = {
   withdrawnCollectionClosed: 'Mensagem não enviada: a solicitação foi encerrada antes do envio.',
   badSignature: 'Assinatura do provedor inválida.',
   badVerifyToken: 'Token de verificação inválido.',
+  /** NOT_SENT reasons: what kept the message on this machine, and the setting that would send it. */
+  notSentEmailSandbox: 'Não enviada: nenhum servidor de e-mail configurado (SMTP_URL); o texto ficou só na caixa de saída local de testes.',
+  notSentWhatsAppSandbox: 'Não enviada: WhatsApp em modo de testes (WHATSAPP_PROVIDER=sandbox); o texto ficou só na caixa de saída local de testes.',
 } as const;

@@ -1,15 +1,22 @@
 import { collectionCorrelationOf, type MessageEvent } from './events.ts';
 
 type FailedData = Extract<MessageEvent, { type: 'MessageFailed' }>['data'];
+type NotSentData = Extract<MessageEvent, { type: 'MessageNotSent' }>['data'];
 
 /** collection.message.failed is about collections: a platform user's notice that failed sends nothing. */
 export function messageFailedWebhookName(data: Record<string, unknown>): string | null {
   return collectionCorrelationOf((data as unknown as FailedData).correlation) ? 'collection.message.failed' : null;
 }
 
-/** collection.message.failed: exactly the spec's fields (it does not come from the trail). */
+/**
+ * collection.message.failed: the spec's fields (it does not come from the trail), plus ours:
+ * `status`, FAILED when a channel gave up or NOT_SENT when no channel could send it at all (the
+ * spec's "the message did not arrive" covers both; `error` then carries the reason), and
+ * `sandbox` for a NOT_SENT whose text the local sandbox outbox kept.
+ */
 export function messageFailedWebhookData(data: Record<string, unknown>): Record<string, unknown> {
-  const { correlation, to, template, channels, error } = data as unknown as FailedData;
+  const { correlation, to, template, channels } = data as unknown as FailedData;
+  const notSent = typeof data.reason === 'string' ? (data as unknown as NotSentData) : null;
   const { collectionId, recipientId } = collectionCorrelationOf(correlation)!;
   return {
     collectionId,
@@ -19,6 +26,8 @@ export function messageFailedWebhookData(data: Record<string, unknown>): Record<
     phone: to.phone ?? null,
     template,
     channels,
-    error,
+    error: notSent ? notSent.reason : (data as unknown as FailedData).error,
+    status: notSent ? 'NOT_SENT' : 'FAILED',
+    ...(notSent ? { sandbox: notSent.sandbox } : {}),
   };
 }

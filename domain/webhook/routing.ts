@@ -51,6 +51,8 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   ...FINANCIAL_WEBHOOK_ROUTES,
   ...COMMITTEE_WEBHOOK_ROUTES,
   MessageFailed: { publicName: messageFailedWebhookName, data: messageFailedWebhookData },
+  // A message no channel could send did not arrive either: the same webhook, status NOT_SENT.
+  MessageNotSent: { publicName: messageFailedWebhookName, data: messageFailedWebhookData },
   [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
 };
 

@@ -10,6 +10,7 @@ import {
 } from '../../application/proposal/commands.ts';
 import { toDomainEvents } from '../../application/command-handler.ts';
 import { lastWrite, rememberWrite } from '../../application/proposal/last-write.ts';
+import { offerUrl } from '../../application/proposal/offer-message.ts';
 import type { AppContext } from '../../application/context.ts';
 import { proposalStream, type ProposalEvent } from '../../domain/proposal/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -50,7 +51,6 @@ export async function readProposal(app: AppContext, organizationId: string, prop
 }
 
 /** Where a customer opens an offer: the public page, outside the bearer-token routes. */
-export const offerUrl = (app: AppContext, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/oferta/${token}`;
 
 export const proposalRoutes: RouteTable = {
   module: 'proposal',
@@ -180,15 +180,15 @@ export const proposalRoutes: RouteTable = {
     route({
       method: 'post',
       path: '/v1/proposals/:id/offers/:offerId/resend',
-      summary: 'A new customer link for an offer; the previous one stops opening. The raw token is returned only here.',
+      summary: "A new customer link for an offer, sent to the proposal's contact like the first; the previous one stops opening. The raw token is returned only here.",
       gate: Gates.proposalsOperate,
       params: OfferParams,
       responses: { 200: ResendSchema },
       errors: [404, 409],
       async handle({ app, principal, params }) {
-        const { linkToken, position } = await reissueOfferLink(app, principal, params.id, params.offerId);
+        const { linkToken, position, messageId } = await reissueOfferLink(app, principal, params.id, params.offerId);
         await app.readYourWrites([PROPOSAL_PROJECTION], position);
-        return { offerId: params.offerId, linkToken, url: offerUrl(app, linkToken) };
+        return { offerId: params.offerId, linkToken, url: offerUrl(app, linkToken), messageId };
       },
     }),
     ...offerPageRoutes,

@@ -164,5 +164,10 @@ export const ProposalDetailSchema = Type.Object({
   timeline: Type.Array(Type.Object({ at: DateTime, type: Type.String(), description: Type.String() }), { description: 'oldest first' }),
 });
 
-export const ResendSchema = Type.Object({ offerId: Type.String(), linkToken: Type.String({ description: 'returned once; only its hash is kept' }), url: Type.String() });
+export const ResendSchema = Type.Object({
+  offerId: Type.String(),
+  linkToken: Type.String({ description: 'returned once; only its hash is kept' }),
+  url: Type.String(),
+  messageId: Nullable(Type.String({ description: "ours: the message that sends the new link to the proposal's contact (e-mail and/or WhatsApp); null when the proposal has no contact, and the caller delivers the link" })),
+});
 export const ChooseSchema = Type.Object({ proposalId: Type.String(), offer: OfferSchema, chosen: ChosenSchema });

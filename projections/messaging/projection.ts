@@ -5,7 +5,7 @@ import type { MessagingEvent } from '../../domain/messaging/decider.ts';
 import { collectionCorrelationOf } from '../../domain/messaging/events.ts';
 
 export const MESSAGING_PROJECTION = 'messaging';
-export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
+export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageNotSent', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
 
 async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void> {
   const { messageId, at } = event.data;
@@ -45,12 +45,15 @@ async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void
     case 'MessageFailed':
       await row.update({ status: 'FAILED', error: event.data.error, updated_at: at });
       return;
+    case 'MessageNotSent':
+      await row.update({ status: 'NOT_SENT', error: event.data.reason, updated_at: at });
+      return;
     case 'MessageWithdrawn':
       await row.update({ status: 'FAILED', error: event.data.reason, updated_at: at });
   }
 }
 
-/** Each message's status: PENDING, SENT, DELIVERED or FAILED, with the channels it left on. */
+/** Each message's status: PENDING, SENT, DELIVERED, FAILED or NOT_SENT (`error` says why), with the channels it left on. */
 export const messagingProjection: Projection = {
   name: MESSAGING_PROJECTION,
   eventTypes: MESSAGING_EVENT_TYPES,

@@ -117,6 +117,7 @@ test('a recipient added to a sent collection is invited; a refused address ends 
     template: 'COLLECTION_INVITE',
     channels: ['EMAIL'],
     error: '550 5.1.1 Mailbox unavailable',
+    status: 'FAILED',
   });
   const trail = await eventually(async () => {
     const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });

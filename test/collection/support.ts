@@ -55,9 +55,10 @@ export function newCnpj(): string {
 }
 
 /**
- * A trail's actions, newest first, without the recipients' notifications: those are recorded when
- * the message has gone out, which may be before or after whatever the test did next.
+ * A trail's actions, newest first, without the outcomes of the recipients' messages: those are
+ * recorded when the message has gone out (or, with no real channel, was not sent), which may be
+ * before or after whatever the test did next.
  */
 export function trailActions(trail: ReadonlyArray<{ action: string }>): string[] {
-  return trail.map((entry) => entry.action).filter((action) => action !== 'RECIPIENT_NOTIFIED');
+  return trail.map((entry) => entry.action).filter((action) => action !== 'RECIPIENT_NOTIFIED' && action !== 'RECIPIENT_MESSAGE_FAILED');
 }

@@ -123,4 +123,22 @@ test("a user's financial statements notice: the periods as printed, the files, o
   assert.is(routeEvent('MessageFailed', { ...base, correlation: queue.correlation })!.publicName, 'collection.message.failed');
 });
 
+test('not sent: MessageNotSent with the reason, once, never after a channel sent; a NOT_SENT message is not failed again', () => {
+  const reason = MessagingMessages.notSentEmailSandbox;
+  const notSent: MessagingEvent = { type: 'MessageNotSent', data: { ...base, reason, sandbox: true } };
+  given(messagingDecider, [queued]).when({ type: 'RecordNotSent', reason, sandbox: true, at: LATER }).then([notSent]);
+  given(messagingDecider, [queued, notSent]).when({ type: 'RecordNotSent', reason, sandbox: true, at: LATER }).then([]);
+  given(messagingDecider, [queued, notSent]).when({ type: 'RecordFailed', error: 'x', at: LATER }).then([]);
+  given(messagingDecider, [queued, sentEmail]).when({ type: 'RecordNotSent', reason, sandbox: false, at: LATER }).then([]);
+  const routed = routeEvent('MessageNotSent', notSent.data as unknown as Record<string, unknown>)!;
+  assert.equal([routed.publicName, routed.data.status, routed.data.error, routed.data.sandbox], ['collection.message.failed', 'NOT_SENT', reason, true]);
+});
+
+test('OFFER_LINK: the product, the most the customer may choose, the link and the validity', () => {
+  const text = renderMessage('OFFER_LINK', 'Maria', { ...CONTENT, link: 'https://app.example/oferta/tok', offer: { productName: 'Crédito pessoal', maxAmountCents: 800_000, maxTermMonths: 24 } }).text;
+  assert.match(text, /Banco Exemplo tem uma oferta de Crédito pessoal para você: até R\$\s8\.000,00 em até 24 meses\./);
+  assert.match(text, 'Ver a oferta e escolher: https://app.example/oferta/tok');
+  assert.match(text, 'A oferta vale até 30/11/2026 às 20:59 (horário de Brasília).');
+});
+
 test.run();

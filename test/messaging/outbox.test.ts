@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { queueMessage } from '../../application/messaging/queue.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { findMessage, messagesOfCollection } from '../../projections/messaging/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -12,7 +13,7 @@ interface Ctx {
   app: TestApp;
   tenant: TestTenant;
 }
-const test = suite<Ctx>('messaging: the embedded default writes e-mails to messaging_outbox');
+const test = suite<Ctx>('messaging: without SMTP the e-mail is NOT_SENT, its text kept in the sandbox messaging_outbox');
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp();
@@ -24,7 +25,7 @@ test.after(async (ctx) => {
 
 const COLLECTION = 'c0ffee0000000000000000aa';
 
-test('without SMTP_URL the e-mail lands in messaging_outbox (to, subject, text, html) and nothing leaves; status SENT', async (ctx) => {
+test('without SMTP_URL the e-mail lands in messaging_outbox (to, subject, text, html), nothing leaves, and the message is NOT_SENT with the reason, never SENT', async (ctx) => {
   const { messageId } = await queueMessage(ctx.app.app, {
     organizationId: ctx.tenant.organizationId,
     dedupeKey: 'outbox:1',
@@ -42,9 +43,12 @@ test('without SMTP_URL the e-mail lands in messaging_outbox (to, subject, text, 
   assert.ok(row.createdAt instanceof Date);
   const stored = JSON.stringify(await ctx.app.app.db('messaging_outbox').where({ message_id: messageId }));
   for (const clear of ['davi@example.com', 'Davi Lima', 'https://app.example/c/abc', 'Prazo']) assert.not.ok(stored.includes(clear), `${clear} is sealed at rest`);
-  await eventually(async () => (await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId))?.status === 'SENT');
+  await eventually(async () => (await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId))?.status === 'NOT_SENT');
   const listed = await messagesOfCollection(ctx.app.app.db, ctx.tenant.organizationId, COLLECTION);
-  assert.equal(listed.map((m) => [m.messageId, m.template, m.status]), [[messageId, 'COLLECTION_REMINDER', 'SENT']]);
+  assert.equal(listed.map((m) => [m.messageId, m.template, m.status, m.sentChannels, m.error]), [[messageId, 'COLLECTION_REMINDER', 'NOT_SENT', [], MessagingMessages.notSentEmailSandbox]]);
+  const events = await ctx.app.app.store.readStream(messageStream(messageId));
+  assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageNotSent']);
+  assert.equal([events[1]!.data.reason, events[1]!.data.sandbox], [MessagingMessages.notSentEmailSandbox, true]);
   assert.is(await findMessage(ctx.app.app.db, 'f'.repeat(24), messageId), null, 'another organization sees nothing');
 });
 

@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { queueMessage, type QueueMessageInput } from '../../application/messaging/queue.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { findMessage } from '../../projections/messaging/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -119,25 +120,29 @@ test('a refused recipient (550) fails at once: MessageFailed keeps the server te
     template: 'COLLECTION_INVITE',
     channels: ['EMAIL'],
     error: view.error,
+    status: 'FAILED',
   });
 });
 
-test('BOTH channels: e-mail by SMTP and WhatsApp in the sandbox; a missing e-mail alone does not fail a message WhatsApp took', async (ctx) => {
+test('BOTH channels: e-mail by SMTP and WhatsApp in the sandbox: SENT on e-mail only, the sandbox WhatsApp row NOT_SENT with its copy kept', async (ctx) => {
   const { messageId } = await queueMessage(ctx.app.app, invite(ctx, 'carla@example.com', { channels: ['EMAIL', 'WHATSAPP'] }));
-  const view = await eventually(async () => {
-    const current = await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId);
-    return current?.sentChannels.length === 2 ? current : undefined;
+  const rowsOf = async (id: string) =>
+    (await ctx.app.app.db('messaging_deliveries').where({ message_id: id }).orderBy('channel')).map((r: { status: string; last_error: string | null }) => [r.status, r.last_error]);
+  await eventually(async () => {
+    const rows = await rowsOf(messageId);
+    return rows.length === 2 && rows.every(([status]) => status !== 'pending');
   });
-  assert.equal([view.status, [...view.sentChannels].sort()], ['SENT', ['EMAIL', 'WHATSAPP']]);
+  assert.equal(await rowsOf(messageId), [['sent', null], ['not_sent', MessagingMessages.notSentWhatsAppSandbox]]);
+  const view = await statusOf(ctx, messageId, 'SENT');
+  assert.equal(view.sentChannels, ['EMAIL'], 'the sandbox never counts as sent');
   const [chat] = await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId, channel: 'WHATSAPP' }));
   assert.is(chat.to, '+5511987654321');
   assert.match(chat.text, /https:\/\/app\.example\/c\/token-/);
 
   const noEmail = invite(ctx, 'x', { channels: ['EMAIL', 'WHATSAPP'] });
   const partial = await queueMessage(ctx.app.app, { ...noEmail, to: { ...noEmail.to, email: null } });
-  await statusOf(ctx, partial.messageId, 'SENT');
-  const rows = await ctx.app.app.db('messaging_deliveries').where({ message_id: partial.messageId }).orderBy('channel');
-  assert.equal(rows.map((r: { status: string; last_error: string | null }) => [r.status, r.last_error]), [['failed', 'Destinatário sem e-mail cadastrado.'], ['sent', null]]);
+  const failed = await statusOf(ctx, partial.messageId, 'FAILED');
+  assert.is(failed.error, `EMAIL: ${MessagingMessages.noEmail}; WHATSAPP: ${MessagingMessages.notSentWhatsAppSandbox}`);
 });
 
 test.run();

@@ -1,3 +1,4 @@
+import nock from 'nock';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { queueMessage } from '../../application/messaging/queue.ts';
@@ -13,12 +14,22 @@ const test = suite('messaging: WhatsApp Cloud API status callback (signed over t
 let app: TestApp;
 let tenant: TestTenant;
 
+const GRAPH = 'https://graph.example.test/v21.0';
+
 test.before(async () => {
-  app = await startTestApp({ WHATSAPP_APP_SECRET: SECRET, WHATSAPP_VERIFY_TOKEN: 'verifica-isto' });
+  // Meta's send endpoint (nock): a message is SENT only when a real channel took it.
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+  nock(GRAPH).persist().post('/1234567890/messages').reply(200, { messaging_product: 'whatsapp', contacts: [{ input: '5511987654321', wa_id: '5511987654321' }], messages: [{ id: 'wamid.HBgN' }] });
+  app = await startTestApp({
+    WHATSAPP_PROVIDER: 'cloud-api', WHATSAPP_API_URL: GRAPH, WHATSAPP_PHONE_NUMBER_ID: '1234567890', WHATSAPP_TOKEN: 'token-abc', WHATSAPP_APP_SECRET: SECRET, WHATSAPP_VERIFY_TOKEN: 'verifica-isto',
+  });
   tenant = await provisionTenant(app);
 });
 test.after(async () => {
   await app?.stop();
+  nock.cleanAll();
+  nock.enableNetConnect();
 });
 
 const statusOf = async (messageId: string) => (await app.app.db('messaging_messages').where({ id: messageId }).first('status'))?.status;
@@ -45,7 +56,7 @@ async function sentWhatsApp(key: string): Promise<string> {
     correlation: { collectionId: 'a'.repeat(24), recipientId: 'b'.repeat(24) },
     content: { link: 'https://app.example/c/abc', subjectName: 'Padaria', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: [], expiresAt: null },
   });
-  await eventually(async () => (await statusOf(messageId)) === 'SENT', 20_000, 'the sandbox sent it');
+  await eventually(async () => (await statusOf(messageId)) === 'SENT', 20_000, 'the Cloud API took it');
   return messageId;
 }
 

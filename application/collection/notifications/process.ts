@@ -23,6 +23,7 @@ export const NOTIFICATION_EVENT_TYPES = [
   'CollectionExpired',
   'MessageSent',
   'MessageFailed',
+  'MessageNotSent',
 ] as const;
 
 type Envelope = { organizationId: string; collectionId: string; recipientId: string | null };
@@ -67,7 +68,7 @@ export class NotificationProcess {
   ) {}
 
   async handle(event: Pick<RecordedEvent, 'type' | 'data' | 'position'>): Promise<void> {
-    if (event.type === 'MessageSent' || event.type === 'MessageFailed') return this.outcome(event as unknown as MessageEvent);
+    if (event.type === 'MessageSent' || event.type === 'MessageFailed' || event.type === 'MessageNotSent') return this.outcome(event as unknown as MessageEvent);
     const { organizationId, collectionId, recipientId } = event.data as unknown as Envelope;
     const state = await loadCollection(this.app, collectionId);
     const invite = (recipients: readonly RecipientState[]) => notify(this.app, state, recipients, 'COLLECTION_INVITE', (r) => String(r.linkVersion));
@@ -109,7 +110,9 @@ export class NotificationProcess {
     const target = { organizationId, collectionId: correlation.collectionId, recipientId: correlation.recipientId, messageId };
     try {
       if (event.type === 'MessageSent') await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER' });
-      else if (event.type === 'MessageFailed') await recordMessageFailed(this.app, { ...target, error: event.data.error });
+      else if (event.type === 'MessageFailed') await recordMessageFailed(this.app, { ...target, error: event.data.error, notSent: false });
+      // Nothing left the machine: the recipient did not get it, exactly as when a channel failed.
+      else if (event.type === 'MessageNotSent') await recordMessageFailed(this.app, { ...target, error: event.data.reason, notSent: true });
     } catch (error) {
       // A message about a collection that no longer takes it (erased, unknown) is not retried.
       if (!(error instanceof DomainError)) throw error;

@@ -1,4 +1,5 @@
 import type { MessageChannel } from '../../../domain/messaging/events.ts';
+import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { ConfigurationError } from '../../../config/index.ts';
 import type { AppContext } from '../../context.ts';
 import { SmtpEmailChannel, emailAddressOf } from './email.ts';
@@ -12,8 +13,8 @@ export type Channels = Record<MessageChannel, MessageChannelPort>;
 export function channelsFor(app: Pick<AppContext, 'config' | 'db' | 'log'>): Channels {
   const { config } = app;
   const log = app.log.child({ module: 'messaging' });
-  const email = config.SMTP_URL ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY) : new OutboxChannel('EMAIL', app, log, emailAddressOf);
-  if (config.WHATSAPP_PROVIDER === 'sandbox') return { EMAIL: email, WHATSAPP: new OutboxChannel('WHATSAPP', app, log, phoneOf) };
+  const email = config.SMTP_URL ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY) : new OutboxChannel('EMAIL', app, log, emailAddressOf, MessagingMessages.notSentEmailSandbox);
+  if (config.WHATSAPP_PROVIDER === 'sandbox') return { EMAIL: email, WHATSAPP: new OutboxChannel('WHATSAPP', app, log, phoneOf, MessagingMessages.notSentWhatsAppSandbox) };
   if (!config.WHATSAPP_PHONE_NUMBER_ID || !config.WHATSAPP_TOKEN) {
     throw new ConfigurationError('WHATSAPP_PROVIDER=cloud-api needs WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TOKEN; fix: set both, or WHATSAPP_PROVIDER=sandbox');
   }

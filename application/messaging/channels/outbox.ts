@@ -4,7 +4,7 @@ import { keyringFor } from '../../../config/index.ts';
 import type { MessageChannel } from '../../../domain/messaging/events.ts';
 import { openFields, sealFields, subjectKeysFor } from '../../../platform/personal-data/index.ts';
 import type { AppContext } from '../../context.ts';
-import type { MessageChannelPort, OutgoingMessage } from './port.ts';
+import type { ChannelOutcome, MessageChannelPort, OutgoingMessage } from './port.ts';
 
 /** The columns of a spooled message that hold what it says and to whom: sealed at rest. */
 const SEALED_COLUMNS = ['to', 'subject', 'text', 'html'] as const;
@@ -20,8 +20,9 @@ export interface OutboxMessage {
 }
 
 /**
- * The offline channel: the message is written to `messaging_outbox` instead of leaving the
- * machine. It is the e-mail channel when SMTP_URL is unset and the WhatsApp sandbox. Writing
+ * The sandbox channel: the message is written to `messaging_outbox` instead of leaving the
+ * machine, and reported NOT_SENT with `reason` (never SENT: nobody received it), the copy kept for
+ * developers to read. It stands for e-mail when SMTP_URL is unset and for the WhatsApp sandbox. Writing
  * twice (a retried dispatch) keeps the first row. The texts carry the recipient's link (which
  * opens their page) and signature codes: the row holds them sealed with the addressee's key
  * (docs/personal-data.md), so a copy of the table opens nothing and erasing the addressee erases
@@ -34,9 +35,11 @@ export class OutboxChannel implements MessageChannelPort {
     private readonly log: Logger,
     /** The address this channel would use, or the refusal when the person has none. */
     private readonly addressOf: (message: OutgoingMessage) => string,
+    /** Why nothing was sent (MessagingMessages.notSent*). */
+    private readonly reason: string,
   ) {}
 
-  async send(message: OutgoingMessage): Promise<{ providerMessageId: string | null }> {
+  async send(message: OutgoingMessage): Promise<ChannelOutcome> {
     const to = this.addressOf(message);
     const { subject, text, html } = message.rendered;
     const { config, db } = this.app;
@@ -45,8 +48,8 @@ export class OutboxChannel implements MessageChannelPort {
       .insert({ message_id: message.messageId, channel: this.channel, ...sealed })
       .onConflict(['message_id', 'channel'])
       .ignore();
-    this.log.info({ messageId: message.messageId, channel: this.channel }, 'message written to the messaging outbox (not sent)');
-    return { providerMessageId: null };
+    this.log.info({ messageId: message.messageId, channel: this.channel }, 'message written to the sandbox messaging outbox (not sent)');
+    return { notSent: this.reason, sandbox: true };
   }
 
   async close(): Promise<void> {}

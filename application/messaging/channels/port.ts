@@ -25,10 +25,17 @@ export class ChannelError extends Error {
   }
 }
 
+/**
+ * What a channel did with a message: took it (with the provider's id when it gives one), or could
+ * not send it at all because nothing real is configured behind it (`notSent`, the reason; `sandbox`
+ * when the local sandbox outbox kept the text). Not sending is final and honest: the message reads
+ * NOT_SENT, never SENT.
+ */
+export type ChannelOutcome = { providerMessageId: string | null } | { notSent: string; sandbox: boolean };
+
 /** One way of reaching a person. Adapters throw ChannelError; anything else counts as passing. */
 export interface MessageChannelPort {
   readonly channel: MessageChannel;
-  /** Resolves once the channel took the message; the provider's id of it when it gives one. */
-  send(message: OutgoingMessage): Promise<{ providerMessageId: string | null }>;
+  send(message: OutgoingMessage): Promise<ChannelOutcome>;
   close(): Promise<void>;
 }

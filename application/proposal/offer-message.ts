@@ -1,0 +1,56 @@
+import type { IndicativeTerms } from '../../domain/proposal/events.ts';
+import type { ProposalState } from '../../domain/proposal/state.ts';
+import type { MessageChannel } from '../../domain/messaging/events.ts';
+import { organizationName } from '../../projections/messaging/queries.ts';
+import type { AppContext } from '../context.ts';
+import { queueMessage } from '../messaging/queue.ts';
+
+/** The customer's offer page for a link token (served by http/proposal/offer-page.ts). */
+export const offerUrl = (app: Pick<AppContext, 'config'>, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/oferta/${token}`;
+
+/**
+ * The proposal's channels: e-mail when its contact has an address, WhatsApp when it has a phone,
+ * both when it has both (as a collection's BOTH). No contact: none, and the integrator delivers
+ * the link the route returned (as a collection whose channel is NONE).
+ */
+export function offerChannels(state: ProposalState): MessageChannel[] {
+  const contact = state.created?.contact;
+  return [...(contact?.email ? (['EMAIL'] as const) : []), ...(contact?.phone ? (['WHATSAPP'] as const) : [])];
+}
+
+/**
+ * Send an indicative offer's link to the proposal's contact through the messaging module (its
+ * events, retries and outcome like any message). One message per link: the key names the link's
+ * hash, so a resend (a new link) is a new message and a repeated call for the same link queues
+ * nothing. Returns the message id, or null when the proposal has no channel.
+ */
+export async function sendOfferLink(
+  app: Pick<AppContext, 'store' | 'clock' | 'db' | 'config'>,
+  state: ProposalState,
+  offerId: string,
+  link: { token: string; hash: string },
+): Promise<string | null> {
+  const created = state.created;
+  const offer = state.offers.find((o) => o.offerId === offerId);
+  const channels = offerChannels(state);
+  if (!created || !offer || channels.length === 0) return null;
+  const terms = offer.terms as IndicativeTerms;
+  const { messageId } = await queueMessage(app, {
+    organizationId: created.organizationId,
+    dedupeKey: `offer:${created.proposalId}:${offerId}:${link.hash}`,
+    template: 'OFFER_LINK',
+    channels,
+    to: { name: created.contact?.name ?? created.name, email: created.contact?.email ?? null, phone: created.contact?.phone ?? null },
+    correlation: { proposalId: created.proposalId, offerId },
+    content: {
+      link: offerUrl(app, link.token),
+      subjectName: created.name,
+      organizationName: (await organizationName(app.db, created.organizationId)) ?? '',
+      operatorMessage: null,
+      pendingItems: [],
+      expiresAt: terms.validUntil,
+      offer: { productName: created.productName, maxAmountCents: terms.maxAmountCents, maxTermMonths: terms.maxTermMonths },
+    },
+  });
+  return messageId;
+}

@@ -1,0 +1,83 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { recordDecision, sendIndicativeOffer, startAnalysis } from '../../application/proposal/commands.ts';
+import { messageStream } from '../../domain/messaging/events.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { seedProduct } from '../support/catalog.ts';
+import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
+import { eventually } from '../support/webhook.ts';
+
+interface Ctx {
+  smtp: SmtpReceiver;
+  app: TestApp;
+  tenant: TestTenant;
+}
+const test = suite<Ctx>('offers are sent: the indicative offer link and each resend go to the proposal contact through messaging');
+const EXECUTION = 'e0000000000000000000000b';
+const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
+
+test.before(async (ctx) => {
+  ctx.smtp = await startSmtpReceiver();
+  ctx.app = await startTestApp({ SMTP_URL: ctx.smtp.url, SMTP_FROM: 'Banco Exemplo <nao-responda@banco.example>' });
+  ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
+  await seedProduct(ctx.app, ctx.tenant.organizationId);
+});
+test.after(async (ctx) => {
+  await ctx.app?.stop();
+  await ctx.smtp?.close();
+});
+
+async function offered(ctx: Ctx, contact: Record<string, string> | undefined) {
+  const created = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document: '12345678909', name: 'Maria Silva', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12, ...(contact ? { contact } : {}) } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const step = { organizationId: ctx.tenant.organizationId, proposalId: created.body.id as string, executionId: EXECUTION };
+  await startAnalysis(ctx.app.app, { ...step, kind: 'OPERATION', targetId: '0123456789abcdef01234567' });
+  await recordDecision(ctx.app.app, { ...step, decision: 'APPROVED', step: 'policy' });
+  return { proposalId: step.proposalId, ...(await sendIndicativeOffer(ctx.app.app, { ...step, offer })) };
+}
+
+const mailWith = (ctx: Ctx, url: string) => eventually(async () => ctx.smtp.mails.find((m) => m.text?.includes(url)), 15_000, `a mail with ${url}`);
+const page = (ctx: Ctx, url: string) => fetch(url.replace(ctx.app.app.config.PUBLIC_BASE_URL, ctx.app.url), { headers: { accept: 'text/html' } });
+
+test('issuing an offer mails its link to the contact; resend mails a new link and the old one stops opening', async (ctx) => {
+  const { proposalId, offerId, linkToken } = await offered(ctx, { name: 'Maria', email: 'maria@example.com' });
+  const first = `${ctx.app.app.config.PUBLIC_BASE_URL}/oferta/${linkToken}`;
+  const mail = await mailWith(ctx, first);
+  assert.ok(JSON.stringify(mail.to).includes('maria@example.com'));
+  assert.is(mail.subject, 'Banco Exemplo: sua oferta de crédito (Crédito pessoal)');
+  assert.match(mail.text ?? '', /até R\$\s8\.000,00 em até 24 meses/);
+  assert.is((await page(ctx, first)).status, 200, 'the mailed link opens the offer page');
+
+  const resent = await ctx.app.call('POST', `/v1/proposals/${proposalId}/offers/${offerId}/resend`, { token: ctx.tenant.token });
+  assert.is(resent.status, 200, JSON.stringify(resent.body));
+  assert.match(resent.body.messageId, /^[0-9a-f]{24}$/);
+  const again = await mailWith(ctx, resent.body.url);
+  assert.ok(JSON.stringify(again.to).includes('maria@example.com'));
+  assert.is((await page(ctx, resent.body.url)).status, 200);
+  assert.is((await page(ctx, first)).status, 404, 'the previous link stops opening');
+
+  // The same message events as any other: queued, then sent on e-mail; the read model says SENT.
+  const events = await eventually(async () => {
+    const stream = await ctx.app.app.store.readStream(messageStream(resent.body.messageId));
+    return stream.some((e) => e.type === 'MessageSent') ? stream : undefined;
+  }, 15_000, 'MessageSent');
+  assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageSent']);
+  assert.equal(events[0]!.data.correlation, { proposalId, offerId });
+  assert.is(events[0]!.data.template, 'OFFER_LINK');
+  const row = await eventually(async () => {
+    const current = await ctx.app.app.db('messaging_messages').where({ id: resent.body.messageId }).first();
+    return current?.status === 'SENT' ? current : undefined;
+  }, 15_000, 'SENT in the read model');
+  assert.equal(row.sent_channels, ['EMAIL']);
+});
+
+test('a proposal without a contact sends nothing: resend answers messageId null and the caller delivers the link', async (ctx) => {
+  const { proposalId, offerId } = await offered(ctx, undefined);
+  const resent = await ctx.app.call('POST', `/v1/proposals/${proposalId}/offers/${offerId}/resend`, { token: ctx.tenant.token });
+  assert.is(resent.status, 200, JSON.stringify(resent.body));
+  assert.is(resent.body.messageId, null);
+  assert.is((await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).whereRaw(`id = ?`, [resent.body.messageId ?? '']).first()), undefined);
+});
+
+test.run();
