@@ -288,6 +288,8 @@ export const ConfigSchema = Type.Object({
   RECIPIENT_FILES_PER_ITEM_PER_DAY: Type.Integer({ minimum: 1, default: 10 }),
   /** Upload bytes one recipient link may send in 24 hours, refused files included (429 beyond, before the body is read). */
   RECIPIENT_UPLOAD_BYTES_PER_DAY: Type.Integer({ minimum: 1, maximum: 2147483647, default: 209715200 }),
+  /** Identity checks (a document photo and a selfie, each a paid call to the provider) one recipient may start on one item in 24 hours (429 beyond, before the body is read). */
+  RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY: Type.Integer({ minimum: 1, default: 5 }),
 
   // Registry KYC expiry (docs/registry.md)
   /** When the scheduler role recomputes the KYC status of registries whose documents' validity ended (node-cron, seconds field optional). */

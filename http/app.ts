@@ -39,27 +39,35 @@ function pathsOf(tables: readonly RouteTable[], which: (spec: RouteSpec) => bool
   return new RegExp(paths.join('|') || '(?!)');
 }
 
-/** Routes that read their own body (`streamedBody`: uploads streamed to storage): no parser touches it. */
-function streamedBodyMatcher(tables: readonly RouteTable[]): (ctx: Context) => boolean {
-  const byMethod = new Map([...BODY_METHODS].map((method) => [method, pathsOf(tables, (spec) => spec.streamedBody === true && spec.method === method.toLowerCase())]));
+/** Routes `which` picks, by method and path. */
+function routesMatcher(tables: readonly RouteTable[], which: (spec: RouteSpec) => boolean): (ctx: Context) => boolean {
+  const byMethod = new Map([...BODY_METHODS].map((method) => [method, pathsOf(tables, (spec) => which(spec) && spec.method === method.toLowerCase())]));
   return (ctx) => byMethod.get(ctx.method)?.test(ctx.path) ?? false;
 }
 
 /**
- * The parser of each route that declares its own `bodyLimit`: the same parsing under the smaller
- * bound, which raw-body checks against Content-Length before reading a byte (and counts while
- * reading a chunked body), so an anonymous 1 MB form never reaches the route's checks.
+ * The body parser of a request, by its route: JSON (and a page's urlencoded form), under the
+ * route's own `bodyLimit` when it declares one, which raw-body checks against Content-Length
+ * before reading a byte (and counts while reading a chunked body), so an anonymous 1 MB form never
+ * reaches the route's checks; keeping the exact text for callbacks signed over their bytes.
  */
-function boundedBodyParsers(tables: readonly RouteTable[], options: Partial<KoaBodyMiddlewareOptions>): (ctx: Context) => Middleware | undefined {
-  const parsers = tables
-    .flatMap((table) => table.routes)
-    .filter((spec) => spec.bodyLimit !== undefined)
-    .map((spec) => ({
-      method: spec.method.toUpperCase(),
-      path: pathsOf(tables, (other) => other === spec),
-      parse: koaBody({ ...options, jsonLimit: spec.bodyLimit, formLimit: spec.bodyLimit, textLimit: spec.bodyLimit }),
-    }));
-  return (ctx) => parsers.find((parser) => parser.method === ctx.method && parser.path.test(ctx.path))?.parse;
+function bodyParsers(options: Partial<KoaBodyMiddlewareOptions>): (path: string, spec?: RouteSpec) => Middleware {
+  const parseBody = koaBody(options);
+  const parseBodyKeepingText = koaBody({ ...options, includeUnparsed: true });
+  const bounded = new Map<RouteSpec, Middleware>();
+  return (path, spec) => {
+    const keepsText = spec?.keepUnparsedBody === true || path.startsWith(PROVIDER_CALLBACKS);
+    if (spec?.bodyLimit === undefined) return keepsText ? parseBodyKeepingText : parseBody;
+    let parser = bounded.get(spec);
+    if (!parser) bounded.set(spec, (parser = koaBody({ ...options, includeUnparsed: keepsText, jsonLimit: spec.bodyLimit, formLimit: spec.bodyLimit, textLimit: spec.bodyLimit })));
+    return parser;
+  };
+}
+
+/** The route a request is for, by method and path, for the middleware that runs before the router. */
+function routeFinder(tables: readonly RouteTable[]): (ctx: Context) => RouteSpec | undefined {
+  const specs = tables.flatMap((table) => table.routes).map((spec) => ({ spec, method: spec.method.toUpperCase(), path: pathsOf(tables, (other) => other === spec) }));
+  return (ctx) => specs.find((s) => s.method === ctx.method && s.path.test(ctx.path))?.spec;
 }
 
 const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
@@ -171,7 +179,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   koa.use(errorMiddleware);
   koa.use(publicRouteGuard(app));
   for (const handler of mounted) koa.use(handler);
-  const isStreamed = streamedBodyMatcher(tables);
+  const isStreamed = routesMatcher(tables, (spec) => spec.streamedBody === true);
   koa.use(jsonBodiesOnly(pageFormMatcher(tables), isStreamed));
   const bodyOptions: Partial<KoaBodyMiddlewareOptions> = {
     jsonLimit: app.config.BODY_LIMIT,
@@ -196,16 +204,14 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
       throw refusal;
     },
   };
-  const parseBody = koaBody(bodyOptions);
-  // Provider callbacks are signed over their exact bytes: those routes also get the raw text (RouteInput.unparsedBody).
-  const parseBodyKeepingText = koaBody({ ...bodyOptions, includeUnparsed: true });
-  const keepsText = pathsOf(tables, (spec) => spec.keepUnparsedBody === true);
-  const parseBounded = boundedBodyParsers(tables, bodyOptions);
+  const parserOf = bodyParsers(bodyOptions);
+  const specOf = routeFinder(tables);
   koa.use((ctx, next) => {
     if (isStreamed(ctx)) return next();
-    const bounded = parseBounded(ctx);
-    if (bounded) return bounded(ctx, next);
-    return ctx.path.startsWith(PROVIDER_CALLBACKS) || keepsText.test(ctx.path) ? parseBodyKeepingText(ctx, next) : parseBody(ctx, next);
+    const spec = specOf(ctx);
+    // A route that checks who asks first (`before`) reads its body only once let through (mountRoutes).
+    if (spec?.before) return next();
+    return parserOf(ctx.path, spec)(ctx, next);
   });
 
   router.get('/health', (ctx) => {
@@ -221,7 +227,7 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountRoutes(router, app, tables);
+  mountRoutes(router, app, tables, (ctx, spec) => parserOf(ctx.path, spec)(ctx, async () => {}));
   koa.use(router.routes());
   koa.use(router.allowedMethods());
   return koa;

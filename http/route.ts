@@ -98,12 +98,18 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
   /**
    * Runs after authentication, gate and params, before the body is read or validated: a lookup
    * the contract answers first (the report of a financial upload: 404 before any 400). A reply it
-   * returns is the answer (a public upload refused by its link or item): the body is never read
-   * and the connection closes after it.
+   * returns is the answer (a public upload or page form refused by its link or item): the body is
+   * never read, not even parsed up to `bodyLimit`, and the connection closes after it.
    */
   before?(input: { params: Static<P>; principal: Principal; app: AppContext; ctx: Context }): Promise<void | Reply>;
   handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
 }
+
+/**
+ * The `bodyLimit` of a page's small form anyone holding a link may post (a consent's box, an
+ * offer's choice, a signature step, the public form's four fields): a few hundred bytes.
+ */
+export const PAGE_FORM_BODY_LIMIT = '16kb';
 
 export interface RouteTable {
   /** The module name shared by http/, application/, domain/, projections/. */
@@ -172,7 +178,10 @@ function send(ctx: Context, reply: Reply): void {
   ctx.body = reply.stream ?? reply.raw ?? reply.body ?? null;
 }
 
-export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[]): void {
+/** Parses a request's JSON or urlencoded body as its route declares (http/app.ts); the result is ctx.request.body. */
+export type BodyReader = (ctx: Context, spec: RouteSpec) => Promise<void>;
+
+export function mountRoutes(router: Router, app: AppContext, tables: readonly RouteTable[], readBody: BodyReader): void {
   for (const table of tables) {
     for (const spec of table.routes) {
       router[spec.method](spec.path, async (ctx) => {
@@ -200,6 +209,8 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
           ctx.set('Connection', 'close');
           return send(ctx, early);
         }
+        // Left unread until `before` let the request through (http/app.ts).
+        if (spec.before && !spec.streamedBody) await readBody(ctx, spec);
         if (!spec.upload && !spec.streamedBody && ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
         const upload = spec.upload && !spec.streamedBody ? await readUpload(ctx, spec.upload) : undefined;
         const received = spec.rawBody ? ctx.request.body : withoutCallerFields(upload ? upload.fields : ctx.request.body);

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { brasiliaDay } from '../../domain/public-form/form.ts';
+import type { Keyring } from '../../config/index.ts';
+import { subjectId } from '../../platform/personal-data/index.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -31,12 +32,15 @@ export type Reservation = { ok: true; release(): Promise<void> } | { ok: false; 
 /**
  * The abuse limits of one organization's public forms: at most `perAddressPerHour` submissions
  * from one client address in a clock hour, and at most `dailyCeiling` collections in a Brasília
- * day, after which the forms are off until midnight there. The address is kept as a hash.
+ * day, after which the forms are off until midnight there. The address is kept as an HMAC with
+ * the pepper (the key behind subject ids): a plain hash of an IPv4 address is reversed by trying
+ * the four billion of them, so a leaked table would say who used the form.
  */
 export class PublicFormCounters {
   constructor(
     private readonly db: Knex,
     private readonly limits: PublicFormLimits,
+    private readonly pepper: Keyring,
   ) {}
 
   async switchedOffToday(organizationId: string, now: Date): Promise<boolean> {
@@ -47,7 +51,7 @@ export class PublicFormCounters {
   /** One submission's units, taken before the collection is created and given back if it is not. */
   async reserve(organizationId: string, address: string, now: Date): Promise<Reservation> {
     const windowStart = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
-    const addressKey = { organization_id: organizationId, address_hash: createHash('sha256').update(`${organizationId}:${address}`).digest('hex'), window_start: windowStart };
+    const addressKey = { organization_id: organizationId, address_hash: subjectId(this.pepper, `public-form-address:${organizationId}:${address}`), window_start: windowStart };
     // Past windows count for nothing: dropped as the organization's forms are used.
     await this.db('public_form_addresses').where({ organization_id: organizationId }).andWhere('window_start', '<', windowStart).delete();
     if (!(await take(this.db, 'public_form_addresses', addressKey, this.limits.perAddressPerHour))) return { ok: false, reason: 'ADDRESS' };

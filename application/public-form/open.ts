@@ -6,6 +6,7 @@ import type { Module } from '../../domain/identity/access.ts';
 import { findOwnTemplateById } from '../../projections/collection-template/queries.ts';
 import { SYSTEM_ACTOR } from '../collection/actor.ts';
 import { createCollection, type App, type RecipientLinkOut } from '../collection/commands.ts';
+import { keyringFor } from '../../config/index.ts';
 import { PublicFormCounters } from './limits.ts';
 
 /** The modules that make collections available to an organization (http/gates.ts, Gates.collections). */
@@ -14,7 +15,7 @@ const COLLECTION_MODULES: readonly Module[] = ['onboarding', 'formalization', 'r
 export type PublicTemplate = CollectionTemplate & { organizationId: string; organizationName: string };
 
 export const countersOf = (app: Pick<App, 'db' | 'config'>) =>
-  new PublicFormCounters(app.db, { perAddressPerHour: app.config.PUBLIC_FORM_PER_ADDRESS_PER_HOUR, dailyCeiling: app.config.PUBLIC_FORM_DAILY_CEILING });
+  new PublicFormCounters(app.db, { perAddressPerHour: app.config.PUBLIC_FORM_PER_ADDRESS_PER_HOUR, dailyCeiling: app.config.PUBLIC_FORM_DAILY_CEILING }, keyringFor(app.config, 'pepper'));
 
 /**
  * The template behind a public link while the link may be used: an own template with the public

@@ -10,6 +10,7 @@ export const CollectionMessages = {
   itemNotAFile: 'Este item não é respondido com um arquivo.',
   filesPerItemPerDay: 'Este item já recebeu o máximo de arquivos por dia. Tente novamente mais tarde.',
   uploadBytesPerDay: 'Este link já enviou o máximo de dados por dia. Tente novamente mais tarde.',
+  identityChecksPerDay: 'Este item já recebeu o máximo de verificações de identidade por dia. Tente novamente mais tarde.',
   noItems: 'A solicitação precisa de ao menos um item.',
   noRecipients: 'A solicitação precisa de ao menos um destinatário.',
   unknownItemKey: 'O destinatário responde a um item que não existe na solicitação.',

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import Type from 'typebox';
 import { recipientActor } from '../../application/collection/actor.ts';
 import { recordRecipientOpened, refusalBefore, submitItemDocument, type Without } from '../../application/collection/commands.ts';
-import { checkFilesPerItem, countUploadBytes } from '../../application/collection/upload-limits.ts';
+import { checkFilesPerItem, countUploadBytes, type PerDayCap } from '../../application/collection/upload-limits.ts';
 import type { AppContext } from '../../application/context.ts';
 import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
 import type { CollectionCommand } from '../../domain/collection/commands.ts';
@@ -40,7 +40,7 @@ const ADMIT_STATUS: Partial<Record<DomainError['kind'], number>> = { ...STATUS_O
 /**
  * What a recipient's upload route asks before a byte of its body is read: the link, the item
  * being this recipient's, the command the file is for being one the collection would take now
- * (`command`, run dry: kind and status), the item's files of the day (`filesPerDay`) and the
+ * (`command`, run dry: kind and status), what the item took today (`perDay`: files, checks) and the
  * link's bytes of the day. The refusal is the answer (a page for a browser, with Retry-After on a
  * 429); nothing is received, stored or recorded. The route's own command decides again when it runs.
  */
@@ -50,7 +50,7 @@ export async function admitUpload(
   token: string,
   itemId: string,
   command: (recipientId: string) => Without<CollectionCommand>,
-  options: { maxBytes: number; filesPerDay: boolean },
+  options: { maxBytes: number; perDay: PerDayCap },
 ): Promise<Reply | undefined> {
   const refuse = refusalFor(ctx);
   const link = await openLinkItem(app, token, itemId, refuse);
@@ -58,7 +58,7 @@ export async function admitUpload(
   const { state, recipient } = link;
   try {
     refusalBefore(app, state, recipientActor(recipient.recipientId), command(recipient.recipientId));
-    if (options.filesPerDay) checkFilesPerItem(app.config, state, recipient.recipientId, itemId, app.clock.now());
+    options.perDay(app.config, state, recipient.recipientId, itemId, app.clock.now());
     // What the request says it carries; without a length (chunked), the most the route takes.
     await countUploadBytes(app, state.collectionId!, recipient.recipientId, Number(ctx.get('content-length')) || options.maxBytes);
     return undefined;
@@ -140,7 +140,7 @@ export const recipientPageRoutes: RouteSpec[] = [
     errors: [404, 409, 429],
     async before({ app, ctx, params }) {
       const command = (recipientId: string) => ({ type: 'SubmitItemDocument', itemId: params.itemId, recipientId, registryDocumentId: NOT_YET }) as const;
-      return admitUpload(app, ctx, params.token, params.itemId, command, { maxBytes: REGISTRY_DOCUMENT_MAX_BYTES, filesPerDay: true });
+      return admitUpload(app, ctx, params.token, params.itemId, command, { maxBytes: REGISTRY_DOCUMENT_MAX_BYTES, perDay: checkFilesPerItem });
     },
     async handle({ app, ctx, params, file }) {
       return upload(app, ctx, params.token, params.itemId, file!);

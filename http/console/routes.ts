@@ -8,7 +8,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
 import { grantsOfAccount } from '../../platform/oauth-store.ts';
 import { refusalOf } from '../errors.ts';
-import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
+import { ObjectIdSchema, PAGE_FORM_BODY_LIMIT, route, type RouteTable } from '../route.ts';
 import { htmlReply, publicPage, seeOther } from './html.ts';
 import { apiPage, homePage, loginForm, newCredentialPage, passwordForm, totpDisableForm, totpEnrolForm } from './pages.ts';
 import { consoleAssetRoute } from './assets.ts';
@@ -85,6 +85,8 @@ export const consoleRoutes: RouteTable = {
       auth: false,
       rawBody: true,
       pageForm: true,
+      // Anyone may post here: an e-mail, a password, a code and the form's token are a few hundred bytes.
+      bodyLimit: PAGE_FORM_BODY_LIMIT,
       files: CONSOLE_HTML,
       body: ConsoleForm,
       responses: { 303: Type.Null({ description: 'to the home page, with the session cookie' }) },

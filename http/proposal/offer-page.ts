@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
 import Type from 'typebox';
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
-import { route, type Reply, type RouteSpec } from '../route.ts';
+import { PAGE_FORM_BODY_LIMIT, route, type Reply, type RouteSpec } from '../route.ts';
 import { chosenPage, messagePage, offerPage } from './offer-html.ts';
 
 const html = (status: number, text: string): Reply => ({ status, raw: Buffer.from(text), headers: { 'content-type': 'text/html; charset=utf-8' } });
@@ -50,11 +50,18 @@ function centsOf(text: unknown): number | null {
   return Math.round(Number(normalized) * 100);
 }
 
-async function choose(app: AppContext, token: string, form: Record<string, unknown>, refuse: Refuse): Promise<Reply> {
+/** The offer of the link while it may take a choice, or the refusal. */
+async function openChoice(app: AppContext, token: string, refuse: Refuse): Promise<OpenedLink | Reply> {
   const link = await openOfferLink(app, token);
   if (!link) return refuse(404, 'Link indisponível', ProposalMessages.offerLinkGone);
-  const closed = closedReason(link, app.clock.now().toISOString(), refuse);
-  if (closed) return closed;
+  return closedReason(link, app.clock.now().toISOString(), refuse) ?? link;
+}
+
+const isRefusal = (value: OpenedLink | Reply): value is Reply => 'status' in value;
+
+async function choose(app: AppContext, token: string, form: Record<string, unknown>, refuse: Refuse): Promise<Reply> {
+  const link = await openChoice(app, token, refuse);
+  if (isRefusal(link)) return link;
   const amountCents = centsOf(form.amount);
   const termMonths = Number(form.termMonths);
   if (amountCents === null || !Number.isInteger(termMonths)) return refuse(400, '', ProposalMessages.invalidChoiceForm, await offerHtml(app, token, link, ProposalMessages.invalidChoiceForm));
@@ -112,9 +119,16 @@ export const offerPageRoutes: RouteSpec[] = [
     auth: false,
     rawBody: true,
     pageForm: true,
+    // An amount and a term: a few bytes.
+    bodyLimit: PAGE_FORM_BODY_LIMIT,
     files: ['text/html'],
     params: TokenParams,
     errors: [404, 409],
+    // A gone, chosen or ended offer is refused before a byte of the body is read.
+    async before({ app, ctx, params }) {
+      const link = await openChoice(app, params.token, refusalFor(ctx));
+      return isRefusal(link) ? link : undefined;
+    },
     async handle({ app, ctx, params, body }) {
       const form = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
       return choose(app, params.token, form, refusalFor(ctx));

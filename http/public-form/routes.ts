@@ -7,12 +7,10 @@ import { COLLECTION_PROJECTION } from '../../projections/collection/projection.t
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { AppContext } from '../../application/context.ts';
 import { STATUS_OF, html, refusalFor, type Refuse } from '../collection/recipient-link.ts';
-import { ObjectIdSchema, route, type Reply, type RouteTable } from '../route.ts';
+import { ObjectIdSchema, PAGE_FORM_BODY_LIMIT, route, type Reply, type RouteTable } from '../route.ts';
 import { publicFormPage } from './page.ts';
 
 const Params = Type.Object({ templateId: ObjectIdSchema() });
-
-export const PUBLIC_FORM_BODY_LIMIT = '16kb';
 
 /** The template while its link may be used, or the refusal: 404 when off or absent, 503 for the rest of a day at the ceiling. */
 async function openForm(app: AppContext, templateId: string, refuse: Refuse) {
@@ -84,11 +82,16 @@ export const publicFormRoutes: RouteTable = {
       rawBody: true,
       pageForm: true,
       // Four short fields: a few hundred bytes. Anyone may post here, so nothing larger is read.
-      bodyLimit: PUBLIC_FORM_BODY_LIMIT,
+      bodyLimit: PAGE_FORM_BODY_LIMIT,
       files: ['text/html'],
       params: Params,
       responses: { 303: Type.Null({ description: "to the new recipient's page (Location)" }) },
       errors: [404, 409, 429, 503],
+      // A template that takes no submission is refused before a byte of the body is read.
+      async before({ app, ctx, params }) {
+        const template = await openForm(app, params.templateId, refusalFor(ctx));
+        return isPage(template) ? template : undefined;
+      },
       async handle({ app, ctx, params, body }) {
         return submit(app, ctx, params.templateId, body);
       },

@@ -7,16 +7,18 @@ import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { newCnpj } from './support.ts';
 import { companyForm } from './forms/fixtures.ts';
 import { pdfWith } from '../registry/support.ts';
+import { rejectedImages } from './identity/images.ts';
 
 const FILES_PER_DAY = 2;
 const BYTES_PER_DAY = 300_000;
+const CHECKS_PER_DAY = 2;
 
 const test = suite('recipient uploads: the link, the item and the caps before a byte of the body is read');
 let app: TestApp;
 let tenant: TestTenant;
 
 test.before(async () => {
-  app = await startTestApp({ RECIPIENT_FILES_PER_ITEM_PER_DAY: String(FILES_PER_DAY), RECIPIENT_UPLOAD_BYTES_PER_DAY: String(BYTES_PER_DAY) });
+  app = await startTestApp({ RECIPIENT_FILES_PER_ITEM_PER_DAY: String(FILES_PER_DAY), RECIPIENT_UPLOAD_BYTES_PER_DAY: String(BYTES_PER_DAY), RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY: String(CHECKS_PER_DAY) });
   tenant = await provisionTenant(app);
 });
 test.after(async () => {
@@ -90,6 +92,66 @@ test('bytes per link: a body past what is left of the day is refused by its leng
   assert.is(await registryDocuments(), before);
   // What the link has left still goes through.
   assert.is((await upload(c.token, c.contrato, await pdfWith(['CONTRATO SOCIAL']))).status, 200);
+});
+
+test('bytes per link, uploads sent at once: the reservation is one statement, so only what fits passes and refused bytes are not counted', async () => {
+  const reply = await app.call('POST', '/v1/collections', {
+    token: tenant.token,
+    body: {
+      subject: { name: 'Padaria Exemplo Ltda', document: newCnpj() },
+      items: ['a', 'b', 'c', 'd', 'e'].map((key) => ({ key, kind: 'DOCUMENT', title: `Contrato ${key}`, expectedType: 'CONTRATO_SOCIAL' })),
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+      resolutionMode: 'REVIEW',
+      notificationChannel: 'NONE',
+      send: true,
+    },
+  });
+  assert.is(reply.status, 201, JSON.stringify(reply.body));
+  const token = reply.body.links[0].token as string;
+  const [last, ...items] = (reply.body.items as { id: string }[]).map((i) => i.id);
+  const pdf = await pdfWith(['CONTRATO SOCIAL']);
+  // Four bodies of 140 KB at once against 300 KB a day: two fit, two do not.
+  const large = Buffer.concat([pdf, Buffer.alloc(140_000 - pdf.length, 0x20)]);
+  const statuses = (await Promise.all(items.slice(0, 4).map((itemId) => upload(token, itemId!, large)))).map((r) => r.status);
+  assert.is(statuses.filter((s) => s === 429).length, 2, `statuses ${statuses}`);
+  // What is left of the day (about 20 KB) still takes a small file: the refused bytes were never counted.
+  const small = await upload(token, last!, pdf);
+  assert.is(small.status, 200, JSON.stringify(small.body));
+});
+
+test('identity checks per item: past the day\'s count, 429 with Retry-After before the images are read, and no check started', async () => {
+  const reply = await app.call('POST', '/v1/collections', {
+    token: tenant.token,
+    body: {
+      subject: { name: 'Padaria Exemplo Ltda', document: newCnpj() },
+      items: [{ key: 'identidade', kind: 'IDENTITY', title: 'Documento com foto e selfie' }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+      notificationChannel: 'NONE',
+      send: true,
+    },
+  });
+  assert.is(reply.status, 201, JSON.stringify(reply.body));
+  const { id, links, items } = reply.body;
+  const check = async () => {
+    const images = rejectedImages();
+    const form = new FormData();
+    form.set('document', new Blob([new Uint8Array(images.document)]), 'doc.png');
+    form.set('selfie', new Blob([new Uint8Array(images.selfie)]), 'selfie.png');
+    const response = await fetch(`${app.url}/c/${links[0].token}/items/${items[0].id}/identity`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+    return { status: response.status, body: await response.json(), retryAfter: response.headers.get('retry-after') };
+  };
+  // A REJECTED item may be tried again, each try a paid call to the provider: only so many a day.
+  for (let i = 0; i < CHECKS_PER_DAY; i++) {
+    const tried = await check();
+    assert.equal([tried.status, tried.body.status], [200, 'REJECTED'], JSON.stringify(tried.body));
+  }
+  const started = async () => Number((await app.database.knex('events').where({ stream_name: `collection-${id}`, event_type: 'IdentityCheckStarted' }).count({ n: '*' }))[0]!.n);
+  assert.is(await started(), CHECKS_PER_DAY);
+  const refused = await check();
+  assert.equal([refused.status, refused.body], [429, { code: 429, message: CollectionMessages.identityChecksPerDay }]);
+  const seconds = Number(refused.retryAfter);
+  assert.ok(seconds > 86_000 && seconds <= 86_400, `Retry-After ${refused.retryAfter}`);
+  assert.is(await started(), CHECKS_PER_DAY);
 });
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PublicFormMessages as M } from '../../domain/public-form/messages.ts';
@@ -114,6 +115,11 @@ test('per client address: a 429 in Portuguese past the hourly limit, other addre
   assert.ok(Number(refused.headers.get('retry-after')) > 0);
   assert.match(await refused.text(), M.tooManyFromAddress);
   assert.is(await dailyCount(), 1 + PER_ADDRESS, 'a refused submission takes nothing from the day');
+  // The counter keeps the address keyed: a plain hash of an address is reversed by trying them all.
+  const kept: string[] = (await app.app.db('public_form_addresses').where({ organization_id: tenant.organizationId }).select('address_hash')).map((r: { address_hash: string }) => r.address_hash);
+  assert.ok(kept.length > 0);
+  const unkeyed = [`${tenant.organizationId}:203.0.113.9`, '203.0.113.9'].map((text) => createHash('sha256').update(text).digest('hex'));
+  for (const hash of unkeyed) assert.not.ok(kept.includes(hash), 'an unkeyed hash of the address');
 });
 
 test('the daily ceiling switches the link off for the rest of the day, without any event', async () => {

@@ -4,9 +4,9 @@ import { acceptConsent, revokeConsentByRecipient } from '../../../application/co
 import { CollectionMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { ERASED } from '../../../platform/personal-data/index.ts';
-import { route, type RouteSpec } from '../../route.ts';
+import { PAGE_FORM_BODY_LIMIT, route, type RouteSpec } from '../../route.ts';
 import { escape } from '../recipient-html.ts';
-import { isReply, openLink, refusalFor } from '../recipient-link.ts';
+import { isReply, linkItemFirst, openLink, refusalFor } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
 import { AnswerParams, AnswerReplies, answerItem, bodyOf } from './form-reply.ts';
 import type { ItemPage } from './page.ts';
@@ -97,10 +97,12 @@ export const consentRoutes: RouteSpec[] = [
     description:
       'Body (urlencoded from the page, or JSON): `accept` (the box, checked: true) and `termHash` (the SHA-256 of the term the page showed). ' +
       'CONSENT_ACCEPTED with type, version and hash (the address and user agent are kept as evidence beside the trail entry: sealed, shown to the organization in the item details and the trail export, never in a webhook) and the item VALIDATED. ' +
-      '400 when the box is not checked; 409 when the term changed since the page was opened (reload and read it again) or the item is already resolved; 404 for an item not asked of this recipient.',
+      '400 when the box is not checked; 409 when the term changed since the page was opened (reload and read it again) or the item is already resolved; 404 for an item not asked of this recipient (before the body is read).',
     auth: false,
     rawBody: true,
     pageForm: true,
+    bodyLimit: PAGE_FORM_BODY_LIMIT,
+    before: linkItemFirst,
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],

@@ -3,6 +3,7 @@ import { submitForm } from '../../../application/collection/form/commands.ts';
 import type { FormValue } from '../../../domain/collection/kinds/form.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { route, type RouteSpec } from '../../route.ts';
+import { linkItemFirst } from '../recipient-link.ts';
 import { answersFromPage } from './form-page.ts';
 import { AnswerParams, AnswerReplies, answerItem, bodyOf, postedByPage } from './form-reply.ts';
 
@@ -50,6 +51,12 @@ export function presentFormDetails(_state: CollectionState, item: ItemState): ob
   return { form: { answers: received?.answers ?? {}, suggested: form.suggested ?? {}, submittedAt: received?.submittedAt ?? null } };
 }
 
+/**
+ * A FORM's answers, all of them: a hundred fields of a few words each stay far below. Anyone
+ * holding a link may post here, so nothing larger is read.
+ */
+const FORM_ANSWERS_BODY_LIMIT = '64kb';
+
 export const formRoutes: RouteSpec[] = [
   route({
     method: 'post',
@@ -58,10 +65,12 @@ export const formRoutes: RouteSpec[] = [
     description:
       'A browser posts the page (urlencoded, fields `answers[<key>]`: text, a checkbox for BOOLEAN); an API client posts JSON `{"answers": {"<key>": value}}` with typed values. ' +
       'The answers are checked against the form (required, type, choices, min/max, length, pattern): 400 with one Portuguese sentence per wrong field. ' +
-      'FORM_SUBMITTED, and the item VALIDATED (AUTOMATIC) or AWAITING_OPERATOR (REVIEW). 404 for an item not asked of this recipient, 409 for an item no longer waiting for answers.',
+      'FORM_SUBMITTED, and the item VALIDATED (AUTOMATIC) or AWAITING_OPERATOR (REVIEW). 404 for an item not asked of this recipient (before the body is read), 409 for an item no longer waiting for answers, 413 for a body over 64 KB.',
     auth: false,
     rawBody: true,
     pageForm: true,
+    bodyLimit: FORM_ANSWERS_BODY_LIMIT,
+    before: linkItemFirst,
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import Type from 'typebox';
 import { recipientActor } from '../../../application/collection/actor.ts';
 import { runIdentityCheck } from '../../../application/collection/identity/check.ts';
+import { checkIdentityChecksPerItem } from '../../../application/collection/upload-limits.ts';
 import { viewIdentityImage } from '../../../application/collection/identity/images.ts';
 import type { AppContext } from '../../../application/context.ts';
 import { ITEM_STATUSES } from '../../../domain/collection/enums.ts';
@@ -55,7 +56,7 @@ export const identityRoutes: RouteSpec[] = [
     path: '/c/:token/items/:itemId/identity',
     summary: "The recipient page's identity check: a document photo and a selfie (JPEG or PNG) for an IDENTITY item, or for a SIGNATURE_AND_IDENTITY item before signing",
     description:
-      'multipart/form-data with the files in fields `document` and `selfie` (types sniffed from the bytes). The images are stored (never returned), IDENTITY_CHECK_STARTED then IDENTITY_COMPLETED; an IDENTITY item is VALIDATED (APROVADO), REJECTED (REPROVADO: the person may try again) or MANUAL_REVIEW (INCONCLUSIVO). A browser is redirected to the page (303). 400 for a missing or non-image file, 404 for an item not asked of this person, 409 for an item not waiting for a check, 502 when the provider gave no result (nothing decided; try again).',
+      'multipart/form-data with the files in fields `document` and `selfie` (types sniffed from the bytes). The images are stored (never returned), IDENTITY_CHECK_STARTED then IDENTITY_COMPLETED; an IDENTITY item is VALIDATED (APROVADO), REJECTED (REPROVADO: the person may try again) or MANUAL_REVIEW (INCONCLUSIVO). A browser is redirected to the page (303). 400 for a missing or non-image file, 404 for an item not asked of this person, 409 for an item not waiting for a check, 429 (with Retry-After, before the body is read) past RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY checks of the item by this person in 24 hours, 502 when the provider gave no result (nothing decided; try again).',
     auth: false,
     params: TokenParams,
     upload: { field: 'document', alsoFields: ['selfie'], maxBytes: IDENTITY_IMAGE_MAX_BYTES },
@@ -66,7 +67,7 @@ export const identityRoutes: RouteSpec[] = [
     errors: [404, 409, 429, 502],
     async before({ app, ctx, params }) {
       const command = (recipientId: string) => ({ type: 'StartIdentityCheck' as const, itemId: params.itemId, recipientId, checkId: NOT_YET, imageBlobIds: [NOT_YET, NOT_YET] });
-      return admitUpload(app, ctx, params.token, params.itemId, command, { maxBytes: 2 * IDENTITY_IMAGE_MAX_BYTES, filesPerDay: false });
+      return admitUpload(app, ctx, params.token, params.itemId, command, { maxBytes: 2 * IDENTITY_IMAGE_MAX_BYTES, perDay: checkIdentityChecksPerItem });
     },
     async handle({ app, ctx, params, files }) {
       return check(app, ctx, params.token, params.itemId, files!);

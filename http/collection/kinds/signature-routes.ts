@@ -9,7 +9,7 @@ import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState } from '../../../domain/collection/state.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { HttpError } from '../../errors.ts';
-import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../../route.ts';
+import { ObjectIdSchema, PAGE_FORM_BODY_LIMIT, route, type Reply, type RouteSpec } from '../../route.ts';
 import { validateBody } from '../../validation.ts';
 import { originOf } from '../../client-address.ts';
 import { RecipientPageTexts } from '../recipient-html.ts';
@@ -91,9 +91,15 @@ const step = (path: string, summary: string, description: string, schema: TSchem
     auth: false,
     rawBody: true,
     pageForm: true,
+    bodyLimit: PAGE_FORM_BODY_LIMIT,
     params: Params,
     responses: stepResponses,
     errors: [404, 409, 429],
+    // The link and the party's SIGNATURE item before a byte of the body is read.
+    async before({ app, ctx, params }) {
+      const link = await partyLink(app, ctx, params.token, params.itemId);
+      return isReply(link) ? link : undefined;
+    },
     async handle({ app, ctx, params, body }) {
       return partyStep(app, ctx, params, schema, body, (ref, input) => run(app, ref, input as never, ctx));
     },
