@@ -1,6 +1,7 @@
 import type { loadDashboard } from '../../application/dashboard/dashboard.ts';
 import { INDICATOR_NAMES } from '../../domain/dashboard/indicators.ts';
-import { errorBox, escape } from './html.ts';
+import { errorBox } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 import { formatBRL } from '../../domain/shared/money.ts';
 
 type Dashboard = Awaited<ReturnType<typeof loadDashboard>>;

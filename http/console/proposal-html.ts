@@ -2,7 +2,7 @@ import type { ProposalStatus } from '../../domain/proposal/statuses.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import type { ProposalRow } from '../../projections/proposal/queries.ts';
 import type { readProposal } from '../proposal/routes.ts';
-import { escape } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 import { centsOf, formatBRL } from '../../domain/shared/money.ts';
 
 type Detail = Awaited<ReturnType<typeof readProposal>>;

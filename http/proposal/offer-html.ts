@@ -1,8 +1,8 @@
 import type { IndicativeTerms } from '../../domain/proposal/events.ts';
 import { headlineTerms, type ChosenTerms } from '../../domain/proposal/installment.ts';
 import { centsOf, formatBRL } from '../../domain/shared/money.ts';
+import { escape } from '../../domain/shared/html.ts';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const percent = (value: number) => `${value.toLocaleString('pt-BR', { maximumFractionDigits: 4 })}%`;
 
 /** One small page that reads well on a phone: no external assets, the viewport set, large inputs. */

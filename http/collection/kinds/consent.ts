@@ -5,7 +5,7 @@ import { CollectionMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { ERASED } from '../../../platform/personal-data/index.ts';
 import { route, type RouteSpec } from '../../route.ts';
-import { escape } from '../recipient-html.ts';
+import { escape } from '../../../domain/shared/html.ts';
 import { isReply, openLink, refusalFor } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
 import { AnswerParams, AnswerReplies, answerItem, bodyOf } from './form-reply.ts';
