@@ -15,6 +15,8 @@ import { collectionProjection } from './collection/projection.ts';
 import { collectionInputsProjection } from './collection/inputs-projection.ts';
 import { collectionIdentityProjection } from './collection/identity-projection.ts';
 import { committeeProjection } from './committee/projection.ts';
+import { webhookOutboxProjection } from './webhook/outbox.ts';
+import { messagingDeliveriesProjection } from './messaging/deliveries.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [
@@ -35,3 +37,19 @@ export const allProjections: Projection[] = [
   collectionIdentityProjection,
   committeeProjection,
 ];
+
+/**
+ * The queues filled by a projection that its dispatcher's worker runs (a deployment without that
+ * role fills none), not the projector: the webhook outbox and the messaging deliveries. Both are
+ * safe to rebuild (neither sends history again: see their definitions).
+ */
+export const dispatcherProjections: Projection[] = [webhookOutboxProjection, messagingDeliveriesProjection];
+
+/** Every projection, wherever it runs: what `projections:rebuild --all` and the parked-event tools cover. */
+export const everyProjection: Projection[] = [...allProjections, ...dispatcherProjections];
+
+/** The projections `projections:rebuild` is asked for: every one with --all, else those named; names it does not know apart. */
+export function projectionsToRebuild(args: readonly string[]): { projections: Projection[]; unknown: string[] } {
+  if (args.includes('--all')) return { projections: everyProjection, unknown: [] };
+  return { projections: everyProjection.filter((p) => args.includes(p.name)), unknown: args.filter((name) => !everyProjection.some((p) => p.name === name)) };
+}

@@ -17,12 +17,11 @@ if (!(command === 'list' && (arg === undefined || arg === '--all')) && !((comman
 }
 
 // Loaded only once the arguments are known good: a usage error answers at once.
-const [{ createLogger, openInfrastructure }, { loadConfig }, { allProjections }, { webhookOutboxProjection }, { positionToString }, { listParked, retryParked, skipParked }] =
+const [{ createLogger, openInfrastructure }, { loadConfig }, { everyProjection }, { positionToString }, { listParked, retryParked, skipParked }] =
   await Promise.all([
     import('../service/infrastructure.ts'),
     import('../config/index.ts'),
     import('../projections/index.ts'),
-    import('../projections/webhook/outbox.ts'),
     import('../platform/eventstore/port.ts'),
     import('../platform/projections/parking.ts'),
   ]);
@@ -36,7 +35,7 @@ let code = 0;
 try {
   if (command === 'list') for (const parked of await listParked(infra.db, { all: arg === '--all' })) console.log(show(parked));
   else if (command === 'skip') console.log(show(await skipParked(infra.db, id)));
-  else console.log(show(await retryParked(infra.db, infra.store, [...allProjections, webhookOutboxProjection], id)));
+  else console.log(show(await retryParked(infra.db, infra.store, everyProjection, id)));
 } catch (error) {
   console.error(`${command} ${id}: ${(error as Error).message}`);
   code = 1;

@@ -6,16 +6,15 @@
 import cliProgress from 'cli-progress';
 import { createLogger, openInfrastructure } from '../service/infrastructure.ts';
 import { loadConfig } from '../config/index.ts';
-import { allProjections } from '../projections/index.ts';
+import { everyProjection, projectionsToRebuild } from '../projections/index.ts';
 import { rebuildProjection } from '../platform/projections/rebuild.ts';
 
 const args = process.argv.slice(2);
-const names = args.includes('--all') ? allProjections.map((p) => p.name) : args;
-const unknown = names.filter((n) => !allProjections.some((p) => p.name === n));
-if (names.length === 0 || unknown.length) {
+const { projections, unknown } = projectionsToRebuild(args);
+if (projections.length === 0 || unknown.length) {
   console.error(`usage: npm run projections:rebuild -- <name>... | --all`);
   if (unknown.length) console.error(`unknown projection(s): ${unknown.join(', ')}`);
-  console.error(`projections: ${allProjections.map((p) => p.name).join(', ')}`);
+  console.error(`projections: ${everyProjection.map((p) => p.name).join(', ')}`);
   process.exit(2);
 }
 
@@ -23,8 +22,8 @@ const config = loadConfig();
 const log = createLogger({ ...config, LOG_LEVEL: 'warn' });
 const infra = await openInfrastructure(config, log);
 try {
-  for (const name of names) {
-    const projection = allProjections.find((p) => p.name === name)!;
+  for (const projection of projections) {
+    const name = projection.name;
     const bar = new cliProgress.SingleBar(
       { format: `${name.padEnd(28)} [{bar}] {percentage}% | {events} events`, hideCursor: true },
       cliProgress.Presets.shades_classic,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { keyringFor, type Config } from '../../config/index.ts';
-import { hashLinkToken } from '../../projections/collection/queries.ts';
+import { hashLinkToken } from '../../platform/link-token.ts';
 
 /** The purpose label that turns the sealing key into the link key, so a link token opens nothing else. */
 const LINK_KEY_PURPOSE = 'collection-recipient-links';

@@ -3,6 +3,7 @@ import type { AgentRecommendation, SpecialistAgent } from '../../domain/committe
 import type { SourceSectionType } from '../../domain/report/sections.ts';
 import type { AgentOpinionOutput, ChairOutput } from './schemas.ts';
 import { SECTIONS_BY_AGENT, type SpecialistInput } from './sections.ts';
+import { formatBRL } from '../../domain/shared/money.ts';
 
 /**
  * The offline adapter's answers: rules over the sections an agent sees, in plain Portuguese,
@@ -23,7 +24,6 @@ const text = (data: unknown, key: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-const brl = (cents: number) => `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const warn = (label: string, detail: string): Finding => ({ severity: 'WARNING', label, detail });
 const critical = (label: string, detail: string): Finding => ({ severity: 'CRITICAL', label, detail });
 const good = (label: string, detail: string): Finding => ({ label, detail });
@@ -50,13 +50,13 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
   BALANCE_SHEET: [
     (d) => {
       const equity = num(d, 'equityCents');
-      return equity !== undefined && equity < 0 ? critical('Patrimônio líquido negativo', `Patrimônio líquido de ${brl(equity)}.`) : null;
+      return equity !== undefined && equity < 0 ? critical('Patrimônio líquido negativo', `Patrimônio líquido de ${formatBRL(equity)}.`) : null;
     },
     (d) => {
       const income = num(d, 'netIncomeCents');
       if (income === undefined) return null;
       const year = num(d, 'referenceYear') ?? '';
-      return income < 0 ? warn('Prejuízo no exercício', `Resultado de ${brl(income)} em ${year}.`) : good('Lucro no exercício', `Lucro líquido de ${brl(income)} em ${year}.`);
+      return income < 0 ? warn('Prejuízo no exercício', `Resultado de ${formatBRL(income)} em ${year}.`) : good('Lucro no exercício', `Lucro líquido de ${formatBRL(income)} em ${year}.`);
     },
     (d) => {
       const assets = num(d, 'totalAssetsCents');
@@ -66,14 +66,14 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
     },
   ],
   SCR: [
-    (d) => (above(num(d, 'lossCents'), 0) ? critical('Prejuízo no SCR', `${brl(num(d, 'lossCents')!)} lançados como prejuízo por instituições financeiras.`) : null),
-    (d) => (above(num(d, 'overdueCents'), 0) ? warn('Atrasos no SCR', `${brl(num(d, 'overdueCents')!)} vencidos no SCR.`) : good('SCR em dia', `Dívida de ${brl(num(d, 'totalDebtCents') ?? 0)} sem atrasos.`)),
+    (d) => (above(num(d, 'lossCents'), 0) ? critical('Prejuízo no SCR', `${formatBRL(num(d, 'lossCents')!)} lançados como prejuízo por instituições financeiras.`) : null),
+    (d) => (above(num(d, 'overdueCents'), 0) ? warn('Atrasos no SCR', `${formatBRL(num(d, 'overdueCents')!)} vencidos no SCR.`) : good('SCR em dia', `Dívida de ${formatBRL(num(d, 'totalDebtCents') ?? 0)} sem atrasos.`)),
   ],
-  PEFIN: [(d) => (above(num(d, 'count'), 0) ? warn('Pendências financeiras', `${num(d, 'count')} pendência(s) somando ${brl(num(d, 'totalAmountCents') ?? 0)}.`) : good('Sem pendências financeiras', 'Nenhuma pendência no Pefin.'))],
+  PEFIN: [(d) => (above(num(d, 'count'), 0) ? warn('Pendências financeiras', `${num(d, 'count')} pendência(s) somando ${formatBRL(num(d, 'totalAmountCents') ?? 0)}.`) : good('Sem pendências financeiras', 'Nenhuma pendência no Pefin.'))],
   PROTESTS: [
     (d) => {
       const quantity = num(d.bureau, 'protestsQuantity');
-      return above(quantity, 0) ? warn('Protestos', `${quantity} protesto(s) somando ${brl(num(d.bureau, 'protestsAmountCents') ?? 0)}.`) : good('Sem protestos', 'Nenhum protesto em cartório.');
+      return above(quantity, 0) ? warn('Protestos', `${quantity} protesto(s) somando ${formatBRL(num(d.bureau, 'protestsAmountCents') ?? 0)}.`) : good('Sem protestos', 'Nenhum protesto em cartório.');
     },
   ],
   PROCESSES: [

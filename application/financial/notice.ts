@@ -9,7 +9,7 @@ import type { FinancialStatementsSubmitted } from '../../domain/report/financial
 import { fold } from '../../domain/shared/decider.ts';
 import { formatDocument } from '../../domain/shared/document.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
-import { organizationName } from '../../projections/messaging/queries.ts';
+import { organizationName } from '../../projections/identity/queries.ts';
 import { loadState, toDomainEvents } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { queueMessage } from '../messaging/queue.ts';

@@ -8,6 +8,7 @@ import { findProductByKey } from '../../projections/catalog/queries.ts';
 import { marketIndexesFor } from '../../projections/pricing/queries.ts';
 import type { AppContext } from '../context.ts';
 import { brazilHolidays } from './holidays.ts';
+import { formatBRL } from '../../domain/shared/money.ts';
 
 /** What POST /v1/pricing/simulate takes, after validation. */
 export interface SimulationRequest {
@@ -51,7 +52,6 @@ function requestPricing(request: SimulationRequest): ProductPricing {
   };
 }
 
-const reais = (cents: number): string => `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2 })}`;
 
 /** The product's pricing, with the request checked against the product's limits. */
 function productPricing(product: Product | null, request: SimulationRequest): ProductPricing {
@@ -60,7 +60,7 @@ function productPricing(product: Product | null, request: SimulationRequest): Pr
   if (!product.entityTypes.includes(request.entityType)) throw new DomainError('invalid', PricingMessages.entityTypeNotServed);
   if (product.fixedAmountCents !== null && request.amountCents !== product.fixedAmountCents) throw new DomainError('invalid', PricingMessages.productAmountFixed);
   const [minAmount, maxAmount] = [product.minAmountCents ?? 1, product.maxAmountCents ?? Number.MAX_SAFE_INTEGER];
-  if (request.amountCents < minAmount || request.amountCents > maxAmount) throw new DomainError('invalid', PricingMessages.amountOutOfRange(reais(minAmount), reais(maxAmount)));
+  if (request.amountCents < minAmount || request.amountCents > maxAmount) throw new DomainError('invalid', PricingMessages.amountOutOfRange(formatBRL(minAmount), formatBRL(maxAmount)));
   const [minTerm, maxTerm] = [product.minTermMonths ?? 1, product.maxTermMonths ?? 600];
   if (request.termMonths < minTerm || request.termMonths > maxTerm) throw new DomainError('invalid', PricingMessages.termOutOfRange(minTerm, maxTerm));
   return product.pricing;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ProductKind } from '../../domain/catalog/product.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import type { ProposalCommand } from '../../domain/proposal/commands.ts';
@@ -13,6 +13,7 @@ import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { priceChoice } from './choice.ts';
 import { sendOfferLink } from './offer-message.ts';
+import { hashLinkToken } from '../../platform/link-token.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
@@ -49,8 +50,7 @@ async function start(app: App, organizationId: string, proposalId: string, comma
   return { position, state: events.reduce(proposalDecider.evolve, initial), events };
 }
 
-/** A customer link: the raw token goes to the customer once; the stream keeps only its sha256. */
-export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A customer link: the raw token goes to the customer once; the stream keeps only its hash. */
 function newLinkToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
   return { token, hash: hashLinkToken(token) };

@@ -2,7 +2,8 @@ import type { IndicativeTerms } from '../../domain/proposal/events.ts';
 import type { OfferState, ProposalState } from '../../domain/proposal/state.ts';
 import { findOfferLink } from '../../projections/proposal/queries.ts';
 import type { AppContext } from '../context.ts';
-import { hashLinkToken, loadProposal } from './commands.ts';
+import { hashLinkToken } from '../../platform/link-token.ts';
+import { loadProposal } from './commands.ts';
 
 export interface OpenedLink {
   state: ProposalState;

@@ -1,7 +1,7 @@
 import type { IndicativeTerms } from '../../domain/proposal/events.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
 import type { MessageChannel } from '../../domain/messaging/events.ts';
-import { organizationName } from '../../projections/messaging/queries.ts';
+import { organizationName } from '../../projections/identity/queries.ts';
 import type { AppContext } from '../context.ts';
 import { queueMessage } from '../messaging/queue.ts';
 

@@ -1,6 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { DocumentVerdict, ExpectedDocumentType } from '../../domain/collection/enums.ts';
-import type { Principal } from '../../domain/identity/access.ts';
 import { registryDocumentDecider } from '../../domain/registry/document-decider.ts';
 import { registryDocumentStream } from '../../domain/registry/document-events.ts';
 import { registryDecider, type RegistryFields } from '../../domain/registry/decider.ts';
@@ -11,16 +10,10 @@ import type { Position } from '../../platform/eventstore/port.ts';
 import { PostgresBlobStore, type StoredBlob } from '../blob-store.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { documentOf, registryIdOf, type Actor } from './intake.ts';
+import { actorOf, type Caller } from '../collection/actor.ts';
+import { documentOf, registryIdOf } from './intake.ts';
 
 type App = Pick<AppContext, 'store' | 'clock' | 'db' | 'config'>;
-type Caller = Pick<Principal, 'organizationId' | 'userId' | 'permissions'>;
-
-/** An integration credential (can-use-registry-api without the operator's can-generate-report) acts as API_USER. */
-export function actorOf(caller: Caller): Actor {
-  const integration = caller.permissions.has('can-use-registry-api') && !caller.permissions.has('can-generate-report');
-  return { actorType: integration ? 'API_USER' : 'USER', actorId: caller.userId };
-}
 
 /** Contacts as sent: absent fields read as null. */
 export type ContactInput = { [K in keyof RegistryContact]?: RegistryContact[K] };

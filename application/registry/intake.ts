@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { keyringFor } from '../../config/index.ts';
 import { fileTypeFromBuffer } from 'file-type';
-import type { ActorType, ExpectedDocumentType } from '../../domain/collection/enums.ts';
+import type { ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import { registryDocumentDecider } from '../../domain/registry/document-decider.ts';
 import { registryDocumentStream, type DocumentSource } from '../../domain/registry/document-events.ts';
 import { registryDecider } from '../../domain/registry/decider.ts';
@@ -14,6 +14,7 @@ import { PostgresBlobStore } from '../blob-store.ts';
 import { registryLookupOf } from './registry-lookups.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import type { Actor } from '../../domain/collection/commands.ts';
 
 /** 16 MB per file, the contract's limit for files attached to reports. */
 export const REGISTRY_DOCUMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -22,10 +23,6 @@ export const REGISTRY_DOCUMENT_MAX_BYTES = 16 * 1024 * 1024;
 const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['application/pdf', 'image/jpeg', 'image/png']);
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
-export interface Actor {
-  actorType: ActorType;
-  actorId: string | null;
-}
 
 /**
  * A registry's id is derived from organization and CPF/CNPJ: two writers creating the same

@@ -4,6 +4,7 @@
  * it. A label matches only as a whole, so "DESPESAS FINANCEIRAS" never reads "RECEITAS FINANCEIRAS"
  * and "ATIVO CIRCULANTE" never reads "ATIVO NAO CIRCULANTE".
  */
+import { normalizeText } from '../shared/text.ts';
 export const STANDARD_LINES = {
   cash: { statement: 'BALANCE', label: 'Caixa e equivalentes de caixa', labels: ['CAIXA E EQUIVALENTES DE CAIXA', 'CAIXA E EQUIVALENTES', 'DISPONIVEL', 'DISPONIBILIDADES', 'CAIXA E BANCOS'] },
   inventories: { statement: 'BALANCE', label: 'Estoques', labels: ['ESTOQUES', 'ESTOQUE'] },
@@ -66,11 +67,6 @@ const EXPENSES: ReadonlySet<LineKey> = new Set(['costOfSales', 'financialExpense
 const LOSS_LABELS: ReadonlySet<string> = new Set(['PREJUIZO LIQUIDO', 'PREJUIZO']);
 
 const BY_LABEL: ReadonlyMap<string, LineKey> = new Map(LINE_KEYS.flatMap((key) => STANDARD_LINES[key].labels.map((label) => [label, key] as const)));
-
-/** Upper case without accents, spaces collapsed (the form every label and header is compared in). */
-export function normalizeText(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/\s+/g, ' ').trim();
-}
 
 /**
  * A printed label reduced to the form the synonym lists use: account codes ("1.1", "2.1.03"),

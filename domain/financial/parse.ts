@@ -1,4 +1,5 @@
-import { matchLine, normalizeText, type LineKey } from './lines.ts';
+import { matchLine, type LineKey } from './lines.ts';
+import { normalizeText } from '../shared/text.ts';
 import { isAmount, numericDates, parseAmount, parsePeriod, scaleHint, trailingPeriods } from './tokens.ts';
 
 export type PeriodValues = Partial<Record<LineKey, number>>;

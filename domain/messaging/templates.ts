@@ -1,5 +1,6 @@
 import type { FinancialNotice, MessageContent } from './content.ts';
 import type { MessageTemplate } from './events.ts';
+import { escape } from '../shared/html.ts';
 
 /** A message ready for a channel: e-mail uses all three, chat only the plain text. */
 export interface RenderedMessage {
@@ -13,10 +14,6 @@ const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', d
 
 export function formatDeadline(iso: string): string {
   return DATE.format(new Date(iso)).replace(', ', ' às ');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** One block of a message: a paragraph, a list, or the link as a button. */
@@ -127,10 +124,10 @@ function blockText(block: Block): string {
 }
 
 function blockHtml(block: Block): string {
-  if (block.kind === 'p') return `<p>${escapeHtml(block.text)}</p>`;
-  if (block.kind === 'list') return `<p>${escapeHtml(block.title)}</p><ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`;
-  const url = escapeHtml(block.url);
-  return `<p><a href="${url}" style="display:inline-block;padding:12px 20px;background:#1a56db;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(block.label)}</a></p><p style="font-size:12px;color:#555">Se o botão não abrir, copie este endereço: ${url}</p>`;
+  if (block.kind === 'p') return `<p>${escape(block.text)}</p>`;
+  if (block.kind === 'list') return `<p>${escape(block.title)}</p><ul>${block.items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`;
+  const url = escape(block.url);
+  return `<p><a href="${url}" style="display:inline-block;padding:12px 20px;background:#1a56db;color:#fff;text-decoration:none;border-radius:6px">${escape(block.label)}</a></p><p style="font-size:12px;color:#555">Se o botão não abrir, copie este endereço: ${url}</p>`;
 }
 
 /** The subject, plain text and simple HTML of a template for one person. */
@@ -138,9 +135,9 @@ export function renderMessage(template: MessageTemplate, recipientName: string, 
   const draft = DRAFTS[template](recipientName, content);
   const text = [draft.greeting, ...draft.blocks.map(blockText), content.organizationName].join('\n\n');
   const html = `<!doctype html><html lang="pt-BR"><body style="font-family:Arial,sans-serif;font-size:15px;line-height:1.5;color:#222;max-width:560px">${[
-    `<p>${escapeHtml(draft.greeting)}</p>`,
+    `<p>${escape(draft.greeting)}</p>`,
     ...draft.blocks.map(blockHtml),
-    `<p>${escapeHtml(content.organizationName)}</p>`,
+    `<p>${escape(content.organizationName)}</p>`,
   ].join('')}</body></html>`;
   return { subject: draft.subject, text, html };
 }

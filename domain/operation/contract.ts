@@ -1,6 +1,7 @@
 import type { AmortizationModel, EntityType } from '../pricing/terms.ts';
 import type { ChosenTerms } from '../proposal/installment.ts';
 import { formatDocument } from '../shared/document.ts';
+import { centsOf, formatBRL } from '../shared/money.ts';
 
 /**
  * The contract a CONTRACT_SIGNATURE step generates: its template's text with `{{field}}`
@@ -59,8 +60,7 @@ export interface ContractFacts {
 }
 
 const NOT_GIVEN = 'não informado';
-const money = (reais: number | null) =>
-  reais === null ? NOT_GIVEN : reais.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }).replace(/\u00a0/g, ' ');
+const money = (reais: number | null) => (reais === null ? NOT_GIVEN : formatBRL(centsOf(reais)));
 const percent = (value: number | null) => (value === null ? NOT_GIVEN : `${value.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}%`);
 const day = (iso: string | null) => (iso ? iso.slice(0, 10).split('-').reverse().join('/') : NOT_GIVEN);
 

@@ -1,5 +1,6 @@
 import type { ExpectedDocumentType } from '../collection/enums.ts';
-import { classify, normalizeText } from './classification.ts';
+import { classify } from './classification.ts';
+import { normalizeText } from '../shared/text.ts';
 import type { AnalysisOutcome } from './document-decider.ts';
 import { checkSubject, type DocumentSubject } from './subject.ts';
 

@@ -1,10 +1,5 @@
 import type { ExpectedDocumentType } from '../collection/enums.ts';
 
-/** Upper case without accents, spaces collapsed: what keyword rules compare against. */
-export function normalizeText(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/\s+/g, ' ').trim();
-}
-
 /**
  * The offline classification rules, first match wins: a type and the phrases (normalized) any of
  * which identifies it. More specific phrases come first (an amendment quotes the articles it

@@ -1,5 +1,5 @@
 import { hasValidCheckDigits, type DocumentType } from '../shared/document.ts';
-import { normalizeText } from './classification.ts';
+import { normalizeText } from '../shared/text.ts';
 
 /** Whom a registry is about: the document must name them before it is VALIDO. */
 export interface DocumentSubject {

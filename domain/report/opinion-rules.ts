@@ -1,6 +1,7 @@
 import type { RiskLevel } from '../credit-policy/policy.ts';
 import type { SectionOpinion } from './opinion-events.ts';
 import { SECTION_TYPES, type SectionError, type SourceSectionType } from './sections.ts';
+import { formatBRL } from '../shared/money.ts';
 
 /** What the opinion of one section reads (the model's input, and the offline rules'). */
 export interface OpinionInput {
@@ -21,7 +22,6 @@ export function riskLevelOf(score: number): RiskLevel {
 
 const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const at = (details: Record<string, unknown>, path: string) => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), details);
-const reais = (cents: number) => `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 interface Finding {
@@ -41,8 +41,8 @@ function restrictions(what: [string, string], countPath: string, amountPath: str
     const score = Math.max(1, 8 - perRecord * count - (amount > 1_000_000 ? 1.5 : 0));
     return {
       score,
-      text: `Foram encontrados ${plural(count, what[0], what[1])}, somando ${reais(amount)}. Pendências desse tipo indicam dificuldade recente de honrar compromissos e pedem comprovação de quitação.`,
-      highlights: [`${plural(count, what[0], what[1])}`, `Total de ${reais(amount)}`],
+      text: `Foram encontrados ${plural(count, what[0], what[1])}, somando ${formatBRL(amount)}. Pendências desse tipo indicam dificuldade recente de honrar compromissos e pedem comprovação de quitação.`,
+      highlights: [`${plural(count, what[0], what[1])}`, `Total de ${formatBRL(amount)}`],
     };
   };
 }
@@ -53,9 +53,9 @@ const RULES: Record<SourceSectionType, Rule> = {
     const overdue = num(d.overdueCents);
     const loss = num(d.lossCents);
     const institutions = num(d.institutionsCount);
-    const base = `No SCR (referência ${String(d.referenceMonth ?? 'não informada')}), a dívida total é de ${reais(total)} em ${plural(institutions, 'instituição', 'instituições')}.`;
-    if (loss > 0) return { score: 1, text: `${base} Há ${reais(loss)} em prejuízo, o que indica crédito já baixado como perda por outra instituição.`, highlights: [`Prejuízo de ${reais(loss)} no SCR`] };
-    if (overdue > 0) return { score: 3.5, text: `${base} Há ${reais(overdue)} em atraso, sinal de pressão sobre o fluxo de pagamentos.`, highlights: [`Atraso de ${reais(overdue)} no SCR`] };
+    const base = `No SCR (referência ${String(d.referenceMonth ?? 'não informada')}), a dívida total é de ${formatBRL(total)} em ${plural(institutions, 'instituição', 'instituições')}.`;
+    if (loss > 0) return { score: 1, text: `${base} Há ${formatBRL(loss)} em prejuízo, o que indica crédito já baixado como perda por outra instituição.`, highlights: [`Prejuízo de ${formatBRL(loss)} no SCR`] };
+    if (overdue > 0) return { score: 3.5, text: `${base} Há ${formatBRL(overdue)} em atraso, sinal de pressão sobre o fluxo de pagamentos.`, highlights: [`Atraso de ${formatBRL(overdue)} no SCR`] };
     return { score: total > 0 ? 8.5 : 7.5, text: `${base} Não há atraso nem prejuízo registrados.`, highlights: ['Sem atraso ou prejuízo no SCR', total > 0 ? 'Histórico de crédito ativo' : 'Sem histórico de crédito no SCR'] };
   },
   PROTESTS: restrictions(['protesto', 'protestos'], 'bureau.protestsQuantity', 'bureau.protestsAmountCents', 1.5),
@@ -121,7 +121,7 @@ const RULES: Record<SourceSectionType, Rule> = {
     const leverageText = Number.isFinite(leverage) ? `${leverage.toFixed(2).replace('.', ',')} vezes o patrimônio líquido` : 'patrimônio líquido negativo ou nulo';
     return {
       score,
-      text: `No exercício de ${String(d.referenceYear ?? 'referência não informada')}, receita de ${reais(revenue)} e lucro líquido de ${reais(netIncome)} (margem de ${(margin * 100).toFixed(1).replace('.', ',')}%). O passivo equivale a ${leverageText}.`,
+      text: `No exercício de ${String(d.referenceYear ?? 'referência não informada')}, receita de ${formatBRL(revenue)} e lucro líquido de ${formatBRL(netIncome)} (margem de ${(margin * 100).toFixed(1).replace('.', ',')}%). O passivo equivale a ${leverageText}.`,
       highlights: [`Margem líquida de ${(margin * 100).toFixed(1).replace('.', ',')}%`, `Endividamento: ${leverageText}`],
     };
   },

@@ -1,6 +1,6 @@
 import type { ItemStatus } from '../../domain/collection/enums.ts';
+import { escape } from '../../domain/shared/html.ts';
 
-export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** What the person reads for each status: "em análise" covers everything waiting on us. */
 const STATUS_LABELS: Record<ItemStatus, string> = {

@@ -4,7 +4,8 @@ import { linkClaim } from '../../application/collection/links.ts';
 import type { AppContext } from '../../application/context.ts';
 import { isClosed, type CollectionState, type RecipientState } from '../../domain/collection/state.ts';
 import type { DomainError } from '../../domain/shared/errors.ts';
-import { findRecipientByToken, hashLinkToken } from '../../projections/collection/queries.ts';
+import { findRecipientByToken } from '../../projections/collection/queries.ts';
+import { hashLinkToken } from '../../platform/link-token.ts';
 import type { Reply } from '../route.ts';
 import { messagePage, RecipientPageTexts as T } from './recipient-html.ts';
 

@@ -9,7 +9,7 @@ import type { CollectionCommand } from '../../domain/collection/commands.ts';
 import { ITEM_STATUSES } from '../../domain/collection/enums.ts';
 import { feedsRegistry, isAwaitingRecipient } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { organizationName } from '../../projections/collection/recipient-queries.ts';
+import { organizationName } from '../../projections/identity/queries.ts';
 import { ObjectIdSchema, route, type Reply, type RouteSpec } from '../route.ts';
 import { ITEM_PAGES } from './kinds/index.ts';
 import { html, isReply, openLink, openLinkItem, refusalFor, STATUS_OF, type OpenLink } from './recipient-link.ts';

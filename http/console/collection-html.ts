@@ -1,7 +1,8 @@
 import { COLLECTION_STATUSES } from '../../domain/collection/enums.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import type { TrailEntry } from '../../projections/collection/trail-queries.ts';
-import { csrfField, errorBox, escape } from './html.ts';
+import { csrfField, errorBox } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'medium' });
 const when = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : '—');

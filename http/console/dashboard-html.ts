@@ -1,10 +1,11 @@
 import type { loadDashboard } from '../../application/dashboard/dashboard.ts';
 import { INDICATOR_NAMES } from '../../domain/dashboard/indicators.ts';
-import { errorBox, escape } from './html.ts';
+import { errorBox } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
+import { formatBRL } from '../../domain/shared/money.ts';
 
 type Dashboard = Awaited<ReturnType<typeof loadDashboard>>;
 
-const MONEY = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const DAY = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit' });
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short' });
 
@@ -22,7 +23,7 @@ const LABELS: Record<(typeof INDICATOR_NAMES)[number], string> = {
 const STAGES = ['Recebidas', 'Analisadas', 'Pré-aprovadas', 'Oferta firme', 'Escolhidas', 'Emitidas'];
 
 function indicator(name: (typeof INDICATOR_NAMES)[number], value: number): string {
-  if (name.endsWith('Cents')) return MONEY.format(value / 100);
+  if (name.endsWith('Cents')) return formatBRL(value);
   if (name === 'approvalRate' || name === 'conversion') return `${(value * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
   return value.toLocaleString('pt-BR');
 }

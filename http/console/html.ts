@@ -1,8 +1,8 @@
 import type { Principal } from '../../domain/identity/access.ts';
 import { allows, Gates } from '../gates.ts';
 import type { Reply } from '../route.ts';
+import { escape } from '../../domain/shared/html.ts';
 
-export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const csp = (formAction: string) => `default-src 'self'; frame-ancestors 'none'; form-action ${formAction}; base-uri 'none'; object-src 'none'`;
 

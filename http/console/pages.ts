@@ -1,6 +1,7 @@
 import { PASSWORD_LENGTH } from '../../domain/identity/password.ts';
 import type { Principal } from '../../domain/identity/access.ts';
-import { csrfField, errorBox, escape } from './html.ts';
+import { csrfField, errorBox } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (date: Date) => DATE.format(date);

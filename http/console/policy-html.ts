@@ -3,7 +3,8 @@ import { DECISIONS } from '../../domain/credit-policy/backtest.ts';
 import type { PolicyChange } from '../../domain/credit-policy/diff.ts';
 import { statusObject } from '../../domain/report/statuses.ts';
 import type { PolicyView } from '../../projections/credit-policy/queries.ts';
-import { csrfField, errorBox, escape } from './html.ts';
+import { csrfField, errorBox } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (iso: string) => DATE.format(new Date(iso));

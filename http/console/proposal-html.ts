@@ -2,14 +2,14 @@ import type { ProposalStatus } from '../../domain/proposal/statuses.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import type { ProposalRow } from '../../projections/proposal/queries.ts';
 import type { readProposal } from '../proposal/routes.ts';
-import { escape } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
+import { centsOf, formatBRL } from '../../domain/shared/money.ts';
 
 type Detail = Awaited<ReturnType<typeof readProposal>>;
 
-const MONEY = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (iso: string | Date) => DATE.format(new Date(iso));
-const cents = (value: number | null | undefined) => (value === null || value === undefined ? '—' : MONEY.format(value / 100));
+const cents = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatBRL(value));
 
 export const STATUS_LABELS: Record<ProposalStatus, string> = {
   DRAFT: 'Rascunho',
@@ -36,7 +36,7 @@ export function proposalListPage(rows: readonly ProposalRow[], total: number, fi
 export function proposalPage(p: Detail): string {
   const offers = p.rounds
     .flatMap((round) => round.offers)
-    .map((o) => `<tr><td>${o.round}</td><td>${o.kind === 'FIRM' ? 'firme' : 'indicativa'}</td><td>${escape(o.status)}</td><td>${o.amountCents !== undefined ? cents(o.amountCents) : `${cents(o.minAmountCents)} a ${cents(o.maxAmountCents)}`}</td><td>${o.rate ? `${escape(o.rate.value)}% ao ${o.rate.period === 'MONTH' ? 'mês' : 'ano'}` : '—'}</td><td>${o.chosen ? `${cents(o.chosen.amountCents)} em ${o.chosen.termMonths} meses, parcela ${MONEY.format(o.chosen.terms.installment)}` : '—'}</td></tr>`)
+    .map((o) => `<tr><td>${o.round}</td><td>${o.kind === 'FIRM' ? 'firme' : 'indicativa'}</td><td>${escape(o.status)}</td><td>${o.amountCents !== undefined ? cents(o.amountCents) : `${cents(o.minAmountCents)} a ${cents(o.maxAmountCents)}`}</td><td>${o.rate ? `${escape(o.rate.value)}% ao ${o.rate.period === 'MONTH' ? 'mês' : 'ano'}` : '—'}</td><td>${o.chosen ? `${cents(o.chosen.amountCents)} em ${o.chosen.termMonths} meses, parcela ${formatBRL(centsOf(o.chosen.terms.installment))}` : '—'}</td></tr>`)
     .join('');
   const executions = p.executions
     .map((e) => `<li>${e.kind === 'REPORT' ? `<a href="/console/relatorios/${escape(e.targetId)}">relatório</a>` : 'operação'} de ${when(e.startedAt)}${e.decision ? `: ${e.decision === 'APPROVED' ? 'aprovada' : 'recusada'}` : ''}${e.step ? ` (${escape(e.step)})` : ''}</li>`)

@@ -2,7 +2,8 @@ import type { ReportSummaryRow } from '../../projections/report/queries.ts';
 import { statusObject } from '../../domain/report/statuses.ts';
 import type { PolicyEvaluation } from '../../domain/credit-policy/evaluate.ts';
 import type { readReport } from '../report/read-routes.ts';
-import { csrfField, errorBox, escape } from './html.ts';
+import { csrfField, errorBox } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (value: string | Date | null | undefined) => (value ? DATE.format(new Date(value)) : '—');

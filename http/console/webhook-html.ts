@@ -1,6 +1,7 @@
 import type { AttemptRow, DeliveryRow } from '../../projections/webhook/queries.ts';
 import type { SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
-import { csrfField, escape } from './html.ts';
+import { csrfField } from './html.ts';
+import { escape } from '../../domain/shared/html.ts';
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'medium' });
 const when = (date: Date | null) => (date ? DATE.format(date) : '—');

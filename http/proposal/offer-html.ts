@@ -1,8 +1,8 @@
 import type { IndicativeTerms } from '../../domain/proposal/events.ts';
 import { headlineTerms, type ChosenTerms } from '../../domain/proposal/installment.ts';
+import { centsOf, formatBRL } from '../../domain/shared/money.ts';
+import { escape } from '../../domain/shared/html.ts';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const reais = (value: number) => value.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 const percent = (value: number) => `${value.toLocaleString('pt-BR', { maximumFractionDigits: 4 })}%`;
 
 /** One small page that reads well on a phone: no external assets, the viewport set, large inputs. */
@@ -30,9 +30,9 @@ export interface OfferPageData {
 
 /** Installment, IOF, fees, total and CET of priced terms, as a definition list's rows. */
 function costRows(terms: ChosenTerms): string {
-  return `<dt>Parcela</dt><dd>${reais(terms.installment)}</dd>
-<dt>IOF</dt><dd>${reais(terms.iof ?? 0)}${terms.iofFinanced ? ' (financiado)' : ''}</dd><dt>Tarifas</dt><dd>${reais(terms.fees ?? 0)}</dd>
-<dt>Você recebe</dt><dd>${reais(terms.netReleased)}</dd><dt>Total a pagar</dt><dd>${reais(terms.totalPayable)}</dd>
+  return `<dt>Parcela</dt><dd>${formatBRL(centsOf(terms.installment))}</dd>
+<dt>IOF</dt><dd>${formatBRL(centsOf(terms.iof ?? 0))}${terms.iofFinanced ? ' (financiado)' : ''}</dd><dt>Tarifas</dt><dd>${formatBRL(centsOf(terms.fees ?? 0))}</dd>
+<dt>Você recebe</dt><dd>${formatBRL(centsOf(terms.netReleased))}</dd><dt>Total a pagar</dt><dd>${formatBRL(centsOf(terms.totalPayable))}</dd>
 <dt>CET</dt><dd>${percent(terms.cetMonthlyPercent ?? 0)} ao mês (${percent(terms.cetYearlyPercent ?? 0)} ao ano)</dd>`;
 }
 
@@ -51,17 +51,17 @@ export function offerPage(d: OfferPageData): string {
     `<h1>Olá, ${escape(d.customerName)}</h1>
 <p>Você tem uma oferta de <strong>${escape(d.productName)}</strong>. Escolha o valor e o prazo dentro dos limites abaixo.</p>
 ${d.error ? `<p class="erro" role="alert">${escape(d.error)}</p>` : ''}
-<dl><dt>Valor</dt><dd>${reais(t.minAmountCents / 100)} a ${reais(t.maxAmountCents / 100)}</dd>
+<dl><dt>Valor</dt><dd>${formatBRL(t.minAmountCents)} a ${formatBRL(t.maxAmountCents)}</dd>
 <dt>Prazo</dt><dd>${t.minTermMonths} a ${t.maxTermMonths} meses</dd>
 <dt>Taxa</dt><dd>${percent(d.example.monthlyRatePercent)} ao mês (${percent(d.example.yearlyRatePercent)} ao ano)</dd>
 <dt>Sistema</dt><dd>${t.model === 'PRICE' ? 'Parcelas fixas (Price)' : 'Amortização constante (SAC)'}</dd>
 <dt>Válida até</dt><dd>${escape(new Date(t.validUntil).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}</dd></dl>
-<h2>Exemplo: ${reais(d.example.amount)} em ${d.example.termMonths} meses</h2>
+<h2>Exemplo: ${formatBRL(centsOf(d.example.amount))} em ${d.example.termMonths} meses</h2>
 <dl class="exemplo">${costRows(d.example)}</dl>
 <form method="post" action="/oferta/${encodeURIComponent(d.token)}/escolha" data-taxa="${i}" data-sistema="${t.model}">
 <label>Valor desejado (R$)<input name="amount" inputmode="decimal" required value="${(t.maxAmountCents / 100).toFixed(2).replace('.', ',')}"></label>
 <label>Prazo<select name="termMonths">${terms.map((n) => `<option value="${n}"${n === t.maxTermMonths ? ' selected' : ''}>${n} meses</option>`).join('')}</select></label>
-<p class="simulacao" aria-live="polite">Primeira parcela estimada: <strong id="parcela">${reais(headlineTerms(t.maxAmountCents, t.maxTermMonths, t.model, t.rateBpsYear, t.rate).installment)}</strong> (sem IOF e tarifas)</p>
+<p class="simulacao" aria-live="polite">Primeira parcela estimada: <strong id="parcela">${formatBRL(centsOf(headlineTerms(t.maxAmountCents, t.maxTermMonths, t.model, t.rateBpsYear, t.rate).installment))}</strong> (sem IOF e tarifas)</p>
 <button type="submit">Escolher esta oferta</button></form>
 <script src="/oferta/assets/simulacao.js" defer></script>`,
   );
@@ -71,7 +71,7 @@ export function chosenPage(customerName: string, terms: ChosenTerms): string {
   return page(
     'Oferta escolhida',
     `<h1>Pronto, ${escape(customerName)}!</h1><p>Recebemos a sua escolha. Vamos seguir com a análise e avisaremos você.</p>
-<dl><dt>Valor</dt><dd>${reais(terms.amount)}</dd><dt>Prazo</dt><dd>${terms.termMonths} meses</dd>
+<dl><dt>Valor</dt><dd>${formatBRL(centsOf(terms.amount))}</dd><dt>Prazo</dt><dd>${terms.termMonths} meses</dd>
 <dt>Taxa</dt><dd>${percent(terms.monthlyRatePercent)} ao mês</dd>${costRows(terms)}</dl>`,
   );
 }

@@ -1,7 +1,6 @@
 import type { Contact, FirmTerms, IndicativeTerms, ProposalEvent } from '../../domain/proposal/events.ts';
 import { evolveProposal, initialProposalState, type OfferState, type ProposalState } from '../../domain/proposal/state.ts';
-
-const money = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
+import { formatBRL } from '../../domain/shared/money.ts';
 
 /** One line of the timeline per event, in Portuguese, for the operator's screen. */
 function describe(event: ProposalEvent): string {
@@ -21,15 +20,15 @@ function describe(event: ProposalEvent): string {
     case 'ProposalDecided':
       return `Decisão: ${event.data.decision}${event.data.step ? ` na etapa ${event.data.step}` : ''}`;
     case 'IndicativeOfferSent':
-      return `Oferta indicativa enviada (rodada ${event.data.round}): ${money(event.data.minAmountCents)} a ${money(event.data.maxAmountCents)}`;
+      return `Oferta indicativa enviada (rodada ${event.data.round}): ${formatBRL(event.data.minAmountCents)} a ${formatBRL(event.data.maxAmountCents)}`;
     case 'OfferLinkReissued':
       return 'Novo link da oferta enviado; o anterior deixou de abrir';
     case 'OfferChosen':
-      return `Oferta escolhida ${event.data.by === 'CUSTOMER' ? 'pelo cliente' : 'pelo operador'}: ${money(event.data.amountCents)} em ${event.data.termMonths} meses`;
+      return `Oferta escolhida ${event.data.by === 'CUSTOMER' ? 'pelo cliente' : 'pelo operador'}: ${formatBRL(event.data.amountCents)} em ${event.data.termMonths} meses`;
     case 'OfferExpired':
       return `Oferta indicativa expirada sem escolha (rodada ${event.data.round})`;
     case 'FirmOfferIssued':
-      return `Oferta firme emitida: ${money(event.data.amountCents)} em ${event.data.termMonths} meses`;
+      return `Oferta firme emitida: ${formatBRL(event.data.amountCents)} em ${event.data.termMonths} meses`;
     case 'ProposalClosed':
       return `Proposta encerrada como ${event.data.status} em ${event.data.date}`;
   }

@@ -1,7 +1,8 @@
 import type { PublicFormErrors, PublicFormField, PublicFormValues } from '../../domain/public-form/form.ts';
 import { PublicFormMessages as M } from '../../domain/public-form/messages.ts';
 import type { PublicTemplate } from '../../application/public-form/open.ts';
-import { escape, page } from '../collection/recipient-html.ts';
+import { page } from '../collection/recipient-html.ts';
+import { escape } from '../../domain/shared/html.ts';
 
 const EMPTY: PublicFormValues = { nome: '', documento: '', email: '', telefone: '' };
 

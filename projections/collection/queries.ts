@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { OPERATOR_ITEM_STATUSES, type CollectionStatus } from '../../domain/collection/enums.ts';
 import type { CollectionState, ItemState } from '../../domain/collection/state.ts';
-
-/** A recipient link's token as stored: its sha256 (hex). The raw token is never kept. */
-export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');
+import { hashLinkToken } from '../../platform/link-token.ts';
 
 export interface RecipientLinkRow {
   organizationId: string;

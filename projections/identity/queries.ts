@@ -109,6 +109,11 @@ export async function findOrganization(db: Knex, organizationId: string): Promis
   return row ? { name: row.name as string, modules: row.modules as Module[] } : null;
 }
 
+/** The organization's name as its customers read it (recipient page, messages, codes); null when unknown. */
+export async function organizationName(db: Knex, organizationId: string): Promise<string | null> {
+  return (await findOrganization(db, organizationId))?.name ?? null;
+}
+
 /** The user who signs in with this address (lower case, as stored), with their password hash. */
 export async function findLogin(db: Knex, email: string): Promise<{ userId: string; organizationId: string; passwordHash: string | null } | null> {
   const row = await db('identity_users').where({ email }).first({ userId: 'id', organizationId: 'organization_id', passwordHash: 'password_hash' });

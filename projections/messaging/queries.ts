@@ -60,9 +60,3 @@ export async function messagesOfCollection(db: Knex, organizationId: string, col
   const rows: MessageRow[] = await db('messaging_messages').where({ organization_id: organizationId, collection_id: collectionId }).orderBy([{ column: 'queued_at' }, { column: 'id' }]);
   return rows.map(toView);
 }
-
-/** The name the organization's messages sign with. */
-export async function organizationName(db: Knex, organizationId: string): Promise<string | null> {
-  const row: { name: string } | undefined = await db('identity_organizations').where({ id: organizationId }).first('name');
-  return row?.name ?? null;
-}

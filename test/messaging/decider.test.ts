@@ -89,7 +89,7 @@ test('invite texts: subject, greeting, the operator message, pending items, link
   assert.match(invite.text, /Enviar documentos: https:\/\/app\.example\/c\/tok/);
   assert.match(invite.text, /Prazo: até 30\/11\/2026 às 20:59 \(horário de Brasília\)/);
   assert.match(invite.html, /<a href="https:\/\/app\.example\/c\/tok"/);
-  assert.match(invite.html, /Olá, Ana &lt;Souza&gt;\./);
+  assert.match(invite.html, /Olá, Ana &#60;Souza&#62;\./);
   assert.match(invite.html, /<li>Contrato social<\/li>/);
 });
 
@@ -116,7 +116,7 @@ test("a user's financial statements notice: the periods as printed, the files, o
   const failed = renderMessage('FINANCIAL_STATEMENTS_FAILED', 'Bruno', { ...content, financial: { ...financial, periods: [], reason: 'Nenhum balanço <lido>.' } });
   assert.is(failed.subject, 'Não foi possível ler as demonstrações financeiras de Padaria Pão Quente Ltda');
   assert.match(failed.text, /não puderam ser lidas: Nenhum balanço <lido>\./);
-  assert.match(failed.html, /Nenhum balanço &lt;lido&gt;/);
+  assert.match(failed.html, /Nenhum balanço &#60;lido&#62;/);
 
   const base = { to: queue.to, template: 'FINANCIAL_STATEMENTS_FAILED', channels: ['EMAIL'], error: '550' };
   assert.is(routeEvent('MessageFailed', { ...base, correlation: { userId: 'u', reportId: 'r', batchId: 'b' } }), null);

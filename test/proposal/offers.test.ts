@@ -8,6 +8,7 @@ import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { plainCetYear, plainDueDates, plainIof, pricePayment } from '../pricing/reference.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
+import { formatValue, valueOf } from '../../application/report/export/pt-br.ts';
 
 const test = suite('offers: choose, resend, the pipeline commands and the facts row');
 let app: TestApp;
@@ -25,12 +26,12 @@ const call = serviceWithTenant(test, async (a, t) => {
 const fee = { key: 'tac', name: 'Tarifa de cadastro', amountCents: 15_000, financed: false };
 const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: { value: '2', period: 'MONTH' as const }, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
 
-async function proposalWithOffer(productKey = 'credito-pessoal') {
+async function proposalWithOffer(productKey = 'credito-pessoal', terms = offer) {
   const p = (await call('POST', '/v1/proposals', { document: '12345678909', name: 'Maria', productKey, requestedAmountCents: 500_000, requestedTermMonths: 12 })).body;
   const step = { organizationId: tenant.organizationId, proposalId: p.id, executionId: EXECUTION };
   await startAnalysis(app.app, { ...step, kind: 'OPERATION', targetId: MISSING });
   await recordDecision(app.app, { ...step, decision: 'APPROVED', step: 'policy' });
-  const sent = await sendIndicativeOffer(app.app, { ...step, offer });
+  const sent = await sendIndicativeOffer(app.app, { ...step, offer: terms });
   return { p, step, sent };
 }
 
@@ -64,6 +65,16 @@ test('choose within limits; chosen.terms in percent and reais; the second choice
   assert.equal((await call('POST', `/v1/proposals/${p.id}/offers/${sent.offerId}/resend`)).body, { code: 409, message: Messages.offerAlreadyChosen });
   const row = await facts(p.id);
   assert.equal([Number(row.chosen_cents), row.chosen_by, row.status], [500_000, 'OPERATOR', 'WAITING_CUSTOMER']);
+});
+
+test('the timeline writes money as the PDF does: R$ 10.000,00 for ten thousand reais', async () => {
+  const { p, sent } = await proposalWithOffer('credito-pessoal', { ...offer, maxAmountCents: 1_000_000 });
+  assert.is((await call('POST', `/v1/proposals/${p.id}/offers/${sent.offerId}/choose`, { amountCents: 1_000_000, termMonths: 12 })).status, 200);
+  const lines = (await call('GET', `/v1/proposals/${p.id}`)).body.timeline.map((t: any) => t.description);
+  const pdf = formatValue(valueOf('amountCents', 1_000_000));
+  assert.is(pdf, 'R$ 10.000,00');
+  assert.ok(lines.includes(`Oferta indicativa enviada (rodada 1): R$ 2.000,00 a ${pdf}`), lines.join('\n'));
+  assert.ok(lines.includes(`Oferta escolhida pelo operador: ${pdf} em 12 meses`), lines.join('\n'));
 });
 
 test('chosen.terms is the pricing simulation at the offer rate: upfront IOF and fee, CET (worked values)', async () => {

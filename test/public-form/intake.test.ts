@@ -150,9 +150,9 @@ test("someone else's CPF: nothing pre-filled, nothing on file shown, and nothing
 test('the operator links the intake: its answers reach the input data and its file the registry, and the trail says who linked it', async () => {
   const linked = await call('POST', `/v1/collections/${intakeId}/link-intake`, {});
   assert.is(linked.status, 200, JSON.stringify(linked.body));
-  assert.equal([linked.body.intake.status, linked.body.intake.linkedBy], ['LINKED', { actorType: 'API_USER', actorId: tenant.userId }]);
+  assert.equal([linked.body.intake.status, linked.body.intake.linkedBy], ['LINKED', { actorType: 'USER', actorId: tenant.userId }]);
   const entry = linked.body.trail[0];
-  assert.equal([entry.action, entry.actorType, entry.payload], ['INTAKE_LINKED', 'API_USER', { registryId }]);
+  assert.equal([entry.action, entry.actorType, entry.payload], ['INTAKE_LINKED', 'USER', { registryId }]);
 
   const values = valuesOf(await inputData());
   assert.equal([values['form.ficha-pf.renda'], values['form.ficha-pf.estado_civil'], values['kyc.consentimento_scr'], values['kyc.identidade_aprovada'], values['doc.COMPROVANTE_RENDA.valido']], [1, 'solteiro', true, true, true]);

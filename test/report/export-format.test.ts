@@ -1,16 +1,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sectionLines } from '../../application/report/export/exportable.ts';
-import { formatInstant, formatMoney, formatValue, valueOf } from '../../application/report/export/pt-br.ts';
+import { formatInstant, formatValue, valueOf } from '../../application/report/export/pt-br.ts';
+import { formatBRL } from '../../domain/shared/money.ts';
 
 const test = suite('report exports: Portuguese labels and Brazilian formats');
 
 const shown = (key: string, raw: unknown) => formatValue(valueOf(key, raw));
 
 test("Node's ICU writes reais and Brasília time in pt-BR", () => {
-  assert.is(formatMoney(123456), 'R$ 1.234,56');
-  assert.is(formatMoney(-5), '-R$ 0,05');
-  assert.is(formatMoney(165_000_000_00), 'R$ 165.000.000,00');
+  assert.is(formatBRL(123456), 'R$ 1.234,56');
+  assert.is(formatBRL(-5), '-R$ 0,05');
+  assert.is(formatBRL(165_000_000_00), 'R$ 165.000.000,00');
   assert.is(formatInstant(new Date('2026-01-02T03:04:59Z')), '02/01/2026 00:04');
   assert.is(formatInstant(new Date('2026-01-01T02:30:00Z')), '31/12/2025 23:30', 'the Brasília day, not the UTC one');
 });

@@ -11,6 +11,7 @@ import { findReport } from '../../projections/report/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
+import { formatBRL } from '../../domain/shared/money.ts';
 
 const test = suite('report export');
 let app: TestApp;
@@ -35,7 +36,6 @@ const download = (url: string) => fetch(app.url + new URL(url).pathname + new UR
 
 const details = (type: string) => report.sections.find((s: any) => s.type.value === type).sectionDetails;
 /** What a Brazilian reader expects, computed here without the service's own helpers. */
-const brl = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100).replace(/\u00a0/g, ' ');
 const two = (n: number) => String(n).padStart(2, '0');
 /** dd/mm/aaaa hh:mm in Brasília, UTC-3 all year since 2019. */
 function brasilia(iso: string): string {
@@ -88,11 +88,11 @@ test('PDF: the decision and its reasons first, then the subject and sections in 
   assert.match(text, new RegExp(`Solicitado em ${brasilia(report.createdAt)}`));
   assert.match(text, new RegExp(`Finalizado em ${brasilia(report.reportProgress.finalizedAt)}`));
   assert.match(text, new RegExp(`Razão social ${escape(basic.name)}`));
-  assert.match(text, new RegExp(`Capital social ${escape(brl(basic.shareCapitalCents))}`));
+  assert.match(text, new RegExp(`Capital social ${escape(formatBRL(basic.shareCapitalCents))}`));
   assert.match(text, /Capital social R\$ \d{1,3}(\.\d{3})*,\d{2}\n/);
   assert.match(text, new RegExp(`Data de abertura ${dayOf(basic.foundedAt)}`));
-  assert.match(text, new RegExp(`Valor total protestado ${escape(brl(protests.protestsAmountCents))}`));
-  assert.match(text, new RegExp(`Valor ${escape(brl(protests.protests[0].amountCents))}`));
+  assert.match(text, new RegExp(`Valor total protestado ${escape(formatBRL(protests.protestsAmountCents))}`));
+  assert.match(text, new RegExp(`Valor ${escape(formatBRL(protests.protests[0].amountCents))}`));
   assert.match(text, new RegExp(`Data ${dayOf(protests.protests[0].date)}`));
   for (const label of ['Quantidade de protestos', 'Cartório', 'Situação cadastral', 'Natureza jurídica', 'Logradouro', 'CEP', 'Todas negativas Sim', 'Possui sanções Não']) {
     assert.ok(text.includes(label), label);

@@ -3,7 +3,7 @@ import type { CollectionState, RecipientState } from '../../../domain/collection
 import { collectionCorrelationOf, type CollectionTemplate, type MessageEvent } from '../../../domain/messaging/events.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
-import { organizationName } from '../../../projections/messaging/queries.ts';
+import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { queueMessage, withdrawPendingMessages } from '../../messaging/queue.ts';
 import { MessagingMessages } from '../../../domain/messaging/messages.ts';

@@ -3,7 +3,7 @@ import { keyringFor, type Config } from '../../../config/index.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import type { ContactChannel } from '../../../domain/collection/kinds/signature.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
-import { organizationName } from '../../../projections/collection/recipient-queries.ts';
+import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { queueMessage } from '../../messaging/queue.ts';
 import { loadCollection } from '../commands.ts';

@@ -2,6 +2,7 @@
  * Values of an export, typed, and how a Brazilian reader writes them. The PDF prints the text;
  * the spreadsheet keeps the type (a number, a date) and gives Excel a format that prints the same.
  */
+import { formatBRL } from '../../../domain/shared/money.ts';
 
 export type Value =
   | { kind: 'text'; text: string }
@@ -21,7 +22,6 @@ export const instant = (iso: string | null | undefined): Value => (iso ? { kind:
 
 const TIME_ZONE = 'America/Sao_Paulo';
 
-const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const integers = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 const ungrouped = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0, useGrouping: false });
 const decimals = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
@@ -50,11 +50,6 @@ export function formatInstant(at: Date): string {
   return `${two(c.day)}/${two(c.month)}/${c.year} ${two(c.hour)}:${two(c.minute)}`;
 }
 
-export function formatMoney(cents: number): string {
-  // Intl puts a no-break space after R$; a plain one reads the same and survives copy and paste.
-  return money.format(cents / 100).replace(/\u00a0/g, ' ');
-}
-
 export function formatValue(value: Value): string {
   switch (value.kind) {
     case 'text':
@@ -65,7 +60,7 @@ export function formatValue(value: Value): string {
     case 'number':
       return decimals.format(value.value);
     case 'money':
-      return formatMoney(value.cents);
+      return formatBRL(value.cents);
     case 'day':
       return `${two(value.day)}/${two(value.month)}/${value.year}`;
     case 'month':

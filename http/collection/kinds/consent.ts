@@ -5,7 +5,7 @@ import { CollectionMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { ERASED } from '../../../platform/personal-data/index.ts';
 import { PAGE_FORM_BODY_LIMIT, route, type RouteSpec } from '../../route.ts';
-import { escape } from '../recipient-html.ts';
+import { escape } from '../../../domain/shared/html.ts';
 import { isReply, linkItemFirst, openLink, refusalFor } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
 import { AnswerParams, AnswerReplies, answerItem, bodyOf } from './form-reply.ts';
@@ -125,10 +125,12 @@ export const consentRoutes: RouteSpec[] = [
     summary: "The recipient page's revocation of a CONSENT item's accepted term; a browser is redirected back to the page",
     description:
       'Body (urlencoded from the page, or JSON): `revoke` (the box, checked: true). CONSENT_REVOKED in the trail (actor RECIPIENT), the policy input kyc.consentimento_<type> turns false, ' +
-      'collection.consent.revoked and optin.updated (status REVOKED) are sent. 400 when the box is not checked; 409 when the term was never accepted or is already revoked; 404 for an item not asked of this recipient.',
+      'collection.consent.revoked and optin.updated (status REVOKED) are sent. 400 when the box is not checked; 409 when the term was never accepted or is already revoked; 404 for an item not asked of this recipient (before the body is read).',
     auth: false,
     rawBody: true,
     pageForm: true,
+    bodyLimit: PAGE_FORM_BODY_LIMIT,
+    before: linkItemFirst,
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],

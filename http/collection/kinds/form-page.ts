@@ -1,6 +1,6 @@
 import type { FormDefinition, FormField, FormValue } from '../../../domain/collection/kinds/form.ts';
 import { isAwaitingRecipient } from '../../../domain/collection/state.ts';
-import { escape } from '../recipient-html.ts';
+import { escape } from '../../../domain/shared/html.ts';
 import type { ItemPage } from './page.ts';
 
 /** The name of a field's control: the page posts `answers[<key>]`, read back as one object. */

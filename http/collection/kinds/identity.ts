@@ -1,7 +1,7 @@
 import Type, { type TSchema } from 'typebox';
 import { identityEvaluation, takesIdentityCheck } from '../../../domain/collection/kinds/identity.ts';
 import { isAwaitingRecipient, isResolved, type CollectionState, type ItemState } from '../../../domain/collection/state.ts';
-import { escape } from '../recipient-html.ts';
+import { escape } from '../../../domain/shared/html.ts';
 import type { ItemPage } from './page.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -4,7 +4,7 @@ import { passedIdentity } from '../../../domain/collection/kinds/signature-parti
 import { signatureProgress } from '../../../domain/collection/kinds/signature-progress.ts';
 import type { SignatureParty } from '../../../domain/collection/kinds/signature.ts';
 import type { CollectionState, ItemState, RecipientState } from '../../../domain/collection/state.ts';
-import { escape } from '../recipient-html.ts';
+import { escape } from '../../../domain/shared/html.ts';
 import { identityForm } from './identity.ts';
 import type { ItemPage } from './page.ts';
 

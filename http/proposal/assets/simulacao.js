@@ -7,7 +7,8 @@
   function calc() {
     var p = parseFloat(f.amount.value.replace(/\./g, '').replace(',', '.')) || 0, n = +f.termMonths.value;
     var v = sac ? p / n + p * i : i === 0 ? p / n : (p * i) / (1 - Math.pow(1 + i, -n));
-    out.textContent = v.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
+    // As formatBRL (domain/shared/money.ts) writes it on the server: a plain space after R$.
+    out.textContent = v.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' }).replace(/\u00a0/g, ' ');
   }
   f.addEventListener('input', calc);
   calc();

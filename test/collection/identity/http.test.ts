@@ -122,7 +122,7 @@ test('image view: the bytes for the operator, IDENTITY_IMAGES_VIEWED in the trai
   assert.equal([unknown.status, unknown.body.message], [404, IdentityMessages.checkNotFound]);
   const trail = await detailWhen(app, call, tenant.organizationId, c.id, () => true, 'trail');
   const views = trail.trail.filter((e: any) => e.action === 'IDENTITY_IMAGES_VIEWED');
-  assert.equal(views.map((e: any) => [e.actorType, e.payload.checkId, e.itemId]), [['API_USER', checkId, c.itemId], ['API_USER', checkId, c.itemId]]);
+  assert.equal(views.map((e: any) => [e.actorType, e.payload.checkId, e.itemId]), [['USER', checkId, c.itemId], ['USER', checkId, c.itemId]]);
   // A later public event of the same collection: once it arrived, anything before it would have too.
   assert.is((await call('POST', `/v1/collections/${c.id}/cancel`, { reason: 'teste' })).status, 200);
   await eventually(async () => receiver.json().find((r) => r.event === 'collection.canceled' && r.data.collectionId === c.id), 20_000, 'canceled webhook');
