@@ -3,7 +3,7 @@ import { AFRelationship, PDFDocument } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { collectValidationData, validationComplete, type RevocationStatus, type ValidationData } from '../../../platform/timestamp/revocation.ts';
+import { collectValidationData, validationComplete, type ValidationData } from '../../../platform/timestamp/revocation.ts';
 import type { TimestampAuthority } from '../../../platform/timestamp/rfc3161.ts';
 import type { SignedCopySignature } from '../../../domain/collection/kinds/signature.ts';
 import { CadesSigner } from './cades.ts';
