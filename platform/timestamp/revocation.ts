@@ -87,8 +87,10 @@ export async function collectValidationData(chains: Buffer[][], timeoutMs: numbe
   for (const [index, der] of certificates.entries()) {
     const cert = x509[index]!;
     const subject = cert.subject.replace(/\n/g, ', ');
+    // Self-signed first: checkIssued refuses an issuer whose key usage lacks keyCertSign, as a self-signed end-entity certificate's does.
+    const selfSigned = cert.subject === cert.issuer && cert.verify(cert.publicKey);
     const issuerIndex = x509.findIndex((candidate) => cert.checkIssued(candidate) && cert.verify(candidate.publicKey));
-    if (issuerIndex === index) {
+    if (selfSigned) {
       data.statuses.push({ subject, source: 'TRUST_ANCHOR' });
       continue;
     }

@@ -1,5 +1,5 @@
 import type { ClientOrigin } from '../../../domain/collection/commands.ts';
-import type { ContactChannel } from '../../../domain/collection/kinds/signature.ts';
+import type { ContactChannel, SignedCopySignature } from '../../../domain/collection/kinds/signature.ts';
 import type { AppContext } from '../../context.ts';
 import { recipientActor, SYSTEM_ACTOR } from '../actor.ts';
 import { runCollectionCommand } from '../commands.ts';
@@ -39,7 +39,7 @@ export const declineSignature = (app: Clocked, ref: PartyRef & { reason: string 
  */
 export const recordSignedDocument = (
   app: Clocked,
-  input: ItemRef & { recipientId: string | null; blobId: string; sha256: string; provider: string },
+  input: ItemRef & { recipientId: string | null; blobId: string; sha256: string; provider: string; signature?: SignedCopySignature },
 ) =>
   runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
     type: 'RecordSignedDocument',
@@ -48,6 +48,7 @@ export const recordSignedDocument = (
     blobId: input.blobId,
     sha256: input.sha256,
     provider: input.provider,
+    ...(input.signature ? { signature: input.signature } : {}),
   });
 
 /** An external provider's envelope canceled or expired: the collection closes (collection.canceled / .expired). */

@@ -26,7 +26,23 @@ export interface Evidence {
   generatedAt: Date;
   parties: EvidenceParty[];
   attachmentName: string;
+  /** What the copy's digital signature will be, as far as it is known before signing. */
+  signature: {
+    /** Host of the TSA that timestamps the signature; null: no timestamp (B-B). */
+    timestampAuthority: string | null;
+    /** ICP-Brasil policy declared, e.g. `AD-RT v1.3 (2.16.76.1.7.1.12.1.3)`. */
+    policy: string | null;
+    signerRevocation: 'EMBEDDED' | 'NO_ENDPOINT' | 'INCOMPLETE' | 'NOT_COLLECTED';
+  };
 }
+
+const REVOCATION_TEXT = {
+  EMBEDDED: 'as respostas OCSP ou LCRs da cadeia do certificado de assinatura estão embutidas neste PDF (DSS), com as da autoridade de carimbo do tempo.',
+  NO_ENDPOINT:
+    'a cadeia do certificado de assinatura não publica endereço de revogação (OCSP ou LCR), como um certificado autoassinado: não há dados de revogação a embutir, e a validação depende de confiar no próprio certificado.',
+  INCOMPLETE: 'parte dos dados de revogação da cadeia do certificado de assinatura não pôde ser obtida; o relatório da cópia na API diz qual.',
+  NOT_COLLECTED: 'não coletados (sem carimbo do tempo, a assinatura é PAdES B-B).',
+};
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
@@ -132,6 +148,19 @@ export async function addEvidencePages(doc: PDFDocument, evidence: Evidence): Pr
     if (party.forwardedFor !== undefined) w.field('X-Forwarded-For recebido', party.forwardedFor ?? 'nenhum', 14);
     w.field('Navegador (user agent)', party.userAgent ?? 'não informado', 14);
   });
+  w.gap(LEADING);
+  w.text('Assinatura digital desta cópia', { bold: true, size: 12 });
+  const { signature } = evidence;
+  if (signature.timestampAuthority) {
+    w.field('Nível', `PAdES B-T ou B-LT, com carimbo do tempo (RFC 3161) de ${signature.timestampAuthority}`);
+    // The timestamp covers the signature, which covers this page: its time cannot be printed here.
+    w.field('Hora da assinatura', 'a do carimbo do tempo embutido na assinatura digital (emitido depois desta página, que a assinatura cobre); veja-a no painel de assinaturas do leitor de PDF ou com pdfsig.');
+  } else {
+    w.field('Nível', 'PAdES B-B, sem carimbo do tempo');
+    w.field('Hora da assinatura', `a do relógio do serviço (${when(evidence.generatedAt.toISOString())}), não atestada por terceiro.`);
+  }
+  if (signature.policy) w.field('Política de assinatura ICP-Brasil', signature.policy);
+  w.field('Dados de revogação', REVOCATION_TEXT[signature.signerRevocation]);
   w.gap(LEADING);
   w.text(
     `A trilha de auditoria do item está anexada a este PDF (${evidence.attachmentName}). O arquivo inteiro, ` +

@@ -12,7 +12,8 @@ import { loadState } from '../../command-handler.ts';
 import type { AppContext } from '../../context.ts';
 import { loadCollection } from '../commands.ts';
 import { recordSignedDocument } from '../signature/commands.ts';
-import { buildSignedCopy, sha256Hex } from './build.ts';
+import { buildSignedCopy, sha256Hex, type SigningOptions } from './build.ts';
+import type { SignedCopySignature } from '../../../domain/collection/kinds/signature.ts';
 import type { SigningIdentity } from './certificate.ts';
 import { copyBlobId, plannedCopies, type PlannedCopy } from './copies.ts';
 
@@ -57,7 +58,7 @@ async function itemTrail(app: AppContext, event: RecordedEvent, completed: Compl
  * recorded) is recorded from the stored bytes. A refusal (the item gone, a copy recorded
  * meanwhile) is logged and skipped, like the collection process does.
  */
-export async function produceSignedCopies(app: AppContext, identity: SigningIdentity, event: RecordedEvent, log: Logger): Promise<void> {
+export async function produceSignedCopies(app: AppContext, identity: SigningIdentity, options: SigningOptions, event: RecordedEvent, log: Logger): Promise<void> {
   // How long the completion waited for this worker: the queue a burst of completions builds.
   const waitedMs = Date.now() - event.createdAt.getTime();
   const completed = event.data as unknown as Completed;
@@ -80,10 +81,10 @@ export async function produceSignedCopies(app: AppContext, identity: SigningIden
   }
   for (const copy of missing) {
     const started = performance.now();
-    const stored = await storedCopy(app, identity, blobs, event, completed, copy, original);
+    const stored = await storedCopy(app, identity, options, blobs, event, completed, copy, original);
     try {
       await recordSignedDocument(app, { organizationId, collectionId, itemId, recipientId: copy.recipientId, provider: completed.payload.provider, ...stored });
-      log.info({ collectionId, itemId, recipientId: copy.recipientId, sha256: stored.sha256, waitedMs, ms: Math.round(performance.now() - started) }, 'signed copy produced');
+      log.info({ collectionId, itemId, recipientId: copy.recipientId, sha256: stored.sha256, level: stored.signature?.level, waitedMs, ms: Math.round(performance.now() - started) }, 'signed copy produced');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       log.info({ collectionId, itemId, recipientId: copy.recipientId, refusal: error.message }, 'signed copy not recorded');
@@ -94,14 +95,16 @@ export async function produceSignedCopies(app: AppContext, identity: SigningIden
 async function storedCopy(
   app: AppContext,
   identity: SigningIdentity,
+  options: SigningOptions,
   blobs: BlobStore,
   event: RecordedEvent,
   completed: Completed,
   copy: PlannedCopy,
   original: { bytes: Buffer; fileName: string },
-): Promise<{ blobId: string; sha256: string }> {
+): Promise<{ blobId: string; sha256: string; signature?: SignedCopySignature }> {
   const blobId = copyBlobId(completed.collectionId, completed.itemId, copy.recipientId);
   const existing = await blobs.get(blobId);
+  // Stored by an attempt that crashed before recording it: recorded without the description (only that attempt knew it).
   if (existing) return { blobId, sha256: sha256Hex(existing.bytes) };
   const signed = await buildSignedCopy(
     {
@@ -116,8 +119,9 @@ async function storedCopy(
       trail: await itemTrail(app, event, completed, copy.recipientId),
     },
     identity,
+    options,
   );
   const fileName = `assinado-${completed.collectionId}-${completed.itemId}${copy.recipientId ? `-${copy.recipientId}` : ''}.pdf`;
   await blobs.put({ id: blobId, organizationId: completed.organizationId, contentType: 'application/pdf', fileName, bytes: signed.bytes });
-  return { blobId, sha256: signed.sha256 };
+  return { blobId, sha256: signed.sha256, signature: signed.signature };
 }

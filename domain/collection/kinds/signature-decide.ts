@@ -115,7 +115,8 @@ export function decideSignature(command: CollectionCommand, state: CollectionSta
       // The worker's retry of a copy already recorded changes nothing.
       if (signature.signedCopies.some((c) => c.recipientId === command.recipientId)) return [];
       const { provider, sha256, blobId } = command;
-      return complete(command, state, [entry('SignatureDocumentGenerated', command, collectionId, { itemId: item.itemId, recipientId: command.recipientId }, { provider, sha256, blobId })]);
+      const payload = { provider, sha256, blobId, ...(command.signature ? { signature: command.signature } : {}) };
+      return complete(command, state, [entry('SignatureDocumentGenerated', command, collectionId, { itemId: item.itemId, recipientId: command.recipientId }, payload)]);
     }
     case 'RecordProviderOutcome': {
       const collectionId = existing(state, command.organizationId);

@@ -53,9 +53,10 @@ export function evolveSignature(state: CollectionState, event: CollectionModuleE
       return withParty(state, data.itemId, data.recipientId, (p) => ({ ...p, declinedAt: at, declineReason: reason }), { status: 'AWAITING_OPERATOR' });
     }
     case 'SignatureDocumentGenerated': {
-      const { provider, sha256, blobId } = event.data.payload;
+      const { provider, sha256, blobId, signature: described } = event.data.payload;
       return withSignature(state, data.itemId, (signature, item) => {
-        const next = { ...signature, signedCopies: [...signature.signedCopies, { recipientId: data.recipientId, blobId, sha256, provider, generatedAt: at }] };
+        const copy = { recipientId: data.recipientId, blobId, sha256, provider, generatedAt: at, ...(described ? { signature: described } : {}) };
+        const next = { ...signature, signedCopies: [...signature.signedCopies, copy] };
         const done = copiesComplete(signatureConfigOf(item), next, signaturePartiesOf(state, item));
         return done ? { status: 'VALIDATED', resolvedAt: at, signature: next } : { signature: next };
       });

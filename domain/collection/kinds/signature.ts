@@ -60,12 +60,35 @@ export interface SignatureCode {
 }
 
 /** A signed PDF copy the service produced: one for a JOINT item, one per party for INDIVIDUAL. */
+/** What a signed copy's digital signature is (docs/signatures.md, The signature). */
+export interface SignedCopySignature {
+  /** PAdES baseline level produced (ETSI EN 319 142-1). */
+  level: 'B-B' | 'B-T' | 'B-LT';
+  /** The signature timestamp's time (TSTInfo genTime), null without a TSA. */
+  timestampedAt: string | null;
+  /** Subject of the TSA certificate that signed the timestamp. */
+  timestampAuthority: string | null;
+  /** ICP-Brasil signature policy declared (`AD-RB v1.3 (2.16.76.1.7.1.11.1.3)`), null for another certificate. */
+  policy: string | null;
+  /**
+   * The revocation data of the signing certificate's chain: EMBEDDED (every certificate below the
+   * root has an OCSP response or CRL in the DSS), NO_ENDPOINT (the chain publishes no OCSP or CRL
+   * endpoint, as the self-signed default: nothing to embed, validation rests on trusting the
+   * certificate itself), INCOMPLETE (some endpoint did not answer), NOT_COLLECTED (no TSA: B-B, no DSS).
+   */
+  signerRevocation: 'EMBEDDED' | 'NO_ENDPOINT' | 'INCOMPLETE' | 'NOT_COLLECTED';
+  /** Every certificate of the signer's and the TSA's chains and how its status was established (empty for B-B). */
+  validationData: Array<{ subject: string; source: 'OCSP' | 'CRL' | 'TRUST_ANCHOR' | 'NO_ENDPOINT' | 'UNAVAILABLE'; detail?: string }>;
+}
+
 export interface SignedCopy {
   recipientId: string | null;
   blobId: string;
   sha256: string;
   provider: string;
   generatedAt: string;
+  /** Absent for copies recorded before signatures were described. */
+  signature?: SignedCopySignature;
 }
 
 /**
@@ -85,7 +108,7 @@ export interface SignaturePayloads {
   SignatureCollected: { order: number; documentSha256: string; contactChannel: ContactChannel };
   /** `parties`: the recipient ids that signed; `contentHash`: SHA-256 of the signed content (the document every party signed). */
   SignatureCompleted: { provider: string; parties: string[]; contentHash: string; signedDocument: true };
-  SignatureDocumentGenerated: { provider: string; sha256: string; blobId: string };
+  SignatureDocumentGenerated: { provider: string; sha256: string; blobId: string; signature?: SignedCopySignature };
   SignatureDeclined: { reason: string };
   SignatureCodeSent: { channel: ContactChannel };
   /**
@@ -112,7 +135,7 @@ export type SignatureCommand =
   | ({ type: 'SignItem'; itemId: string; recipientId: string; userAgent: string | null } & ClientOrigin)
   | { type: 'DeclineSignature'; itemId: string; recipientId: string; reason: string }
   /** `recipientId`: null for a JOINT item's copy, the party for an INDIVIDUAL item's. */
-  | { type: 'RecordSignedDocument'; itemId: string; recipientId: string | null; blobId: string; sha256: string; provider: string }
+  | { type: 'RecordSignedDocument'; itemId: string; recipientId: string | null; blobId: string; sha256: string; provider: string; signature?: SignedCopySignature }
   /** An external provider's envelope was canceled or expired: the collection closes with provider and reason. */
   | { type: 'RecordProviderOutcome'; itemId: string; outcome: 'CANCELED' | 'EXPIRED'; reason: string; provider: string };
 

@@ -19,6 +19,25 @@ export const SignatureDetailsSchema = Type.Object({
   signedDocumentAvailable: Type.Boolean({ description: 'a signed copy is downloadable from GET /v1/collections/{id}/items/{itemId}/signed-document' }),
   documentSha256: Nullable(Type.String({ description: 'SHA-256 of the document every party signs' })),
   completedAt: Nullable(Type.String({ format: 'date-time', description: 'when the last party signed (SIGNATURE_COMPLETED)' })),
+  signedCopies: Type.Array(Type.Object({
+    recipientId: Nullable(Type.String({ description: 'the party of an INDIVIDUAL copy; null for the JOINT copy' })),
+    sha256: Type.String(),
+    generatedAt: Type.String({ format: 'date-time' }),
+    signature: Nullable(Type.Object({
+      level: Type.Union([Type.Literal('B-B'), Type.Literal('B-T'), Type.Literal('B-LT')], { description: 'PAdES baseline level (ETSI EN 319 142-1)' }),
+      timestampedAt: Nullable(Type.String({ format: 'date-time', description: "the signature timestamp's time (RFC 3161 genTime): the signing time; null without a TSA (B-B)" })),
+      timestampAuthority: Nullable(Type.String({ description: 'subject of the TSA certificate' })),
+      policy: Nullable(Type.String({ description: 'ICP-Brasil signature policy declared, with its OID' })),
+      signerRevocation: Type.Union([Type.Literal('EMBEDDED'), Type.Literal('NO_ENDPOINT'), Type.Literal('INCOMPLETE'), Type.Literal('NOT_COLLECTED')], {
+        description: "the signing chain's revocation data: EMBEDDED in the DSS; NO_ENDPOINT: the chain publishes no OCSP/CRL endpoint (the self-signed default); INCOMPLETE: an endpoint did not answer; NOT_COLLECTED: B-B",
+      }),
+      validationData: Type.Array(Type.Object({
+        subject: Type.String(),
+        source: Type.Union([Type.Literal('OCSP'), Type.Literal('CRL'), Type.Literal('TRUST_ANCHOR'), Type.Literal('NO_ENDPOINT'), Type.Literal('UNAVAILABLE')]),
+        detail: Type.Optional(Type.String()),
+      }), { description: "every certificate of the signer's and the TSA's chains and how its status is in the DSS" }),
+    }, { description: 'null for copies made before signatures were described' })),
+  }), { description: 'the signed PDF copies produced, with what their digital signature is' }),
 }, { description: 'SIGNATURE items: parties, progress and copies' });
 
 export function presentSignatureDetails(state: CollectionState, item: ItemState): object {
@@ -40,6 +59,7 @@ export function presentSignatureDetails(state: CollectionState, item: ItemState)
       signedDocumentAvailable: progress.signedDocumentAvailable,
       documentSha256: progress.signature.documentSha256,
       completedAt: progress.signature.completedAt,
+      signedCopies: progress.signature.signedCopies.map((c) => ({ recipientId: c.recipientId, sha256: c.sha256, generatedAt: c.generatedAt, signature: c.signature ?? null })),
     },
   };
 }

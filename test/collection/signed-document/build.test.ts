@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { buildSignedCopy, sha256Hex, trailAttachmentName, type SignedCopyInput } from '../../../application/collection/signed-document/build.ts';
+import { buildSignedCopy, sha256Hex, trailAttachmentName, type SignedCopy, type SignedCopyInput } from '../../../application/collection/signed-document/build.ts';
 import { loadSigningIdentity, type SigningIdentity } from '../../../application/collection/signed-document/certificate.ts';
 import { maskEmail, maskPhone } from '../../../application/collection/signed-document/copies.ts';
 import { loadConfig } from '../../../config/index.ts';
@@ -13,7 +13,7 @@ interface Ctx {
   dataDir: string;
   identity: SigningIdentity;
   input: SignedCopyInput;
-  signed: { bytes: Buffer; sha256: string };
+  signed: SignedCopy;
 }
 const test = suiteNeeding<Ctx>('the signed copy: original pages, evidence page, trail attached, one signature pdfsig verifies', [
   poppler('pdfsig'),
@@ -21,6 +21,9 @@ const test = suiteNeeding<Ctx>('the signed copy: original pages, evidence page, 
   poppler('pdftotext'),
   { command: 'openssl', install: 'apt-get install -y openssl' },
 ]);
+
+/** No TSA: B-B, the default. */
+const B_B = { tsa: null, revocationTimeoutMs: 5000 };
 
 const TRAIL = { format: 'collection-item-trail/1', entries: [{ seq: 3, entry: { action: 'SIGNATURE_COLLECTED', payload: { order: 1 } }, entryHash: 'a'.repeat(64), chainHash: 'b'.repeat(64) }] };
 
@@ -41,7 +44,7 @@ test.before(async (ctx) => {
     ],
     trail: TRAIL,
   };
-  ctx.signed = await buildSignedCopy(ctx.input, ctx.identity);
+  ctx.signed = await buildSignedCopy(ctx.input, ctx.identity, B_B);
 });
 test.after((ctx) => rmSync(ctx.dataDir, { recursive: true, force: true }));
 
@@ -98,6 +101,11 @@ test('the original 20 pages come first, then the evidence page in Portuguese', a
   assert.match(evidence, /Endereço IP: não informado/);
   assert.match(evidence, /Firefox\/132\.0/);
   assert.match(evidence, /23\/11\/2026 13:50/);
+  // Without TSA_URL the page says the signature is B-B and whose clock dates it.
+  assert.match(evidence, /Nível: PAdES B-B, sem carimbo do tempo/);
+  assert.match(evidence, /Hora da assinatura: a do relógio do serviço/);
+  assert.is(ctx.signed.signature.level, 'B-B');
+  assert.is(ctx.signed.signature.timestampedAt, null);
 });
 
 test('the trail is an embedded JSON file, extracted by pdfdetach as it was given', async (ctx) => {
@@ -106,7 +114,7 @@ test('the trail is an embedded JSON file, extracted by pdfdetach as it was given
 });
 
 test('the same input gives the same bytes (a retry reproduces the copy)', async (ctx) => {
-  const again = await buildSignedCopy(ctx.input, ctx.identity);
+  const again = await buildSignedCopy(ctx.input, ctx.identity, B_B);
   assert.is(again.sha256, ctx.signed.sha256);
 });
 
