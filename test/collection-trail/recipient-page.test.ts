@@ -18,6 +18,7 @@ const call = serviceWithTenant(test, (a, tenant) => {
 
 interface Created {
   id: string;
+  subjectDocument: string;
   items: Array<{ id: string; key: string }>;
   links: Array<{ recipientId: string; token: string }>;
   recipients: Array<{ id: string; name: string }>;
@@ -95,7 +96,7 @@ test('the page shows the organization, the message and only this recipient\'s it
 
 test('an upload goes to the registry and the item, back to the page, then resolves by the verdict (AUTOMATIC)', async () => {
   const { c, ana, contrato } = await createCollection();
-  const sent = await uploadTo(ana, contrato, await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social']));
+  const sent = await uploadTo(ana, contrato, await pdfWith(['CONTRATO SOCIAL', `CNPJ ${c.subjectDocument}`, 'Cláusula primeira: da denominação social']));
   assert.is(sent.status, 303, sent.html);
   assert.is(sent.location, `/c/${ana}?enviado=1`);
   const after = await page(`${ana}?enviado=1`);

@@ -21,7 +21,8 @@ let registryId: string;
 let proposalId: string;
 const base = String(Date.now() % 1e9).padStart(9, '0');
 const CPF = base + checkDigitsOf('cpf', base);
-const INCOME = ['COMPROVANTE DE RENDA', 'HOLERITE', 'Salário líquido: R$ 9.000,00'];
+// Names its subject: a registry document must (domain/registry/subject.ts).
+const INCOME = ['COMPROVANTE DE RENDA', 'HOLERITE', `CPF: ${CPF}`, 'Salário líquido: R$ 9.000,00'];
 
 const call = (method: string, path: string, body?: unknown) => app.call(method, path, { token: tenant.token, body });
 
