@@ -30,4 +30,9 @@ export interface ReportFacts {
   externalId: string | null;
   policyId: string;
   policyVersion: number;
+  /**
+   * The report holds a sandbox result (a section made up by a sandbox source): on every event from
+   * the first such section on, so each webhook says so. Absent: no sandbox result.
+   */
+  sandbox?: true;
 }
