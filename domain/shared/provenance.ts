@@ -20,6 +20,9 @@ export interface ReadProvenance {
   sandbox: boolean | null;
 }
 
+/** What every page, sheet and screen showing a sandbox result says, so it never passes for a real one. */
+export const SANDBOX_MARK = 'AMBIENTE DE TESTES: dados fictícios';
+
 /**
  * What a language model produced (an opinion, a deliberation), from the model its event recorded:
  * the offline rules are a sandbox producer, and a reply about sandbox data is a sandbox result.

@@ -146,6 +146,7 @@ export function exportableOf({ report: r, sections }: ReportWithSections): Expor
     commentary: r.commentary,
     ranWithoutSCRReason: r.ran_without_scr_reason,
     policyErrorStatusApplied: r.policy_error_status_applied,
+    sandbox: r.sandbox,
     sections: sections.map((s) => ({
       type: s.type,
       title: sectionType(s.type).title,

@@ -163,10 +163,10 @@ export const reportMigrations: Migration[] = [
       await knex.schema.alterTable('report_reports', (t) => t.boolean('sandbox').notNullable().defaultTo(false));
       await knex.schema.alterTable('report_sections', (t) => t.jsonb('provenance'));
       await knex.schema.alterTable('report_decisions', (t) => t.jsonb('provenance'));
-      await knex.raw(`update report_reports set sandbox = true where integration_types ? 'SANDBOX'`);
+      await knex.raw(`update report_reports set sandbox = true where integration_types @> '["SANDBOX"]'`);
       await knex.raw(`
         update report_sections s set provenance = jsonb_build_object(
-          'provider', case when s.selected_integrations ? 'SANDBOX' then 'SANDBOX' else s.selected_integrations->>0 end,
+          'provider', case when s.selected_integrations @> '["SANDBOX"]' then 'SANDBOX' else s.selected_integrations->>0 end,
           'sandbox', case when r.sandbox then to_jsonb(true) else 'null'::jsonb end)
         from report_reports r where r.id = s.report_id and s.status <> 'PENDING'`);
       await knex.raw(`
