@@ -11,7 +11,7 @@ export const ANALYST_PROVIDER = 'ANALYST';
  * is not a real one.
  */
 export function decisionProvenance(facts: ReportFacts, provider: string, producerSandbox = false): Provenance {
-  return { provider, sandbox: producerSandbox || facts.sandbox === true };
+  return { provider, sandbox: producerSandbox || facts.sandboxData === true };
 }
 
 /** Who decided, beyond the policy: an analyst (manual analysis) or the committee. */

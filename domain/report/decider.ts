@@ -131,7 +131,7 @@ function recordSectionResults(command: Extract<ReportCommand, { type: 'RecordSec
   let facts = events.reduce(evolveReport, state).facts!;
   for (const result of fresh) {
     if (!pending.delete(result.sectionType)) continue;
-    if (result.provenance?.sandbox) facts = { ...facts, sandbox: true };
+    if (result.provenance?.sandbox) facts = { ...facts, sandboxData: true };
     events.push({
       type: 'ReportSectionUpdated',
       data: {

@@ -32,7 +32,7 @@ export interface ReportFacts {
   policyVersion: number;
   /**
    * The report holds a sandbox result (a section made up by a sandbox source): on every event from
-   * the first such section on, so each webhook says so. Absent: no sandbox result.
+   * the first such section on, so each webhook says so (named apart from ReportDecided's own `sandbox`, the offline chair's). Absent: no sandbox result.
    */
-  sandbox?: true;
+  sandboxData?: true;
 }

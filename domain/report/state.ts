@@ -72,7 +72,7 @@ export function factsOf(data: ReportFacts): ReportFacts {
     externalId: data.externalId,
     policyId: data.policyId,
     policyVersion: data.policyVersion,
-    ...(data.sandbox ? { sandbox: true } : {}),
+    ...(data.sandboxData ? { sandboxData: true } : {}),
   };
 }
 
@@ -83,8 +83,8 @@ export function isSandboxSection(data: { selectedIntegrations: string[]; provena
 
 export function evolveReport(state: ReportState, event: ReportEvent): ReportState {
   // Once a sandbox result is in, the report stays marked, also for events recorded before the mark.
-  const sandbox = state.facts?.sandbox || (event.type === 'ReportSectionUpdated' && isSandboxSection(event.data));
-  const facts = sandbox ? { ...factsOf(event.data), sandbox: true as const } : factsOf(event.data);
+  const sandbox = state.facts?.sandboxData || (event.type === 'ReportSectionUpdated' && isSandboxSection(event.data));
+  const facts = sandbox ? { ...factsOf(event.data), sandboxData: true as const } : factsOf(event.data);
   switch (event.type) {
     case 'ReportRequested': {
       const sectionIds: Partial<Record<SectionType, string>> = {};

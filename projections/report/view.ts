@@ -68,7 +68,7 @@ export interface ReportRow {
   parecer_enabled: boolean;
   /** Its current decision is the committee's on the offline model (ReportDecided.sandbox). */
   sandbox_decision: boolean;
-  /** It holds a sandbox result: a section a sandbox source made up (ReportFacts.sandbox). */
+  /** It holds a sandbox result: a section a sandbox source made up (ReportFacts.sandboxData). */
   sandbox: boolean;
   created_at: string;
   updated_at: string;
@@ -187,7 +187,7 @@ export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequeste
     product: d.product ?? null,
     parecer_enabled: false,
     sandbox_decision: false,
-    sandbox: d.sandbox === true,
+    sandbox: d.sandboxData === true,
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,
   };

@@ -70,12 +70,12 @@ test('one report on the sandbox sources: JSON, every PDF page, every sheet, the 
   assert.is(page.status, 200);
   assert.match(page.text, /<p class="sandbox" role="alert"><strong>AMBIENTE DE TESTES: dados fictícios<\/strong> · O que esta página mostra contém resultados de sandbox/);
 
-  // Webhooks: every report event after the first sandbox section says sandbox, sections and decisions their provenance.
+  // Webhooks: every report event from the first sandbox section on says sandboxData (ReportDecided's own sandbox is the offline chair's), sections and decisions their provenance.
   const bodies = await eventually(async () => {
     const mine = receiver.json().filter((b) => b.data?.reportId === reportId);
     return events.every((name) => mine.some((b) => b.event === name)) && mine;
   }, 15_000, 'the report webhooks');
-  for (const body of bodies) assert.is(body.data.sandbox, true, body.event);
+  for (const body of bodies) assert.is(body.data.sandboxData, true, body.event);
   for (const body of bodies.filter((b) => b.event === 'report.section.updated')) assert.is(body.data.provenance.sandbox, true, body.data.sectionType);
   assert.equal(bodies.find((b) => b.event === 'report.status.changed').data.provenance, { provider: 'CREDIT_POLICY_ENGINE', sandbox: true });
 });
