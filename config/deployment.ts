@@ -83,3 +83,23 @@ export function productionRefusals(config: Config): string[] {
   if (config.DEPLOYMENT !== 'production') return [];
   return SANDBOX_SETTINGS.filter((s) => s.applies(config)).map((s) => `DEPLOYMENT=production refuses: ${s.refusal}`);
 }
+
+/**
+ * Each provider the service runs on, by what it produces, and whether that one is a sandbox:
+ * what /ready tells an operator (with OPS_TOKEN).
+ */
+export function providers(config: Config): Record<string, { provider: string; sandbox: boolean }> {
+  const one = (provider: string, sandbox: boolean) => ({ provider, sandbox });
+  return {
+    creditSources: one(config.SOURCES, config.SOURCES === 'sandbox'),
+    identityChecks: one(config.IDENTITY_PROVIDER, config.IDENTITY_PROVIDER === 'sandbox'),
+    languageModel: one(config.LLM_PROVIDER, config.LLM_PROVIDER === 'offline'),
+    webSearch: one(config.WEB_SEARCH_PROVIDER, config.WEB_SEARCH_PROVIDER === 'offline'),
+    // The only document analyser is the keyword reader (docs/registry.md): its opinions are sandbox ones.
+    documentAnalysis: one('offline-keywords', true),
+    email: one(config.SMTP_URL ? 'smtp' : 'none', !config.SMTP_URL),
+    whatsapp: one(config.WHATSAPP_PROVIDER, config.WHATSAPP_PROVIDER === 'sandbox'),
+    signingCertificate: one(config.SIGNING_P12_PATH || config.SIGNING_P12_BASE64 ? 'pkcs12' : 'self-signed', !config.SIGNING_P12_PATH && !config.SIGNING_P12_BASE64),
+    database: one(config.DATABASE_URL ? 'postgresql' : 'embedded-postgresql', !config.DATABASE_URL),
+  };
+}

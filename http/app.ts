@@ -1,3 +1,4 @@
+import { providers, sandboxParts } from '../config/deployment.ts';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -221,8 +222,10 @@ export function createHttpApp(app: AppContext, tables: readonly RouteTable[], pr
     const report = await readiness(app, projectionNames);
     ctx.status = report.ready ? 200 : 503;
     const status = report.ready ? 'ready' : 'not ready';
-    // Checkpoints, lags and timeouts describe every tenant's traffic and the database: operators only.
-    ctx.body = isOperator(app, ctx) ? { status, ...report } : { status };
+    // The mode is public: a sandbox deployment must never pass for a real one. Providers,
+    // checkpoints, lags and timeouts describe the setup, every tenant's traffic and the database: operators only.
+    const deployment = app.config.DEPLOYMENT;
+    ctx.body = isOperator(app, ctx) ? { status, deployment, providers: providers(app.config), sandboxParts: sandboxParts(app.config), ...report } : { status, deployment };
   });
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;

@@ -95,6 +95,7 @@ export async function runDeliberation(deps: CommitteeDeps, deliberationId: strin
         commentary: finished.data.synthesis.resumo,
         // The offline adapter answers with rules, not a model: what it decides is a sandbox result.
         sandbox: call.model === OFFLINE_MODEL,
+        model: call.model,
         at: app.clock.now().toISOString(),
       });
     }

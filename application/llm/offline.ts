@@ -1,12 +1,12 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { OFFLINE_MODEL } from '../../domain/shared/model-call.ts';
 import { LanguageModelError, type LanguageModel, type StructuredRequest } from './port.ts';
 
 /** Tokens of a text as the usual tokenizers count Portuguese and JSON: about four characters each. */
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
-/** The model name the offline adapter records on every call. */
-export const OFFLINE_MODEL = 'offline';
+export { OFFLINE_MODEL };
 
 /**
  * The default adapter: answers with the request's own deterministic rules, so every environment

@@ -1,4 +1,4 @@
-import { reportDecided } from './decided.ts';
+import { decisionProvenance, reportDecided } from './decided.ts';
 import type { ReportEvent } from './events.ts';
 import type { ReportState } from './state.ts';
 
@@ -15,6 +15,8 @@ export interface RecordCommitteeDecision {
   commentary: string;
   /** The chair was the offline model (deterministic rules): a sandbox decision, shown as one wherever the report shows it. */
   sandbox: boolean;
+  /** The chair's model, named as the decision's provider. */
+  model: string;
   at: string;
 }
 
@@ -22,6 +24,6 @@ export function recordCommitteeDecision(command: RecordCommitteeDecision, state:
   const before = state.facts;
   if (!before || !state.decided || state.manualAnalysis) return [];
   const committee = { kind: 'COMMITTEE', decidedBy: 'COMMITTEE', analystId: null, analystName: null, previousAnalystId: null } as const;
-  const decided = reportDecided(before, command.approved, committee, command.commentary, command.at);
+  const decided = reportDecided(before, command.approved, committee, command.commentary, command.at, decisionProvenance(before, command.model, command.sandbox));
   return [command.sandbox ? { ...decided, data: { ...decided.data, sandbox: true } } : decided];
 }

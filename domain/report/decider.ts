@@ -4,7 +4,7 @@ import type { TaxDocument } from '../shared/document.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import type { ExportFormat, ExportedFile, ReportEvent, ReportProduct } from './events.ts';
-import { reportDecided } from './decided.ts';
+import { ANALYST_PROVIDER, decisionProvenance, reportDecided } from './decided.ts';
 import { finalizeReport } from './finalize.ts';
 import { submitFinancialStatements, type SubmitFinancialStatements } from './financial-decider.ts';
 import { beginFinancialExtractionAttempt, recordFinancialExtraction, type BeginFinancialExtractionAttempt, type RecordFinancialExtraction } from './extraction-decider.ts';
@@ -128,9 +128,10 @@ function recordSectionResults(command: Extract<ReportCommand, { type: 'RecordSec
   const fresh = command.results.filter((r) => pending.has(r.sectionType));
   if (fresh.length === 0 && pending.size > 0) return [];
   const events = startProcessing(state, command.at);
-  const facts = events.reduce(evolveReport, state).facts!;
+  let facts = events.reduce(evolveReport, state).facts!;
   for (const result of fresh) {
     if (!pending.delete(result.sectionType)) continue;
+    if (result.provenance?.sandbox) facts = { ...facts, sandboxData: true };
     events.push({
       type: 'ReportSectionUpdated',
       data: {
@@ -143,6 +144,7 @@ function recordSectionResults(command: Extract<ReportCommand, { type: 'RecordSec
         errors: result.errors,
         integrationCount: result.integrationCount,
         updatedAt: command.at,
+        ...(result.provenance ? { provenance: result.provenance } : {}),
       },
     });
   }
@@ -168,7 +170,7 @@ function recordManualAnalysis(command: Extract<ReportCommand, { type: 'RecordMan
   if (command.kind === 'MANUAL_ANALYSIS' && state.manualAnalysis) throw new DomainError('conflict', Messages.manualAnalysisExists);
   if (command.kind === 'MANUAL_REANALYSIS' && !state.manualAnalysis) throw new DomainError('conflict', Messages.manualAnalysisMissing);
   const analyst = { kind: command.kind, decidedBy: 'ANALYST', analystId: command.analystId, analystName: command.analystName, previousAnalystId: state.manualAnalysis?.analystId ?? null } as const;
-  return [reportDecided(before, command.approved, analyst, command.commentary, command.at)];
+  return [reportDecided(before, command.approved, analyst, command.commentary, command.at, decisionProvenance(before, ANALYST_PROVIDER))];
 }
 
 export const reportDecider: Decider<ReportCommand, ReportEvent, ReportState> = {

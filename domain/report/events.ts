@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider.ts';
+import type { Provenance } from '../shared/provenance.ts';
 import type { ReportFacts } from './public-events.ts';
 import type { SectionOpinionRecorded, SectionOpinionsRequested } from './opinion-events.ts';
 import type { SectionError, SectionType, SourceSectionType } from './sections.ts';
@@ -49,6 +50,8 @@ export type ReportSectionUpdated = DomainEvent<
     errors: SectionError[];
     integrationCount: number;
     updatedAt: string;
+    /** Which provider produced the section and whether it is a sandbox result (absent before provenance was recorded). */
+    provenance?: Provenance;
   }
 >;
 
@@ -84,6 +87,8 @@ export type ReportDecided = DomainEvent<
     decidedAt: string;
     /** Only on the committee's decisions taken on the offline model (absent: a real decision). */
     sandbox?: true;
+    /** Who produced the decision (the policy engine, an analyst, the committee's model) and whether it is a sandbox result. */
+    provenance?: Provenance;
   }
 >;
 

@@ -65,6 +65,8 @@ export function recordFinancialExtraction(command: RecordFinancialExtraction, st
         : [{ integrationId: batchId, integrationType: FINANCIAL_STATEMENTS_INTEGRATION, code: outcome.code, message: outcome.reason || SECTION_ERROR_MESSAGES[outcome.code], occurredAt: at }],
       integrationCount: done ? 1 : 0,
       updatedAt: at,
+      // Read from the statements the lender uploaded: not made up, whatever the other sections are.
+      provenance: { provider: FINANCIAL_STATEMENTS_INTEGRATION, sandbox: false },
     },
   };
   if (!done) return [section, { type: 'FinancialStatementsExtractionFailed', data: { ...facts, batchId, sectionId, attempt, code: outcome.code, reason: outcome.reason, failedAt: at } }];

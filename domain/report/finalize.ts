@@ -2,6 +2,7 @@ import { evaluatePolicy, type EvaluationFacts, type PolicyEvaluation } from '../
 import type { PolicySnapshot } from '../credit-policy/policy.ts';
 import type { ReportEvent, ReportSectionUpdated } from './events.ts';
 import type { ReportFacts } from './public-events.ts';
+import { decisionProvenance } from './decided.ts';
 import type { SectionResult, SectionType, SourceSectionType } from './sections.ts';
 import type { ReportState } from './state.ts';
 
@@ -50,6 +51,7 @@ function derivedSection(
       errors: [],
       integrationCount: 1,
       updatedAt: at,
+      provenance: decisionProvenance(facts, POLICY_ENGINE_INTEGRATION),
     },
   };
 }
@@ -109,6 +111,7 @@ export function finalizeReport(state: ReportState, policy: PolicySnapshot, at: s
         previousAnalystId: null,
         commentary: null,
         decidedAt: at,
+        provenance: decisionProvenance(facts, POLICY_ENGINE_INTEGRATION),
       },
     },
   ];

@@ -30,4 +30,9 @@ export interface ReportFacts {
   externalId: string | null;
   policyId: string;
   policyVersion: number;
+  /**
+   * The report holds a sandbox result (a section made up by a sandbox source): on every event from
+   * the first such section on, so each webhook says so (named apart from ReportDecided's own `sandbox`, the offline chair's). Absent: no sandbox result.
+   */
+  sandboxData?: true;
 }

@@ -1,3 +1,4 @@
+import type { Provenance } from '../shared/provenance.ts';
 import type { DocumentType } from '../shared/document.ts';
 
 /**
@@ -76,6 +77,8 @@ export interface SectionResult {
   errors: SectionError[];
   /** Sources that contributed data. */
   integrationCount: number;
+  /** Which provider answered and whether it made the data up (absent: rebuilt from an event before provenance). */
+  provenance?: Provenance;
 }
 
 /** The Portuguese text a section error carries for each code (ours). */

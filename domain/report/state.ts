@@ -1,4 +1,5 @@
 import type { ReportEvent } from './events.ts';
+import { provenanceOfIntegrations, type Provenance } from '../shared/provenance.ts';
 import { evolveFinancial } from './financial-decider.ts';
 import { evolveExtraction } from './extraction-decider.ts';
 import type { ReportFacts } from './public-events.ts';
@@ -71,11 +72,19 @@ export function factsOf(data: ReportFacts): ReportFacts {
     externalId: data.externalId,
     policyId: data.policyId,
     policyVersion: data.policyVersion,
+    ...(data.sandboxData ? { sandboxData: true } : {}),
   };
 }
 
+/** A section a sandbox source made up (its provenance says so, or, recorded before provenance, its integrations). */
+export function isSandboxSection(data: { selectedIntegrations: string[]; provenance?: Provenance }): boolean {
+  return data.provenance ? data.provenance.sandbox : provenanceOfIntegrations(data.selectedIntegrations).sandbox === true;
+}
+
 export function evolveReport(state: ReportState, event: ReportEvent): ReportState {
-  const facts = factsOf(event.data);
+  // Once a sandbox result is in, the report stays marked, also for events recorded before the mark.
+  const sandbox = state.facts?.sandboxData || (event.type === 'ReportSectionUpdated' && isSandboxSection(event.data));
+  const facts = sandbox ? { ...factsOf(event.data), sandboxData: true as const } : factsOf(event.data);
   switch (event.type) {
     case 'ReportRequested': {
       const sectionIds: Partial<Record<SectionType, string>> = {};
@@ -93,6 +102,7 @@ export function evolveReport(state: ReportState, event: ReportEvent): ReportStat
         selectedIntegrations: event.data.selectedIntegrations,
         errors: event.data.errors,
         integrationCount: event.data.integrationCount,
+        ...(event.data.provenance ? { provenance: event.data.provenance } : {}),
       };
       return { ...state, facts, results: { ...state.results, [sectionType]: result } };
     }

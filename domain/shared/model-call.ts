@@ -13,3 +13,6 @@ export interface ModelCallRecord {
   /** Calls made, counting the first (invalid replies and passing failures are retried). */
   attempts: number;
 }
+
+/** The model name the offline adapter (deterministic rules, no model) records on every call: a sandbox producer. */
+export const OFFLINE_MODEL = 'offline';

@@ -1,3 +1,4 @@
+import { SANDBOX_MARK } from '../../domain/shared/provenance.ts';
 import type { ItemStatus } from '../../domain/collection/enums.ts';
 import { escape } from '../../domain/shared/html.ts';
 
@@ -24,6 +25,7 @@ export const RecipientPageTexts = {
   itemGone: 'Este item não faz parte da sua solicitação.',
   notSentTitle: 'Solicitação ainda não enviada',
   sent: 'Arquivo recebido. Ele está em análise.',
+  sandbox: 'Esta página é de um ambiente de testes: nada do que ela registra é real; não envie documentos verdadeiros.',
 } as const;
 
 /** One small page that reads well on a phone: no external assets, the viewport set, large controls. */
@@ -63,6 +65,8 @@ export interface RecipientPageData {
   items: PageItem[];
   notice?: string;
   error?: string;
+  /** The deployment is a sandbox (DEPLOYMENT=sandbox): the page says so above everything. */
+  sandbox: boolean;
 }
 
 const statusClass = (status: ItemStatus) =>
@@ -86,7 +90,7 @@ export function recipientPage(d: RecipientPageData): string {
   const until = d.expiresAt ? `<p>Prazo: até ${escape(new Date(d.expiresAt).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}.</p>` : '';
   return page(
     'Envio de documentos',
-    `<h1>Olá, ${escape(d.recipientName)}</h1>
+    `${d.sandbox ? `<p class="erro" role="alert" data-sandbox><strong>${escape(SANDBOX_MARK)}</strong> · ${escape(RecipientPageTexts.sandbox)}</p>` : ''}<h1>Olá, ${escape(d.recipientName)}</h1>
 <p>${who} pediu os documentos abaixo.</p>
 ${d.message ? `<p class="mensagem">${escape(d.message)}</p>` : ''}${until}
 ${d.notice ? `<p class="aviso" role="status">${escape(d.notice)}</p>` : ''}${d.error ? `<p class="erro" role="alert">${escape(d.error)}</p>` : ''}

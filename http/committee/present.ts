@@ -14,6 +14,7 @@ export function presentReportCommittee(view: DeliberationView | null) {
       costUsd: view.totalCostUsd,
       durationMs: view.durationMs,
       models: view.modelVersions,
+      provenance: view.provenance,
     },
   };
 }

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { ProvenanceSchema } from '../provenance.ts';
 import { COMMITTEE_AGENTS } from '../../domain/committee/agents.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { AgentOpinionOutput, ChairOutput } from '../../application/committee/schemas.ts';
@@ -47,6 +48,7 @@ export const DeliberationSchema = Type.Object(
     error: Nullable(Type.String()),
     createdAt: DateTime,
     updatedAt: DateTime,
+    provenance: ProvenanceSchema,
   },
   { description: 'Committee deliberation (spec, Resources)' },
 );
@@ -62,6 +64,7 @@ export const CommitteeResultSchema = Type.Object({
   costUsd: Type.Number(),
   durationMs: Nullable(Type.Integer()),
   models: Type.Record(Type.String(), Type.String()),
+  provenance: ProvenanceSchema,
 });
 export const CommitteeStatusSchema = Nullable(Type.Union([Type.Literal('RUNNING'), Type.Literal('DONE'), Type.Literal('ERROR')]));
 export const CommitteeDecisionSchema = Nullable(Type.String({ description: 'finalRecommendation of the latest deliberation: APPROVED, REJECTED, REQUIRES_ALCADA or NEEDS_INFO' }));

@@ -1,3 +1,4 @@
+import { SANDBOX_MARK } from '../../domain/shared/provenance.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { allows, Gates } from '../gates.ts';
 import type { Reply } from '../route.ts';
@@ -44,7 +45,7 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;bo
 code{background:#eef0f3;padding:.1rem .3rem;border-radius:.2rem;word-break:break-all}pre{background:#eef0f3;padding:.6rem;overflow:auto}
 .filtros{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}.filtros label{margin-top:0}select{font-size:1rem;padding:.45rem;margin-top:.3rem}
 .ok{color:#0a6b2c;font-weight:600}.nao{color:#b00020;font-weight:600}.neutro{color:#555}
-.estado{font-size:1.2rem}input[type=radio]{width:auto;margin-right:.4rem}.indicadores{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.6rem}.indicador{margin:0}canvas{max-width:100%}textarea{width:100%;font-family:monospace;font-size:.9rem;margin-top:.3rem}.fatos{font-size:.9rem;color:#333}@media(max-width:40rem){td,th{display:block;border:0;padding:.2rem}tr{display:block;border-bottom:1px solid #e3e6ea;padding:.4rem 0}thead{display:none}}`;
+.estado{font-size:1.2rem}input[type=radio]{width:auto;margin-right:.4rem}.indicadores{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.6rem}.indicador{margin:0}canvas{max-width:100%}textarea{width:100%;font-family:monospace;font-size:.9rem;margin-top:.3rem}.fatos{font-size:.9rem;color:#333}.sandbox{margin:0;background:#b42318;color:#fff;padding:.6rem 1rem;text-align:center}@media(max-width:40rem){td,th{display:block;border:0;padding:.2rem}tr{display:block;border-bottom:1px solid #e3e6ea;padding:.4rem 0}thead{display:none}}`;
 
 function document(title: string, body: string): string {
   return `<!doctype html>
@@ -63,8 +64,21 @@ const MENU = [
   { href: '/console/webhooks', label: 'Webhooks', gates: [Gates.namedWebhooks, Gates.legacyWebhooks] },
 ];
 
-/** A page for a signed-in user: the menu, then the content. */
-export function consolePage(title: string, principal: Principal, csrf: string, content: string, scripts: readonly string[] = []): string {
+/** Why a page shows the sandbox banner: the whole deployment is a sandbox, or what the page shows holds a sandbox result. */
+export type SandboxShown = 'deployment' | 'item' | null;
+
+/** The banner above a page whose content is sandbox: what it shows is no real result. */
+export function sandboxBanner(shown: SandboxShown): string {
+  if (!shown) return '';
+  const why =
+    shown === 'deployment'
+      ? 'Este serviço roda com DEPLOYMENT=sandbox: fontes, verificações e pareceres de teste, nada aqui é um resultado real.'
+      : 'O que esta página mostra contém resultados de sandbox, que não são resultados reais.';
+  return `<p class="sandbox" role="alert"><strong>${escape(SANDBOX_MARK)}</strong> · ${escape(why)}</p>`;
+}
+
+/** A page for a signed-in user: the menu, the sandbox banner when the content is sandbox, then the content. */
+export function consolePage(title: string, principal: Principal, csrf: string, content: string, scripts: readonly string[] = [], sandbox: SandboxShown = null): string {
   const links = MENU.filter((item) => item.gates.some((gate) => allows(gate, principal)))
     .map((item) => `<a href="${item.href}">${item.label}</a>`)
     .join('');
@@ -72,7 +86,7 @@ export function consolePage(title: string, principal: Principal, csrf: string, c
 <span>${escape(principal.userName)}</span>
 <form method="post" action="/console/sair">${csrfField(csrf)}<button type="submit">Sair</button></form></header>`;
   const tags = scripts.map((name) => `<script src="/console/assets/${name}"></script>`).join('');
-  return document(title, `${menu}<main><h1>${escape(title)}</h1>${content}</main>${tags}`);
+  return document(title, `${menu}${sandboxBanner(sandbox)}<main><h1>${escape(title)}</h1>${content}</main>${tags}`);
 }
 
 /** A page before signing in (the sign-in itself, a refusal). */

@@ -75,7 +75,7 @@ async function reportPageHtml(input: SignedIn, message?: string): Promise<string
   const again = report.analystId !== null;
   const decidable = report.reportProgress.isFinalized && allows(analysisGate(again), input.principal);
   const content = reportPage(report.id, reportFragment(report), { analysis: decidable ? { again, csrf: input.csrf, message } : null });
-  return pageHtml(`Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js']);
+  return pageHtml(`Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js'], report.sandbox);
 }
 
 export const reportPageRoutes: RouteSpec[] = [

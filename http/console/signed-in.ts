@@ -68,8 +68,12 @@ export function signedIn(handler: (input: SignedIn) => Promise<Reply>, form?: (i
   };
 }
 
-/** A signed-in page's HTML (menu, title, content): what a form's refusal re-renders. */
-export const pageHtml = (title: string, input: SignedIn, content: string, scripts: readonly string[] = []) => consolePage(title, input.principal, input.csrf, content, scripts);
+/**
+ * A signed-in page's HTML (menu, title, content): what a form's refusal re-renders. `sandboxItem`:
+ * what the page shows holds a sandbox result; the banner also shows on every page of a sandbox deployment.
+ */
+export const pageHtml = (title: string, input: SignedIn, content: string, scripts: readonly string[] = [], sandboxItem = false) =>
+  consolePage(title, input.principal, input.csrf, content, scripts, sandboxItem ? 'item' : input.app.config.DEPLOYMENT === 'sandbox' ? 'deployment' : null);
 
 export const page = (status: number, title: string, input: SignedIn, content: string, scripts: readonly string[] = []) => htmlReply(status, pageHtml(title, input, content, scripts));
 

@@ -1,4 +1,5 @@
 import { isSourceSectionType } from '../../domain/report/sections.ts';
+import { modelProvenance } from '../../domain/shared/provenance.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { findReport, type ReportWithSections } from '../../projections/report/queries.ts';
@@ -29,6 +30,7 @@ function presentInsight(row: SectionRow) {
     costUsd: call?.costUsd ?? 0,
     durationMs: call?.durationMs ?? 0,
     recordedAt: record?.recordedAt ?? null,
+    provenance: record ? modelProvenance(call?.model ?? null, row.provenance?.sandbox ?? null) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { ALL_SECTION_TYPES } from '../../domain/report/sections.ts';
 import { RISK_LEVELS } from '../../domain/credit-policy/policy.ts';
+import { ProvenanceSchema } from '../provenance.ts';
 import { DeliberationSchema } from '../committee/schemas.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -25,6 +26,7 @@ const SectionInsight = Type.Object({
   costUsd: Type.Number(),
   durationMs: Type.Integer(),
   recordedAt: Nullable(Type.String({ format: 'date-time' })),
+  provenance: Type.Union([ProvenanceSchema, Type.Null()], { description: "the opinion's model and whether it is a sandbox result; null: no opinion yet" }),
 });
 
 /**

@@ -2,6 +2,7 @@ import type { Config } from '../../config/index.ts';
 import { freshDownloadUrl } from '../../application/report/export/signed-url.ts';
 import type { ExportableReport } from '../../application/report/export/exportable.ts';
 import { SECTION_TYPES, type SectionType } from '../../domain/report/sections.ts';
+import { modelProvenance } from '../../domain/shared/provenance.ts';
 import { statusObject } from '../../domain/report/statuses.ts';
 import type { ReportWithSections } from '../../projections/report/queries.ts';
 import type { DecisionRow, ReportRow, SectionRow } from '../../projections/report/view.ts';
@@ -30,6 +31,8 @@ export function presentSection(row: SectionRow, withDetails = true) {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
+    provenance: row.provenance,
+    parecerProvenance: row.parecer ? modelProvenance(row.parecer.call?.model ?? null, row.provenance?.sandbox ?? null) : null,
   };
 }
 
@@ -85,6 +88,7 @@ export function presentReport({ report: r, sections }: ReportWithSections, optio
     ...presentReportCommittee(options.committee),
     integrationTypes: r.integration_types,
     externalId: r.external_id,
+    sandbox: r.sandbox,
   };
 }
 
@@ -121,6 +125,7 @@ export function presentDecision(row: DecisionRow) {
     commentary: row.commentary,
     decidedAt: row.decided_at,
     sandbox: row.sandbox,
+    provenance: row.provenance,
   };
 }
 
@@ -141,6 +146,7 @@ export function exportableOf({ report: r, sections }: ReportWithSections): Expor
     commentary: r.commentary,
     ranWithoutSCRReason: r.ran_without_scr_reason,
     policyErrorStatusApplied: r.policy_error_status_applied,
+    sandbox: r.sandbox,
     sections: sections.map((s) => ({
       type: s.type,
       title: sectionType(s.type).title,

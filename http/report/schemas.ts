@@ -3,10 +3,11 @@ import { ALL_SECTION_TYPES, SECTION_ERROR_CODES } from '../../domain/report/sect
 import { REPORT_STATUSES } from '../../domain/report/statuses.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { ObjectIdSchema } from '../route.ts';
+import { ProvenanceSchema } from '../provenance.ts';
 import { CommitteeDecisionSchema, CommitteeResultSchema, CommitteeStatusSchema } from '../committee/schemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, options?: { description: string }) => Type.Union([schema, Type.Null()], options);
 
 /** Ids in bodies: presence first (class-validator style), then the form, checked by the handler. */
 export const BodyId = Type.String({ minLength: 1 });
@@ -81,6 +82,8 @@ export const SectionSchema = Type.Object({
   createdAt: DateTime,
   updatedAt: DateTime,
   finishedAt: Nullable(DateTime),
+  provenance: Nullable(ProvenanceSchema, { description: 'which source produced the section and whether it is a sandbox result; null while PENDING' }),
+  parecerProvenance: Nullable(ProvenanceSchema, { description: "the opinion's model and whether it is a sandbox result (the offline model, or an opinion on sandbox data); null: no opinion" }),
 });
 
 const StepSchema = Type.Object({
@@ -128,6 +131,7 @@ export const ReportSchema = Type.Object(
     committeeResult: Nullable(CommitteeResultSchema),
     integrationTypes: Type.Array(Type.String()),
     externalId: Nullable(Type.String()),
+    sandbox: Type.Boolean({ description: 'true when the report holds a sandbox result (a section made up by a sandbox source): nothing in it is real' }),
   },
   { description: 'every Report field of the spec, plus type and score' },
 );
@@ -163,6 +167,7 @@ export const DecisionSchema = Type.Object({
   commentary: Nullable(Type.String()),
   decidedAt: DateTime,
   sandbox: Type.Boolean({ description: 'true for a committee decision taken on the offline model: a sandbox result, never a real one' }),
+  provenance: ProvenanceSchema,
 });
 
 export const ReportParams = Type.Object({ id: ObjectIdSchema() });

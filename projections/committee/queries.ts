@@ -1,3 +1,5 @@
+import { modelProvenance, type ReadProvenance } from '../../domain/shared/provenance.ts';
+import { OFFLINE_MODEL } from '../../domain/shared/model-call.ts';
 import type { Knex } from 'knex';
 import type { CommitteeAgent } from '../../domain/committee/agents.ts';
 import type { AgentOpinion, CallUsage, DeliberationStarted, DeliberationTrigger, FinalRecommendation, Synthesis } from '../../domain/committee/events.ts';
@@ -28,6 +30,8 @@ export interface DeliberationView {
   error: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The chair's model (or the specialists' while RUNNING) and whether the deliberation is a sandbox result. */
+  provenance: ReadProvenance;
 }
 
 type Usage = CallUsage & { webSearchRequests: number };
@@ -55,6 +59,19 @@ interface DeliberationRow {
   error: string | null;
   created_at: Date;
   updated_at: Date;
+  /** The report holds sandbox data (report_reports.sandbox; null: the report row is not there). */
+  report_sandbox?: boolean | null;
+}
+
+/**
+ * A deliberation is a sandbox result when one of its models was the offline one or the report it
+ * read holds sandbox data; the models come from its events (DeliberationFinished's modelVersions,
+ * each opinion's usage).
+ */
+function deliberationProvenance(models: Record<string, string>, reportSandbox: boolean | null): ReadProvenance {
+  const names = Object.values(models).flatMap((m) => m.split(', ')).filter(Boolean);
+  const provider = models.chair ?? models.specialists ?? null;
+  return names.includes(OFFLINE_MODEL) ? { provider, sandbox: true } : modelProvenance(provider, reportSandbox);
 }
 
 /** While RUNNING the totals are those of the opinions recorded so far; a finished row has the decider's. */
@@ -67,6 +84,7 @@ function viewOf(row: DeliberationRow): DeliberationView {
     webSearchRequests: usages.reduce((sum, u) => sum + u.webSearchRequests, 0),
   };
   const opinions = row.agent_opinions;
+  const modelVersions = row.model_versions ?? (usages.length ? { specialists: [...new Set(usages.map((u) => u.model))].join(', ') } : {});
   return {
     id: row.id,
     reportId: row.report_id,
@@ -87,10 +105,11 @@ function viewOf(row: DeliberationRow): DeliberationView {
     totalCostUsd: totals.costUsd,
     webSearchRequests: totals.webSearchRequests,
     durationMs: row.duration_ms,
-    modelVersions: row.model_versions ?? (usages.length ? { specialists: [...new Set(usages.map((u) => u.model))].join(', ') } : {}),
+    modelVersions,
     error: row.error,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    provenance: deliberationProvenance(modelVersions, row.report_sandbox ?? null),
   };
 }
 
@@ -120,12 +139,16 @@ export function startedView(d: DeliberationStarted['data']): DeliberationView {
     error: null,
     createdAt: d.startedAt,
     updatedAt: d.startedAt,
+    provenance: { provider: null, sandbox: null },
   };
 }
 
 /** The report's latest deliberation in the organization (a rerun is newer), or null. */
 export async function latestDeliberation(db: Knex, organizationId: string, reportId: string): Promise<DeliberationView | null> {
-  const row: DeliberationRow | undefined = await db('committee_deliberations').where({ organization_id: organizationId, report_id: reportId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+  const row: DeliberationRow | undefined = await db('committee_deliberations')
+    .select('committee_deliberations.*', db.raw('(select r.sandbox from report_reports r where r.id = committee_deliberations.report_id) as report_sandbox'))
+    .where({ organization_id: organizationId, report_id: reportId })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
   return row ? viewOf(row) : null;
 }
 

@@ -154,4 +154,31 @@ export const reportMigrations: Migration[] = [
       await knex.schema.alterTable('report_reports', (t) => t.dropColumn('sandbox_decision'));
     },
   },
+  {
+    // Provenance (issue 37): a report holding a sandbox result, and each section's and decision's
+    // provider. Rows written before learn what their integrations say here and the rest on a
+    // rebuild; the events they come from are unchanged.
+    name: '202611300500_report_provenance',
+    async up(knex) {
+      await knex.schema.alterTable('report_reports', (t) => t.boolean('sandbox').notNullable().defaultTo(false));
+      await knex.schema.alterTable('report_sections', (t) => t.jsonb('provenance'));
+      await knex.schema.alterTable('report_decisions', (t) => t.jsonb('provenance'));
+      await knex.raw(`update report_reports set sandbox = true where integration_types @> '["SANDBOX"]'`);
+      await knex.raw(`
+        update report_sections s set provenance = jsonb_build_object(
+          'provider', case when s.selected_integrations @> '["SANDBOX"]' then 'SANDBOX' else s.selected_integrations->>0 end,
+          'sandbox', case when r.sandbox then to_jsonb(true) else 'null'::jsonb end)
+        from report_reports r where r.id = s.report_id and s.status <> 'PENDING'`);
+      await knex.raw(`
+        update report_decisions d set provenance = jsonb_build_object(
+          'provider', case d.decided_by when 'POLICY' then 'CREDIT_POLICY_ENGINE' when 'ANALYST' then 'ANALYST' end,
+          'sandbox', case when d.sandbox or r.sandbox then to_jsonb(true) else 'null'::jsonb end)
+        from report_reports r where r.id = d.report_id`);
+    },
+    async down(knex) {
+      await knex.schema.alterTable('report_decisions', (t) => t.dropColumn('provenance'));
+      await knex.schema.alterTable('report_sections', (t) => t.dropColumn('provenance'));
+      await knex.schema.alterTable('report_reports', (t) => t.dropColumn('sandbox'));
+    },
+  },
 ];

@@ -20,8 +20,9 @@ export const REPORT_PROJECTION = 'report';
 export const REPORT_TABLES = ['report_reports', 'report_sections', 'report_decisions'] as const;
 
 const REPORT_JSON = ['steps', 'integration_types', 'exports', 'product'] as const;
+const DECISION_JSON = ['provenance'] as const;
 const REPORT_TIMES = ['finalized_at', 'created_at', 'updated_at'] as const;
-const SECTION_JSON = ['details', 'selected_integrations', 'errors'] as const;
+const SECTION_JSON = ['details', 'selected_integrations', 'errors', 'provenance'] as const;
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
@@ -91,17 +92,18 @@ export const reportProjection: Projection = {
       }
       const row = reports.get(reportId);
       if (!row) continue; // its request is not in the store: nothing to attach it to
-      reports.set(reportId, evolveReportRow(row, event));
+      const evolved = evolveReportRow(row, event);
+      reports.set(reportId, evolved);
       if (event.type === 'ReportSectionUpdated') {
         const { organizationId, sectionType } = event.data;
         const pending = newSections.get(event.data.sectionId);
-        const change = sectionUpdate(event);
+        const change = sectionUpdate(event, evolved.sandbox);
         // An answer that raced the erasure of its subject is not written back.
         if (row.document === ERASED && change.details !== null) change.details = {};
         if (pending) Object.assign(pending, change);
         else updatedSections.set(change.id, { ...change, report_id: reportId, organization_id: organizationId, type: sectionType });
       }
-      if (event.type === 'ReportDecided') decisions.push(decisionRow(id, event));
+      if (event.type === 'ReportDecided') decisions.push(decisionRow(id, event, evolved.sandbox));
     }
 
     const reportRows = [...reports.values()].map((r) => toDb(r, REPORT_JSON));
@@ -114,9 +116,10 @@ export const reportProjection: Projection = {
       trx('report_sections')
         .insert(slice)
         .onConflict('id')
-        .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'updated_at', 'finished_at']),
+        .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'provenance', 'updated_at', 'finished_at']),
     );
-    await inSlices(decisions, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
+    const decisionRows = decisions.map((d) => toDb(d, DECISION_JSON));
+    await inSlices(decisionRows, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
     await writeSectionOpinions(trx, events.map((e) => e.event));
     if (erasures.length) await eraseSubjects(trx, erasures.map((e) => (e.data as unknown as PersonalDataErased).subjectId));
   },

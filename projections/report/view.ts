@@ -2,6 +2,10 @@ import type { ExportFormat, ReportEvent, ReportProduct } from '../../domain/repo
 import { SECTION_TYPES, isSourceSectionType, type SectionType } from '../../domain/report/sections.ts';
 import { ERASED } from '../../platform/personal-data/index.ts';
 import type { OpinionRecord } from './opinions.ts';
+import { provenanceOfIntegrations, type ReadProvenance } from '../../domain/shared/provenance.ts';
+import { isSandboxSection } from '../../domain/report/state.ts';
+import { POLICY_ENGINE_INTEGRATION } from '../../domain/report/finalize.ts';
+import { ANALYST_PROVIDER } from '../../domain/report/decided.ts';
 
 /**
  * The report read model as plain values, and how each event changes it. Pure, so the projection
@@ -64,6 +68,8 @@ export interface ReportRow {
   parecer_enabled: boolean;
   /** Its current decision is the committee's on the offline model (ReportDecided.sandbox). */
   sandbox_decision: boolean;
+  /** It holds a sandbox result: a section a sandbox source made up (ReportFacts.sandboxData). */
+  sandbox: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -79,6 +85,8 @@ export interface SectionRow {
   selected_integrations: string[];
   errors: unknown[];
   integration_count: number;
+  /** Which provider produced it and whether it is a sandbox result; null while PENDING. */
+  provenance: ReadProvenance | null;
   created_at: string;
   updated_at: string;
   finished_at: string | null;
@@ -105,6 +113,7 @@ export interface DecisionRow {
   decided_at: string;
   /** The committee decided on the offline model. */
   sandbox: boolean;
+  provenance: ReadProvenance;
 }
 
 /** The instant an event happened, from its own data. */
@@ -178,6 +187,7 @@ export function newReportRow(event: Extract<ReportEvent, { type: 'ReportRequeste
     product: d.product ?? null,
     parecer_enabled: false,
     sandbox_decision: false,
+    sandbox: d.sandboxData === true,
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,
   };
@@ -198,6 +208,7 @@ export function newSectionRows(event: Extract<ReportEvent, { type: 'ReportReques
     selected_integrations: [],
     errors: [],
     integration_count: 0,
+    provenance: null,
     created_at: d.reportCreatedAt,
     updated_at: d.reportCreatedAt,
     finished_at: null,
@@ -205,10 +216,21 @@ export function newSectionRows(event: Extract<ReportEvent, { type: 'ReportReques
   }));
 }
 
-/** The columns a section update changes (the rest was written when the report was requested). */
-export function sectionUpdate(event: Extract<ReportEvent, { type: 'ReportSectionUpdated' }>) {
+/**
+ * A section's provenance: as its event recorded it; recorded before provenance, its integrations
+ * say the sandbox, and a section computed on a report holding sandbox data is one too.
+ */
+function sectionProvenance(d: Extract<ReportEvent, { type: 'ReportSectionUpdated' }>['data'], reportSandbox: boolean): ReadProvenance {
+  if (d.provenance) return d.provenance;
+  const read = provenanceOfIntegrations(d.selectedIntegrations);
+  return reportSandbox ? { ...read, sandbox: true } : read;
+}
+
+/** The columns a section update changes (the rest was written when the report was requested); `reportSandbox`: the report row after the event. */
+export function sectionUpdate(event: Extract<ReportEvent, { type: 'ReportSectionUpdated' }>, reportSandbox: boolean) {
   const d = event.data;
   return {
+    provenance: sectionProvenance(d, reportSandbox),
     id: d.sectionId,
     status: d.outcome,
     details: d.details,
@@ -229,6 +251,7 @@ export function evolveReportRow(row: ReportRow, event: ReportEvent): ReportRow {
       const { sectionType, outcome, updatedAt, selectedIntegrations } = event.data;
       next.steps = row.steps.map((s) => (s.type === sectionType ? { ...s, status: outcome, finishedAt: updatedAt } : s));
       next.integration_types = [...new Set([...row.integration_types, ...selectedIntegrations])].sort();
+      next.sandbox = row.sandbox || isSandboxSection(event.data);
       // Verified: the official registry (BASIC_INFORMATION) knows the document.
       if (sectionType === 'BASIC_INFORMATION') next.verified = outcome === 'DONE';
       return next;
@@ -269,8 +292,17 @@ export function erasedReportRow(row: ReportRow): ReportRow {
   return { ...row, document: ERASED, commentary: erased(row.commentary), analyst_name: erased(row.analyst_name) };
 }
 
-export function decisionRow(eventId: string, event: Extract<ReportEvent, { type: 'ReportDecided' }>): DecisionRow {
+/** Who a decision recorded before provenance came from, where its event says it. */
+const LEGACY_DECISION_PROVIDERS: Record<string, string> = { POLICY: POLICY_ENGINE_INTEGRATION, ANALYST: ANALYST_PROVIDER };
+
+/**
+ * One row of the decision history; `reportSandbox`: the report holds sandbox data. A decision
+ * recorded before provenance is a sandbox one when it was the offline model's or taken on sandbox
+ * data; otherwise whether it was is unknown.
+ */
+export function decisionRow(eventId: string, event: Extract<ReportEvent, { type: 'ReportDecided' }>, reportSandbox: boolean): DecisionRow {
   const d = event.data;
+  const provenance = d.provenance ?? { provider: LEGACY_DECISION_PROVIDERS[d.decidedBy] ?? null, sandbox: d.sandbox || reportSandbox ? true : null };
   return {
     event_id: eventId,
     report_id: d.reportId,
@@ -286,5 +318,6 @@ export function decisionRow(eventId: string, event: Extract<ReportEvent, { type:
     commentary: d.commentary,
     decided_at: d.decidedAt,
     sandbox: d.sandbox === true,
+    provenance,
   };
 }

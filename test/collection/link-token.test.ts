@@ -35,7 +35,10 @@ test('the token carries the collection and recipient ids; a link opens with no r
   await app.app.db('collection_links').where({ collection_id: c.id }).delete();
   const opened = await page(token);
   assert.is(opened.status, 200);
-  assert.match(await opened.text(), 'Contrato social');
+  const html = await opened.text();
+  assert.match(html, 'Contrato social');
+  // A sandbox deployment (the test default): the recipient is told the page is a test environment.
+  assert.match(html, /<p class="erro" role="alert" data-sandbox><strong>AMBIENTE DE TESTES: dados fictícios<\/strong>/);
 });
 
 test('a token with its MAC changed, another recipient id or an old version gets the invalid-link page', async () => {

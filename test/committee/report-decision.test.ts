@@ -40,7 +40,7 @@ const decided = (decidedBy: 'POLICY' | 'ANALYST'): ReportEvent => ({
     decidedAt: AT,
   },
 });
-const command = { type: 'RecordCommitteeDecision' as const, deliberationId: 'de1000000000000000000001', approved: true, commentary: 'Aprovado pelo comitê.', sandbox: false, at: AT };
+const command = { type: 'RecordCommitteeDecision' as const, deliberationId: 'de1000000000000000000001', approved: true, commentary: 'Aprovado pelo comitê.', sandbox: false, model: 'gpt-test', at: AT };
 
 test('AUTO_DECIDE records the decision as the committee, over the policy decision', () => {
   given(reportDecider, [requested, decided('POLICY')]).when(command).then([
@@ -60,6 +60,7 @@ test('AUTO_DECIDE records the decision as the committee, over the policy decisio
         previousAnalystId: null,
         commentary: 'Aprovado pelo comitê.',
         decidedAt: AT,
+        provenance: { provider: 'gpt-test', sandbox: false },
       },
     },
   ]);
@@ -68,6 +69,7 @@ test('AUTO_DECIDE records the decision as the committee, over the policy decisio
 test('a decision on the offline model carries sandbox: true', () => {
   const [event] = given(reportDecider, [requested, decided('POLICY')]).when({ ...command, sandbox: true }).decided();
   assert.is((event as Extract<ReportEvent, { type: 'ReportDecided' }>).data.sandbox, true);
+  assert.equal((event as Extract<ReportEvent, { type: 'ReportDecided' }>).data.provenance, { provider: 'gpt-test', sandbox: true });
 });
 
 test('an analyst decision stands and a report still processing has nothing to decide', () => {

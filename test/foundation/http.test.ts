@@ -108,15 +108,19 @@ test('health, readiness and the request id', async ({ url }) => {
   assert.is(health.status, 200);
   assert.is(health.headers.get('x-request-id'), 'abc-123');
   const anyone = await call(`${url}/ready`, 'GET');
-  assert.equal([anyone.status, anyone.body], [200, { status: 'ready' }], 'no checkpoint, lag or timeout without the operators\' credential');
+  assert.equal([anyone.status, anyone.body], [200, { status: 'ready', deployment: 'sandbox' }], 'no checkpoint, lag or timeout without the operators\' credential');
   for (const authorization of ['Bearer wrong-token-of-the-same-kind-000000', `Bearer ${OPS}x`, OPS]) {
-    assert.equal((await call(`${url}/ready`, 'GET', undefined, { authorization })).body, { status: 'ready' }, authorization);
+    assert.equal((await call(`${url}/ready`, 'GET', undefined, { authorization })).body, { status: 'ready', deployment: 'sandbox' }, authorization);
   }
   const ready = await call(`${url}/ready`, 'GET', undefined, { authorization: `Bearer ${OPS}` });
   assert.is(ready.status, 200);
   assert.is(ready.body.status, 'ready');
   assert.is(ready.body.database, 'ok');
   assert.is(ready.body.eventStore, 'ok');
+  // The operator also learns each provider and whether it is a sandbox.
+  assert.is(ready.body.deployment, 'sandbox');
+  assert.equal(ready.body.providers.creditSources, { provider: 'sandbox', sandbox: true });
+  assert.ok(ready.body.sandboxParts.includes('credit sources (SOURCES=sandbox)'));
   assert.equal(ready.body.projections['never-ran'], { checkpoint: null, caughtUp: true, lagSeconds: 0, parked: 0, stalled: false }, 'an empty store leaves nothing to catch up');
 });
 

@@ -199,7 +199,7 @@ http('a projection that stops advancing while events wait makes /ready answer 50
   await lease().update({ owner: 'silent', token: app.database.knex.raw('token + 1'), expires_at: app.database.knex.raw(`now() + interval '1 hour'`) });
   assert.is((await request(other)).status, 200);
   await waitFor(async () => (await app.call('GET', '/ready')).status === 503, '/ready to turn 503');
-  assert.equal((await app.call('GET', '/ready')).body, { status: 'not ready' }, 'anyone learns only that');
+  assert.equal((await app.call('GET', '/ready')).body, { status: 'not ready', deployment: 'sandbox' }, 'anyone learns only that');
   const stalled = (await app.call('GET', '/ready', operator)).body;
   assert.is(stalled.ready, false);
   assert.is(stalled.projections.report.stalled, true);

@@ -55,7 +55,9 @@ test('PDF: a signed link that works without a bearer, and exportUrl on the repor
   const bytes = Buffer.from(await file.arrayBuffer());
   assert.is(bytes.subarray(0, 5).toString(), '%PDF-');
   const text = (await readPdfText(bytes))!.text;
-  assert.match(text, /^Relatório de análise de crédito/);
+  // A sandbox report (the sandbox sources answered): the mark heads every page.
+  assert.ok(text.includes('AMBIENTE DE TESTES: dados fictícios'));
+  assert.match(text, /Relatório de análise de crédito/);
   assert.match(text, /CNPJ 10\.000\.001\/0001-90/);
   assert.match(text, /No máximo 2 protestos Não atendida/);
   assert.match(text, /Identificador externo pedido-77/);
@@ -109,16 +111,18 @@ test('XLSX: typed cells (money, integers, dates, booleans), Portuguese headers, 
   assert.equal(workbook.worksheets.map((w) => w.name), ['Resumo', 'Regras', 'Seções']);
   const headers: Record<string, string[]> = { Resumo: ['Campo', 'Valor'], Regras: ['Grupo', 'Regra', 'Resultado', 'Se não atendida', 'Dados lidos'], Seções: ['Seção', 'Situação', 'Campo', 'Valor'] };
   for (const sheet of workbook.worksheets) {
-    assert.equal((sheet.getRow(1).values as unknown[]).slice(1), headers[sheet.name], sheet.name);
+    // A sandbox report: the mark in a first row above the headers, frozen with them.
+    assert.is(sheet.getCell('A1').value, 'AMBIENTE DE TESTES: dados fictícios', sheet.name);
+    assert.equal((sheet.getRow(2).values as unknown[]).slice(1), headers[sheet.name], sheet.name);
     assert.is(sheet.views[0]?.state, 'frozen', sheet.name);
-    assert.is((sheet.views[0] as { ySplit?: number }).ySplit, 1, sheet.name);
+    assert.is((sheet.views[0] as { ySplit?: number }).ySplit, 2, sheet.name);
     for (const column of sheet.columns) assert.ok((column.width ?? 0) >= 10, `${sheet.name} column width`);
   }
 
   /** The value cell of the row whose label column says `label`. */
   const cell = (sheetName: string, label: string, labelColumn: number, valueColumn: number) => {
     const sheet = workbook.getWorksheet(sheetName)!;
-    const rows = sheet.getRows(2, sheet.rowCount - 1)!.filter((row) => row.getCell(labelColumn).value === label);
+    const rows = sheet.getRows(3, sheet.rowCount - 2)!.filter((row) => row.getCell(labelColumn).value === label);
     assert.is(rows.length, 1, `${sheetName}: one row ${label}`);
     return rows[0]!.getCell(valueColumn);
   };
@@ -126,7 +130,7 @@ test('XLSX: typed cells (money, integers, dates, booleans), Portuguese headers, 
   const section = (label: string) => cell('Seções', label, 3, 4);
 
   assert.is(summary('Decisão').value, 'Negado');
-  const reasons = workbook.getWorksheet('Resumo')!.getRows(2, 40)!.filter((row) => row.getCell(1).value === 'Motivo').map((row) => row.getCell(2).value);
+  const reasons = workbook.getWorksheet('Resumo')!.getRows(3, 40)!.filter((row) => row.getCell(1).value === 'Motivo').map((row) => row.getCell(2).value);
   assert.equal(reasons, details('CREDIT_POLICY').reasons);
   const score = summary('Pontuação');
   assert.is(score.type, ExcelJS.ValueType.Number);

@@ -85,7 +85,7 @@ test('errors carry integration id, type, Portuguese message, code and time', asy
 });
 
 test('a source that ignores the abort signal is still cut off at the deadline', async () => {
-  const stuck = { sectionType: 'PEFIN' as const, integrationId: 'x', integrationType: 'X', query: () => new Promise<never>(() => undefined) };
+  const stuck = { sectionType: 'PEFIN' as const, integrationId: 'x', integrationType: 'X', sandbox: false, query: () => new Promise<never>(() => undefined) };
   const started = Date.now();
   const result = await runSource(stuck, { reportId: 'r', organizationId: 'o', document: { type: 'cpf', digits: '12345678909' }, now: NOW }, 30, () => NOW);
   assert.is(result.errors[0]!.code, 'INTEGRATION_TIMEOUT');

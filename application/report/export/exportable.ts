@@ -1,3 +1,4 @@
+import { SANDBOX_MARK } from '../../../domain/shared/provenance.ts';
 import type { ExportFormat } from '../../../domain/report/events.ts';
 import { formatDocument } from '../../../domain/shared/document.ts';
 import { DECISION_TITLES, fieldLabel, SECTION_ERROR_TITLES, SECTION_STATUS_TITLES, inReadingOrder, itemLabel, topFieldLabel, valueLabel, variableLabel } from './labels.ts';
@@ -20,6 +21,8 @@ export interface ExportableReport {
   commentary: string | null;
   ranWithoutSCRReason: string | null;
   policyErrorStatusApplied: string | null;
+  /** It holds a sandbox result: every page and sheet carries SANDBOX_MARK. */
+  sandbox: boolean;
   sections: Array<{
     type: string;
     title: string;
@@ -28,6 +31,9 @@ export interface ExportableReport {
     errors: Array<{ code: string; message: string }>;
   }>;
 }
+
+/** Every page of a PDF and every sheet of a workbook of a report holding a sandbox result says it. */
+export { SANDBOX_MARK };
 
 export interface RenderedFile {
   bytes: Buffer;

@@ -9,6 +9,7 @@ import {
   sectionLines,
   subjectFields,
   subjectOf,
+  SANDBOX_MARK,
   type ExportableReport,
   type RenderContext,
   type RenderedFile,
@@ -169,6 +170,8 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
     doc.font('Helvetica').fontSize(8).fillColor(MUTED);
     doc.text(`Gerado em ${formatInstant(generatedAt)} (horário de Brasília) · Relatório ${report.id}`, left, y, { width, lineBreak: false });
     doc.text(`Página ${i - pages.start + 1} de ${pages.count}`, left, y, { width, align: 'right', lineBreak: false });
+    // In the top margin, above whatever the page holds: no page of a sandbox report passes for a real one.
+    if (report.sandbox) doc.font('Helvetica-Bold').fontSize(11).fillColor(BAD).text(SANDBOX_MARK, left, 22, { width, align: 'center', lineBreak: false });
     doc.page.margins.bottom = margin;
   }
   doc.end();

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { dataSections, decisionFields, reasonsOf, ruleRows, sectionLines, subjectFields, type ExportableReport, type RenderContext, type RenderedFile } from './exportable.ts';
+import { dataSections, decisionFields, reasonsOf, ruleRows, sectionLines, subjectFields, SANDBOX_MARK, type ExportableReport, type RenderContext, type RenderedFile } from './exportable.ts';
 import { saoPauloClock, text, type Value } from './pt-br.ts';
 
 /** Excel formats that print as a Brazilian reader writes, whatever the reader's locale. */
@@ -43,11 +43,24 @@ function cellOf(value: Value): { value: ExcelJS.CellValue; numFmt?: string } {
 
 type Column = { header: string; width: number };
 
-function sheet(workbook: ExcelJS.Workbook, name: string, columns: Column[]): ExcelJS.Worksheet {
-  const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+/**
+ * A sheet with its header row. A sandbox report's sheets open with SANDBOX_MARK in a red first
+ * row above the headers (frozen with them, so it stays in view) and in the printed page header.
+ */
+function sheet(workbook: ExcelJS.Workbook, name: string, columns: Column[], sandbox: boolean): ExcelJS.Worksheet {
+  const headerRow = sandbox ? 2 : 1;
+  const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: headerRow }] });
   worksheet.columns = columns.map((c) => ({ header: c.header, width: c.width }));
-  worksheet.getRow(1).font = { bold: true };
-  worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  if (sandbox) {
+    worksheet.spliceRows(1, 0, [SANDBOX_MARK]);
+    worksheet.mergeCells(1, 1, 1, columns.length);
+    const mark = worksheet.getCell(1, 1);
+    mark.font = { bold: true, color: { argb: 'FFFFFFFF' } };
+    mark.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFB42318' } };
+    worksheet.headerFooter.oddHeader = `&C&"-,Bold"${SANDBOX_MARK}`;
+  }
+  worksheet.getRow(headerRow).font = { bold: true };
+  worksheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow, column: columns.length } };
   return worksheet;
 }
 
@@ -69,10 +82,15 @@ export async function renderXlsx(report: ExportableReport, { generatedAt }: Rend
   workbook.creator = 'Credit Analysis';
   workbook.created = generatedAt;
 
-  const summary = sheet(workbook, 'Resumo', [
-    { header: 'Campo', width: 34 },
-    { header: 'Valor', width: 90 },
-  ]);
+  const summary = sheet(
+    workbook,
+    'Resumo',
+    [
+      { header: 'Campo', width: 34 },
+      { header: 'Valor', width: 90 },
+    ],
+    report.sandbox,
+  );
   const reasons = reasonsOf(report).map((reason) => ({ label: 'Motivo', value: text(reason) }));
   for (const field of [{ label: 'Decisão', value: text(report.status.title) }, ...decisionFields(report), ...reasons, ...subjectFields(report)]) {
     addRow(summary, [text(field.label), field.value]);
@@ -84,7 +102,7 @@ export async function renderXlsx(report: ExportableReport, { generatedAt }: Rend
     { header: 'Resultado', width: 30 },
     { header: 'Se não atendida', width: 18 },
     { header: 'Dados lidos', width: 70 },
-  ]);
+  ], report.sandbox);
   for (const rule of ruleRows(report)) addRow(rules, [rule.group, rule.rule, rule.result, rule.onFail, rule.facts].map(text));
 
   const sections = sheet(workbook, 'Seções', [
@@ -92,7 +110,7 @@ export async function renderXlsx(report: ExportableReport, { generatedAt }: Rend
     { header: 'Situação', width: 14 },
     { header: 'Campo', width: 48 },
     { header: 'Valor', width: 60 },
-  ]);
+  ], report.sandbox);
   for (const section of dataSections(report)) {
     const head = [text(section.title), text(section.statusTitle)];
     for (const error of section.errors) addRow(sections, [...head, text(`Erro: ${error.title}`), text(error.message)]);

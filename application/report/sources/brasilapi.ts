@@ -114,6 +114,7 @@ export function locationOf(company: BrasilApiCompany): Record<string, unknown> {
 class BrasilApiSection implements SourceProvider {
   readonly integrationId = INTEGRATION_ID;
   readonly integrationType = INTEGRATION_TYPE;
+  readonly sandbox = false;
 
   constructor(
     readonly sectionType: SourceSectionType,

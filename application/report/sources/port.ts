@@ -32,6 +32,8 @@ export interface SourceProvider {
   /** Which integration answered, as Section.errors and selectedIntegrations show it. */
   readonly integrationId: string;
   readonly integrationType: string;
+  /** It makes its data up (the sandbox): every section it answers is marked a sandbox result. */
+  readonly sandbox: boolean;
   query(query: SourceQuery): Promise<Record<string, unknown>>;
 }
 

@@ -36,6 +36,8 @@ export async function runSource(
     if (stop?.aborted) onStop();
     else stop?.addEventListener('abort', onStop, { once: true });
   });
+  // A sandbox source's error is made up as much as its data (the test documents take each path).
+  const provenance = { provider: provider.integrationType, sandbox: provider.sandbox };
   const failed = (code: SectionErrorCode, message: string): SectionResult => ({
     sectionType: provider.sectionType,
     outcome: 'ERROR',
@@ -43,10 +45,11 @@ export async function runSource(
     selectedIntegrations: [provider.integrationType],
     errors: [{ integrationId: provider.integrationId, integrationType: provider.integrationType, message, code, occurredAt: now().toISOString() }],
     integrationCount: 0,
+    provenance,
   });
   try {
     const details = await Promise.race([provider.query({ ...query, signal: controller.signal }), deadline]);
-    return { sectionType: provider.sectionType, outcome: 'DONE', details, selectedIntegrations: [provider.integrationType], errors: [], integrationCount: 1 };
+    return { sectionType: provider.sectionType, outcome: 'DONE', details, selectedIntegrations: [provider.integrationType], errors: [], integrationCount: 1, provenance };
   } catch (error) {
     if (error instanceof SourceQueryStopped) throw error;
     if (error instanceof SourceError) return failed(error.code, error.message);

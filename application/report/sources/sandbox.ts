@@ -1,3 +1,4 @@
+import { SANDBOX_INTEGRATION } from '../../../domain/shared/provenance.ts';
 import type { SourceSectionType } from '../../../domain/report/sections.ts';
 import type { TaxDocument } from '../../../domain/shared/document.ts';
 import { SourceError, type SourceCatalog, type SourceProvider, type SourceQuery } from './port.ts';
@@ -22,7 +23,8 @@ function hang(signal: AbortSignal): Promise<never> {
  */
 export class SandboxSource implements SourceProvider {
   readonly integrationId: string;
-  readonly integrationType = 'SANDBOX';
+  readonly integrationType = SANDBOX_INTEGRATION;
+  readonly sandbox = true;
 
   constructor(readonly sectionType: SourceSectionType) {
     this.integrationId = `sandbox-${sectionType.toLowerCase().replace(/_/g, '-')}`;

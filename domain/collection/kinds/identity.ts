@@ -153,7 +153,8 @@ function record(command: Command<'RecordIdentityResult'>, state: CollectionState
   if (!identity.started.some((s) => s.checkId === command.check.checkId)) throw new DomainError('not_found', IdentityMessages.checkNotFound);
   if (identity.checks.some((c) => c.checkId === command.check.checkId)) return [];
   // A verdict read from a marker in the image proves no one: outside sandbox mode the operator decides.
-  const held = command.check.sandbox === true && command.deployment !== 'sandbox' && item.kind === 'IDENTITY';
+  // A SIGNATURE_AND_IDENTITY party's held check does not let them sign (passedIdentity).
+  const held = command.check.sandbox === true && command.deployment !== 'sandbox';
   const check = held ? { ...command.check, heldForOperator: SANDBOX_CHECK_HELD } : command.check;
   return complete(command, state, [entry('IdentityCompleted', command, collectionId, { itemId: item.itemId, recipientId: command.recipientId }, check)]);
 }

@@ -45,9 +45,9 @@ export function signatureStateOf(item: ItemState): SignatureItemState {
   };
 }
 
-/** SIGNATURE_AND_IDENTITY: the party passed an identity check (APROVADO) on this item. */
+/** SIGNATURE_AND_IDENTITY: the party passed an identity check (APROVADO) on this item; a check held for the operator (a sandbox one outside sandbox mode) does not count. */
 export const passedIdentity = (item: ItemState, recipientId: string) =>
-  (item.details.identity?.checks ?? []).some((check) => check.recipientId === recipientId && check.verdict === 'APROVADO');
+  (item.details.identity?.checks ?? []).some((check) => check.recipientId === recipientId && check.verdict === 'APROVADO' && !check.heldForOperator);
 
 /** The recipients asked to sign the item, in the collection's order. */
 export function partyRecipients(state: CollectionState, itemId: string): RecipientState[] {

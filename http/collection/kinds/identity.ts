@@ -1,3 +1,4 @@
+import { ProvenanceSchema } from '../../provenance.ts';
 import Type, { type TSchema } from 'typebox';
 import { identityEvaluation, takesIdentityCheck } from '../../../domain/collection/kinds/identity.ts';
 import { isAwaitingRecipient, isResolved, type CollectionState, type ItemState } from '../../../domain/collection/state.ts';
@@ -22,6 +23,7 @@ export const IdentityCheckSchema = Type.Object({
   // Optional: a collection item's details give them, the identity-validations listing does not.
   sandbox: Type.Optional(Type.Boolean({ description: 'the sandbox provider gave it (a marker in the image decides): outside sandbox mode it resolves nothing' })),
   heldForOperator: Type.Optional(Nullable(Type.String({ description: 'why the check left the item to the operator instead of resolving it' }))),
+  provenance: Type.Optional(ProvenanceSchema),
 });
 
 export const IdentityDetailsSchema = Type.Object({
@@ -36,7 +38,14 @@ export function presentIdentityDetails(_state: CollectionState, item: ItemState)
   const { checks = [], started = [] } = item.details.identity ?? {};
   return {
     identity: {
-      checks: checks.map((check) => ({ ...check, evaluation: identityEvaluation(check), sandbox: check.sandbox === true, heldForOperator: check.heldForOperator ?? null })),
+      checks: checks.map((check) => ({
+        ...check,
+        evaluation: identityEvaluation(check),
+        sandbox: check.sandbox === true,
+        heldForOperator: check.heldForOperator ?? null,
+        // Its event names the provider; before the sandbox flag, the sandbox provider was the only sandbox one.
+        provenance: { provider: check.provider, sandbox: check.sandbox === true || check.provider === 'sandbox' },
+      })),
       imageCount: started.reduce((n, s) => n + s.imageBlobIds.length, 0),
       checksWithoutResult: started.filter((s) => !checks.some((c) => c.checkId === s.checkId)).length,
     },

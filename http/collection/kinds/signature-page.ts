@@ -47,7 +47,7 @@ const form = (action: string, fields: string, button: string, extra = '') =>
 function identityStep(token: string, item: ItemState, party: SignatureParty): string | null {
   if (item.config?.signature?.flow !== 'SIGNATURE_AND_IDENTITY' || passedIdentity(item, party.recipientId)) return null;
   const last = item.details.identity?.checks.filter((c) => c.recipientId === party.recipientId).at(-1);
-  const why = last ? `<p class="erro">${escape(identityEvaluation(last))}</p>` : '';
+  const why = last ? `<p class="erro">${escape(last.heldForOperator ?? identityEvaluation(last))}</p>` : '';
   return `<p data-step="identity">${escape(T.identityStep)}</p>${why}${identityForm(token, item.itemId)}`;
 }
 

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { collectionDecider } from '../../../domain/collection/decider.ts';
 import type { ItemDefinition } from '../../../domain/collection/definition.ts';
 import { identityEvaluation, SANDBOX_CHECK_HELD, type IdentityCheck } from '../../../domain/collection/kinds/identity.ts';
+import { passedIdentity } from '../../../domain/collection/kinds/signature-parties.ts';
 import { CollectionMessages, IdentityMessages } from '../../../domain/collection/messages.ts';
 import { Messages } from '../../../domain/shared/messages.ts';
 import { given } from '../../support/decider.ts';
@@ -35,6 +36,15 @@ test('AUTOMATIC outside sandbox mode: a check of the sandbox provider resolves n
   // A real provider in production, and the sandbox provider in sandbox mode, resolve as before.
   assert.equal(types(given(collectionDecider, [...past, ...started]).when(result('k1', 'APROVADO', 'i1', 'p1', 'production')).decided()), ['IdentityCompleted', 'CollectionCompleted']);
   assert.equal(types(given(collectionDecider, [...past, ...started]).when(result('k1', 'APROVADO', 'i1', 'p1', 'sandbox', true)).decided()), ['IdentityCompleted', 'CollectionCompleted']);
+});
+
+test('SIGNATURE_AND_IDENTITY outside sandbox mode: a sandbox check is held for the operator and does not let the party sign; in sandbox mode it does', () => {
+  const past = history(create(true, one([signatureItem('i1', 'SIGNATURE_AND_IDENTITY')])), start('k1'));
+  const held = given(collectionDecider, past).when(result('k1', 'APROVADO', 'i1', 'p1', 'production', true)).decided();
+  assert.is((held[0]!.data.payload as IdentityCheck).heldForOperator, SANDBOX_CHECK_HELD);
+  assert.not.ok(passedIdentity(stateOf([...past, ...held]).items[0]!, 'p1'));
+  const inSandbox = given(collectionDecider, past).when(result('k1', 'APROVADO', 'i1', 'p1', 'sandbox', true)).decided();
+  assert.ok(passedIdentity(stateOf([...past, ...inSandbox]).items[0]!, 'p1'));
 });
 
 test('a check: IDENTITY_CHECK_STARTED (image count in the trail, blob ids beside it) then IDENTITY_COMPLETED; APROVADO validates and completes', () => {

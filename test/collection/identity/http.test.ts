@@ -60,7 +60,7 @@ test('the page shows the two pictures with the camera hints; approved images val
   assert.equal([body.verdict, body.status, body.evaluation], ['APROVADO', 'VALIDATED', 'Identidade confirmada: semelhança 97%, prova de vida aprovada']);
   const item = await detailItem(c.id, 'identity validated', (i) => i.status === 'VALIDATED');
   // The sandbox provider's check is marked so; in sandbox mode it still resolves the item.
-  assert.equal(item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation, k.sandbox, k.heldForOperator]), [['APROVADO', 0.97, 0.99, 2, body.evaluation, true, null]]);
+  assert.equal(item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation, k.sandbox, k.heldForOperator, k.provenance]), [['APROVADO', 0.97, 0.99, 2, body.evaluation, true, null, { provider: 'sandbox', sandbox: true }]]);
   assert.equal([item.details.identity.imageCount, item.details.identity.checksWithoutResult], [2, 0]);
   const after = await (await fetch(`${app.url}/c/${c.token}`, { headers: { accept: 'text/html' } })).text();
   assert.match(after, /Identidade confirmada: semelhança 97%, prova de vida aprovada/);
