@@ -32,6 +32,8 @@ class SanctionsScreeningSource implements SourceProvider {
   readonly sectionType = 'SANCTIONS' as const;
   readonly integrationId = 'screening-sanctions';
   readonly integrationType = 'SCREENING';
+  /** The lists are the published ones in every mode: a match is never made up, even in sandbox. */
+  readonly sandbox = false;
 
   constructor(
     private readonly registry: SourceProvider,
@@ -72,6 +74,10 @@ class SanctionsScreeningSource implements SourceProvider {
 /** A person's BASIC_INFORMATION with the PEP flag: the PEP file's masked CPF digits and the name must both match. */
 class PepFlaggedSource implements SourceProvider {
   readonly sectionType = 'BASIC_INFORMATION' as const;
+  /** The section is the registry source's, PEP flag added: made up exactly when that source makes it up. */
+  get sandbox(): boolean {
+    return this.registry.sandbox;
+  }
 
   constructor(
     private readonly registry: SourceProvider,
