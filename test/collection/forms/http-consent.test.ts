@@ -177,13 +177,13 @@ test('the organization records a revocation after the collection closed: the tra
   assert.is(revoked.status, 200, JSON.stringify(revoked.body));
   const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.consent.revokedAt !== null, 'the revocation');
   const consent = done.items[0].details.consent;
-  assert.equal([done.status, done.items[0].status, consent.termHash, consent.revokedBy, consent.revocationReason], ['COMPLETED', 'VALIDATED', hash, 'API_USER', 'pedido por telefone'], 'the acceptance stays on record');
+  assert.equal([done.status, done.items[0].status, consent.termHash, consent.revokedBy, consent.revocationReason], ['COMPLETED', 'VALIDATED', hash, 'USER', 'pedido por telefone'], 'the acceptance stays on record');
   const entry = done.trail.find((e: any) => e.action === 'CONSENT_REVOKED');
-  assert.equal([entry.actorType, entry.recipientId, entry.occurredAt, entry.payload], ['API_USER', c.recipients[0].id, consent.revokedAt, { type: 'scr', version: 2, termHash: hash, reason: 'pedido por telefone' }]);
+  assert.equal([entry.actorType, entry.recipientId, entry.occurredAt, entry.payload], ['USER', c.recipients[0].id, consent.revokedAt, { type: 'scr', version: 2, termHash: hash, reason: 'pedido por telefone' }]);
   assert.equal(await inputValue(c.registryId, false), { 'kyc.consentimento_scr': false });
 
   const delivery = await deliveryOf(receiver, 'collection.consent.revoked', c.id);
-  assert.equal(delivery.data, { collectionId: c.id, itemId, recipientId: c.recipients[0].id, action: 'CONSENT_REVOKED', actorType: 'API_USER', occurredAt: entry.occurredAt, payload: entry.payload });
+  assert.equal(delivery.data, { collectionId: c.id, itemId, recipientId: c.recipients[0].id, action: 'CONSENT_REVOKED', actorType: 'USER', occurredAt: entry.occurredAt, payload: entry.payload });
   const optIn = await optInDelivery(c.id, 'REVOKED');
   assert.equal(JSON.parse(optIn.body).data, { collectionId: c.id, itemId, recipientId: c.recipients[0].id, status: 'REVOKED', type: 'scr', version: 2, termHash: hash, occurredAt: entry.occurredAt });
 

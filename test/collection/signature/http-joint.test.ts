@@ -84,8 +84,11 @@ test('three parties sign in order, each after an identity check and a one-time c
   const signed = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion');
   const item = signed.items[0];
   assert.is(item.status, 'VALIDATED');
+  const { signedCopies, ...signature } = item.details.signature;
+  // One joint copy, PAdES B-B: no TSA configured here (docs/signatures.md).
+  assert.equal(signedCopies.map((copy: any) => [copy.recipientId, copy.signature.level, copy.signature.timestampedAt]), [[null, 'B-B', null]]);
   assert.equal(
-    { ...item.details.signature, parties: item.details.signature.parties.map((p: any) => [p.recipientId, p.order, p.contactVerified, p.signedAt !== null, p.declined]) },
+    { ...signature, parties: signature.parties.map((p: any) => [p.recipientId, p.order, p.contactVerified, p.signedAt !== null, p.declined]) },
     {
       progress: '3 de 3 assinaturas coletadas',
       parties: [[ana, 1, true, true, false], [bruno, 2, true, true, false], [carla, 3, true, true, false]],
