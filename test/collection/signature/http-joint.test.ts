@@ -125,7 +125,8 @@ test('three parties sign in order, each after an identity check and a one-time c
     'SIGNATURE_COMPLETED', 'RECIPIENT', itemId, carla, { provider: 'interno', parties: [ana, bruno, carla], contentHash: item.config.signature.documentSha256, signedDocument: true },
   ]);
   const document = named('collection.signature.document')[0].payload;
-  assert.equal([document.provider, Object.keys(document).sort()], ['interno', ['blobId', 'provider', 'sha256']]);
+  // The contract's provider and sha256, and (added) the PAdES level the copy reached.
+  assert.equal([document.provider, Object.keys(document).sort(), document.signature.level], ['interno', ['blobId', 'provider', 'sha256', 'signature'], 'B-B']);
   assert.match(document.sha256, /^[0-9a-f]{64}$/);
   assert.is(named('collection.completed').length, 1);
   // The evidence's personal parts never leave in a webhook, and are sealed in the store.
