@@ -116,7 +116,7 @@ test('a recipient opening their link, and a search by CPF: the route template an
   assert.is(unmatched.status, 404);
   assert.is(records().find((r) => r.msg === 'request' && r.requestId === 'req-logging-404')?.route, '/c/:value/nowhere/else');
   // The invitation went to the messaging outbox (no SMTP here): its line names the message, not its text.
-  await eventually(async () => records().some((r) => r.msg === 'message written to the messaging outbox (not sent)'), 10_000, 'outbox line');
+  await eventually(async () => records().some((r) => r.msg === 'message written to the sandbox messaging outbox (not sent)'), 10_000, 'outbox line');
   const text = lines.join('\n');
   assert.not.ok(text.includes(link.token), 'recipient token logged');
   assert.not.ok(text.includes(cpf), 'CPF logged');
