@@ -89,7 +89,8 @@ test('create, duplicate (409 with its id), validation, list with search, update,
 });
 
 test('a valid CONTRATO_SOCIAL PDF: received, progress, assessed VALIDATED, with the contract data fields; completeness moves', async (ctx) => {
-  const bytes = await pdfWith(['CONTRATO SOCIAL DA PADARIA EXEMPLO LTDA', 'Cláusula primeira - da denominação']);
+  // Names its subject by CNPJ (the registry's name was changed above): documents must (domain/registry/subject.ts).
+  const bytes = await pdfWith(['CONTRATO SOCIAL DA PADARIA EXEMPLO LTDA', `CNPJ ${COMPANY.document}`, 'Cláusula primeira - da denominação']);
   const received = await upload(ctx, bytes, 'contrato.pdf', 'CONTRATO_SOCIAL');
   // The reply reads the document as it is now: the analysis may have started already.
   assert.ok(['RECEIVED', 'PROCESSING'].includes(received.status), received.status);
