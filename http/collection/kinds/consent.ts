@@ -4,7 +4,9 @@ import { acceptConsent, revokeConsentByRecipient } from '../../../application/co
 import { CollectionMessages } from '../../../domain/collection/messages.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { ERASED } from '../../../platform/personal-data/index.ts';
-import { PAGE_FORM_BODY_LIMIT, route, type RouteSpec } from '../../route.ts';
+import type { Context } from 'koa';
+import type { AppContext } from '../../../application/context.ts';
+import { PAGE_FORM_BODY_LIMIT, route, type Reply, type RouteSpec } from '../../route.ts';
 import { escape } from '../../../domain/shared/html.ts';
 import { isReply, linkItemFirst, openLink, refusalFor } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
@@ -89,6 +91,17 @@ export const consentPage: ItemPage = {
   },
 };
 
+/** The page's box checked: `on`/`true` from a form, `true` from JSON. */
+const checked = (value: unknown) => value === true || value === 'true' || value === 'on';
+
+/** A box left unchecked: 400, with the page and the message again for a browser, `{code, message}` otherwise. */
+async function uncheckedBox(app: AppContext, ctx: Context, token: string, title: string, message: string): Promise<Reply> {
+  const refuse = refusalFor(ctx);
+  const link = await openLink(app, token, refuse);
+  if (isReply(link)) return link;
+  return refuse(400, title, message, await pageOf(app, token, link, { error: message }));
+}
+
 export const consentRoutes: RouteSpec[] = [
   route({
     method: 'post',
@@ -108,12 +121,7 @@ export const consentRoutes: RouteSpec[] = [
     errors: [404, 409],
     async handle({ app, ctx, params, body }) {
       const { accept, termHash } = bodyOf(body);
-      if (accept !== true && accept !== 'true' && accept !== 'on') {
-        const refuse = refusalFor(ctx);
-        const link = await openLink(app, params.token, refuse);
-        if (isReply(link)) return link;
-        return refuse(400, 'Não foi possível aceitar', CollectionMessages.consentNotChecked, await pageOf(app, params.token, link, { error: CollectionMessages.consentNotChecked }));
-      }
+      if (!checked(accept)) return uncheckedBox(app, ctx, params.token, 'Não foi possível aceitar', CollectionMessages.consentNotChecked);
       return answerItem(app, ctx, params.token, params.itemId, (ref, item) =>
         acceptConsent(app, { ...ref, itemId: item.itemId, termHash: typeof termHash === 'string' ? termHash : '', origin: originOf(ctx), userAgent: ctx.get('user-agent') || null }),
       );
@@ -135,13 +143,7 @@ export const consentRoutes: RouteSpec[] = [
     responses: AnswerReplies,
     errors: [404, 409],
     async handle({ app, ctx, params, body }) {
-      const { revoke } = bodyOf(body);
-      if (revoke !== true && revoke !== 'true' && revoke !== 'on') {
-        const refuse = refusalFor(ctx);
-        const link = await openLink(app, params.token, refuse);
-        if (isReply(link)) return link;
-        return refuse(400, 'Não foi possível revogar', CollectionMessages.consentRevokeNotChecked, await pageOf(app, params.token, link, { error: CollectionMessages.consentRevokeNotChecked }));
-      }
+      if (!checked(bodyOf(body).revoke)) return uncheckedBox(app, ctx, params.token, 'Não foi possível revogar', CollectionMessages.consentRevokeNotChecked);
       return answerItem(app, ctx, params.token, params.itemId, (ref, item) => revokeConsentByRecipient(app, { ...ref, itemId: item.itemId, reason: null }));
     },
   }),
