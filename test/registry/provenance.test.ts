@@ -1,6 +1,5 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { KEYWORD_ANALYSER } from '../../domain/registry/document-events.ts';
 import type { TestApp } from '../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../support/identity.ts';
 import { detailWhen, newCnpj, upload, VALID_CONTRACT } from '../collection/support.ts';
@@ -14,7 +13,7 @@ const call = serviceWithTenant(test, (a, t) => {
   tenant = t;
 });
 
-const KEYWORDS = { provider: KEYWORD_ANALYSER, sandbox: true };
+const KEYWORDS = { provider: 'offline-keywords', sandbox: true };
 
 test('an upload the keyword rules classified: the detail and the listing say offline-keywords, sandbox', async () => {
   const company = { document: newCnpj(), name: 'Padaria Proveniência Ltda', entityType: 'COMPANY' };
