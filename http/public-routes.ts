@@ -1,12 +1,15 @@
 import type { Context, Next } from 'koa';
 import type { AppContext } from '../application/context.ts';
 import { countPublicRequest } from '../application/identity/address-limits.ts';
+import { withRecipientSandboxBanner } from './collection/recipient-html.ts';
 
 /**
  * Routes anyone may call without a credential, where only the client address bounds a caller:
  * a recipient's link, an offer, a public form, the console's sign-in and OAuth client registration.
  */
 const PUBLIC_PATHS = /^\/(c|oferta|formulario)\/|^\/console\/entrar$|^\/oauth\/reg$/;
+/** The pages a recipient or an anonymous visitor reads: a sandbox deployment says so on each. */
+const RECIPIENT_PATHS = /^\/(c|oferta|formulario)\//;
 
 /**
  * Their pages carry a token in the URL and ask a person to act: no script but the service's own
@@ -36,5 +39,10 @@ export const publicRouteGuard = (app: AppContext) => async (ctx: Context, next: 
     throw refusal;
   });
   await next();
-  if (ctx.response.is('html')) for (const [name, value] of Object.entries(PAGE_HEADERS)) if (!ctx.response.get(name)) ctx.set(name, value);
+  if (!ctx.response.is('html')) return;
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) if (!ctx.response.get(name)) ctx.set(name, value);
+  // Every page, refusals and messages included, whichever route wrote it: none passes for a real request.
+  if (app.config.DEPLOYMENT === 'sandbox' && RECIPIENT_PATHS.test(ctx.path) && (typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body))) {
+    ctx.body = withRecipientSandboxBanner(ctx.body.toString());
+  }
 };

@@ -1,7 +1,8 @@
 import type Logger from 'bunyan';
 import type { FileOpinion } from '../../domain/collection/commands.ts';
 import type { CollectionEventData } from '../../domain/collection/events.ts';
-import type { DocumentAssessedData, DocumentDecidedData, DocumentReceivedData } from '../../domain/registry/document-events.ts';
+import { documentOpinionProvenance, type DocumentAssessedData, type DocumentDecidedData, type DocumentReceivedData } from '../../domain/registry/document-events.ts';
+import { ANALYST_PROVIDER } from '../../domain/report/decided.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { AppContext } from '../context.ts';
@@ -24,7 +25,17 @@ const opinionOf = (data: DocumentAssessedData | DocumentDecidedData): FileOpinio
   // trail (chained, never rewritten) keeps the verdict, not the free text.
   reason: 'reason' in data ? data.reason : null,
   ...('sandbox' in data && data.sandbox ? { sandbox: true as const } : {}),
+  ...('decidedByUserId' in data ? { provenance: OPERATOR_PROVENANCE } : provenanceOf(data)),
 });
+
+/** An operator's decision on the file: a person looked at it, nothing made up. */
+const OPERATOR_PROVENANCE = { provider: ANALYST_PROVIDER, sandbox: false };
+
+/** The analyser's provenance, when its event says it (an old one may not: the item then shows what the flags say). */
+function provenanceOf(data: DocumentAssessedData) {
+  const { provider, sandbox } = documentOpinionProvenance(data);
+  return provider !== null && sandbox !== null ? { provenance: { provider, sandbox } } : {};
+}
 
 /**
  * A registry document sent for an item (its `source`) moves the item: received -> ITEM_SUBMITTED

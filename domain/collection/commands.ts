@@ -6,6 +6,7 @@ import type { FormCommand } from './kinds/form.ts';
 import type { IdentityCommand } from './kinds/identity.ts';
 import type { SignatureCommand } from './kinds/signature.ts';
 import type { SignedDocumentCommand } from './kinds/signed-document.ts';
+import type { Provenance } from '../shared/provenance.ts';
 
 /**
  * Where a recipient's request came from, as evidence: the client address as the service's proxy
@@ -42,6 +43,8 @@ export interface FileOpinion {
   reason: string | null;
   /** The opinion came from sandbox rules (the offline keyword analyser), not from a real check. */
   sandbox?: true;
+  /** Who gave it (the analyser, or the operator) and whether it is a sandbox result; absent: recorded before provenance was. */
+  provenance?: Provenance;
 }
 
 export type CollectionCommand =

@@ -1,4 +1,5 @@
 import type { Decider } from '../shared/decider.ts';
+import type { Provenance } from '../shared/provenance.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { DocumentVerdict, ExpectedDocumentType } from '../collection/enums.ts';
 import type { DocumentReading, DocumentReceivedData, RegistryDocumentEvent, RegistryDocumentStatus } from './document-events.ts';
@@ -6,8 +7,8 @@ import { RegistryMessages } from './messages.ts';
 
 /** What the analysis concluded: an opinion, or a technical failure (no opinion, reprocessing possible). */
 export type AnalysisOutcome =
-  /** `sandbox`: sandbox rules gave it (the offline keyword analyser), not a real reading. */
-  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null; sandbox?: true; reading?: DocumentReading }
+  /** `sandbox`: sandbox rules gave it (the offline keyword analyser), not a real reading. `provenance`: the analyser that gave it. */
+  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null; sandbox?: true; reading?: DocumentReading; provenance?: Provenance }
   | { kind: 'failure'; reason: string };
 
 export type RegistryDocumentCommand =
@@ -106,8 +107,8 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
           const data = { ...common, type: state.forceType ?? state.type, status: 'FAILED' as const, verdict: null, score: null, reason: outcome.reason, validUntil: null };
           return [{ type: 'RegistryDocumentFailed', data }];
         }
-        const { type, verdict, score, reason, validUntil, sandbox, reading } = outcome;
-        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil, ...(sandbox ? { sandbox } : {}), ...(reading ? { reading } : {}) } }];
+        const { type, verdict, score, reason, validUntil, sandbox, reading, provenance } = outcome;
+        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil, ...(sandbox ? { sandbox } : {}), ...(reading ? { reading } : {}), ...(provenance ? { provenance } : {}) } }];
       }
       case 'ReprocessDocument': {
         const received = settled(state, command.organizationId);

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../shared/decider.ts';
 import type { DocumentVerdict, ExpectedDocumentType } from '../collection/enums.ts';
+import type { Provenance, ReadProvenance } from '../shared/provenance.ts';
 
 /**
  * `registrydocument-<id>`: one uploaded document of a registry and its analysis. A document has a
@@ -72,6 +73,22 @@ export interface DocumentAssessedData extends Base {
   sandbox?: true;
   /** Absent: the PDF's text layer was read. */
   reading?: DocumentReading;
+  /** The analyser that gave the opinion and whether it is a sandbox result; absent: recorded before provenance was, or a failure. */
+  provenance?: Provenance;
+}
+
+/** The offline analyser's keyword rules: a sandbox producer (they name no one, they match words). */
+export const KEYWORD_ANALYSER = 'offline-keywords';
+
+/**
+ * An opinion's provenance as its event recorded it; one recorded before provenance was says what
+ * it can: the keyword rules' `sandbox` flag, or the model that read it; else unknown.
+ */
+export function documentOpinionProvenance(opinion: { provenance?: Provenance; sandbox?: true; reading?: DocumentReading }): ReadProvenance {
+  if (opinion.provenance) return opinion.provenance;
+  if (opinion.sandbox) return { provider: KEYWORD_ANALYSER, sandbox: true };
+  if (opinion.reading?.source === 'MODEL') return { provider: opinion.reading.model, sandbox: false };
+  return { provider: null, sandbox: null };
 }
 
 export interface DocumentReprocessedData extends Base {

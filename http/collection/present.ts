@@ -1,5 +1,6 @@
 import { OPERATOR_ITEM_STATUSES } from '../../domain/collection/enums.ts';
 import { isResolved, type CollectionState, type ItemState } from '../../domain/collection/state.ts';
+import { documentOpinionProvenance } from '../../domain/registry/document-events.ts';
 import { presentItemDetails } from './kinds/index.ts';
 
 export function presentItem(state: CollectionState, item: ItemState) {
@@ -27,6 +28,7 @@ export function presentItem(state: CollectionState, item: ItemState) {
       reason: f.opinion?.reason ?? null,
       attempt: f.opinion?.attempt ?? null,
       sandbox: f.opinion?.sandbox === true,
+      provenance: f.opinion ? documentOpinionProvenance(f.opinion) : null,
     })),
     config: item.config ?? {},
     details: presentItemDetails(state, item),

@@ -42,6 +42,15 @@ button{background:#0a5;color:#fff;border:0;border-radius:.4rem}.erro{background:
 <body>${content}</body></html>`;
 }
 
+/**
+ * The page with the sandbox banner first in its body: nothing a recipient or visitor sends to a
+ * sandbox deployment is real. Applied to every public page's reply in one place
+ * (http/public-routes.ts), so no page, refusal or message of a sandbox deployment misses it.
+ */
+export function withRecipientSandboxBanner(html: string): string {
+  return html.replace('<body>', `<body><p class="erro" role="alert" data-sandbox><strong>${escape(SANDBOX_MARK)}</strong> · ${escape(RecipientPageTexts.sandbox)}</p>`);
+}
+
 export const messagePage = (title: string, message: string) => page(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`);
 
 export interface PageItem {
@@ -65,8 +74,6 @@ export interface RecipientPageData {
   items: PageItem[];
   notice?: string;
   error?: string;
-  /** The deployment is a sandbox (DEPLOYMENT=sandbox): the page says so above everything. */
-  sandbox: boolean;
 }
 
 const statusClass = (status: ItemStatus) =>
@@ -90,7 +97,7 @@ export function recipientPage(d: RecipientPageData): string {
   const until = d.expiresAt ? `<p>Prazo: até ${escape(new Date(d.expiresAt).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }))}.</p>` : '';
   return page(
     'Envio de documentos',
-    `${d.sandbox ? `<p class="erro" role="alert" data-sandbox><strong>${escape(SANDBOX_MARK)}</strong> · ${escape(RecipientPageTexts.sandbox)}</p>` : ''}<h1>Olá, ${escape(d.recipientName)}</h1>
+    `<h1>Olá, ${escape(d.recipientName)}</h1>
 <p>${who} pediu os documentos abaixo.</p>
 ${d.message ? `<p class="mensagem">${escape(d.message)}</p>` : ''}${until}
 ${d.notice ? `<p class="aviso" role="status">${escape(d.notice)}</p>` : ''}${d.error ? `<p class="erro" role="alert">${escape(d.error)}</p>` : ''}

@@ -30,7 +30,7 @@ export async function pageOf(app: AppContext, token: string, { state, recipient 
       // A FORM, CONSENT, IDENTITY or SIGNATURE item brings its own controls.
       controls: ITEM_PAGES[item.kind]?.render({ token, state, recipient, item }) ?? null,
     }));
-  return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, sandbox: app.config.DEPLOYMENT === 'sandbox', ...extra });
+  return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, ...extra });
 }
 
 /** A placeholder id (exported for the identity route) for the dry run of a command whose real id exists only once the body is read. */

@@ -4,6 +4,7 @@ import {
   ACTOR_TYPES, COLLECTION_ORIGINS, COLLECTION_STATUSES, INTAKE_STATUSES, DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, ITEM_STATUSES, NOTIFICATION_CHANNELS, RECIPIENT_STATUSES,
   RESOLUTION_MODES, REUSE_DECISIONS,
 } from '../../domain/collection/enums.ts';
+import { ProvenanceSchema } from '../provenance.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { ItemConfigSchema, ItemDetailsSchema } from './kinds/index.ts';
 import { MAX_INT32 } from '../validation.ts';
@@ -78,6 +79,7 @@ const Opinion = Type.Object({
   reason: Nullable(Type.String()),
   attempt: Nullable(Type.Integer()),
   sandbox: Type.Boolean({ description: 'the opinion came from sandbox rules (the offline keyword analyser): outside sandbox mode it resolves nothing, the operator decides' }),
+  provenance: Type.Union([ProvenanceSchema, Type.Null()], { description: "who gave the opinion (offline-keywords, offline-unread, the vision model's name, ANALYST for an operator's decision) and whether it is a sandbox result; null: none yet" }),
 });
 
 export const ItemSchema = Type.Object({

@@ -13,6 +13,7 @@ import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { collectionListPage, collectionPage } from './collection-html.ts';
 import { htmlReply, seeOther } from './html.ts';
 import { consoleRoute, page, pageHtml, type SignedIn } from './signed-in.ts';
+import { holdsSandboxResult } from '../../domain/collection/provenance.ts';
 
 const Params = Type.Object({ id: ObjectIdSchema() });
 /** How much of the trail the page lists; the verification reads all of it. */
@@ -25,7 +26,7 @@ async function collectionPageHtml(input: SignedIn, message?: string): Promise<st
   const state = await collectionDetail(input.app.db, organizationId, input.params.id!);
   if (!state) throw new HttpError(404, Messages.collectionNotFound);
   const trail = (await trailPage(input.app.db, organizationId, input.params.id!, 0, TRAIL_SHOWN)) ?? { total: 0, entries: [] };
-  return pageHtml(`Coleta de ${state.subject.name}`, input, collectionPage(state, trail, input.csrf, message), ['trilha.js']);
+  return pageHtml(`Coleta de ${state.subject.name}`, input, collectionPage(state, trail, input.csrf, message), ['trilha.js'], holdsSandboxResult(state));
 }
 
 export const collectionPageRoutes: RouteSpec[] = [

@@ -2,6 +2,7 @@ import Type, { type TSchema } from 'typebox';
 import { DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES } from '../../domain/collection/enums.ts';
 import { ENTITY_TYPES, KYC_STATUSES } from '../../domain/registry/events.ts';
 import type { RegistryDocumentView, RegistryView } from '../../projections/registry/queries.ts';
+import { ProvenanceSchema } from '../provenance.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
 
@@ -97,6 +98,7 @@ export const DocumentSchema = Type.Object({
     attempt: Type.Integer(),
     status: Enum(DOCUMENT_STATUSES),
     validUntil: Nullable(Type.String({ format: 'date' })),
+    provenance: Type.Union([ProvenanceSchema, Type.Null()], { description: "the analyser that gave the opinion (offline-keywords, offline-unread, the vision model's name) and whether it is a sandbox result; null: no opinion yet" }),
   }),
   decision: Nullable(Type.Object({ verdict: Enum(DOCUMENT_VERDICTS), comment: Nullable(Type.String()), decidedByUserId: Type.String() })),
   createdAt: DateTime,

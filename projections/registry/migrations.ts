@@ -100,4 +100,14 @@ export const registryMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '202611301000_registry_document_provenance',
+    async up(knex) {
+      // The latest opinion's {provider, sandbox} as its event recorded it; null: no opinion (yet), or a row folded before this column.
+      await knex.schema.alterTable('registry_documents', (t) => t.jsonb('provenance'));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('registry_documents', (t) => t.dropColumn('provenance'));
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CollectionEventData } from '../../domain/collection/events.ts';
-import type { RegistryDocumentEvent } from '../../domain/registry/document-events.ts';
+import { documentOpinionProvenance, type RegistryDocumentEvent } from '../../domain/registry/document-events.ts';
 import { REGISTRY_EVENT_TYPES, type RegistryEvent } from '../../domain/registry/events.ts';
 import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
@@ -66,7 +66,8 @@ async function applyDocument(event: RegistryDocumentEvent, subjectId: string | n
     case 'RegistryDocumentAssessed':
     case 'RegistryDocumentFailed': {
       const { status, type, verdict, score, reason, validUntil } = event.data;
-      await row.update({ status, type, verdict, score, reason, valid_until: validUntil, stage: null, decision_verdict: null, decided_by_user_id: null, comment: null, updated_at: at });
+      const provenance = event.type === 'RegistryDocumentAssessed' ? JSON.stringify(documentOpinionProvenance(event.data)) : null;
+      await row.update({ status, type, verdict, score, reason, valid_until: validUntil, provenance, stage: null, decision_verdict: null, decided_by_user_id: null, comment: null, updated_at: at });
       return;
     }
     case 'RegistryDocumentReprocessed':

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DocumentVerdict, ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import type { DocumentSource, RegistryDocumentStatus } from '../../domain/registry/document-events.ts';
+import type { ReadProvenance } from '../../domain/shared/provenance.ts';
 import { statusOfVerdict } from '../../domain/registry/document-decider.ts';
 import type { EntityType, KycStatus, RegistryBasicData, RegistryContact } from '../../domain/registry/events.ts';
 import { counts, REQUIRED_DOCUMENTS } from '../../domain/registry/kyc.ts';
@@ -100,6 +101,8 @@ export interface RegistryDocumentView {
     attempt: number;
     status: RegistryDocumentStatus;
     validUntil: string | null;
+    /** The analyser that gave it and whether it is a sandbox result; null: no opinion (yet). */
+    provenance: ReadProvenance | null;
   };
   decision: { verdict: DocumentVerdict; comment: string | null; decidedByUserId: string } | null;
   createdAt: string;
@@ -131,6 +134,8 @@ function documentOf(row: Record<string, unknown>): RegistryDocumentView {
       attempt: row.attempt as number,
       status: opinionStatus,
       validUntil: row.valid_until as string | null,
+      // A row folded before provenance was recorded: an opinion of unknown provenance.
+      provenance: verdict === null ? null : (row.provenance as ReadProvenance | null) ?? { provider: null, sandbox: null },
     },
     decision: row.decided_by_user_id
       ? { verdict: row.decision_verdict as DocumentVerdict, comment: row.comment as string | null, decidedByUserId: row.decided_by_user_id as string }

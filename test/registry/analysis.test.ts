@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { offlineAnalyser as offlineAnalyserOf, UNREADABLE_PDF } from '../../application/registry/analysis/offline.ts';
+import { offlineAnalyser as offlineAnalyserOf, UNREAD_ANALYSER, UNREADABLE_PDF } from '../../application/registry/analysis/offline.ts';
 import { ocrSettingsFor } from '../../application/document-text.ts';
 import { loadConfig } from '../../config/index.ts';
 import { OcrMessages } from '../../platform/ocr.ts';
@@ -52,7 +52,7 @@ test('the offline adapter reads PDFs with pdf-parse; an image without Tesseract 
   const pdf = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: await pdfWith(['CONTRATO SOCIAL', 'Sociedade empresária limitada']) });
   assert.equal([pdf.kind, (pdf as { verdict: string }).verdict], ['opinion', 'VALIDO']);
   const image = await offlineAnalyser.analyse({ ...input, mimeType: 'image/jpeg', bytes: JPEG_BYTES });
-  assert.equal(image, { kind: 'opinion', type: 'CONTRATO_SOCIAL', verdict: 'ANALISE_MANUAL', score: 0, reason: OcrMessages.tesseractMissing, validUntil: null });
+  assert.equal(image, { kind: 'opinion', type: 'CONTRATO_SOCIAL', verdict: 'ANALISE_MANUAL', score: 0, reason: OcrMessages.tesseractMissing, validUntil: null, provenance: { provider: UNREAD_ANALYSER, sandbox: false } });
   const outOfScope = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: await pdfWith(['Receita de bolo de fubá', 'Misture farinha, ovos e leite']) });
   assert.equal([(outOfScope as { type: string }).type, (outOfScope as { verdict: string }).verdict], ['FORA_DE_ESCOPO', 'INVALIDO'], 'readable, no rule matches');
   const broken = await offlineAnalyser.analyse({ ...input, mimeType: 'application/pdf', bytes: Buffer.from('%PDF-1.7\nnada aqui') });

@@ -39,6 +39,7 @@ test('the file goes as a document block; the model\'s type, transcription and fi
   assert.equal(outcome, {
     kind: 'opinion', type: 'CONTRATO_SOCIAL', verdict: 'VALIDO', score: 0.95, reason: 'Documento identificado como CONTRATO_SOCIAL.', validUntil: null,
     reading: { source: 'MODEL', model: 'claude-sonnet-4-5-20250929', fields: { razaoSocial: 'Padaria Exemplo Ltda', cnpj: '11.222.333/0001-81' } },
+    provenance: { provider: 'claude-sonnet-4-5-20250929', sandbox: false },
   });
   const parts = sent.messages[0].content;
   const document = parts.find((p: { type: string }) => p.type === 'document');

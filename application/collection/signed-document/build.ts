@@ -73,7 +73,7 @@ export async function buildSignedCopy(input: SignedCopyInput, identity: SigningI
     ...input,
     originalSha256: sha256Hex(input.original),
     attachmentName,
-    signature: { timestampAuthority: tsa ? new URL(tsa.url).host : null, policy: policy && `${policy.name} (${policy.oid})`, signerRevocation: revocation },
+    signature: { timestampAuthority: tsa ? new URL(tsa.url).host : null, policy: policy && `${policy.name} (${policy.oid})`, signerRevocation: revocation, sandbox: identity.provenance.sandbox },
   });
   await doc.attach(Buffer.from(JSON.stringify(input.trail, null, 2)), attachmentName, {
     mimeType: 'application/json',
@@ -107,6 +107,7 @@ export async function buildSignedCopy(input: SignedCopyInput, identity: SigningI
     policy: policy && `${policy.name} (${policy.oid})`,
     signerRevocation: revocation,
     validationData: [],
+    provenance: identity.provenance,
   };
   if (!tsa || !signer.timestamp || !signerData) return { bytes: signed, sha256: sha256Hex(signed), signature };
   // The token often carries only the TSA's own certificate: the configured anchors complete its chain.

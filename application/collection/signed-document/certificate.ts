@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import forge from 'node-forge';
 import { ConfigurationError, loadOrCreateSecret, type Config } from '../../../config/index.ts';
 import { createOnce } from '../../../config/secrets.ts';
+import type { Provenance } from '../../../domain/shared/provenance.ts';
 
 /** The PKCS#12 the signed copies are signed with, opened once to check it holds a usable key. */
 export interface SigningIdentity {
@@ -17,7 +18,14 @@ export interface SigningIdentity {
   /** What the CAdES signer uses: the private key (PKCS#1 PEM) and every certificate of the PKCS#12 (DER), the signer's first. */
   privateKeyPem: string;
   certificates: Buffer[];
+  /** The certificate's origin: one the operator configured, or the self-signed default (a sandbox signature, proving nothing to a third party). */
+  provenance: Provenance;
 }
+
+/** A PKCS#12 the operator configured (SIGNING_P12_PATH or SIGNING_P12_BASE64). */
+export const CONFIGURED_CERTIFICATE: Provenance = { provider: 'pkcs12', sandbox: false };
+/** The certificate generated into DATA_DIR: nobody vouches for it, so what it signs is a sandbox document. */
+export const SELF_SIGNED_CERTIFICATE: Provenance = { provider: 'self-signed', sandbox: true };
 
 /** Names in DATA_DIR: the PKCS#12 kept as base64 text (the form SIGNING_P12_BASE64 takes) and its password. */
 export const GENERATED_P12 = 'signing-certificate.p12.base64';
@@ -55,7 +63,7 @@ export function generateP12(password: string, now = new Date()): Buffer {
 }
 
 /** Opens the PKCS#12 as the signer will, so a wrong password or a file without key stops the start, not a signing. */
-function describe(p12: Buffer, password: string, source: string): SigningIdentity {
+function describe(p12: Buffer, password: string, source: string, provenance: Provenance = CONFIGURED_CERTIFICATE): SigningIdentity {
   let bags;
   try {
     const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))), false, password);
@@ -77,7 +85,7 @@ function describe(p12: Buffer, password: string, source: string): SigningIdentit
   const others = bags.certs.flatMap((bag) => (bag.cert && bag.cert !== cert ? [derOf(bag.cert)] : []));
   const subject = String(cert.subject.getField('CN')?.value ?? '');
   const privateKeyPem = forge.pki.privateKeyToPem(key);
-  return { p12, password, source, subject, fingerprint: createHash('sha256').update(der).digest('hex'), privateKeyPem, certificates: [der, ...others] };
+  return { p12, password, source, subject, fingerprint: createHash('sha256').update(der).digest('hex'), privateKeyPem, certificates: [der, ...others], provenance };
 }
 
 function configured(config: Config): SigningIdentity | null {
@@ -111,7 +119,7 @@ export function loadSigningIdentity(config: Config): SigningIdentity {
     const file = join(config.DATA_DIR, GENERATED_P12);
     // createOnce builds its content before it knows whether the file exists: skip the key generation on a restart.
     const base64 = existsSync(file) ? readFileSync(file, 'utf8').trim() : createOnce(file, () => generateP12(password).toString('base64'));
-    identity = describe(Buffer.from(base64, 'base64'), password, `${file} (generated because SIGNING_P12_PATH and SIGNING_P12_BASE64 are unset)`);
+    identity = describe(Buffer.from(base64, 'base64'), password, `${file} (generated because SIGNING_P12_PATH and SIGNING_P12_BASE64 are unset)`, SELF_SIGNED_CERTIFICATE);
   }
   loaded.set(cacheKey, identity);
   return identity;

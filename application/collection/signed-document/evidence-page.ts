@@ -1,4 +1,5 @@
 import { StandardFonts, rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import { SANDBOX_MARK } from '../../../domain/shared/provenance.ts';
 import { formatInstant } from '../../report/export/pt-br.ts';
 
 /** One party as the evidence page shows them: the contact already masked. */
@@ -33,6 +34,8 @@ export interface Evidence {
     /** ICP-Brasil policy declared, e.g. `AD-RT v1.3 (2.16.76.1.7.1.12.1.3)`. */
     policy: string | null;
     signerRevocation: 'EMBEDDED' | 'NO_ENDPOINT' | 'INCOMPLETE' | 'NOT_COLLECTED';
+    /** Signed with the self-signed default certificate: the page says it is a test copy. */
+    sandbox: boolean;
   };
 }
 
@@ -125,6 +128,12 @@ class Writer {
 /** Adds the evidence page(s) in Portuguese at the end of `doc`; answers the last one (where the signature goes). */
 export async function addEvidencePages(doc: PDFDocument, evidence: Evidence): Promise<PDFPage> {
   const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
+  // Above everything: a copy whose signature nobody vouches for never passes for a real one.
+  if (evidence.signature.sandbox) {
+    w.text(SANDBOX_MARK, { bold: true, size: 13 });
+    w.text('Assinada com o certificado autoassinado padrão do serviço, gerado automaticamente: esta cópia não tem valor fora do ambiente de testes.', { muted: true, size: 9 });
+    w.gap();
+  }
   w.text('Evidências da assinatura eletrônica', { bold: true, size: 15 });
   w.gap();
   w.field('Documento', evidence.documentName);

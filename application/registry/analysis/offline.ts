@@ -1,5 +1,6 @@
 import { assessText } from '../../../domain/registry/analysis.ts';
 import type { AnalysisOutcome } from '../../../domain/registry/document-decider.ts';
+import { KEYWORD_ANALYSER } from '../../../domain/registry/document-events.ts';
 import type { OcrSettings } from '../../../platform/ocr.ts';
 import { documentText, type DocumentText } from '../../document-text.ts';
 import type { AnalysisInput, DocumentAnalyser } from './port.ts';
@@ -21,9 +22,13 @@ export function withReading(outcome: AnalysisOutcome, read: Extract<DocumentText
   };
 }
 
+/** The offline analyser saying it could not read the file: nothing made up, so not a sandbox result. */
+export const UNREAD_ANALYSER = 'offline-unread';
+
 /** A scan or image no text could be recognised from: a person reads it, told why (OCR not installed, or it failed). */
 export const unrecognisedOpinion = (input: AnalysisInput, reason: string): AnalysisOutcome => ({
   kind: 'opinion', type: input.forceType ?? input.expectedType ?? 'NAO_IDENTIFICADO', verdict: 'ANALISE_MANUAL', score: 0, reason, validUntil: null,
+  provenance: { provider: UNREAD_ANALYSER, sandbox: false },
 });
 
 /**
@@ -38,7 +43,7 @@ export function offlineAnalyser(ocr: OcrSettings): DocumentAnalyser {
       if (read.kind === 'unrecognised') return unrecognisedOpinion(input, read.reason);
       const outcome = withReading(assessText({ text: read.text, expectedType: input.expectedType, forceType: input.forceType, asOf: input.asOf, subject: input.subject }), read);
       // Classified by keywords: a sandbox opinion (docs/registry.md).
-      return outcome.kind === 'opinion' ? { ...outcome, sandbox: true } : outcome;
+      return outcome.kind === 'opinion' ? { ...outcome, sandbox: true, provenance: { provider: KEYWORD_ANALYSER, sandbox: true } } : outcome;
     },
   };
 }

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import type { Config } from '../../../config/index.ts';
 import { EXPECTED_DOCUMENT_TYPES } from '../../../domain/collection/enums.ts';
 import { assessText } from '../../../domain/registry/analysis.ts';
+import { OFFLINE_MODEL } from '../../../domain/shared/model-call.ts';
 import type { AnalysisOutcome } from '../../../domain/registry/document-decider.ts';
 import { ocrSettingsFor } from '../../document-text.ts';
 import { languageModelFor } from '../../llm/models.ts';
@@ -53,7 +54,9 @@ export function visionAnalyser(model: LanguageModel, fallback: DocumentAnalyser)
       const named = reading.type === 'FORA_DE_ESCOPO' || reading.type === 'NAO_IDENTIFICADO' ? null : reading.type;
       const outcome = assessText({ text: reading.transcription, expectedType: input.expectedType, forceType: input.forceType ?? named, asOf: input.asOf, subject: input.subject });
       if (outcome.kind !== 'opinion') return outcome;
-      return { ...outcome, reading: { source: 'MODEL', model: modelName, fields: Object.fromEntries(reading.fields.map((field) => [field.name, field.value])) } };
+      // The model read the file: a sandbox result only if the model was the offline one.
+      const provenance = { provider: modelName, sandbox: modelName === OFFLINE_MODEL };
+      return { ...outcome, provenance, reading: { source: 'MODEL', model: modelName, fields: Object.fromEntries(reading.fields.map((field) => [field.name, field.value])) } };
     },
   };
 }

@@ -5,6 +5,7 @@ import type { ItemStatus, ResolutionMode } from '../enums.ts';
 import { CollectionMessages, IdentityMessages } from '../messages.ts';
 import { advance, isAwaitingRecipient, isClosed, isResolved, withItem, withRecipient, type CollectionState, type ItemState } from '../state.ts';
 import type { CollectionKind } from './kind.ts';
+import type { Provenance } from '../../shared/provenance.ts';
 
 export type IdentityVerdict = 'APROVADO' | 'REPROVADO' | 'INCONCLUSIVO';
 
@@ -32,6 +33,9 @@ export interface IdentityCheck {
   heldForOperator?: string;
   completedAt: string;
 }
+
+/** A check's provenance: its event names the provider; before the sandbox flag, the sandbox provider was the only sandbox one. */
+export const identityCheckProvenance = (check: IdentityCheck): Provenance => ({ provider: check.provider, sandbox: check.sandbox === true || check.provider === 'sandbox' });
 
 /** A check whose images were received; its result may still be missing (the provider did not answer). */
 export interface StartedIdentityCheck {

@@ -4,6 +4,7 @@ import type { CollectionKind } from './kind.ts';
 import { decideSignature } from './signature-decide.ts';
 import { evolveSignature } from './signature-evolve.ts';
 import { validateSignatureItem } from './signature-parties.ts';
+import type { Provenance } from '../../shared/provenance.ts';
 
 /**
  * How a SIGNATURE item signs. The parties are the item's recipients, in the order of the
@@ -79,6 +80,8 @@ export interface SignedCopySignature {
   signerRevocation: 'EMBEDDED' | 'NO_ENDPOINT' | 'INCOMPLETE' | 'NOT_COLLECTED';
   /** Every certificate of the signer's and the TSA's chains and how its status was established (empty for B-B). */
   validationData: Array<{ subject: string; source: 'OCSP' | 'CRL' | 'TRUST_ANCHOR' | 'NO_ENDPOINT' | 'UNAVAILABLE'; detail?: string }>;
+  /** The signing certificate's origin (pkcs12 configured, or the self-signed default: sandbox); absent in copies signed before it was recorded. */
+  provenance?: Provenance;
 }
 
 export interface SignedCopy {

@@ -1,6 +1,6 @@
 import { ProvenanceSchema } from '../../provenance.ts';
 import Type, { type TSchema } from 'typebox';
-import { identityEvaluation, takesIdentityCheck } from '../../../domain/collection/kinds/identity.ts';
+import { identityCheckProvenance, identityEvaluation, takesIdentityCheck } from '../../../domain/collection/kinds/identity.ts';
 import { isAwaitingRecipient, isResolved, type CollectionState, type ItemState } from '../../../domain/collection/state.ts';
 import { escape } from '../../../domain/shared/html.ts';
 import type { ItemPage } from './page.ts';
@@ -43,8 +43,7 @@ export function presentIdentityDetails(_state: CollectionState, item: ItemState)
         evaluation: identityEvaluation(check),
         sandbox: check.sandbox === true,
         heldForOperator: check.heldForOperator ?? null,
-        // Its event names the provider; before the sandbox flag, the sandbox provider was the only sandbox one.
-        provenance: { provider: check.provider, sandbox: check.sandbox === true || check.provider === 'sandbox' },
+        provenance: identityCheckProvenance(check),
       })),
       imageCount: started.reduce((n, s) => n + s.imageBlobIds.length, 0),
       checksWithoutResult: started.filter((s) => !checks.some((c) => c.checkId === s.checkId)).length,

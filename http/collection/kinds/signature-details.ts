@@ -1,6 +1,8 @@
 import Type from 'typebox';
 import { signatureProgress } from '../../../domain/collection/kinds/signature-progress.ts';
+import type { SignedCopy } from '../../../domain/collection/kinds/signature.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
+import { ProvenanceSchema } from '../../provenance.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -37,6 +39,7 @@ export const SignatureDetailsSchema = Type.Object({
         detail: Type.Optional(Type.String()),
       }), { description: "every certificate of the signer's and the TSA's chains and how its status is in the DSS" }),
     }, { description: 'null for copies made before signatures were described' })),
+    provenance: ProvenanceSchema,
   }), { description: 'the signed PDF copies produced, with what their digital signature is' }),
 }, { description: 'SIGNATURE items: parties, progress and copies' });
 
@@ -59,7 +62,13 @@ export function presentSignatureDetails(state: CollectionState, item: ItemState)
       signedDocumentAvailable: progress.signedDocumentAvailable,
       documentSha256: progress.signature.documentSha256,
       completedAt: progress.signature.completedAt,
-      signedCopies: progress.signature.signedCopies.map((c) => ({ recipientId: c.recipientId, sha256: c.sha256, generatedAt: c.generatedAt, signature: c.signature ?? null })),
+      signedCopies: progress.signature.signedCopies.map(presentSignedCopy),
     },
   };
+}
+
+/** A copy signed before its certificate's origin was recorded: provider and sandbox unknown. */
+function presentSignedCopy({ recipientId, sha256, generatedAt, signature }: SignedCopy) {
+  const { provenance, ...described } = signature ?? {};
+  return { recipientId, sha256, generatedAt, signature: signature ? described : null, provenance: provenance ?? { provider: null, sandbox: null } };
 }
