@@ -24,10 +24,14 @@ export interface HandleOptions<State = unknown> {
   /**
    * The stream as the caller has just read it (loadState): the first decision is made on it
    * instead of reading again. The append still names its revision, so a stream that moved since
-   * is a conflict like any other, and the retry reads it afresh.
+   * is a conflict like any other, and the retry reads it afresh. `newStream(decider)` is the
+   * state of a stream whose id was just drawn, so cannot exist yet: no read of an empty stream.
    */
   loaded?: { state: State; revision: bigint };
 }
+
+/** The state of a stream that does not exist yet, for `loaded` (a fresh id, or a known-empty stream). */
+export const newStream = <State>(decider: Pick<Decider<unknown, DomainEvent, State>, 'initialState'>) => ({ state: decider.initialState(), revision: -1n });
 
 const DEFAULT_RETRIES = 5;
 const BACKOFF_BASE_MS = 5;

@@ -1,5 +1,5 @@
 import { MAX_EXPORT_ROWS, type ExportRow } from '../../domain/dashboard-export/rows.ts';
-import { filtersKey, type DashboardFilters } from '../../domain/proposal/dashboard-filters.ts';
+import { filtersKey, type DashboardFilters } from '../../domain/dashboard/filters.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { exportRows } from '../../projections/dashboard-export/queries.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { DashboardMessages } from '../../domain/proposal/dashboard-messages.ts';
+import { DashboardMessages } from '../../domain/dashboard/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 
 /** Longer than the export's statement timeout and the encoding of its file, so a live run never loses it. */

@@ -1,6 +1,6 @@
 import { dashboardBlocks, type DashboardReply } from '../../domain/dashboard/blocks.ts';
 import { dashboardRange } from '../../domain/dashboard/period.ts';
-import { filtersKey, parseSla, type DashboardFilters, type DashboardOptions, type Sla } from '../../domain/proposal/dashboard-filters.ts';
+import { filtersKey, parseSla, type DashboardFilters, type DashboardOptions, type Sla } from '../../domain/dashboard/filters.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { proposalSettings } from '../../projections/catalog/queries.ts';

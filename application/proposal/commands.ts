@@ -9,7 +9,7 @@ import type { ProposalState } from '../../domain/proposal/state.ts';
 import type { AmortizationModel, DecimalRate } from '../../domain/pricing/terms.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { findPortfolio, findProductByKey } from '../../projections/catalog/queries.ts';
-import { handleCommand, loadState } from '../command-handler.ts';
+import { handleCommand, loadState, newStream } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { priceChoice } from './choice.ts';
 import { sendOfferLink } from './offer-message.ts';
@@ -30,24 +30,6 @@ async function run(app: App, organizationId: string, proposalId: string, command
   const full = { ...command, proposalId, organizationId, at: at ?? app.clock.now().toISOString() } as ProposalCommand;
   const { position, state, events } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full, { loaded });
   return { position, state, events };
-}
-
-/**
- * The first command of a stream whose id was drawn here, so it cannot exist yet: decided on the
- * initial state and appended with `no_stream`, without the read of an empty stream (one round
- * trip of every POST /v1/proposals). A collision would be a ConcurrencyError, a 500, as for any
- * broken id generator.
- */
-async function start(app: App, organizationId: string, proposalId: string, command: Command): Promise<Written> {
-  const full = { ...command, proposalId, organizationId, at: app.clock.now().toISOString() } as ProposalCommand;
-  const initial = proposalDecider.initialState();
-  const events = proposalDecider.decide(full, initial);
-  const { position } = await app.store.appendToStream(
-    proposalStream(proposalId),
-    events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> })),
-    { expectedRevision: 'no_stream' },
-  );
-  return { position, state: events.reduce(proposalDecider.evolve, initial), events };
 }
 
 /** A customer link: the raw token goes to the customer once; the stream keeps only its hash. */
@@ -99,8 +81,8 @@ export async function createProposal(
     input.portfolioId ? findPortfolio(app.db, caller.organizationId, input.portfolioId) : null,
   ]);
   // A replayed step names an id that may exist already: only then is the stream read first.
-  const write = options.proposalId ? run : start;
-  const { position, events } = await write(app, caller.organizationId, proposalId, {
+  const loaded = options.proposalId ? undefined : newStream(proposalDecider);
+  const { position, events } = await run(app, caller.organizationId, proposalId, {
     type: 'CreateProposal',
     userId: caller.userId,
     document: input.document,
@@ -117,7 +99,7 @@ export async function createProposal(
     requestedTermMonths: input.requestedTermMonths ?? null,
     contact: contactOf(input.contact),
     participants: (input.participants ?? []).map((p) => ({ ...p, contact: contactOf(p.contact), participantId: app.ids.objectId() })),
-  });
+  }, undefined, loaded);
   return { proposalId, position, events };
 }
 

@@ -4,11 +4,10 @@ import type { Principal } from '../../domain/identity/access.ts';
 import { parseDocument, type DocumentType } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { handleCommand } from '../command-handler.ts';
+import { handleCommand, newStream } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { OBJECT_ID } from '../../platform/ids.ts';
 import { policyForNewReport } from '../credit-policy/commands.ts';
-import { decideOnKnownState } from './append.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId' | 'userName' | 'modules'>;
@@ -35,9 +34,7 @@ export async function requestReport(app: App, caller: Caller, request: ReportReq
   // A process manager gives an id derived from its own work, so that a retry finds the report it created (the append refuses a second).
   const reportId = options.reportId ?? app.ids.objectId();
   const sectionIds = Array.from({ length: policy.sections.length + 2 }, () => app.ids.objectId());
-  // A fresh id has no stream yet: no need to read it before deciding.
-  const empty = { state: reportDecider.initialState(), revision: -1n };
-  return decideOnKnownState(app.store, reportStream(reportId), reportDecider, empty, {
+  return handleCommand(app.store, reportStream(reportId), reportDecider, {
     type: 'RequestReport',
     reportId,
     organizationId: caller.organizationId,
@@ -50,7 +47,7 @@ export async function requestReport(app: App, caller: Caller, request: ReportReq
     inputs: request.inputs ?? {},
     product: request.product ?? null,
     at: app.clock.now().toISOString(),
-  });
+  }, { loaded: newStream(reportDecider) }); // a fresh id has no stream yet: no read before deciding
 }
 
 export interface ManualAnalysis {

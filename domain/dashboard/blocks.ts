@@ -1,7 +1,7 @@
 import { addMeasures, addToHistogram, histogramSize, indicatorsOf, percentileDays, weeklyOf, zeroMeasures, zeroOpen, type Histogram, type Indicators, type Measures, type OpenCounts } from './indicators.ts';
 import { SERIES_WEEKS, wholeDays, type DashboardRange } from './period.ts';
 import { openStatuses } from './sla.ts';
-import { DASHBOARD_DIMS, type DashboardDim, type Sla } from '../proposal/dashboard-filters.ts';
+import { DASHBOARD_DIMS, type DashboardDim, type Sla } from './filters.ts';
 
 /** The breakdown's dimensions (`dim`), each also a list filter. */
 export const DIMS = DASHBOARD_DIMS;

@@ -2,7 +2,7 @@
  * The dashboard's calendar: Brasília time (UTC-3, no daylight saving since 2019, the same fixed
  * offset the report list reads days in), days from midnight, weeks from Monday midnight.
  */
-import { DAY_MS } from '../proposal/dashboard-filters.ts';
+import { DAY_MS } from './filters.ts';
 
 export { DAY_MS };
 export const WEEK_MS = 7 * DAY_MS;

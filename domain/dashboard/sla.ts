@@ -1,4 +1,4 @@
-import type { Sla, SlaStatus } from '../proposal/dashboard-filters.ts';
+import type { Sla, SlaStatus } from './filters.ts';
 
 /**
  * Open states for indicators (spec, Proposal): WAITING_OPERATOR, IN_ANALYSIS, WAITING_CUSTOMER

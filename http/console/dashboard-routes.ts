@@ -1,6 +1,6 @@
 import { loadDashboard } from '../../application/dashboard/dashboard.ts';
 import { Gates } from '../gates.ts';
-import { DashboardQuery, dashboardQueryOf } from '../proposal/dashboard-filters.ts';
+import { DashboardQuery, dashboardQueryOf } from '../dashboard/filters.ts';
 import type { RouteSpec } from '../route.ts';
 import { validateText } from '../validation.ts';
 import { dashboardPage } from './dashboard-html.ts';

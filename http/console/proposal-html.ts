@@ -1,11 +1,11 @@
 import type { ProposalStatus } from '../../domain/proposal/statuses.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import type { ProposalRow } from '../../projections/proposal/queries.ts';
-import type { readProposal } from '../proposal/routes.ts';
+import type { presentedProposal } from '../proposal/routes.ts';
 import { escape } from '../../domain/shared/html.ts';
 import { centsOf, formatBRL } from '../../domain/shared/money.ts';
 
-type Detail = Awaited<ReturnType<typeof readProposal>>;
+type Detail = Awaited<ReturnType<typeof presentedProposal>>;
 
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'short' });
 const when = (iso: string | Date) => DATE.format(new Date(iso));

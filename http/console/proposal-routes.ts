@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { listProposals } from '../../projections/proposal/queries.ts';
 import { Gates } from '../gates.ts';
-import { readProposal } from '../proposal/routes.ts';
+import { presentedProposal } from '../proposal/routes.ts';
 import { ObjectIdSchema, type RouteSpec } from '../route.ts';
 import { proposalListPage, proposalPage, STATUS_LABELS } from './proposal-html.ts';
 import { consoleRoute, page } from './signed-in.ts';
@@ -27,7 +27,7 @@ export const proposalPageRoutes: RouteSpec[] = [
     params: Type.Object({ id: ObjectIdSchema() }),
     errors: [404],
     async handle(input) {
-      const proposal = await readProposal(input.app, input.principal.organizationId, input.params.id!);
+      const proposal = await presentedProposal(input.app, input.principal.organizationId, input.params.id!);
       return page(200, `Proposta de ${proposal.name}`, input, proposalPage(proposal));
     },
   }),

@@ -3,7 +3,7 @@ import { exportDashboard } from '../../application/dashboard-export/export.ts';
 import { toCsv } from '../../domain/dashboard-export/rows.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
-import { DashboardFilterQuery, dashboardFiltersOf } from '../proposal/dashboard-filters.ts';
+import { DashboardFilterQuery, dashboardFiltersOf } from '../dashboard/filters.ts';
 import { route, type RouteTable } from '../route.ts';
 import { ExportRowsSchema, FORMAT_MESSAGE } from './schemas.ts';
 

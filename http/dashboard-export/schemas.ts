@@ -1,6 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { MAX_EXPORT_ROWS } from '../../domain/dashboard-export/rows.ts';
-import { DashboardPeriodSchema } from '../proposal/dashboard-filters.ts';
+import { DashboardPeriodSchema } from '../dashboard/filters.ts';
 
 /** Ours: the spec names no format parameter. */
 export const FORMAT_MESSAGE = 'O formato informado não é válido: use json, csv ou xlsx.';

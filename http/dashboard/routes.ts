@@ -1,6 +1,6 @@
 import { loadDashboard } from '../../application/dashboard/dashboard.ts';
 import { Gates } from '../gates.ts';
-import { DashboardQuery, dashboardQueryOf } from '../proposal/dashboard-filters.ts';
+import { DashboardQuery, dashboardQueryOf } from './filters.ts';
 import { route, type RouteTable } from '../route.ts';
 import { DashboardSchema } from './schemas.ts';
 

@@ -43,7 +43,7 @@ import {
  * The proposal as its stream tells it, for this organization only (another's is absent). The
  * list is the projection's; one proposal is read from its stream so a write shows at once.
  */
-export async function readProposal(app: AppContext, organizationId: string, proposalId: string, position: Position | null = null) {
+export async function presentedProposal(app: AppContext, organizationId: string, proposalId: string, position: Position | null = null) {
   await app.readYourWrites([PROPOSAL_PROJECTION], position);
   const events = toDomainEvents<ProposalEvent>(await app.store.readStream(proposalStream(proposalId)));
   if (events[0]?.type !== 'ProposalCreated' || events[0].data.organizationId !== organizationId) throw new DomainError('not_found', Messages.proposalNotFound);
@@ -90,7 +90,7 @@ export const proposalRoutes: RouteTable = {
       params: ProposalParams,
       responses: { 200: ProposalDetailSchema },
       async handle({ app, principal, params }) {
-        return readProposal(app, principal.organizationId, params.id);
+        return presentedProposal(app, principal.organizationId, params.id);
       },
     }),
     route({
@@ -104,7 +104,7 @@ export const proposalRoutes: RouteTable = {
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
         const { position } = await changeStatus(app, principal, params.id, body.status, body.reason ?? null);
-        return readProposal(app, principal.organizationId, params.id, position);
+        return presentedProposal(app, principal.organizationId, params.id, position);
       },
     }),
     route({
@@ -115,7 +115,7 @@ export const proposalRoutes: RouteTable = {
       params: ProposalParams,
       responses: { 200: Type.Array(ParticipantSchema) },
       async handle({ app, principal, params }) {
-        return (await readProposal(app, principal.organizationId, params.id)).participants;
+        return (await presentedProposal(app, principal.organizationId, params.id)).participants;
       },
     }),
     route({
@@ -129,7 +129,7 @@ export const proposalRoutes: RouteTable = {
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
         const { participantId, position } = await addParticipant(app, principal, params.id, body);
-        const proposal = await readProposal(app, principal.organizationId, params.id, position);
+        const proposal = await presentedProposal(app, principal.organizationId, params.id, position);
         return { status: 201, body: proposal.participants.find((p) => p.id === participantId) };
       },
     }),
@@ -144,7 +144,7 @@ export const proposalRoutes: RouteTable = {
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
         const { position } = await changeParticipant(app, principal, params.id, params.participantId, body);
-        const proposal = await readProposal(app, principal.organizationId, params.id, position);
+        const proposal = await presentedProposal(app, principal.organizationId, params.id, position);
         return proposal.participants.find((p) => p.id === params.participantId);
       },
     }),
@@ -158,7 +158,7 @@ export const proposalRoutes: RouteTable = {
       errors: [404, 409],
       async handle({ app, principal, params }) {
         const { position } = await removeParticipant(app, principal, params.id, params.participantId);
-        return (await readProposal(app, principal.organizationId, params.id, position)).participants;
+        return (await presentedProposal(app, principal.organizationId, params.id, position)).participants;
       },
     }),
     route({
@@ -172,7 +172,7 @@ export const proposalRoutes: RouteTable = {
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
         const { position } = await chooseOffer(app, principal, { proposalId: params.id, offerId: params.offerId, ...body, by: 'OPERATOR' });
-        const proposal = await readProposal(app, principal.organizationId, params.id, position);
+        const proposal = await presentedProposal(app, principal.organizationId, params.id, position);
         const offer = proposal.rounds.flatMap((r) => r.offers).find((o) => o.id === params.offerId)!;
         return { proposalId: params.id, offer, chosen: offer.chosen! };
       },

@@ -2,7 +2,7 @@ import Type, { type TSchema } from 'typebox';
 import { PRODUCT_KINDS } from '../../domain/catalog/product.ts';
 import { AMORTIZATION_MODELS, ENTITY_TYPES } from '../../domain/pricing/terms.ts';
 import { PARTICIPANT_ROLES, PROPOSAL_ORIGINS } from '../../domain/proposal/events.ts';
-import { DashboardMessages } from '../../domain/proposal/dashboard-messages.ts';
+import { DashboardMessages } from '../../domain/dashboard/messages.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';

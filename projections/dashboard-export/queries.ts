@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ExportRow } from '../../domain/dashboard-export/rows.ts';
-import type { DashboardFilters } from '../../domain/proposal/dashboard-filters.ts';
+import type { DashboardFilters } from '../../domain/dashboard/filters.ts';
 
 /**
  * Columns in the row's order, with the fact each field is. proposal_facts keeps the spec's rules

@@ -3,7 +3,7 @@ import { CYCLE_PAIRS, type DashboardData, type Dim } from '../../domain/dashboar
 import type { Measures } from '../../domain/dashboard/indicators.ts';
 import { DAY_MS, type DashboardRange } from '../../domain/dashboard/period.ts';
 import { openStatuses } from '../../domain/dashboard/sla.ts';
-import type { Sla } from '../../domain/proposal/dashboard-filters.ts';
+import type { Sla } from '../../domain/dashboard/filters.ts';
 import { KEY_SQL, MEASURES, TO_ISSUE } from './contribution.ts';
 import { durationsSource, factsFilter, grouped, join, placementOf, planOf, scanCte, sql, sumsSource, type DashboardFilter, type Sql } from './sources.ts';
 

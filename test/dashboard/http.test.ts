@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DashboardMessages } from '../../domain/proposal/dashboard-messages.ts';
+import { DashboardMessages } from '../../domain/dashboard/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedPortfolio, seedProduct } from '../support/catalog.ts';

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { ProposalMessages } from '../../domain/proposal/messages.ts';
-import { DashboardMessages } from '../../domain/proposal/dashboard-messages.ts';
+import { DashboardMessages } from '../../domain/dashboard/messages.ts';
 import { proposalStream } from '../../domain/proposal/events.ts';
 import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedPortfolio, seedProduct } from '../support/catalog.ts';

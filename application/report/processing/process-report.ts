@@ -3,12 +3,11 @@ import { reportDecider, type ReportCommand } from '../../../domain/report/decide
 import { reportStream, type ReportEvent } from '../../../domain/report/events.ts';
 import type { SectionResult } from '../../../domain/report/sections.ts';
 import { pendingSources, type ReportState } from '../../../domain/report/state.ts';
-import { loadState } from '../../command-handler.ts';
+import { handleCommand, loadState } from '../../command-handler.ts';
 import type { EventStore, RecordedEvent } from '../../../platform/eventstore/port.ts';
 import type { Clock } from '../../../platform/ids.ts';
 import type { PolicySnapshot } from '../../../domain/credit-policy/policy.ts';
 import type { PolicyVersions } from '../../credit-policy/versions.ts';
-import { decideOnKnownState } from '../append.ts';
 import type { SourceCatalog } from '../sources/port.ts';
 import { runSource } from '../sources/run-source.ts';
 
@@ -74,7 +73,7 @@ class ReportRecorder {
         this.wantStart = this.wantDecision = false;
         const at = this.deps.clock.now().toISOString();
         const command: ReportCommand = record ? { type: 'RecordSectionResults', results, policy: this.policy, at } : { type: 'StartProcessing', at };
-        const { state, revision } = await decideOnKnownState(this.deps.store, this.stream, reportDecider, this.known, command);
+        const { state, revision } = await handleCommand(this.deps.store, this.stream, reportDecider, command, { loaded: this.known });
         this.known = { state, revision };
       }
     } catch (error) {

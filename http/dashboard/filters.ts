@@ -8,14 +8,14 @@ import {
   type DashboardOptions,
   type DashboardQueryInput,
   type Parsed,
-} from '../../domain/proposal/dashboard-filters.ts';
+} from '../../domain/dashboard/filters.ts';
 import { PROPOSAL_ORIGINS } from '../../domain/proposal/events.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
 import { HttpError } from '../errors.ts';
 
 /**
  * The query schemas of the dashboard and its export, for the OpenAPI document. Every value is
- * taken as text (a repeated parameter as its list) and read by domain/proposal/dashboard-filters.ts,
+ * taken as text (a repeated parameter as its list) and read by domain/dashboard/filters.ts,
  * so each bad parameter answers the spec's own 400 text, in the spec's order, instead of a
  * generic schema message.
  */

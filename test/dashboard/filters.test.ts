@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DashboardMessages as D } from '../../domain/proposal/dashboard-messages.ts';
+import { DashboardMessages as D } from '../../domain/dashboard/messages.ts';
 import {
   endOfBrasiliaDay,
   filtersKey,
@@ -8,7 +8,7 @@ import {
   parseDashboardQuery,
   parseIsoInstant,
   type DashboardQueryInput,
-} from '../../domain/proposal/dashboard-filters.ts';
+} from '../../domain/dashboard/filters.ts';
 import { Messages as M } from '../../domain/shared/messages.ts';
 
 const test = suite('dashboard filters');

@@ -2,9 +2,9 @@ import { PRODUCT_KEY_PATTERN } from '../catalog/validate.ts';
 import type { EntityType } from '../pricing/terms.ts';
 import { ENTITY_TYPES } from '../pricing/terms.ts';
 import { Messages } from '../shared/messages.ts';
-import { PROPOSAL_ORIGINS, type ProposalOrigin } from './events.ts';
-import { DashboardMessages } from './dashboard-messages.ts';
-import { PROPOSAL_STATUSES, type ProposalStatus } from './statuses.ts';
+import { PROPOSAL_ORIGINS, type ProposalOrigin } from '../proposal/events.ts';
+import { DashboardMessages } from './messages.ts';
+import { PROPOSAL_STATUSES, type ProposalStatus } from '../proposal/statuses.ts';
 
 /**
  * The query of the management dashboard and of its export (`GET /v1/proposals/dashboard` and
