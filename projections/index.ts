@@ -1,6 +1,6 @@
 import type { Projection } from '../platform/projections/projection.ts';
-import { identityProjection } from './identity/projections.ts';
-import { webhookSubscriptionsProjection } from './webhook/subscriptions.ts';
+import { identityProjection } from './identity/projection.ts';
+import { webhookSubscriptionsProjection } from './webhook/subscriptions-projection.ts';
 import { reportProjection } from './report/projection.ts';
 import { catalogProjection } from './catalog/projection.ts';
 import { creditPolicyProjection } from './credit-policy/projection.ts';
@@ -15,8 +15,8 @@ import { collectionProjection } from './collection/projection.ts';
 import { collectionInputsProjection } from './collection/inputs-projection.ts';
 import { collectionIdentityProjection } from './collection/identity-projection.ts';
 import { committeeProjection } from './committee/projection.ts';
-import { webhookOutboxProjection } from './webhook/outbox.ts';
-import { messagingDeliveriesProjection } from './messaging/deliveries.ts';
+import { webhookOutboxProjection } from './webhook/outbox-projection.ts';
+import { messagingDeliveriesProjection } from './messaging/deliveries-projection.ts';
 
 /** Every read model of the service. A module adds its projections here. */
 export const allProjections: Projection[] = [

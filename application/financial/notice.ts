@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import { identityStreams } from '../../domain/identity/events.ts';
-import { userDecider } from '../../domain/identity/user.ts';
+import { userDecider } from '../../domain/identity/user-decider.ts';
 import type { MessageTemplate } from '../../domain/messaging/events.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
 import { reportStream } from '../../domain/report/events.ts';

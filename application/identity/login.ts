@@ -1,12 +1,12 @@
 import { identityStreams } from '../../domain/identity/events.ts';
-import { normalizeEmail } from '../../domain/identity/email.ts';
+import { normalizeEmail } from '../../domain/identity/email-decider.ts';
 import { passwordProblem } from '../../domain/identity/password.ts';
-import { sessionDecider } from '../../domain/identity/session.ts';
-import { userDecider } from '../../domain/identity/user.ts';
+import { sessionDecider } from '../../domain/identity/session-decider.ts';
+import { userDecider } from '../../domain/identity/user-decider.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
+import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { findLogin, liveConsoleSessionsOf } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';

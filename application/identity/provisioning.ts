@@ -1,13 +1,13 @@
 import { MODULES, PERMISSIONS, type Module, type Permission } from '../../domain/identity/access.ts';
 import { createHash } from 'node:crypto';
-import { credentialDecider } from '../../domain/identity/credential.ts';
-import { emailClaimDecider, normalizeEmail } from '../../domain/identity/email.ts';
+import { credentialDecider } from '../../domain/identity/credential-decider.ts';
+import { emailClaimDecider, normalizeEmail } from '../../domain/identity/email-decider.ts';
 import { identityStreams, type OrganizationCreated, type UserCreated } from '../../domain/identity/events.ts';
-import { organizationDecider, type OrganizationCommand } from '../../domain/identity/organization.ts';
-import { userDecider, type UserCommand } from '../../domain/identity/user.ts';
+import { organizationDecider, type OrganizationCommand } from '../../domain/identity/organization-decider.ts';
+import { userDecider, type UserCommand } from '../../domain/identity/user-decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
+import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { findCredentialByClientId } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';

@@ -1,10 +1,10 @@
 import { keyringFor, type Config, type Keyring } from '../../config/index.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { identityStreams } from '../../domain/identity/events.ts';
-import { sessionDecider, type SessionState } from '../../domain/identity/session.ts';
+import { sessionDecider, type SessionState } from '../../domain/identity/session-decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { IDENTITY_PROJECTION } from '../../projections/identity/projections.ts';
+import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { findCredentialByClientId } from '../../projections/identity/queries.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';

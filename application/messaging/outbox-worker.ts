@@ -1,5 +1,5 @@
 import { ProjectionRunner } from '../../platform/projections/runner.ts';
-import { messagingDeliveriesProjection } from '../../projections/messaging/deliveries.ts';
+import { messagingDeliveriesProjection } from '../../projections/messaging/deliveries-projection.ts';
 import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
 import { messagingSignal } from './signals.ts';

@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/identity/access.ts';
 import { checkCloseDate } from '../../domain/operation/closing.ts';
 import { executionStream } from '../../domain/operation/events.ts';
-import { executionDecider } from '../../domain/operation/execution.ts';
+import { executionDecider } from '../../domain/operation/execution-decider.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { collectionStream } from '../../domain/collection/events.ts';
-import type { ExecutionCommand, NextAction } from '../../domain/operation/execution.ts';
+import type { ExecutionCommand, NextAction } from '../../domain/operation/execution-decider.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
 import { SYSTEM_ACTOR } from '../collection/actor.ts';
 import { createCollection, type App } from '../collection/commands.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { collectionStream } from '../../domain/collection/events.ts';
 import type { ContractFacts, ContractParty, ContractRole } from '../../domain/operation/contract.ts';
-import type { ExecutionCommand, NextAction } from '../../domain/operation/execution.ts';
+import type { ExecutionCommand, NextAction } from '../../domain/operation/execution-decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { ParticipantRole } from '../../domain/proposal/events.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';

@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/identity/access.ts';
 import { executionStream } from '../../domain/operation/events.ts';
-import { executionDecider } from '../../domain/operation/execution.ts';
+import { executionDecider } from '../../domain/operation/execution-decider.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 

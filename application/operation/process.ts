@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import { executionStream, type ExecutionEvent, type ReportOutcome } from '../../domain/operation/events.ts';
-import { executionDecider, executionStatus, nextAction, type ExecutionCommand, type ExecutionState, type NextAction } from '../../domain/operation/execution.ts';
+import { executionDecider, executionStatus, nextAction, type ExecutionCommand, type ExecutionState, type NextAction } from '../../domain/operation/execution-decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { marketIndexesFor } from '../../projections/pricing/queries.ts';
 import { indicativeTerms, productRate, validUntil } from '../../domain/operation/offers.ts';

@@ -1,5 +1,5 @@
 import type { Principal } from '../../domain/identity/access.ts';
-import { marketIndexDecider, organizationIndexesStream, REFERENCE_INDEXES_STREAM, type MarketIndexValue } from '../../domain/pricing/market-index.ts';
+import { marketIndexDecider, organizationIndexesStream, REFERENCE_INDEXES_STREAM, type MarketIndexValue } from '../../domain/pricing/market-index-decider.ts';
 import type { MarketIndexKey } from '../../domain/pricing/terms.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { handleCommand } from '../command-handler.ts';

@@ -1,4 +1,4 @@
-import type { MarketIndexValue } from '../../domain/pricing/market-index.ts';
+import type { MarketIndexValue } from '../../domain/pricing/market-index-decider.ts';
 import type { MarketIndexKey } from '../../domain/pricing/terms.ts';
 
 /** Where reference market indexes come from. */

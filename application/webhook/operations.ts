@@ -5,7 +5,7 @@ import { PING_EVENT } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { ROUTED_STORED_TYPES, namedBody, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
 import { insertKeptBodies, keptBodies } from '../../projections/webhook/bodies.ts';
-import { deliveriesFor, deliveryIdOf, withoutBody, type DeliveryInsert, type SharedBodyDelivery } from '../../projections/webhook/outbox.ts';
+import { deliveriesFor, deliveryIdOf, withoutBody, type DeliveryInsert, type SharedBodyDelivery } from '../../projections/webhook/outbox-projection.ts';
 import { findDelivery, findSubscription } from '../../projections/webhook/queries.ts';
 import { rowToState, type SubscriptionRow } from '../../projections/webhook/subscription-rows.ts';
 import type { AppContext } from '../context.ts';

@@ -1,5 +1,5 @@
 import { ProjectionRunner } from '../../platform/projections/runner.ts';
-import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { createOutboxProjection } from '../../projections/webhook/outbox-projection.ts';
 import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
 import { localHandoff } from './signals.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MarketIndexEventTypes, type MarketIndexEvent } from '../../domain/pricing/market-index.ts';
+import { MarketIndexEventTypes, type MarketIndexEvent } from '../../domain/pricing/market-index-decider.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DEFAULT_MARKET_INDEXES } from '../../domain/pricing/market-index.ts';
+import { DEFAULT_MARKET_INDEXES } from '../../domain/pricing/market-index-decider.ts';
 import { MARKET_INDEX_KEYS, type MarketIndexKey } from '../../domain/pricing/terms.ts';
 
 export type MarketIndexSource = 'ORGANIZATION' | 'BCB_SGS' | 'DEFAULT';

@@ -6,7 +6,7 @@ import { lockCheckpoint } from '../../platform/projections/checkpoints.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 import { rebuildProjection } from '../../platform/projections/rebuild.ts';
 import { creditPolicyProjection } from '../../projections/credit-policy/projection.ts';
-import { identityProjection } from '../../projections/identity/projections.ts';
+import { identityProjection } from '../../projections/identity/projection.ts';
 import { reportProjection } from '../../projections/report/projection.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';

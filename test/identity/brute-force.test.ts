@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { handleCommand } from '../../application/command-handler.ts';
 import { hashSecret, PASSWORD_PARAMS } from '../../application/identity/secrets.ts';
 import { identityStreams } from '../../domain/identity/events.ts';
-import { userDecider } from '../../domain/identity/user.ts';
+import { userDecider } from '../../domain/identity/user-decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';

@@ -1,11 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { credentialDecider } from '../../domain/identity/credential.ts';
-import { emailClaimDecider } from '../../domain/identity/email.ts';
+import { credentialDecider } from '../../domain/identity/credential-decider.ts';
+import { emailClaimDecider } from '../../domain/identity/email-decider.ts';
 import { passwordProblem } from '../../domain/identity/password.ts';
-import { organizationDecider } from '../../domain/identity/organization.ts';
-import { sessionDecider } from '../../domain/identity/session.ts';
-import { userDecider } from '../../domain/identity/user.ts';
+import { organizationDecider } from '../../domain/identity/organization-decider.ts';
+import { sessionDecider } from '../../domain/identity/session-decider.ts';
+import { userDecider } from '../../domain/identity/user-decider.ts';
 import { fold } from '../../domain/shared/decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { given } from '../support/decider.ts';

@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { DomainEvent } from '../../domain/shared/decider.ts';
-import { identityProjection } from '../../projections/identity/projections.ts';
+import { identityProjection } from '../../projections/identity/projection.ts';
 import { findActiveSession, findCredentialByClientId, findSessionDetail } from '../../projections/identity/queries.ts';
 import { databaseSuite, type TestDatabase } from '../support/db.ts';
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ExecutionEvent } from '../../domain/operation/events.ts';
-import { executionDecider, executionStatus, nextAction, type ExecutionCommand } from '../../domain/operation/execution.ts';
+import { executionDecider, executionStatus, nextAction, type ExecutionCommand } from '../../domain/operation/execution-decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { CollectionStep, PipelineStep } from '../../domain/operation/pipeline.ts';
 import { operationDecider } from '../../domain/operation/decider.ts';

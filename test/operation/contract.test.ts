@@ -4,7 +4,7 @@ import { readPdfText } from '../../platform/pdf-text.ts';
 import { renderContractPdf } from '../../application/operation/contract-pdf.ts';
 import { contractFields, dueDate, fillContract, unknownContractFields, type ContractFacts } from '../../domain/operation/contract.ts';
 import type { ExecutionEvent } from '../../domain/operation/events.ts';
-import { executionDecider, executionStatus, nextAction, type ExecutionCommand } from '../../domain/operation/execution.ts';
+import { executionDecider, executionStatus, nextAction, type ExecutionCommand } from '../../domain/operation/execution-decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineStep } from '../../domain/operation/pipeline.ts';
 import { operationDecider } from '../../domain/operation/decider.ts';

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fold } from '../../domain/shared/decider.ts';
 import type { ExecutionEvent } from '../../domain/operation/events.ts';
-import { executionDecider, executionStatus, nextAction, reportRunSteps, type ExecutionCommand } from '../../domain/operation/execution.ts';
+import { executionDecider, executionStatus, nextAction, reportRunSteps, type ExecutionCommand } from '../../domain/operation/execution-decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineStep } from '../../domain/operation/pipeline.ts';
 import { given } from '../support/decider.ts';

@@ -4,7 +4,7 @@ import { handleCommand } from '../../application/command-handler.ts';
 import { pipelineReportId, requestForRun } from '../../application/operation/run.ts';
 import { loadProposal } from '../../application/proposal/commands.ts';
 import { executionStream } from '../../domain/operation/events.ts';
-import { executionDecider } from '../../domain/operation/execution.ts';
+import { executionDecider } from '../../domain/operation/execution-decider.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';

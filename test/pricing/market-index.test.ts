@@ -1,5 +1,5 @@
 import { suite } from 'uvu';
-import { marketIndexDecider, type MarketIndexEvent } from '../../domain/pricing/market-index.ts';
+import { marketIndexDecider, type MarketIndexEvent } from '../../domain/pricing/market-index-decider.ts';
 import { PricingMessages } from '../../domain/pricing/messages.ts';
 import { given } from '../support/decider.ts';
 

@@ -5,7 +5,7 @@ import { claimDue } from '../../application/webhook/delivery-store.ts';
 import { namedBody } from '../../domain/webhook/routing.ts';
 import { deliveryBodies } from '../../projections/webhook/bodies.ts';
 import type { ClaimedDelivery } from '../../projections/webhook/handoff.ts';
-import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { createOutboxProjection } from '../../projections/webhook/outbox-projection.ts';
 import { databaseSuite } from '../support/db.ts';
 import { disabledEvent, recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
 

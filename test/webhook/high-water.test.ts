@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import type { Position } from '../../platform/eventstore/port.ts';
-import { createOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { createOutboxProjection } from '../../projections/webhook/outbox-projection.ts';
 import { databaseSuite, type TestDatabase } from '../support/db.ts';
 import { recordingHandoff, settled, subscriptionAndEvent } from '../support/outbox-events.ts';
 

@@ -5,7 +5,7 @@ import { START, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { LiveTarget, writeBatch } from '../../platform/projections/apply.ts';
 import { newLeaseOwner, tryAcquireLease } from '../../platform/projections/leases.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
-import { WEBHOOK_OUTBOX_PROJECTION, createOutboxProjection, deliveryIdOf } from '../../projections/webhook/outbox.ts';
+import { WEBHOOK_OUTBOX_PROJECTION, createOutboxProjection, deliveryIdOf } from '../../projections/webhook/outbox-projection.ts';
 import { reportFacts } from '../support/webhook.ts';
 import { databaseSuite, statementsDuring, type TestDatabase } from '../support/db.ts';
 import { disabledEvent, hex, recorded, recordingHandoff, subscriptionAndEvent } from '../support/outbox-events.ts';

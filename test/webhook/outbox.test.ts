@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rebuildProjection } from '../../platform/projections/rebuild.ts';
-import { WEBHOOK_OUTBOX_PROJECTION, webhookOutboxProjection } from '../../projections/webhook/outbox.ts';
+import { WEBHOOK_OUTBOX_PROJECTION, webhookOutboxProjection } from '../../projections/webhook/outbox-projection.ts';
 import { readCheckpoints } from '../../platform/projections/checkpoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { webhookStream } from '../../domain/webhook/decider.ts';
-import { webhookSubscriptionsProjection } from '../../projections/webhook/subscriptions.ts';
+import { webhookSubscriptionsProjection } from '../../projections/webhook/subscriptions-projection.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { eventually } from '../support/webhook.ts';

@@ -2,7 +2,7 @@ import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import { Messages } from '../shared/messages.ts';
 import { isPermission, type Permission } from './access.ts';
-import { normalizeEmail } from './email.ts';
+import { normalizeEmail } from './email-decider.ts';
 import type { UserEvent } from './events.ts';
 import { requireName, sameSet } from './rules.ts';
 

@@ -1,0 +1,67 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+// docs/CONVENTIONS.md: one module name across the layers, and the same file names in each module,
+// so a newcomer finds a module's decider, read model and routes without searching. The files are
+// found by what they export (a decider, a projection, a route table), not by grepping names.
+const test = suite('every module has the same shape');
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+const modulesOf = (layer: string) => readdirSync(join(ROOT, layer), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const named = (file: string, kind: string) => basename(file) === `${kind}.ts` || basename(file).endsWith(`-${kind}.ts`);
+
+/** What every layer above the domain may hold beside the domain's modules, and why. */
+const CROSS_CUTTING: Record<string, string> = {
+  console: 'the HTML console over every module',
+  mcp: 'the MCP tool surface over every module',
+  'personal-data': 'erasure and export across every module',
+  llm: 'the language-model port the committee and opinions share',
+  'object-store': 'the file store port',
+};
+
+/** Every file of a layer whose exports include one `is` accepts. */
+async function exporting(layer: string, is: (value: Record<string, unknown>) => boolean): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of files(join(ROOT, layer))) {
+    const values = Object.values(await import(file)) as unknown[];
+    if (values.some((value) => value !== null && typeof value === 'object' && is(value as Record<string, unknown>))) found.push(relative(ROOT, file));
+  }
+  return found;
+}
+
+test('http/, application/ and projections/ name the domain modules (plus the documented cross-cutting ones)', () => {
+  const domain = new Set(modulesOf('domain'));
+  for (const layer of ['http', 'application', 'projections']) {
+    const strays = modulesOf(layer).filter((m) => !domain.has(m) && !(m in CROSS_CUTTING));
+    assert.equal(strays, [], `${layer}/ modules with no domain module of that name`);
+  }
+});
+
+test('a decider lives in decider.ts or <aggregate>-decider.ts', async () => {
+  const deciders = await exporting('domain', (v) => typeof v.decide === 'function' && typeof v.evolve === 'function' && typeof v.initialState === 'function');
+  assert.ok(deciders.length >= 20, deciders.join(', '));
+  assert.equal(deciders.filter((file) => !named(file, 'decider')), []);
+});
+
+test('a projection lives in projection.ts or <read model>-projection.ts, beside its queries.ts', async () => {
+  const projections = await exporting('projections', (v) => typeof v.name === 'string' && Array.isArray(v.eventTypes) && typeof v.handle === 'function');
+  assert.ok(projections.length >= 15, projections.join(', '));
+  assert.equal(projections.filter((file) => !named(file, 'projection')), []);
+  assert.equal(modulesOf('projections').filter((m) => !existsSync(join(ROOT, 'projections', m, 'queries.ts'))), [], 'read models without queries.ts');
+});
+
+test('a route table lives in routes.ts or <part>-routes.ts (a kind registry aside); every http module has routes.ts', async () => {
+  // The app's own entry first: its import order is the one the kinds' circular imports expect.
+  await import(join(ROOT, 'http/modules.ts'));
+  const tables = await exporting('http', (v) => typeof v.module === 'string' && Array.isArray(v.routes));
+  assert.ok(tables.length >= 20, tables.join(', '));
+  // collection/kinds/index.ts gathers each item kind's routes, pages and schemas, as domain/collection/kinds/index.ts gathers their rules.
+  assert.equal(tables.filter((file) => !named(file, 'routes') && !file.endsWith('/kinds/index.ts')), []);
+  assert.equal(modulesOf('http').filter((m) => m !== 'mcp' && !existsSync(join(ROOT, 'http', m, 'routes.ts'))), [], 'http modules without routes.ts');
+});
+
+test.run();
