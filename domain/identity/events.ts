@@ -65,7 +65,7 @@ export type UserEvent =
 
 /**
  * `email-<hash>`: which user holds an e-mail address, so that no two users share one (the
- * address is a login). The stream is named by a hash of the address, and holds no address.
+ * address is a login). The stream is named by a keyed hash of the address (application/identity/email-claims.ts), and holds no address.
  */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { userId: string; organizationId: string; claimedAt: string }>;
 export type EmailReleased = DomainEvent<'EmailReleased', { userId: string; organizationId: string; releasedAt: string }>;
