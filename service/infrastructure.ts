@@ -12,6 +12,7 @@ import { identityCheckPersonalData } from '../application/collection/identity/pe
 import { committeePersonalData } from '../application/committee/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { recordRegistryLookups } from '../application/registry/registry-lookups.ts';
+import { rekeyEmailClaims } from '../application/identity/email-claims.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';
@@ -122,7 +123,10 @@ export async function openInfrastructure(config: Config, log: Logger) {
   const db = createKnex(url, config.DB_POOL_MAX, { statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS });
   await migrateToLatest(db, migrations);
   await recordRegistryLookups(db, keyringFor(config, 'pepper'));
+  // On PostgreSQL the claim streams are renamed before the store is opened; EventStoreDB's are claimed anew through it.
+  if (!config.EVENTSTORE_URL) await rekeyEmailClaims(db, keyringFor(config, 'pepper'));
   const store = withPersonalData(await openEventStore(config, db), { ...personalDataOptions(config, db), upcasters: webhookUpcasters(config) });
+  if (config.EVENTSTORE_URL) await rekeyEmailClaims(db, keyringFor(config, 'pepper'), store);
   const close = async () => {
     await store.close();
     await db.destroy();

@@ -1,19 +1,18 @@
 import { identityStreams } from '../../domain/identity/events.ts';
 import { normalizeEmail } from '../../domain/identity/email-decider.ts';
 import { passwordProblem } from '../../domain/identity/password.ts';
-import { sessionDecider } from '../../domain/identity/session-decider.ts';
 import { userDecider } from '../../domain/identity/user-decider.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
-import { findLogin, liveConsoleSessionsOf } from '../../projections/identity/queries.ts';
+import { findLogin } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { guardLoginTry } from './limits.ts';
 import { hashPassword, needsRehash, verifySecret } from './secrets.ts';
 import { checkSignInCode } from './totp.ts';
-import { startSession } from './sessions.ts';
+import { endOtherSessions, startSession } from './sessions.ts';
 
 export interface ConsoleSession {
   token: string;
@@ -80,10 +79,5 @@ export async function changePassword(app: AppContext, principal: Principal, inpu
   checkedPassword(input.next);
   if (input.next !== input.confirmation) throw new DomainError('invalid', Messages.passwordMismatch);
   await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashPassword(input.next), at: app.clock.now() }, { loaded });
-  let last = null;
-  for (const sessionId of await liveConsoleSessionsOf(app.db, principal.userId, app.clock.now())) {
-    if (sessionId === principal.sessionId) continue;
-    ({ position: last } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, { type: 'LogOut', at: app.clock.now() }));
-  }
-  if (last) await app.readYourWrites([IDENTITY_PROJECTION], last);
+  await endOtherSessions(app, principal);
 }

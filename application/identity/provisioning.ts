@@ -1,5 +1,5 @@
 import { MODULES, PERMISSIONS, type Module, type Permission } from '../../domain/identity/access.ts';
-import { createHash } from 'node:crypto';
+import { keyringFor } from '../../config/index.ts';
 import { credentialDecider } from '../../domain/identity/credential-decider.ts';
 import { emailClaimDecider, normalizeEmail } from '../../domain/identity/email-decider.ts';
 import { identityStreams, type OrganizationCreated, type UserCreated } from '../../domain/identity/events.ts';
@@ -12,6 +12,7 @@ import { findCredentialByClientId } from '../../projections/identity/queries.ts'
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
+import { emailClaimName } from './email-claims.ts';
 import { hashSecret, newClientId, newClientSecret } from './secrets.ts';
 
 
@@ -96,11 +97,10 @@ export async function provisionTenant(app: AppContext, input: NewTenant): Promis
   };
 }
 
-/** The stream that holds an address: named by its hash, so the address is in no stream name. */
-const emailClaimStream = (email: string) => identityStreams.email(createHash('sha256').update(email).digest('hex').slice(0, 32));
+const emailClaimStream = (app: Pick<AppContext, 'config'>, email: string) => identityStreams.email(emailClaimName(keyringFor(app.config, 'pepper'), email));
 
 function claimEmail(app: AppContext, email: string, holder: { userId: string; organizationId: string }) {
-  return handleCommand(app.store, emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', ...holder, at: app.clock.now() });
+  return handleCommand(app.store, emailClaimStream(app, email), emailClaimDecider, { type: 'ClaimEmail', ...holder, at: app.clock.now() });
 }
 
 /**
@@ -117,7 +117,7 @@ export async function setUserEmail(app: AppContext, userId: string, address: str
   await claimEmail(app, email, holder);
   const { position } = await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'SetEmail', email, at: app.clock.now() }, { loaded });
   if (state.email && state.email !== email) {
-    await handleCommand(app.store, emailClaimStream(state.email), emailClaimDecider, { type: 'ReleaseEmail', userId, at: app.clock.now() });
+    await handleCommand(app.store, emailClaimStream(app, state.email), emailClaimDecider, { type: 'ReleaseEmail', userId, at: app.clock.now() });
   }
   await app.readYourWrites([IDENTITY_PROJECTION], position);
   return { ...holder, email };

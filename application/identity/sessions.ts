@@ -5,7 +5,7 @@ import { sessionDecider, type SessionState } from '../../domain/identity/session
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
-import { findCredentialByClientId } from '../../projections/identity/queries.ts';
+import { findCredentialByClientId, liveConsoleSessionsOf } from '../../projections/identity/queries.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { guardSecretTry } from './limits.ts';
@@ -85,4 +85,17 @@ export async function logout(app: AppContext, principal: Principal): Promise<Ses
   await app.readYourWrites([IDENTITY_PROJECTION], position);
   app.authenticator.forget(principal.sessionId);
   return sessionReply(state);
+}
+
+/**
+ * Every other console session of the signed-in user ends; the one asking stays. After a change
+ * that someone holding only the old factors must not outlive (a new password, TOTP turned on).
+ */
+export async function endOtherSessions(app: AppContext, principal: Principal): Promise<void> {
+  let last = null;
+  for (const sessionId of await liveConsoleSessionsOf(app.db, principal.userId, app.clock.now())) {
+    if (sessionId === principal.sessionId) continue;
+    ({ position: last } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, { type: 'LogOut', at: app.clock.now() }));
+  }
+  if (last) await app.readYourWrites([IDENTITY_PROJECTION], last);
 }

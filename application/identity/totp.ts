@@ -1,8 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { keyringFor } from '../../config/index.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { identityStreams } from '../../domain/identity/events.ts';
-import { userDecider, type UserState } from '../../domain/identity/user-decider.ts';
+import { userDecider, type SecondFactor, type UserState } from '../../domain/identity/user-decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { SecretBox } from '../../platform/secrets/secret-box.ts';
@@ -10,6 +11,7 @@ import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { verifySecret } from './secrets.ts';
+import { endOtherSessions } from './sessions.ts';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 s; a code of the step before or after is accepted (clock drift). */
 const PERIOD = 30;
@@ -34,6 +36,43 @@ const codeStep = (app: AppContext, secret: string, code: string): number => {
   if (step === null) throw new DomainError('invalid', Messages.wrongTotpCode);
   return step;
 };
+
+/**
+ * Recovery codes: RECOVERY_CODES codes of 16 base32 characters (80 bits, typed in groups of four),
+ * each standing in once for a TOTP code when the authenticator is lost. Only their SHA-256 is
+ * kept (bound to the user): 80 random bits cannot be found from it by trying, so no key is needed.
+ */
+const RECOVERY_CODES = 10;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+function newRecoveryCodes(): string[] {
+  return Array.from({ length: RECOVERY_CODES }, () =>
+    [...randomBytes(16)]
+      .map((byte) => BASE32[byte % 32])
+      .join('')
+      .replace(/(.{4})(?!$)/g, '$1-'),
+  );
+}
+
+const recoveryCodeHash = (userId: string, code: string) => createHash('sha256').update(`totp-recovery:${userId}:${code}`).digest('hex');
+
+/** The hash of what was typed as a recovery code (blanks, dashes and case ignored), or null when it cannot be one. */
+function typedRecoveryCode(userId: string, typed: string): string | null {
+  // Bounded before it is normalized: a form field may be kilobytes long.
+  if (typed.length > 64) return null;
+  const code = typed.toLowerCase().replace(/[\s-]/g, '');
+  return /^[a-z2-7]{16}$/.test(code) ? recoveryCodeHash(userId, code.replace(/(.{4})(?!$)/g, '$1-')) : null;
+}
+
+/** What the user typed as a second factor: six digits are a TOTP code of the user's secret, anything else a recovery code. */
+function secondFactorOf(app: AppContext, userId: string, state: UserState, typed: string): SecondFactor {
+  const code = typed.trim();
+  if (!state.totpSecret) throw new DomainError('invalid', Messages.totpNotOn);
+  if (/^\d{6}$/.test(code)) return { step: codeStep(app, boxFor(app).open(state.totpSecret, userId), code) };
+  const recoveryCodeHash = typedRecoveryCode(userId, code);
+  if (!recoveryCodeHash) throw new DomainError('invalid', Messages.wrongTotpCode);
+  return { recoveryCodeHash };
+}
 
 export interface Enrolment {
   /** base32, to type into an authenticator app. */
@@ -64,33 +103,63 @@ export async function totpIsOn(app: AppContext, userId: string): Promise<boolean
   return (await loadState(app.store, identityStreams.user(userId), userDecider)).state.totpSecret !== null;
 }
 
-/** Turn TOTP on with the secret the page showed, once a current code of it is typed. */
-export async function enableTotp(app: AppContext, principal: Principal, pending: string, code: string): Promise<void> {
+/** The recovery codes of the user, in clear: shown once, right after they are made. */
+export type RecoveryCodes = string[];
+
+/**
+ * Turn TOTP on with the secret the page showed, once a current code of it is typed; the user's
+ * other console sessions end (whoever opened them with the password alone is out). Returns the
+ * recovery codes, to show once.
+ */
+export async function enableTotp(app: AppContext, principal: Principal, pending: string, code: string): Promise<RecoveryCodes> {
   const secret = openEnrolment(app, principal, pending);
   if (!secret) throw new DomainError('invalid', Messages.wrongTotpCode);
   const step = codeStep(app, secret, code);
   const sealedSecret = boxFor(app).seal(secret, principal.userId);
-  const { position } = await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'EnableTotp', sealedSecret, step, at: app.clock.now() });
+  const codes = newRecoveryCodes();
+  const recoveryCodeHashes = codes.map((c) => recoveryCodeHash(principal.userId, c));
+  const { position } = await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'EnableTotp', sealedSecret, step, recoveryCodeHashes, at: app.clock.now() });
   if (position) await app.readYourWrites([IDENTITY_PROJECTION], position);
+  await endOtherSessions(app, principal);
+  return codes;
 }
 
-/** Turn TOTP off: the password and a current code, so a session left open is not enough. */
-export async function disableTotp(app: AppContext, principal: Principal, password: string, code: string): Promise<void> {
+/** The password and a second factor (a current code or a recovery code): a session left open is not enough. */
+async function reauthenticated(app: AppContext, principal: Principal, password: string, code: string) {
   const loaded = await loadState(app.store, identityStreams.user(principal.userId), userDecider);
   const { state } = loaded;
   if (!state.passwordHash || !(await verifySecret(password, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
-  if (!state.totpSecret) throw new DomainError('invalid', Messages.totpNotOn);
-  const step = codeStep(app, boxFor(app).open(state.totpSecret, principal.userId), code);
-  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'DisableTotp', step, at: app.clock.now() }, { loaded });
+  return { loaded, proof: secondFactorOf(app, principal.userId, state, code) };
+}
+
+/** Turn TOTP off (the password and a second factor); the recovery codes go with it. */
+export async function disableTotp(app: AppContext, principal: Principal, password: string, code: string): Promise<void> {
+  const { loaded, proof } = await reauthenticated(app, principal, password, code);
+  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'DisableTotp', proof, at: app.clock.now() }, { loaded });
+}
+
+/** New recovery codes (the password and a second factor): every earlier code stops working. */
+export async function renewRecoveryCodes(app: AppContext, principal: Principal, password: string, code: string): Promise<RecoveryCodes> {
+  const { loaded, proof } = await reauthenticated(app, principal, password, code);
+  const codes = newRecoveryCodes();
+  const recoveryCodeHashes = codes.map((c) => recoveryCodeHash(principal.userId, c));
+  await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'RenewRecoveryCodes', proof, recoveryCodeHashes, at: app.clock.now() }, { loaded });
+  return codes;
+}
+
+/** How many recovery codes the user has left (the page tells, so a user renews them in time). */
+export async function recoveryCodesLeft(app: AppContext, userId: string): Promise<number> {
+  return (await loadState(app.store, identityStreams.user(userId), userDecider)).state.recoveryCodes.length;
 }
 
 /**
- * The sign-in's second factor, for a user whose TOTP is on: the code must be of the secret now and
- * newer than the last one accepted; its step is recorded on the user's stream (a concurrent use
- * of the same code conflicts, reloads and is refused). Throws when the code is not accepted.
+ * The sign-in's second factor, for a user whose TOTP is on: a code of the secret now, newer than
+ * the last one accepted, or a recovery code not used yet; either is recorded as spent on the
+ * user's stream (a concurrent use of the same code conflicts, reloads and is refused). Throws
+ * when the code is not accepted.
  */
 export async function checkSignInCode(app: AppContext, userId: string, user: { state: UserState; revision: bigint }, code: string): Promise<void> {
   if (!user.state.totpSecret) return;
-  const step = codeStep(app, boxFor(app).open(user.state.totpSecret, userId), code);
-  await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'UseTotpCode', step, at: app.clock.now() }, { loaded: user });
+  const proof = secondFactorOf(app, userId, user.state, code);
+  await handleCommand(app.store, identityStreams.user(userId), userDecider, { type: 'UseSecondFactor', proof, at: app.clock.now() }, { loaded: user });
 }

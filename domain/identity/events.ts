@@ -38,20 +38,34 @@ export type UserPasswordChanged = DomainEvent<
 >;
 /**
  * TOTP (RFC 6238) turned on: the secret sealed with SEALING_KEYS (application/identity/totp.ts),
- * never in clear; `step` is the time step of the code that confirmed it.
+ * never in clear; `step` is the time step of the code that confirmed it; `recoveryCodeHashes` the
+ * SHA-256 of each recovery code shown once (absent on events recorded before recovery codes).
  */
 export type UserTotpEnabled = DomainEvent<
   'UserTotpEnabled',
-  { userId: string; organizationId: string; sealedSecret: string; step: number; enabledAt: string }
+  { userId: string; organizationId: string; sealedSecret: string; step: number; recoveryCodeHashes?: string[]; enabledAt: string }
 >;
 /** A code of the user's TOTP was accepted: no code of this step or an earlier one is accepted again. */
 export type UserTotpCodeUsed = DomainEvent<'UserTotpCodeUsed', { userId: string; organizationId: string; step: number; usedAt: string }>;
+/** A recovery code stood in for a TOTP code: it is spent. */
+export type UserRecoveryCodeUsed = DomainEvent<'UserRecoveryCodeUsed', { userId: string; organizationId: string; codeHash: string; usedAt: string }>;
+/** New recovery codes replace every earlier one (used or not). */
+export type UserRecoveryCodesRenewed = DomainEvent<'UserRecoveryCodesRenewed', { userId: string; organizationId: string; recoveryCodeHashes: string[]; renewedAt: string }>;
 export type UserTotpDisabled = DomainEvent<'UserTotpDisabled', { userId: string; organizationId: string; step: number; disabledAt: string }>;
-export type UserEvent = UserCreated | UserPermissionsChanged | UserEmailChanged | UserPasswordChanged | UserTotpEnabled | UserTotpCodeUsed | UserTotpDisabled;
+export type UserEvent =
+  | UserCreated
+  | UserPermissionsChanged
+  | UserEmailChanged
+  | UserPasswordChanged
+  | UserTotpEnabled
+  | UserTotpCodeUsed
+  | UserRecoveryCodeUsed
+  | UserRecoveryCodesRenewed
+  | UserTotpDisabled;
 
 /**
  * `email-<hash>`: which user holds an e-mail address, so that no two users share one (the
- * address is a login). The stream is named by a hash of the address, and holds no address.
+ * address is a login). The stream is named by a keyed hash of the address (application/identity/email-claims.ts), and holds no address.
  */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { userId: string; organizationId: string; claimedAt: string }>;
 export type EmailReleased = DomainEvent<'EmailReleased', { userId: string; organizationId: string; releasedAt: string }>;

@@ -47,15 +47,6 @@ export async function openLink(app: AppContext, token: string, refuse: Refuse): 
 
 export const isReply = (value: OpenLink | Reply): value is Reply => 'status' in value;
 
-/**
- * The `before` of a recipient's item route: the link and the item being this recipient's, checked
- * before a byte of the body is read; the refusal is the answer. The handler opens the link again.
- */
-export async function linkItemFirst({ app, ctx, params }: { app: AppContext; ctx: Context; params: { token: string; itemId: string } }): Promise<Reply | undefined> {
-  const link = await openLinkItem(app, params.token, params.itemId, refusalFor(ctx));
-  return isReply(link) ? link : undefined;
-}
-
 /** The link opened and one of its recipient's items: the same 404 for an item of another recipient as for a bad link. */
 export async function openLinkItem(app: AppContext, token: string, itemId: string, refuse: Refuse): Promise<OpenLink | Reply> {
   const link = await openLink(app, token, refuse);

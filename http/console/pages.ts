@@ -7,12 +7,14 @@ const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', d
 const when = (date: Date) => DATE.format(date);
 
 const codeInput = '<input id="codigo" name="codigo" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6">';
+/** Where a recovery code (xxxx-xxxx-xxxx-xxxx) may stand in for the six digits. */
+const codeOrRecoveryInput = (required: boolean) => `<input id="codigo" name="codigo" autocomplete="one-time-code" maxlength="24"${required ? ' required' : ''}>`;
 
 export function loginForm(csrf: string, message?: string, email = '', returnTo = '/console'): string {
   return `${errorBox(message)}<form class="cartao" method="post" action="/console/entrar">${csrfField(csrf)}${returnTo === '/console' ? '' : `<input type="hidden" name="voltar" value="${escape(returnTo)}">`}
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${escape(email)}">
 <label for="senha">Senha</label><input id="senha" name="senha" type="password" autocomplete="current-password" required>
-<label for="codigo">Código de verificação (só se você ativou a verificação em duas etapas)</label>${codeInput}
+<label for="codigo">Código de verificação ou de recuperação (só se você ativou a verificação em duas etapas)</label>${codeOrRecoveryInput(false)}
 <button class="primario" type="submit">Entrar</button></form>`;
 }
 
@@ -41,13 +43,28 @@ export function totpEnrolForm(csrf: string, enrolment: { secret: string; uri: st
 <button class="primario" type="submit">Ativar</button></form></section>`;
 }
 
-/** TOTP on: turning it off asks for the password and a current code. */
-export function totpDisableForm(csrf: string, message?: string): string {
+/** The password and a code (of the app or a recovery one), for a change a session left open must not make. */
+const reauthenticationFields = (id: string) =>
+  `<label for="senha-${id}">Senha</label><input id="senha-${id}" name="senha" type="password" autocomplete="current-password" required>
+<label for="codigo-${id}">Código do aplicativo ou de recuperação</label>${codeOrRecoveryInput(true).replace('id="codigo"', `id="codigo-${id}"`)}`;
+
+/** TOTP on: how many recovery codes are left, new ones, and turning it off (each asks for the password and a code). */
+export function totpDisableForm(csrf: string, recoveryCodesLeft: number, message?: string): string {
   return `${errorBox(message)}<section class="cartao"><p>A verificação em duas etapas está <strong>ativada</strong>: ao entrar, o console pede o código do seu aplicativo autenticador.</p>
-<form method="post" action="/console/verificacao/desativar">${csrfField(csrf)}
-<label for="senha">Senha</label><input id="senha" name="senha" type="password" autocomplete="current-password" required>
-<label for="codigo">Código do aplicativo</label>${codeInput.replace('>', ' required>')}
+<p>Códigos de recuperação não usados: <strong id="codigos-restantes">${recoveryCodesLeft}</strong>. Cada um substitui uma vez o código do aplicativo, se você perder o acesso a ele.</p></section>
+<section class="cartao"><h2>Novos códigos de recuperação</h2><p>Os códigos anteriores deixam de valer.</p>
+<form method="post" action="/console/verificacao/recuperacao">${csrfField(csrf)}${reauthenticationFields('novos')}
+<button class="primario" type="submit">Gerar novos códigos</button></form></section>
+<section class="cartao"><h2>Desativar</h2><form method="post" action="/console/verificacao/desativar">${csrfField(csrf)}${reauthenticationFields('desativar')}
 <button class="perigo" type="submit">Desativar</button></form></section>`;
+}
+
+/** Recovery codes in clear, this once: they are kept only as hashes. */
+export function recoveryCodesPage(lead: string, codes: string[]): string {
+  return `<section class="cartao"><p class="aviso" role="status">${escape(lead)}</p>
+<p>Guarde estes códigos de recuperação num lugar seguro: eles não serão mostrados de novo. Cada um pode ser usado uma única vez no lugar do código do aplicativo.</p>
+<ol id="codigos-recuperacao">${codes.map((code) => `<li><code>${escape(code)}</code></li>`).join('')}</ol>
+<p><a href="/console">Voltar ao início</a></p></section>`;
 }
 
 function authenticateExample(baseUrl: string, clientId: string, secret: string): string {

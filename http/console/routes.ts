@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { changePassword, signIn } from '../../application/identity/login.ts';
 import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
 import { logout } from '../../application/identity/sessions.ts';
-import { disableTotp, enableTotp, enrolment, totpIsOn } from '../../application/identity/totp.ts';
+import { disableTotp, enableTotp, enrolment, recoveryCodesLeft, renewRecoveryCodes, totpIsOn } from '../../application/identity/totp.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';
@@ -10,7 +10,7 @@ import { grantsOfAccount } from '../../platform/oauth-store.ts';
 import { refusalOf } from '../errors.ts';
 import { ObjectIdSchema, PAGE_FORM_BODY_LIMIT, route, type RouteTable } from '../route.ts';
 import { htmlReply, publicPage, seeOther } from './html.ts';
-import { apiPage, homePage, loginForm, newCredentialPage, passwordForm, totpDisableForm, totpEnrolForm } from './pages.ts';
+import { apiPage, homePage, loginForm, newCredentialPage, passwordForm, recoveryCodesPage, totpDisableForm, totpEnrolForm } from './pages.ts';
 import { consoleAssetRoute } from './assets.ts';
 import { collectionPageRoutes } from './collection-routes.ts';
 import { dashboardPageRoutes } from './dashboard-routes.ts';
@@ -40,7 +40,7 @@ const totpPage = async (input: SignedIn, message?: string) =>
     'Verificação em duas etapas',
     input,
     (await totpIsOn(input.app, input.principal.userId))
-      ? totpDisableForm(input.csrf, message)
+      ? totpDisableForm(input.csrf, await recoveryCodesLeft(input.app, input.principal.userId), message)
       : totpEnrolForm(input.csrf, enrolment(input.app, input.principal, field(input.body, 'pendente')), message),
   );
 
@@ -145,18 +145,31 @@ export const consoleRoutes: RouteTable = {
     consoleRoute({
       method: 'post',
       path: '/console/verificacao/ativar',
-      summary: 'Turn TOTP on (urlencoded `pendente`, the sealed secret the page gave, `codigo`, `csrf`): only a current code of that secret turns it on',
+      summary:
+        "Turn TOTP on (urlencoded `pendente`, the sealed secret the page gave, `codigo`, `csrf`): only a current code of that secret turns it on; the page shows 10 recovery codes, once, and the user's other console sessions end",
       errors: [400, 409],
       async handle(input) {
-        await enableTotp(input.app, input.principal, field(input.body, 'pendente'), field(input.body, 'codigo'));
-        return page(200, 'Verificação em duas etapas', input, '<p class="aviso" role="status">Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo.</p><p><a href="/console">Voltar ao início</a></p>');
+        const codes = await enableTotp(input.app, input.principal, field(input.body, 'pendente'), field(input.body, 'codigo'));
+        const lead = 'Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo. Suas outras sessões no console foram encerradas.';
+        return page(200, 'Verificação em duas etapas', input, recoveryCodesPage(lead, codes));
+      },
+      form: totpPage,
+    }),
+    consoleRoute({
+      method: 'post',
+      path: '/console/verificacao/recuperacao',
+      summary: 'New recovery codes (urlencoded `senha`, `codigo`, `csrf`): the password and a current or recovery code; the page shows 10 new codes, once, and the earlier ones stop working',
+      errors: [400],
+      async handle(input) {
+        const codes = await renewRecoveryCodes(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'));
+        return page(200, 'Verificação em duas etapas', input, recoveryCodesPage('Novos códigos de recuperação gerados. Os anteriores deixaram de valer.', codes));
       },
       form: totpPage,
     }),
     consoleRoute({
       method: 'post',
       path: '/console/verificacao/desativar',
-      summary: 'Turn TOTP off (urlencoded `senha`, `codigo`, `csrf`): the password and a current code',
+      summary: 'Turn TOTP off (urlencoded `senha`, `codigo`, `csrf`): the password and a current or recovery code',
       errors: [400],
       async handle(input) {
         await disableTotp(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'));

@@ -1,6 +1,16 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
-import type { CredentialEvent, OrganizationEvent, SessionEvent, UserEvent, UserTotpCodeUsed, UserTotpDisabled, UserTotpEnabled } from '../../domain/identity/events.ts';
+import type {
+  CredentialEvent,
+  OrganizationEvent,
+  SessionEvent,
+  UserEvent,
+  UserRecoveryCodesRenewed,
+  UserRecoveryCodeUsed,
+  UserTotpCodeUsed,
+  UserTotpDisabled,
+  UserTotpEnabled,
+} from '../../domain/identity/events.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 
 /** One read table folded from one aggregate's events. */
@@ -29,8 +39,8 @@ const organizations: TablePart<OrganizationEvent> = {
   },
 };
 
-/** The TOTP events stay on the user's stream only (the sign-in reads it there): no table holds the sealed secret. */
-const users: TablePart<Exclude<UserEvent, UserTotpEnabled | UserTotpCodeUsed | UserTotpDisabled>> = {
+/** The TOTP events stay on the user's stream only (the sign-in reads it there): no table holds the sealed secret or the recovery codes' hashes. */
+const users: TablePart<Exclude<UserEvent, UserTotpEnabled | UserTotpCodeUsed | UserRecoveryCodeUsed | UserRecoveryCodesRenewed | UserTotpDisabled>> = {
   table: 'identity_users',
   eventTypes: ['UserCreated', 'UserPermissionsChanged', 'UserEmailChanged', 'UserPasswordChanged'],
   apply(event, trx) {

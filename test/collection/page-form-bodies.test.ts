@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendIndicativeOffer } from '../../application/proposal/commands.ts';
+import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -23,8 +24,8 @@ test.after(async () => {
   await app?.stop();
 });
 
-/** A sent collection with a FORM and a CONSENT item for one recipient. */
-async function collection() {
+/** A sent collection with a FORM and a CONSENT item for one recipient (and `open`: a FORM left unanswered, so the collection stays open once they are resolved). */
+async function collection(open = false) {
   const reply = await app.call('POST', '/v1/collections', {
     token: tenant.token,
     body: {
@@ -32,8 +33,9 @@ async function collection() {
       items: [
         { key: 'ficha', kind: 'FORM', title: 'Ficha cadastral', config: { form: companyForm() } },
         { key: 'scr', kind: 'CONSENT', title: 'Consulta ao SCR', config: { consent: scrTerm() } },
+        ...(open ? [{ key: 'outra', kind: 'FORM', title: 'Outra ficha', config: { form: companyForm() } }] : []),
       ],
-      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com', itemKeys: ['ficha', 'scr'] }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com', itemKeys: ['ficha', 'scr', ...(open ? ['outra'] : [])] }],
       notificationChannel: 'NONE',
       send: true,
     },
@@ -51,7 +53,7 @@ const NO_REPLY_MS = 15_000;
  * of 900 KB (below BODY_LIMIT, so a parser would wait for the rest) or chunked (`length`
  * undefined). Only a server that answers without reading the body replies at all.
  */
-function postUnfinished(path: string, contentType: string, length?: number): Promise<{ status: number; body: unknown; connection: string | undefined }> {
+function postUnfinished(path: string, contentType: string, length?: number): Promise<{ status: number; body: any; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'content-type': contentType, accept: 'application/json', ...(length ? { 'content-length': String(length) } : {}) };
     const req = request(`${app.url}${path}`, { method: 'POST', headers });
@@ -108,6 +110,26 @@ test('the offer choice and the public form: a gone link or template is refused b
   assert.equal(notFound(offer), [404, 404, 'string']);
   const form = await postUnfinished(`/formulario/${'a'.repeat(24)}`, FORM);
   assert.equal(notFound(form), [404, 404, 'string']);
+});
+
+test('an item no longer waiting (a FORM answered, a CONSENT accepted, one never accepted revoked): 409 before the body is read, with the reason', async () => {
+  const c = await collection(true);
+  const never = await postUnfinished(`/c/${c.token}/items/${c.scr}/consent/revoke`, FORM, 900_000);
+  assert.equal([never.status, never.body.code, never.connection], [409, 409, 'close']);
+  assert.is(never.body.message, CollectionMessages.consentNotAccepted);
+  const open = await post(`/c/${c.token}/items/${c.ficha}/form`, JSON.stringify({ answers: { faturamento: 1000, razao_social: 'Padaria' } }), JSON_TYPE);
+  assert.is(open.status, 200, 'a waiting FORM still takes its answers after the dry run');
+  const accepted = await post(`/c/${c.token}/items/${c.scr}/consent`, `accept=true&termHash=${scrTerm().hash}`);
+  assert.is(accepted.status, 200);
+  for (const [path, message] of [
+    [`/c/${c.token}/items/${c.ficha}/form`, CollectionMessages.itemResolved],
+    [`/c/${c.token}/items/${c.scr}/consent`, CollectionMessages.itemResolved],
+  ] as const) {
+    for (const [type, length] of [[FORM, 900_000], [FORM, undefined], [JSON_TYPE, 900_000]] as const) {
+      const reply = await postUnfinished(path, type, length);
+      assert.equal([reply.status, reply.body.code, reply.body.message, reply.connection], [409, 409, message, 'close'], `${path} ${type} ${length ?? 'chunked'}`);
+    }
+  }
 });
 
 const post = async (path: string, body: string, type = FORM) => {

@@ -61,6 +61,8 @@ async function userOnEnrolment(app: TestApp, name: string, email: string) {
 
 const enable = async (browser: ConsoleBrowser, page: PageReply, code: string) =>
   browser.post('/console/verificacao/ativar', { csrf: hidden(page, 'csrf'), pendente: hidden(page, 'pendente'), codigo: code });
+/** The recovery codes a page shows (only the page that made them). */
+const recoveryCodesOn = (page: PageReply) => [...page.text.matchAll(/<li><code>([a-z2-7]{4}(?:-[a-z2-7]{4}){3})<\/code><\/li>/g)].map((m) => m[1]!);
 
 test('enrolment: a new secret with its otpauth:// URI; a wrong code is refused and keeps the secret, a current one turns TOTP on; the secret is never stored in clear', async (ctx) => {
   const { tenant, browser, page, secret } = await userOnEnrolment(ctx.app, 'Banco Exemplo', 'ana@banco.example');
@@ -125,6 +127,64 @@ test('turning TOTP off asks for the password and a current code; then the passwo
   assert.is((await off(PASSWORD, codeNow(ctx, secret))).status, 200);
   assert.ok((await browser.get('/console/verificacao')).text.includes('/console/verificacao/ativar'));
   assert.is((await signInWithCode(ctx.app, 'davi@quatro.example')).reply.status, 303);
+});
+
+test('enabling TOTP shows 10 recovery codes once, kept only as hashes, and ends the other console sessions; the one enabling stays', async (ctx) => {
+  const { tenant, browser, page, secret } = await userOnEnrolment(ctx.app, 'Financeira Cinco', 'eva@cinco.example');
+  const elsewhere = new ConsoleBrowser(ctx.app);
+  assert.is((await elsewhere.signIn('eva@cinco.example', PASSWORD)).status, 303);
+  assert.is((await elsewhere.get('/console')).status, 200);
+
+  const on = await enable(browser, page, codeNow(ctx, secret));
+  assert.is(on.status, 200, on.text);
+  const codes = recoveryCodesOn(on);
+  assert.is(codes.length, 10, on.text);
+  assert.is(new Set(codes).size, 10);
+  assert.is((await elsewhere.get('/console')).status, 303, 'a session opened with the password alone ended');
+  assert.is((await browser.get('/console')).status, 200, 'the session that enabled it stays');
+
+  const settings = await browser.get('/console/verificacao');
+  assert.equal([recoveryCodesOn(settings), /id="codigos-restantes">10</.test(settings.text)], [[], true], 'not shown again; counted');
+  const events = await ctx.app.database.knex('events').where('stream_name', `user-${tenant.userId}`).select('data');
+  for (const code of codes) assert.not.ok(JSON.stringify(events).includes(code) || JSON.stringify(events).includes(code.replaceAll('-', '')), 'only hashes are stored');
+});
+
+test('a recovery code signs in instead of a TOTP code, once (any case, with or without dashes); renewing them needs the password and a code and voids the old ones', async (ctx) => {
+  const { browser, page, secret } = await userOnEnrolment(ctx.app, 'Financeira Seis', 'fabio@seis.example');
+  const codes = recoveryCodesOn(await enable(browser, page, codeNow(ctx, secret)));
+  assert.is(codes.length, 10);
+
+  const first = await signInWithCode(ctx.app, 'fabio@seis.example', codes[0]);
+  assert.equal([first.reply.status, first.signedIn], [303, true], first.reply.text);
+  const again = await signInWithCode(ctx.app, 'fabio@seis.example', codes[0]);
+  assert.equal([again.reply.status, again.signedIn, again.reply.text.includes(Messages.wrongLogin)], [401, false, true], 'a recovery code is good once');
+  const typed = await signInWithCode(ctx.app, 'fabio@seis.example', ` ${codes[1]!.replaceAll('-', '').toUpperCase()} `);
+  assert.equal([typed.reply.status, typed.signedIn], [303, true], 'typed without dashes, in capitals');
+  const madeUp = await signInWithCode(ctx.app, 'fabio@seis.example', 'aaaa-bbbb-cccc-dddd');
+  assert.equal([madeUp.reply.status, madeUp.signedIn], [401, false]);
+  assert.match((await browser.get('/console/verificacao')).text, /id="codigos-restantes">8</);
+
+  const renew = async (senha: string, codigo: string) => browser.post('/console/verificacao/recuperacao', { csrf: await browser.csrfOf('/console/verificacao'), senha, codigo });
+  const wrongPassword = await renew('not the password', codes[2]!);
+  assert.equal([wrongPassword.status, wrongPassword.text.includes(Messages.wrongCurrentPassword), recoveryCodesOn(wrongPassword)], [400, true, []]);
+  const usedCode = await renew(PASSWORD, codes[0]!);
+  assert.equal([usedCode.status, usedCode.text.includes(Messages.wrongTotpCode), recoveryCodesOn(usedCode)], [400, true, []]);
+  nextStep(ctx);
+  const renewed = await renew(PASSWORD, codeNow(ctx, secret));
+  assert.is(renewed.status, 200, renewed.text);
+  const fresh = recoveryCodesOn(renewed);
+  assert.is(fresh.length, 10);
+  assert.not.ok(fresh.some((code) => codes.includes(code)));
+
+  const old = await signInWithCode(ctx.app, 'fabio@seis.example', codes[3]);
+  assert.equal([old.reply.status, old.signedIn], [401, false], 'the codes before the renewal stopped working');
+  const withFresh = await signInWithCode(ctx.app, 'fabio@seis.example', fresh[0]);
+  assert.equal([withFresh.reply.status, withFresh.signedIn], [303, true]);
+
+  // A user who lost the authenticator turns TOTP off with the password and a recovery code.
+  const off = await browser.post('/console/verificacao/desativar', { csrf: await browser.csrfOf('/console/verificacao'), senha: PASSWORD, codigo: fresh[1]! });
+  assert.is(off.status, 200, off.text);
+  assert.is((await signInWithCode(ctx.app, 'fabio@seis.example')).reply.status, 303);
 });
 
 test.run();

@@ -8,9 +8,9 @@ import type { Context } from 'koa';
 import type { AppContext } from '../../../application/context.ts';
 import { PAGE_FORM_BODY_LIMIT, route, type Reply, type RouteSpec } from '../../route.ts';
 import { escape } from '../../../domain/shared/html.ts';
-import { isReply, linkItemFirst, openLink, refusalFor } from '../recipient-link.ts';
+import { isReply, openLink, refusalFor } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
-import { AnswerParams, AnswerReplies, answerItem, bodyOf } from './form-reply.ts';
+import { AnswerParams, AnswerReplies, answerItem, bodyOf, itemFirst } from './form-reply.ts';
 import type { ItemPage } from './page.ts';
 
 /** A CONSENT item's term; the service computes its hash (a hash given here is ignored). */
@@ -115,7 +115,8 @@ export const consentRoutes: RouteSpec[] = [
     rawBody: true,
     pageForm: true,
     bodyLimit: PAGE_FORM_BODY_LIMIT,
-    before: linkItemFirst,
+    // The term the item holds stands in for the one the page sends: only the item's state is asked before the body.
+    before: itemFirst((item, recipientId) => ({ type: 'AcceptConsent', itemId: item.itemId, recipientId, termHash: item.config?.consent?.hash ?? '', userAgent: null, ip: null })),
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],
@@ -138,7 +139,7 @@ export const consentRoutes: RouteSpec[] = [
     rawBody: true,
     pageForm: true,
     bodyLimit: PAGE_FORM_BODY_LIMIT,
-    before: linkItemFirst,
+    before: itemFirst((item, recipientId) => ({ type: 'RevokeConsent', itemId: item.itemId, recipientId, reason: null })),
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],

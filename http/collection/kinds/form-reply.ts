@@ -1,13 +1,15 @@
 import type { Context } from 'koa';
 import Type from 'typebox';
-import type { CollectionWritten } from '../../../application/collection/commands.ts';
+import { recipientActor } from '../../../application/collection/actor.ts';
+import { refusalBefore, type CollectionWritten, type Without } from '../../../application/collection/commands.ts';
 import type { AppContext } from '../../../application/context.ts';
+import type { CollectionCommand } from '../../../domain/collection/commands.ts';
 import { ITEM_STATUSES } from '../../../domain/collection/enums.ts';
 import type { ItemState } from '../../../domain/collection/state.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { ObjectIdSchema, type Reply } from '../../route.ts';
 import { RecipientPageTexts as T } from '../recipient-html.ts';
-import { isReply, openLink, refusalFor, STATUS_OF } from '../recipient-link.ts';
+import { isReply, openLink, openLinkItem, refusalFor, STATUS_OF } from '../recipient-link.ts';
 import { pageOf } from '../recipient-page.ts';
 
 /** What the FORM and CONSENT controls of the recipient page post to: the link, then the item. */
@@ -49,3 +51,28 @@ export async function answerItem(app: AppContext, ctx: Context, token: string, i
     return refuse(STATUS_OF[error.kind]!, 'Não foi possível enviar', error.message, await pageOf(app, token, link, { error: error.message }));
   }
 }
+
+/**
+ * The `before` of a FORM or CONSENT route: the link, the item being this recipient's, and the
+ * command the body is for being one the collection would take now, run dry (the real decider)
+ * with what the body cannot change (`command`: no answers yet, the term the item holds), all
+ * before a byte of the body is read. Only refusals the body cannot change answer here (404: not
+ * this recipient's; 409: the item is no longer waiting for this); one about the answers waits for
+ * them, and the route's own command decides again when it runs.
+ */
+export const itemFirst =
+  (command: (item: ItemState, recipientId: string) => Without<CollectionCommand>) =>
+  async ({ app, ctx, params }: { app: AppContext; ctx: Context; params: { token: string; itemId: string } }): Promise<Reply | undefined> => {
+    const refuse = refusalFor(ctx);
+    const link = await openLinkItem(app, params.token, params.itemId, refuse);
+    if (isReply(link)) return link;
+    const { state, recipient } = link;
+    try {
+      refusalBefore(app, state, recipientActor(recipient.recipientId), command(state.items.find((i) => i.itemId === params.itemId)!, recipient.recipientId));
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.kind !== 'conflict' && error.kind !== 'not_found') return undefined;
+      return refuse(STATUS_OF[error.kind]!, 'Não foi possível enviar', error.message, await pageOf(app, params.token, link, { error: error.message }));
+    }
+  };

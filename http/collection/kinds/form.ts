@@ -3,9 +3,8 @@ import { submitForm } from '../../../application/collection/form/commands.ts';
 import type { FormValue } from '../../../domain/collection/kinds/form.ts';
 import type { CollectionState, ItemState } from '../../../domain/collection/state.ts';
 import { route, type RouteSpec } from '../../route.ts';
-import { linkItemFirst } from '../recipient-link.ts';
 import { answersFromPage } from './form-page.ts';
-import { AnswerParams, AnswerReplies, answerItem, bodyOf, postedByPage } from './form-reply.ts';
+import { AnswerParams, AnswerReplies, answerItem, bodyOf, itemFirst, postedByPage } from './form-reply.ts';
 
 const FieldKey = Type.String({ pattern: '^[a-z][a-z0-9_]{0,59}$', description: 'names the input key form.<template>.<key>' });
 /** Numbers a form asks or offers (amounts in reais, counts): bounded like every number the API takes. */
@@ -70,7 +69,8 @@ export const formRoutes: RouteSpec[] = [
     rawBody: true,
     pageForm: true,
     bodyLimit: FORM_ANSWERS_BODY_LIMIT,
-    before: linkItemFirst,
+    // The answers are not known yet: an item no longer waiting for them is refused before they are read.
+    before: itemFirst((item, recipientId) => ({ type: 'SubmitForm', itemId: item.itemId, recipientId, answers: {} })),
     params: AnswerParams,
     responses: AnswerReplies,
     errors: [404, 409],
