@@ -158,8 +158,8 @@ test('"failed" makes a collection invitation FAILED with Meta\'s reason and send
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const collectionId = created.body.id as string;
-  const row = await eventually(async () => app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first('id'), 20_000, 'the invitation SENT');
-  const messageId = row.id as string;
+  const row: { id: string } = await eventually(async () => app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first('id'), 20_000, 'the invitation SENT');
+  const messageId = row.id;
   assert.is(posted.get(messageId)!.type, 'template');
   const errors = [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }];
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 2);
