@@ -226,6 +226,11 @@ export const ConfigSchema = Type.Object({
   WHATSAPP_APP_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   /** What Meta's subscription check (GET /callbacks/whatsapp, hub.verify_token) must present. */
   WHATSAPP_VERIFY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Approved templates per message kind, over the defaults of docs/messaging.md (JSON: `{"SIGNATURE_CODE": {"name": "codigo_verificacao", "language": "pt_BR", "body": ["code"], "button": "code"}}`;
+   * a kind named is replaced whole). Business-initiated messages go as these; free text only inside the person's 24-hour window.
+   */
+  WHATSAPP_TEMPLATES: Type.Optional(Type.String({ minLength: 2 })),
   /** Waits between attempts of a channel that failed for a passing reason; after the last, the channel gives up. */
   MESSAGING_RETRY_DELAYS: Type.String({ default: '30s,2m,10m' }),
   /** Longest one attempt on a channel may take (SMTP conversation, HTTP call). */

@@ -58,11 +58,38 @@ export interface EndedChannel {
 }
 
 /**
- * The channel gave up (`failed`) or could not send at all (`not_sent`). Inside one transaction
- * that holds every row of the message (locked in channel order, so two channels ending at once in
- * two processes take turns), `onAllEnded` runs when no channel of the message is left pending or
- * sent, with each channel's outcome; if it throws, the row stays claimed and is tried again once
- * its lease runs out.
+ * Ends one channel's row (`owns` says whether it is still this caller's to end) inside one
+ * transaction that holds every row of the message, locked in channel order so two channels ending
+ * at once in two processes take turns. `then` gets each channel's outcome when no channel of the
+ * message is left pending or sent, else null.
+ */
+async function endRow(
+  db: Knex,
+  messageId: string,
+  channel: MessageChannel,
+  status: EndedStatus,
+  error: string,
+  owns: (row: { status: string; claim_token: string | null }) => boolean,
+  then: (ended: EndedChannel[] | null, trx: Knex.Transaction) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    const rows: Array<{ channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null }> = await trx('messaging_deliveries')
+      .where({ message_id: messageId })
+      .orderBy('channel')
+      .forUpdate();
+    const own = rows.find((row) => row.channel === channel);
+    if (!own || !owns(own)) return;
+    await trx('messaging_deliveries').where({ message_id: messageId, channel }).update({ status, claim_token: null, last_error: error, completed_at: trx.fn.now() });
+    const after = rows.map((row) => (row.channel === channel ? { ...row, status, last_error: error } : row));
+    const allEnded = after.every((row) => row.status === 'failed' || row.status === 'not_sent');
+    await then(allEnded ? after.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' })) : null, trx);
+  });
+}
+
+/**
+ * The channel gave up (`failed`) or could not send at all (`not_sent`). `onAllEnded` runs when no
+ * channel of the message is left pending or sent, with each channel's outcome; if it throws, the
+ * row stays claimed and is tried again once its lease runs out.
  */
 export async function markEnded(
   db: Knex,
@@ -71,17 +98,21 @@ export async function markEnded(
   error: string,
   onAllEnded: (ended: EndedChannel[], trx: Knex.Transaction) => Promise<void>,
 ): Promise<void> {
-  await db.transaction(async (trx) => {
-    const rows: Array<{ channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null }> = await trx('messaging_deliveries')
-      .where({ message_id: delivery.message_id })
-      .orderBy('channel')
-      .forUpdate();
-    const own = rows.find((row) => row.channel === delivery.channel);
-    if (own?.claim_token !== delivery.claim_token) return;
-    await trx('messaging_deliveries').where(claimed(delivery)).update({ status, claim_token: null, last_error: error, completed_at: trx.fn.now() });
-    const after = rows.map((row) => (row.channel === delivery.channel ? { ...row, status, last_error: error } : row));
-    if (after.every((row) => row.status === 'failed' || row.status === 'not_sent')) {
-      await onAllEnded(after.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' })), trx);
-    }
+  await endRow(db, delivery.message_id, delivery.channel, status, error, (row) => row.claim_token === delivery.claim_token, async (ended, trx) => {
+    if (ended) await onAllEnded(ended, trx);
   });
+}
+
+/**
+ * The provider reported a copy it had taken as lost: that channel's row ends failed with its words,
+ * and `then` learns whether any channel of the message is still pending or sent (null) or each
+ * one's outcome. False when the row was already ended (a repeated report) or is unknown.
+ */
+export async function markUndelivered(db: Knex, messageId: string, channel: MessageChannel, error: string, then: (ended: EndedChannel[] | null, trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
+  let marked = false;
+  await endRow(db, messageId, channel, 'failed', error, (row) => row.status === 'sent' || row.status === 'pending', async (ended, trx) => {
+    marked = true;
+    await then(ended, trx);
+  });
+  return marked;
 }

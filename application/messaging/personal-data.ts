@@ -24,6 +24,8 @@ export const messagingPersonalData: PersonalDataRule = {
     MessageQueued: ['to', 'content'],
     MessageSent: ['to'],
     MessageDelivered: ['to'],
+    MessageRead: ['to'],
+    MessageUndelivered: ['to'],
     MessageFailed: ['to'],
     MessageNotSent: ['to'],
     MessageWithdrawn: ['to'],

@@ -33,7 +33,7 @@ export async function sendDelivery(app: AppContext, channels: Channels, delays: 
       await handleCommand(store, stream, messagingDecider, { ...(await outcomeOf(ended, trx, delivery.message_id)), at: clock.now().toISOString() });
     });
   try {
-    const outcome = await channels[delivery.channel].send({ messageId: delivery.message_id, to, rendered: renderMessage(template, to.name, content), addressee: messagingPersonalData.subjectOf({ ...state.queued }) });
+    const outcome = await channels[delivery.channel].send({ messageId: delivery.message_id, to, template, content, rendered: renderMessage(template, to.name, content), addressee: messagingPersonalData.subjectOf({ ...state.queued }) });
     if ('notSent' in outcome) {
       log.info({ messageId: delivery.message_id, channel: delivery.channel, reason: outcome.notSent }, 'message not sent: no real channel');
       return await end('not_sent', outcome.notSent);

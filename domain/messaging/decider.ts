@@ -16,6 +16,8 @@ export type MessagingEvent =
   | DomainEvent<'MessageQueued', MessageQueuedData>
   | DomainEvent<'MessageSent', Data<'MessageSent'>>
   | DomainEvent<'MessageDelivered', Data<'MessageDelivered'>>
+  | DomainEvent<'MessageRead', Data<'MessageRead'>>
+  | DomainEvent<'MessageUndelivered', Data<'MessageUndelivered'>>
   | DomainEvent<'MessageFailed', Data<'MessageFailed'>>
   | DomainEvent<'MessageNotSent', Data<'MessageNotSent'>>
   /**
@@ -40,6 +42,13 @@ export type MessagingCommand =
     }
   | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; at: string }
   | { type: 'RecordDelivered'; channel: MessageChannel; at: string }
+  | { type: 'RecordRead'; channel: MessageChannel; at: string }
+  /**
+   * The provider reported the channel's copy lost. `failure` is the message's failure text when
+   * every other channel has ended without sending (the dispatcher's queue knows; application/messaging/undelivered.ts),
+   * null while another channel may still carry it.
+   */
+  | { type: 'RecordUndelivered'; channel: MessageChannel; error: string; failure: string | null; at: string }
   | { type: 'RecordFailed'; error: string; at: string }
   | { type: 'RecordNotSent'; reason: string; sandbox: boolean; at: string }
   | { type: 'Withdraw'; reason: string; at: string };
@@ -49,9 +58,15 @@ export interface MessagingState {
   status: MessageStatus | null;
   sent: MessageChannel[];
   delivered: MessageChannel[];
+  read: MessageChannel[];
+  /** Channels that took it and then reported it lost: they no longer count as carrying it. */
+  undelivered: MessageChannel[];
 }
 
-const initialState = (): MessagingState => ({ queued: null, status: null, sent: [], delivered: [] });
+const initialState = (): MessagingState => ({ queued: null, status: null, sent: [], delivered: [], read: [], undelivered: [] });
+
+/** The channels that took the message and still stand by it. */
+const carrying = (state: MessagingState) => state.sent.filter((channel) => !state.undelivered.includes(channel));
 
 function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
   switch (event.type) {
@@ -61,6 +76,10 @@ function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
       return { ...state, sent: [...state.sent, event.data.channel], status: state.status === 'DELIVERED' ? 'DELIVERED' : 'SENT' };
     case 'MessageDelivered':
       return { ...state, delivered: [...state.delivered, event.data.channel], status: 'DELIVERED' };
+    case 'MessageRead':
+      return { ...state, read: [...state.read, event.data.channel], status: 'DELIVERED' };
+    case 'MessageUndelivered':
+      return { ...state, undelivered: [...state.undelivered, event.data.channel] };
     case 'MessageFailed':
     case 'MessageWithdrawn':
       return { ...state, status: 'FAILED' };
@@ -86,8 +105,9 @@ function ownChannel(queued: MessageQueuedData, channel: MessageChannel): void {
 
 /**
  * A message and its outcome. Every outcome is idempotent (a dispatcher that sent twice after a
- * crash records once), and a message that left on any channel never becomes FAILED: the other
- * channel giving up does not take back what was sent.
+ * crash records once), and a message that left on any channel never becomes FAILED while that
+ * channel stands by it: the other channel giving up does not take back what was sent. Only the
+ * provider's own report that its copy was lost (RecordUndelivered) does.
  */
 function decide(command: MessagingCommand, state: MessagingState): MessagingEvent[] {
   if (command.type === 'QueueMessage') {
@@ -101,17 +121,33 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
   switch (command.type) {
     case 'RecordSent':
       ownChannel(queued, command.channel);
-      if (state.sent.includes(command.channel)) return [];
+      // A channel that already reported the copy lost (its callback outran the dispatcher) is not SENT again.
+      if (state.sent.includes(command.channel) || state.undelivered.includes(command.channel)) return [];
       return [{ type: 'MessageSent', data: { ...base(queued, command.at), channel: command.channel, providerMessageId: command.providerMessageId } }];
     case 'RecordDelivered':
       ownChannel(queued, command.channel);
       if (state.delivered.includes(command.channel)) return [];
       return [{ type: 'MessageDelivered', data: { ...base(queued, command.at), channel: command.channel } }];
+    case 'RecordRead': {
+      ownChannel(queued, command.channel);
+      if (state.read.includes(command.channel)) return [];
+      // A read receipt proves delivery even when the "delivered" one was lost or comes later.
+      const delivered: MessagingEvent[] = state.delivered.includes(command.channel) ? [] : [{ type: 'MessageDelivered', data: { ...base(queued, command.at), channel: command.channel } }];
+      return [...delivered, { type: 'MessageRead', data: { ...base(queued, command.at), channel: command.channel } }];
+    }
+    case 'RecordUndelivered': {
+      ownChannel(queued, command.channel);
+      if (state.status === 'FAILED' || state.status === 'NOT_SENT' || state.delivered.includes(command.channel) || state.undelivered.includes(command.channel)) return [];
+      const lost: MessagingEvent = { type: 'MessageUndelivered', data: { ...base(queued, command.at), channel: command.channel, error: command.error } };
+      const othersCarry = carrying(state).some((channel) => channel !== command.channel);
+      if (othersCarry || command.failure === null) return [lost];
+      return [lost, { type: 'MessageFailed', data: { ...base(queued, command.at), error: command.failure } }];
+    }
     case 'RecordFailed':
-      if (state.status === 'FAILED' || state.status === 'NOT_SENT' || state.sent.length > 0) return [];
+      if (state.status === 'FAILED' || state.status === 'NOT_SENT' || carrying(state).length > 0) return [];
       return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
     case 'RecordNotSent':
-      if (state.status !== 'PENDING' || state.sent.length > 0) return [];
+      if (state.status !== 'PENDING' || carrying(state).length > 0) return [];
       return [{ type: 'MessageNotSent', data: { ...base(queued, command.at), reason: command.reason, sandbox: command.sandbox } }];
     case 'Withdraw':
       if (state.status !== 'PENDING' || state.sent.length > 0) return [];

@@ -59,6 +59,14 @@ export type MessageEvent =
   | DomainEvent<'MessageSent', Base & { channel: MessageChannel; providerMessageId: string | null }>
   /** The channel confirmed delivery to the person (a provider's status callback). */
   | DomainEvent<'MessageDelivered', Base & { channel: MessageChannel }>
+  /** The person opened it on the channel (WhatsApp's "read" receipt); the status stays DELIVERED, the contract's last. */
+  | DomainEvent<'MessageRead', Base & { channel: MessageChannel }>
+  /**
+   * The provider took it, then reported it never reached the person on this channel (WhatsApp's
+   * "failed" status): `error` is the provider's text. MessageFailed follows when no other channel
+   * of the message carries it.
+   */
+  | DomainEvent<'MessageUndelivered', Base & { channel: MessageChannel; error: string }>
   /** Every channel gave up: the text the channel answered is kept for the operator. */
   | DomainEvent<'MessageFailed', Base & { error: string }>
   /**

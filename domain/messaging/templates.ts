@@ -34,7 +34,7 @@ function pendingBlocks(content: MessageContent): Block[] {
 }
 
 /** A period end (YYYY-MM-DD) as printed on a balance sheet. */
-const periodEnd = (date: string) => date.split('-').reverse().join('/');
+export const periodEnd = (date: string) => date.split('-').reverse().join('/');
 
 function batchBlocks(notice: FinancialNotice | undefined): Block[] {
   if (!notice) return [];

@@ -93,4 +93,25 @@ export const messagingMigrations: Migration[] = [
       });
     },
   },
+  {
+    // WhatsApp's read receipts, and the customer window: when each WhatsApp contact last wrote to
+    // the business number (application/messaging/whatsapp-window.ts). The contact is kept as a
+    // keyed hash of the number, never the number, and nothing of what they wrote.
+    name: '202612010100_messaging_whatsapp_window',
+    async up(knex) {
+      await knex.schema.alterTable('messaging_messages', (t) => {
+        t.jsonb('read_channels').notNullable().defaultTo('[]');
+      });
+      await knex.schema.createTable('messaging_whatsapp_contacts', (t) => {
+        t.text('contact_hash').primary();
+        t.timestamp('last_inbound_at', { useTz: true }).notNullable().index();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('messaging_whatsapp_contacts');
+      await knex.schema.alterTable('messaging_messages', (t) => {
+        t.dropColumn('read_channels');
+      });
+    },
+  },
 ];

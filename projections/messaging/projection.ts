@@ -5,7 +5,7 @@ import type { MessagingEvent } from '../../domain/messaging/decider.ts';
 import { collectionCorrelationOf } from '../../domain/messaging/events.ts';
 
 export const MESSAGING_PROJECTION = 'messaging';
-export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageNotSent', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
+export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageRead', 'MessageUndelivered', 'MessageFailed', 'MessageNotSent', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
 
 async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void> {
   const { messageId, at } = event.data;
@@ -42,6 +42,13 @@ async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void
     case 'MessageDelivered':
       await row.update({ status: 'DELIVERED', delivered_channels: trx.raw(`delivered_channels || ?::jsonb`, [JSON.stringify([event.data.channel])]), updated_at: at });
       return;
+    case 'MessageRead':
+      await row.update({ status: 'DELIVERED', read_channels: trx.raw(`read_channels || ?::jsonb`, [JSON.stringify([event.data.channel])]), updated_at: at });
+      return;
+    case 'MessageUndelivered':
+      // The status waits for MessageFailed (no channel left carrying it); the provider's words show meanwhile.
+      await row.update({ error: event.data.error, updated_at: at });
+      return;
     case 'MessageFailed':
       await row.update({ status: 'FAILED', error: event.data.error, updated_at: at });
       return;
@@ -53,7 +60,7 @@ async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void
   }
 }
 
-/** Each message's status: PENDING, SENT, DELIVERED, FAILED or NOT_SENT (`error` says why), with the channels it left on. */
+/** Each message's status: PENDING, SENT, DELIVERED, FAILED or NOT_SENT (`error` says why), with the channels it left on, reached and was read on. */
 export const messagingProjection: Projection = {
   name: MESSAGING_PROJECTION,
   eventTypes: MESSAGING_EVENT_TYPES,

@@ -13,6 +13,8 @@ export interface MessageView {
   status: MessageStatus;
   sentChannels: MessageChannel[];
   deliveredChannels: MessageChannel[];
+  /** Channels whose provider reported it read (WhatsApp); the status stays DELIVERED. */
+  readChannels: MessageChannel[];
   error: string | null;
   queuedAt: string;
   updatedAt: string;
@@ -28,6 +30,7 @@ interface MessageRow {
   status: MessageStatus;
   sent_channels: MessageChannel[];
   delivered_channels: MessageChannel[];
+  read_channels: MessageChannel[];
   error: string | null;
   queued_at: Date;
   updated_at: Date;
@@ -44,6 +47,7 @@ function toView(row: MessageRow): MessageView {
     status: row.status,
     sentChannels: row.sent_channels,
     deliveredChannels: row.delivered_channels,
+    readChannels: row.read_channels,
     error: row.error,
     queuedAt: row.queued_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

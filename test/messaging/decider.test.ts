@@ -141,4 +141,31 @@ test('OFFER_LINK: the product, the most the customer may choose, the link and th
   assert.match(text, 'A oferta vale até 30/11/2026 às 20:59 (horário de Brasília).');
 });
 
+test('read: the read receipt, with the delivery it implies when none came; once; the status stays DELIVERED', () => {
+  const sentChat: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'WHATSAPP', providerMessageId: 'wamid.1' } };
+  const delivered: MessagingEvent = { type: 'MessageDelivered', data: { ...base, channel: 'WHATSAPP' } };
+  const read: MessagingEvent = { type: 'MessageRead', data: { ...base, channel: 'WHATSAPP' } };
+  given(messagingDecider, [queued, sentChat]).when({ type: 'RecordRead', channel: 'WHATSAPP', at: LATER }).then([delivered, read]);
+  given(messagingDecider, [queued, sentChat, delivered]).when({ type: 'RecordRead', channel: 'WHATSAPP', at: LATER }).then([read]);
+  given(messagingDecider, [queued, sentChat, delivered, read]).when({ type: 'RecordRead', channel: 'WHATSAPP', at: LATER }).then([]);
+  assert.is(given(messagingDecider, [queued, sentChat, delivered, read]).state.status, 'DELIVERED');
+});
+
+test('undelivered: FAILED only when no other channel carries it and every channel ended; never SENT again after', () => {
+  const sentChat: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'WHATSAPP', providerMessageId: 'wamid.1' } };
+  const lost: MessagingEvent = { type: 'MessageUndelivered', data: { ...base, channel: 'WHATSAPP', error: 'WhatsApp 131026: Message undeliverable' } };
+  const undelivered = (failure: string | null) => ({ type: 'RecordUndelivered' as const, channel: 'WHATSAPP' as const, error: 'WhatsApp 131026: Message undeliverable', failure, at: LATER });
+  // The e-mail took it: the message stays SENT.
+  given(messagingDecider, [queued, sentEmail, sentChat]).when(undelivered('x')).then([lost]);
+  assert.is(given(messagingDecider, [queued, sentEmail, sentChat, lost]).state.status, 'SENT');
+  // The e-mail may still go: the dispatcher decides when it ends, and then FAILED despite the WhatsApp send.
+  given(messagingDecider, [queued, sentChat]).when(undelivered(null)).then([lost]);
+  given(messagingDecider, [queued, sentChat, lost]).when({ type: 'RecordFailed', error: 'EMAIL: 550; WHATSAPP: lost', at: LATER }).then([{ type: 'MessageFailed', data: { ...base, error: 'EMAIL: 550; WHATSAPP: lost' } }]);
+  // Every channel ended: FAILED now.
+  const failed: MessagingEvent = { type: 'MessageFailed', data: { ...base, error: 'EMAIL: 550; WHATSAPP: lost' } };
+  given(messagingDecider, [queued, sentChat]).when(undelivered('EMAIL: 550; WHATSAPP: lost')).then([lost, failed]);
+  given(messagingDecider, [queued, sentChat, lost, failed]).when(undelivered('again')).then([]);
+  given(messagingDecider, [queued, lost]).when({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: 'wamid.1', at: LATER }).then([]);
+});
+
 test.run();

@@ -1,10 +1,14 @@
-import type { MessageAddressee, MessageChannel } from '../../../domain/messaging/events.ts';
+import type { MessageContent } from '../../../domain/messaging/content.ts';
+import type { MessageAddressee, MessageChannel, MessageTemplate } from '../../../domain/messaging/events.ts';
 import type { RenderedMessage } from '../../../domain/messaging/templates.ts';
 import type { ERASED_SUBJECT } from '../../../platform/personal-data/index.ts';
 
 export interface OutgoingMessage {
   messageId: string;
   to: MessageAddressee;
+  /** The message's kind and what its texts are built from: a chat template fills its parameters from them. */
+  template: MessageTemplate;
+  content: MessageContent;
   rendered: RenderedMessage;
   /** The addressee as a personal-data subject (messagingPersonalData): whose key seals what a channel keeps of the message. */
   addressee: string | typeof ERASED_SUBJECT | null;

@@ -1,5 +1,7 @@
+import type { MessageTemplate } from '../../../domain/messaging/events.ts';
 import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { ChannelError, type MessageChannelPort, type OutgoingMessage } from './port.ts';
+import { templatePayload, type WhatsAppTemplate } from './whatsapp-templates.ts';
 
 export function phoneOf(message: OutgoingMessage): string {
   if (!message.to.phone) throw new ChannelError(MessagingMessages.noPhone, true);
@@ -11,35 +13,68 @@ interface CloudApiReply {
   error?: { message?: string; code?: number; error_data?: { details?: string } };
 }
 
+/** Meta's "re-engagement message" refusal: free text outside the 24-hour customer window. */
+const WINDOW_CLOSED = 131047;
+
+class CloudApiError extends ChannelError {
+  constructor(
+    text: string,
+    permanent: boolean,
+    readonly code: number | undefined,
+  ) {
+    super(text, permanent);
+  }
+}
+
+export interface CloudApiSettings {
+  baseUrl: string;
+  phoneNumberId: string;
+  token: string;
+  timeoutMs: number;
+  /** The approved template of each message kind (WHATSAPP_TEMPLATES over the defaults). */
+  templates: Record<MessageTemplate, WhatsAppTemplate>;
+  /** Whether the person wrote to the business number recently enough for free text (application/messaging/whatsapp-window.ts). */
+  windowOpen(phone: string): Promise<boolean>;
+}
+
 /**
  * WhatsApp through Meta's Cloud API: `POST {WHATSAPP_API_URL}/{phone-number-id}/messages` with a
- * bearer token, a text message. The provider's error text is what the operator sees. A 4xx other
- * than 429 is final (bad number, bad token, the 24-hour window closed); 429, 5xx, timeouts and
- * network errors are tried again.
+ * bearer token. Every message of ours is business-initiated, and Meta takes those only as approved
+ * templates (`type: "template"`, the kind's name, language and parameters); free text (`type:
+ * "text"`, the whole rendered message) goes only while the person's 24-hour window is open, and a
+ * text Meta still refuses for the window (131047) goes again at once as the template. The
+ * provider's error text is what the operator sees. A 4xx other than 429 is final (bad number, bad
+ * token, a template not approved); 429, 5xx, timeouts and network errors are tried again.
  */
 export class CloudApiWhatsAppChannel implements MessageChannelPort {
   readonly channel = 'WHATSAPP' as const;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly phoneNumberId: string,
-    private readonly token: string,
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(private readonly settings: CloudApiSettings) {}
 
   async send(message: OutgoingMessage): Promise<{ providerMessageId: string | null }> {
     const to = phoneOf(message).replace(/^\+/, '');
+    if (await this.settings.windowOpen(to)) {
+      try {
+        return await this.post(message, to, { type: 'text', text: { preview_url: true, body: message.rendered.text } });
+      } catch (error) {
+        if (!(error instanceof CloudApiError) || error.code !== WINDOW_CLOSED) throw error;
+      }
+    }
+    const template = this.settings.templates[message.template];
+    return await this.post(message, to, { type: 'template', template: templatePayload(template, { recipientName: message.to.name, content: message.content }) });
+  }
+
+  private async post(message: OutgoingMessage, to: string, body: Record<string, unknown>): Promise<{ providerMessageId: string | null }> {
+    const { baseUrl, phoneNumberId, token, timeoutMs } = this.settings;
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/(?<!\/)\/+$/, '')}/${encodeURIComponent(this.phoneNumberId)}/messages`, {
+      response = await fetch(`${baseUrl.replace(/(?<!\/)\/+$/, '')}/${encodeURIComponent(phoneNumberId)}/messages`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-                // The provider returns biz_opaque_callback_data in its status callbacks: that is how a
-        // "delivered" finds its message (application/messaging/whatsapp-status.ts).
-        body: JSON.stringify({
-          messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { preview_url: true, body: message.rendered.text }, biz_opaque_callback_data: message.messageId,
-        }),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        // The provider returns biz_opaque_callback_data in its status callbacks: that is how a
+        // status finds its message (application/messaging/whatsapp-status.ts).
+        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...body, biz_opaque_callback_data: message.messageId }),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
@@ -49,7 +84,7 @@ export class CloudApiWhatsAppChannel implements MessageChannelPort {
     if (!response.ok) {
       const detail = reply.error?.error_data?.details;
       const text = `WhatsApp HTTP ${response.status}: ${reply.error?.message ?? response.statusText}${reply.error?.code !== undefined ? ` (código ${reply.error.code})` : ''}${detail ? ` - ${detail}` : ''}`;
-      throw new ChannelError(text, response.status >= 400 && response.status < 500 && response.status !== 429);
+      throw new CloudApiError(text, response.status >= 400 && response.status < 500 && response.status !== 429, reply.error?.code);
     }
     return { providerMessageId: reply.messages?.[0]?.id ?? null };
   }
