@@ -7,7 +7,7 @@ import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const SECRET = 'meta-app-secret';
 const test = suite('messaging: WhatsApp Cloud API status callback (signed over the raw body) makes a message DELIVERED');
@@ -56,7 +56,7 @@ async function sentWhatsApp(key: string): Promise<string> {
     correlation: { collectionId: 'a'.repeat(24), recipientId: 'b'.repeat(24) },
     content: { link: 'https://app.example/c/abc', subjectName: 'Padaria', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: [], expiresAt: null },
   });
-  await eventually(async () => (await statusOf(messageId)) === 'SENT', 20_000, 'the Cloud API took it');
+  await eventually(async () => (await statusOf(messageId)) === 'SENT', { timeoutMs: 20_000, what: 'the Cloud API took it' });
   return messageId;
 }
 
@@ -85,7 +85,7 @@ test('a signed "delivered" makes the message DELIVERED once; a bad or missing si
   assert.equal((await stream()).filter((t) => t === 'MessageDelivered').length, 1);
   const delivered = (await app.app.store.readStream(messageStream(messageId))).find((e) => e.type === 'MessageDelivered')!;
   assert.equal([delivered.data.channel, delivered.data.at], ['WHATSAPP', '2026-11-23T12:00:00.000Z'], "the provider's time");
-  await eventually(async () => (await statusOf(messageId)) === 'DELIVERED', 20_000, 'the read model shows DELIVERED');
+  await eventually(async () => (await statusOf(messageId)) === 'DELIVERED', { timeoutMs: 20_000, what: 'the read model shows DELIVERED' });
 });
 
 test('"sent" and "failed" statuses and unknown messages are acknowledged and change nothing', async () => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { statementsDuring } from '../support/db.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -40,7 +40,7 @@ test('a row another process queued is found within the longest pause, and a retr
     const created = await app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.status.changed'] } });
     assert.is(created.status, 201, JSON.stringify(created.body));
     const subscriptionId: string = created.body.id;
-    await eventually(async () => (await app.app.db('webhook_outbox_targets').where({ id: subscriptionId }).first()) ?? false, 10_000, 'the outbox knows the subscription');
+    await eventually(async () => (await app.app.db('webhook_outbox_targets').where({ id: subscriptionId }).first()) ?? false, { timeoutMs: 10_000, what: 'the outbox knows the subscription' });
     await pause(2000);
     // As an outbox in another process leaves a row it could not hand over: pending, due now, and
     // no signal to this process.
