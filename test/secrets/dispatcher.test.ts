@@ -5,8 +5,8 @@ import { SecretBox } from '../../platform/secrets/secret-box.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { attemptsOf, deliveriesOf } from '../support/webhook.ts';
-import { eventually } from '../support/wait.ts';
-import { startReceiver, sleep, type Receiver } from '../support/webhook-receiver.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
 interface Ctx {

@@ -6,7 +6,7 @@
  */
 
 export interface WaitOptions {
-  /** How long before giving up (default 20 s). */
+  /** How long before giving up (default 60 s: only a failing test waits that long). */
   timeoutMs?: number;
   /** What is waited for, for the failure message; a function is asked only then, with the last value read. */
   what?: string | ((last: unknown) => string);
@@ -15,7 +15,11 @@ export interface WaitOptions {
 const FIRST_PAUSE_MS = 10;
 const LONGEST_PAUSE_MS = 200;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A fixed pause: only to let something that must NOT happen have its chance (when no positive
+ * signal exists), or to make simulated work slow. To wait for something, use `eventually`.
+ */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Nothing yet: undefined, null or false. Anything else (0 and '' included) is an answer. */
 type Answer<T> = Exclude<T, undefined | null | false>;
@@ -25,14 +29,14 @@ type Answer<T> = Exclude<T, undefined | null | false>;
  * An error thrown by `check` fails the wait at once.
  */
 export async function eventually<T>(check: () => T | Promise<T>, options: WaitOptions = {}): Promise<Answer<T>> {
-  const { timeoutMs = 20_000, what = 'the condition' } = options;
+  const { timeoutMs = 60_000, what = 'the condition' } = options;
   const deadline = Date.now() + timeoutMs;
   let wait = FIRST_PAUSE_MS;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== null && value !== false) return value as Answer<T>;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what(value) : what}`);
-    await pause(wait);
+    await sleep(wait);
     wait = Math.min(wait * 2, LONGEST_PAUSE_MS);
   }
 }

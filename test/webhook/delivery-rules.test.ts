@@ -4,8 +4,8 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { appendReportEvent, attemptsOf, deliveriesOf } from '../support/webhook.ts';
-import { eventually } from '../support/wait.ts';
-import { startReceiver, sleep, type Answer, type Receiver } from '../support/webhook-receiver.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver, type Answer, type Receiver } from '../support/webhook-receiver.ts';
 
 const DELAYS = [100, 200, 300];
 const TIMEOUT_MS = 300;

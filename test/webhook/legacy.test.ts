@@ -6,8 +6,8 @@ import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { appendReportEvent, attemptsOf, deliveriesOf } from '../support/webhook.ts';
-import { eventually } from '../support/wait.ts';
-import { startReceiver, sleep, type Receiver } from '../support/webhook-receiver.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
   app: TestApp;

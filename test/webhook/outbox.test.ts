@@ -6,8 +6,8 @@ import { readCheckpoints } from '../../platform/projections/checkpoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { appendReportEvent, deliveriesOf } from '../support/webhook.ts';
-import { eventually } from '../support/wait.ts';
-import { startReceiver, sleep } from '../support/webhook-receiver.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
   app: TestApp;
