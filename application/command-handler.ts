@@ -15,6 +15,16 @@ export interface HandleResult<Event extends DomainEvent, State> {
   revision: bigint;
 }
 
+/**
+ * What a command of a module hands back to its caller: the state its events led to (the reply is
+ * built from it, never behind) and the position of its last event, for the read-your-writes of
+ * the GET that follows (null when it appended nothing).
+ */
+export interface Written<State> {
+  state: State;
+  position: Position | null;
+}
+
 export interface HandleOptions<State = unknown> {
   /** How many times to reload and decide again after a concurrency conflict. */
   retries?: number;

@@ -68,7 +68,7 @@ export const proposalDemoSeeder: DemoSeeder = {
       return all.length >= 3 ? all : null;
     }, 'the demo portfolios');
     const content = pipeline(policy.id);
-    const { operationId } = await createOperation(app, tenant.principal, content);
+    const operationId = (await createOperation(app, tenant.principal, content)).state.operationId!;
     const proposals = [];
     for (const { portfolio, run, ...input } of PROPOSALS) {
       const portfolioId = portfolios.find((p) => p.name === portfolio)?.portfolioId;

@@ -37,7 +37,7 @@ test.after(async (ctx) => {
 });
 
 test('checkpoint writes slower than the save timer go one after another; the worker keeps following', async (ctx) => {
-  const { policyId } = await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY);
+  const policyId = (await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY)).state.policyId!;
   // A slow database, as under load: each write of the checkpoint takes longer than the 200 ms
   // between the timer's saves. (A trigger, not a held row lock: a transaction holding a lock
   // would also hold back the store's ordering horizon, and no event would reach the worker.)

@@ -76,7 +76,7 @@ async function lockHolders(database: TestDatabase): Promise<number[]> {
 const following = (ctx: { log: bunyan.RingBuffer }) => ctx.log.records.filter((r: { msg: string }) => r.msg === 'following report requests').length;
 
 workers('a worker whose lock was lost loses the claim and queries no source; each source is queried once', async (ctx) => {
-  const { policyId } = await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY);
+  const policyId = (await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY)).state.policyId!;
   const counts = new Map<string, number>();
   const first = new ReportProcessingWorker({ sources: countingCatalog(counts) });
   const second = new ReportProcessingWorker({ sources: countingCatalog(counts) });

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import Type from 'typebox';
-import type { CollectionWritten } from '../../../application/collection/commands.ts';
+import type { Written } from '../../../application/command-handler.ts';
+import type { CollectionState } from '../../../domain/collection/state.ts';
 import type { AppContext } from '../../../application/context.ts';
 import { ITEM_STATUSES } from '../../../domain/collection/enums.ts';
 import type { ItemState } from '../../../domain/collection/state.ts';
@@ -25,7 +26,7 @@ export const AnswerReplies = {
 export const postedByPage = (ctx: Context) => ctx.is('application/x-www-form-urlencoded') !== false;
 export const bodyOf = (body: unknown): Record<string, unknown> => (body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {});
 
-export type Answer = (ref: { organizationId: string; collectionId: string; recipientId: string }, item: ItemState) => Promise<CollectionWritten>;
+export type Answer = (ref: { organizationId: string; collectionId: string; recipientId: string }, item: ItemState) => Promise<Written<CollectionState>>;
 
 /**
  * One answer of the person holding the link: the link is checked (and refused with a page that
