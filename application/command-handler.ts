@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
 import { fold } from '../domain/shared/decider.ts';
 import { DomainError } from '../domain/shared/errors.ts';
@@ -89,7 +90,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (attempt >= retries) throw new DomainError('conflict', Messages.concurrentUpdate);
-      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt, options.random)));
+      await sleep(conflictBackoffMs(attempt, options.random));
     }
   }
 }
