@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Decider, DomainEvent } from '../domain/shared/decider.ts';
 import { fold } from '../domain/shared/decider.ts';
 import { DomainError } from '../domain/shared/errors.ts';
@@ -13,6 +14,16 @@ export interface HandleResult<Event extends DomainEvent, State> {
   position: Position | null;
   /** Revision of the stream after the command (-1n when the stream still does not exist). */
   revision: bigint;
+}
+
+/**
+ * What a command of a module hands back to its caller: the state its events led to (the reply is
+ * built from it, never behind) and the position of its last event, for the read-your-writes of
+ * the GET that follows (null when it appended nothing).
+ */
+export interface Written<State> {
+  state: State;
+  position: Position | null;
 }
 
 export interface HandleOptions<State = unknown> {
@@ -83,7 +94,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (attempt >= retries) throw new DomainError('conflict', Messages.concurrentUpdate);
-      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt, options.random)));
+      await sleep(conflictBackoffMs(attempt, options.random));
     }
   }
 }

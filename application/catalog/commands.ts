@@ -7,17 +7,11 @@ import { proposalSettingsDecider } from '../../domain/catalog/settings-decider.t
 import type { ProposalSettings } from '../../domain/catalog/settings.ts';
 import { validateProductContent } from '../../domain/catalog/validate.ts';
 import type { Principal } from '../../domain/identity/access.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
-import { handleCommand, loadState } from '../command-handler.ts';
+import { handleCommand, loadState, type Written } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
-
-export interface Written<State> {
-  state: State;
-  position: Position | null;
-}
 
 /** The key-claim stream of (organization, key): 24 hex of a SHA-256, so any key fits a stream name. */
 function keyHash(organizationId: string, key: string): string {

@@ -1,23 +1,17 @@
 import type { Principal } from '../../domain/identity/access.ts';
 import { completionTargets, type TemplateContent } from '../../domain/collection-template/content.ts';
-import { collectionTemplateDecider, switchedVersions, templateOf } from '../../domain/collection-template/decider.ts';
+import { collectionTemplateDecider, switchedVersions, templateOf, type CollectionTemplateState } from '../../domain/collection-template/decider.ts';
 import { templateCatalogStream } from '../../domain/collection-template/events.ts';
 import { TemplateMessages } from '../../domain/collection-template/messages.ts';
 import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
 import { findPolicy } from '../../projections/credit-policy/queries.ts';
 import { findOperation } from '../../projections/operation/queries.ts';
-import { handleCommand, loadState } from '../command-handler.ts';
+import { handleCommand, loadState, type Written } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db'>;
-
-export interface TemplateWritten {
-  slug: string;
-  position: Position | null;
-}
 
 const POLICY_DOCUMENT_TYPE = { COMPANY: 'cnpj', PERSON: 'cpf' } as const;
 
@@ -41,9 +35,9 @@ async function checkCompletionTargets(app: App, organizationId: string, content:
   }
 }
 
-export async function createTemplate(app: App, caller: Caller, slug: string, content: TemplateContent): Promise<TemplateWritten> {
+export async function createTemplate(app: App, caller: Caller, slug: string, content: TemplateContent): Promise<Written<CollectionTemplateState>> {
   await checkCompletionTargets(app, caller.organizationId, content);
-  const { position } = await handleCommand(app.store, templateCatalogStream(caller.organizationId), collectionTemplateDecider, {
+  return handleCommand(app.store, templateCatalogStream(caller.organizationId), collectionTemplateDecider, {
     type: 'CreateTemplate',
     organizationId: caller.organizationId,
     templateId: app.ids.objectId(),
@@ -52,13 +46,12 @@ export async function createTemplate(app: App, caller: Caller, slug: string, con
     userId: caller.userId,
     at: app.clock.now().toISOString(),
   });
-  return { slug, position };
 }
 
 /** An edit: a new immutable version with the whole content (unchanged content makes none). */
-export async function reviseTemplate(app: App, caller: Caller, slug: string, content: TemplateContent): Promise<TemplateWritten> {
+export async function reviseTemplate(app: App, caller: Caller, slug: string, content: TemplateContent): Promise<Written<CollectionTemplateState>> {
   await checkCompletionTargets(app, caller.organizationId, content);
-  const { position } = await handleCommand(app.store, templateCatalogStream(caller.organizationId), collectionTemplateDecider, {
+  return handleCommand(app.store, templateCatalogStream(caller.organizationId), collectionTemplateDecider, {
     type: 'ReviseTemplate',
     organizationId: caller.organizationId,
     slug,
@@ -66,11 +59,10 @@ export async function reviseTemplate(app: App, caller: Caller, slug: string, con
     userId: caller.userId,
     at: app.clock.now().toISOString(),
   });
-  return { slug, position };
 }
 
 /** On or off for every version; `updated` counts them (1 for a platform template). */
-export async function switchTemplate(app: App, caller: Caller, slug: string, enabled: boolean): Promise<TemplateWritten & { updated: number }> {
+export async function switchTemplate(app: App, caller: Caller, slug: string, enabled: boolean): Promise<Written<CollectionTemplateState> & { updated: number }> {
   const { state, position } = await handleCommand(app.store, templateCatalogStream(caller.organizationId), collectionTemplateDecider, {
     type: 'SwitchTemplate',
     organizationId: caller.organizationId,
@@ -79,7 +71,7 @@ export async function switchTemplate(app: App, caller: Caller, slug: string, ena
     userId: caller.userId,
     at: app.clock.now().toISOString(),
   });
-  return { slug, position, updated: switchedVersions(state, slug) };
+  return { state, position, updated: switchedVersions(state, slug) };
 }
 
 /** A template as the catalog stream tells it (for the reply to a write: never behind). */

@@ -7,8 +7,7 @@ import type { CollectionState } from '../../domain/collection/state.ts';
 import type { MessageChannel } from '../../domain/messaging/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
-import { handleCommand, loadState } from '../command-handler.ts';
+import { handleCommand, loadState, type Written } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { actorOf, recipientActor, SYSTEM_ACTOR, type Caller } from './actor.ts';
 import { resolveDefinition, resolveRecipient, type CreateCollectionInput, type RecipientInput } from './definition.ts';
@@ -17,12 +16,6 @@ import { suggestFormAnswers } from './form/suggestions.ts';
 
 export type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'config' | 'db'>;
 export type Without<C> = C extends unknown ? Omit<C, 'organizationId' | 'actor' | 'at'> : never;
-
-export interface CollectionWritten {
-  collectionId: string;
-  position: Position | null;
-  state: CollectionState;
-}
 
 /** A recipient's raw link, handed out only on creation, on adding the recipient and on reissue. */
 export interface RecipientLinkOut {
@@ -37,10 +30,10 @@ export async function runCollectionCommand(
   collectionId: string,
   actor: Actor,
   command: Without<CollectionCommand>,
-): Promise<CollectionWritten> {
+): Promise<Written<CollectionState>> {
   const full = { ...command, organizationId, actor, at: app.clock.now().toISOString() } as CollectionCommand;
   const { position, state } = await handleCommand(app.store, collectionStream(collectionId), collectionDecider, full);
-  return { collectionId, position, state };
+  return { position, state };
 }
 
 /**
@@ -73,7 +66,7 @@ export async function createCollection(
   caller: Caller,
   input: CreateCollectionInput,
   options: { actor?: Actor; collectionId?: string; origin?: CollectionOrigin } = {},
-): Promise<CollectionWritten & { links: RecipientLinkOut[] }> {
+): Promise<Written<CollectionState> & { links: RecipientLinkOut[] }> {
   const collectionId = options.collectionId ?? app.ids.objectId();
   const actor = options.actor ?? actorOf(caller);
   const publicForm = options.origin === 'PUBLIC_FORM';
@@ -95,7 +88,7 @@ export const sendCollection = (app: App, caller: Caller, collectionId: string) =
   runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'SendCollection' });
 
 /** Cancel: a store failure (not a refusal) is the contract's 502 `Não foi possível cancelar a solicitação.` */
-export async function cancelCollection(app: App, caller: Caller, collectionId: string, reason: string | null): Promise<CollectionWritten> {
+export async function cancelCollection(app: App, caller: Caller, collectionId: string, reason: string | null): Promise<Written<CollectionState>> {
   try {
     return await runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'CancelCollection', reason });
   } catch (error) {
@@ -104,7 +97,7 @@ export async function cancelCollection(app: App, caller: Caller, collectionId: s
   }
 }
 
-export async function addRecipient(app: App, caller: Caller, collectionId: string, input: RecipientInput): Promise<CollectionWritten & { link: RecipientLinkOut }> {
+export async function addRecipient(app: App, caller: Caller, collectionId: string, input: RecipientInput): Promise<Written<CollectionState> & { link: RecipientLinkOut }> {
   const state = await loadCollection(app, collectionId);
   if (state.collectionId === null || state.organizationId !== caller.organizationId) throw new DomainError('not_found', Messages.collectionNotFound);
   const recipientId = app.ids.objectId();
@@ -114,7 +107,7 @@ export async function addRecipient(app: App, caller: Caller, collectionId: strin
 }
 
 /** A new link for a recipient (the version goes up); the previous token stops opening the page. */
-export async function reissueLink(app: App, caller: Caller, collectionId: string, recipientId: string): Promise<CollectionWritten & { link: RecipientLinkOut }> {
+export async function reissueLink(app: App, caller: Caller, collectionId: string, recipientId: string): Promise<Written<CollectionState> & { link: RecipientLinkOut }> {
   const state = await loadCollection(app, collectionId);
   const current = state.organizationId === caller.organizationId ? state.recipients.find((r) => r.recipientId === recipientId) : undefined;
   // An unknown collection or recipient is refused by the decider (its own texts) before this link is used.

@@ -68,7 +68,8 @@ export const collectionDemoSeeder: DemoSeeder = {
         { name: 'Bruno Lima', email: 'bruno@example.com', itemKeys: ['contrato'] },
       ],
     });
-    const { collectionId, state } = created;
+    const { state } = created;
+    const collectionId = state.collectionId!;
     const itemOf = (kind: string) => state.items.find((i) => i.kind === kind)!.itemId;
     const ana = { organizationId, collectionId, recipientId: state.recipients[0]!.recipientId };
     const evidence = { origin: { ip: null }, userAgent: DEMO_USER_AGENT };

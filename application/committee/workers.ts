@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { EventFollower, processCheckpoint } from '../event-follower.ts';
 import { languageModelFor } from '../llm/models.ts';
 import { webSearchFor } from '../llm/web-search.ts';
-import { WakeablePause } from '../wakeable-pause.ts';
+import { ScheduledPass } from '../scheduled-pass.ts';
 import type { Worker } from '../worker.ts';
 import { automaticDeliberationId, committeePolicyOf, convene, policyVersionsOf } from './convene.ts';
 import { runDeliberation } from './run.ts';
@@ -49,35 +49,19 @@ export async function sweepOrphanedDeliberations(app: Pick<AppContext, 'db' | 's
   return ids.length;
 }
 
-class OrphanSweeper implements Worker {
-  readonly name = 'committee-orphans';
-  readonly role = 'scheduler' as const;
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private readonly pause = new WakeablePause();
-
-  async start(app: AppContext): Promise<void> {
-    const log = app.log.child({ worker: this.name });
-    this.loop = (async () => {
-      while (!this.stopping) {
-        await sweepOrphanedDeliberations(app)
-          .then((failed) => failed > 0 && log.warn({ failed }, 'orphaned committee deliberations ended ERROR'))
-          .catch((error) => log.error({ err: error }, 'committee sweep failed; the next pass tries again'));
-        await this.pause.wait(app.config.COMMITTEE_SWEEP_MS);
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.pause.wake();
-    await this.loop;
-  }
-}
+/** Every process may sweep (failing a deliberation twice appends nothing), every COMMITTEE_SWEEP_MS. */
+const orphanSweeper = () =>
+  new ScheduledPass(
+    'committee-orphans',
+    (app) => ({ everyMs: app.config.COMMITTEE_SWEEP_MS }),
+    async (app) => ({ failed: await sweepOrphanedDeliberations(app) }),
+    'orphaned committee deliberations ended ERROR',
+    { exclusive: false, level: 'warn' },
+  );
 
 export const committeeWorkers: Array<() => Worker> = [
   () => new EventFollower('committee-trigger', ['ReportDecided'], (app) => (event) => onReportDecided(app, event), { concurrent: true }),
   // A deliberation mostly waits on the model: many run side by side.
   () => new EventFollower(RUNNER, ['DeliberationStarted'], runner, { concurrent: true, concurrency: (config) => config.COMMITTEE_CONCURRENCY }),
-  () => new OrphanSweeper(),
+  orphanSweeper,
 ];

@@ -5,23 +5,16 @@ import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { CUSTOM_PROMPTS_MODULE } from '../../domain/credit-policy/committee.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import { handleCommand, loadState } from '../command-handler.ts';
+import { handleCommand, loadState, type Written } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
-
-export interface PolicyWritten {
-  policyId: string;
-  version: number;
-  position: Position | null;
-}
 
 /** Without `modules` (seeders, tools acting for the organization) no module-gated field is accepted. */
 type Caller = Pick<Principal, 'organizationId' | 'userId'> & Partial<Pick<Principal, 'modules'>>;
 type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 
-export async function createPolicy(app: App, caller: Caller, content: PolicyContent): Promise<PolicyWritten> {
+export async function createPolicy(app: App, caller: Caller, content: PolicyContent): Promise<Written<CreditPolicyState>> {
   const policyId = app.ids.objectId();
-  const { position } = await handleCommand(app.store, policyStream(policyId), creditPolicyDecider, {
+  return handleCommand(app.store, policyStream(policyId), creditPolicyDecider, {
     type: 'CreatePolicy',
     policyId,
     organizationId: caller.organizationId,
@@ -30,12 +23,11 @@ export async function createPolicy(app: App, caller: Caller, content: PolicyCont
     customPromptsAllowed: caller.modules?.has(CUSTOM_PROMPTS_MODULE) ?? false,
     at: app.clock.now().toISOString(),
   });
-  return { policyId, version: 1, position };
 }
 
 /** An edit: a new immutable version with the whole content (unchanged content makes none). */
-export async function createPolicyVersion(app: App, caller: Caller, policyId: string, content: PolicyContent): Promise<PolicyWritten> {
-  const { state, position } = await handleCommand(app.store, policyStream(policyId), creditPolicyDecider, {
+export async function createPolicyVersion(app: App, caller: Caller, policyId: string, content: PolicyContent): Promise<Written<CreditPolicyState>> {
+  return handleCommand(app.store, policyStream(policyId), creditPolicyDecider, {
     type: 'CreatePolicyVersion',
     policyId,
     organizationId: caller.organizationId,
@@ -44,18 +36,16 @@ export async function createPolicyVersion(app: App, caller: Caller, policyId: st
     customPromptsAllowed: caller.modules?.has(CUSTOM_PROMPTS_MODULE) ?? false,
     at: app.clock.now().toISOString(),
   });
-  return { policyId, version: state.versions.length, position };
 }
 
-export async function archivePolicy(app: App, caller: Caller, policyId: string): Promise<PolicyWritten> {
-  const { state, position } = await handleCommand(app.store, policyStream(policyId), creditPolicyDecider, {
+export async function archivePolicy(app: App, caller: Caller, policyId: string): Promise<Written<CreditPolicyState>> {
+  return handleCommand(app.store, policyStream(policyId), creditPolicyDecider, {
     type: 'ArchivePolicy',
     policyId,
     organizationId: caller.organizationId,
     userId: caller.userId,
     at: app.clock.now().toISOString(),
   });
-  return { policyId, version: state.versions.length, position };
 }
 
 export async function loadPolicy(app: Pick<AppContext, 'store'>, policyId: string): Promise<CreditPolicyState> {

@@ -8,8 +8,8 @@ export const creditPolicyDemoSeeder: DemoSeeder = {
   async seed(app, tenant) {
     const policies = [];
     for (const content of [DEMO_CPF_POLICY, DEMO_CNPJ_POLICY]) {
-      const { policyId } = await createPolicy(app, tenant.principal, content);
-      policies.push({ id: policyId, name: content.name, documentType: content.documentType });
+      const { state } = await createPolicy(app, tenant.principal, content);
+      policies.push({ id: state.policyId!, name: content.name, documentType: content.documentType });
     }
     return { policies };
   },

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { DashboardMessages } from '../../domain/dashboard/messages.ts';
@@ -63,7 +64,7 @@ export function exportOnce<T>(db: Knex, organizationId: string, key: string, run
           await release(db, organizationId, claimed.runId);
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      await sleep(WAIT_POLL_MS);
     }
   })();
   const flight = { key, result };

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Logger from 'bunyan';
 import { FinancialExtractionMessages } from '../../domain/financial/messages.ts';
 import { reportDecider } from '../../domain/report/decider.ts';
@@ -70,7 +71,7 @@ export class FinancialExtractionProcess {
    */
   private async withRetries(state: ReportState, submitted: FinancialStatementsSubmitted['data']): Promise<{ attempt: number; outcome: Outcome | null }> {
     const { FINANCIAL_EXTRACTION_ATTEMPTS: attempts, FINANCIAL_EXTRACTION_RETRY_MS: retryMs } = this.app.config;
-    const sleep = this.ports.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const pause = this.ports.sleep ?? ((ms: number) => sleep(ms));
     const unavailable = (attempt: number) => ({ attempt, outcome: { kind: 'ERROR', code: 'INTEGRATION_UNAVAILABLE', reason: FinancialExtractionMessages.unavailable } as const });
     let begun = state.financialAttempts?.[submitted.batchId] ?? 0;
     if (begun >= attempts) return unavailable(begun);
@@ -84,7 +85,7 @@ export class FinancialExtractionProcess {
         if (error instanceof MissingStatementError) return { attempt, outcome: { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: error.message } };
         this.log.warn({ err: error, reportId: submitted.reportId, batchId: submitted.batchId, attempt }, 'financial statements extraction failed');
         if (attempt >= attempts) return unavailable(attempt);
-        await sleep(retryMs * 4 ** (attempt - 1));
+        await pause(retryMs * 4 ** (attempt - 1));
       }
     }
   }

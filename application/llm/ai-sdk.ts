@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel as SdkModel } from 'ai';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -58,7 +59,7 @@ export class SdkLanguageModel implements LanguageModel {
     private readonly model: SdkModel & { modelId: string },
     private readonly prices: PriceTable,
     private readonly retry: RetryPolicy,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => delay(ms),
   ) {}
 
   async generate<S extends TSchema>(request: StructuredRequest<S>) {

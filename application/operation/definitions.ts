@@ -5,8 +5,7 @@ import { OperationMessages } from '../../domain/operation/messages.ts';
 import type { PipelineContent } from '../../domain/operation/pipeline.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { findTemplateBySlug } from '../../projections/collection-template/queries.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
-import { handleCommand, loadState } from '../command-handler.ts';
+import { handleCommand, loadState, type Written } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
@@ -21,16 +20,10 @@ async function checkTemplates(app: App, organizationId: string, content: Pipelin
   }
 }
 
-export interface OperationWritten {
-  operationId: string;
-  version: number;
-  position: Position | null;
-}
-
-export async function createOperation(app: App, caller: Caller, content: PipelineContent): Promise<OperationWritten> {
+export async function createOperation(app: App, caller: Caller, content: PipelineContent): Promise<Written<OperationState>> {
   await checkTemplates(app, caller.organizationId, content);
   const operationId = app.ids.objectId();
-  const { position } = await handleCommand(app.store, operationStream(operationId), operationDecider, {
+  return handleCommand(app.store, operationStream(operationId), operationDecider, {
     type: 'CreateOperation',
     operationId,
     organizationId: caller.organizationId,
@@ -38,13 +31,12 @@ export async function createOperation(app: App, caller: Caller, content: Pipelin
     content,
     at: app.clock.now().toISOString(),
   });
-  return { operationId, version: 1, position };
 }
 
 /** An edit: a new immutable version (unchanged content makes none); running executions keep the steps they started with. */
-export async function createOperationVersion(app: App, caller: Caller, operationId: string, content: PipelineContent): Promise<OperationWritten> {
+export async function createOperationVersion(app: App, caller: Caller, operationId: string, content: PipelineContent): Promise<Written<OperationState>> {
   await checkTemplates(app, caller.organizationId, content);
-  const { state, position } = await handleCommand(app.store, operationStream(operationId), operationDecider, {
+  return handleCommand(app.store, operationStream(operationId), operationDecider, {
     type: 'CreateOperationVersion',
     operationId,
     organizationId: caller.organizationId,
@@ -52,7 +44,6 @@ export async function createOperationVersion(app: App, caller: Caller, operation
     content,
     at: app.clock.now().toISOString(),
   });
-  return { operationId, version: state.versions.length, position };
 }
 
 /** The latest version, read from the event store so a pipeline saved a moment ago runs at once. */

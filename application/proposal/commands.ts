@@ -9,7 +9,7 @@ import type { ProposalState } from '../../domain/proposal/state.ts';
 import type { AmortizationModel, DecimalRate } from '../../domain/pricing/terms.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { findPortfolio, findProductByKey } from '../../projections/catalog/queries.ts';
-import { handleCommand, loadState, newStream } from '../command-handler.ts';
+import { handleCommand, loadState, newStream, type Written } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { priceChoice } from './choice.ts';
 import { sendOfferLink } from './offer-message.ts';
@@ -19,14 +19,11 @@ type App = Pick<AppContext, 'store' | 'ids' | 'clock'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId'>;
 type Command = ProposalCommand extends infer C ? (C extends { type: infer T } ? Omit<C, 'proposalId' | 'organizationId' | 'at'> & { type: T } : never) : never;
 
-export interface Written {
-  position: Position | null;
-  state: ProposalState;
-  events: ProposalEvent[];
-}
+/** A command's result with its events, which the creation and the offer build their replies from. */
+type Ran = Written<ProposalState> & { events: ProposalEvent[] };
 
 /** Everything a command needs beyond its own fields: the stream, the tenant, the time. */
-async function run(app: App, organizationId: string, proposalId: string, command: Command, at?: string, loaded?: LoadedProposal): Promise<Written> {
+async function run(app: App, organizationId: string, proposalId: string, command: Command, at?: string, loaded?: LoadedProposal): Promise<Ran> {
   const full = { ...command, proposalId, organizationId, at: at ?? app.clock.now().toISOString() } as ProposalCommand;
   const { position, state, events } = await handleCommand(app.store, proposalStream(proposalId), proposalDecider, full, { loaded });
   return { position, state, events };
@@ -103,23 +100,23 @@ export async function createProposal(
   return { proposalId, position, events };
 }
 
-export async function addParticipant(app: App, caller: Caller, proposalId: string, body: ParticipantBody): Promise<Written & { participantId: string }> {
+export async function addParticipant(app: App, caller: Caller, proposalId: string, body: ParticipantBody): Promise<Written<ProposalState> & { participantId: string }> {
   const participantId = app.ids.objectId();
   const participant = { ...body, contact: contactOf(body.contact), participantId };
   return { participantId, ...(await run(app, caller.organizationId, proposalId, { type: 'AddParticipant', userId: caller.userId, participant })) };
 }
 
-export function changeParticipant(app: App, caller: Caller, proposalId: string, participantId: string, body: Partial<ParticipantBody>): Promise<Written> {
+export function changeParticipant(app: App, caller: Caller, proposalId: string, participantId: string, body: Partial<ParticipantBody>): Promise<Written<ProposalState>> {
   const { contact, ...rest } = body;
   const change = contact === undefined ? rest : { ...rest, contact: contactOf(contact) };
   return run(app, caller.organizationId, proposalId, { type: 'ChangeParticipant', userId: caller.userId, participantId, change });
 }
 
-export function removeParticipant(app: App, caller: Caller, proposalId: string, participantId: string): Promise<Written> {
+export function removeParticipant(app: App, caller: Caller, proposalId: string, participantId: string): Promise<Written<ProposalState>> {
   return run(app, caller.organizationId, proposalId, { type: 'RemoveParticipant', userId: caller.userId, participantId });
 }
 
-export function changeStatus(app: App, caller: Caller, proposalId: string, status: ProposalState['status'], reason: string | null): Promise<Written> {
+export function changeStatus(app: App, caller: Caller, proposalId: string, status: ProposalState['status'], reason: string | null): Promise<Written<ProposalState>> {
   return run(app, caller.organizationId, proposalId, { type: 'ChangeStatus', userId: caller.userId, status, reason });
 }
 
@@ -131,12 +128,12 @@ interface PipelineStep {
   at?: string;
 }
 
-export function startAnalysis(app: App, input: PipelineStep & { kind: AnalysisKind; targetId: string }): Promise<Written> {
+export function startAnalysis(app: App, input: PipelineStep & { kind: AnalysisKind; targetId: string }): Promise<Written<ProposalState>> {
   return run(app, input.organizationId, input.proposalId, { type: 'StartAnalysis', executionId: input.executionId, kind: input.kind, targetId: input.targetId }, input.at);
 }
 
 /** `loaded`: the proposal as the caller just read it (readProposal), decided on without reading it again. */
-export function recordDecision(app: App, input: PipelineStep & { decision: 'APPROVED' | 'REJECTED'; step: string | null }, loaded?: LoadedProposal): Promise<Written> {
+export function recordDecision(app: App, input: PipelineStep & { decision: 'APPROVED' | 'REJECTED'; step: string | null }, loaded?: LoadedProposal): Promise<Written<ProposalState>> {
   return run(app, input.organizationId, input.proposalId, { type: 'RecordDecision', executionId: input.executionId, decision: input.decision, step: input.step }, input.at, loaded);
 }
 
@@ -177,7 +174,7 @@ export async function chooseOffer(
   app: App & Pick<AppContext, 'db'>,
   chooser: { organizationId: string; userId: string | null },
   input: { proposalId: string; offerId: string; amountCents: number; termMonths: number; reason?: string | null; by: ChoiceBy },
-): Promise<Written> {
+): Promise<Written<ProposalState>> {
   const { offerId, amountCents, termMonths, by } = input;
   const at = app.clock.now().toISOString();
   const state = await loadProposal(app, input.proposalId);
@@ -187,11 +184,11 @@ export async function chooseOffer(
 }
 
 /** The expiry job: the offer past its deadline without a choice; the proposal waiting on it expires. */
-export function expireOffer(app: App, input: { organizationId: string; proposalId: string; offerId: string; at: string }): Promise<Written> {
+export function expireOffer(app: App, input: { organizationId: string; proposalId: string; offerId: string; at: string }): Promise<Written<ProposalState>> {
   return run(app, input.organizationId, input.proposalId, { type: 'ExpireOffer', offerId: input.offerId }, input.at);
 }
 
-export function awaitOperator(app: App, input: PipelineStep & { reason: string | null }): Promise<Written> {
+export function awaitOperator(app: App, input: PipelineStep & { reason: string | null }): Promise<Written<ProposalState>> {
   return run(app, input.organizationId, input.proposalId, { type: 'AwaitOperator', executionId: input.executionId, reason: input.reason }, input.at);
 }
 
@@ -210,7 +207,7 @@ export async function issueFirmOffer(
 }
 
 /** The lender's system closed the execution: issued or canceled on `date` (YYYY-MM-DD). */
-export function closeProposal(app: App, input: PipelineStep & { status: 'ISSUED' | 'CANCELED'; date: string }): Promise<Written> {
+export function closeProposal(app: App, input: PipelineStep & { status: 'ISSUED' | 'CANCELED'; date: string }): Promise<Written<ProposalState>> {
   return run(app, input.organizationId, input.proposalId, { type: 'CloseProposal', executionId: input.executionId, status: input.status, date: input.date }, input.at);
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PipelineContent } from '../../domain/operation/pipeline.ts';
 import { findProductByKey, listPortfolios } from '../../projections/catalog/queries.ts';
 import { listPolicies } from '../../projections/credit-policy/queries.ts';
@@ -15,7 +16,7 @@ async function projected<T>(read: () => Promise<T | null | undefined>, what: str
     const value = await read();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`${what} is not in the read models: run the catalog and credit-policy seeders first`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
@@ -68,7 +69,7 @@ export const proposalDemoSeeder: DemoSeeder = {
       return all.length >= 3 ? all : null;
     }, 'the demo portfolios');
     const content = pipeline(policy.id);
-    const { operationId } = await createOperation(app, tenant.principal, content);
+    const operationId = (await createOperation(app, tenant.principal, content)).state.operationId!;
     const proposals = [];
     for (const { portfolio, run, ...input } of PROPOSALS) {
       const portfolioId = portfolios.find((p) => p.name === portfolio)?.portfolioId;

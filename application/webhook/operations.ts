@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { Principal } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -121,7 +122,7 @@ export async function replay(app: AppContext, principal: Principal, subscription
     }
     queued += rows.length;
     // Still behind a transaction that has not committed yet (the head is past it): let it end.
-    if (comparePositions(page.checkpoint, after) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (comparePositions(page.checkpoint, after) === 0) await sleep(20);
     after = page.checkpoint;
   }
   dispatchSignal.notify();

@@ -1,7 +1,5 @@
-import cron, { type ScheduledTask } from 'node-cron';
-import { ConfigurationError } from '../../config/index.ts';
 import type { AppContext } from '../context.ts';
-import type { Worker } from '../worker.ts';
+import { ScheduledPass } from '../scheduled-pass.ts';
 
 /** Rows deleted per statement: short transactions that never hold the log's pages for long. */
 const BATCH = 1000;
@@ -28,30 +26,14 @@ export async function pruneAttempts(app: Pick<AppContext, 'db'>, retentionDays: 
  * The scheduler role's job for the webhook module. Several scheduler processes may run it at
  * once: a delete of what is already gone does nothing, so no lock is needed.
  */
-export class WebhookRetentionJob implements Worker {
-  readonly name = 'webhook-attempt-retention';
-  readonly role = 'scheduler' as const;
-  private task: ScheduledTask | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-
-  async start(app: AppContext): Promise<void> {
-    const { WEBHOOK_ATTEMPT_RETENTION_CRON: schedule, WEBHOOK_ATTEMPT_RETENTION_DAYS: days } = app.config;
-    if (!cron.validate(schedule)) throw new ConfigurationError(`WEBHOOK_ATTEMPT_RETENTION_CRON "${schedule}" is not a cron expression; fix: e.g. "23 3 * * *"`);
-    this.task = cron.schedule(
-      schedule,
-      () => {
-        this.running = pruneAttempts(app, days)
-          .then((deleted) => app.log.info({ job: this.name, deleted, retentionDays: days }, 'webhook attempts pruned'))
-          .catch((error) => app.log.error({ err: error, job: this.name }, 'webhook attempt pruning failed; the next run tries again'));
-        return this.running;
-      },
-      { name: this.name, noOverlap: true },
+export class WebhookRetentionJob extends ScheduledPass {
+  constructor() {
+    super(
+      'webhook-attempt-retention',
+      (app) => app.config.WEBHOOK_ATTEMPT_RETENTION_CRON,
+      async (app) => ({ deleted: await pruneAttempts(app, app.config.WEBHOOK_ATTEMPT_RETENTION_DAYS) }),
+      'webhook attempts pruned',
+      { exclusive: false },
     );
-  }
-
-  async stop(): Promise<void> {
-    await this.task?.stop();
-    await this.task?.destroy();
-    await this.running;
   }
 }

@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { createPortfolio, createProduct, saveProposalSettings, updatePortfolio, updateProduct, type Written } from '../../application/catalog/commands.ts';
+import { createPortfolio, createProduct, saveProposalSettings, updatePortfolio, updateProduct } from '../../application/catalog/commands.ts';
+import type { Written } from '../../application/command-handler.ts';
 import type { AppContext } from '../../application/context.ts';
 import { CatalogMessages } from '../../domain/catalog/messages.ts';
 import type { PortfolioState } from '../../domain/catalog/portfolio-decider.ts';

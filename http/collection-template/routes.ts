@@ -1,5 +1,7 @@
-import { createTemplate, reviseTemplate, switchTemplate, templateFromStream, type TemplateWritten } from '../../application/collection-template/commands.ts';
+import { createTemplate, reviseTemplate, switchTemplate, templateFromStream } from '../../application/collection-template/commands.ts';
 import type { AppContext } from '../../application/context.ts';
+import type { Written } from '../../application/command-handler.ts';
+import type { CollectionTemplateState } from '../../domain/collection-template/decider.ts';
 import { TemplateMessages } from '../../domain/collection-template/messages.ts';
 import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -16,9 +18,9 @@ async function present(app: AppContext, organizationId: string, template: Collec
 }
 
 /** The template as its stream tells it after a write (the read model may still be behind). */
-async function written(app: AppContext, organizationId: string, result: TemplateWritten) {
-  await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], result.position);
-  return present(app, organizationId, await templateFromStream(app, organizationId, result.slug));
+async function written(app: AppContext, organizationId: string, slug: string, { position }: Written<CollectionTemplateState>) {
+  await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], position);
+  return present(app, organizationId, await templateFromStream(app, organizationId, slug));
 }
 
 const gate = Gates.collections;
@@ -50,7 +52,7 @@ export const collectionTemplateRoutes: RouteTable = {
       responses: { 201: TemplateSchema },
       async handle({ app, principal, body }) {
         const { slug, ...content } = body;
-        return { status: 201, body: await written(app, principal.organizationId, await createTemplate(app, principal, slug, contentOf(content))) };
+        return { status: 201, body: await written(app, principal.organizationId, slug, await createTemplate(app, principal, slug, contentOf(content))) };
       },
     }),
     route({
@@ -85,7 +87,7 @@ export const collectionTemplateRoutes: RouteTable = {
       body: UpdateBody,
       responses: { 200: TemplateSchema },
       async handle({ app, principal, params, body }) {
-        return written(app, principal.organizationId, await reviseTemplate(app, principal, params.slug, contentOf(body)));
+        return written(app, principal.organizationId, params.slug, await reviseTemplate(app, principal, params.slug, contentOf(body)));
       },
     }),
     route({

@@ -1,8 +1,9 @@
 import Type from 'typebox';
 import {
-  addRecipient, cancelCollection, createCollection, linkIntake, reissueLink, reviewItem, sendCollection, waiveItem, type CollectionWritten,
+  addRecipient, cancelCollection, createCollection, linkIntake, reissueLink, reviewItem, sendCollection, waiveItem,
 } from '../../application/collection/commands.ts';
 import { revokeConsent } from '../../application/collection/consent/commands.ts';
+import type { Written } from '../../application/command-handler.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -30,7 +31,7 @@ async function detailOf(app: AppContext, state: CollectionState) {
 }
 
 /** After a command: the state comes from the stream (never behind); the trail is read once its projection caught up. */
-async function written(app: AppContext, result: CollectionWritten) {
+async function written(app: AppContext, result: Written<CollectionState>) {
   await app.readYourWrites([COLLECTION_PROJECTION, COLLECTION_TRAIL_PROJECTION], result.position);
   return detailOf(app, result.state);
 }

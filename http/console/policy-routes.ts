@@ -112,7 +112,7 @@ export const policyPageRoutes: RouteSpec[] = [
     async handle(input) {
       const written = await createPolicyVersion(input.app, input.principal, input.params.id!, draftOf(input));
       await input.app.readYourWrites([CREDIT_POLICY_PROJECTION], written.position);
-      return seeOther(`/console/politicas/${written.policyId}`);
+      return seeOther(`/console/politicas/${written.state.policyId}`);
     },
     form: editAgain,
   }),

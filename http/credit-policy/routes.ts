@@ -1,11 +1,12 @@
 import Type from 'typebox';
-import { archivePolicy, createPolicy, createPolicyVersion, type PolicyWritten } from '../../application/credit-policy/commands.ts';
+import { archivePolicy, createPolicy, createPolicyVersion } from '../../application/credit-policy/commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
 import { findPolicy, listPolicies, listPolicyVersions, type PolicyView } from '../../projections/credit-policy/queries.ts';
-import { toDomainEvents } from '../../application/command-handler.ts';
+import { toDomainEvents, type Written } from '../../application/command-handler.ts';
+import type { CreditPolicyState } from '../../domain/credit-policy/decider.ts';
 import { policyStream, type CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
@@ -16,9 +17,9 @@ import { contentOf, PolicyBody, PolicyListQuery, PolicyParams, PolicySchema, Pol
  * model, which may still be behind when read-your-writes gives up waiting (that wait only serves
  * the caller's next read).
  */
-async function written(app: AppContext, result: PolicyWritten): Promise<ReturnType<typeof presentPolicy>> {
+async function written(app: AppContext, result: Written<CreditPolicyState>): Promise<ReturnType<typeof presentPolicy>> {
   await app.readYourWrites([CREDIT_POLICY_PROJECTION], result.position);
-  const events = toDomainEvents<CreditPolicyEvent>(await app.store.readStream(policyStream(result.policyId)));
+  const events = toDomainEvents<CreditPolicyEvent>(await app.store.readStream(policyStream(result.state.policyId!)));
   return presentPolicy(policyViewOf(events));
 }
 

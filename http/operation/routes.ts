@@ -1,9 +1,11 @@
 import Type from 'typebox';
 import { closeExecution } from '../../application/operation/close.ts';
-import { createOperation, createOperationVersion, type OperationWritten } from '../../application/operation/definitions.ts';
+import { createOperation, createOperationVersion } from '../../application/operation/definitions.ts';
+import type { Written } from '../../application/command-handler.ts';
 import { decideAsOperator } from '../../application/operation/operator.ts';
 import { runProposal } from '../../application/operation/run.ts';
 import type { AppContext } from '../../application/context.ts';
+import type { OperationState } from '../../domain/operation/decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { OPERATION_PROJECTION } from '../../projections/operation/projection.ts';
@@ -32,9 +34,9 @@ async function operationOrNotFound(app: AppContext, organizationId: string, oper
   return presentOperation(view);
 }
 
-async function written(app: AppContext, organizationId: string, result: OperationWritten) {
+async function written(app: AppContext, organizationId: string, result: Written<OperationState>) {
   await app.readYourWrites([OPERATION_PROJECTION], result.position);
-  return operationOrNotFound(app, organizationId, result.operationId, result.version);
+  return operationOrNotFound(app, organizationId, result.state.operationId!, result.state.versions.length);
 }
 
 async function executionOrNotFound(app: AppContext, organizationId: string, executionId: string) {

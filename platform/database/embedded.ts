@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -62,7 +63,6 @@ async function answers(url: string): Promise<'yes' | 'not yet' | 'refused'> {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Linux's view of a process (/proc/<pid>/stat): its command name, state and parent. */
 export function processStat(pid: number): { comm: string; state: string; ppid: number } | undefined {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { comparePositions, type Position, type RecordedEvent } from '../eventstore/port.ts';
 import { lockCheckpoint } from './checkpoints.ts';
@@ -162,7 +163,7 @@ export async function writeWithParking(
       } catch (error) {
         if (isControlFlow(error) || isInfrastructureFailure(error)) throw error;
         if (attempts < options.maxAttempts) {
-          await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs * 2 ** (attempts - 1)));
+          await sleep(options.retryDelayMs * 2 ** (attempts - 1));
           continue;
         }
         // A database that stopped answering during the tries makes every event fail alike.

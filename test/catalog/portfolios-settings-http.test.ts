@@ -7,7 +7,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { proposalSettings } from '../../projections/catalog/queries.ts';
 import type { TestApp } from '../support/app.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('portfolios, proposal settings and the demo catalog through HTTP');
 let app: TestApp;
@@ -90,7 +90,7 @@ test('the demo seeder: products of every kind, portfolios and settings, readable
   };
   assert.equal(seeded.products.map((p) => p.key), DEMO_PRODUCTS.map((p) => p.key));
   // Like the CLI, the seeder leaves the projection to catch up: read once the settings are in.
-  await eventually(async () => (await proposalSettings(app.app.db, demo.organizationId)).defaultPortfolioId !== null, 10_000, 'demo settings projected');
+  await eventually(async () => (await proposalSettings(app.app.db, demo.organizationId)).defaultPortfolioId !== null, { timeoutMs: 10_000, what: 'demo settings projected' });
   const products = (await call('GET', '/v1/products', undefined, demo.token)).body;
   assert.equal(products.map((p: any) => p.key).sort(), DEMO_PRODUCTS.map((p) => p.key).sort());
   assert.equal([...new Set(products.map((p: any) => p.kind))].sort(), ['FINANCING', 'INSTALLMENT_SALE', 'KYC']);

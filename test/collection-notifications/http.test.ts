@@ -7,7 +7,7 @@ import { findRecipientByToken } from '../../projections/collection/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { detailWhen } from '../collection/support.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
@@ -66,10 +66,10 @@ async function createCollection(ctx: Ctx, extra: Record<string, unknown> = {}) {
 }
 
 const mailTo = (ctx: Ctx, email: string, subject: RegExp) =>
-  eventually(async () => ctx.smtp.mails.find((m) => JSON.stringify(m.to).includes(email) && subject.test(m.subject ?? '')), 15_000, `mail to ${email}`);
+  eventually(async () => ctx.smtp.mails.find((m) => JSON.stringify(m.to).includes(email) && subject.test(m.subject ?? '')), { timeoutMs: 15_000, what: `mail to ${email}` });
 
 const webhook = (ctx: Ctx, event: string, collectionId: string) =>
-  eventually(async () => ctx.hooks.json().find((body) => body.event === event && body.data.collectionId === collectionId), 15_000, `${event} for ${collectionId}`);
+  eventually(async () => ctx.hooks.json().find((body) => body.event === event && body.data.collectionId === collectionId), { timeoutMs: 15_000, what: `${event} for ${collectionId}` });
 
 test('a sent collection invites its recipient by e-mail with a working link; the trail records RECIPIENT_NOTIFIED', async (ctx) => {
   const { collectionId, recipientId, email } = await createCollection(ctx);
@@ -93,7 +93,7 @@ test('a reissued link is mailed again with the new token', async (ctx) => {
   await mailTo(ctx, email, /envio de documentos/);
   const reissued = await ctx.app.call('POST', `/v1/collections/${collectionId}/recipients/${recipientId}/reissue-link`, { token: ctx.tenant.token, body: {} });
   assert.is(reissued.status, 200, JSON.stringify(reissued.body));
-  const fresh = await eventually(async () => ctx.smtp.mails.find((m) => m.text?.includes(reissued.body.link.url)), 15_000, 'the new link mailed');
+  const fresh = await eventually(async () => ctx.smtp.mails.find((m) => m.text?.includes(reissued.body.link.url)), { timeoutMs: 15_000, what: 'the new link mailed' });
   assert.ok(JSON.stringify(fresh.to).includes(email));
 });
 
@@ -122,7 +122,7 @@ test('a recipient added to a sent collection is invited; a refused address ends 
   const trail = await eventually(async () => {
     const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });
     return reply.body.trail.find((e: { action: string; recipientId: string }) => e.action === 'RECIPIENT_MESSAGE_FAILED' && e.recipientId === recipientId);
-  }, 15_000, 'RECIPIENT_MESSAGE_FAILED in the trail');
+  }, { timeoutMs: 15_000, what: 'RECIPIENT_MESSAGE_FAILED in the trail' });
   assert.ok(trail);
 });
 
@@ -142,13 +142,13 @@ test('after the configured day (controlled clock) the recipient with a pending i
 
 test('an invitation waiting for a retry is withdrawn when the collection is canceled: FAILED with the reason, no failure webhook', async (ctx) => {
   const { collectionId } = await createCollection(ctx, { recipients: [{ name: 'Caixa Lenta', email: 'slow@example.com' }] });
-  const waiting = await eventually(() => ctx.app.app.db('messaging_deliveries').where({ status: 'pending', attempts: 2 }).whereNotNull('last_error').first(), 15_000, 'second attempt refused');
+  const waiting = await eventually(() => ctx.app.app.db('messaging_deliveries').where({ status: 'pending', attempts: 2 }).whereNotNull('last_error').first(), { timeoutMs: 15_000, what: 'second attempt refused' });
   const canceled = await ctx.app.call('POST', `/v1/collections/${collectionId}/cancel`, { token: ctx.tenant.token, body: {} });
   assert.is(canceled.status, 200, JSON.stringify(canceled.body));
   const view = await eventually(async () => {
     const row = await ctx.app.app.db('messaging_messages').where({ id: waiting.message_id }).first();
     return row?.status === 'FAILED' ? row : undefined;
-  }, 15_000, 'withdrawn');
+  }, { timeoutMs: 15_000, what: 'withdrawn' });
   assert.is(view.error, 'Mensagem não enviada: a solicitação foi encerrada antes do envio.');
   const types = (await ctx.app.app.store.readStream(messageStream(waiting.message_id))).map((e) => e.type);
   assert.equal(types, ['MessageQueued', 'MessageWithdrawn']);

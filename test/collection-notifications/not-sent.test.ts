@@ -4,7 +4,7 @@ import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
@@ -45,7 +45,7 @@ async function sendCollection(ctx: Ctx, recipient: Record<string, string>, notif
 }
 
 const failedHook = (ctx: Ctx, collectionId: string) =>
-  eventually(async () => ctx.hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), 20_000, 'collection.message.failed');
+  eventually(async () => ctx.hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), { timeoutMs: 20_000, what: 'collection.message.failed' });
 
 async function recipientOf(ctx: Ctx, collectionId: string, recipientId: string) {
   const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });
@@ -71,7 +71,7 @@ test('without SMTP_URL: collection.message.failed with status NOT_SENT and the r
   const { recipient, trail } = await eventually(async () => {
     const current = await recipientOf(ctx, collectionId, recipientId);
     return current.trail.some((e) => e.action === 'RECIPIENT_MESSAGE_FAILED') ? current : undefined;
-  }, 20_000, 'RECIPIENT_MESSAGE_FAILED in the trail');
+  }, { timeoutMs: 20_000, what: 'RECIPIENT_MESSAGE_FAILED in the trail' });
   assert.is(recipient.status, 'FAILED', 'the message did not arrive');
   assert.is(recipient.lastNotifiedAt, null);
   const failed = trail.find((e) => e.action === 'RECIPIENT_MESSAGE_FAILED')!;
@@ -91,7 +91,7 @@ test('the WhatsApp sandbox is no channel either: NOT_SENT with its reason', asyn
   const { recipient } = await eventually(async () => {
     const current = await recipientOf(ctx, collectionId, recipientId);
     return current.recipient.status === 'FAILED' ? current : undefined;
-  }, 20_000, 'the recipient FAILED');
+  }, { timeoutMs: 20_000, what: 'the recipient FAILED' });
   assert.is(recipient.status, 'FAILED');
 });
 

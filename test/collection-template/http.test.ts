@@ -6,7 +6,7 @@ import { PLATFORM_TEMPLATES } from '../../domain/collection-template/platform.ts
 import { Messages } from '../../domain/shared/messages.ts';
 import type { TestApp } from '../support/app.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { appendCollectionEvent } from './support.ts';
 
 const test = suite('collection templates through HTTP');

@@ -5,7 +5,7 @@ import { PLATFORM_TEMPLATES } from '../../domain/collection-template/platform.ts
 import { findTemplateBySlug, templateMetrics } from '../../projections/collection-template/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { appendCollectionEvent, sampleContent } from './support.ts';
 
 const test = suite('collection templates: the lookup other modules use');

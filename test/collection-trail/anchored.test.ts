@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startTestTsa, type TestTsa } from '../support/tsa.ts';
 import { appendCollectionEvents, exportOf, newId, waitForSeals } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * The trail anchored outside (issue 36, item 4): every entry sealed within TRAIL_SEAL_MAX_DELAY_S,
@@ -44,13 +45,7 @@ const trailEntries = async () => (await app.call('GET', `/v1/collections/${colle
 
 /** Waits for the positive signal: the entry `seq` covered by a seal (at it or after it). */
 async function coveredBySeal(seq: number): Promise<any> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const covering = (await trailEntries()).find((e: any) => e.seq >= seq && e.seal);
-    if (covering) return covering;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`entry ${seq} not covered by a seal in 30 s`);
+  return eventually(async () => (await trailEntries()).find((e: any) => e.seq >= seq && e.seal), { timeoutMs: 30_000, what: `a seal covering entry ${seq}` });
 }
 
 test('an entry that is no status change is sealed, with a timestamp, once it has waited', async () => {

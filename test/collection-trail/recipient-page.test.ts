@@ -6,7 +6,8 @@ import { serviceWithTenant } from '../support/identity.ts';
 import { collectionDetail } from '../../projections/collection/queries.ts';
 import { newCnpj } from '../collection/support.ts';
 import { checkReply } from '../support/contract.ts';
-import { pdfWith, until } from '../registry/support.ts';
+import { pdfWith } from '../registry/support.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('recipient page: open, upload, isolation, closed links');
 let app: TestApp;
@@ -105,7 +106,7 @@ test('an upload goes to the registry and the item, back to the page, then resolv
   assert.match(after.html, /data-status="(SUBMITTED|PROCESSING|VALIDATED)"/, after.html.slice(-700));
   assert.not.match(after.html, `action="/c/${ana}/items/${contrato}"`, 'no form for an item sent');
   assert.is((await recorded(c.id)).filter((type) => type === 'ItemSubmitted').length, 1, 'recorded once, by the page (the process manager finds it done)');
-  await until(async () => (await itemStatus(c.id, contrato)) === 'VALIDATED', 'the item validated by the analysis');
+  await eventually(async () => (await itemStatus(c.id, contrato)) === 'VALIDATED', { what: 'the item validated by the analysis' });
   assert.match((await page(ana)).html, 'data-status="VALIDATED">Aprovado');
 });
 
@@ -115,10 +116,10 @@ test('in REVIEW mode the page keeps the item "em análise" until the operator de
   const sent = await uploadTo(ana, contrato, await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social']), 'contrato.pdf', 'application/json');
   assert.is(sent.status, 200, sent.html);
   assert.equal(JSON.parse(sent.html).itemId, contrato);
-  const waiting = await until(async () => {
+  const waiting = await eventually(async () => {
     const status = await itemStatus(c.id, contrato);
     return ['MANUAL_REVIEW', 'AWAITING_OPERATOR'].includes(status) && status;
-  }, 'the assessed item waiting for the operator');
+  }, { what: 'the assessed item waiting for the operator' });
   assert.match((await page(ana)).html, `data-status="${waiting}">Em análise`);
 });
 

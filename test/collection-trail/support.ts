@@ -2,6 +2,7 @@ import { createIdGenerator } from '../../platform/ids.ts';
 import { collectionStream, type CollectionEventType, COLLECTION_ACTIONS } from '../../domain/collection/events.ts';
 import { COLLECTION_TRAIL_PROJECTION } from '../../projections/collection/trail-projection.ts';
 import type { TestApp } from '../support/app.ts';
+import { eventually } from '../support/wait.ts';
 
 const ids = createIdGenerator();
 export const newId = () => ids.objectId();
@@ -34,13 +35,13 @@ export async function appendCollectionEvents(app: TestApp, organizationId: strin
 
 /** Polls until every status change of the collection has its seal (the sealer runs on its own). */
 export async function waitForSeals(app: TestApp, collectionId: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const [{ count }] = await app.database.knex('collection_trail_unsealed').where({ collection_id: collectionId }).count('* as count');
-    if (Number(count) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`seals of ${collectionId} not signed in 20 s`);
+  await eventually(
+    async () => {
+      const [{ count }] = await app.database.knex('collection_trail_unsealed').where({ collection_id: collectionId }).count('* as count');
+      return Number(count) === 0;
+    },
+    { timeoutMs: 20_000, what: `the seals of ${collectionId}` },
+  );
 }
 
 export async function exportOf(app: TestApp, token: string, collectionId: string, format = 'json') {

@@ -7,7 +7,7 @@ import { findDocumentOnFile } from '../../projections/registry/queries.ts';
 import { pdfWith } from '../registry/support.ts';
 import type { TestApp } from '../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 import { detailWhen, newCnpj, TAX_CERTIFICATE, trailActions, upload, VALID_CONTRACT } from './support.ts';
@@ -52,7 +52,7 @@ test('AUTOMATIC: a valid file uploaded for the item validates it, completes the 
   assert.equal([done.itemsResolved, done.recipients[0].status], [1, 'COMPLETED']);
   assert.equal(done.trail.map((e: any) => e.action).reverse(), ['COLLECTION_CREATED', 'COLLECTION_SENT', 'ITEM_SUBMITTED', 'ITEM_PROCESSING', 'ITEM_ASSESSED', 'COLLECTION_COMPLETED']);
   assert.is(done.trail.find((e: any) => e.action === 'ITEM_SUBMITTED').actorType, 'RECIPIENT');
-  const delivery = await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.completed'), 20_000, 'collection.completed delivery');
+  const delivery = await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.completed'), { timeoutMs: 20_000, what: 'collection.completed delivery' });
   assert.ok(receiverAccepts(secret, delivery.headers, delivery.body));
   const data = JSON.parse(delivery.body).data;
   assert.equal([data.collectionId, data.action, data.actorType, data.itemId], [c.id, 'COLLECTION_COMPLETED', 'SYSTEM', null]);
@@ -65,7 +65,7 @@ test('AUTOMATIC: a file of another type is rejected with a resend request; a new
   const rejected = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].status === 'REJECTED', 'rejection');
   assert.match(rejected.items[0].resendReason, /CONTRATO_SOCIAL/);
   assert.is(rejected.items[0].opinions[0].verdict, 'INVALIDO');
-  await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.item.rejected'), 20_000, 'collection.item.rejected');
+  await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.item.rejected'), { timeoutMs: 20_000, what: 'collection.item.rejected' });
   await upload(app, tenant.organizationId, c, 0, 0, VALID_CONTRACT);
   const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion after resend');
   assert.equal(done.items[0].opinions.map((o: any) => o.verdict), ['INVALIDO', 'VALIDO']);
@@ -114,7 +114,7 @@ test('a valid document already on file: the template item is born ALREADY_ON_FIL
   const { registryDocumentId } = await receiveDocument(app.app, {
     organizationId: tenant.organizationId, registryId: first.registryId, fileName: 'contrato.pdf', bytes: await pdfWith([...VALID_CONTRACT, `CNPJ ${company}`]), expectedType: 'CONTRATO_SOCIAL', source: null, actor: { actorType: 'USER', actorId: tenant.userId },
   });
-  await eventually(async () => (await findDocumentOnFile(app.app.db, tenant.organizationId, company, 'CONTRATO_SOCIAL', new Date().toISOString())) ?? undefined, 20_000, 'document on file');
+  await eventually(async () => (await findDocumentOnFile(app.app.db, tenant.organizationId, company, 'CONTRATO_SOCIAL', new Date().toISOString())) ?? undefined, { timeoutMs: 20_000, what: 'document on file' });
   const c = await create({ registryId: first.registryId, templateSlug: 'company-onboarding', recipients: [{ name: 'Ana', email: 'ana@example.com' }], send: false });
   assert.equal([c.templateSlug, c.templateName, c.templateVersion], ['company-onboarding', platformTemplate('company-onboarding')!.name, 1]);
   const [contrato, ...others] = c.items;

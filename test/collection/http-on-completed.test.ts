@@ -5,7 +5,7 @@ import { checkDigitsOf } from '../../domain/shared/document.ts';
 import type { TestApp } from '../support/app.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { serviceWithTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { pipelineBody, scorePolicy } from '../operation/fixtures.ts';
 
 const test = suite('collections through HTTP: onCompleted OPERATION runs the pipeline');
@@ -45,7 +45,7 @@ test('a completed collection opens a proposal for its subject with the product w
   const proposal = await eventually(async () => {
     const state = await loadProposal(app.app, collectionId);
     return state.executions.length > 0 ? state : undefined;
-  }, 20_000, 'the pipeline run on the proposal opened for the collection');
+  }, { timeoutMs: 20_000, what: 'the pipeline run on the proposal opened for the collection' });
   assert.equal([proposal.created?.document, proposal.created?.externalId, proposal.created?.origin], [cpf, collectionId, 'API']);
   assert.is(proposal.executions.length, 1);
   const read = await call('GET', `/v1/proposals/${collectionId}`);

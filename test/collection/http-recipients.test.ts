@@ -9,7 +9,7 @@ import { COLLECTION_PROJECTION } from '../../projections/collection/projection.t
 import { findRecipientByToken } from '../../projections/collection/queries.ts';
 import type { TestApp } from '../support/app.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { newCnpj } from './support.ts';
 
 const test = suite('collections through HTTP: recipients, links, listing, completion actions');
@@ -108,7 +108,7 @@ test('completion with onCompleted POLICY: a report under the template policy for
   assert.equal(c.behavior.onCompleted, { kind: 'POLICY', id: policy.body.id });
   const waived = await call('POST', `/v1/collections/${c.id}/items/${c.items[0].id}/waive`, {});
   assert.is(waived.body.status, 'COMPLETED');
-  const report = await eventually(async () => (await app.app.db('report_reports').where({ organization_id: tenant.organizationId, external_id: c.id }).first()) ?? undefined, 20_000, 'report');
+  const report = await eventually(async () => (await app.app.db('report_reports').where({ organization_id: tenant.organizationId, external_id: c.id }).first()) ?? undefined, { timeoutMs: 20_000, what: 'report' });
   assert.equal([report.document, report.policy_id], [c.subjectDocument, policy.body.id]);
 });
 

@@ -4,7 +4,7 @@ import { pdfWith } from '../registry/support.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 import { detailWhen, VALID_CONTRACT } from './support.ts';
@@ -63,7 +63,7 @@ test('created and sent; the invitation arrives by SMTP; its link opens the page;
   const sent = await fetch(`${pageUrl}/items/${created.body.items[0].id}`, { method: 'POST', body: form, redirect: 'manual', headers: { accept: 'text/html' } });
   assert.is(sent.status, 303, await sent.text());
 
-  const completed = await eventually(async () => ctx.hooks.received.find((r) => JSON.parse(r.body).event === 'collection.completed' && r.body.includes(collectionId)), 30_000, 'collection.completed');
+  const completed = await eventually(async () => ctx.hooks.received.find((r) => JSON.parse(r.body).event === 'collection.completed' && r.body.includes(collectionId)), { timeoutMs: 30_000, what: 'collection.completed' });
   assert.ok(receiverAccepts(ctx.secret, completed.headers, completed.body), 'signed with the subscription secret');
   const events = ctx.hooks.json().filter((b) => b.data.collectionId === collectionId).map((b) => b.event);
   assert.equal(events.slice(0, 2), ['collection.sent', 'collection.item.submitted']);

@@ -4,7 +4,7 @@ import { linkClaim, recipientLink } from '../../application/collection/links.ts'
 import { findRecipientByToken } from '../../projections/collection/queries.ts';
 import type { TestApp } from '../support/app.ts';
 import { serviceWithTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { newCnpj } from './support.ts';
 
 const test = suite('collections: a recipient link names its collection, so it opens without the read model');
@@ -31,7 +31,7 @@ test('the token carries the collection and recipient ids; a link opens with no r
   const token: string = c.links[0].token;
   assert.equal(linkClaim(token), { collectionId: c.id, recipientId: c.recipients[0].id });
   // As if the read model had not caught up: wait for its row, then take it away.
-  await eventually(async () => (await findRecipientByToken(app.app.db, token)) !== null, 20_000, 'the link row');
+  await eventually(async () => (await findRecipientByToken(app.app.db, token)) !== null, { timeoutMs: 20_000, what: 'the link row' });
   await app.app.db('collection_links').where({ collection_id: c.id }).delete();
   const opened = await page(token);
   assert.is(opened.status, 200);

@@ -7,7 +7,7 @@ import { collectionDetail } from '../../projections/collection/queries.ts';
 import { recentTrail } from '../../projections/collection/trail-queries.ts';
 import { pdfWith } from '../registry/support.ts';
 import type { TestApp } from '../support/app.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 export const VALID_CONTRACT = ['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social'];
 export const TAX_CERTIFICATE = ['CERTIDÃO NEGATIVA DE DÉBITOS RELATIVOS AOS TRIBUTOS FEDERAIS', 'Procuradoria-Geral da Fazenda Nacional', 'Válida até 30/06/2027'];
@@ -39,11 +39,11 @@ export async function detailWhen(app: TestApp, call: Call, organizationId: strin
   await eventually(async () => {
     const state = await collectionDetail(app.app.db, organizationId, collectionId);
     return state !== null && check(presentDetail(state, null, []));
-  }, 20_000, what);
+  }, { timeoutMs: 20_000, what: what });
   // The detail's trail comes from another projection, which may not have caught up yet. Workers
   // may append more meanwhile (a signed copy, a completion): at least what was there is enough.
   const events = (await app.app.store.readStream(collectionStream(collectionId))).length;
-  await eventually(async () => ((await recentTrail(app.app.db, organizationId, collectionId, 1))[0]?.seq ?? 0) >= events, 20_000, `${what}: the trail`);
+  await eventually(async () => ((await recentTrail(app.app.db, organizationId, collectionId, 1))[0]?.seq ?? 0) >= events, { timeoutMs: 20_000, what: `${what}: the trail` });
   return (await call('GET', `/v1/collections/${collectionId}`)).body;
 }
 

@@ -5,7 +5,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { committeePolicy, finishedDeliberation, proposalReportUnder, reportUnder } from '../support/committee.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
@@ -55,7 +55,7 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   const report = await eventually(async () => {
     const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
     return reply.body.committeeStatus === 'DONE' && reply.body.status.value === 'APPROVED' && reply.body;
-  }, 10_000, 'report with the committee');
+  }, { timeoutMs: 10_000, what: 'report with the committee' });
   assert.is(report.committeeDecision, 'APPROVED');
   assert.is(report.committeeResult.deliberationId, deliberation.id);
   assert.equal(report.committeeResult.agentOpinions, deliberation.agentOpinions);
@@ -65,19 +65,19 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   const decisions = await eventually(async () => {
     const reply = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
     return reply.body.length === 2 && reply.body;
-  }, 10_000, "the committee's decision");
+  }, { timeoutMs: 10_000, what: "the committee's decision" });
   // The chair was the offline model: its decision is a sandbox one, in the history and on the report.
   assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision, d.sandbox]), [['AUTOMATIC', 'POLICY', 'APPROVED', false], ['COMMITTEE', 'COMMITTEE', 'APPROVED', true]]);
   const decidedReport = await eventually(async () => {
     const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
     return reply.body.sandboxDecision === true && reply.body;
-  }, 10_000, 'the report marked as decided in sandbox');
+  }, { timeoutMs: 10_000, what: 'the report marked as decided in sandbox' });
   assert.is(decidedReport.status.value, 'APPROVED');
 
   const [delivery] = await eventually(async () => {
     const mine = receiver.received.filter((r) => r.body.includes(deliberation.id));
     return mine.length > 0 && mine;
-  }, 15_000, 'COMMITTEE_FINISHED');
+  }, { timeoutMs: 15_000, what: 'COMMITTEE_FINISHED' });
   const envelope = JSON.parse(delivery!.body);
   assert.is(envelope.webhookType, 'COMMITTEE_FINISHED');
   assert.is(envelope.data.status, 'DONE');

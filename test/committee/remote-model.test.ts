@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { startCommitteeChatServer, type CommitteeChatServer } from '../support/committee-chat-server.ts';
 import { committeePolicy, finishedDeliberation, reportUnder } from '../support/committee.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 /** The committee through the OpenAI-compatible adapter against real chat servers on 127.0.0.1. */
@@ -85,7 +85,7 @@ test('a model that keeps answering invalid JSON ends the deliberation ERROR and 
   const [delivery] = await eventually(async () => {
     const mine = receiver.received.filter((r) => r.body.includes(failed.id));
     return mine.length > 0 && mine;
-  }, 15_000, 'COMMITTEE_FINISHED for the failure');
+  }, { timeoutMs: 15_000, what: 'COMMITTEE_FINISHED for the failure' });
   const envelope = JSON.parse(delivery!.body);
   assert.is(envelope.webhookType, 'COMMITTEE_FINISHED');
   assert.is(envelope.data.status, 'ERROR');

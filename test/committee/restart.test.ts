@@ -14,7 +14,7 @@ import { startCommitteeChatServer, type CommitteeChatServer } from '../support/c
 import { committeePolicy, opinion, reportUnder, usage } from '../support/committee.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * A deliberation interrupted by a restart resumes (the runner's checkpoint stayed before its
@@ -71,7 +71,7 @@ test('half a deliberation is resumed with the missing specialists only; one the 
   const resumed = await eventually(async () => {
     const reply = await app!.call('GET', `/committee/deliberations/${resumedReport}`, { token: tenant.token });
     return reply.body.status === 'DONE' && reply.body;
-  }, 20_000, 'the resumed deliberation');
+  }, { timeoutMs: 20_000, what: 'the resumed deliberation' });
   assert.is(resumed.id, resumedId);
   assert.is(chat.calls, 5, 'four specialists and the chair');
   const byAgent = Object.fromEntries(resumed.agentOpinions.map((o: any) => [o.agent, o]));
@@ -82,7 +82,7 @@ test('half a deliberation is resumed with the missing specialists only; one the 
   const failed = await eventually(async () => {
     const reply = await app!.call('GET', `/committee/deliberations/${orphanReport}`, { token: tenant.token });
     return reply.body.status === 'ERROR' && reply.body;
-  }, 20_000, 'the orphaned deliberation');
+  }, { timeoutMs: 20_000, what: 'the orphaned deliberation' });
   assert.is(failed.id, orphanId);
   assert.is(failed.error, 'A deliberação do comitê foi interrompida e não pôde ser retomada.');
   assert.is(chat.calls, 5, 'nothing asked for the orphan');

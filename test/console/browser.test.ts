@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { askAuthorization, connectMcp, exchangeCode, MemoryOAuthClient } from '../support/mcp.ts';
 import { suiteNeeding } from '../support/system-tools.ts';
+import { eventually } from '../support/wait.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'console');
@@ -142,7 +143,7 @@ test('a collection\'s trail verified in the browser from the export and the publ
   assert.is(created.status, 201, JSON.stringify(created.body));
   const collectionId = created.body.id;
   const sealed = async () => (await app.database.knex('collection_trail_seals').where({ collection_id: collectionId }).count({ n: '*' }))[0]!.n;
-  for (let i = 0; i < 100 && Number(await sealed()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(async () => Number(await sealed()) > 0, { what: 'a seal of the collection' });
   await page.goto(`${app.url}/console/coletas/${collectionId}`);
   await page.click('#verificar-cadeia');
   await page.waitForSelector('#veredito[data-verificada]', { timeout: 10_000 });

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import type { TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   app: TestApp;
@@ -33,7 +33,7 @@ test('the list finds the proposal by name and status (names escaped); its page s
   const list = await eventually(async () => {
     const page = await ctx.browser.get('/console/propostas?busca=Maria&status=DRAFT');
     return page.text.includes(`/console/propostas/${ctx.proposalId}`) && page;
-  }, 10_000, 'the proposal listed');
+  }, { timeoutMs: 10_000, what: 'the proposal listed' });
   assert.ok(list.text.includes('Maria &#60;Silva&#62;') && !list.text.includes('Maria <Silva>'));
   assert.ok(list.text.includes('R$'));
   assert.not.ok((await ctx.browser.get('/console/propostas?status=ISSUED')).text.includes(ctx.proposalId));

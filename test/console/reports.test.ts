@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import type { TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   app: TestApp;
@@ -101,7 +101,7 @@ test("the committee's deliberation on the report page: the chair's synthesis, th
   const page = await eventually(async () => {
     const reply = await ctx.browser.get(`/console/relatorios/${created.body.id}`);
     return reply.text.includes('Próxima ação') && reply.text;
-  }, 20_000, 'the deliberation on the page');
+  }, { timeoutMs: 20_000, what: 'the deliberation on the page' });
   assert.ok(page.includes('Comitê de crédito') && page.includes('Cadastral') && page.includes('Seções vistas'));
 });
 

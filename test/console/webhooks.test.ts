@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import type { TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
@@ -35,7 +35,7 @@ test('a failed delivery is in the log with its attempt; Reenviar sends it again 
   const failed = await eventually(async () => {
     const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
     return page.text.includes('1ª') && page.text.includes('500') && page;
-  }, 15_000, 'the first attempt in the log');
+  }, { timeoutMs: 15_000, what: 'the first attempt in the log' });
   const deliveryId = /action="\/console\/webhooks\/entregas\/([0-9a-f]{24})\/reenviar"/.exec(failed.text)![1]!;
   const again = await ctx.browser.post(`/console/webhooks/entregas/${deliveryId}/reenviar`, { csrf: await ctx.browser.csrfOf(`/console/webhooks/${ctx.subscriptionId}`) });
   assert.equal([again.status, again.headers.get('location')], [303, `/console/webhooks/${ctx.subscriptionId}?reenviada=1`]);
@@ -43,7 +43,7 @@ test('a failed delivery is in the log with its attempt; Reenviar sends it again 
   const after = await eventually(async () => {
     const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
     return page.text.includes('2ª') && page.text.includes('entregue') && page;
-  }, 15_000, 'the second attempt in the log');
+  }, { timeoutMs: 15_000, what: 'the second attempt in the log' });
   assert.ok(after.text.includes('200'));
 });
 

@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedPortfolio, seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { seedProposalFacts } from '../support/proposal-facts.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('dashboard export rows');
 // Long enough that a held lock below never times out the concurrent exports, short enough for the 502 case.
@@ -118,7 +118,7 @@ test('the shared 400 texts, the format parameter, another tenant sees nothing', 
 
 test('CSV: ; separated, CRLF, UTF-8 BOM, field names as header, formulas defused; by format or Accept', async () => {
   const id = await create({ name: '=HYPERLINK("http://x";"ç")', origin: 'OPERATOR' });
-  await eventually(async () => (await get('/v1/proposals/dashboard/rows')).body.rows.some((r: any) => r.id === id), 10_000, 'the new proposal in the facts');
+  await eventually(async () => (await get('/v1/proposals/dashboard/rows')).body.rows.some((r: any) => r.id === id), { timeoutMs: 10_000, what: 'the new proposal in the facts' });
   for (const reply of [await get('/v1/proposals/dashboard/rows?format=csv'), await get('/v1/proposals/dashboard/rows', tenant.token, { accept: 'text/csv' })]) {
     assert.is(reply.status, 200);
     assert.is(reply.headers.get('content-type'), 'text/csv; charset=utf-8');
@@ -174,7 +174,7 @@ async function blockFacts() {
 test('two concurrent exports: an identical one shares the run, other filters get 429, then the next runs', async () => {
   const release = await blockFacts();
   const a = get(`/v1/proposals/dashboard/rows?${PERIOD}`, bulk.token);
-  await eventually(async () => (await runs().where({ organization_id: bulk.organizationId })).length === 1, 10_000, 'the first export holds the lease');
+  await eventually(async () => (await runs().where({ organization_id: bulk.organizationId })).length === 1, { timeoutMs: 10_000, what: 'the first export holds the lease' });
   const b = get(`/v1/proposals/dashboard/rows?to=2026-12-31T00:00:00Z&from=2026-01-01T00:00:00Z`, bulk.token);
   const c = await get(`/v1/proposals/dashboard/rows?${PERIOD}&status=DRAFT`, bulk.token);
   assert.equal(c.body, { code: 429, message: DashboardMessages.exportBusy });
@@ -203,7 +203,7 @@ test('across processes: a lease held elsewhere refuses other filters, makes an i
   let settled = false;
   const waiting = get(`/v1/proposals/dashboard/rows?${PERIOD}`, bulk.token).finally(() => (settled = true));
   // It waits on the other process's identical run rather than refusing or running beside it.
-  await eventually(async () => (await runs().where({ run_id: 'elsewhere' })).length === 1 && !settled, 2000, 'still waiting');
+  await eventually(async () => (await runs().where({ run_id: 'elsewhere' })).length === 1 && !settled, { timeoutMs: 2000, what: 'still waiting' });
   await runs().where({ run_id: 'elsewhere' }).delete();
   assert.is((await waiting).status, 200);
 

@@ -18,6 +18,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../platform/eventstore/port.ts';
+import { eventually, sleep } from '../support/wait.ts';
 
 function unique(prefix: string): string {
   return `${prefix}${randomBytes(5).toString('hex')}`;
@@ -26,16 +27,6 @@ function unique(prefix: string): string {
 function event(type: string, data: Record<string, unknown> = {}): EventToAppend {
   return { type, data };
 }
-
-async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function atOrAfter(a: Position, b: Position): boolean {
   return comparePositions(a, b) >= 0;
@@ -205,10 +196,10 @@ export function eventStoreContract(
       ),
     );
     let all: RecordedEvent[] = [];
-    await eventually('all batches readable', async () => {
+    await eventually(async () => {
       all = (await store.readAll({ after: from, filter: { categories: [cat] } })).events;
       return all.length === 90;
-    });
+    }, { what: 'all batches readable' });
     for (let j = 0; j < all.length; j += 3) {
       const group = all.slice(j, j + 3);
       assert.equal(group.map((e) => e.data.k), [0, 1, 2], 'an append is contiguous in $all');
@@ -230,10 +221,10 @@ export function eventStoreContract(
     const last = await store.appendToStream(`${catB}-2`, [event(other, { n: 5 })]);
 
     let byType = await store.readAll({ after: from, filter: { eventTypes: [wanted] } });
-    await eventually('type filter catches up', async () => {
+    await eventually(async () => {
       byType = await store.readAll({ after: from, filter: { eventTypes: [wanted] } });
       return atOrAfter(byType.checkpoint, last.position);
-    });
+    }, { what: 'type filter catches up' });
     assert.equal(byType.events.map((e) => e.data.n), [1, 3]);
     assert.ok(atOrAfter(byType.checkpoint, byType.events[1]!.position));
 
@@ -271,9 +262,9 @@ export function eventStoreContract(
     const from = await store.headPosition();
     for (let i = 0; i < 25; i++) await store.appendToStream(`${cat}-${i % 3}`, [event('Hist', { i })]);
     const rec = record(store, { after: from, filter: { categories: [cat] }, maxCount: 10 });
-    await eventually('history delivered', () => rec.events.length === 25);
+    await eventually(() => rec.events.length === 25, { what: 'history delivered' });
     for (let i = 25; i < 40; i++) await store.appendToStream(`${cat}-${i % 3}`, [event('Live', { i })]);
-    await eventually('live events delivered', () => rec.events.length === 40);
+    await eventually(() => rec.events.length === 40, { what: 'live events delivered' });
     await sleep(200);
     await rec.subscription.stop();
     assert.equal(rec.events.map((e) => e.data.i), Array.from({ length: 40 }, (_, i) => i));
@@ -285,10 +276,10 @@ export function eventStoreContract(
     const from = await store.headPosition();
     const rec = record(store, { after: from, filter: { eventTypes: [unique('Never')] } });
     const appended = await store.appendToStream(`${cat}-1`, [event('Unwanted')]);
-    await eventually('checkpoint passes the unwanted event', () => {
+    await eventually(() => {
       const last = rec.lastCheckpoint();
       return last !== undefined && atOrAfter(last, appended.position);
-    });
+    }, { what: 'checkpoint passes the unwanted event' });
     await rec.subscription.stop();
     assert.equal(rec.events, []);
     rec.assertSound('filtered subscription');
@@ -312,7 +303,7 @@ export function eventStoreContract(
         }
       }),
     );
-    await eventually('all 2000 events delivered', () => rec.events.length >= 2000, 60_000);
+    await eventually(() => rec.events.length >= 2000, { timeoutMs: 60_000, what: 'all 2000 events delivered' });
     await sleep(300);
     await rec.subscription.stop();
     assert.is(rec.events.length, 2000);
@@ -354,7 +345,7 @@ export function eventStoreContract(
     await writing;
 
     const second = record(store, { after: checkpoint, filter: { categories: [cat] }, maxCount: 7 });
-    await eventually('the rest delivered', () => seen.length + second.events.length >= 80);
+    await eventually(() => seen.length + second.events.length >= 80, { what: 'the rest delivered' });
     await sleep(200);
     await second.subscription.stop();
     second.assertSound('after the restart');
@@ -380,7 +371,7 @@ export function eventStoreContract(
     assert.is(calls, 1);
     assert.is((reported as Error)?.message, 'boom');
     const again = record(store, { after: from, filter: { categories: [cat] } });
-    await eventually('redelivered', () => again.events.length === 2);
+    await eventually(() => again.events.length === 2, { what: 'redelivered' });
     await again.subscription.stop();
   });
 

@@ -35,6 +35,7 @@ import {
   toRecordedEvent,
 } from '../../platform/eventstore/eventstoredb.ts';
 import { ConcurrencyError, START, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
+import { eventually, sleep } from '../support/wait.ts';
 
 const { ReadResp } = streamsPb;
 const { UUID, StreamIdentifier } = sharedPb;
@@ -313,16 +314,6 @@ function storeOver(client: FakeClient, options: ConstructorParameters<typeof Eve
 }
 
 const pos = (n: bigint): Position => ({ commit: n, prepare: n });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await sleep(5);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 function sampleLog(): AllStreamResolvedEvent[] {
   return [
     resolvedEvent('$stats-node', '$statsCollected', 1n),
@@ -498,7 +489,7 @@ test('subscription: events in order, checkpoints never ahead of undelivered even
   grpc.sendCheckpoint(12n); // scanned past two events the server filtered out
   grpc.sendEvent('loan-2', 'E', 14n);
   grpc.sendCheckpoint(20n);
-  await until(() => calls.at(-1)?.checkpoint === 20n, 'the last checkpoint');
+  await eventually(() => calls.at(-1)?.checkpoint === 20n, { what: 'the last checkpoint' });
 
   const delivered = calls.flatMap((c) => c.events);
   assert.equal(delivered, [2n, 4n, 6n, 8n, 10n, 14n], 'matching events, once, in order');
@@ -529,7 +520,7 @@ test('subscription resumes after a position and skips what it already delivered'
   grpc.sendCheckpoint(6n); // not an advance: no call
   grpc.sendEvent('$$loan-1', '$metadata', 7n);
   grpc.sendEvent('loan-1', 'C', 8n);
-  await until(() => seen.includes(8n), 'event 8');
+  await eventually(() => seen.includes(8n), { what: 'event 8' });
   assert.equal(seen, [6n, 8n]);
   await subscription.stop();
 });
@@ -543,9 +534,9 @@ test('a checkpoint equal to a later event does not hide that event', async () =>
     calls.push({ events: positions(events), checkpoint: checkpoint.commit });
   });
   client.grpc!.sendCheckpoint(9n);
-  await until(() => calls.length === 1, 'the checkpoint');
+  await eventually(() => calls.length === 1, { what: 'the checkpoint' });
   client.grpc!.sendEvent('loan-1', 'A', 9n);
-  await until(() => calls.length === 2, 'the event');
+  await eventually(() => calls.length === 2, { what: 'the event' });
   assert.equal(calls, [
     { events: [], checkpoint: 9n },
     { events: [9n], checkpoint: 9n },
@@ -564,7 +555,7 @@ test('stop() lets the batch in flight finish, then nothing more is delivered', a
     await gate;
   });
   client.grpc!.sendEvent('loan-1', 'A', 1n);
-  await until(() => seen.length === 1, 'the first event');
+  await eventually(() => seen.length === 1, { what: 'the first event' });
   client.grpc!.sendEvent('loan-1', 'A', 2n);
   let stopped = false;
   const stopping = subscription.stop().then(() => (stopped = true));

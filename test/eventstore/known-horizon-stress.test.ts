@@ -4,10 +4,9 @@ import * as assert from 'uvu/assert';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { databaseSuite } from '../support/db.ts';
+import { eventually, sleep } from '../support/wait.ts';
 
 const test = databaseSuite('postgres event store: many readers, appends and other writes at once');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Every reader raises the store's known horizon while the others read below the one they took:
  * twenty subscriptions starting together, filtered and not, with pages of 1 to 1000, while four
@@ -51,10 +50,9 @@ test('twenty subscriptions starting together see every event once, while appends
 
   const all = (await store.readAll({ filter: { categories: [`${cat}0`, `${cat}1`] } })).events;
   assert.is(all.length, appended.length);
-  const deadline = Date.now() + 30_000;
   for (const [k, reader] of readers.entries()) {
     const expected = all.filter(reader.wanted).map((e) => e.id);
-    while (reader.seen.filter(reader.wanted).length < expected.length && Date.now() < deadline) await sleep(20);
+    await eventually(() => reader.seen.filter(reader.wanted).length >= expected.length, { timeoutMs: 30_000, what: `reader ${k} to see its ${expected.length} events` });
     await reader.subscription.stop();
     assert.equal(reader.seen.filter(reader.wanted).map((e) => e.id), expected, `reader ${k}`);
   }

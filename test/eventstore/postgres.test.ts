@@ -7,6 +7,7 @@ import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { APPEND_NOT_FIRST, READ_ALL_STATEMENT, readAllStatementName } from '../../platform/eventstore/postgres-sql.ts';
 import { createTestDatabase, statementsDuring, type TestDatabase } from '../support/db.ts';
 import { eventStoreContract } from './contract.ts';
+import { eventually, sleep } from '../support/wait.ts';
 
 eventStoreContract('postgres', async () => {
   const db = await createTestDatabase();
@@ -36,16 +37,6 @@ pgOnly.after(async () => {
   await store.close();
   await db.drop();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await sleep(10);
-  }
-}
 
 function category(): string {
   return `late${randomBytes(4).toString('hex')}`;
@@ -101,7 +92,7 @@ pgOnly('late commit: A takes an earlier position, B commits first; the subscribe
   assert.ok(comparePositions(page.checkpoint, positionA) < 0, 'the checkpoint stops short of A');
 
   await a.end('commit');
-  await eventually('A and B delivered', () => events.length >= 2);
+  await eventually(() => events.length >= 2, { what: 'A and B delivered' });
   await sleep(300);
   await subscription.stop();
   assert.equal(events.map((e) => e.type), ['A', 'B']);
@@ -144,7 +135,7 @@ pgOnly('a transaction that never appends holds no reader back, however old; an a
   const other = await openTransaction();
   await other.takeTransactionId();
   await store.appendToStream(`${cat}-b`, [{ type: 'B', data: {} }]);
-  await eventually('B delivered while an older transaction that does not append runs', () => events.length >= 1, 5000);
+  await eventually(() => events.length >= 1, { timeoutMs: 5000, what: 'B delivered while an older transaction that does not append runs' });
 
   const a = await openTransaction();
   const positionA = await a.append(`${cat}-a`, 'A', {});
@@ -152,7 +143,7 @@ pgOnly('a transaction that never appends holds no reader back, however old; an a
   await sleep(300);
   assert.equal(events.map((e) => e.type), ['B'], 'nothing after the append in flight is delivered');
   await a.end('commit');
-  await eventually('A and C delivered', () => events.length >= 3);
+  await eventually(() => events.length >= 3, { what: 'A and C delivered' });
   await other.end('rollback');
   await subscription.stop();
   assert.equal(events.map((e) => e.type), ['B', 'A', 'C']);
@@ -174,7 +165,7 @@ pgOnly('a rolled-back append is never delivered and does not consume a revision'
   await a.append(`${cat}-1`, 'Lost', {});
   await store.appendToStream(`${cat}-2`, [{ type: 'Kept', data: {} }]);
   await a.end('rollback');
-  await eventually('the committed event delivered', () => events.length >= 1);
+  await eventually(() => events.length >= 1, { what: 'the committed event delivered' });
   await sleep(200);
   await subscription.stop();
   assert.equal(events.map((e) => e.type), ['Kept']);
@@ -191,7 +182,7 @@ pgOnly('another store instance sees appends by polling', async () => {
     after: await other.headPosition(),
   });
   await store.appendToStream(`${cat}-1`, [{ type: 'E', data: {} }]);
-  await eventually('seen by the other instance', () => seen.length === 1, 2000);
+  await eventually(() => seen.length === 1, { timeoutMs: 2000, what: 'seen by the other instance' });
   await subscription.stop();
   await other.close();
 });

@@ -5,6 +5,7 @@ import { comparePositions, type Position, type RecordedEvent, type Subscription 
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { READ_ALL_STATEMENT } from '../../platform/eventstore/postgres-sql.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { eventually, sleep } from '../support/wait.ts';
 
 /**
  * Caught-up subscriptions share one reader of the log (platform/eventstore/postgres-tail.ts), and
@@ -19,16 +20,6 @@ test.before(async () => {
 test.after(async () => {
   await db.drop();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await sleep(10);
-  }
-}
 
 /** Statements that read $all (readAllSql), counted from the moment this is called. */
 function countLogReads(): { count: () => number; stop: () => void } {
@@ -69,7 +60,7 @@ test('twenty caught-up subscriptions: each gets its own events in order, and an 
   for (let i = 0; i < appends; i++) await store.appendToStream(`${cat}${i % 4}-1`, [{ type: `Type${i % 3}`, data: { i } }]);
   for (const [k, follower] of followers.entries()) {
     const expected = Array.from({ length: appends }, (_, i) => i).filter((i) => (k % 2 ? i % 4 === k % 4 : i % 3 === k % 3));
-    await eventually(`follower ${k} has its events`, () => follower.events.length === expected.length);
+    await eventually(() => follower.events.length === expected.length, { what: `follower ${k} has its events` });
     assert.equal(ids(follower.events), expected, `follower ${k}`);
   }
   reads.stop();
@@ -86,14 +77,14 @@ test('a subscription further behind than the memory reads the log itself, then j
   const live = follow(store, from, { categories: [cat] });
   await sleep(100);
   for (let i = 0; i < 100; i++) await store.appendToStream(`${cat}-${i % 5}`, [{ type: 'Seen', data: { i } }]);
-  await eventually('the live follower has all', () => live.events.length === 100);
+  await eventually(() => live.events.length === 100, { what: 'the live follower has all' });
   const late = follow(store, from, { categories: [cat] });
   const appending = (async () => {
     for (let i = 100; i < 150; i++) await store.appendToStream(`${cat}-${i % 5}`, [{ type: 'Seen', data: { i } }]);
   })();
   await appending;
   const all = Array.from({ length: 150 }, (_, i) => i);
-  await eventually('both followers have all', () => live.events.length === 150 && late.events.length === 150);
+  await eventually(() => live.events.length === 150 && late.events.length === 150, { what: 'both followers have all' });
   assert.equal(ids(live.events), all);
   assert.equal(ids(late.events), all);
   await live.subscription.stop();
@@ -113,10 +104,10 @@ test('a handler is told of events its filter skips at most once per progressInte
     last = (await store.appendToStream(`${cat}-1`, [{ type: 'Unwanted', data: { i } }])).position;
     await sleep(20);
   }
-  await eventually('the throttled checkpoint passes the last event', () => comparePositions(follower.checkpoint(), last!) >= 0);
+  await eventually(() => comparePositions(follower.checkpoint(), last!) >= 0, { what: 'the throttled checkpoint passes the last event' });
   const elapsed = Date.now() - started;
   assert.ok(follower.emptyCalls() <= Math.ceil(elapsed / 400) + 1, `${follower.emptyCalls()} calls in ${elapsed} ms`);
-  await eventually('the eager checkpoint passes the last event', () => comparePositions(eager.checkpoint(), last!) >= 0);
+  await eventually(() => comparePositions(eager.checkpoint(), last!) >= 0, { what: 'the eager checkpoint passes the last event' });
   assert.ok(eager.emptyCalls() > follower.emptyCalls(), `eager ${eager.emptyCalls()}, throttled ${follower.emptyCalls()}`);
   assert.equal(follower.events, []);
   await follower.subscription.stop();

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { waitForReport } from '../support/report.ts';
 import { KNOWN, PLAIN_LAYOUT, pdfkitStatements, pdfLibStatements } from '../support/financial-statements.ts';
@@ -63,14 +63,14 @@ const noticeOf = (ctx: Ctx, reportId: string, count = 1) =>
   eventually(async () => {
     const mails = ctx.smtp.mails.filter((mail) => mail.text?.includes(`relatório ${reportId}`));
     return mails.length >= count && mails;
-  }, 30_000, `financial statements e-mail for ${reportId}`);
+  }, { timeoutMs: 30_000, what: `financial statements e-mail for ${reportId}` });
 
 /** The BALANCE_SHEET section once a batch's outcome replaced what the sandbox source wrote. */
 const extractedSection = (ctx: Ctx, reportId: string) =>
   eventually(async () => {
     const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
     return reply.body.selectedIntegrations?.includes('FINANCIAL_STATEMENTS') && reply.body;
-  }, 30_000, 'BALANCE_SHEET extracted');
+  }, { timeoutMs: 30_000, what: 'BALANCE_SHEET extracted' });
 
 test('two PDFs of three years: one analysis in the section, the report lists FINANCIAL_STATEMENTS, the registry holds both files, the webhook has exactly the contract fields', async (ctx) => {
   const reportId = await finishedReport(ctx, '11.222.333/0001-81');
@@ -91,7 +91,7 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   const report = await call(ctx, 'GET', `/v2/report/${reportId}`);
   assert.ok(report.body.integrationTypes.includes('FINANCIAL_STATEMENTS'), JSON.stringify(report.body.integrationTypes));
 
-  const hook = await eventually(async () => ctx.receiver.json().find((h) => h.event === 'registry.financial.extracted'), 30_000, 'registry.financial.extracted');
+  const hook = await eventually(async () => ctx.receiver.json().find((h) => h.event === 'registry.financial.extracted'), { timeoutMs: 30_000, what: 'registry.financial.extracted' });
   assert.equal(Object.keys(hook.data).sort(), ['attempt', 'latestPeriodAt', 'periodCount', 'periods', 'registryDocumentId', 'registryId']);
   assert.equal([hook.organizationId, hook.data.attempt, hook.data.periodCount, hook.data.latestPeriodAt], [ctx.tenant.organizationId, 1, 3, '2024-12-31T00:00:00.000Z']);
   assert.equal(hook.data.periods[0], { periodEnd: '2024-12-31', values: KNOWN['2024-12-31'], ratios: details.periods[0].ratios, missing: ['longTermReceivables'] });
@@ -99,7 +99,7 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   const documents = await eventually(async () => {
     const reply = await call(ctx, 'GET', `/v1/registry/${hook.data.registryId}/documents`);
     return reply.body.length === 2 && reply.body.every((d: { status: string }) => d.status === 'VALIDATED') && reply.body;
-  }, 30_000, 'both statements registered and validated');
+  }, { timeoutMs: 30_000, what: 'both statements registered and validated' });
   assert.equal(documents.map((d: { fileName: string; opinion: { type: string } }) => [d.fileName, d.opinion.type]).sort(), [['balanco-2022.pdf', 'DEMONSTRACOES_FINANCEIRAS'], ['balanco-2024.pdf', 'DEMONSTRACOES_FINANCEIRAS']]);
   assert.ok(documents.some((d: { id: string }) => d.id === hook.data.registryDocumentId), "the webhook names one of them");
   assert.equal(details.periods[0].registryDocumentIds, [hook.data.registryDocumentId]);
@@ -152,7 +152,7 @@ test('multipart, balance sheet and income statement in separate files, policy wi
   const second = await eventually(async () => {
     const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
     return reply.body.sectionDetails?.referenceYear === 2025 && reply.body;
-  }, 30_000, 'the second batch extracted');
+  }, { timeoutMs: 30_000, what: 'the second batch extracted' });
   assert.is(second.id, first.id, 'the same section, replaced');
   assert.not.equal(second.sectionDetails.batchId, first.sectionDetails.batchId);
   // The multipart route sends the same e-mail as the direct upload, one per batch.

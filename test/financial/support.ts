@@ -3,7 +3,7 @@ import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.
 import type { TestApp } from '../support/app.ts';
 import type { TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { uploadAll } from '../financial-upload/support.ts';
 
 /** A finished report of `document` under a policy with a BALANCE_SHEET section. */
@@ -27,17 +27,17 @@ export const extractedSection = (app: TestApp, tenant: TestTenant, reportId: str
   eventually(async () => {
     const reply = await app.call('GET', `/report/${reportId}/section/BALANCE_SHEET`, { token: tenant.token });
     return reply.body.selectedIntegrations?.includes('FINANCIAL_STATEMENTS') && reply.body;
-  }, timeoutMs, 'BALANCE_SHEET extracted');
+  }, { timeoutMs: timeoutMs, what: 'BALANCE_SHEET extracted' });
 
 /** The registry documents the extraction registered, once every one has an opinion. */
 export const settledStatements = (app: TestApp, tenant: TestTenant, registryId: string, count: number, timeoutMs = 60_000) =>
   eventually(async () => {
     const reply = await app.call('GET', `/v1/registry/${registryId}/documents`, { token: tenant.token });
     return reply.body.length === count && reply.body.every((d: { status: string }) => !['RECEIVED', 'PROCESSING'].includes(d.status)) && reply.body;
-  }, timeoutMs, 'statements registered and analysed');
+  }, { timeoutMs: timeoutMs, what: 'statements registered and analysed' });
 
 /** The registry of `document` (digits), as the list finds it. */
 export async function registryOf(app: TestApp, tenant: TestTenant, document: string): Promise<string> {
-  const id = await eventually(async () => (await app.call('GET', `/v1/registry?search=${document}`, { token: tenant.token })).body.items?.[0]?.id, 30_000, `registry of ${document}`);
+  const id = await eventually(async () => (await app.call('GET', `/v1/registry?search=${document}`, { token: tenant.token })).body.items?.[0]?.id, { timeoutMs: 30_000, what: `registry of ${document}` });
   return id as string;
 }

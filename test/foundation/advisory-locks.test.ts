@@ -7,7 +7,8 @@ import { AdvisoryLocks, LockNamespace } from '../../platform/database/advisory-l
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { appendCounted, waitFor } from './projections-support.ts';
+import { appendCounted } from './projections-support.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   database: TestDatabase;
@@ -52,12 +53,12 @@ test('three process managers hold their locks in one session outside the pool', 
   const followers = ['pm-a', 'pm-b', 'pm-c'].map((name) => recordingFollower(name, seen));
   for (const follower of followers) await follower.start(ctx.app);
   try {
-    await waitFor(async () => (await lockHolders(ctx.database)).length === 3, 'every follower to hold its lock');
+    await eventually(async () => (await lockHolders(ctx.database)).length === 3, { what: 'every follower to hold its lock' });
     assert.is(new Set(await lockHolders(ctx.database)).size, 1, 'one backend holds all three locks');
     // With the followers idle between polls no pool connection stays in use: none is pinned.
-    await waitFor(() => pool(ctx.database).numUsed() === 0, 'the pool to be idle while the locks are held');
+    await eventually(() => pool(ctx.database).numUsed() === 0, { what: 'the pool to be idle while the locks are held' });
     await appendCounted(ctx.store, 3);
-    await waitFor(() => seen.length === 9, 'each follower to react to each event');
+    await eventually(() => seen.length === 9, { what: 'each follower to react to each event' });
   } finally {
     for (const follower of followers) await follower.stop();
   }
@@ -69,21 +70,21 @@ test('a dropped lock session stops every holder at once; they take their locks a
   const followers = ['pm-a', 'pm-b'].map((name) => recordingFollower(name, seen));
   for (const follower of followers) await follower.start(ctx.app);
   try {
-    await waitFor(async () => (await lockHolders(ctx.database)).length === 2, 'both followers to hold their locks');
+    await eventually(async () => (await lockHolders(ctx.database)).length === 2, { what: 'both followers to hold their locks' });
     const [holder] = await lockHolders(ctx.database);
     const lostLines = () => ctx.log.records.filter((r: { msg: string }) => r.msg === 'process manager lock lost: stopped following').length;
     const killed = Date.now();
     await ctx.database.knex.raw('select pg_terminate_backend(?)', [holder]);
     // "At once": the session's end is an event on its socket, not a poll or a renewal.
-    await waitFor(() => lostLines() === 2, 'both followers to notice the lost lock', 5000);
+    await eventually(() => lostLines() === 2, { timeoutMs: 5000, what: 'both followers to notice the lost lock' });
     const noticedAfter = Date.now() - killed;
     assert.ok(noticedAfter < 5000, `noticed after ${noticedAfter} ms`);
-    await waitFor(async () => {
+    await eventually(async () => {
       const holders = await lockHolders(ctx.database);
       return holders.length === 2 && !holders.includes(holder!);
-    }, 'both locks taken again in a new session');
+    }, { what: 'both locks taken again in a new session' });
     await appendCounted(ctx.store, 2);
-    await waitFor(() => seen.length >= 4, 'the followers to react again');
+    await eventually(() => seen.length >= 4, { what: 'the followers to react again' });
   } finally {
     for (const follower of followers) await follower.stop();
   }

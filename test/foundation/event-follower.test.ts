@@ -8,7 +8,8 @@ import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { stopsWithin } from '../support/stop.ts';
-import { appendCounted, checkpointOf, waitFor } from './projections-support.ts';
+import { appendCounted, checkpointOf } from './projections-support.ts';
+import { eventually } from '../support/wait.ts';
 
 const log = bunyan.createLogger({ name: 'test', level: (process.env.TEST_LOG as 'fatal') ?? 'fatal' });
 const NAME = 'test-follower';
@@ -68,18 +69,18 @@ test('streams run side by side, each stream in order; the checkpoint never passe
   // 30 events over streams counter-0 .. counter-4 (round robin).
   const positions = await appendCounted(store, 30);
   await follower.start(app);
-  await waitFor(() => seen.length === 24, 'every event of the four other streams');
+  await eventually(() => seen.length === 24, { what: 'every event of the four other streams' });
   assert.ok(maxInFlight > 1, `ran side by side (at most ${maxInFlight} at once)`);
   assert.ok(!seen.some((s) => s.startsWith('counter-2:')), 'counter-2 waits behind its held event');
   const saved = await checkpointOf(database.knex, processCheckpoint(NAME));
   assert.ok(saved === undefined || comparePositions(saved, positions[2]!) < 0, 'the checkpoint stays before the held event');
   release();
-  await waitFor(() => seen.length === 30, 'every event');
+  await eventually(() => seen.length === 30, { what: 'every event' });
   for (let stream = 0; stream < 5; stream++) {
     const tags = seen.filter((s) => s.startsWith(`counter-${stream}:`)).map((s) => Number(s.split('-').at(-1)));
     assert.equal(tags, [...tags].sort((a, b) => a - b), `counter-${stream} in order`);
   }
-  await waitFor(async () => comparePositions((await checkpointOf(database.knex, processCheckpoint(NAME)))!, positions[29]!) >= 0, 'the checkpoint at the end');
+  await eventually(async () => comparePositions((await checkpointOf(database.knex, processCheckpoint(NAME)))!, positions[29]!) >= 0, { what: 'the checkpoint at the end' });
   await follower.stop();
 });
 
@@ -95,14 +96,14 @@ test('stopped while an event is being retried: the checkpoint stays before it, t
   const first = new EventFollower(NAME, ['Counted'], reaction, { concurrent: true });
   await first.start(app);
   // Counted-7 is on counter-2, whose later events (12, 17) wait behind it.
-  await waitFor(() => runs.size === 17, 'every event of the other streams');
+  await eventually(() => runs.size === 17, { what: 'every event of the other streams' });
   await first.stop();
   const saved = await checkpointOf(database.knex, processCheckpoint(NAME));
   assert.ok(saved === undefined || comparePositions(saved, positions[7]!) < 0, 'the checkpoint stays before Counted-7');
   block = false;
   const second = new EventFollower(NAME, ['Counted'], reaction, { concurrent: true });
   await second.start(app);
-  await waitFor(() => runs.size === 20, 'Counted-7 and the events behind it, run by the next holder');
+  await eventually(() => runs.size === 20, { what: 'Counted-7 and the events behind it, run by the next holder' });
   await second.stop();
   assert.equal([...Array(20).keys()].filter((i) => !runs.has(`Counted-${i}`)), [], 'nothing skipped');
 });

@@ -10,7 +10,7 @@ import { createLogger } from '../../service/infrastructure.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 /** Every line the service's own logger writes, as text: what an operator's log store would receive. */
 const lines: string[] = [];
@@ -72,7 +72,7 @@ test('a report logs when its processing starts and finishes; its signed download
   const milestones = await eventually(async () => {
     const found = records().filter((r) => r.reportId === reportId && ['report processing started', 'report processing finished'].includes(r.msg));
     return found.some((r) => r.msg === 'report processing finished') && found;
-  }, 10_000, 'report processing lines');
+  }, { timeoutMs: 10_000, what: 'report processing lines' });
   // A retried attempt would log its start again: the first line starts, the last one finishes.
   assert.equal([milestones[0]!.msg, milestones.at(-1)!.msg], ['report processing started', 'report processing finished']);
   for (const line of milestones) assert.equal([line.level, line.organizationId], [bunyan.INFO, tenant.organizationId]);
@@ -116,7 +116,7 @@ test('a recipient opening their link, and a search by CPF: the route template an
   assert.is(unmatched.status, 404);
   assert.is(records().find((r) => r.msg === 'request' && r.requestId === 'req-logging-404')?.route, '/c/:value/nowhere/else');
   // The invitation went to the messaging outbox (no SMTP here): its line names the message, not its text.
-  await eventually(async () => records().some((r) => r.msg === 'message written to the sandbox messaging outbox (not sent)'), 10_000, 'outbox line');
+  await eventually(async () => records().some((r) => r.msg === 'message written to the sandbox messaging outbox (not sent)'), { timeoutMs: 10_000, what: 'outbox line' });
   const text = lines.join('\n');
   assert.not.ok(text.includes(link.token), 'recipient token logged');
   assert.not.ok(text.includes(cpf), 'CPF logged');
@@ -130,9 +130,9 @@ test('webhook deliveries log when they are made and when they fail; the signing 
   const bad = await subscribe('/fail');
   assert.is(good.status, 201);
   for (const id of [good.body.id, bad.body.id]) assert.is((await app.call('POST', `/v1/webhook/subscriptions/${id}/ping`, { token: tenant.token })).status, 202);
-  const delivered = await eventually(async () => records().find((r) => r.msg === 'webhook delivered' && r.subscriptionId === good.body.id), 10_000, 'delivered line');
+  const delivered = await eventually(async () => records().find((r) => r.msg === 'webhook delivered' && r.subscriptionId === good.body.id), { timeoutMs: 10_000, what: 'delivered line' });
   assert.equal([delivered.level, delivered.organizationId, delivered.event, delivered.statusCode], [bunyan.INFO, tenant.organizationId, 'ping', 200]);
-  const failed = await eventually(async () => records().find((r) => r.msg === 'webhook delivery failed' && r.subscriptionId === bad.body.id), 10_000, 'failed line');
+  const failed = await eventually(async () => records().find((r) => r.msg === 'webhook delivery failed' && r.subscriptionId === bad.body.id), { timeoutMs: 10_000, what: 'failed line' });
   assert.equal([failed.organizationId, failed.statusCode, failed.next], [tenant.organizationId, 500, 'retry']);
   const text = lines.join('\n');
   for (const secret of [good.body.secret, bad.body.secret]) assert.not.ok(text.includes(secret), 'signing secret logged');

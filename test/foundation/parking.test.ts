@@ -11,7 +11,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { COUNTER, appendCounted, appliedCounts, counter, createAppliedTable, reached, waitFor } from './projections-support.ts';
+import { COUNTER, appendCounted, appliedCounts, counter, createAppliedTable, reached } from './projections-support.ts';
+import { eventually } from '../support/wait.ts';
 
 const log = bunyan.createLogger({ name: 'test', level: 'fatal' });
 
@@ -49,7 +50,7 @@ runtime('an event that keeps failing is parked; the rest is applied; once fixed,
   await appendCounted(ctx.store, 10);
   const poison = (await ctx.store.appendToStream('poison-1', [{ type: 'Counted', data: { tag: 'Counted-poison' } }])).position;
   const last = (await appendCounted(ctx.store, 10, 'Counted', 10)).at(-1)!;
-  await waitFor(() => reached(ctx.database.knex, last), 'the projection to go past the poisoned event');
+  await eventually(() => reached(ctx.database.knex, last), { what: 'the projection to go past the poisoned event' });
   await r.stop();
 
   const counts = await appliedCounts(ctx.database.knex);
@@ -78,7 +79,7 @@ runtime('a retry that fails again keeps the event parked; skip gives up on it', 
     if (tag === 'Counted-poison') throw new Error('still broken');
   });
   const at = (await ctx.store.appendToStream('poison-1', [{ type: 'Counted', data: { tag: 'Counted-poison' } }])).position;
-  await waitFor(() => reached(ctx.database.knex, at), 'the event to be parked');
+  await eventually(() => reached(ctx.database.knex, at), { what: 'the event to be parked' });
   await r.stop();
   const [parked] = await listParked(ctx.database.knex);
   try {
@@ -104,7 +105,7 @@ runtime('a database that fails is not a reason to park: the batch waits and is a
     }
   });
   const last = (await appendCounted(ctx.store, 10)).at(-1)!;
-  await waitFor(() => reached(ctx.database.knex, last), 'the projection to apply everything');
+  await eventually(() => reached(ctx.database.knex, last), { what: 'the projection to apply everything' });
   await r.stop();
   assert.is(failures, 4);
   assert.equal(await listParked(ctx.database.knex), []);
@@ -198,14 +199,14 @@ http('a projection that stops advancing while events wait makes /ready answer 50
   // Nobody can project reports: another holder took the lease and went silent.
   await lease().update({ owner: 'silent', token: app.database.knex.raw('token + 1'), expires_at: app.database.knex.raw(`now() + interval '1 hour'`) });
   assert.is((await request(other)).status, 200);
-  await waitFor(async () => (await app.call('GET', '/ready')).status === 503, '/ready to turn 503');
+  await eventually(async () => (await app.call('GET', '/ready')).status === 503, { what: '/ready to turn 503' });
   assert.equal((await app.call('GET', '/ready')).body, { status: 'not ready', deployment: 'sandbox' }, 'anyone learns only that');
   const stalled = (await app.call('GET', '/ready', operator)).body;
   assert.is(stalled.ready, false);
   assert.is(stalled.projections.report.stalled, true);
   assert.ok(stalled.projections.report.lagSeconds > 10, 'the lag is the age of the waiting event');
   await lease().update({ expires_at: app.database.knex.raw(`now() - interval '1 second'`) });
-  await waitFor(async () => (await app.call('GET', '/ready')).status === 200, '/ready to recover');
+  await eventually(async () => (await app.call('GET', '/ready')).status === 200, { what: '/ready to recover' });
 });
 
 http.run();

@@ -2,10 +2,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PdfReader } from '../../platform/pdf-text.ts';
 import { pdfWith } from '../registry/support.ts';
+import { sleep } from '../support/wait.ts';
 
 const test = suite('PDF text on a thread of its own');
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('reads text and pages, gives null for bytes pdf.js cannot open, and ends its thread once idle', async () => {
   const reader = new PdfReader({ idleMs: 300, timeoutMs: 60_000 });

@@ -7,20 +7,17 @@ import * as assert from 'uvu/assert';
 import { isPostgres, processStat } from '../../platform/database/embedded.ts';
 import { parseRoles } from '../../service/bootstrap.ts';
 import { freePort } from '../support/cluster.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('service process');
 
-async function waitForHealth(url: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return true;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+const healthy = (url: string) => async () => {
+  try {
+    return (await fetch(`${url}/health`)).status === 200;
+  } catch {
+    return false; // not listening yet
   }
-  return false;
-}
+};
 
 test('roles: any subset, unknown names refused', () => {
   assert.equal([...parseRoles('api, projector')], ['api', 'projector']);
@@ -37,8 +34,7 @@ test('npm start on the embedded defaults answers /health, and SIGTERM stops it a
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    const started = Date.now();
-    assert.ok(await waitForHealth(`http://127.0.0.1:${port}`, started + 60_000), 'healthy within 60 s');
+    await eventually(healthy(`http://127.0.0.1:${port}`), { timeoutMs: 60_000, what: 'healthy within 60 s' });
     const ready = await fetch(`http://127.0.0.1:${port}/ready`);
     assert.is(ready.status, 200);
     assert.ok(existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'embedded PostgreSQL runs in DATA_DIR');
@@ -61,13 +57,6 @@ function childrenOf(pid: number): number[] {
     .filter((child) => processStat(child)?.ppid === pid);
 }
 
-async function until(what: string, check: () => boolean, deadline: number): Promise<void> {
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within the deadline`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 test('kill -9 of the tsx launcher: the service notices its parent died and stops itself and its database cleanly', async () => {
   if (!existsSync('/proc/self/stat')) return; // finding the service under its launcher needs /proc
   const dataDir = mkdtempSync(join(tmpdir(), 'credit-orphan-'));
@@ -81,7 +70,7 @@ test('kill -9 of the tsx launcher: the service notices its parent died and stops
   let service: number[] = [];
   let postgres: number[] = [];
   try {
-    assert.ok(await waitForHealth(`http://127.0.0.1:${port}`, Date.now() + 120_000), 'healthy within 120 s');
+    await eventually(healthy(`http://127.0.0.1:${port}`), { timeoutMs: 120_000, what: 'healthy within 120 s' });
     service = childrenOf(launcher.pid!);
     assert.is(service.length, 1, 'tsx runs the service as its one child');
     const postmaster = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -89,9 +78,8 @@ test('kill -9 of the tsx launcher: the service notices its parent died and stops
     assert.ok(postgres.every(isPostgres));
 
     launcher.kill('SIGKILL');
-    const deadline = Date.now() + 90_000;
-    await until('the orphaned service exits', () => processStat(service[0]!) === undefined || processStat(service[0]!)!.state === 'Z', deadline);
-    await until('its PostgreSQL stops', () => !postgres.some(isPostgres), deadline);
+    await eventually(() => processStat(service[0]!) === undefined || processStat(service[0]!)!.state === 'Z', { timeoutMs: 90_000, what: 'the orphaned service to exit' });
+    await eventually(() => !postgres.some(isPostgres), { timeoutMs: 90_000, what: 'its PostgreSQL to stop' });
     assert.not.ok(existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'embedded PostgreSQL shut down cleanly');
   } finally {
     if (launcher.exitCode === null && launcher.signalCode === null) launcher.kill('SIGKILL');

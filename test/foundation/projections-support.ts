@@ -6,15 +6,6 @@ import type { Projection } from '../../platform/projections/projection.ts';
 
 export const COUNTER = 'test-counter';
 
-/** Poll a condition until it holds; generous bound, so a loaded machine only makes it slower. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** One row per application of an event, with no unique key: an event applied twice shows as two rows. */
 export async function createAppliedTable(db: Knex): Promise<void> {
   await db.schema.createTable('test_applied', (t) => {

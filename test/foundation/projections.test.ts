@@ -12,7 +12,8 @@ import { createReadYourWrites } from '../../platform/projections/read-your-write
 import { rebuildProjection } from '../../platform/projections/rebuild.ts';
 import { ProjectionRunner, type RunnerOptions } from '../../platform/projections/runner.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { COUNTER, appendCounted, appliedCounts, checkpointOf, counter, createAppliedTable, exactlyOnce, fencedCounter, reached, waitFor } from './projections-support.ts';
+import { COUNTER, appendCounted, appliedCounts, checkpointOf, counter, createAppliedTable, exactlyOnce, fencedCounter, reached } from './projections-support.ts';
+import { eventually } from '../support/wait.ts';
 
 const log = bunyan.createLogger({ name: 'test', level: 'fatal' });
 
@@ -52,13 +53,13 @@ test('progress says whether the step wrote events of the projection or only move
   r.onProgress((wrote) => steps.push(wrote));
   await r.start();
   const others = await appendCounted(store, 3, 'Other');
-  await waitFor(() => {
+  await eventually(() => {
     const at = r.localPosition(COUNTER);
     return !!at && comparePositions(at, others.at(-1)!) >= 0;
-  }, 'the runner to pass the others');
+  }, { what: 'the runner to pass the others' });
   assert.ok(steps.length > 0 && steps.every((wrote) => !wrote), `only moved past: ${steps}`);
   const counted = await appendCounted(store, 2);
-  await waitFor(() => reached(database.knex, counted.at(-1)!), 'the counted events');
+  await eventually(() => reached(database.knex, counted.at(-1)!), { what: 'the counted events' });
   assert.ok(steps.includes(true), 'the counted events were written');
   await r.stop();
 });
@@ -90,7 +91,7 @@ test('a batch that fails is never passed by the checkpoint before it is written'
   });
   const r = runner(database.knex, store, failing);
   await r.start();
-  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the projection to pass every event');
+  await eventually(() => reached(database.knex, positions.at(-1)!), { what: 'the projection to pass every event' });
   await r.stop();
   assert.ok(failed, 'the batch failed once');
   assert.equal(await database.knex('test_violations').pluck('at'), [], 'no checkpoint passed the failed batch');
@@ -110,11 +111,11 @@ test('a lease lost in the middle of a batch: the old holder cannot write it and 
   const r = runner(database.knex, store, slow);
   await r.start();
   const positions = await appendCounted(store, 20);
-  await waitFor(() => entered, 'the batch holding Counted-10 to start');
+  await eventually(() => entered, { what: 'the batch holding Counted-10 to start' });
   // Another worker takes over, as it would once this one's lease ran out.
   await database.knex('projection_leases').where({ name: COUNTER }).update({ owner: 'intruder', token: database.knex.raw('token + 1'), expires_at: database.knex.raw(`now() + interval '1 hour'`) });
   release();
-  await waitFor(() => !r.holds(COUNTER), 'the old holder to notice it lost the lease');
+  await eventually(() => !r.holds(COUNTER), { what: 'the old holder to notice it lost the lease' });
   const at = await checkpointOf(database.knex);
   assert.ok(!at || comparePositions(at, positions[10]!) < 0, 'the batch was not committed');
   const counts = await appliedCounts(database.knex);
@@ -123,7 +124,7 @@ test('a lease lost in the middle of a batch: the old holder cannot write it and 
 
   // The intruder goes away: the lease comes back and the events are applied once.
   await database.knex('projection_leases').where({ name: COUNTER }).update({ expires_at: database.knex.raw(`now() - interval '1 second'`) });
-  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the projection to finish');
+  await eventually(() => reached(database.knex, positions.at(-1)!), { what: 'the projection to finish' });
   await r.stop();
   assert.equal(await exactlyOnce(database.knex, 20), []);
 });
@@ -150,10 +151,10 @@ for (const [writes, projectionOf] of [['in a transaction', counter], ['in one st
       assert.ok(Date.now() < deadline, `both workers took part in time (so far: ${[...workers]})`);
       if (caughtUp) positions = [...positions, ...(await appendCounted(store, 5, 'Counted', positions.length))];
       // Let the current holder write a batch, then take the lease from it as if it had expired.
-      await waitFor(async () => {
+      await eventually(async () => {
         const now = await checkpointOf(db);
         return !!now && (!at || comparePositions(now, at) > 0);
-      }, 'progress under the current holder');
+      }, { what: 'progress under the current holder' });
       await db('projection_leases').where({ name: COUNTER }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
     }
     await a.stop();
@@ -172,7 +173,7 @@ test('a lease left by a process of this host that is gone is taken over at once,
   const r = runner(database.knex, store);
   await r.start();
   const positions = await appendCounted(store, 5);
-  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the new process to project');
+  await eventually(() => reached(database.knex, positions.at(-1)!), { what: 'the new process to project' });
   await r.stop();
   assert.equal(await exactlyOnce(database.knex, 5), []);
 });
@@ -181,13 +182,13 @@ test('a transaction left idle holding the checkpoint row is ended by the databas
   const r = runner(database.knex, store);
   await r.start();
   let positions = await appendCounted(store, 3);
-  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the checkpoint row to exist');
+  await eventually(() => reached(database.knex, positions.at(-1)!), { what: 'the checkpoint row to exist' });
   // Another client of the service forgets a transaction holding the row every batch needs.
   const careless = createKnex(database.url, 1, { statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 300 });
   const forgotten = await careless.transaction();
   await forgotten('projection_checkpoints').where({ name: COUNTER }).forUpdate();
   positions = await appendCounted(store, 3, 'Counted', 3);
-  await waitFor(() => reached(database.knex, positions.at(-1)!), 'the projection to get past the forgotten transaction');
+  await eventually(() => reached(database.knex, positions.at(-1)!), { what: 'the projection to get past the forgotten transaction' });
   await r.stop();
   forgotten.executionPromise.catch(() => undefined);
   await forgotten.rollback().catch(() => undefined);
@@ -217,7 +218,7 @@ test('a filtered projection moves past events it does not handle', async ({ data
   // In this process at once; in the table (for other processes) after the next flush.
   await createReadYourWrites(database.knex, log, 60_000, r)([COUNTER], unrelated);
   assert.ok(r.localPosition(COUNTER)!.commit >= unrelated.commit, 'this process sees it passed');
-  await waitFor(() => reached(database.knex, unrelated), 'the stored checkpoint to pass the unrelated event');
+  await eventually(() => reached(database.knex, unrelated), { what: 'the stored checkpoint to pass the unrelated event' });
   await r.stop();
 });
 
@@ -234,7 +235,7 @@ test('rebuild replays beside the live table and switches, offline and under a ru
   await rebuildProjection(database.knex, store, counter('rebuild'), { batchSize: 4 });
   // The live runner goes on after the switch, on the new table, without applying anything twice.
   const more = await appendCounted(store, 10, 'Counted', 35);
-  await waitFor(() => reached(database.knex, more.at(-1)!), 'the runner to apply events after the switch');
+  await eventually(() => reached(database.knex, more.at(-1)!), { what: 'the runner to apply events after the switch' });
   await r.stop();
   assert.equal(await exactlyOnce(database.knex, 45), []);
   const { rows } = await database.knex.raw(`select nspname from pg_namespace where nspname like 'rebuild_%' or nspname like 'retired_%'`);

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { processStat } from '../../platform/database/embedded.ts';
 import { freePort } from '../support/cluster.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * `npm start` as an operator runs it, stopped by a signal to each process an operator may pick:
@@ -106,11 +107,13 @@ async function npmStart(cleanups: (() => void)[]): Promise<Started> {
     for (const process_ of processes.filter(stillRuns)) process.kill(process_.pid, 'SIGKILL');
     if (processes.length === 0 && npm.exitCode === null) process.kill(-npm.pid!, 'SIGKILL');
   });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await answers(`http://127.0.0.1:${port}/ready`))) {
-    if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not become ready\n${output.slice(-15).join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventually(
+    async () => {
+      if (npm.exitCode !== null) throw new Error(`npm start exited before it was ready\n${output.slice(-15).join('\n')}`);
+      return answers(`http://127.0.0.1:${port}/ready`);
+    },
+    { timeoutMs: START_TIMEOUT_MS, what: () => `npm start to become ready\n${output.slice(-15).join('\n')}` },
+  );
   const postmaster = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const service = processStat(postmaster)!.ppid;
   const tsx = processStat(service)!.ppid;
@@ -127,14 +130,13 @@ async function npmStart(cleanups: (() => void)[]): Promise<Started> {
 
 /** Every process of the tree gone within STOP_TIMEOUT_MS, and PostgreSQL shut down, not killed. */
 async function nothingLeft(started: Started, after: string): Promise<void> {
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (started.processes.some(stillRuns)) {
-    if (Date.now() > deadline) {
+  await eventually(() => !started.processes.some(stillRuns), {
+    timeoutMs: STOP_TIMEOUT_MS,
+    what: () => {
       const left = started.processes.filter(stillRuns).map((p) => `${p.pid} ${p.what}`);
-      throw new Error(`still running ${STOP_TIMEOUT_MS} ms after ${after}:\n${left.join('\n')}\n${started.output.slice(-10).join('\n')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+      return `every process to stop after ${after}; still running:\n${left.join('\n')}\n${started.output.slice(-10).join('\n')}`;
+    },
+  });
   assert.not.ok(existsSync(join(dataDir, 'pg', 'postmaster.pid')), `PostgreSQL shut down cleanly after ${after} (no postmaster.pid left)`);
 }
 

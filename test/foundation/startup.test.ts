@@ -14,6 +14,7 @@ import { freePort } from '../support/cluster.ts';
 import { createTestDatabase } from '../support/db.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('service start-up, wherever it is put');
 
@@ -66,12 +67,13 @@ const tail = (service: ServiceProcess) => service.output.slice(-15).join('\n');
 async function until(service: ServiceProcess, what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   let ended = false;
   void service.exited.then(() => (ended = true));
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (ended) throw new Error(`${what}: the service exited\n${tail(service)}`);
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${tail(service)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    async () => {
+      if (ended) throw new Error(`${what}: the service exited\n${tail(service)}`);
+      return check();
+    },
+    { timeoutMs, what: () => `${what}\n${tail(service)}` },
+  );
 }
 
 const answers = (url: string) => async () => {

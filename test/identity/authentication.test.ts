@@ -9,6 +9,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
+import { sleep } from '../support/wait.ts';
 
 const LIMIT_PER_CREDENTIAL = 20;
 const LIMIT_PER_ORGANIZATION = 30;
@@ -35,7 +36,6 @@ test.after(async (ctx) => {
 });
 
 const session = (app: TestApp, token?: string, headers?: Record<string, string>) => app.call('GET', '/auth/session', { token, headers });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 function refused(reply: { status: number; body: unknown }, status: number, message: string) {

@@ -9,6 +9,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
 import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
+import { eventually } from '../support/wait.ts';
 
 const FAILURES_BEFORE_LOCK = 3;
 const FAILURES_PER_ADDRESS = 8;
@@ -87,7 +88,7 @@ test('a password hashed at the older scrypt cost signs in, and is hashed again a
   const old = await hashSecret('an old good password', { N: 16384, r: 8, p: 1 });
   await handleCommand(app.app.store, identityStreams.user(tenant.userId), userDecider, { type: 'SetPassword', passwordHash: old, at: new Date() });
   const storedHash = async () => (await app.app.db('identity_users').where({ id: tenant.userId }).first('password_hash')).password_hash as string;
-  for (let i = 0; i < 50 && (await storedHash()) !== old; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(async () => (await storedHash()) === old, { what: 'the old hash projected' });
   assert.is((await new ConsoleBrowser(app, {}, '127.0.0.8').signIn('antigo@banco.example', 'an old good password')).status, 303);
   const rehashed = await storedHash();
   assert.match(rehashed, new RegExp(`^scrypt\\$N=${PASSWORD_PARAMS.N},r=8,p=1\\$`));

@@ -5,6 +5,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * Several processes on one database and DATA_DIR: `app` stays up the whole time while `other`
@@ -68,11 +69,7 @@ test('rate limits are shared by the processes, each learning the others\' counts
       refusedBy.add(service);
     }
     // Counts are synced in the background: wait for this one, however long a loaded machine takes.
-    const deadline = Date.now() + 30_000;
-    while ((await shared()) < sent) {
-      if (Date.now() > deadline) throw new Error(`the shared count never reached ${sent}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(async () => (await shared()) >= sent, { timeoutMs: 30_000, what: `the shared count to reach ${sent}` });
   }
   assert.is(refusedBy.size, 2, 'both processes refuse');
   // Alone, each process would have let LIMIT through; together they let one more than LIMIT at

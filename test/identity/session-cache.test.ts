@@ -6,6 +6,7 @@ import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant } from '../support/identity.ts';
 import { PATIENT_READ_YOUR_WRITES } from './patient.ts';
+import { readUntil } from '../support/wait.ts';
 
 /**
  * Verified sessions are cached in each API process until the identity read model changes them:
@@ -42,14 +43,8 @@ const refused = { status: 401, body: { code: 401, message: Messages.invalidToken
  * on a loaded one it can take a few milliseconds, so the check gives it up to 2 s. A cache that
  * never hears of the change still fails it.
  */
-async function eventually<T>(probe: () => Promise<T>, expected: T): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  let seen = await probe();
-  while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    seen = await probe();
-  }
-  assert.equal(seen, expected);
+async function becomes<T>(probe: () => Promise<T>, expected: T): Promise<void> {
+  await readUntil(probe, (seen) => JSON.stringify(seen) === JSON.stringify(expected), { timeoutMs: 2_000, what: JSON.stringify(expected) });
 }
 
 /** Both processes listen for identity changes (the cache is off until they do) and have the token cached. */
@@ -72,7 +67,7 @@ test('a logout in one process is refused at once by both, cached or not', async 
   await cachedEverywhere(ctx, tenant.token);
   assert.is((await get(ctx.other, tenant.token, 'POST')).status, 200);
   assert.equal(await get(ctx.other, tenant.token), refused, 'the process that logged out refuses at once');
-  await eventually(() => get(ctx.app, tenant.token), refused);
+  await becomes(() => get(ctx.app, tenant.token), refused);
 });
 
 test('a revoked credential ends its cached sessions in every process; other sessions go on', async (ctx) => {
@@ -82,8 +77,8 @@ test('a revoked credential ends its cached sessions in every process; other sess
   await cachedEverywhere(ctx, tenant.token);
   await cachedEverywhere(ctx, secondToken);
   await revokeCredential(ctx.app.app, tenant.clientId);
-  await eventually(() => get(ctx.other, tenant.token), refused);
-  await eventually(() => get(ctx.app, tenant.token), refused);
+  await becomes(() => get(ctx.other, tenant.token), refused);
+  await becomes(() => get(ctx.app, tenant.token), refused);
   for (const service of [ctx.app, ctx.other]) assert.is((await get(service, secondToken)).status, 200);
 });
 
@@ -95,7 +90,7 @@ test('a cached session sees a change of its permissions at once', async (ctx) =>
   for (const service of [ctx.app, ctx.other]) assert.is(await readReport(service), 404, 'allowed to look: none there');
   // As the identity projection would write it.
   await ctx.app.app.db('identity_users').where({ id: tenant.userId }).update({ permissions: [] });
-  for (const service of [ctx.app, ctx.other]) await eventually(() => readReport(service), 403);
+  for (const service of [ctx.app, ctx.other]) await becomes(() => readReport(service), 403);
 });
 
 test.run();

@@ -7,7 +7,7 @@ import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { findMessage, messagesOfCollection } from '../../projections/messaging/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   app: TestApp;
@@ -35,7 +35,7 @@ test('without SMTP_URL the e-mail lands in messaging_outbox (to, subject, text, 
     correlation: { collectionId: COLLECTION, recipientId: 'b'.repeat(24) },
     content: { link: 'https://app.example/c/abc', subjectName: 'Davi Lima', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: ['RG'], expiresAt: '2026-12-01T15:00:00.000Z' },
   });
-  const row = await eventually(async () => (await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId })))[0], 10_000, 'outbox row');
+  const row = await eventually(async () => (await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId })))[0], { timeoutMs: 10_000, what: 'outbox row' });
   assert.equal([row.channel, row.to], ['EMAIL', 'davi@example.com']);
   assert.is(row.subject, 'Lembrete: documentos pendentes de Davi Lima para Banco Exemplo');
   assert.match(row.text, /Prazo: até 01\/12\/2026 às 12:00/);

@@ -8,7 +8,7 @@ import { findMessage } from '../../projections/messaging/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
@@ -64,7 +64,7 @@ const statusOf = (ctx: Ctx, messageId: string, status: string) =>
   eventually(async () => {
     const view = await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId);
     return view?.status === status ? view : undefined;
-  }, 10_000, `message ${messageId} ${status}`);
+  }, { timeoutMs: 10_000, what: `message ${messageId} ${status}` });
 
 test('an invitation reaches the SMTP server with its subject, sender, addressee, link and both bodies; the status becomes SENT', async (ctx) => {
   const input = invite(ctx, 'ana@example.com');

@@ -5,7 +5,7 @@ import { loadConfig } from '../../config/index.ts';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 
 interface Ctx {
@@ -52,7 +52,7 @@ test('40 messages queued at once: 40 mails, no Message-ID twice, every row sent 
   const rows = await eventually(async () => {
     const current: Array<{ status: string; attempts: number }> = await ctx.app.app.db('messaging_deliveries').whereIn('message_id', ids);
     return current.every((r) => r.status === 'sent') ? current : undefined;
-  }, 10_000, 'every row sent');
+  }, { timeoutMs: 10_000, what: 'every row sent' });
   assert.ok(rows.every((r) => r.attempts === 1));
 });
 

@@ -9,7 +9,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { findMessage } from '../../projections/messaging/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const SECRET = 'meta-app-secret';
@@ -91,7 +91,7 @@ async function sentWhatsApp(key: string, phone = '+5511987654321', organizationI
     correlation: { collectionId: 'a'.repeat(24), recipientId: 'b'.repeat(24) },
     content: { link: 'https://app.example/c/abc', subjectName: 'Padaria', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: [], expiresAt: null },
   });
-  await eventually(async () => (await statusOf(messageId)) === 'SENT', 20_000, 'the Cloud API took it');
+  await eventually(async () => (await statusOf(messageId)) === 'SENT', { timeoutMs: 20_000, what: 'the Cloud API took it' });
   return messageId;
 }
 
@@ -132,7 +132,7 @@ test('a signed "delivered" makes the message DELIVERED once; a bad or missing si
   assert.is(await signedPost(raw), 0, 'a repeated callback records nothing');
   const delivered = (await app.app.store.readStream(messageStream(messageId))).find((e) => e.type === 'MessageDelivered')!;
   assert.equal([delivered.data.channel, delivered.data.at], ['WHATSAPP', '2026-11-23T12:00:00.000Z'], "the provider's time");
-  await eventually(async () => (await statusOf(messageId)) === 'DELIVERED', 20_000, 'the read model shows DELIVERED');
+  await eventually(async () => (await statusOf(messageId)) === 'DELIVERED', { timeoutMs: 20_000, what: 'the read model shows DELIVERED' });
 });
 
 test('"read" records MessageRead (and the delivery it implies); the status stays the contract\'s DELIVERED', async () => {
@@ -140,7 +140,7 @@ test('"read" records MessageRead (and the delivery it implies); the status stays
   assert.is(await signedPost(statusCallback({ messageId, status: 'read' })), 2);
   assert.equal((await typesOf(messageId)).slice(-2), ['MessageDelivered', 'MessageRead']);
   assert.is(await signedPost(statusCallback({ messageId, status: 'delivered' })), 0, 'a late "delivered" adds nothing');
-  await eventually(async () => (await findMessage(app.app.db, tenant.organizationId, messageId))?.readChannels.includes('WHATSAPP'), 20_000, 'read model');
+  await eventually(async () => (await findMessage(app.app.db, tenant.organizationId, messageId))?.readChannels.includes('WHATSAPP'), { what: 'read model' });
   assert.is(await statusOf(messageId), 'DELIVERED');
 });
 
@@ -158,16 +158,16 @@ test('"failed" makes a collection invitation FAILED with Meta\'s reason and send
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const collectionId = created.body.id as string;
-  const row: { id: string } = await eventually(async () => app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first('id'), 20_000, 'the invitation SENT');
+  const row: { id: string } = await eventually(async () => app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first('id'), { what: 'the invitation SENT' });
   const messageId = row.id;
   assert.is(posted.get(messageId)!.type, 'template');
   const errors = [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }];
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 2);
   assert.equal((await typesOf(messageId)).slice(-2), ['MessageUndelivered', 'MessageFailed']);
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 0, 'a repeat records nothing');
-  const hook = await eventually(async () => hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), 20_000, 'collection.message.failed');
+  const hook = await eventually(async () => hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), { what: 'collection.message.failed' });
   assert.equal([hook.data.channels, hook.data.status, hook.data.error], [['WHATSAPP'], 'FAILED', 'WhatsApp 131026: Message undeliverable - Message Undeliverable.']);
-  await eventually(async () => (await statusOf(messageId)) === 'FAILED', 20_000, 'the read model shows FAILED');
+  await eventually(async () => (await statusOf(messageId)) === 'FAILED', { what: 'the read model shows FAILED' });
 });
 
 test('a status that does not match its message (another number, another wamid, another sender number, an unknown id) touches nothing', async () => {

@@ -6,7 +6,7 @@ import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { field } from '../collection/forms/fixtures.ts';
 import { scorePolicy } from './fixtures.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { waitForExecution } from './journey.ts';
 
 const test = suite('pipeline COLLECTION step through HTTP');
@@ -69,7 +69,7 @@ async function runToCollection(document: string) {
     const read = await call('GET', `/v1/collections/${opened.collectionId}`);
     collection = read.body;
     return read.status === 200;
-  }, 20_000, 'the collection readable');
+  }, { timeoutMs: 20_000, what: 'the collection readable' });
   return { executionId: run.body.operationResultId as string, collection };
 }
 

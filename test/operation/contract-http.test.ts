@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { contractStep, fullPipeline, scorePolicy } from './fixtures.ts';
 import { waitForExecution } from './journey.ts';
 
@@ -81,17 +81,14 @@ async function signAsParty(collectionId: string, itemId: string, recipient: { id
     assert.is(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
   };
   await step('code', { channel: 'EMAIL' });
-  const message: { text: string } = await eventually(
-    async () => (await readOutbox(app.app, (q) => q.where({ channel: 'EMAIL' }))).find((m) => m.to === recipient.email && m.subject.includes('código para assinar')),
-    20_000,
-    `the code to ${recipient.email}`,
+  const message: { text: string } = await eventually(async () => (await readOutbox(app.app, (q) => q.where({ channel: 'EMAIL' }))).find((m) => m.to === recipient.email && m.subject.includes('código para assinar')), { timeoutMs: 20_000, what: `the code to ${recipient.email}` }
   );
   await step('verify', { code: /é (\d{6})\./.exec(message.text)![1] });
   await step('sign', {});
 }
 
 async function operationHook(id: string) {
-  return eventually(async () => receiver.json().find((hook) => hook.data?.operationResultId === id), 20_000, `OPERATION webhook of ${id}`);
+  return eventually(async () => receiver.json().find((hook) => hook.data?.operationResultId === id), { timeoutMs: 20_000, what: `OPERATION webhook of ${id}` });
 }
 
 test('the contract is generated, signed by every party, formalized, and the outcome comes by the OPERATION webhook', async () => {
@@ -101,7 +98,7 @@ test('the contract is generated, signed by every party, formalized, and the outc
   const collection = await eventually(async () => {
     const reply = await call('GET', `/v1/collections/${contract.collectionId}`);
     return reply.status === 200 && reply.body;
-  }, 20_000, 'the contract collection in its read model');
+  }, { timeoutMs: 20_000, what: 'the contract collection in its read model' });
   assert.is(collection.items.length, 1);
   assert.equal([collection.items[0].kind, collection.items[0].config.signature.mode, collection.items[0].config.signature.registryDocumentId], ['SIGNATURE', 'JOINT', contract.contractDocumentId]);
   assert.equal(collection.recipients.map((r: any) => r.name), ['Maria da Silva', 'João Souza', 'Banco Exemplo S.A.']);

@@ -11,6 +11,7 @@ import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { pipelineBody, scorePolicy } from './fixtures.ts';
 import { newProposal, waitForExecution } from './journey.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('automatic expiry of indicative offers');
 let app: TestApp;
@@ -49,13 +50,10 @@ async function waitingCustomer(): Promise<{ proposalId: string; executionId: str
 
 /** The OPERATION webhook the receiver got for an execution, polled until it arrives. */
 async function operationHook(executionId: string, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const hook = receiver.json().find((h: any) => h.data?.operationResultId === executionId);
-    if (hook) return hook;
-    if (Date.now() > deadline) assert.unreachable(`no OPERATION webhook for ${executionId}: ${JSON.stringify(receiver.json())}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return eventually(() => receiver.json().find((h: any) => h.data?.operationResultId === executionId), {
+    timeoutMs,
+    what: () => `the OPERATION webhook for ${executionId}; received: ${JSON.stringify(receiver.json())}`,
+  });
 }
 
 /** The app's context with its clock moved: what the scheduler sees once `days` have passed. */

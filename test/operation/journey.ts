@@ -1,6 +1,7 @@
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../support/app.ts';
 import type { TestTenant } from '../support/identity.ts';
+import { readUntil } from '../support/wait.ts';
 
 /** A proposal of the seeded personal credit product, through POST /v1/proposals. */
 export async function newProposal(app: TestApp, tenant: TestTenant, overrides: { document?: string; requestedAmountCents?: number } = {}): Promise<string> {
@@ -24,13 +25,6 @@ export async function chooseOnOfferPage(app: TestApp, tenant: TestTenant, propos
 
 /** Poll GET /v1/executions/{id} until `until` holds for it (or time runs out). */
 export async function waitForExecution(app: TestApp, token: string, id: string, until: (execution: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  let last: any;
-  for (;;) {
-    const reply = await app.call('GET', `/v1/executions/${id}`, { token });
-    last = reply.body;
-    if (reply.status === 200 && until(reply.body)) return reply.body;
-    if (Date.now() > deadline) assert.unreachable(`execution ${id} did not get there: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const reply = await readUntil(() => app.call('GET', `/v1/executions/${id}`, { token }), (r) => r.status === 200 && until(r.body), { timeoutMs, what: `execution ${id} to get there` });
+  return reply.body;
 }

@@ -4,7 +4,7 @@ import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { deliveryBodies } from '../../projections/webhook/bodies.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { createReport, statementPdf, stored, uploadAll } from '../financial-upload/support.ts';
 
@@ -63,7 +63,7 @@ test('erasing a collection recipient: their spooled messages (link, address) rea
   const [before] = await eventually(async () => {
     const rows = await spooled();
     return rows.length > 0 && rows;
-  }, 20_000, 'the invitation in the outbox');
+  }, { timeoutMs: 20_000, what: 'the invitation in the outbox' });
   assert.ok(before!.text.includes(link.token), 'the invitation carries the link');
   assert.is(before!.to, 'ana@example.com');
   const erased = await app.call('POST', '/v1/personal-data/erase-recipient', { token: tenant.token, body: { collectionId: created.body.id, recipientId: created.body.recipients[0].id } });

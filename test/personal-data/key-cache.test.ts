@@ -10,7 +10,7 @@ import { keyCacheFor } from '../../platform/personal-data/key-cache.ts';
 import { SubjectKeys } from '../../platform/personal-data/subject-keys.ts';
 import { SecretBox } from '../../platform/secrets/secret-box.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { waitFor } from '../foundation/projections-support.ts';
+import { eventually } from '../support/wait.ts';
 
 const pepper = parseKeyring(`p:${'p'.repeat(40)}`, 'PERSONAL_DATA_PEPPER');
 const sealing = parseKeyring(`s:${'s'.repeat(40)}`, 'SEALING_KEYS');
@@ -63,7 +63,7 @@ const erase = (p: Process, document: string) =>
 
 /** Reads until the process listens for erasures, so that the next reads are served from its cache. */
 async function warm(ctx: Ctx, p: Process, stream: string): Promise<void> {
-  await waitFor(async () => (await person(ctx, p, stream), keyCacheFor(p.db).listening), 'the process to listen for erasures', 10_000);
+  await eventually(async () => (await person(ctx, p, stream), keyCacheFor(p.db).listening), { timeoutMs: 10_000, what: 'the process to listen for erasures' });
   await person(ctx, p, stream);
 }
 
@@ -109,9 +109,9 @@ test('an erasure in another process reaches the cache when it commits; no read i
     while (reading) seen.push(...(await person(ctx, ctx.a, 'thing-3')));
   })();
   await erase(ctx.b, '39053344705');
-  await waitFor(() => seen.at(-1) === ERASED, 'process A to read the erasure', 10_000);
+  await eventually(() => seen.at(-1) === ERASED, { timeoutMs: 10_000, what: 'process A to read the erasure' });
   const first = seen.indexOf(ERASED);
-  await waitFor(() => seen.length > first + 20, 'more reads after it');
+  await eventually(() => seen.length > first + 20, { what: 'more reads after it' });
   reading = false;
   await reader;
   assert.equal(seen.slice(first).filter((value) => value !== ERASED), [], 'never plain again after the notice');
@@ -122,7 +122,7 @@ test('while the listening connection is down nothing is cached: an erasure then 
   await ctx.a.store.appendToStream('thing-5', [{ type: 'ThingHappened', data: { person: '11144477735' } }]);
   await warm(ctx, ctx.a, 'thing-5');
   await ctx.database.knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()`);
-  await waitFor(() => !keyCacheFor(ctx.a.db).listening, 'process A to notice its listener is gone', 10_000);
+  await eventually(() => !keyCacheFor(ctx.a.db).listening, { timeoutMs: 10_000, what: 'process A to notice its listener is gone' });
   await ctx.b.keys.erase(subjectId(pepper, 'org:cpf:11144477735'), new Date());
   assert.equal(await person(ctx, ctx.a, 'thing-5'), [ERASED]);
 });

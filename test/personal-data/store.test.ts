@@ -8,6 +8,7 @@ import { SubjectKeys } from '../../platform/personal-data/subject-keys.ts';
 import { SecretBox } from '../../platform/secrets/secret-box.ts';
 import { eventStoreContract } from '../eventstore/contract.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { eventually } from '../support/wait.ts';
 
 const pepper = parseKeyring(`p:${'p'.repeat(40)}`, 'PERSONAL_DATA_PEPPER');
 const sealing = parseKeyring(`s:${'s'.repeat(40)}`, 'SEALING_KEYS');
@@ -81,7 +82,7 @@ test('after erasure every event of the person reads erased, other people do not'
   assert.is((await store.readStream('thing-3'))[0]!.data.person, '39053344705');
   const seen: unknown[] = [];
   const subscription = store.subscribeToAll(async (events) => void seen.push(...events.filter((e) => e.streamName === 'thing-2').map((e) => e.data.person)));
-  while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  await eventually(() => seen.length >= 2, { what: 'both events through the subscription' });
   await subscription.stop();
   assert.equal(seen, [ERASED, ERASED], 'subscriptions (projections, rebuilds) read it erased too');
 });

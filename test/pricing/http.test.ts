@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { percentOf, plainCetYear, plainDueDates, plainIof, plainPriceRows, pricePayment } from './reference.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
+import { readUntil } from '../support/wait.ts';
 
 const test = suite('pricing: /v1/pricing over HTTP');
 let app: TestApp;
@@ -76,14 +77,12 @@ test('indexes: a Banco Central refresh moves organizations without their own val
   } finally {
     nock.enableNetConnect();
   }
-  // The refresh returns before the projection catches up: poll with a deadline.
-  const deadline = Date.now() + 10_000;
-  let ofB: Array<{ source: string; percentYear: string }> = [];
-  while (Date.now() < deadline) {
-    ofB = (await app.call('GET', '/v1/pricing/indexes', { token: b.token })).body;
-    if (ofB[1]!.source === 'BCB_SGS') break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  // The refresh returns before the projection catches up.
+  const ofB: Array<{ source: string; percentYear: string }> = await readUntil(
+    async () => (await app.call('GET', '/v1/pricing/indexes', { token: b.token })).body,
+    (indexes) => indexes[1]!.source === 'BCB_SGS',
+    { what: 'the published indexes listed' },
+  );
   assert.equal(ofB.map((i) => [i.source, i.percentYear]), [['BCB_SGS', '14.65'], ['BCB_SGS', '14.75'], ['DEFAULT', '4.68']]);
   const ofA = (await app.call('GET', '/v1/pricing/indexes', { token: a.token })).body;
   assert.equal(ofA.map((i: { source: string }) => i.source), ['ORGANIZATION', 'BCB_SGS', 'DEFAULT']);

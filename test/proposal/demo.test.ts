@@ -8,6 +8,7 @@ import { MODULES, type Principal } from '../../domain/identity/access.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { waitForExecution } from '../operation/journey.ts';
+import { readUntil } from '../support/wait.ts';
 
 const test = suite('provision --demo: proposals and a pipeline');
 let app: TestApp;
@@ -29,12 +30,7 @@ test('after the catalog and policies: a pipeline, five proposals, three runs tha
   assert.is(seeded.pipelines.length, 1);
   assert.is(seeded.proposals.length, 5);
   // Like the CLI, the seeder leaves the list projection to catch up.
-  const deadline = Date.now() + 10_000;
-  let list = (await app.call('GET', '/v1/proposals', { token: tenant.token })).body;
-  while (list.total < 5 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    list = (await app.call('GET', '/v1/proposals', { token: tenant.token })).body;
-  }
+  const list = await readUntil(async () => (await app.call('GET', '/v1/proposals', { token: tenant.token })).body, (list) => list.total >= 5, { what: 'the five proposals listed' });
   assert.is(list.total, 5);
   assert.equal([...new Set(list.items.map((p: any) => p.portfolioName))].sort(), ['Correspondentes', 'Empresas', 'Varejo']);
   const ended: Record<string, string> = {};

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   smtp: SmtpReceiver;
@@ -37,7 +37,7 @@ async function offered(ctx: Ctx, contact: Record<string, string> | undefined) {
   return { proposalId: step.proposalId, ...(await sendIndicativeOffer(ctx.app.app, { ...step, offer })) };
 }
 
-const mailWith = (ctx: Ctx, url: string) => eventually(async () => ctx.smtp.mails.find((m) => m.text?.includes(url)), 15_000, `a mail with ${url}`);
+const mailWith = (ctx: Ctx, url: string) => eventually(async () => ctx.smtp.mails.find((m) => m.text?.includes(url)), { timeoutMs: 15_000, what: `a mail with ${url}` });
 const page = (ctx: Ctx, url: string) => fetch(url.replace(ctx.app.app.config.PUBLIC_BASE_URL, ctx.app.url), { headers: { accept: 'text/html' } });
 
 test('issuing an offer mails its link to the contact; resend mails a new link and the old one stops opening', async (ctx) => {
@@ -61,14 +61,14 @@ test('issuing an offer mails its link to the contact; resend mails a new link an
   const events = await eventually(async () => {
     const stream = await ctx.app.app.store.readStream(messageStream(resent.body.messageId));
     return stream.some((e) => e.type === 'MessageSent') ? stream : undefined;
-  }, 15_000, 'MessageSent');
+  }, { timeoutMs: 15_000, what: 'MessageSent' });
   assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageSent']);
   assert.equal(events[0]!.data.correlation, { proposalId, offerId });
   assert.is(events[0]!.data.template, 'OFFER_LINK');
   const row = await eventually(async () => {
     const current = await ctx.app.app.db('messaging_messages').where({ id: resent.body.messageId }).first();
     return current?.status === 'SENT' ? current : undefined;
-  }, 15_000, 'SENT in the read model');
+  }, { timeoutMs: 15_000, what: 'SENT in the read model' });
   assert.equal(row.sent_channels, ['EMAIL']);
 });
 

@@ -5,6 +5,7 @@ import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { scorePolicy } from '../operation/fixtures.ts';
 import { waitForExecution } from '../operation/journey.ts';
+import { readUntil } from '../support/wait.ts';
 
 const test = suite('personal data of proposals, participants and executions: sealed in events, erased with the person');
 let app: TestApp;
@@ -24,17 +25,6 @@ test.after(async () => {
 const call = (method: string, path: string, body?: unknown) => app.call(method, path, { token: tenant.token, body });
 const eventsText = async () =>
   ((await app.database.knex('events').select(app.database.knex.raw('data::text as data'))) as Array<{ data: string }>).map((e) => e.data).join('\n');
-
-/** Poll `read` until `until` holds (a projection applies the erasure after the route answers). */
-async function eventually<T>(read: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (until(value)) return value;
-    if (Date.now() > deadline) assert.unreachable(`not there in time: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 test('holder and guarantor are sealed in the events; erasing each erases their copies in the read models, and nobody else', async () => {
   const contact = { name: 'Maria Contato', email: 'maria@example.com', phone: '+5511987654321' };
@@ -60,7 +50,7 @@ test('holder and guarantor are sealed in the events; erasing each erases their c
 
   const erase = (document: string) => call('POST', '/v1/personal-data/erase', { document, type: 'cpf' });
   assert.is((await erase(HOLDER)).status, 200);
-  const row = await eventually(
+  const row = await readUntil(
     () => app.database.knex('proposal_facts').where({ id }).first(),
     (r) => r.document === '***',
   );
@@ -68,7 +58,7 @@ test('holder and guarantor are sealed in the events; erasing each erases their c
   const detail = (await call('GET', `/v1/proposals/${id}`)).body;
   assert.equal([detail.document, detail.name, detail.contact], ['***', '***', { name: null, email: null, phone: null }]);
   assert.equal(detail.participants.map((p: any) => [p.document, p.name]), [[GUARANTOR, 'João Avalista']], 'the guarantor is another person');
-  const execution = await eventually(() => call('GET', `/v1/executions/${run.body.operationResultId}`).then((r) => r.body), (e) => e.document === '***');
+  const execution = await readUntil(() => call('GET', `/v1/executions/${run.body.operationResultId}`).then((r) => r.body), (e) => e.document === '***');
   assert.is(execution.status, 'APPROVED', 'statuses and decisions stay');
   const other = (await call('GET', `/v1/proposals/${kept}`)).body;
   assert.equal([other.document, other.name], ['11144477735', 'Outra Pessoa']);

@@ -11,7 +11,7 @@ import { pdfWith } from '../registry/support.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { personalCredit, seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite("public form: an intake never reveals nor changes an existing person's record");
 let app: TestApp;
@@ -157,7 +157,7 @@ test('the operator links the intake: its answers reach the input data and its fi
 
   const values = valuesOf(await inputData());
   assert.equal([values['form.ficha-pf.renda'], values['form.ficha-pf.estado_civil'], values['kyc.consentimento_scr'], values['kyc.identidade_aprovada'], values['doc.COMPROVANTE_RENDA.valido']], [1, 'solteiro', true, true, true]);
-  await eventually(async () => (await registryNow()).documents.length === 2, 20_000, "the intake's file among the registry's documents");
+  await eventually(async () => (await registryNow()).documents.length === 2, { timeoutMs: 20_000, what: "the intake's file among the registry's documents" });
 
   assert.equal((await call('POST', `/v1/collections/${intakeId}/link-intake`, {})).body, { code: 409, message: CollectionMessages.intakeAlreadyLinked });
   const other = (await call('GET', '/v1/collections?take=100')).body.items.find((c: any) => c.id !== intakeId);

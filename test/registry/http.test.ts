@@ -8,7 +8,8 @@ import { uploadMessages } from '../../http/upload.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { COMPANY, JPEG_BYTES, PNG_BYTES, pdfWith, until, uploadFile } from './support.ts';
+import { COMPANY, JPEG_BYTES, PNG_BYTES, pdfWith, uploadFile } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   app: TestApp;
@@ -53,14 +54,14 @@ const upload = async (ctx: Ctx, bytes: Buffer, fileName: string, expectedType?: 
   return reply.body;
 };
 const settled = (ctx: Ctx, id: string, attempt = 1) =>
-  until(async () => {
+  eventually(async () => {
     const reply = await call(ctx, 'GET', `${docsPath(ctx)}/${id}`);
     return !['RECEIVED', 'PROCESSING'].includes(reply.body.status) && reply.body.opinion.attempt === attempt && reply.body;
-  }, `document ${id} settled`);
+  }, { what: `document ${id} settled` });
 const hooks = (ctx: Ctx, event: string, registryDocumentId?: string) =>
   ctx.receiver.json().filter((h) => h.event === event && (!registryDocumentId || h.data.registryDocumentId === registryDocumentId));
 const hook = (ctx: Ctx, event: string, registryDocumentId?: string, where: (data: any) => boolean = () => true) =>
-  until(async () => hooks(ctx, event, registryDocumentId).find((h) => where(h.data)), `${event} delivered`);
+  eventually(async () => hooks(ctx, event, registryDocumentId).find((h) => where(h.data)), { what: `${event} delivered` });
 
 test('create, duplicate (409 with its id), validation, list with search, update, another tenant 404', async (ctx) => {
   const created = await call(ctx, 'POST', '/v1/registry', { ...COMPANY, document: '11.222.333/0001-81', contacts: [{ name: 'Ana', phone: '(11) 98765-4321' }], organizationId: 'x' });
@@ -225,19 +226,19 @@ test('an erasure of the CNPJ blanks the registry and its documents in the read m
   assert.ok(files.length > 0);
   const erased = await call(ctx, 'POST', '/v1/personal-data/erase', { document: COMPANY.document, type: 'cnpj' });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
-  const registry = await until(async () => {
+  const registry = await eventually(async () => {
     const reply = await call(ctx, 'GET', `/v1/registry/${ctx.registryId}`);
     return reply.body.name === '***' && reply.body;
-  }, 'registry erased');
+  }, { what: 'registry erased' });
   assert.equal([registry.document, registry.contacts, registry.basicData], ['***', [], {}]);
   const documents = await call(ctx, 'GET', docsPath(ctx));
   assert.ok(documents.body.every((d: { fileName: string }) => d.fileName === '***'));
   const [created] = await ctx.app.app.store.readStream(`registry-${ctx.registryId}`);
   assert.equal([created!.data.name, created!.data.document], ['***', '***']);
-  await until(async () => {
+  await eventually(async () => {
     const deleted = await Promise.all(files.map(async (d) => (await ctx.app.app.store.readStream(registryDocumentStream(d.id))).some((e) => e.type === 'RegistryDocumentFileDeleted')));
     return deleted.every(Boolean);
-  }, 'every file deletion recorded');
+  }, { what: 'every file deletion recorded' });
   assert.is((await ctx.app.app.db('blobs').whereIn('id', files.map((d) => d.blob_id)).count({ n: '*' }))[0]!.n, 0, 'the files are gone');
   const download = await call(ctx, 'GET', `${docsPath(ctx)}/${files[0]!.id}/download`);
   assert.equal([download.status, download.body.message], [404, RegistryMessages.fileMissing]);

@@ -6,7 +6,8 @@ import { RegistryMessages } from '../../domain/registry/messages.ts';
 import { REGISTRY_PROJECTION } from '../../projections/registry/projection.ts';
 import { findDocumentOnFile, registrySummary } from '../../projections/registry/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { assertRefusedAsync, COMPANY, JPEG_BYTES, PNG_BYTES, pdfWith, until } from './support.ts';
+import { assertRefusedAsync, COMPANY, JPEG_BYTES, PNG_BYTES, pdfWith } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite<{ app: TestApp }>('registry: intake (ensureRegistry, receiveDocument, findDocumentOnFile, registrySummary)');
 const ORG = '65a000000000000000000001';
@@ -51,7 +52,7 @@ test('receiveDocument sniffs the bytes, bounds the size and records the source; 
   assert.is((await app.app.store.readStream(registryDocumentStream(jpeg.registryDocumentId)))[0]!.data.mimeType, 'image/jpeg');
 
   const pdf = await receiveDocument(app.app, { ...base, fileName: 'contrato.pdf', bytes: await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social', COMPANY.name]), source });
-  const assessed = await until(async () => (await app.app.store.readStream(registryDocumentStream(pdf.registryDocumentId))).find((e) => e.type === 'RegistryDocumentAssessed'), 'assessed');
+  const assessed = await eventually(async () => (await app.app.store.readStream(registryDocumentStream(pdf.registryDocumentId))).find((e) => e.type === 'RegistryDocumentAssessed'), { what: 'assessed' });
   assert.equal([assessed.data.verdict, assessed.data.status, assessed.data.source], ['VALIDO', 'VALIDATED', source]);
 });
 
@@ -61,7 +62,7 @@ test('findDocumentOnFile: a VALIDATED document of that type, only while validUnt
   const { registryDocumentId } = await receiveDocument(app.app, { organizationId: ORG, registryId, fileName: 'cnd.pdf', bytes, expectedType: 'CERTIDAO_PGFN_PJ', source: null, actor });
   const found = { registryId, registryDocumentId, validUntil: '2027-06-30' };
   const onFile = (asOf: string, org = ORG) => findDocumentOnFile(app.app.db, org, '11444777000161', 'CERTIDAO_PGFN_PJ', asOf);
-  assert.equal(await until(() => onFile('2026-11-23T12:00:00.000Z'), 'document on file'), found);
+  assert.equal(await eventually(() => onFile('2026-11-23T12:00:00.000Z'), { what: 'document on file' }), found);
   assert.equal(await onFile('2027-06-30T23:59:59.000Z'), found, 'still valid on its last day');
   assert.is(await onFile('2027-07-01T00:00:00.000Z'), null, 'expired');
   assert.is(await onFile('2026-11-23T12:00:00.000Z', OTHER), null, 'another organization has nothing on file');

@@ -10,7 +10,7 @@ import { registryStream } from '../../domain/registry/events.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { until } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   database: TestDatabase;
@@ -63,7 +63,7 @@ test('a registry created with the old unkeyed id is still found by its document 
     type: 'CreateRegistry', ifAbsent: false, organizationId, registryId: legacyId, document: LEGACY_CPF, entityType: 'PERSON',
     name: 'Ana Antiga', contacts: [], basicData: {}, actorType: 'USER', actorId: ctx.tenant.userId, at: new Date().toISOString(),
   });
-  await until(async () => (await ctx.app.call('GET', `/v1/registry/${legacyId}`, { token: ctx.tenant.token })).status === 200, 'legacy registry projected');
+  await eventually(async () => (await ctx.app.call('GET', `/v1/registry/${legacyId}`, { token: ctx.tenant.token })).status === 200, { what: 'legacy registry projected' });
   await ctx.app.stop();
   ctx.app = await startTestApp({}, { database: ctx.database, dataDir: ctx.dataDir });
 
@@ -80,7 +80,7 @@ test('after the person is erased, nothing left in the read tables gives the CPF 
   const registryId = created.body.registryId as string;
   const erased = await ctx.app.call('POST', '/v1/personal-data/erase', { token: ctx.tenant.token, body: { document: FIRST_CPF, type: 'CPF' } });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
-  await until(async () => (await ctx.database.knex('registry_registries').where({ id: registryId }).first())?.document === '***', 'registry row erased');
+  await eventually(async () => (await ctx.database.knex('registry_registries').where({ id: registryId }).first())?.document === '***', { what: 'registry row erased' });
   const row = await ctx.database.knex('registry_registries').where({ id: registryId }).first();
   assert.not.ok(JSON.stringify(row).includes(FIRST_CPF), 'no copy of the CPF in the row');
   assert.is.not(registryId, unkeyedId(ctx.tenant.organizationId, FIRST_CPF), 'trying every CPF against the id finds nothing without the pepper');

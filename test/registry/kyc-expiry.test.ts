@@ -6,7 +6,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { COMPANY, pdfWith, until, uploadFile } from './support.ts';
+import { COMPANY, pdfWith, uploadFile } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   app: TestApp;
@@ -47,17 +48,17 @@ test('a contract valid through tomorrow counts; two days later the job drops com
   const upload = await uploadFile(ctx.app, ctx.tenant.token, `/v1/registry/${registryId}/documents`, { bytes: pdf, fileName: 'contrato.pdf' }, { expectedType: 'CONTRATO_SOCIAL' });
   assert.is(upload.status, 201, JSON.stringify(upload.body));
   const read = () => ctx.app.call('GET', `/v1/registry/${registryId}`, { token: ctx.tenant.token }).then((r) => r.body);
-  const counted = await until(async () => ((await read()).completeness === 33 ? read() : null), 'the contract counted');
+  const counted = await eventually(async () => ((await read()).completeness === 33 ? read() : null), { what: 'the contract counted' });
   assert.equal([counted.kycStatus, counted.requirements[0].met], ['INCOMPLETE', true]);
-  await until(async () => updates(ctx, registryId).length === 1, 'registry.updated for the contract');
+  await eventually(async () => updates(ctx, registryId).length === 1, { what: 'registry.updated for the contract' });
 
   offsetMs += 2 * DAY_MS;
-  const dropped = await until(async () => {
+  const dropped = await eventually(async () => {
     const registry = await read();
     return registry.completeness === 0 && registry;
-  }, 'the scheduler job dropping the registry');
+  }, { what: 'the scheduler job dropping the registry' });
   assert.equal([dropped.kycStatus, dropped.requirements[0].met], ['PENDING', false]);
-  const [, drop] = await until(async () => updates(ctx, registryId).length === 2 && updates(ctx, registryId), 'registry.updated for the drop');
+  const [, drop] = await eventually(async () => updates(ctx, registryId).length === 2 && updates(ctx, registryId), { what: 'registry.updated for the drop' });
   const body = JSON.parse(drop!.body);
   assert.equal([body.event, body.data], ['registry.updated', { registryId, document: COMPANY.document, kycStatus: 'PENDING', completeness: 0 }]);
   assert.ok(receiverAccepts(ctx.secret, drop!.headers, drop!.body), 'signed with the subscription secret');

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import type { TestApp } from '../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../support/identity.ts';
 import { detailWhen, newCnpj, upload, VALID_CONTRACT } from '../collection/support.ts';
-import { pdfWith, until, uploadFile } from './support.ts';
+import { pdfWith, uploadFile } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('registry: a document opinion says which analyser gave it and whether it is a sandbox result (issue 37)');
 let app: TestApp;
@@ -23,10 +24,10 @@ test('an upload the keyword rules classified: the detail and the listing say off
   const sent = await uploadFile(app, tenant.token, path, { bytes: await pdfWith([...VALID_CONTRACT, company.name]), fileName: 'contrato.pdf' }, { expectedType: 'CONTRATO_SOCIAL' });
   assert.is(sent.status, 201, JSON.stringify(sent.body));
   assert.is(sent.body.opinion.provenance, null, 'no opinion yet');
-  const settled = await until(async () => {
+  const settled = await eventually(async () => {
     const reply = await call('GET', `${path}/${sent.body.id}`);
     return reply.body.opinion.verdict !== null && reply.body;
-  }, 'the opinion');
+  }, { what: 'the opinion' });
   assert.equal(settled.opinion.provenance, KEYWORDS);
   const listing = await call('GET', path);
   assert.equal(listing.body.find((d: { id: string }) => d.id === sent.body.id).opinion.provenance, KEYWORDS);

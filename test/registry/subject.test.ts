@@ -5,7 +5,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { pagesAsPng, textlessPdf } from '../support/scan.ts';
 import { poppler, suiteNeeding, tesseract } from '../support/system-tools.ts';
-import { COMPANY, pdfWith, until, uploadFile } from './support.ts';
+import { COMPANY, pdfWith, uploadFile } from './support.ts';
+import { eventually } from '../support/wait.ts';
 
 interface Ctx {
   app: TestApp;
@@ -26,10 +27,10 @@ async function analysed(ctx: Ctx, bytes: Buffer, fileName: string, expectedType 
   const path = `/v1/registry/${ctx.registryId}/documents`;
   const received = await uploadFile(ctx.app, ctx.tenant.token, path, { bytes, fileName }, { expectedType });
   assert.is(received.status, 201, JSON.stringify(received.body));
-  return until(async () => {
+  return eventually(async () => {
     const reply = await ctx.app.call('GET', `${path}/${received.body.id}`, { token: ctx.tenant.token });
     return !['RECEIVED', 'PROCESSING'].includes(reply.body.status) && reply.body;
-  }, `document ${received.body.id} analysed`, 60_000);
+  }, { timeoutMs: 60_000, what: `document ${received.body.id} analysed` });
 }
 
 // Tesseract pointed at a binary that is not there: what a server without it does.

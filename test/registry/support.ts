@@ -31,17 +31,6 @@ export const JPEG_BYTES = Buffer.concat([Buffer.from('ffd8ffe000104a464946000101
 export const COMPANY = { document: '11222333000181', name: 'Padaria Exemplo Ltda', entityType: 'COMPANY' as const };
 export const PERSON = { document: '52998224725', name: 'Maria Exemplo', entityType: 'PERSON' as const };
 
-/** Poll until `check` gives a value, or fail after the deadline (no fixed sleeps). */
-export async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** POST a multipart upload over real HTTP, checking the reply against /openapi.json like `call()`. */
 export async function uploadFile(
   app: TestApp,

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { json, startChatServer, type ChatServer } from '../support/chat-server.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
+import { readUntil } from '../support/wait.ts';
 
 const test = suite('report insights over the OpenAI-compatible adapter (chat server on 127.0.0.1)');
 let app: TestApp;
@@ -32,13 +33,11 @@ async function opinionsOf(policy: object) {
   const policyId = (await app.call('POST', '/credit-policy/policy', { token: tenant.token, body: policy })).body.id;
   const id = (await app.call('POST', '/v2/report', { token: tenant.token, body: { document: '12345678909', type: 'cpf', policyId } })).body.id;
   await waitForReport(app, tenant.token, id);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const body = (await app.call('GET', `/report/${id}/insights`, { token: tenant.token })).body;
-    if (body.sections.every((s: any) => s.parecerStatus === 'DONE' || s.parecerStatus === 'ERROR')) return body;
-    if (Date.now() > deadline) assert.unreachable(JSON.stringify(body.sections.map((s: any) => s.parecerStatus)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return readUntil(
+    async () => (await app.call('GET', `/report/${id}/insights`, { token: tenant.token })).body,
+    (body) => body.sections.every((s: any) => s.parecerStatus === 'DONE' || s.parecerStatus === 'ERROR'),
+    { timeoutMs: 20_000, what: 'the opinions to be done' },
+  );
 }
 
 test("the model's replies become the opinions, with the model's tokens and cost", async () => {

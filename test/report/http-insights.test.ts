@@ -6,6 +6,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import type { TestApp } from '../support/app.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
+import { readUntil } from '../support/wait.ts';
 
 const test = suite('report insights: AI opinions per section (offline adapter) through HTTP');
 let app: TestApp;
@@ -29,15 +30,15 @@ async function reportUnder(token: string, policy: object, document = '1000000010
 
 /** Opinions come after finalization, from a process manager: poll until none is PENDING. */
 async function insightsWhenDone(id: string, token = tenant.token, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reply = await app.call('GET', `/report/${id}/insights`, { token });
-    assert.is(reply.status, 200, JSON.stringify(reply.body));
-    const sections = reply.body.sections as Array<{ parecerStatus: string | null }>;
-    if (sections.length && sections.every((s) => s.parecerStatus === 'DONE' || s.parecerStatus === 'ERROR')) return reply.body;
-    if (Date.now() > deadline) assert.unreachable(`opinions not done: ${JSON.stringify(sections.map((s) => s.parecerStatus))}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return readUntil(
+    async () => {
+      const reply = await app.call('GET', `/report/${id}/insights`, { token });
+      assert.is(reply.status, 200, JSON.stringify(reply.body));
+      return reply.body;
+    },
+    (body) => body.sections.length > 0 && body.sections.every((s: { parecerStatus: string | null }) => s.parecerStatus === 'DONE' || s.parecerStatus === 'ERROR'),
+    { timeoutMs, what: 'the opinions to be done' },
+  );
 }
 
 test('parecerEnabled policy + module committee: every source section gets an opinion; the report and its sections show them', async () => {

@@ -16,7 +16,7 @@ import { buildContext } from '../../service/infrastructure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { stopsWithin } from '../support/stop.ts';
 import { testCaller } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite<{ database: TestDatabase; store: PostgresEventStore; dataDir: string; log: bunyan.RingBuffer; app: AppContext }>(
   'report processing: its checkpoint under a slow database, and a stop during start-up',
@@ -37,7 +37,7 @@ test.after(async (ctx) => {
 });
 
 test('checkpoint writes slower than the save timer go one after another; the worker keeps following', async (ctx) => {
-  const { policyId } = await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY);
+  const policyId = (await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY)).state.policyId!;
   // A slow database, as under load: each write of the checkpoint takes longer than the 200 ms
   // between the timer's saves. (A trigger, not a held row lock: a transaction holding a lock
   // would also hold back the store's ordering horizon, and no event would reach the worker.)
@@ -57,13 +57,13 @@ test('checkpoint writes slower than the save timer go one after another; the wor
       reportIds.push(String(events[0]!.data.reportId));
     }
     for (const reportId of reportIds) {
-      await eventually(async () => (await ctx.store.readStream(reportStream(reportId))).some((e) => e.type === 'ReportDecided'), 30_000, `report ${reportId}`);
+      await eventually(async () => (await ctx.store.readStream(reportStream(reportId))).some((e) => e.type === 'ReportDecided'), { timeoutMs: 30_000, what: `report ${reportId}` });
     }
     const requestedAt = (await ctx.store.readStream(reportStream(reportIds.at(-1)!)))[0]!.position;
     await eventually(async () => {
       const row = await ctx.database.knex('projection_checkpoints').where({ name: PROCESSING_CHECKPOINT }).first();
       return BigInt(row.commit_position) >= requestedAt.commit;
-    }, 30_000, 'the checkpoint to pass the last report');
+    }, { timeoutMs: 30_000, what: 'the checkpoint to pass the last report' });
     assert.not.ok(
       ctx.log.records.some((r: { msg: string }) => r.msg === 'another worker runs report processing; this one stands down'),
       'the worker did not stand down for its own write',

@@ -21,7 +21,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { testCaller, waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 
 /** The sandbox, counting how often each report's each source is queried. */
@@ -76,18 +76,18 @@ async function lockHolders(database: TestDatabase): Promise<number[]> {
 const following = (ctx: { log: bunyan.RingBuffer }) => ctx.log.records.filter((r: { msg: string }) => r.msg === 'following report requests').length;
 
 workers('a worker whose lock was lost loses the claim and queries no source; each source is queried once', async (ctx) => {
-  const { policyId } = await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY);
+  const policyId = (await createPolicy(ctx.app, testCaller, DEMO_CPF_POLICY)).state.policyId!;
   const counts = new Map<string, number>();
   const first = new ReportProcessingWorker({ sources: countingCatalog(counts) });
   const second = new ReportProcessingWorker({ sources: countingCatalog(counts) });
   await first.start(ctx.app);
-  await eventually(async () => following(ctx) === 1, 10_000, 'the first worker to follow');
+  await eventually(async () => following(ctx) === 1, { timeoutMs: 10_000, what: 'the first worker to follow' });
   await second.start(ctx.app);
   // The first worker's lock session dies under it (a dropped connection): it does not notice,
   // and the second worker takes the lock. Both now follow the same checkpoint.
   const [holder] = await lockHolders(ctx.database);
   await ctx.database.knex.raw('select pg_terminate_backend(?)', [holder]);
-  await eventually(async () => following(ctx) === 2, 10_000, 'the second worker to follow');
+  await eventually(async () => following(ctx) === 2, { timeoutMs: 10_000, what: 'the second worker to follow' });
   try {
     const reportIds: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -95,7 +95,7 @@ workers('a worker whose lock was lost loses the claim and queries no source; eac
       reportIds.push(String(events[0]!.data.reportId));
     }
     for (const reportId of reportIds) {
-      await eventually(async () => (await ctx.store.readStream(reportStream(reportId))).some((e) => e.type === 'ReportDecided'), 10_000, `report ${reportId}`);
+      await eventually(async () => (await ctx.store.readStream(reportStream(reportId))).some((e) => e.type === 'ReportDecided'), { timeoutMs: 10_000, what: `report ${reportId}` });
     }
     assert.is(counts.size, reportIds.length * DEMO_CPF_POLICY.sections.length);
     assert.equal([...counts.entries()].filter(([, n]) => n !== 1), [], 'no source was queried twice');
@@ -156,7 +156,7 @@ parking('after bounded attempts the report answers FAILED; another tenant finish
   const failed = await eventually(async () => {
     const reply = await app.call('GET', `/v2/report/${badId}`, { token: poisoned.token });
     return reply.status === 200 && reply.body.status.value === 'FAILED' ? reply.body : undefined;
-  }, 20_000, 'the failing report to be parked');
+  }, { timeoutMs: 20_000, what: 'the failing report to be parked' });
   assert.equal(failed.status, { id: 6, value: 'FAILED', title: 'Falha no processamento' });
   const events = await app.app.store.readStream(reportStream(badId));
   const parked = events.filter((e) => e.type === 'ReportProcessingFailed');

@@ -4,7 +4,7 @@ import { DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.t
 import { provisionTenant } from '../../application/identity/provisioning.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 /*
  * A write's reply comes from the command's own result. Here read-your-writes gives up at once
@@ -19,9 +19,9 @@ test.before(async (ctx) => {
   const auth = await eventually(async () => {
     const reply = await authenticateOverHttp(ctx.app, tenant.clientId, tenant.clientSecret);
     return reply.status === 200 ? reply : undefined;
-  }, 15_000, 'the credential to be projected');
+  }, { timeoutMs: 15_000, what: 'the credential to be projected' });
   ctx.token = auth.body.accessToken;
-  await eventually(async () => (await ctx.app.call('GET', '/auth/session', { token: ctx.token })).status === 200, 15_000, 'the session to be projected');
+  await eventually(async () => (await ctx.app.call('GET', '/auth/session', { token: ctx.token })).status === 200, { timeoutMs: 15_000, what: 'the session to be projected' });
   ctx.policyId = (await eventually(async () => {
     const reply = await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.token, body: DEMO_CPF_POLICY });
     return reply.status === 200 ? reply : undefined;
@@ -29,12 +29,12 @@ test.before(async (ctx) => {
   const report = await eventually(async () => {
     const reply = await ctx.app.call('POST', '/v2/report', { token: ctx.token, body: { document: '52998224725', type: 'cpf', policyId: ctx.policyId } });
     return reply.status === 200 ? reply : undefined;
-  }, 15_000, 'the policy to be projected');
+  }, { timeoutMs: 15_000, what: 'the policy to be projected' });
   ctx.reportId = report.body.id;
   await eventually(async () => {
     const reply = await ctx.app.call('GET', `/v2/report/${ctx.reportId}`, { token: ctx.token });
     return reply.status === 200 && !['PENDING', 'PROCESSING'].includes(reply.body.status.value);
-  }, 15_000, 'the report to be decided');
+  }, { timeoutMs: 15_000, what: 'the report to be decided' });
   await ctx.app.runner!.stop();
 });
 test.after(async (ctx) => {

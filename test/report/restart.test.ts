@@ -19,6 +19,7 @@ import { reportStream } from '../../domain/report/events.ts';
 import { loadConfig } from '../../config/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { testCaller } from '../support/report.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('report processing survives restarts');
 let database: TestDatabase;
@@ -29,14 +30,6 @@ let policyId: string;
 function appWith(sourceTimeoutMs: number): AppContext {
   const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, SOURCE_TIMEOUT_MS: String(sourceTimeoutMs) });
   return buildContext(config, bunyan.createLogger({ name: 'test', level: 'fatal' }), { db: database.knex, store });
-}
-
-async function until(what: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await what())) {
-    if (Date.now() > deadline) assert.unreachable('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const eventsOf = (reportId: string) => store.readStream(reportStream(reportId));
@@ -51,7 +44,7 @@ test.before(async () => {
   database = await createTestDatabase();
   store = new PostgresEventStore(database.knex, { pollIntervalMs: 10 });
   dataDir = mkdtempSync(join(tmpdir(), 'credit-restart-'));
-  policyId = (await createPolicy(appWith(100), testCaller, DEMO_CPF_POLICY)).policyId;
+  policyId = (await createPolicy(appWith(100), testCaller, DEMO_CPF_POLICY)).state.policyId!;
 });
 test.after(async () => {
   await store?.close();
@@ -74,7 +67,7 @@ test('a report half recorded by a process that died is finished, without duplica
 
   const worker = new ReportProcessingWorker();
   await worker.start(app);
-  await until(() => decided(reportId));
+  await eventually(() => decided(reportId));
   await worker.stop();
 
   const counts = await sectionCounts(reportId);
@@ -100,7 +93,7 @@ test('a stop in the middle leaves the report to the next start, which finishes i
   const reportId = String(events[0]!.data.reportId);
   const first = new ReportProcessingWorker();
   await first.start(slow);
-  await until(async () => Object.keys(await sectionCounts(reportId)).length === DEMO_CPF_POLICY.sections.length - 1);
+  await eventually(async () => Object.keys(await sectionCounts(reportId)).length === DEMO_CPF_POLICY.sections.length - 1);
   const stopping = Date.now();
   await first.stop();
   assert.ok(Date.now() - stopping < 5_000, 'stop does not wait for the source deadline');
@@ -108,7 +101,7 @@ test('a stop in the middle leaves the report to the next start, which finishes i
 
   const next = new ReportProcessingWorker();
   await next.start(appWith(100));
-  await until(() => decided(reportId));
+  await eventually(() => decided(reportId));
   await next.stop();
   const counts = await sectionCounts(reportId);
   assert.ok(Object.values(counts).every((n) => n === 1), JSON.stringify(counts));

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser, signedInTenant } from '../support/console-browser.ts';
 import type { TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { poppler, suiteNeeding } from '../support/system-tools.ts';
 import { pageCount, pageText } from '../collection/signed-document/pdf-tools.ts';
@@ -79,7 +79,7 @@ test('one report on the sandbox sources: JSON, every PDF page, every sheet, the 
   const bodies = await eventually(async () => {
     const mine = receiver.json().filter((b) => b.data?.reportId === reportId);
     return events.every((name) => mine.some((b) => b.event === name)) && mine;
-  }, 15_000, 'the report webhooks');
+  }, { timeoutMs: 15_000, what: 'the report webhooks' });
   for (const body of bodies) assert.is(body.data.sandboxData, true, body.event);
   for (const body of bodies.filter((b) => b.event === 'report.section.updated')) assert.is(body.data.provenance.sandbox, body.data.sectionType !== 'SANCTIONS', body.data.sectionType);
   assert.equal(bodies.find((b) => b.event === 'report.status.changed').data.provenance, { provider: 'CREDIT_POLICY_ENGINE', sandbox: true });

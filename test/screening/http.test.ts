@@ -8,7 +8,7 @@ import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-poli
 import { SCREENING_FIXTURES, startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * Reports over HTTP screened against the fixture lists (test/fixtures/lists, each in its
@@ -127,14 +127,14 @@ screened('a new OFAC file at the address: the scheduler loads it as a new versio
 
   ctx.ofacBody = fixture('sdn-name-match.xml');
   const newSha = sha256(ctx.ofacBody);
-  await eventually(async () => (await ctx.app.database.knex('screening_list_versions').where({ list: 'OFAC_SDN', status: 'CURRENT', sha256: newSha }).first()) ?? false, 15_000, 'the new OFAC version');
+  await eventually(async () => (await ctx.app.database.knex('screening_list_versions').where({ list: 'OFAC_SDN', status: 'CURRENT', sha256: newSha }).first()) ?? false, { timeoutMs: 15_000, what: 'the new OFAC version' });
   const replaced = await ctx.app.database.knex('screening_list_versions').where({ id: oldVersion.listVersionId }).first();
   assert.is(replaced.status, 'REPLACED');
 
   const after = await eventually(async () => {
     const screening = await report(ctx, OFAC_CPF, 'cpf');
     return screening.sanctions.count > 0 && screening;
-  }, 15_000, 'a report screened against the new version');
+  }, { timeoutMs: 15_000, what: 'a report screened against the new version' });
   const [match] = after.sanctions.records;
   assert.equal(
     { list: match.list, publishedAt: match.publishedAt, sha256: match.sha256, matchedBy: match.matchedBy, score: match.score, matchedName: match.matchedName },

@@ -4,8 +4,9 @@ import { parseKeyring } from '../../config/secrets.ts';
 import { SecretBox } from '../../platform/secrets/secret-box.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { attemptsOf, deliveriesOf, eventually } from '../support/webhook.ts';
-import { startReceiver, sleep, type Receiver } from '../support/webhook-receiver.ts';
+import { attemptsOf, deliveriesOf } from '../support/webhook.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
 interface Ctx {
@@ -30,7 +31,7 @@ test('a secret sealed with a key this process lacks is a configuration error: no
   assert.is(created.status, 201, JSON.stringify(created.body));
   const id = created.body.id as string;
   const targets = () => ctx.app.database.knex('webhook_outbox_targets').where({ id });
-  const good = (await eventually(() => targets().first(), 10_000, 'outbox copy')).sealed_secret as string;
+  const good = (await eventually(() => targets().first(), { timeoutMs: 10_000, what: 'outbox copy' })).sealed_secret as string;
   const elsewhere = new SecretBox(parseKeyring(`gone:${'g'.repeat(40)}`, 'SEALING_KEYS'), 'webhook-signing-secrets').seal(created.body.secret, id);
   await targets().update({ sealed_secret: elsewhere });
 

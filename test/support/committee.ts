@@ -7,7 +7,7 @@ import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.
 import type { TestApp } from './app.ts';
 import { personalCredit, seedProduct } from './catalog.ts';
 import { waitForReport } from './report.ts';
-import { eventually } from './webhook.ts';
+import { eventually } from './wait.ts';
 
 /** Deliberation events and commands for decider tests: readable ids, fixed times. */
 export const AT = '2026-11-23T10:00:00.000Z';
@@ -143,6 +143,6 @@ export async function finishedDeliberation(app: TestApp, token: string, reportId
   return eventually(async () => {
     const reply = await app.call('GET', `/committee/deliberations/${reportId}`, { token });
     return reply.status === 200 && reply.body.status !== 'RUNNING' && reply.body.id !== notId && reply.body;
-  }, 20_000, `deliberation of ${reportId}`);
+  }, { timeoutMs: 20_000, what: `deliberation of ${reportId}` });
 }
 

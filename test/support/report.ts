@@ -3,6 +3,7 @@ import { DEMO_CNPJ_POLICY, DEMO_CPF_POLICY } from '../../application/credit-poli
 import type { PolicySnapshot } from '../../domain/credit-policy/policy.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import type { TestApp } from './app.ts';
+import { readUntil } from './wait.ts';
 
 /** A caller for command handlers driven without HTTP (process managers, restarts). */
 export const testCaller = {
@@ -33,12 +34,14 @@ export function testIds(prefix: string, count: number): string[] {
 
 /** Poll GET /v2/report/{id} until the report is finalized (or time runs out). */
 export async function waitForReport(app: TestApp, token: string, id: string, timeoutMs = 15_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reply = await app.call('GET', `/v2/report/${id}`, { token });
-    assert.is(reply.status, 200, JSON.stringify(reply.body));
-    if (reply.body.reportProgress.isFinalized) return reply.body;
-    if (Date.now() > deadline) assert.unreachable(`report ${id} not finalized: ${JSON.stringify(reply.body.reportProgress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const reply = await readUntil(
+    async () => {
+      const reply = await app.call('GET', `/v2/report/${id}`, { token });
+      assert.is(reply.status, 200, JSON.stringify(reply.body));
+      return reply;
+    },
+    (reply) => reply.body.reportProgress.isFinalized,
+    { timeoutMs, what: `report ${id} to be finalized` },
+  );
+  return reply.body;
 }

@@ -1,9 +1,8 @@
 import type { TestApp } from './app.ts';
+import { sleep } from './wait.ts';
 
 /** The most /health may take while a request runs (issue 33): a blocked event loop shows here first. */
 export const HEALTH_BUDGET_MS = 100;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Asks /health until `until` resolves; the slowest answer, in ms (the one in flight at the end counts). */
 async function slowestHealthDuring(app: TestApp, until: Promise<unknown>): Promise<number> {
@@ -14,7 +13,7 @@ async function slowestHealthDuring(app: TestApp, until: Promise<unknown>): Promi
     const started = performance.now();
     await (await fetch(`${app.url}/health`)).arrayBuffer();
     slowest = Math.max(slowest, performance.now() - started);
-    await pause(5);
+    await sleep(5);
   }
   return slowest;
 }
@@ -28,7 +27,7 @@ async function slowestHealthDuring(app: TestApp, until: Promise<unknown>): Promi
  */
 export async function healthWhile<T>(app: TestApp, action: () => Promise<T>): Promise<{ result: T; slowestHealthMs: number; budgetMs: number }> {
   await (await fetch(`${app.url}/health`)).arrayBuffer();
-  const idle = await slowestHealthDuring(app, pause(1_000));
+  const idle = await slowestHealthDuring(app, sleep(1_000));
   const budgetMs = Math.max(HEALTH_BUDGET_MS, 2 * idle);
   const running = action();
   const [slowestHealthMs, result] = await Promise.all([slowestHealthDuring(app, running), running]);

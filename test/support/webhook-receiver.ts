@@ -84,4 +84,3 @@ export async function startReceiver(answer: (request: Received, index: number) =
   };
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

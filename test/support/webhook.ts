@@ -29,17 +29,6 @@ export async function appendReportEvent(
   return data;
 }
 
-/** Poll until `check` returns a value other than undefined/false, or fail after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 export interface DeliveryState {
   id: string;
   status: string;

@@ -3,7 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
+import { appendReportEvent, deliveriesOf } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const EVENTS = 40;
@@ -64,14 +65,14 @@ test('SIGKILL while delivering, then two dispatchers: every event arrives at lea
   for (let i = 0; i < EVENTS; i++) await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
 
   first = await startDispatcher(ctx);
-  await eventually(async () => killedAt > 0 && first!.signalCode === 'SIGKILL', 15_000, 'the first dispatcher to be killed');
+  await eventually(async () => killedAt > 0 && first!.signalCode === 'SIGKILL', { timeoutMs: 15_000, what: 'the first dispatcher to be killed' });
   const receivedBeforeRestart = ctx.receiver.received.length;
   await Promise.all([startDispatcher(ctx), startDispatcher(ctx)]);
 
   await eventually(async () => {
     const deliveries = await deliveriesOf(ctx.app, created.body.id);
     return deliveries.length === EVENTS && deliveries.every((d) => d.status === 'succeeded');
-  }, 30_000, 'every delivery to succeed');
+  }, { timeoutMs: 30_000, what: 'every delivery to succeed' });
 
   const envelopes = ctx.receiver.json();
   const byId = new Map<string, string[]>();

@@ -3,8 +3,9 @@ import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { appendReportEvent, attemptsOf, deliveriesOf, eventually } from '../support/webhook.ts';
-import { startReceiver, sleep, type Answer, type Receiver } from '../support/webhook-receiver.ts';
+import { appendReportEvent, attemptsOf, deliveriesOf } from '../support/webhook.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver, type Answer, type Receiver } from '../support/webhook-receiver.ts';
 
 const DELAYS = [100, 200, 300];
 const TIMEOUT_MS = 300;
@@ -45,7 +46,7 @@ async function finishedDelivery(ctx: Ctx, subscriptionId: string) {
   return eventually(async () => {
     const [delivery] = await deliveriesOf(ctx.app, subscriptionId);
     return delivery && delivery.status !== 'pending' && delivery;
-  }, 10_000, 'the delivery to finish');
+  }, { timeoutMs: 10_000, what: 'the delivery to finish' });
 }
 
 test('the initial attempt plus 3 retries, after the configured delays, then failed', (ctx) =>
@@ -88,7 +89,7 @@ test('20 consecutive failed deliveries turn the subscription off, recorded as an
     const read = await eventually(async () => {
       const reply = await ctx.app.call('GET', `${BASE}/${id}`, { token: tenant.token });
       return reply.body.status === 'DISABLED' && reply.body;
-    }, 15_000, 'the subscription to turn off');
+    }, { timeoutMs: 15_000, what: 'the subscription to turn off' });
     assert.is(read.disabledReason, 'CONSECUTIVE_FAILURES');
     const disabled = (await ctx.app.app.store.readStream(`webhook-${id}`)).find((e) => e.type === 'WebhookSubscriptionDisabled')!;
     assert.equal([disabled.data.reason, disabled.data.consecutiveFailures, disabled.data.disabledBy], ['consecutive_failures', 20, null]);

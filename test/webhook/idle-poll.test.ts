@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { statementsDuring } from '../support/db.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually, sleep } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -23,11 +23,9 @@ test.after(async (ctx) => {
 });
 
 const isClaim = (sql: string) => sql.includes('candidates as (');
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 test('idle for three seconds, it claims a handful of times, not a hundred and twenty', async ({ app }) => {
-  await pause(1000);
-  const claims = (await statementsDuring(app.app.db, () => pause(3000))).filter((s) => isClaim(s.sql)).length;
+  await sleep(1000);
+  const claims = (await statementsDuring(app.app.db, () => sleep(3000))).filter((s) => isClaim(s.sql)).length;
   assert.ok(claims <= 12, `${claims} claims in 3 s`);
   assert.ok(claims >= 2, `${claims} claims in 3 s: it must still look`);
 });
@@ -40,8 +38,8 @@ test('a row another process queued is found within the longest pause, and a retr
     const created = await app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.status.changed'] } });
     assert.is(created.status, 201, JSON.stringify(created.body));
     const subscriptionId: string = created.body.id;
-    await eventually(async () => (await app.app.db('webhook_outbox_targets').where({ id: subscriptionId }).first()) ?? false, 10_000, 'the outbox knows the subscription');
-    await pause(2000);
+    await eventually(async () => (await app.app.db('webhook_outbox_targets').where({ id: subscriptionId }).first()) ?? false, { timeoutMs: 10_000, what: 'the outbox knows the subscription' });
+    await sleep(2000);
     // As an outbox in another process leaves a row it could not hand over: pending, due now, and
     // no signal to this process.
     const queue = async (id: string) => {

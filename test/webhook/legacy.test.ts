@@ -5,8 +5,9 @@ import { LEGACY_TYPES } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { appendReportEvent, attemptsOf, deliveriesOf, eventually } from '../support/webhook.ts';
-import { startReceiver, sleep, type Receiver } from '../support/webhook-receiver.ts';
+import { appendReportEvent, attemptsOf, deliveriesOf } from '../support/webhook.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
   app: TestApp;
@@ -185,7 +186,7 @@ test('an apiKey is kept sealed and hashed, never plain: reads hide it, deliverie
         },
       },
     ]);
-    const row = await eventually(() => ctx.app.database.knex('webhook_outbox_targets').where({ id: oldId }).first(), 10_000, 'old subscription in the outbox');
+    const row = await eventually(() => ctx.app.database.knex('webhook_outbox_targets').where({ id: oldId }).first(), { timeoutMs: 10_000, what: 'old subscription in the outbox' });
     assert.is.not(row.api_key, 'old-plain-key', 'upcast on read: the read tables get it sealed');
     const before = receiver.received.length;
     await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
@@ -235,7 +236,7 @@ test('legacy retries: network, 5xx, 408, 425 and 429 up to 3 times; other 4xx an
       const delivery = await eventually(async () => {
         const all = await deliveriesOf(ctx.app, sub.body.id);
         return all.length > before && all.at(-1)!.status !== 'pending' && all.at(-1)!;
-      }, 10_000, `delivery after ${sequence}`);
+      }, { timeoutMs: 10_000, what: `delivery after ${sequence}` });
       assert.is(delivery.status, expectedStatus, String(sequence));
       assert.is(delivery.attempts, expectedAttempts, String(sequence));
       const attempts = await attemptsOf(ctx.app, delivery.id);

@@ -5,8 +5,9 @@ import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { READ_ALL_STATEMENT } from '../../platform/eventstore/postgres-sql.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
-import { startReceiver, sleep } from '../support/webhook-receiver.ts';
+import { appendReportEvent, deliveriesOf } from '../support/webhook.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
 interface Ctx {

@@ -5,8 +5,9 @@ import { WEBHOOK_OUTBOX_PROJECTION, webhookOutboxProjection } from '../../projec
 import { readCheckpoints } from '../../platform/projections/checkpoints.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
-import { startReceiver, sleep } from '../support/webhook-receiver.ts';
+import { appendReportEvent, deliveriesOf } from '../support/webhook.ts';
+import { eventually, sleep } from '../support/wait.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
   app: TestApp;

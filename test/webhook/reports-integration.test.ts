@@ -4,7 +4,7 @@ import { DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.t
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
@@ -45,7 +45,7 @@ test('a report run reaches legacy and named subscriptions with the report facts'
     // Both named events, not just the first: each is its own delivery and they may arrive apart.
     const namedEvents = new Set(mine.filter((r) => r.path === '/named').map((r) => JSON.parse(r.body).event));
     return types.every((t) => paths.has(`/legacy/${t}`)) && namedEvents.size === 2 && mine;
-  }, 15_000, 'deliveries of every subscribed type');
+  }, { timeoutMs: 15_000, what: 'deliveries of every subscribed type' });
   for (const request of deliveries.filter((r) => r.path.startsWith('/legacy/'))) {
     const envelope = JSON.parse(request.body);
     assert.is(envelope.webhookType, request.path.split('/')[2]);

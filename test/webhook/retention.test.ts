@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { attemptsOf, deliveriesOf, eventually } from '../support/webhook.ts';
+import { attemptsOf, deliveriesOf } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
@@ -30,11 +31,11 @@ test('attempts past the retention are deleted by the scheduler role; newer ones 
   const deliveries = await eventually(async () => {
     const rows = await deliveriesOf(ctx.app, subscription.body.id);
     return rows.length === 2 && rows.every((row) => row.status === 'succeeded') && rows;
-  }, 60_000, 'both pings delivered');
+  }, { timeoutMs: 60_000, what: 'both pings delivered' });
   const [old, recent] = deliveries;
   await ctx.app.app.db('webhook_delivery_attempts').where({ delivery_id: old!.id }).update({ started_at: ctx.app.app.db.raw("now() - interval '31 days'") });
 
-  await eventually(async () => (await attemptsOf(ctx.app, old!.id)).length === 0, 60_000, 'the old attempt pruned');
+  await eventually(async () => (await attemptsOf(ctx.app, old!.id)).length === 0, { timeoutMs: 60_000, what: 'the old attempt pruned' });
   assert.is((await attemptsOf(ctx.app, recent!.id)).length, 1, 'an attempt within the retention stays');
   assert.equal((await deliveriesOf(ctx.app, subscription.body.id)).map((row) => row.status), ['succeeded', 'succeeded'], 'delivery rows stay');
 });

@@ -5,7 +5,7 @@ import { SendLane, type LaneItem, type LaneResult } from '../../application/webh
 import { openDeliveryLane, type Attempt } from '../../application/webhook/sender.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('webhook: the send lane');
 
@@ -86,7 +86,7 @@ test('on a thread of its own: signed POSTs to a real receiver, and a thread that
   try {
     const signing = { deliveryId: 'd1', event: 'report.finished', secret: 'whsec_test', previousSecret: null };
     lane.add([item('d1', 'A', 's', undefined, { url: receiver.url, body: '{"n":1}', timeoutMs: 5000, signing })]);
-    await eventually(async () => results.length === 1, 10_000, 'the first result');
+    await eventually(async () => results.length === 1, { timeoutMs: 10_000, what: 'the first result' });
     assert.is(results[0]!.outcome?.statusCode, 204);
     const [request] = receiver.received;
     assert.ok(receiverAccepts('whsec_test', request!.headers, request!.body), 'signed in the thread, as the receiver checks it');
@@ -94,12 +94,12 @@ test('on a thread of its own: signed POSTs to a real receiver, and a thread that
     lane.add([item('d2', 'A', 's', undefined, { url: receiver.url, body: '{"n":2}', timeoutMs: 30_000 })]);
     await receiver.waitFor(2);
     await (lane as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
-    await eventually(async () => results.length === 2, 10_000, 'the lost attempt');
+    await eventually(async () => results.length === 2, { timeoutMs: 10_000, what: 'the lost attempt' });
     assert.equal([results[1]!.id, results[1]!.outcome?.ok, results[1]!.outcome?.failure], ['d2', false, 'network']);
     assert.ok(errors.some((e) => e.includes('starting another')));
 
     lane.add([item('d3', 'A', 's', undefined, { url: receiver.url, body: '{"n":3}', timeoutMs: 200 })]);
-    await eventually(async () => results.length === 3, 10_000, 'an attempt on the new thread');
+    await eventually(async () => results.length === 3, { timeoutMs: 10_000, what: 'an attempt on the new thread' });
     assert.is(results[2]!.outcome?.failure, 'timeout');
   } finally {
     await lane.close();
@@ -115,9 +115,9 @@ test('threads that keep dying at start leave the lane on the main thread, still 
   const thread = lane as unknown as { worker: { terminate(): Promise<number> } };
   try {
     for (let i = 0; i < 3; i++) await thread.worker.terminate();
-    await eventually(async () => errors.some((e) => e.includes('now run on the main thread')), 10_000, 'the fallback');
+    await eventually(async () => errors.some((e) => e.includes('now run on the main thread')), { timeoutMs: 10_000, what: 'the fallback' });
     lane.add([item('d1', 'A', 's', undefined, { url: receiver.url, body: '{"n":1}', timeoutMs: 5000 })]);
-    await eventually(async () => results.length === 1, 10_000, 'a result from the main thread');
+    await eventually(async () => results.length === 1, { timeoutMs: 10_000, what: 'a result from the main thread' });
     assert.is(results[0]!.outcome?.statusCode, 200);
   } finally {
     await lane.close();

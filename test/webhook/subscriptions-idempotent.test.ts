@@ -4,7 +4,7 @@ import { webhookStream } from '../../domain/webhook/decider.ts';
 import { webhookSubscriptionsProjection } from '../../projections/webhook/subscriptions-projection.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 
 const BASE = '/v1/webhook/subscriptions';
 
@@ -33,7 +33,7 @@ test('a batch applied again (change, secret rotation, disabling), twice, leaves 
   const projected = await eventually(async () => {
     const [row] = await rows();
     return row?.version === 4 ? [row] : undefined;
-  }, 10_000, 'the projection to catch up');
+  }, { timeoutMs: 10_000, what: 'the projection to catch up' });
   assert.ok(projected[0].previous_sealed_secret, 'the rotation kept the previous secret');
   assert.is(projected[0].status, 'active');
   // A parked batch retried after later ones went through: everything but the creation and the enabling.

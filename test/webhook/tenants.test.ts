@@ -4,7 +4,8 @@ import { DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.t
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
-import { appendReportEvent, deliveriesOf, eventually } from '../support/webhook.ts';
+import { appendReportEvent, deliveriesOf } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const CONCURRENCY = 4;
@@ -40,7 +41,7 @@ test('a receiver that hangs holds at most half the slots; the other tenant\'s de
     const stuckSub = await subscribe(app, stuck, hanging.url);
     await subscribe(app, healthy, fine.url);
     for (let i = 0; i < 3 * CONCURRENCY; i++) await appendReportEvent(app, 'ReportDecided', { organizationId: stuck.organizationId });
-    await eventually(async () => (await deliveriesOf(app, stuckSub)).length === 3 * CONCURRENCY, 10_000, 'the stuck deliveries');
+    await eventually(async () => (await deliveriesOf(app, stuckSub)).length === 3 * CONCURRENCY, { timeoutMs: 10_000, what: 'the stuck deliveries' });
     await hanging.waitFor(CONCURRENCY / 2);
 
     await appendReportEvent(app, 'ReportDecided', { organizationId: healthy.organizationId });
@@ -72,7 +73,7 @@ test('a tenant alone with an answering receiver borrows idle slots beyond its ha
     const sub = await subscribe(app, alone, slow.url);
     const count = 6 * CONCURRENCY;
     for (let i = 0; i < count; i++) await appendReportEvent(app, 'ReportDecided', { organizationId: alone.organizationId });
-    await eventually(async () => (await deliveriesOf(app, sub)).filter((d) => d.status === 'succeeded').length === count, 20_000, 'every delivery');
+    await eventually(async () => (await deliveriesOf(app, sub)).filter((d) => d.status === 'succeeded').length === count, { timeoutMs: 20_000, what: 'every delivery' });
     assert.is(most, CONCURRENCY - 1, 'beyond its half of the slots, short of all of them');
   } finally {
     await slow.close();
@@ -93,7 +94,7 @@ test('deliveries that keep failing end failed, in the log, while the other tenan
     const log = await eventually(async () => {
       const reply = await app.call('GET', `${BASE}/${failingSub}/deliveries?status=failed&take=100`, { token: failing.token });
       return reply.body.total === 3 * CONCURRENCY ? reply.body : undefined;
-    }, 20_000, 'every failing delivery to be parked');
+    }, { timeoutMs: 20_000, what: 'every failing delivery to be parked' });
     for (const delivery of log.items) {
       assert.equal([delivery.status, delivery.attempts, delivery.nextAttemptAt, delivery.lastStatusCode], ['failed', 4, null, 500]);
       assert.equal(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode), [500, 500, 500, 500]);

@@ -1,8 +1,5 @@
-import cron, { type ScheduledTask } from 'node-cron';
-import { ConfigurationError } from '../../../config/index.ts';
-import { AdvisoryLocks, LockNamespace } from '../../../platform/database/advisory-lock.ts';
 import type { AppContext } from '../../context.ts';
-import type { Worker } from '../../worker.ts';
+import { ScheduledPass } from '../../scheduled-pass.ts';
 import { expireCollection, loadCollection } from '../commands.ts';
 import { isLive } from './messages.ts';
 import { notify } from './process.ts';
@@ -48,50 +45,17 @@ export async function expireDue(app: AppContext): Promise<number> {
 }
 
 /**
- * The scheduler role's reminder and expiry runs (COLLECTION_SCHEDULE_CRON). Only the process
- * holding the advisory lock runs them, so two schedulers do not read the same rows at once;
- * another takes over when the holder's session ends.
+ * The scheduler role's reminder and expiry runs (COLLECTION_SCHEDULE_CRON). One scheduler at a
+ * time runs them, under the job's advisory lock, so two schedulers do not read the same rows at
+ * once; another may take the next tick.
  */
-export class CollectionScheduleJob implements Worker {
-  readonly name = 'collection-schedule';
-  readonly role = 'scheduler' as const;
-  private task: ScheduledTask | undefined;
-  private locks: AdvisoryLocks | undefined;
-  private busy = false;
-  private running: Promise<unknown> = Promise.resolve();
-
-  async start(app: AppContext): Promise<void> {
-    const schedule = app.config.COLLECTION_SCHEDULE_CRON;
-    if (!cron.validate(schedule)) throw new ConfigurationError(`COLLECTION_SCHEDULE_CRON "${schedule}" is not a cron expression; fix: e.g. "* * * * *"`);
-    this.locks = new AdvisoryLocks(app.db);
-    const log = app.log.child({ job: this.name });
-    // Overlap is skipped here rather than by node-cron's noOverlap, which logs a warning for
-    // every skipped tick: with a frequent schedule a slow run is normal, not worth a line.
-    this.task = cron.schedule(
-      schedule,
-      () => {
-        if (this.busy) return;
-        this.busy = true;
-        this.running = this.runOnce(app)
-          .catch((error: unknown) => log.error({ err: error }, 'collection reminders and expiry failed; next run retries'))
-          .finally(() => (this.busy = false));
-      },
-      { name: this.name },
+export class CollectionScheduleJob extends ScheduledPass {
+  constructor() {
+    super(
+      'collection-schedule',
+      (app) => app.config.COLLECTION_SCHEDULE_CRON,
+      async (app) => ({ reminded: await sendDueReminders(app), expired: await expireDue(app) }),
+      'collection reminders and expiry run',
     );
-  }
-
-  private async runOnce(app: AppContext): Promise<void> {
-    // Answered from memory while held; asked again once the lock went with its session.
-    if (!(await this.locks!.tryLock(LockNamespace.processManager, this.name))) return;
-    const reminded = await sendDueReminders(app);
-    const expired = await expireDue(app);
-    if (reminded || expired) app.log.info({ job: this.name, reminded, expired }, 'collection reminders and expiry run');
-  }
-
-  async stop(): Promise<void> {
-    await this.task?.stop();
-    await this.task?.destroy();
-    await this.running;
-    await this.locks?.close();
   }
 }

@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
 import Type from 'typebox';
 import { recipientActor } from '../../../application/collection/actor.ts';
-import { refusalBefore, type CollectionWritten, type Without } from '../../../application/collection/commands.ts';
+import { refusalBefore, type Without } from '../../../application/collection/commands.ts';
+import type { Written } from '../../../application/command-handler.ts';
+import type { CollectionState } from '../../../domain/collection/state.ts';
 import type { AppContext } from '../../../application/context.ts';
 import type { CollectionCommand } from '../../../domain/collection/commands.ts';
 import { ITEM_STATUSES } from '../../../domain/collection/enums.ts';
@@ -27,7 +29,7 @@ export const AnswerReplies = {
 export const postedByPage = (ctx: Context) => ctx.is('application/x-www-form-urlencoded') !== false;
 export const bodyOf = (body: unknown): Record<string, unknown> => (body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {});
 
-export type Answer = (ref: { organizationId: string; collectionId: string; recipientId: string }, item: ItemState) => Promise<CollectionWritten>;
+export type Answer = (ref: { organizationId: string; collectionId: string; recipientId: string }, item: ItemState) => Promise<Written<CollectionState>>;
 
 /**
  * One answer of the person holding the link: the link is checked (and refused with a page that

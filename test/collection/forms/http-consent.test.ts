@@ -5,7 +5,7 @@ import { CollectionMessages as M } from '../../../domain/collection/messages.ts'
 import { collectionInputValues } from '../../../projections/collection/inputs-queries.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { detailWhen, newCnpj } from '../support.ts';
 import { companyForm, scrTerm } from './fixtures.ts';
@@ -27,7 +27,7 @@ const call = serviceWithTenant(test, async (a, t) => {
 
 /** The legacy OPTIN delivery about `collectionId` (the registration's test message names none). */
 const optInDelivery = (collectionId: string, status = 'ACCEPTED') =>
-  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId) && JSON.parse(r.body).data.status === status), 20_000, `optin.updated ${status}`);
+  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId) && JSON.parse(r.body).data.status === status), { timeoutMs: 20_000, what: `optin.updated ${status}` });
 test.after(() => receiver?.close());
 
 const TEXT = 'Autorizo a consulta ao SCR do Banco Central <em nome da empresa> & de seus sócios.';
@@ -102,7 +102,7 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   const inputs = await eventually(async () => {
     const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
     return 'kyc.consentimento_scr' in values && values;
-  }, 20_000, 'input key');
+  }, { timeoutMs: 20_000, what: 'input key' });
   assert.equal(inputs, { 'kyc.consentimento_scr': true });
 });
 
@@ -159,7 +159,7 @@ const inputValue = (registryId: string, value: boolean) =>
   eventually(async () => {
     const values = await collectionInputValues(app.app.db, tenant.organizationId, registryId);
     return values['kyc.consentimento_scr'] === value && values;
-  }, 20_000, `kyc.consentimento_scr ${value}`);
+  }, { timeoutMs: 20_000, what: `kyc.consentimento_scr ${value}` });
 
 test('the organization records a revocation after the collection closed: the trail, the input turned false, collection.consent.revoked and optin.updated REVOKED', async () => {
   const c = await create();

@@ -6,7 +6,7 @@ import { CollectionMessages as M } from '../../../domain/collection/messages.ts'
 import { collectionInputValues } from '../../../projections/collection/inputs-queries.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { receiverAccepts } from '../../support/webhook-verifier.ts';
 import { detailWhen, newCnpj } from '../support.ts';
@@ -78,7 +78,7 @@ test('the page asks with HTML rules and a suggestion; a missing answer is refuse
   const inputs = await eventually(async () => {
     const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
     return 'form.avulso.faturamento' in values && values;
-  }, 20_000, 'input keys');
+  }, { timeoutMs: 20_000, what: 'input keys' });
   assert.equal(inputs, { 'form.avulso.exporta': true, 'form.avulso.faturamento': 250000.5, 'form.avulso.razao_social': 'Padaria Sugestão Ltda', 'form.avulso.setor': 'comercio' });
 });
 
@@ -115,21 +115,21 @@ test('a template\'s form: earlier answers of the registry are suggested in the n
   const document = newCnpj();
   const first = await create({ items: undefined, templateSlug: 'ficha-pj', subject: { name: 'Mercearia Antiga Ltda', document } });
   assert.is((await answerJson(first, { faturamento: 42000, setor: 'servicos' })).body.status, 'VALIDATED');
-  await eventually(async () => 'form.ficha-pj.faturamento' in (await collectionInputValues(app.app.db, tenant.organizationId, first.registryId)), 20_000, 'input keys');
+  await eventually(async () => 'form.ficha-pj.faturamento' in (await collectionInputValues(app.app.db, tenant.organizationId, first.registryId)), { timeoutMs: 20_000, what: 'input keys' });
   const second = await create({ items: undefined, templateSlug: 'ficha-pj', registryId: first.registryId, subject: undefined });
   assert.equal(second.items[0].details.form.suggested, { faturamento: 42000, setor: 'servicos', razao_social: 'Mercearia Antiga Ltda' });
   assert.match(await openPage(app, second.links[0].token), 'Sugerido: 42000</small><br><input type="number" step="any" name="answers[faturamento]" min="0" max="100000000" value="42000" required>');
 
   const erased = await call('POST', '/v1/personal-data/erase', { document, type: 'cnpj' });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
-  await eventually(async () => Object.keys(await collectionInputValues(app.app.db, tenant.organizationId, first.registryId)).length === 0, 20_000, 'input keys erased');
+  await eventually(async () => Object.keys(await collectionInputValues(app.app.db, tenant.organizationId, first.registryId)).length === 0, { timeoutMs: 20_000, what: 'input keys erased' });
   // The collection read model folds both collections again: neither the name nor an answer stays in a reply.
   for (const collection of [first, second]) {
     const detail = await eventually(async () => {
       const reply = await call('GET', `/v1/collections/${collection.id}`);
       const text = JSON.stringify(reply.body);
       return reply.status === 200 && !text.includes('Mercearia Antiga') && !text.includes('42000') && reply.body;
-    }, 20_000, 'the collection read model erased');
+    }, { timeoutMs: 20_000, what: 'the collection read model erased' });
     assert.is(detail.id, collection.id);
   }
   const rows = () => app.app.db('collection_collections').whereIn('id', [first.id, second.id]).orderBy('id').select('id', 'status', 'registry_id', 'subject_name', 'subject_document', 'state');

@@ -1,12 +1,12 @@
+import type { Knex } from 'knex';
 import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
 import { collectionDecider } from '../../../domain/collection/decider.ts';
 import type { CollectionModuleEvent } from '../../../domain/collection/payloads.ts';
-import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { PERSONAL_DATA_ERASED, SUBJECTS_METADATA } from '../../../platform/personal-data/index.ts';
 import { collectionInputsProjection } from '../../../projections/collection/inputs-projection.ts';
 import { collectionInputValues } from '../../../projections/collection/inputs-queries.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts';
+import { projectionSpec } from '../../support/projection.ts';
 import { AT, cmd, create, definition, history, item, ORG, recipient, RECIPIENT, stateOf } from '../fixtures.ts';
 import { companyForm, scrTerm } from './fixtures.ts';
 
@@ -19,9 +19,10 @@ test.after(() => database?.drop());
 
 const SUBJECT = 's'.repeat(64);
 const REGISTRY = 'r00000000000000000000001';
-const project = (events: readonly CollectionModuleEvent[], metadata: Record<string, unknown> = {}) =>
-  database.knex.transaction((trx) => collectionInputsProjection.handle(events.map((e) => ({ ...e, metadata }) as unknown as RecordedEvent), trx));
-const values = () => collectionInputValues(database.knex, ORG, REGISTRY);
+const spec = projectionSpec(collectionInputsProjection, () => database.knex);
+const values = (db: Knex) => collectionInputValues(db, ORG, REGISTRY);
+/** An event of the subject's: its data is sealed under the subject's key, which an erasure drops. */
+const ofSubject = (event: CollectionModuleEvent) => ({ ...event, metadata: { [SUBJECTS_METADATA]: [SUBJECT] } });
 
 const def = definition({
   template: { slug: 'ficha-pj', name: 'Ficha', version: 1 },
@@ -33,18 +34,12 @@ const accept = cmd({ type: 'AcceptConsent', itemId: 'c1', recipientId: 'p1', ter
 
 test('answers under form.<template>.<field>, consents under kyc.consentimento_<type>; an older event replayed changes nothing; erasure deletes the answers only', async () => {
   const [created, sent, submitted] = history(create(true, def), answer(1000, AT));
-  await project([created!, sent!]);
-  await project([submitted!], { [SUBJECTS_METADATA]: [SUBJECT] });
-  assert.equal(await values(), { 'form.ficha-pj.faturamento': 1000 });
+  await spec.given(created!, sent!).when(ofSubject(submitted!)).thenRead(values, { 'form.ficha-pj.faturamento': 1000 });
   const later = collectionDecider.decide(answer(2000, '2026-11-24T12:00:00.000Z'), stateOf(history(create(true, def))));
-  await project(later, { [SUBJECTS_METADATA]: [SUBJECT] });
-  await project([submitted!], { [SUBJECTS_METADATA]: [SUBJECT] });
-  assert.equal(await values(), { 'form.ficha-pj.faturamento': 2000 }, 'the older answer replayed does not win');
+  await spec.given(...later.map(ofSubject)).when(ofSubject(submitted!)).thenRead(values, { 'form.ficha-pj.faturamento': 2000 }, 'the older answer replayed does not win');
   const [consented] = collectionDecider.decide(accept, stateOf(history(create(true, def))));
-  await project([consented!]);
-  assert.equal(await values(), { 'form.ficha-pj.faturamento': 2000, 'kyc.consentimento_scr': true });
-  await database.knex.transaction((trx) => collectionInputsProjection.handle([{ type: PERSONAL_DATA_ERASED, data: { subjectId: SUBJECT }, metadata: {} } as unknown as RecordedEvent], trx));
-  assert.equal(await values(), { 'kyc.consentimento_scr': true });
+  await spec.when(consented!).thenRead(values, { 'form.ficha-pj.faturamento': 2000, 'kyc.consentimento_scr': true });
+  await spec.when({ type: PERSONAL_DATA_ERASED, data: { subjectId: SUBJECT } }).thenRead(values, { 'kyc.consentimento_scr': true });
 });
 
 test.run();

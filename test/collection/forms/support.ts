@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import type { TestApp } from '../../support/app.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import type { Receiver } from '../../support/webhook-receiver.ts';
 
 /** What a browser sends and gets on the recipient page (raw HTTP: HTML pages, urlencoded forms, no redirects followed). */
@@ -27,6 +27,6 @@ export const ENVELOPE_FIELDS = ['action', 'actorType', 'collectionId', 'itemId',
 
 /** The delivery of `event` about `collectionId` at a real receiver, parsed. */
 export async function deliveryOf(receiver: Receiver, event: string, collectionId: string) {
-  const delivery = await eventually(async () => receiver.received.find((r) => r.body.includes(collectionId) && JSON.parse(r.body).event === event), 20_000, event);
+  const delivery = await eventually(async () => receiver.received.find((r) => r.body.includes(collectionId) && JSON.parse(r.body).event === event), { timeoutMs: 20_000, what: event });
   return { raw: delivery.body, headers: delivery.headers, data: JSON.parse(delivery.body).data };
 }

@@ -5,7 +5,7 @@ import { CollectionMessages, IdentityMessages } from '../../../domain/collection
 import { Messages } from '../../../domain/shared/messages.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, provisionTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { newCnpj } from '../support.ts';
 import { approvedImages, type TestIdentityImages } from './images.ts';
 
@@ -54,7 +54,7 @@ const listed = async (checkId: string) => (await call('GET', '/v1/identity-valid
 test("erasing Ana (a recipient) deletes her two images and her check's row; Bruno's stay; the trail keeps the facts; repeated: nothing more", async () => {
   const { collectionId, checks } = await twoChecks();
   const [ana, bruno] = checks as [(typeof checks)[0], (typeof checks)[0]];
-  await eventually(async () => (await listed(ana.checkId)) && (await listed(bruno.checkId)), 10_000, 'both checks listed');
+  await eventually(async () => (await listed(ana.checkId)) && (await listed(bruno.checkId)), { timeoutMs: 10_000, what: 'both checks listed' });
   const blobsOf = async (recipientId: string) =>
     (await app.app.db('collection_identity_validations').where({ recipient_id: recipientId }).first('image_blob_ids'))?.image_blob_ids as string[] | undefined;
   const anaBlobs = (await blobsOf(ana.recipientId))!;

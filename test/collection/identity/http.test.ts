@@ -5,7 +5,7 @@ import { CollectionMessages, IdentityMessages } from '../../../domain/collection
 import { identityInputValues } from '../../../projections/collection/identity-queries.ts';
 import type { TestApp } from '../../support/app.ts';
 import { provisionTenant, serviceWithTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { detailWhen, newCnpj } from '../support.ts';
 import { approvedImages, inconclusiveImages, rejectedImages, testPng, type TestIdentityImages } from './images.ts';
@@ -71,7 +71,7 @@ test('the page shows the two pictures with the camera hints; approved images val
   const detail = JSON.stringify((await call('GET', `/v1/collections/${c.id}`)).body);
   for (const id of blobIds) assert.not.ok(detail.includes(id), 'blob ids never shown');
   assert.equal(await identityInputValues(app.app.db, tenant.organizationId, (await call('GET', `/v1/collections/${c.id}`)).body.registryId), { 'kyc.identidade_aprovada': true });
-  const delivery = await eventually(async () => receiver.json().find((r) => r.event === 'collection.identity.completed' && r.data.collectionId === c.id), 20_000, 'identity webhook');
+  const delivery = await eventually(async () => receiver.json().find((r) => r.event === 'collection.identity.completed' && r.data.collectionId === c.id), { timeoutMs: 20_000, what: 'identity webhook' });
   assert.equal(delivery.data.payload, { checkId: body.checkId, provider: 'sandbox', verdict: 'APROVADO', similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2, sandbox: true });
   assert.equal([delivery.data.action, delivery.data.actorType, delivery.data.itemId], ['IDENTITY_COMPLETED', 'RECIPIENT', c.itemId]);
 });
@@ -125,12 +125,12 @@ test('image view: the bytes for the operator, IDENTITY_IMAGES_VIEWED in the trai
   assert.equal(views.map((e: any) => [e.actorType, e.payload.checkId, e.itemId]), [['USER', checkId, c.itemId], ['USER', checkId, c.itemId]]);
   // A later public event of the same collection: once it arrived, anything before it would have too.
   assert.is((await call('POST', `/v1/collections/${c.id}/cancel`, { reason: 'teste' })).status, 200);
-  await eventually(async () => receiver.json().find((r) => r.event === 'collection.canceled' && r.data.collectionId === c.id), 20_000, 'canceled webhook');
+  await eventually(async () => receiver.json().find((r) => r.event === 'collection.canceled' && r.data.collectionId === c.id), { timeoutMs: 20_000, what: 'canceled webhook' });
   const mine = receiver.json().filter((r) => r.data?.collectionId === c.id);
   assert.equal(mine.map((r) => r.data.action).sort(), ['COLLECTION_CANCELED', 'IDENTITY_COMPLETED']);
 
   const listed = async () => (await call('GET', '/v1/identity-validations?take=100')).body.items.find((v: any) => v.checkId === checkId);
-  await eventually(listed, 10_000, 'listed check');
+  await eventually(listed, { timeoutMs: 10_000, what: 'listed check' });
   const digits = c.document;
   assert.is((await listed()).document, `**.${digits.slice(2, 5)}.${digits.slice(5, 8)}/****-**`);
   const erased = await call('POST', '/v1/personal-data/erase', { document: c.document, type: 'cnpj' });
@@ -141,7 +141,7 @@ test('image view: the bytes for the operator, IDENTITY_IMAGES_VIEWED in the trai
   // The erased collection keeps no items (its definition reads as erased): the image is 404 either way.
   assert.is((await call('GET', `${path}/0`)).status, 404);
   // The erased person's checks leave the listing with their images.
-  await eventually(async () => (await listed()) === undefined, 10_000, 'the check dropped after erasure');
+  await eventually(async () => (await listed()) === undefined, { timeoutMs: 10_000, what: 'the check dropped after erasure' });
 });
 
 test('an organization without kyc asking for an identity check: 403 naming the item, and no registry created for the subject', async () => {

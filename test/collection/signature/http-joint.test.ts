@@ -4,7 +4,7 @@ import { collectionStream } from '../../../domain/collection/events.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { receiverAccepts } from '../../support/webhook-verifier.ts';
 import { approvedImages, rejectedImages } from '../identity/images.ts';
@@ -112,7 +112,7 @@ test('three parties sign in order, each after an identity check and a one-time c
   const deliveries = await eventually(async () => {
     const mine = receiver.received.map((r) => ({ r, body: JSON.parse(r.body) })).filter(({ body }) => body.data?.collectionId === c.id);
     return mine.length >= 6 ? mine : undefined;
-  }, 20_000, 'the signature webhooks');
+  }, { timeoutMs: 20_000, what: 'the signature webhooks' });
   for (const { r } of deliveries) assert.ok(receiverAccepts(secret, r.headers, r.body));
   const named = (event: string) => deliveries.filter(({ body }) => body.event === event).map(({ body }) => body.data);
   const collected = named('collection.signature.collected');

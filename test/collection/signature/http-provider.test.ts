@@ -6,7 +6,7 @@ import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import { Messages } from '../../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../../support/app.ts';
 import { provisionTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
 import { detailWhen } from '../support.ts';
 import { registryWithContract } from './http-support.ts';
@@ -77,7 +77,7 @@ test('envelope.canceled: collection.canceled with reason, provider and itemId; a
   assert.equal(await again.json(), { recorded: false, status: 'CANCELED' });
   const detail = await detailWhen(app, call, tenant.organizationId, collectionId, (d) => d.status === 'CANCELED', 'the cancel');
   assert.is(detail.cancelReason, 'Envelope cancelado pelo remetente.');
-  const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), 20_000, 'collection.canceled');
+  const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), { timeoutMs: 20_000, what: 'collection.canceled' });
   assert.equal([delivery.event, delivery.data.action, delivery.data.actorType, delivery.data.itemId, delivery.data.payload], [
     'collection.canceled', 'COLLECTION_CANCELED', 'SYSTEM', itemId, { reason: 'Envelope cancelado pelo remetente.', provider: 'externo' },
   ]);
@@ -87,7 +87,7 @@ test('envelope.expired at the first path (kept, same answer): collection.expired
   const { collectionId, itemId, envelopeId } = await signing();
   const reply = await callback('externo', { event: 'envelope.expired', collectionId, itemId, envelopeId, reason: 'Prazo do envelope encerrado.' }, { path: OLD_PATH });
   assert.equal(await reply.json(), { recorded: true, status: 'EXPIRED' });
-  const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), 20_000, 'collection.expired');
+  const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), { timeoutMs: 20_000, what: 'collection.expired' });
   assert.equal([delivery.event, delivery.data.itemId, delivery.data.payload], ['collection.expired', itemId, { expiredItemIds: [itemId], reason: 'Prazo do envelope encerrado.', provider: 'externo' }]);
 });
 

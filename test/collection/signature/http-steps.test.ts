@@ -7,7 +7,7 @@ import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import { PNG_BYTES } from '../../registry/support.ts';
 import type { TestApp } from '../../support/app.ts';
 import { serviceWithTenant, type TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { detailWhen } from '../support.ts';
 import { codeSentTo, page, registryWithContract, stepOf, submit, tokenOf } from './http-support.ts';
 
@@ -101,7 +101,7 @@ test('codes: a wrong code appends nothing yet counts, across concurrent requests
     const renewed = await eventually(async () => {
       const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
       return latest !== code && latest;
-    }, 20_000, 'the new code');
+    }, { timeoutMs: 20_000, what: 'the new code' });
     const verified = await app.call('POST', `${path}/verify`, { body: { code: renewed } });
     assert.equal([verified.status, verified.body.signature.parties[0].contactVerified], [200, true]);
   } finally {
@@ -127,7 +127,7 @@ test('codes: tries at an item\'s codes are capped per day, whichever code and pa
     const renewed = await eventually(async () => {
       const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
       return latest !== code && latest;
-    }, 20_000, 'the new code');
+    }, { timeoutMs: 20_000, what: 'the new code' });
     const refused = await app.call('POST', `${path(0)}/verify`, { body: { code: renewed } });
     assert.equal([refused.status, refused.body.message], [429, SignatureMessages.tooManyAttemptsToday], 'even the right code of a new one');
     assert.is((await app.call('POST', `${path(1)}/code`, { body: { channel: 'EMAIL' } })).status, 200);

@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from '../../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts';
 import { provisionTenant, type TestTenant } from '../../support/identity.ts';
 import { recentTrail } from '../../../projections/collection/trail-queries.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { detached, pageCount, pageText, pdfsig } from './pdf-tools.ts';
 import { copiesRecorded, signAs, signingCollection } from './support.ts';
 import { poppler, suiteNeeding } from '../../support/system-tools.ts';
@@ -87,7 +87,7 @@ test('JOINT, three parties: 404 in Portuguese until the last signs, then the sig
   assert.equal(attached.entries.filter((e: any) => e.entry.action === 'SIGNATURE_COLLECTED').length, 3);
 
   // The download is in the trail (once its projection has it); the collection completed with the copy.
-  await eventually(async () => (await recentTrail(ctx.app.app.db, ctx.tenant.organizationId, c.collectionId, 1))[0]?.action === 'ITEM_FILE_DOWNLOADED', 20_000, 'the download in the trail');
+  await eventually(async () => (await recentTrail(ctx.app.app.db, ctx.tenant.organizationId, c.collectionId, 1))[0]?.action === 'ITEM_FILE_DOWNLOADED', { timeoutMs: 20_000, what: 'the download in the trail' });
   const after = (await ctx.app.call('GET', `/v1/collections/${c.collectionId}/trail?take=500`, { token: ctx.tenant.token })).body.entries;
   const downloaded = after.find((e: { action: string }) => e.action === 'ITEM_FILE_DOWNLOADED');
   assert.equal([downloaded?.itemId, downloaded?.recipientId, downloaded?.payload], [c.itemId, null, { file: 'SIGNED_DOCUMENT', sha256 }]);

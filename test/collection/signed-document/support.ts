@@ -4,7 +4,7 @@ import { recordSignatureCodeSent, signItem, verifySignatureContact } from '../..
 import type { SignatureMode } from '../../../domain/collection/enums.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestTenant } from '../../support/identity.ts';
-import { eventually } from '../../support/webhook.ts';
+import { eventually } from '../../support/wait.ts';
 import { newCnpj } from '../support.ts';
 import { uploadFile } from '../../registry/support.ts';
 import { contractPdf } from './pdf-tools.ts';
@@ -54,5 +54,5 @@ export async function copiesRecorded(app: TestApp, c: SigningCollection, count =
   return eventually(async () => {
     const copies = (await loadCollection(app.app, c.collectionId)).items[0]!.details.signature?.signedCopies ?? [];
     return copies.length >= count && copies;
-  }, 30_000, `${count} signed copies`);
+  }, { timeoutMs: 30_000, what: `${count} signed copies` });
 }
