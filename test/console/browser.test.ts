@@ -2,16 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { askAuthorization, connectMcp, exchangeCode, MemoryOAuthClient } from '../support/mcp.ts';
+import { CHROMIUM_TOOL, launchChromium } from '../support/chromium.ts';
 import { suiteNeeding } from '../support/system-tools.ts';
 import { eventually } from '../support/wait.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'console');
 const EMAIL = 'ana@banco.example';
 const PASSWORD = 'uma senha bem longa';
@@ -26,7 +26,7 @@ interface Ctx {
   policyName: string;
 }
 const test = suiteNeeding<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential, an MCP agent authorized', [
-  { command: CHROMIUM, install: 'apt-get install -y chromium, or set CHROMIUM_PATH' },
+  CHROMIUM_TOOL,
 ]);
 
 test.before(async (ctx) => {
@@ -38,12 +38,7 @@ test.before(async (ctx) => {
   assert.is(policy.status, 200, JSON.stringify(policy.body));
   ctx.policyName = DEMO_CNPJ_POLICY.name;
   mkdirSync(ARTIFACTS, { recursive: true });
-  // Headless, and off every network but the service's own address.
-  ctx.browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-default-apps', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'],
-  });
+  ctx.browser = await launchChromium();
   ctx.page = await (await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   ctx.page.on('pageerror', (error) => console.error('page error:', error.message));
 });

@@ -162,8 +162,13 @@ export async function addEvidencePages(doc: PDFDocument, evidence: Evidence): Pr
   const { signature } = evidence;
   if (signature.timestampAuthority) {
     w.field('Nível', `PAdES B-T ou B-LT, com carimbo do tempo (RFC 3161) de ${signature.timestampAuthority}`);
-    // The timestamp covers the signature, which covers this page: its time cannot be printed here.
-    w.field('Hora da assinatura', 'a do carimbo do tempo embutido na assinatura digital (emitido depois desta página, que a assinatura cobre); veja-a no painel de assinaturas do leitor de PDF ou com pdfsig.');
+    // The timestamp covers the signature, which covers this page: its time cannot be printed here,
+    // only the service's clock reading it follows. pdfsig's "Signing Time" is that claimed time (/M).
+    w.field(
+      'Hora da assinatura',
+      `a do carimbo do tempo embutido na assinatura digital, emitido depois desta página (que a assinatura cobre), portanto após ${when(evidence.generatedAt.toISOString())}; ` +
+        'veja-a no painel de assinaturas do leitor de PDF ou com openssl ts (o "Signing Time" do pdfsig é a hora declarada pelo serviço, não a do carimbo).',
+    );
   } else {
     w.field('Nível', 'PAdES B-B, sem carimbo do tempo');
     w.field('Hora da assinatura', `a do relógio do serviço (${when(evidence.generatedAt.toISOString())}), não atestada por terceiro.`);

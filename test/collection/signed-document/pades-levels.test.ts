@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import * as assert from 'uvu/assert';
@@ -13,9 +11,7 @@ import { loadConfig } from '../../../config/index.ts';
 import { timestampAuthorityFrom } from '../../../platform/timestamp/rfc3161.ts';
 import { poppler, suiteNeeding } from '../../support/system-tools.ts';
 import { OPENSSL_TOOL, startTestTsa, type TestTsa } from '../../support/tsa.ts';
-import { contractPdf, opensslCms, pageText, pdfsig } from './pdf-tools.ts';
-
-const run = promisify(execFile);
+import { contractPdf, opensslCms, opensslTimestampVerify, pageText, pdfsig } from './pdf-tools.ts';
 
 async function rejects(promise: Promise<unknown>, expected?: RegExp): Promise<void> {
   try {
@@ -82,14 +78,6 @@ async function signatureTimestamp(copy: Buffer) {
   };
 }
 
-/** `openssl ts -verify` of the token over the signature value, against the test CA: independent of pkijs. */
-async function opensslTimestampVerify(ctx: Ctx, token: Buffer, data: Buffer): Promise<string> {
-  writeFileSync(join(ctx.dir, 'token.der'), token);
-  writeFileSync(join(ctx.dir, 'value.bin'), data);
-  const { stdout } = await run('openssl', ['ts', '-verify', '-token_in', '-in', join(ctx.dir, 'token.der'), '-data', join(ctx.dir, 'value.bin'), '-CAfile', ctx.tsa.caPath]);
-  return stdout;
-}
-
 test('self-signed default + TSA: pdfsig validates the signature; openssl verifies the CMS and the token over the signature value', async (ctx) => {
   const report = await pdfsig(ctx.selfSigned.bytes);
   assert.match(report, /Signature Validation: Signature is Valid\./);
@@ -99,11 +87,11 @@ test('self-signed default + TSA: pdfsig validates the signature; openssl verifie
   assert.match(verified, /Verification successful/);
   const stamp = await signatureTimestamp(ctx.selfSigned.bytes);
   assert.ok(stamp.token, 'the signature carries id-aa-signatureTimeStampToken');
-  assert.match(await opensslTimestampVerify(ctx, stamp.token!, stamp.signatureValue), /Verification: OK/);
+  assert.match(await opensslTimestampVerify(stamp.token!, stamp.signatureValue, ctx.tsa.caPath), /Verification: OK/);
   // A token over anything else (here: the signature value with one bit changed) does not verify.
   const other = Buffer.from(stamp.signatureValue);
   other[0]! ^= 1;
-  await rejects(opensslTimestampVerify(ctx, stamp.token!, other));
+  await rejects(opensslTimestampVerify(stamp.token!, other, ctx.tsa.caPath));
   assert.not.ok(stamp.policy, 'no ICP-Brasil policy for a certificate outside ICP-Brasil');
 });
 
@@ -134,7 +122,7 @@ test('ICP-Brasil A1 (policy 2.16.76.1.2.1.x) + TSA: AD-RT v1.3 policy identifier
   assert.equal(Buffer.from((hash.valueBlock.value[1] as asn1js.OctetString).valueBlock.valueHexView), ICP_BRASIL_POLICIES['B-T'].hash);
   assert.not.ok(stamp.signedAttributeTypes.includes('1.2.840.113549.1.9.5'), 'no signing-time attribute');
   assert.is(stamp.certificates, 3, 'signer, intermediate and root');
-  assert.match(await opensslTimestampVerify(ctx, stamp.token!, stamp.signatureValue), /Verification: OK/);
+  assert.match(await opensslTimestampVerify(stamp.token!, stamp.signatureValue, ctx.tsa.caPath), /Verification: OK/);
   assert.match((await opensslCms(ctx.icp.bytes)).verified, /Verification successful/);
   assert.match(await pdfsig(ctx.icp.bytes), /Signature Validation: Signature is Valid\./);
   assert.ok(ctx.tsa.requests['/ocsp']! >= 3, 'signer, intermediate and TSA statuses asked');
