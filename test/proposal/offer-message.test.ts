@@ -65,6 +65,8 @@ test('issuing an offer mails its link to the contact; resend mails a new link an
   assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageSent']);
   assert.equal(events[0]!.data.correlation, { proposalId, offerId });
   assert.is(events[0]!.data.template, 'OFFER_LINK');
+  // A message records the provider that carried it (issue 37): SMTP, never a sandbox.
+  assert.equal(events[1]!.data.provenance, { provider: 'smtp', sandbox: false });
   const row = await eventually(async () => {
     const current = await ctx.app.app.db('messaging_messages').where({ id: resent.body.messageId }).first();
     return current?.status === 'SENT' ? current : undefined;

@@ -19,6 +19,7 @@ interface CloudApiReply {
  */
 export class CloudApiWhatsAppChannel implements MessageChannelPort {
   readonly channel = 'WHATSAPP' as const;
+  readonly provider = 'whatsapp-cloud-api';
 
   constructor(
     private readonly baseUrl: string,
