@@ -67,6 +67,7 @@ test('without SMTP_URL: collection.message.failed with status NOT_SENT and the r
     error: MessagingMessages.notSentEmailSandbox,
     status: 'NOT_SENT',
     sandbox: true,
+    provenance: { provider: 'sandbox-outbox', sandbox: true },
   });
   const { recipient, trail } = await eventually(async () => {
     const current = await recipientOf(ctx, collectionId, recipientId);
