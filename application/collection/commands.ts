@@ -5,6 +5,7 @@ import type { CollectionOrigin } from '../../domain/collection/enums.ts';
 import { collectionStream } from '../../domain/collection/events.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import type { MessageChannel } from '../../domain/messaging/events.ts';
+import type { ReadProvenance } from '../../domain/shared/provenance.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { handleCommand, loadState, type Written } from '../command-handler.ts';
@@ -141,17 +142,18 @@ export const submitItemDocument = (app: Clocked, input: RecipientRef & { itemId:
     registryDocumentId: input.registryDocumentId,
   });
 
-export const recordRecipientNotified = (app: Clocked, input: RecipientRef & { messageId: string; channel: MessageChannel; reminder: boolean }) =>
+export const recordRecipientNotified = (app: Clocked, input: RecipientRef & { messageId: string; channel: MessageChannel; reminder: boolean; provenance: ReadProvenance }) =>
   runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
     type: 'RecordRecipientNotified',
     recipientId: input.recipientId,
     messageId: input.messageId,
     channel: input.channel,
     reminder: input.reminder,
+    provenance: input.provenance,
   });
 
-export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string; notSent: boolean }) =>
-  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error, notSent: input.notSent });
+export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string; notSent: boolean; provenance?: ReadProvenance }) =>
+  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error, notSent: input.notSent, provenance: input.provenance });
 
 /** Expire when the deadline has passed with an item waiting on a recipient; otherwise nothing is appended (position null). */
 export const expireCollection = (app: Clocked, ref: { organizationId: string; collectionId: string }) =>

@@ -83,6 +83,7 @@ export async function convene(app: Pick<AppContext, 'store' | 'clock'>, request:
       policyId: facts.policyId,
       policyVersion: facts.policyVersion,
       trigger: request.trigger,
+      ...(facts.sandboxData ? { sandboxData: true as const } : {}),
     },
     userId: request.userId,
     promptVersion: [...new Set(prompts.map(([, p]) => p.version))].join('+'),

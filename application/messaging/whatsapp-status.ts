@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { markUndelivered } from './delivery-store.ts';
 import { failureText } from './send.ts';
 import { recordInbound, whatsAppContact } from './whatsapp-window.ts';
+import { WHATSAPP_CLOUD_API } from './channels/whatsapp.ts';
 
 /** X-Hub-Signature-256 of a Cloud API callback: `sha256=` + hex HMAC-SHA256(app secret, the raw body). */
 export function whatsAppSignature(appSecret: string, rawBody: string | Buffer): string {
@@ -104,7 +105,7 @@ async function recordStatus(app: AppContext, messageId: string, status: CloudApi
   const run = async (command: MessagingCommand) => (await handleCommand(app.store, stream, messagingDecider, command)).events.length;
   switch (status.status) {
     case 'sent':
-      return run({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: typeof status.id === 'string' ? status.id : null, at });
+      return run({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: typeof status.id === 'string' ? status.id : null, provider: WHATSAPP_CLOUD_API, at });
     case 'delivered':
       return run({ type: 'RecordDelivered', channel: 'WHATSAPP', at });
     case 'read':

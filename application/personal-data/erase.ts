@@ -13,6 +13,8 @@ import { statementKeysOfReports } from '../financial-upload/sweep.ts';
 import { objectStoreFor } from '../object-store.ts';
 import { loadCollection } from '../collection/commands.ts';
 import { recipientSubject } from '../collection/personal-data.ts';
+import { offerContactSubject } from '../messaging/personal-data.ts';
+import { proposalIdsOfSubject } from '../../projections/proposal/queries.ts';
 
 export interface ErasureRequest {
   organizationId: string;
@@ -28,19 +30,23 @@ export interface ErasureRequest {
  * the PersonalDataErased event makes the read models erase what they copied. Export files print
  * the person's data and are deleted, and so are the images of identity checks in the person's
  * collections, the financial statements sent for their reports and the webhook bodies kept with their data.
+ * The offer messages of the person's proposals are sealed with a key of the proposal's contact
+ * (offerContactSubject: a message names no document); those keys go too, first, while the
+ * proposals read model still finds the proposals by the holder's subject (a crash then repeats them).
  */
 export async function erasePersonalData(app: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>, request: ErasureRequest) {
   const document = parseDocument(request.document, request.type);
-  const subject = subjectId(keyringFor(app.config, 'pepper'), documentSubject(request.organizationId, document.type, document.digits));
+  const pepper = keyringFor(app.config, 'pepper');
+  const subject = subjectId(pepper, documentSubject(request.organizationId, document.type, document.digits));
   // Read before the erasure: once it is applied, the identity read model drops the subject's checks.
   const images = await identityImageBlobIdsOfSubject(app.db, subject);
   const statements = await statementKeysOfReports(app, await reportIdsOfSubject(app.db, subject));
-  const erased = await eraseSubject(app.store, subjectKeysFor(app.config, app.db), {
-    subjectId: subject,
-    organizationId: request.organizationId,
-    erasedBy: request.erasedBy,
-    erasedAt: app.clock.now().toISOString(),
-  });
+  const keys = subjectKeysFor(app.config, app.db);
+  const erasure = (id: string) => eraseSubject(app.store, keys, { subjectId: id, organizationId: request.organizationId, erasedBy: request.erasedBy, erasedAt: app.clock.now().toISOString() });
+  for (const proposalId of await proposalIdsOfSubject(app.db, subject)) {
+    await erasure(subjectId(pepper, offerContactSubject(request.organizationId, proposalId)));
+  }
+  const erased = await erasure(subject);
   const blobs = new PostgresBlobStore(app.db);
   const exportsDeleted = await blobs.delete(await exportBlobIdsOfSubject(app.db, subject));
   await blobs.delete(images);

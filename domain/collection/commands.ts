@@ -6,7 +6,7 @@ import type { FormCommand } from './kinds/form.ts';
 import type { IdentityCommand } from './kinds/identity.ts';
 import type { SignatureCommand } from './kinds/signature.ts';
 import type { SignedDocumentCommand } from './kinds/signed-document.ts';
-import type { Provenance } from '../shared/provenance.ts';
+import type { Provenance, ReadProvenance } from '../shared/provenance.ts';
 
 /**
  * Where a recipient's request came from, as evidence: the client address as the service's proxy
@@ -63,8 +63,8 @@ export type CollectionCommand =
   | (Base & { type: 'DecideItemDocument'; itemId: string; opinion: FileOpinion & { verdict: DocumentVerdict } })
   | (Base & { type: 'ReviewItem'; itemId: string; decision: 'APPROVE' | 'REJECT'; reason: string | null })
   | (Base & { type: 'WaiveItem'; itemId: string; reason: string | null })
-  | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean })
-  | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string; notSent?: boolean })
+  | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean; provenance: ReadProvenance })
+  | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string; notSent?: boolean; provenance?: ReadProvenance })
   | (Base & { type: 'ExpireCollection' })
   /** An operator of the organization vouches that an UNLINKED intake is about its registry's person: its answers reach the registry. */
   | (Base & { type: 'LinkIntake' })

@@ -160,13 +160,13 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
       const recipient = recipientOf(state, command.recipientId);
       if (recipient.messageIds.includes(command.messageId)) return [];
       const type = command.reminder ? 'RecipientReminded' : 'RecipientNotified';
-      return [entry(type, command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, channel: command.channel })];
+      return [entry(type, command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, channel: command.channel, provenance: command.provenance })];
     }
     case 'RecordMessageFailed': {
       const collectionId = existing(state, command.organizationId);
       const recipient = recipientOf(state, command.recipientId);
       if (recipient.messageIds.includes(command.messageId)) return [];
-      return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, error: command.error, ...(command.notSent ? { notSent: true as const } : {}) })];
+      return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, error: command.error, ...(command.notSent ? { notSent: true as const } : {}), ...(command.provenance ? { provenance: command.provenance } : {}) })];
     }
     case 'ExpireCollection': {
       const collectionId = existing(state, command.organizationId);

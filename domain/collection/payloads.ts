@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider.ts';
+import type { ReadProvenance } from '../shared/provenance.ts';
 import type { MessageChannel } from '../messaging/events.ts';
 import type { FileOpinion } from './commands.ts';
 import type { CollectionDefinition, RecipientDefinition } from './definition.ts';
@@ -47,10 +48,11 @@ export interface CollectionPayloads extends FormPayloads, ConsentPayloads, Ident
   RecipientAdded: { itemIds: string[] };
   RecipientLinkReissued: { linkVersion: number };
   RecipientOpened: { linkVersion: number };
-  RecipientNotified: { messageId: string; channel: MessageChannel };
-  RecipientReminded: { messageId: string; channel: MessageChannel };
-  /** `notSent`: no channel could send it at all (the message is NOT_SENT; `error` is the reason). */
-  RecipientMessageFailed: { messageId: string; error: string; notSent?: true };
+  /** `provenance`: the provider that carried the message (MessageSent's); absent: recorded before provenance was. */
+  RecipientNotified: { messageId: string; channel: MessageChannel; provenance?: ReadProvenance };
+  RecipientReminded: { messageId: string; channel: MessageChannel; provenance?: ReadProvenance };
+  /** `notSent`: no channel could send it at all (the message is NOT_SENT; `error` is the reason; `provenance` what kept its text, the sandbox outbox or none). */
+  RecipientMessageFailed: { messageId: string; error: string; notSent?: true; provenance?: ReadProvenance };
 }
 
 /** Fields stored beside the envelope for evolve (personal data and link hashes), never in the trail. */

@@ -94,6 +94,8 @@ export interface DeliberationFacts {
   policyId: string;
   policyVersion: number;
   trigger: DeliberationTrigger;
+  /** The report read held sandbox data when the deliberation started (ReportFacts.sandboxData). Absent: it held none. */
+  sandboxData?: true;
 }
 
 export type DeliberationStarted = DomainEvent<

@@ -27,8 +27,8 @@ export function missingSpecialists(state: DeliberationState): SpecialistAgent[] 
 }
 
 export function factsOfDeliberation(data: DeliberationFacts): DeliberationFacts {
-  const { deliberationId, organizationId, reportId, reportCreatedAt, document, externalId, policyId, policyVersion, trigger } = data;
-  return { deliberationId, organizationId, reportId, reportCreatedAt, document, externalId, policyId, policyVersion, trigger };
+  const { deliberationId, organizationId, reportId, reportCreatedAt, document, externalId, policyId, policyVersion, trigger, sandboxData } = data;
+  return { deliberationId, organizationId, reportId, reportCreatedAt, document, externalId, policyId, policyVersion, trigger, ...(sandboxData ? { sandboxData } : {}) };
 }
 
 export function evolveDeliberation(state: DeliberationState, event: DeliberationEvent): DeliberationState {

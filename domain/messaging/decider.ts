@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { MessageContent, MessageStatus } from './content.ts';
-import type { MessageAddressee, MessageChannel, MessageCorrelation, MessageEvent, MessageTemplate } from './events.ts';
+import { NO_PROVIDER, SANDBOX_OUTBOX_PROVIDER, type MessageAddressee, type MessageChannel, type MessageCorrelation, type MessageEvent, type MessageTemplate } from './events.ts';
 import { MessagingMessages } from './messages.ts';
 
 type Data<T extends MessageEvent['type']> = Extract<MessageEvent, { type: T }>['data'];
@@ -40,7 +40,7 @@ export type MessagingCommand =
       content: MessageContent;
       at: string;
     }
-  | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; at: string }
+  | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; provider: string; at: string }
   | { type: 'RecordDelivered'; channel: MessageChannel; at: string }
   | { type: 'RecordRead'; channel: MessageChannel; at: string }
   /**
@@ -123,7 +123,7 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
       ownChannel(queued, command.channel);
       // A channel that already reported the copy lost (its callback outran the dispatcher) is not SENT again.
       if (state.sent.includes(command.channel) || state.undelivered.includes(command.channel)) return [];
-      return [{ type: 'MessageSent', data: { ...base(queued, command.at), channel: command.channel, providerMessageId: command.providerMessageId } }];
+      return [{ type: 'MessageSent', data: { ...base(queued, command.at), channel: command.channel, providerMessageId: command.providerMessageId, provenance: { provider: command.provider, sandbox: false } } }];
     case 'RecordDelivered':
       ownChannel(queued, command.channel);
       if (state.delivered.includes(command.channel)) return [];
@@ -148,7 +148,7 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
       return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
     case 'RecordNotSent':
       if (state.status !== 'PENDING' || carrying(state).length > 0) return [];
-      return [{ type: 'MessageNotSent', data: { ...base(queued, command.at), reason: command.reason, sandbox: command.sandbox } }];
+      return [{ type: 'MessageNotSent', data: { ...base(queued, command.at), reason: command.reason, sandbox: command.sandbox, provenance: { provider: command.sandbox ? SANDBOX_OUTBOX_PROVIDER : NO_PROVIDER, sandbox: command.sandbox } } }];
     case 'Withdraw':
       if (state.status !== 'PENDING' || state.sent.length > 0) return [];
       return [{ type: 'MessageWithdrawn', data: { ...base(queued, command.at), reason: command.reason } }];

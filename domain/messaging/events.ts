@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider.ts';
+import type { Provenance, ReadProvenance } from '../shared/provenance.ts';
 
 /** `message-<id>`: one message to one person over one or more channels, and what became of it. */
 export const MESSAGE_CATEGORY = 'message';
@@ -56,7 +57,8 @@ interface Base {
 export type MessageEvent =
   | DomainEvent<'MessageQueued', Base>
   /** Left with a channel (the SMTP server accepted it, the chat provider took it). */
-  | DomainEvent<'MessageSent', Base & { channel: MessageChannel; providerMessageId: string | null }>
+  /** `provenance`: the channel's provider, never a sandbox (a sandbox channel sends nothing); absent: recorded before provenance was. */
+  | DomainEvent<'MessageSent', Base & { channel: MessageChannel; providerMessageId: string | null; provenance?: Provenance }>
   /** The channel confirmed delivery to the person (a provider's status callback). */
   | DomainEvent<'MessageDelivered', Base & { channel: MessageChannel }>
   /** The person opened it on the channel (WhatsApp's "read" receipt); the status stays DELIVERED, the contract's last. */
@@ -74,4 +76,17 @@ export type MessageEvent =
    * the local sandbox outbox kept its text (`sandbox`: a developer can read it there). Nothing left
    * the machine, so it is never SENT or DELIVERED; `reason` says why, for the operator.
    */
-  | DomainEvent<'MessageNotSent', Base & { reason: string; sandbox: boolean }>;
+  | DomainEvent<'MessageNotSent', Base & { reason: string; sandbox: boolean; provenance?: Provenance }>;
+
+/** What kept a NOT_SENT message's text: the local sandbox outbox, or nothing at all. */
+export const SANDBOX_OUTBOX_PROVIDER = 'sandbox-outbox';
+export const NO_PROVIDER = 'none';
+
+type SentData = Extract<MessageEvent, { type: 'MessageSent' }>['data'];
+type NotSentData = Extract<MessageEvent, { type: 'MessageNotSent' }>['data'];
+
+/** A sent message's provider; one recorded before provenance was is unknown (the sandbox outbox then reported SENT too). */
+export const sentMessageProvenance = (data: SentData): ReadProvenance => data.provenance ?? { provider: null, sandbox: null };
+
+/** What kept a NOT_SENT message's text; one recorded before provenance was says it by its `sandbox` flag. */
+export const notSentMessageProvenance = (data: NotSentData): ReadProvenance => data.provenance ?? { provider: data.sandbox ? SANDBOX_OUTBOX_PROVIDER : NO_PROVIDER, sandbox: data.sandbox };

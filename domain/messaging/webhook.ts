@@ -1,4 +1,4 @@
-import { collectionCorrelationOf, type MessageEvent } from './events.ts';
+import { collectionCorrelationOf, notSentMessageProvenance, type MessageEvent } from './events.ts';
 
 type FailedData = Extract<MessageEvent, { type: 'MessageFailed' }>['data'];
 type NotSentData = Extract<MessageEvent, { type: 'MessageNotSent' }>['data'];
@@ -12,7 +12,8 @@ export function messageFailedWebhookName(data: Record<string, unknown>): string 
  * collection.message.failed: the spec's fields (it does not come from the trail), plus ours:
  * `status`, FAILED when a channel gave up or NOT_SENT when no channel could send it at all (the
  * spec's "the message did not arrive" covers both; `error` then carries the reason), and
- * `sandbox` for a NOT_SENT whose text the local sandbox outbox kept.
+ * `sandbox` for a NOT_SENT whose text the local sandbox outbox kept, with its `provenance`
+ * ({provider: sandbox-outbox, sandbox: true}, or none).
  */
 export function messageFailedWebhookData(data: Record<string, unknown>): Record<string, unknown> {
   const { correlation, to, template, channels } = data as unknown as FailedData;
@@ -28,6 +29,6 @@ export function messageFailedWebhookData(data: Record<string, unknown>): Record<
     channels,
     error: notSent ? notSent.reason : (data as unknown as FailedData).error,
     status: notSent ? 'NOT_SENT' : 'FAILED',
-    ...(notSent ? { sandbox: notSent.sandbox } : {}),
+    ...(notSent ? { sandbox: notSent.sandbox, provenance: notSentMessageProvenance(notSent) } : {}),
   };
 }

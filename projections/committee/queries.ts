@@ -1,5 +1,5 @@
-import { modelProvenance, type ReadProvenance } from '../../domain/shared/provenance.ts';
-import { OFFLINE_MODEL } from '../../domain/shared/model-call.ts';
+import type { ReadProvenance } from '../../domain/shared/provenance.ts';
+import { deliberationProvenance } from '../../domain/committee/provenance.ts';
 import type { Knex } from 'knex';
 import type { CommitteeAgent } from '../../domain/committee/agents.ts';
 import type { AgentOpinion, CallUsage, DeliberationStarted, DeliberationTrigger, FinalRecommendation, Synthesis } from '../../domain/committee/events.ts';
@@ -61,17 +61,6 @@ interface DeliberationRow {
   updated_at: Date;
   /** The report holds sandbox data (report_reports.sandbox; null: the report row is not there). */
   report_sandbox?: boolean | null;
-}
-
-/**
- * A deliberation is a sandbox result when one of its models was the offline one or the report it
- * read holds sandbox data; the models come from its events (DeliberationFinished's modelVersions,
- * each opinion's usage).
- */
-function deliberationProvenance(models: Record<string, string>, reportSandbox: boolean | null): ReadProvenance {
-  const names = Object.values(models).flatMap((m) => m.split(', ')).filter(Boolean);
-  const provider = models.chair ?? models.specialists ?? null;
-  return names.includes(OFFLINE_MODEL) ? { provider, sandbox: true } : modelProvenance(provider, reportSandbox);
 }
 
 /** While RUNNING the totals are those of the opinions recorded so far; a finished row has the decider's. */

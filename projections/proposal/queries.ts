@@ -98,3 +98,9 @@ export async function findOfferLink(db: Knex, linkHash: string): Promise<{ organ
   const row = await db('proposal_offer_links').where({ link_hash: linkHash }).first();
   return row ? { organizationId: row.organization_id, proposalId: row.proposal_id, offerId: row.offer_id } : null;
 }
+
+/** The proposals whose holder is this personal-data subject: what the holder's erasure reaches. */
+export async function proposalIdsOfSubject(db: Knex, subjectId: string): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db('proposal_facts').where({ subject_id: subjectId }).select('id');
+  return rows.map((row) => row.id);
+}

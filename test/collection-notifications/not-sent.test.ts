@@ -67,6 +67,7 @@ test('without SMTP_URL: collection.message.failed with status NOT_SENT and the r
     error: MessagingMessages.notSentEmailSandbox,
     status: 'NOT_SENT',
     sandbox: true,
+    provenance: { provider: 'sandbox-outbox', sandbox: true },
   });
   const { recipient, trail } = await eventually(async () => {
     const current = await recipientOf(ctx, collectionId, recipientId);
@@ -76,6 +77,8 @@ test('without SMTP_URL: collection.message.failed with status NOT_SENT and the r
   assert.is(recipient.lastNotifiedAt, null);
   const failed = trail.find((e) => e.action === 'RECIPIENT_MESSAGE_FAILED')!;
   assert.equal([failed.recipientId, failed.payload.error, failed.payload.notSent], [recipientId, MessagingMessages.notSentEmailSandbox, true]);
+  // Provenance (issue 37): the trail says what kept the text, the sandbox outbox, a sandbox result.
+  assert.equal(failed.payload.provenance, { provider: 'sandbox-outbox', sandbox: true });
   assert.not.ok(trail.some((e) => e.action === 'RECIPIENT_NOTIFIED'));
   assert.not.ok(ctx.hooks.json().some((body) => body.event === 'collection.message.sent' && body.data.collectionId === collectionId));
   const [copy] = await readOutbox(ctx.app.app, (q) => q.where({ channel: 'EMAIL' }).whereIn('message_id', ctx.app.app.db('messaging_messages').where({ collection_id: collectionId }).select('id')));
@@ -88,6 +91,7 @@ test('the WhatsApp sandbox is no channel either: NOT_SENT with its reason', asyn
   const { collectionId, recipientId } = await sendCollection(ctx, { name: 'Bruno Lima', phone: '+5511987654321' }, 'WHATSAPP');
   const hook = await failedHook(ctx, collectionId);
   assert.equal([hook.data.recipientId, hook.data.status, hook.data.error, hook.data.channels], [recipientId, 'NOT_SENT', MessagingMessages.notSentWhatsAppSandbox, ['WHATSAPP']]);
+  assert.equal(hook.data.provenance, { provider: 'sandbox-outbox', sandbox: true });
   const { recipient } = await eventually(async () => {
     const current = await recipientOf(ctx, collectionId, recipientId);
     return current.recipient.status === 'FAILED' ? current : undefined;

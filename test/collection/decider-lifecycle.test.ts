@@ -115,8 +115,8 @@ test('reissue a link: the version goes up and the new hash replaces the old; unk
 });
 
 test('recipient activity: notified (DELIVERED), reminded, failed, opened once; repeated message ids recorded once', () => {
-  const notified = cmd({ type: 'RecordRecipientNotified', recipientId: 'p1', messageId: 'm1', channel: 'EMAIL', reminder: false }, { actor: SYSTEM });
-  const reminded = cmd({ type: 'RecordRecipientNotified', recipientId: 'p1', messageId: 'm2', channel: 'EMAIL', reminder: true }, { actor: SYSTEM });
+  const notified = cmd({ type: 'RecordRecipientNotified', recipientId: 'p1', messageId: 'm1', channel: 'EMAIL', reminder: false, provenance: { provider: 'smtp', sandbox: false } }, { actor: SYSTEM });
+  const reminded = cmd({ type: 'RecordRecipientNotified', recipientId: 'p1', messageId: 'm2', channel: 'EMAIL', reminder: true, provenance: { provider: 'smtp', sandbox: false } }, { actor: SYSTEM });
   const failed = cmd({ type: 'RecordMessageFailed', recipientId: 'p2', messageId: 'm3', error: '550 mailbox unavailable' }, { actor: SYSTEM });
   const opened = cmd({ type: 'RecordRecipientOpened', recipientId: 'p1' }, { actor: { actorType: 'RECIPIENT', actorId: 'p1' } });
   const events = history(create(true), notified, notified, reminded, failed, failed, opened, opened);

@@ -84,6 +84,10 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.is(envelope.data.decision, 'APPROVED');
   assert.equal(envelope.data.synthesis, deliberation.synthesis);
   assert.is(envelope.data.document, '11222333000181');
+  // The offline chair on a sandbox report: the payload says so, as the deliberation's API does.
+  assert.equal(envelope.data.provenance, { provider: 'offline', sandbox: true });
+  assert.equal(envelope.data.provenance, deliberation.provenance);
+  assert.is(envelope.data.sandboxData, true);
 });
 
 test('AUTO_DECIDE without a requested amount: the offline chair invents no limit, recommends NEEDS_INFO, and the report keeps the policy decision', async ({ app, tenant }) => {

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { CHROMIUM_TOOL, launchChromium } from '../support/chromium.ts';
 import { giveLogin, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { suiteNeeding } from '../support/system-tools.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { OPENSSL_TOOL, startTestTsa, type TestTsa } from '../support/tsa.ts';
 import { exportOf, waitForSeals } from '../collection-trail/support.ts';
 import { opensslTimestampText } from '../collection/signed-document/pdf-tools.ts';
@@ -41,7 +41,7 @@ test.before(async (ctx) => {
   assert.is(created.status, 201, JSON.stringify(created.body));
   ctx.collectionId = created.body.id;
   // Each seal waits on an openssl TSA reply: on a loaded machine that can outlast one 20 s wait.
-  await eventually(() => waitForSeals(ctx.app, ctx.collectionId).then(() => true, () => false), 120_000, 'the seals');
+  await eventually(() => waitForSeals(ctx.app, ctx.collectionId).then(() => true, () => false), { timeoutMs: 120_000, what: 'the seals' });
   ctx.browser = await launchChromium();
   ctx.page = await (await ctx.browser.newContext()).newPage();
   await ctx.page.goto(`${ctx.app.url}/console`);

@@ -33,7 +33,7 @@ const queue: Extract<MessagingCommand, { type: 'QueueMessage' }> = {
 const { type: _, ...queuedData } = queue;
 const queued: MessagingEvent = { type: 'MessageQueued', data: queuedData };
 const base = { organizationId: queue.organizationId, messageId: queue.messageId, template: queue.template, channels: queue.channels, to: queue.to, correlation: queue.correlation, at: LATER };
-const sentEmail: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'EMAIL', providerMessageId: '<x@y>' } };
+const sentEmail: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'EMAIL', providerMessageId: '<x@y>', provenance: { provider: 'smtp', sandbox: false } } };
 
 test('queue: MessageQueued with everything the texts need; queuing again decides nothing', () => {
   given(messagingDecider).when(queue).then([queued]);
@@ -46,7 +46,7 @@ test('queue refuses no channel and a repeated channel', () => {
 });
 
 test('sent once per channel; each event repeats whom it was for', () => {
-  const send = { type: 'RecordSent', channel: 'EMAIL', providerMessageId: '<x@y>', at: LATER } as const;
+  const send = { type: 'RecordSent', channel: 'EMAIL', providerMessageId: '<x@y>', provider: 'smtp', at: LATER } as const;
   given(messagingDecider, [queued]).when(send).then([sentEmail]);
   given(messagingDecider, [queued, sentEmail]).when(send).then([]);
   given(messagingDecider).when(send).thenError('not_found', MessagingMessages.notQueued);
@@ -125,7 +125,7 @@ test("a user's financial statements notice: the periods as printed, the files, o
 
 test('not sent: MessageNotSent with the reason, once, never after a channel sent; a NOT_SENT message is not failed again', () => {
   const reason = MessagingMessages.notSentEmailSandbox;
-  const notSent: MessagingEvent = { type: 'MessageNotSent', data: { ...base, reason, sandbox: true } };
+  const notSent: MessagingEvent = { type: 'MessageNotSent', data: { ...base, reason, sandbox: true, provenance: { provider: 'sandbox-outbox', sandbox: true } } };
   given(messagingDecider, [queued]).when({ type: 'RecordNotSent', reason, sandbox: true, at: LATER }).then([notSent]);
   given(messagingDecider, [queued, notSent]).when({ type: 'RecordNotSent', reason, sandbox: true, at: LATER }).then([]);
   given(messagingDecider, [queued, notSent]).when({ type: 'RecordFailed', error: 'x', at: LATER }).then([]);
@@ -165,7 +165,7 @@ test('undelivered: FAILED only when no other channel carries it and every channe
   const failed: MessagingEvent = { type: 'MessageFailed', data: { ...base, error: 'EMAIL: 550; WHATSAPP: lost' } };
   given(messagingDecider, [queued, sentChat]).when(undelivered('EMAIL: 550; WHATSAPP: lost')).then([lost, failed]);
   given(messagingDecider, [queued, sentChat, lost, failed]).when(undelivered('again')).then([]);
-  given(messagingDecider, [queued, lost]).when({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: 'wamid.1', at: LATER }).then([]);
+  given(messagingDecider, [queued, lost]).when({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: 'wamid.1', provider: 'whatsapp-cloud-api', at: LATER }).then([]);
 });
 
 test.run();

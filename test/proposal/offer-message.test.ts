@@ -28,8 +28,8 @@ test.after(async (ctx) => {
   await ctx.smtp?.close();
 });
 
-async function offered(ctx: Ctx, contact: Record<string, string> | undefined) {
-  const created = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document: '12345678909', name: 'Maria Silva', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12, ...(contact ? { contact } : {}) } });
+async function offered(ctx: Ctx, contact: Record<string, string> | undefined, document = '12345678909') {
+  const created = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document, name: 'Maria Silva', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12, ...(contact ? { contact } : {}) } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const step = { organizationId: ctx.tenant.organizationId, proposalId: created.body.id as string, executionId: EXECUTION };
   await startAnalysis(ctx.app.app, { ...step, kind: 'OPERATION', targetId: '0123456789abcdef01234567' });
@@ -65,6 +65,8 @@ test('issuing an offer mails its link to the contact; resend mails a new link an
   assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageSent']);
   assert.equal(events[0]!.data.correlation, { proposalId, offerId });
   assert.is(events[0]!.data.template, 'OFFER_LINK');
+  // A message records the provider that carried it (issue 37): SMTP, never a sandbox.
+  assert.equal(events[1]!.data.provenance, { provider: 'smtp', sandbox: false });
   const row = await eventually(async () => {
     const current = await ctx.app.app.db('messaging_messages').where({ id: resent.body.messageId }).first();
     return current?.status === 'SENT' ? current : undefined;
@@ -78,6 +80,28 @@ test('a proposal without a contact sends nothing: resend answers messageId null 
   assert.is(resent.status, 200, JSON.stringify(resent.body));
   assert.is(resent.body.messageId, null);
   assert.is((await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).whereRaw(`id = ?`, [resent.body.messageId ?? '']).first()), undefined);
+});
+
+test("erasing the proposal's holder makes the offer messages' sealed addressee and content unreadable", async (ctx) => {
+  const holder = '11144477735';
+  const { linkToken, proposalId } = await offered(ctx, { name: 'Joana Contato', email: 'joana@example.com', phone: '+5511912345678' }, holder);
+  await mailWith(ctx, linkToken);
+  const messageId = await eventually(async () => {
+    for (const { id } of await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).select('id')) {
+      const [queued] = await ctx.app.app.store.readStream(messageStream(id));
+      if ((queued!.data.correlation as { proposalId?: string }).proposalId === proposalId) return id as string;
+    }
+    return undefined;
+  }, { what: 'the offer message' });
+  const before = (await ctx.app.app.store.readStream(messageStream(messageId)))[0]!.data as any;
+  assert.equal(before.to, { name: 'Joana Contato', email: 'joana@example.com', phone: '+5511912345678' });
+
+  const erased = await ctx.app.call('POST', '/v1/personal-data/erase', { token: ctx.tenant.token, body: { document: holder, type: 'CPF' } });
+  assert.is(erased.status, 200, JSON.stringify(erased.body));
+  const after = await ctx.app.app.store.readStream(messageStream(messageId));
+  const text = JSON.stringify(after.map((e) => e.data));
+  for (const secret of ['Joana Contato', 'joana@example.com', '+5511912345678', linkToken]) assert.not.ok(text.includes(secret), `${secret} still readable: ${text}`);
+  assert.equal(after.map((e) => e.type).slice(0, 1), ['MessageQueued'], 'the events stay; only their personal data is gone');
 });
 
 test.run();

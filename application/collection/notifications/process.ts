@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import type { CollectionState, RecipientState } from '../../../domain/collection/state.ts';
-import { collectionCorrelationOf, type CollectionTemplate, type MessageEvent } from '../../../domain/messaging/events.ts';
+import { collectionCorrelationOf, notSentMessageProvenance, sentMessageProvenance, type CollectionTemplate, type MessageEvent } from '../../../domain/messaging/events.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { organizationName } from '../../../projections/identity/queries.ts';
@@ -109,10 +109,10 @@ export class NotificationProcess {
     if (!correlation) return;
     const target = { organizationId, collectionId: correlation.collectionId, recipientId: correlation.recipientId, messageId };
     try {
-      if (event.type === 'MessageSent') await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER' });
+      if (event.type === 'MessageSent') await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER', provenance: sentMessageProvenance(event.data) });
       else if (event.type === 'MessageFailed') await recordMessageFailed(this.app, { ...target, error: event.data.error, notSent: false });
       // Nothing left the machine: the recipient did not get it, exactly as when a channel failed.
-      else if (event.type === 'MessageNotSent') await recordMessageFailed(this.app, { ...target, error: event.data.reason, notSent: true });
+      else if (event.type === 'MessageNotSent') await recordMessageFailed(this.app, { ...target, error: event.data.reason, notSent: true, provenance: notSentMessageProvenance(event.data) });
     } catch (error) {
       // A message about a collection that no longer takes it (erased, unknown) is not retried.
       if (!(error instanceof DomainError)) throw error;

@@ -28,6 +28,7 @@ export function smtpChannelError(error: unknown): ChannelError {
 /** E-mail through an SMTP server (SMTP_URL), with nodemailer. */
 export class SmtpEmailChannel implements MessageChannelPort {
   readonly channel = 'EMAIL' as const;
+  readonly provider = 'smtp';
   private readonly transport: Transporter;
 
   constructor(url: string, private readonly from: string, timeoutMs: number, connections: number) {

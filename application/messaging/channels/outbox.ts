@@ -1,7 +1,7 @@
 import type Logger from 'bunyan';
 import type { Knex } from 'knex';
 import { keyringFor } from '../../../config/index.ts';
-import type { MessageChannel } from '../../../domain/messaging/events.ts';
+import { SANDBOX_OUTBOX_PROVIDER, type MessageChannel } from '../../../domain/messaging/events.ts';
 import { openFields, sealFields, subjectKeysFor } from '../../../platform/personal-data/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { ChannelOutcome, MessageChannelPort, OutgoingMessage } from './port.ts';
@@ -29,6 +29,7 @@ export interface OutboxMessage {
  * the row's texts; the log line names the message, never its text or address.
  */
 export class OutboxChannel implements MessageChannelPort {
+  readonly provider = SANDBOX_OUTBOX_PROVIDER;
   constructor(
     readonly channel: MessageChannel,
     private readonly app: Pick<AppContext, 'config' | 'db'>,

@@ -40,6 +40,8 @@ export type ChannelOutcome = { providerMessageId: string | null } | { notSent: s
 /** One way of reaching a person. Adapters throw ChannelError; anything else counts as passing. */
 export interface MessageChannelPort {
   readonly channel: MessageChannel;
+  /** Who carries it (smtp, whatsapp-cloud-api, sandbox-outbox): the provenance a sent message records. */
+  readonly provider: string;
   send(message: OutgoingMessage): Promise<ChannelOutcome>;
   close(): Promise<void>;
 }

@@ -3,6 +3,9 @@ import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { ChannelError, type MessageChannelPort, type OutgoingMessage } from './port.ts';
 import { templatePayload, type WhatsAppTemplate } from './whatsapp-templates.ts';
 
+/** The provider name recorded on what this channel sent (provenance), by the send and by Meta's status callbacks. */
+export const WHATSAPP_CLOUD_API = 'whatsapp-cloud-api';
+
 export function phoneOf(message: OutgoingMessage): string {
   if (!message.to.phone) throw new ChannelError(MessagingMessages.noPhone, true);
   return message.to.phone;
@@ -48,6 +51,7 @@ export interface CloudApiSettings {
  */
 export class CloudApiWhatsAppChannel implements MessageChannelPort {
   readonly channel = 'WHATSAPP' as const;
+  readonly provider = WHATSAPP_CLOUD_API;
 
   constructor(private readonly settings: CloudApiSettings) {}
 
