@@ -27,6 +27,7 @@
 import type { Knex } from 'knex';
 import type { ProposalEvent } from '../domain/proposal/events.ts';
 import { proposalStream } from '../domain/proposal/events.ts';
+import type { ProposalStatus } from '../domain/proposal/statuses.ts';
 import type { EventToAppend, Position } from '../platform/eventstore/port.ts';
 import { provisionTenant } from '../test/support/identity.ts';
 import { runClient } from './bench-client.ts';
@@ -50,8 +51,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const p95Of = (latencies: number[]) => percentile([...latencies].sort((a, b) => a - b), 0.95);
 const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-const STATUSES_RECENT: Array<[number, string]> = [[20, 'DRAFT'], [35, 'IN_ANALYSIS'], [45, 'WAITING_OPERATOR'], [60, 'WAITING_CUSTOMER'], [65, 'OFFER_ISSUED'], [80, 'ISSUED'], [92, 'REJECTED'], [96, 'EXPIRED'], [100, 'CANCELED']];
-const STATUSES_OLDER: Array<[number, string]> = [[2, 'DRAFT'], [4, 'IN_ANALYSIS'], [6, 'WAITING_OPERATOR'], [8, 'WAITING_CUSTOMER'], [10, 'OFFER_ISSUED'], [50, 'ISSUED'], [80, 'REJECTED'], [90, 'EXPIRED'], [100, 'CANCELED']];
+const STATUSES_RECENT: Array<[number, ProposalStatus]> = [[20, 'DRAFT'], [35, 'IN_ANALYSIS'], [45, 'WAITING_OPERATOR'], [60, 'WAITING_CUSTOMER'], [65, 'OFFER_ISSUED'], [80, 'ISSUED'], [92, 'REJECTED'], [96, 'EXPIRED'], [100, 'CANCELED']];
+const STATUSES_OLDER: Array<[number, ProposalStatus]> = [[2, 'DRAFT'], [4, 'IN_ANALYSIS'], [6, 'WAITING_OPERATOR'], [8, 'WAITING_CUSTOMER'], [10, 'OFFER_ISSUED'], [50, 'ISSUED'], [80, 'REJECTED'], [90, 'EXPIRED'], [100, 'CANCELED']];
 const ORIGINS = ['PUBLIC_FORM', 'OPERATOR', 'API', 'BATCH', 'CRM', 'CHANNEL'] as const;
 
 /** Proposal i of n: created i/n of a year before now; dimensions and status from cheap deterministic mixes of i. */
@@ -59,9 +60,9 @@ function proposalEvents(i: number, n: number, organizationId: string, proposalId
   const [p, o, k, f, r] = [(i * 7) % 8, (i * 13 + 5) % 6, (i * 31 + 3) % 33, (i * 17 + 1) % 11, (i * 19) % 100];
   const created = now - (i / n) * 365 * DAY;
   const status = (now - created < 30 * DAY ? STATUSES_RECENT : STATUSES_OLDER).find(([below]) => r < below)![1];
-  const analyzed = ['WAITING_OPERATOR', 'WAITING_CUSTOMER', 'OFFER_ISSUED', 'ISSUED', 'REJECTED', 'EXPIRED'].includes(status);
-  const pre = ['WAITING_CUSTOMER', 'OFFER_ISSUED', 'ISSUED', 'EXPIRED'].includes(status);
-  const chose = ['OFFER_ISSUED', 'ISSUED'].includes(status);
+  const analyzed = (['WAITING_OPERATOR', 'WAITING_CUSTOMER', 'OFFER_ISSUED', 'ISSUED', 'REJECTED', 'EXPIRED'] as ProposalStatus[]).includes(status);
+  const pre = (['WAITING_CUSTOMER', 'OFFER_ISSUED', 'ISSUED', 'EXPIRED'] as ProposalStatus[]).includes(status);
+  const chose = (['OFFER_ISSUED', 'ISSUED'] as ProposalStatus[]).includes(status);
   const analyzedAt = created + (i % 3) * DAY + 2 * 3_600_000;
   const choseAt = analyzedAt + (1 + (i % 4)) * DAY;
   const iso = (ms: number) => new Date(Math.min(ms, now)).toISOString();
@@ -129,7 +130,7 @@ function proposalEvents(i: number, n: number, organizationId: string, proposalId
   }
   if (status !== 'DRAFT') {
     const at = chose ? choseAt + 2 * DAY : analyzed ? analyzedAt : created + (i % 5) * DAY;
-    events.push({ type: 'ProposalStatusChanged', data: { ...base, at: iso(at), from: 'DRAFT', to: status as 'ISSUED', reason: null, by: 'bench', executionId: null } });
+    events.push({ type: 'ProposalStatusChanged', data: { ...base, at: iso(at), from: 'DRAFT', to: status, reason: null, by: 'bench', executionId: null } });
   }
   return events.map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown> }));
 }

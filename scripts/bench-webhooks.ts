@@ -238,8 +238,14 @@ await runBench(async () => {
     printCpu = cpu('(A) burst');
     const bursts = await pairedRounds<PhaseResult>(
       {
-        ours: async () => (await settle(), ours(app, tenant.organizationId, phase('burst'), EVENTS, null)),
-        floor: async () => (await settle(), floor(EVENTS)),
+        ours: async () => {
+          await settle();
+          return ours(app, tenant.organizationId, phase('burst'), EVENTS, null);
+        },
+        floor: async () => {
+          await settle();
+          return floor(EVENTS);
+        },
       },
       ROUNDS,
     );
