@@ -37,7 +37,7 @@ import { asNpmStart, phaseCpu, setting, startShippedService } from './bench-serv
 
 await asNpmStart();
 
-const PROPOSALS = setting('PROPOSALS', 1_000_000, 2_000);
+const PROPOSALS = setting('PROPOSALS', 1_000_000, 500);
 const TENANTS = 10;
 const CLIENTS = 8;
 const ROUNDS = setting('ROUNDS', 6, 5);
@@ -169,14 +169,14 @@ await runBench(async () => {
   });
   try {
     const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
-    const tenants = [];
+    const tenants: Array<Awaited<ReturnType<typeof provisionTenant>>> = [];
     for (let t = 0; t < TENANTS; t++) tenants.push(await provisionTenant(app, { name: `Bench ${t}` }));
     const now = Date.now();
     app.app.clock = { now: () => new Date(now) };
 
     // Written as events; the proposal projection (in this service, as shipped) builds the facts and rollups.
     let printCpu = cpu('events appended and projected');
-    let started = performance.now();
+    const started = performance.now();
     let next = 1;
     let last: Position = { commit: 0n, prepare: 0n };
     await Promise.all(
@@ -191,12 +191,18 @@ await runBench(async () => {
     );
     const events = Number((await app.app.db.raw(`select count(*)::int as n from events where category = 'proposal'`)).rows[0].n);
     console.log(`appended ${PROPOSALS} proposals (${events} events) over ${TENANTS} tenants in ${elapsed(started)}`);
-    for (;;) {
+    const count = async (table: string) => Number((await app.app.db(table).count({ n: '*' }))[0]!.n);
+    // Until the projection's checkpoint passes the last append; a projection that stops moving
+    // (an event it parked, a failing batch) fails the bench rather than hanging it.
+    for (let moved = performance.now(), seen = ''; ; await new Promise((resolve) => setTimeout(resolve, 200))) {
       const row = await app.app.db('projection_checkpoints').where({ name: 'proposal' }).first('commit_position', 'prepare_position');
       if (row && after({ commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }, last)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (JSON.stringify(row) !== seen) [seen, moved] = [JSON.stringify(row), performance.now()];
+      if (performance.now() - moved > 120_000) {
+        throw new Error(`the projection stopped at ${await count('proposal_facts')} proposals (checkpoint ${seen}, ${await count('projection_parked_events')} events parked)`);
+      }
     }
-    const facts = Number((await app.app.db('proposal_facts').count({ n: '*' }))[0]!.n);
+    const facts = await count('proposal_facts');
     if (facts !== PROPOSALS) throw new Error(`the projection holds ${facts} proposals, not ${PROPOSALS}`);
     console.log(`projected: ${facts} proposals in proposal_facts and their rollups, ${elapsed(started)} from the first append (${Math.round(events / ((performance.now() - started) / 1000))} events/s)`);
     printCpu();

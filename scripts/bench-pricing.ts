@@ -59,7 +59,9 @@ await runBench(async () => {
   console.log(benchHeader('bench:pricing'));
 
   let next = 0;
-  for (; next < 3000; next++) simulate(inputOf(simulationBody(next, 360)), brazilHolidays, IOF_RATES).installments.length;
+  for (; next < 3000; next++) {
+    if (simulate(inputOf(simulationBody(next, 360)), brazilHolidays, IOF_RATES).installments.length !== 360) throw new Error('360 rows expected');
+  }
   const withRows: number[] = [];
   const without: number[] = [];
   const micros: number[] = [];

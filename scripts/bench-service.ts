@@ -25,8 +25,11 @@ export function setting(name: string, full: number, quick: number): number {
 /** The node flags of package.json's `start` script: those in its NODE_OPTIONS and those it gives tsx. */
 export function npmStartFlags(): { nodeOptions: string[]; nodeArgs: string[] } {
   const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const flags = (text: string | undefined) => (text ?? '').split(/\s+/).filter((flag) => flag.startsWith('--'));
-  return { nodeOptions: flags(/NODE_OPTIONS="([^"]*)"/.exec(start)?.[1]), nodeArgs: flags(/\btsx\s+(.*?)\s*scripts\/start\.ts/.exec(start)?.[1]) };
+  const flags = (words: string[]) => words.filter((word) => word.startsWith('--'));
+  const words = start.split(/\s+/);
+  // `tsx <node flags> scripts/start.ts`: what tsx is given before the script goes to node.
+  const nodeArgs = flags(words.slice(words.indexOf('tsx') + 1, words.indexOf('scripts/start.ts')));
+  return { nodeOptions: flags((/NODE_OPTIONS="([^"]*)"/.exec(start)?.[1] ?? '').split(/\s+/)), nodeArgs };
 }
 
 /**
@@ -52,7 +55,7 @@ export async function asNpmStart(): Promise<void> {
 }
 
 /** The shipped poll intervals, where startTestApp shortens them for tests. */
-export const SHIPPED_POLLS = { PROJECTION_POLL_MS: String(ConfigSchema.properties.PROJECTION_POLL_MS.default) };
+export const SHIPPED_POLLS = { PROJECTION_POLL_MS: String((ConfigSchema.properties.PROJECTION_POLL_MS as { default: number }).default) };
 
 /** The whole service in this process, on a fresh database, with the shipped poll intervals. */
 export function startShippedService(env: Record<string, string> = {}): Promise<TestApp> {
