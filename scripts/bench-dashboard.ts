@@ -29,11 +29,10 @@ import type { ProposalEvent } from '../domain/proposal/events.ts';
 import { proposalStream } from '../domain/proposal/events.ts';
 import type { ProposalStatus } from '../domain/proposal/statuses.ts';
 import type { EventToAppend, Position } from '../platform/eventstore/port.ts';
-import { provisionTenant } from '../test/support/identity.ts';
 import { runClient } from './bench-client.ts';
 import { benchExport } from './bench-dashboard-export.ts';
 import { benchHeader, disturbedBaseline, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { asNpmStart, phaseCpu, setting, startShippedService } from './bench-service.ts';
+import { asNpmStart, benchTenant, phaseCpu, setting, startShippedService } from './bench-service.ts';
 
 await asNpmStart();
 
@@ -54,6 +53,9 @@ const elapsed = (started: number) => `${((performance.now() - started) / 1000).t
 const STATUSES_RECENT: Array<[number, ProposalStatus]> = [[20, 'DRAFT'], [35, 'IN_ANALYSIS'], [45, 'WAITING_OPERATOR'], [60, 'WAITING_CUSTOMER'], [65, 'OFFER_ISSUED'], [80, 'ISSUED'], [92, 'REJECTED'], [96, 'EXPIRED'], [100, 'CANCELED']];
 const STATUSES_OLDER: Array<[number, ProposalStatus]> = [[2, 'DRAFT'], [4, 'IN_ANALYSIS'], [6, 'WAITING_OPERATOR'], [8, 'WAITING_CUSTOMER'], [10, 'OFFER_ISSUED'], [50, 'ISSUED'], [80, 'REJECTED'], [90, 'EXPIRED'], [100, 'CANCELED']];
 const ORIGINS = ['PUBLIC_FORM', 'OPERATOR', 'API', 'BATCH', 'CRM', 'CHANNEL'] as const;
+/** Ids as the API takes them (24 hex). */
+const hex24 = (n: number) => n.toString(16).padStart(24, '0');
+const correspondent = (k: number) => hex24(0xc0000 + k);
 
 /** Proposal i of n: created i/n of a year before now; dimensions and status from cheap deterministic mixes of i. */
 function proposalEvents(i: number, n: number, organizationId: string, proposalId: string, now: number): EventToAppend[] {
@@ -82,13 +84,13 @@ function proposalEvents(i: number, n: number, organizationId: string, proposalId
         name: `Cliente ${i}`,
         kind: 'FINANCING',
         origin: ORIGINS[o]!,
-        correspondentId: k < 30 ? `corr-${String(k).padStart(2, '0')}` : null,
-        agentId: k < 30 ? `agent-${String(k).padStart(2, '0')}-${i % 5}` : null,
+        correspondentId: k < 30 ? correspondent(k) : null,
+        agentId: k < 30 ? hex24(0xa0000 + k * 5 + (i % 5)) : null,
         productId: `p${p}`,
         productKey: `produto-${p}`,
         productName: `Produto ${p}`,
         fixedAmountCents: null,
-        portfolioId: f < 10 ? (4096 + (f % 4)).toString(16).padStart(24, '0') : null,
+        portfolioId: f < 10 ? hex24(4096 + (f % 4)) : null,
         portfolioName: f < 10 ? `Carteira ${f % 4}` : null,
         externalId: null,
         requestedAmountCents: requested,
@@ -169,8 +171,8 @@ await runBench(async () => {
   });
   try {
     const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
-    const tenants: Array<Awaited<ReturnType<typeof provisionTenant>>> = [];
-    for (let t = 0; t < TENANTS; t++) tenants.push(await provisionTenant(app, { name: `Bench ${t}` }));
+    const tenants: Array<Awaited<ReturnType<typeof benchTenant>>> = [];
+    for (let t = 0; t < TENANTS; t++) tenants.push(await benchTenant(app, `Bench ${t}`));
     const now = Date.now();
     app.app.clock = { now: () => new Date(now) };
 
@@ -212,7 +214,7 @@ await runBench(async () => {
     const queries: Array<[string, string]> = [
       ['30 days (default)', ''],
       ['366 days', `from=${yearFrom}`],
-      ['366 days, 3 filters', `from=${yearFrom}&origin=API,CRM&productKey=produto-1,produto-2&correspondentId=corr-01,corr-02,corr-03`],
+      ['366 days, 3 filters', `from=${yearFrom}&origin=API,CRM&productKey=produto-1,produto-2&correspondentId=${[1, 2, 3].map(correspondent).join(',')}`],
     ];
     const clients = (mode: 'cold' | 'rounds') =>
       runClient<Array<Record<string, number[]>>>('./bench-dashboard-load.ts', {

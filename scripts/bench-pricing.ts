@@ -21,11 +21,10 @@
 import { brazilHolidays } from '../application/pricing/holidays.ts';
 import { IOF_RATES } from '../domain/pricing/iof.ts';
 import { simulate } from '../domain/pricing/simulate.ts';
-import { provisionTenant } from '../test/support/identity.ts';
 import { runClient, startServerProcess } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { inputOf, simulationBody } from './bench-pricing-inputs.ts';
-import { asNpmStart, phaseCpu, setting, startShippedService } from './bench-service.ts';
+import { asNpmStart, benchTenant, phaseCpu, setting, startShippedService } from './bench-service.ts';
 
 await asNpmStart();
 
@@ -89,7 +88,7 @@ await runBench(async () => {
   const bare = await startServerProcess('./bench-pricing-bare.ts', {});
   try {
     const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
-    const tenant = await provisionTenant(app, { name: 'Bench lender' });
+    const tenant = await benchTenant(app);
     const printCpu = cpu('POST /v1/pricing/simulate (service and PostgreSQL; the bare and client processes not counted)');
     const results = await runClient<Record<'ours' | 'bare', Array<{ perSecond: number; p99: number }>>>('./bench-pricing-load.ts', {
       BENCH_TARGETS: JSON.stringify({ ours: { url: app.url, token: tenant.token }, bare: { url: bare.url } }),

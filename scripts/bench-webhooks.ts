@@ -41,10 +41,9 @@ import type { LaneItem } from '../application/webhook/send-lane.ts';
 import { fillNamedBody, namedBodyTemplate, routeEvent } from '../domain/webhook/routing.ts';
 import type { ReportFacts } from '../domain/report/public-events.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
-import { provisionTenant } from '../test/support/identity.ts';
 import { appendReportEvent, reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, disturbedBaseline, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { asNpmStart, phaseCpu, setting, SHIPPED_POLLS, startShippedService } from './bench-service.ts';
+import { asNpmStart, benchTenant, phaseCpu, setting, SHIPPED_POLLS, startShippedService } from './bench-service.ts';
 import type { Arrival } from './bench-webhooks-receiver.ts';
 
 await asNpmStart();
@@ -187,7 +186,7 @@ await runBench(async () => {
   try {
     const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
     const subscribe = async (service: TestApp) => {
-      const tenant = await provisionTenant(service);
+      const tenant = await benchTenant(service);
       for (let i = 0; i < SUBSCRIPTIONS; i++) {
         const reply = await service.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.status.changed'] } });
         if (reply.status !== 201) throw new Error(`subscription: ${JSON.stringify(reply.body)}`);
@@ -195,7 +194,7 @@ await runBench(async () => {
       return tenant;
     };
     const tenant = await subscribe(app);
-    const floorTenant = await provisionTenant(app);
+    const floorTenant = await benchTenant(app, 'Floor lender');
     console.log(
       `${SUBSCRIPTIONS} named subscriptions; receiver in its own process on 127.0.0.1; WEBHOOK_DISPATCH_CONCURRENCY=${config.WEBHOOK_DISPATCH_CONCURRENCY}, ` +
         `WEBHOOK_SEND_THREAD=${config.WEBHOOK_SEND_THREAD}, PROJECTION_POLL_MS=${config.PROJECTION_POLL_MS}; ${ROUNDS} rounds in rotated order`,
