@@ -57,7 +57,7 @@ export async function asNpmStart(): Promise<void> {
 }
 
 /** The shipped poll intervals, where startTestApp shortens them for tests. */
-export const SHIPPED_POLLS = { PROJECTION_POLL_MS: String((ConfigSchema.properties.PROJECTION_POLL_MS as { default: number }).default) };
+export const SHIPPED_POLLS = { PROJECTION_POLL_MS: String((ConfigSchema.properties.PROJECTION_POLL_MS as unknown as { default: number }).default) };
 
 /** The whole service in this process, on a fresh database, with the shipped poll intervals. */
 export function startShippedService(env: Record<string, string> = {}): Promise<TestApp> {
