@@ -23,7 +23,8 @@
  *      p99 <= 2.0x the floor's (1.5x a stretch), judged as floor p99 / ours >= 0.5 (0.67);
  *  (B) p99 <= 100 ms at 1,500 deliveries/s offered open-loop for SUSTAINED_S s (60): the run's
  *      ROUNDS consecutive windows are its rounds, judged as 100 ms / p99 >= 1;
- *  (C) the highest offered rate (doubling from 500 deliveries/s, then BISECT halvings) whose p99
+ *  (C) the highest offered rate (from 500 deliveries/s, doubled while it holds or halved down to
+ *      50 while it does not, then BISECT halvings of the bracket) whose p99
  *      stays <= 250 ms with no growing backlog (the median latency of a step's last fifth within
  *      1.5x + 20 ms of its first fifth's), STEP_MS per step: ours >= 0.6x the bare loop's;
  *  (D) drain of a backlog of BACKLOG deliveries: ours appended while no dispatcher runs (a service
@@ -62,6 +63,7 @@ const TARGET = { burstVsFloor: 1 / 2.0, burstStretch: 1 / 1.5, sustainedP99Ms: 1
 const SETTLE_MS = 1000;
 const FIRST_STEP = 500;
 const LAST_STEP = 64_000;
+const LOWEST_STEP = 50;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -289,7 +291,12 @@ await runBench(async () => {
         tried.push(`${Math.round(perSecond)}${ok ? '' : ' (no)'}`);
         return ok;
       };
+      // Doubling while the rate holds; halving while it does not; then halvings of the bracket.
       for (let rate = FIRST_STEP; fail === Infinity && rate <= LAST_STEP; rate *= 2) {
+        if (await attempt(rate)) pass = rate;
+        else fail = rate;
+      }
+      for (let rate = FIRST_STEP / 2; pass === 0 && rate >= LOWEST_STEP; rate /= 2) {
         if (await attempt(rate)) pass = rate;
         else fail = rate;
       }
@@ -318,7 +325,8 @@ await runBench(async () => {
     console.log(`(C) highest offered deliveries/s with p99 <= ${TARGET.stepP99Ms} ms and no growing backlog, ${STEP_MS / 1000} s steps:`);
     console.log(`  ours ${capacity.ours!.map(Math.round).join(', ')}; bare ${capacity.bare!.map(Math.round).join(', ')}`);
     printCpu();
-    console.log(verdict('(C) capacity ours/bare', ratioInterval(capacity.ours!, capacity.bare!), TARGET.capacityVsBare, disturbedBaseline('bare', capacity.bare!)));
+    const bareHeldNothing = capacity.bare!.includes(0) ? `the bare loop held not even ${LOWEST_STEP} deliveries/s in a round` : null;
+    console.log(verdict('(C) capacity ours/bare', ratioInterval(capacity.ours!, capacity.bare!), TARGET.capacityVsBare, bareHeldNothing ?? disturbedBaseline('bare', capacity.bare!)));
 
     // (D) a backlog: appended while no dispatcher runs, then drained by one started over the same database.
     producer = await startShippedService({ DB_POOL_MAX: '20', ROLES: 'api,projector,scheduler' });
