@@ -124,7 +124,7 @@ function summary(name: string, list: Arrival[], started: number): PhaseResult {
   return { name, deliveries: list.length, perSecond: list.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
 }
 
-const describe = (r: PhaseResult) => `${r.deliveries} deliveries, ${Math.round(r.perSecond)}/s, p50 ${r.p50} ms, p99 ${r.p99} ms`;
+const describe = (r: PhaseResult) => `${r.deliveries} deliveries, ${Math.round(r.perSecond)}/s, p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms`;
 
 /**
  * Appends `events` report events for `organizationId` tagged with `phase`, open-loop at `rate`
@@ -251,7 +251,7 @@ await runBench(async () => {
       ROUNDS,
     );
     console.log(`(A) burst of ${EVENTS} events = ${EVENTS * SUBSCRIPTIONS} deliveries, appended 8 at a time:`);
-    for (const [name, results] of Object.entries(bursts)) console.log(`  ${name.padEnd(5)} ${results.map((r) => `${Math.round(r.perSecond)}/s p99 ${r.p99} ms`).join('; ')}`);
+    for (const [name, results] of Object.entries(bursts)) console.log(`  ${name.padEnd(5)} ${results.map((r) => `${Math.round(r.perSecond)}/s p99 ${Math.round(r.p99)} ms`).join('; ')}`);
     printCpu();
     const floorOverOurs = ratioInterval(bursts.floor!.map((r) => r.p99), bursts.ours!.map((r) => r.p99));
     const floorDisturbed = disturbedBaseline('the floor p99', bursts.floor!.map((r) => 1 / r.p99));
