@@ -1,25 +1,32 @@
 /**
- * `npm run bench:eventstore`: our PostgreSQL event store beside Emmett's PostgreSQL event store
- * (@event-driven-io/emmett-postgresql, a devDependency of this bench only) and beside what the
- * database itself does bare, in one run on one server:
+ * `npm run bench:eventstore` (`-- --quick` to prove it runs): our PostgreSQL event store beside
+ * what the database does bare, tuned as ours is, and beside Emmett's PostgreSQL event store
+ * (@event-driven-io/emmett-postgresql) in a process of its own, on one throw-away embedded cluster
+ * (stopped and removed at the end, also on failure). The method is scripts/bench-method.ts':
+ * rounds in rotated order, the ratio the median of the per-round ratios with its bootstrap 95%
+ * interval, a target met when the interval's lower bound clears it, no verdict when a baseline
+ * itself varied too much between rounds.
  *
- *  - appends: WRITERS concurrent writers, one event per append, each on a stream of its own with
- *    an exact expected revision (the bare loop: one-row autocommit INSERTs into a table with the
- *    events' columns);
- *  - read all forward: the whole log from the start in pages of PAGE events, into objects (the
- *    bare loop: keyset pages over the same table's primary key).
+ *  - appends, WRITERS writers, one event per append, each writer on a stream of its own with an
+ *    exact expected revision. Baselines: a one-row INSERT loop into a table with the events'
+ *    columns (per-row cost), and the same INSERTs grouped as ours groups appends (one statement
+ *    per group, two groups in flight, at most 200 rows: the store's defaults), so that per-row
+ *    overhead and batching are seen apart. Targets: >= 0.8x the batched, >= 1x the one-row loop,
+ *    >= 3x Emmett.
+ *  - read all forward, pages of 1,000, on logs of the same size (topped up, then VACUUM ANALYZE,
+ *    then one untimed read by everyone). The tuned bare read uses a prepared statement, array
+ *    rows and our column encodings (int8s as text, created_at as epoch), and builds nothing; the
+ *    naive one (objects, unprepared) is printed only. Targets: >= 0.9x the tuned, >= 3x Emmett.
+ *  - append latency p50/p99, ours, with 1 and 8 writers on streams of their own and 8 writers on
+ *    one stream; the batched bare loop's for 1 and 8 writers beside it.
  *
- * The contenders alternate slice by slice, so that load from elsewhere on a shared machine weighs
- * on all alike: APPEND_ROUNDS rounds of 3 s slices, READ_ROUNDS rounds of full reads. Rates are
- * the median of each contender's slices; ratios are the median of each round's own ratio, which
- * keeps the pairing: on this 2-core VM one read slice ran at 84,000 events/s and the next at
- * 117,000, so the ratio of two medians taken apart drifted by 15% between runs. Ours and the bare
- * table share one fresh database, Emmett has another, on the same server: DATABASE_URL's when
- * set, otherwise a throw-away embedded cluster. Everything is dropped afterwards.
+ * Every phase prints the CPU it used (this process's threads, PostgreSQL; Emmett's process is not
+ * in it) and the load average. BENCH_ROUNDS, BENCH_SLICE_MS, BENCH_READ_EVENTS, BENCH_LATENCY_MS
+ * override the defaults.
  */
+import { existsSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { dumbo, rawSql } from '@event-driven-io/dumbo';
-import { getPostgreSQLEventStore, readMessagesBatch } from '@event-driven-io/emmett-postgresql';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { migrations } from '../application/migrations.ts';
@@ -27,254 +34,281 @@ import { createKnex } from '../platform/database/knex.ts';
 import { migrateToLatest } from '../platform/database/migrate.ts';
 import { START, type Position } from '../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
-import { startTestCluster } from '../test/support/cluster.ts';
+import { clusterUrl } from '../test/support/db.ts';
+import { benchHeader, disturbedBaseline, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
+import { asNpmStart, phaseCpu, setting } from './bench-service.ts';
+import type { EmmettRequest } from './bench-eventstore-emmett.ts';
+import { PAGE, appendSlice, batchOf, metadata, payload, readSlice, topUp } from './bench-eventstore-work.ts';
+
+await asNpmStart();
 
 const WRITERS = 8;
-/** Five rounds of 3 s slices: with three, one run in eight had a median round at 0.80x of a typical 0.97x. */
-const APPEND_ROUNDS = Number(process.env.BENCH_APPEND_ROUNDS ?? 5);
-/** A read of the log takes about half a second (Emmett's, three): more rounds cost little and steady the ratio. */
-const READ_ROUNDS = Number(process.env.BENCH_READ_ROUNDS ?? 7);
-const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 3000);
-const READ_EVENTS = Number(process.env.BENCH_READ_EVENTS ?? 50_000);
-const PAGE = 1000;
-const TARGET = { appendsVsBare: 0.8, readVsBare: 0.95, vsEmmett: 1 };
+/** Eight: four contenders, each in each position twice. */
+const ROUNDS = setting('ROUNDS', 8, 5);
+const SLICE_MS = setting('SLICE_MS', 3000, 500);
+const READ_EVENTS = setting('READ_EVENTS', 50_000, 5_000);
+const LATENCY_MS = setting('LATENCY_MS', 5000, 1000);
+const TARGET = { vsBatched: 0.8, vsOneRow: 1, readVsTuned: 0.9, vsEmmett: 3 };
+/** PostgresEventStore's defaults: most appends per group, groups in flight. */
+const GROUP = { max: 200, inFlight: 2 };
 
-const payload = () => ({
-  applicationId: randomUUID(),
-  amount: Math.round(Math.random() * 1_000_000) / 100,
-  currency: 'EUR',
-  note: 'benchmark event with a payload of a realistic size for a credit analysis command',
-});
-const metadata = { userId: 'bench', correlationId: randomUUID() };
+const EMMETT_PRESENT = existsSync(new URL('../node_modules/@event-driven-io/emmett-postgresql/package.json', import.meta.url));
 
-type Contender = 'ours' | 'emmett' | 'bare';
-const CONTENDERS: Contender[] = ['ours', 'emmett', 'bare'];
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const round = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** WRITERS loops of `op` for `ms`: operations per second. */
-async function appendSlice(ms: number, op: (writer: number) => Promise<void>): Promise<number> {
-  let count = 0;
-  const started = performance.now();
-  const deadline = started + ms;
-  await Promise.all(
-    Array.from({ length: WRITERS }, async (_, w) => {
-      while (performance.now() < deadline) {
-        await op(w);
-        count++;
-      }
-    }),
-  );
-  return count / ((performance.now() - started) / 1000);
-}
-
-/** One full read: events per second. */
-async function readSlice(readAll: () => Promise<number>): Promise<number> {
-  const started = performance.now();
-  const events = await readAll();
-  return events / ((performance.now() - started) / 1000);
-}
-
-interface Alternated {
-  /** Each contender's median rate. */
-  rates: Record<Contender, number>;
-  /** Ours over each other contender, round by round. */
-  vsBare: number[];
-  vsEmmett: number[];
-}
-
-/** `rounds` rounds, each running every contender once in turn. */
-async function alternate(label: string, rounds: number, run: Record<Contender, () => Promise<number>>): Promise<Alternated> {
-  const rates: Record<Contender, number[]> = { ours: [], emmett: [], bare: [] };
-  for (let round = 0; round < rounds; round++) {
-    for (const contender of CONTENDERS) {
-      rates[contender].push(await run[contender]());
-      process.stderr.write(`${label} round ${round + 1}/${rounds} ${contender}: ${Math.round(rates[contender].at(-1)!)}/s\n`);
-    }
-  }
+/** Emmett's process, asked one request at a time. */
+function startEmmett(url: string): { ask<T>(request: EmmettRequest): Promise<T>; child: ChildProcess } {
+  const child = fork(new URL('./bench-eventstore-emmett.ts', import.meta.url).pathname, { env: { ...process.env, BENCH_EMMETT_URL: url }, execArgv: process.execArgv });
   return {
-    rates: { ours: median(rates.ours), emmett: median(rates.emmett), bare: median(rates.bare) },
-    vsBare: rates.ours.map((ours, i) => ours / rates.bare[i]!),
-    vsEmmett: rates.ours.map((ours, i) => ours / rates.emmett[i]!),
+    child,
+    ask: <T>(request: EmmettRequest) =>
+      new Promise<T>((resolve, reject) => {
+        const onExit = () => reject(new Error(`Emmett's process ended during ${request.op}`));
+        child.once('exit', onExit);
+        child.once('message', (reply: { ok: boolean; result?: unknown; error?: string }) => {
+          child.off('exit', onExit);
+          if (reply.ok) resolve(reply.result as T);
+          else reject(new Error(`Emmett ${request.op}: ${reply.error}`));
+        });
+        child.send(request);
+      }),
   };
 }
 
-async function server(): Promise<{ adminUrl: string; stop?: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL };
-  process.stderr.write('starting a throw-away PostgreSQL cluster...\n');
-  const cluster = await startTestCluster();
-  return { adminUrl: cluster.url, stop: cluster.stop };
-}
+/** The bare INSERTs grouped as PostgresEventStore groups appends (see its appendToStream). */
+class BareGroupCommit {
+  private readonly queue: Array<{ row: unknown[]; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private committers = 0;
 
-async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
+  constructor(private readonly knex: Knex) {}
+
+  insert(row: unknown[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      if (this.committers < GROUP.inFlight) {
+        this.committers++;
+        void this.commitQueued();
+      }
+    });
+  }
+
+  private async commitQueued(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.queue.length) {
+      const group = this.queue.splice(0, GROUP.max);
+      const column = (i: number) => group.map((g) => g.row[i]);
+      try {
+        await this.knex.raw(
+          `insert into bare (stream_name, revision, event_id, event_type, data, metadata)
+           select * from unnest(?::text[], ?::bigint[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])`,
+          [0, 1, 2, 3, 4, 5].map(column) as Knex.RawBinding[],
+        );
+        for (const g of group) g.resolve();
+      } catch (error) {
+        for (const g of group) g.reject(error);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.committers--;
   }
 }
 
-async function createBareTable(knex: Knex): Promise<void> {
-  await knex.raw(`
-    create table bare (
-      global_position bigserial primary key,
-      stream_name text not null,
-      revision bigint not null,
-      event_id uuid not null,
-      event_type text not null,
-      data jsonb not null,
-      metadata jsonb not null,
-      created_at timestamptz not null default now()
-    )`);
+/** Each operation's latency over `ms` with `writers` loops: p50 and p99 in ms. */
+async function latency(writers: number, ms: number, op: (writer: number) => Promise<void>): Promise<string> {
+  const times: number[] = [];
+  await appendSlice(writers, ms, async (w) => {
+    const started = performance.now();
+    await op(w);
+    times.push(performance.now() - started);
+  });
+  times.sort((a, b) => a - b);
+  return `p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms (${times.length} appends)`;
 }
 
-const { adminUrl, stop: stopServer } = await server();
-const names = { ours: `bench_${randomBytes(5).toString('hex')}`, emmett: `bench_emmett_${randomBytes(5).toString('hex')}` };
-await withAdmin(adminUrl, async (c) => {
-  await c.query(`create database ${names.ours}`);
-  await c.query(`create database ${names.emmett}`);
-});
-const urlOf = (name: string) => adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+await runBench(async () => {
+  console.log(benchHeader('bench:eventstore'));
+  const adminUrl = await clusterUrl();
+  const names = { ours: `bench_${randomBytes(5).toString('hex')}`, emmett: `bench_emmett_${randomBytes(5).toString('hex')}` };
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`create database ${names.ours}`);
+  if (EMMETT_PRESENT) await admin(`create database ${names.emmett}`);
+  const urlOf = (name: string) => adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
 
-const knex = createKnex(urlOf(names.ours), WRITERS + 4);
-const store = new PostgresEventStore(knex);
-const emmett = getPostgreSQLEventStore(urlOf(names.emmett));
-const emmettPool = dumbo({ connectionString: urlOf(names.emmett) });
-try {
-  await migrateToLatest(knex, migrations);
-  await createBareTable(knex);
-  const version = (await knex.raw('show server_version')).rows[0].server_version;
-  const sync = (await knex.raw('show synchronous_commit')).rows[0].synchronous_commit;
-  console.log(
-    `PostgreSQL ${version}, synchronous_commit=${sync}; appends: ${WRITERS} writers, ${SLICE_MS / 1000} s slices; ` +
-      `read all: ${READ_EVENTS} events or more, pages of ${PAGE}; ${APPEND_ROUNDS} and ${READ_ROUNDS} rounds of alternating slices`,
-  );
+  const knex = createKnex(urlOf(names.ours), WRITERS + 4);
+  const store = new PostgresEventStore(knex);
+  const emmett = EMMETT_PRESENT ? startEmmett(urlOf(names.emmett)) : null;
+  try {
+    await migrateToLatest(knex, migrations);
+    await knex.raw(`
+      create table bare (
+        global_position bigserial primary key,
+        stream_name text not null,
+        revision bigint not null,
+        event_id uuid not null,
+        event_type text not null,
+        data jsonb not null,
+        metadata jsonb not null,
+        created_at timestamptz not null default now()
+      )`);
+    const cpu = phaseCpu(Number((await knex.raw('select pg_backend_pid() as pid')).rows[0].pid));
+    const version = (await knex.raw('show server_version')).rows[0].server_version;
+    const sync = (await knex.raw('show synchronous_commit')).rows[0].synchronous_commit;
+    console.log(
+      `PostgreSQL ${version}, synchronous_commit=${sync}; appends: ${WRITERS} writers, ${SLICE_MS / 1000} s slices; read all: ${READ_EVENTS} events, pages of ${PAGE}; ` +
+        `${ROUNDS} rounds in rotated order`,
+    );
+    if (!emmett) console.log('Emmett: @event-driven-io/emmett-postgresql is not in node_modules: not measured, no verdict against it');
 
-  // Warm-up: connections opened, plans and functions cached, Emmett's schema created.
-  await Promise.all(
-    Array.from({ length: WRITERS }, async (_, w) => {
-      for (let i = 0; i < 20; i++) {
-        await store.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
-        await emmett.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
-        await knex.raw(`insert into bare (stream_name, revision, event_id, event_type, data, metadata) values ('warmup', 0, ?, 'Warmup', '{}', '{}')`, [randomUUID()]);
-      }
-    }),
-  );
+    const grouped = new BareGroupCommit(knex);
+    const bareRow = (stream: string, revision: number) => [stream, revision, randomUUID(), 'AmountRecorded', JSON.stringify(payload()), JSON.stringify(metadata)];
+    const oneRow = (row: unknown[]) =>
+      knex.raw('insert into bare (stream_name, revision, event_id, event_type, data, metadata) values (?, ?, ?, ?, ?, ?)', row as Knex.RawBinding[]).then(() => undefined);
 
-  const revisions = new Array<number>(WRITERS).fill(0);
-  const ourExpected: (bigint | 'no_stream')[] = new Array(WRITERS).fill('no_stream');
-  const emmettExpected: (bigint | undefined)[] = new Array(WRITERS).fill(undefined);
-  const appends = await alternate('appends', APPEND_ROUNDS, {
-    ours: () =>
-      appendSlice(SLICE_MS, async (w) => {
-        const result = await store.appendToStream(`account-${w}`, [{ type: 'AmountRecorded', data: payload(), metadata }], {
-          expectedRevision: ourExpected[w],
-        });
-        ourExpected[w] = result.nextExpectedRevision;
-      }),
-    emmett: () =>
-      appendSlice(SLICE_MS, async (w) => {
-        const result = await emmett.appendToStream(`account-${w}`, [{ type: 'AmountRecorded', data: payload(), metadata }], {
-          expectedStreamVersion: emmettExpected[w] ?? 'STREAM_DOES_NOT_EXIST',
-        });
-        emmettExpected[w] = result.nextExpectedStreamVersion;
-      }),
-    bare: () =>
-      appendSlice(SLICE_MS, async (w) => {
-        await knex.raw('insert into bare (stream_name, revision, event_id, event_type, data, metadata) values (?, ?, ?, ?, ?, ?)', [
-          `account-${w}`,
-          revisions[w]++,
-          randomUUID(),
-          'AmountRecorded',
-          JSON.stringify(payload()),
-          JSON.stringify(metadata),
-        ]);
-      }),
-  });
-
-  // Top every log up to READ_EVENTS (not timed), in appends of 500 events.
-  const topUp = async (have: number, append: (writer: number, events: number) => Promise<unknown>) => {
-    const perWriter = Math.ceil(Math.max(0, READ_EVENTS - have) / WRITERS);
+    // Warm-up: connections opened, plans and functions cached, Emmett's schema created.
     await Promise.all(
       Array.from({ length: WRITERS }, async (_, w) => {
-        for (let left = perWriter; left > 0; left -= 500) await append(w, Math.min(500, left));
+        for (let i = 0; i < 20; i++) {
+          await store.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
+          await oneRow(bareRow('warmup', i));
+          await grouped.insert(bareRow('warmup', i));
+        }
       }),
     );
-  };
-  const batchOf = (n: number) => Array.from({ length: n }, () => ({ type: 'AmountRecorded', data: payload(), metadata }));
-  const count = async (table: string) => Number((await knex.raw(`select count(*)::int as n from ${table}`)).rows[0].n);
-  const emmettCount = async () => Number((await emmettPool.execute.query<{ n: number }>(rawSql('select count(*)::int as n from emt_messages'))).rows[0]!.n);
-  await topUp(await count('events'), (w, n) => store.appendToStream(`seed-${w}`, batchOf(n)));
-  await topUp(await emmettCount(), (w, n) => emmett.appendToStream(`seed-${w}`, batchOf(n)));
-  await topUp(await count('bare'), (w, n) =>
-    knex.raw(
-      `insert into bare (stream_name, revision, event_id, event_type, data, metadata)
-       select ?, g, gen_random_uuid(), 'AmountRecorded', ?::jsonb, ?::jsonb from generate_series(1, ?) g`,
-      [`seed-${w}`, JSON.stringify(payload()), JSON.stringify(metadata), n],
-    ),
-  );
+    await emmett?.ask({ op: 'warm-up', writers: WRITERS });
 
-  const reads = await alternate('read all', READ_ROUNDS, {
-    ours: () =>
-      readSlice(async () => {
-        let after: Position = START;
-        let total = 0;
-        for (;;) {
-          const { events, checkpoint } = await store.readAll({ after, maxCount: PAGE });
-          total += events.length;
-          if (events.length < PAGE) return total;
-          after = checkpoint;
-        }
-      }),
-    emmett: () =>
-      readSlice(async () => {
-        let after = 0n;
-        let total = 0;
-        for (;;) {
-          const batch = await readMessagesBatch(emmettPool.execute, { after, batchSize: PAGE });
-          total += batch.messages.length;
-          if (!batch.areMessagesLeft || batch.messages.length === 0) return total;
-          after = batch.currentGlobalPosition;
-        }
-      }),
-    bare: () =>
-      readSlice(async () => {
-        let after = 0;
-        let total = 0;
-        for (;;) {
-          const { rows } = await knex.raw(
-            `select global_position, stream_name, revision::text as revision, event_id, event_type, data, metadata, created_at
-             from bare where global_position > ? order by global_position limit ?`,
+    const revisions = { oneRow: new Array<number>(WRITERS).fill(0), grouped: new Array<number>(WRITERS).fill(0) };
+    const ourExpected: (bigint | 'no_stream')[] = new Array(WRITERS).fill('no_stream');
+    const progress = (phase: string) => (name: string, run: (round: number) => Promise<number>) => async (r: number) => {
+      const rate = await run(r);
+      process.stderr.write(`${phase} round ${r + 1}/${ROUNDS} ${name}: ${Math.round(rate)}/s\n`);
+      return rate;
+    };
+    const appendsOf = progress('appends');
+    const appendContenders: Record<string, (round: number) => Promise<number>> = {
+      ours: appendsOf('ours', () =>
+        appendSlice(WRITERS, SLICE_MS, async (w) => {
+          const result = await store.appendToStream(`account-${w}`, [{ type: 'AmountRecorded', data: payload(), metadata }], { expectedRevision: ourExpected[w] });
+          ourExpected[w] = result.nextExpectedRevision;
+        }),
+      ),
+      'bare one-row': appendsOf('bare one-row', () => appendSlice(WRITERS, SLICE_MS, (w) => oneRow(bareRow(`account-${w}`, revisions.oneRow[w]!++)))),
+      'bare batched': appendsOf('bare batched', () => appendSlice(WRITERS, SLICE_MS, (w) => grouped.insert(bareRow(`grouped-${w}`, revisions.grouped[w]!++)))),
+    };
+    if (emmett) appendContenders.emmett = appendsOf('emmett', () => emmett.ask<number>({ op: 'append', writers: WRITERS, ms: SLICE_MS }));
+    let printCpu = cpu('appends');
+    const appends = await pairedRounds(appendContenders, ROUNDS);
+    console.log(`appends, ${WRITERS} writers, events/s per round:`);
+    for (const [name, rates] of Object.entries(appends)) console.log(`  ${name.padEnd(13)} ${round(rates)}`);
+    printCpu();
+    const judge = (what: string, results: Record<string, number[]>, baseline: string, target: number) =>
+      console.log(verdict(`${what} ours/${baseline}`, ratioInterval(results.ours!, results[baseline]!), target, disturbedBaseline(baseline, results[baseline]!)));
+    judge('appends', appends, 'bare batched', TARGET.vsBatched);
+    judge('appends', appends, 'bare one-row', TARGET.vsOneRow);
+    if (emmett) judge('appends', appends, 'emmett', TARGET.vsEmmett);
+
+    // Logs of the same size: ours topped up to READ_EVENTS, the others to ours.
+    const count = async (table: string) => Number((await knex.raw(`select count(*)::int as n from ${table}`)).rows[0].n);
+    await topUp(WRITERS, await count('events'), READ_EVENTS, (w, n) => store.appendToStream(`seed-${w}`, batchOf(n)));
+    const size = await count('events');
+    await topUp(WRITERS, await count('bare'), size, (w, n) =>
+      knex.raw(
+        `insert into bare (stream_name, revision, event_id, event_type, data, metadata)
+         select ?, g, gen_random_uuid(), 'AmountRecorded', ?::jsonb, ?::jsonb from generate_series(1, ?) g`,
+        [`seed-${w}`, JSON.stringify(payload()), JSON.stringify(metadata), n],
+      ),
+    );
+    const sizes = [`ours ${size}`, `bare ${await count('bare')}`];
+    if (emmett) sizes.push(`Emmett ${await emmett.ask<number>({ op: 'top-up', writers: WRITERS, want: size })}`);
+    await knex.raw('vacuum analyze events');
+    await knex.raw('vacuum analyze bare');
+    await emmett?.ask({ op: 'vacuum' });
+
+    const readOurs = async () => {
+      let after: Position = START;
+      let total = 0;
+      for (;;) {
+        const { events, checkpoint } = await store.readAll({ after, maxCount: PAGE });
+        total += events.length;
+        if (events.length < PAGE) return total;
+        after = checkpoint;
+      }
+    };
+    // Tuned as ours: a prepared statement, array rows, int8s as text and created_at as epoch.
+    const readTuned = async () => {
+      let after = '0';
+      let total = 0;
+      for (;;) {
+        const { rows } = (await knex
+          .raw(
+            `select global_position::text, stream_name, revision::text, event_id::text, event_type, data, metadata, extract(epoch from created_at)::float8
+               from bare where global_position > ?::bigint order by global_position limit ?`,
             [after, PAGE],
-          );
-          total += rows.length;
-          if (rows.length < PAGE) return total;
-          after = rows.at(-1).global_position;
-        }
-      }),
-  });
+          )
+          .options({ name: 'bench_bare_read', rowMode: 'array' })) as { rows: unknown[][] };
+        total += rows.length;
+        if (rows.length < PAGE) return total;
+        after = rows.at(-1)![0] as string;
+      }
+    };
+    const readNaive = async () => {
+      let after = 0;
+      let total = 0;
+      for (;;) {
+        const { rows } = await knex.raw(
+          `select global_position, stream_name, revision::text as revision, event_id, event_type, data, metadata, created_at
+             from bare where global_position > ? order by global_position limit ?`,
+          [after, PAGE],
+        );
+        total += rows.length;
+        if (rows.length < PAGE) return total;
+        after = rows.at(-1).global_position;
+      }
+    };
+    // One untimed read each: pages in the buffer cache for everyone alike, statements prepared.
+    await readOurs();
+    await readTuned();
+    await readNaive();
+    await emmett?.ask({ op: 'read' });
 
-  const verdict = (ratios: number[], target: number) => {
-    const ratio = median(ratios);
-    const rounds = ratios.map((r) => r.toFixed(2)).join(', ');
-    return `${ratio.toFixed(2)}x (rounds ${rounds}; target >= ${target}x: ${ratio >= target ? 'met' : 'NOT met'})`;
-  };
-  const line = (what: string, unit: string, { rates: r, vsBare: bare, vsEmmett }: Alternated, vsBare: number) => {
-    console.log(`${what}: ours ${Math.round(r.ours)} ${unit}, Emmett ${Math.round(r.emmett)} ${unit}, bare ${Math.round(r.bare)} ${unit}`);
-    console.log(`  ours/bare ${verdict(bare, vsBare)}; ours/Emmett ${verdict(vsEmmett, TARGET.vsEmmett)}`);
-  };
-  line(`appends, ${WRITERS} writers`, 'ev/s', appends, TARGET.appendsVsBare);
-  line('read all forward', 'ev/s', reads, TARGET.readVsBare);
-} finally {
-  await store.close();
-  await knex.destroy();
-  await emmett.close();
-  await emmettPool.close();
-  await withAdmin(adminUrl, async (c) => {
-    await c.query(`drop database if exists ${names.ours} with (force)`);
-    await c.query(`drop database if exists ${names.emmett} with (force)`);
-  });
-  await stopServer?.();
-}
+    const readsOf = progress('read all');
+    const readContenders: Record<string, (round: number) => Promise<number>> = {
+      ours: readsOf('ours', () => readSlice(readOurs)),
+      'bare tuned': readsOf('bare tuned', () => readSlice(readTuned)),
+      'bare naive': readsOf('bare naive', () => readSlice(readNaive)),
+    };
+    if (emmett) readContenders.emmett = readsOf('emmett', () => emmett.ask<number>({ op: 'read' }));
+    printCpu = cpu('read all');
+    const reads = await pairedRounds(readContenders, ROUNDS);
+    console.log(`read all forward (${sizes.join(', ')} events; naive bare printed, not judged), events/s per round:`);
+    for (const [name, rates] of Object.entries(reads)) console.log(`  ${name.padEnd(13)} ${round(rates)}`);
+    printCpu();
+    judge('read all', reads, 'bare tuned', TARGET.readVsTuned);
+    if (emmett) judge('read all', reads, 'emmett', TARGET.vsEmmett);
+
+    printCpu = cpu('append latency');
+    const expectedOf = new Map<string, bigint | 'no_stream'>();
+    const ourAppend = (stream: string, exact: boolean) => async () => {
+      const result = await store.appendToStream(stream, [{ type: 'AmountRecorded', data: payload(), metadata }], { expectedRevision: exact ? (expectedOf.get(stream) ?? 'no_stream') : 'any' });
+      if (exact) expectedOf.set(stream, result.nextExpectedRevision);
+    };
+    let next = 0;
+    console.log('append latency, one event per append:');
+    console.log(`  ours, 1 writer:             ${await latency(1, LATENCY_MS, ourAppend('latency-1', true))}`);
+    console.log(`  ours, 8 writers:            ${await latency(8, LATENCY_MS, (w) => ourAppend(`latency-8-${w}`, true)())}`);
+    console.log(`  ours, 8 writers one stream: ${await latency(8, LATENCY_MS, ourAppend('latency-one-stream', false))}`);
+    console.log(`  bare batched, 1 writer:     ${await latency(1, LATENCY_MS, () => grouped.insert(bareRow('latency', next++)))}`);
+    console.log(`  bare batched, 8 writers:    ${await latency(8, LATENCY_MS, () => grouped.insert(bareRow('latency', next++)))}`);
+    printCpu();
+  } finally {
+    await emmett?.ask({ op: 'close' }).catch(() => emmett.child.kill());
+    await store.close();
+    await knex.destroy();
+    await admin(`drop database if exists ${names.ours} with (force)`);
+    if (EMMETT_PRESENT) await admin(`drop database if exists ${names.emmett} with (force)`);
+  }
+});

@@ -1,157 +1,109 @@
 /**
- * `npm run bench:pricing`: installment simulations of 360 months.
+ * `npm run bench:pricing` (`-- --quick` to prove it runs): installment simulations, by the method
+ * of scripts/bench-method.ts (rounds, the median with its bootstrap 95% interval, a target met
+ * when the interval's lower bound clears it, no verdict when the figure itself is disturbed).
  *
- * 1. In-process: `simulate()` (domain/pricing) back to back for BENCH_SECONDS (default 5) after
- *    3,000 calls of warm-up, alternating PRICE and SAC, financed IOF, a financed fee, due dates
- *    moved over Brazil's holidays, the amount changing every call. Prints simulations per
- *    second (target >= 20,000), per CPU-second, and µs of CPU per simulation; then the same
- *    with each result's rows read (built on first read).
- * 2. Over HTTP: POST /v1/pricing/simulate on the whole service (authentication, gate,
- *    validation, rate limits raised but counted, index lookup, JSON of 360 rows) beside a bare
- *    koa route that parses the same body and runs the same `simulate()`: 16 keep-alive clients,
- *    the two alternating in three slices of BENCH_SLICE_SECONDS (default 4), each figure the
- *    median of its three. Prints both rates and their ratio (target >= 0.5).
+ * 1. In-process: `simulate()` (domain/pricing) back to back after 3,000 calls of warm-up, 360
+ *    months, each result's 360 rows read (they are built on first read: the verdict counts
+ *    building them), amount, rate, dates, model and entity type moving every call
+ *    (bench-pricing-inputs.ts). ROUNDS rounds of ROUND_MS; target >= 20,000/s, judged as the
+ *    ratio of each round's rate to it. Also printed: the rate without reading the rows, and the
+ *    CPU µs per simulation.
+ * 2. Over HTTP: POST /v1/pricing/simulate on the whole service run as `npm start` runs it
+ *    (bench-service.ts: its node flags, the shipped poll intervals; authentication, gate,
+ *    validation, rate limits raised but counted, JSON of the rows) beside a bare koa route in a
+ *    process of its own that parses the same body and runs the same `simulate()`
+ *    (bench-pricing-bare.ts); 16 keep-alive clients in a process of their own
+ *    (bench-pricing-load.ts), terms of 360, 300, 240 and 180 months. Target >= 0.5x bare.
+ *
+ * The cluster is stopped and its folder removed at the end, also on failure.
  */
-import { Agent, createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
 import { brazilHolidays } from '../application/pricing/holidays.ts';
 import { IOF_RATES } from '../domain/pricing/iof.ts';
-import { simulate, type SimulationInput } from '../domain/pricing/simulate.ts';
-import { startTestApp } from '../test/support/app.ts';
-import { provisionTenant } from '../test/support/identity.ts';
+import { simulate } from '../domain/pricing/simulate.ts';
+import { runClient, startServerProcess } from './bench-client.ts';
+import { benchHeader, disturbedBaseline, loadNow, ratioInterval, runBench, verdict } from './bench-method.ts';
+import { inputOf, simulationBody } from './bench-pricing-inputs.ts';
+import { asNpmStart, benchTenant, phaseCpu, setting, startShippedService } from './bench-service.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 4);
-const CLIENTS = 16;
+await asNpmStart();
+
+/** Six: the HTTP phase's two contenders each first in three rounds. */
+const ROUNDS = setting('ROUNDS', 6, 5);
+const ROUND_MS = setting('ROUND_MS', 2000, 400);
+const SLICE_MS = setting('SLICE_MS', 4000, 800);
 const TARGET = { inProcess: 20_000, httpVsBare: 0.5 };
 
-const body = (i: number) => ({
-  amountCents: 5_000_000 + (i % 1000) * 137,
-  termMonths: 360,
-  entityType: 'PERSON' as const,
-  releaseDate: '2026-11-23',
-  firstDueDate: '2026-12-23',
-  model: i % 2 ? ('SAC' as const) : ('PRICE' as const),
-  rate: { value: '1.19', period: 'MONTH' as const },
-  fees: [{ key: 'tac', name: 'Tarifa de cadastro', amountCents: 15_000, financed: true }],
-  iof: { applies: true, financed: true },
-  moveDueDatesToBusinessDay: true,
-});
-
-const inputOf = (b: ReturnType<typeof body>): SimulationInput => ({
-  ...b,
-  rate: { kind: 'FIXED', rate: b.rate },
-  simplesNacional: false,
-});
-
 /**
- * Simulations per wall-clock second, and per second of this process's CPU time after a warm-up
- * (the JIT's first thousands of calls are not what a running service pays): on a shared machine
- * the CPU figures say what the code costs, whatever else competes for the cores. `rows`: read
- * each result's `installments` too, which builds the 360 row objects that simulate() leaves
- * until they are read (the HTTP reply and the offers always read them).
+ * One round of back-to-back simulations of 360 months: per wall-clock second, and µs of this
+ * process's CPU per simulation (what the code costs, whatever else competes for the cores).
  */
-function inProcess(rows: boolean): { wall: number; cpu: number; cpuMicros: number } {
-  const call = (i: number) => {
-    const result = simulate(inputOf(body(i)), brazilHolidays, IOF_RATES);
-    if (rows && result.installments.length !== 360) throw new Error('360 rows expected');
-  };
-  let i = 0;
-  for (; i < 3000; i++) call(i);
-  const calls = i;
-  const deadline = performance.now() + SECONDS * 1000;
+function inProcessRound(rows: boolean, start: number): { perSecond: number; cpuMicros: number; calls: number } {
+  let i = start;
+  const deadline = performance.now() + ROUND_MS;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  while (performance.now() < deadline) for (let k = 0; k < 50; k++) call(i++);
-  const used = process.cpuUsage(cpu);
-  const measured = i - calls;
-  const micros = used.user + used.system;
-  return { wall: measured / ((performance.now() - started) / 1000), cpu: measured / (micros / 1e6), cpuMicros: micros / measured };
-}
-
-/** The same computation behind the least a koa route can be: parse the JSON body, simulate, answer. */
-async function startBare(): Promise<{ url: string; close(): Promise<void> }> {
-  const koa = new Koa();
-  koa.use(async (ctx) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-    ctx.body = simulate(inputOf(JSON.parse(Buffer.concat(chunks).toString())), brazilHolidays, IOF_RATES);
-  });
-  const server: Server = createServer(koa.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/pricing/simulate`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-function post(url: string, agent: Agent, headers: Record<string, string>, payload: string): Promise<[number, string]> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve([res.statusCode ?? 0, Buffer.concat(chunks).toString()]));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** CLIENTS keep-alive loops POSTing for `seconds`; replies per second (every reply must be a 200). */
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, c) => {
-      for (let i = c; performance.now() < deadline; i += CLIENTS) {
-        const [status, text] = await post(url, agent, headers, JSON.stringify(body(i)));
-        if (status !== 200) throw new Error(`${url}: ${status} ${text.slice(0, 200)}`);
-        done++;
-      }
-    }),
-  );
-  agent.destroy();
-  return done / ((performance.now() - started) / 1000);
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
-const ok = (pass: boolean) => (pass ? 'ok' : 'MISSED');
-
-const perSecond = inProcess(false);
-const withRows = inProcess(true);
-console.log(`load average before the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-const app = await startTestApp({ RATE_LIMIT_PER_CREDENTIAL: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' });
-const bare = await startBare();
-try {
-  const tenant = await provisionTenant(app, { name: 'Bench lender' });
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  await load(`${app.url}/v1/pricing/simulate`, { authorization: `Bearer ${tenant.token}` }, 1); // warm-up
-  await load(bare.url, {}, 1);
-  for (let slice = 0; slice < 3; slice++) {
-    ours.push(await load(`${app.url}/v1/pricing/simulate`, { authorization: `Bearer ${tenant.token}` }, SLICE_SECONDS));
-    theirs.push(await load(bare.url, {}, SLICE_SECONDS));
+  while (performance.now() < deadline) {
+    for (let k = 0; k < 50; k++, i++) {
+      const result = simulate(inputOf(simulationBody(i, 360)), brazilHolidays, IOF_RATES);
+      if (rows && result.installments.length !== 360) throw new Error('360 rows expected');
+    }
   }
-  const [service, koa] = [median(ours), median(theirs)];
-  const rows = [
-    ['in-process simulate(), 360 months', `${Math.round(perSecond.wall)}/s`, `>= ${TARGET.inProcess}/s`, ok(perSecond.wall >= TARGET.inProcess)],
-    ['same, per CPU-second of the process', `${Math.round(perSecond.cpu)}/s`, '', ''],
-    ['CPU per simulation', `${perSecond.cpuMicros.toFixed(1)} µs`, `<= ${(1e6 / TARGET.inProcess).toFixed(0)} µs`, ok(perSecond.cpuMicros <= 1e6 / TARGET.inProcess)],
-    ['same, reading the 360 rows of each', `${Math.round(withRows.wall)}/s, ${Math.round(withRows.cpu)} per CPU-second, ${withRows.cpuMicros.toFixed(1)} µs`, '', ''],
-    ['POST /v1/pricing/simulate (service)', `${Math.round(service)}/s`, '', ''],
-    ['same computation, bare koa route', `${Math.round(koa)}/s`, '', ''],
-    ['service / bare', `${(service / koa).toFixed(2)}x`, `>= ${TARGET.httpVsBare}x`, ok(service / koa >= TARGET.httpVsBare)],
-  ];
-  console.log('| measure | result | target | |\n|-|-|-|-|');
-  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-} finally {
-  await bare.close();
-  await app.stop();
+  const used = process.cpuUsage(cpu);
+  const calls = i - start;
+  return { perSecond: calls / ((performance.now() - started) / 1000), cpuMicros: (used.user + used.system) / calls, calls };
 }
+
+await runBench(async () => {
+  console.log(benchHeader('bench:pricing'));
+
+  let next = 0;
+  for (; next < 3000; next++) {
+    if (simulate(inputOf(simulationBody(next, 360)), brazilHolidays, IOF_RATES).installments.length !== 360) throw new Error('360 rows expected');
+  }
+  const withRows: number[] = [];
+  const without: number[] = [];
+  const micros: number[] = [];
+  for (let round = 0; round < Math.max(ROUNDS, 5); round++) {
+    // Both kinds in each round, their order alternating, so that a disturbed moment weighs on both.
+    const kinds = round % 2 ? [false, true] : [true, false];
+    for (const rows of kinds) {
+      const result = inProcessRound(rows, next);
+      next += result.calls;
+      if (rows) {
+        withRows.push(result.perSecond);
+        micros.push(result.cpuMicros);
+      } else {
+        without.push(result.perSecond);
+      }
+    }
+  }
+  const round = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
+  console.log(`in-process simulate(), 360 months, rows built and read: ${round(withRows)} /s per round; CPU per simulation ${micros.map((m) => m.toFixed(1)).join(', ')} µs; ${loadNow()}`);
+  console.log(`  same without reading the rows (printed, not judged): ${round(without)} /s`);
+  const inProcess = ratioInterval(withRows, withRows.map(() => TARGET.inProcess));
+  console.log(verdict(`in-process rate / ${TARGET.inProcess}/s`, inProcess, 1, disturbedBaseline('simulate() itself', withRows)));
+
+  const app = await startShippedService({ RATE_LIMIT_PER_CREDENTIAL: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' });
+  const bare = await startServerProcess('./bench-pricing-bare.ts', {});
+  try {
+    const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
+    const tenant = await benchTenant(app);
+    const printCpu = cpu('POST /v1/pricing/simulate (service and PostgreSQL; the bare and client processes not counted)');
+    const results = await runClient<Record<'ours' | 'bare', Array<{ perSecond: number; p99: number }>>>('./bench-pricing-load.ts', {
+      BENCH_TARGETS: JSON.stringify({ ours: { url: app.url, token: tenant.token }, bare: { url: bare.url } }),
+      BENCH_ROUNDS: String(ROUNDS),
+      BENCH_SLICE_MS: String(SLICE_MS),
+    });
+    const rate = (name: 'ours' | 'bare') => results[name].map((r) => r.perSecond);
+    const p99s = (name: 'ours' | 'bare') => results[name].map((r) => r.p99.toFixed(1)).join(', ');
+    console.log(`POST /v1/pricing/simulate, 16 clients in their own process, terms 360/300/240/180, rounds in rotated order:`);
+    console.log(`  ours req/s: ${round(rate('ours'))}; p99 ms: ${p99s('ours')}`);
+    console.log(`  bare req/s: ${round(rate('bare'))}; p99 ms: ${p99s('bare')}`);
+    printCpu();
+    console.log(verdict('POST ours/bare', ratioInterval(rate('ours'), rate('bare')), TARGET.httpVsBare, disturbedBaseline('bare', rate('bare'))));
+  } finally {
+    await bare.stop();
+    await app.stop();
+  }
+});

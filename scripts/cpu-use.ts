@@ -17,8 +17,11 @@ interface Ticks {
 /** Clock ticks per second of /proc's utime and stime: USER_HZ, 100 on every Linux build in use. */
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of one /proc stat file, and its parent's pid; null if the task is gone. */
-function readStat(path: string): { ticks: number; parent: number } | null {
+/**
+ * utime + stime of one /proc stat file, cutime + cstime (its children's that ended and it
+ * reaped), and its parent's pid; null if the task is gone.
+ */
+function readStat(path: string): { ticks: number; reapedChildren: number; parent: number } | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -27,7 +30,7 @@ function readStat(path: string): { ticks: number; parent: number } | null {
   }
   // The command name may hold spaces and parentheses: the fields start after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), reapedChildren: Number(fields[13]) + Number(fields[14]) };
 }
 
 function threadsOfThisProcess(): { main: number; otherThreads: number } {
@@ -42,11 +45,13 @@ function threadsOfThisProcess(): { main: number; otherThreads: number } {
 }
 
 /**
- * The postmaster (the parent of the backend that answered) and all its children. A backend that
- * ended during the phase takes its ticks with it; the bench's pool keeps its connections open.
+ * The postmaster (the parent of the backend that answered), its children alive, and those that
+ * ended: a backend that exits (a pool closing an idle connection) leaves its ticks in the
+ * postmaster's cutime and cstime once reaped, so the total never goes down.
  */
 function clusterTicks(postmaster: number): number {
-  let total = readStat(`/proc/${postmaster}/stat`)?.ticks ?? 0;
+  const own = readStat(`/proc/${postmaster}/stat`);
+  let total = (own?.ticks ?? 0) + (own?.reapedChildren ?? 0);
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const stat = readStat(`/proc/${pid}/stat`);
