@@ -5,12 +5,11 @@
  * event loop with the bench or its clients.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
-import { processStat } from '../platform/database/embedded.ts';
 import { SCREENING_FIXTURES } from '../test/support/app.ts';
 import { freePort } from '../test/support/cluster.ts';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.ts';
@@ -45,21 +44,25 @@ export function resetPeakRss(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
+/** The processes a process started (Linux: /proc/<pid>/task/<pid>/children); none once it has ended. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** `root` and every process below it. */
+export function descendants(root: number): number[] {
+  return [root, ...childrenOf(root).flatMap(descendants)];
+}
+
 /** The deepest process below `root` (npm -> sh -> tsx -> node): the one running the script. */
 function deepestDescendant(root: number): number | undefined {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const ppid = processStat(Number(name))?.ppid;
-    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-  }
   let pid = root;
-  let depth = 0;
-  for (let next = children.get(pid)?.[0]; next !== undefined; next = children.get(pid)?.[0]) {
-    pid = next;
-    depth++;
-  }
-  return depth > 0 ? pid : undefined;
+  for (let next = childrenOf(pid)[0]; next !== undefined; next = childrenOf(pid)[0]) pid = next;
+  return pid === root ? undefined : pid;
 }
 
 /** The environment every bench service gets: its database, a data folder, a port, the screening fixtures. */
