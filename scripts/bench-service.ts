@@ -166,10 +166,16 @@ export async function provisionOverCli(service: ServiceProcess, database: TestDa
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   if (code !== 0) throw new Error(`provision failed (exit ${code})`);
   const tenant = JSON.parse(output) as { organizationId: string; clientId: string; clientSecret: string };
-  const reply = await fetch(`${service.url}/auth/authenticate`, { method: 'POST', headers: { 'service-client-id': tenant.clientId, 'service-client-secret': tenant.clientSecret } });
-  const body = (await reply.json()) as { accessToken?: string };
-  if (reply.status !== 200 || !body.accessToken) throw new Error(`authenticate: ${reply.status} ${JSON.stringify(body)}`);
-  return { organizationId: tenant.organizationId, token: body.accessToken };
+  // The CLI waits for the identity projection only so long: on a loaded machine the credential may
+  // reach the service's read model later, and until then it is refused as unknown.
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const reply = await fetch(`${service.url}/auth/authenticate`, { method: 'POST', headers: { 'service-client-id': tenant.clientId, 'service-client-secret': tenant.clientSecret } });
+    const body = (await reply.json()) as { accessToken?: string };
+    if (reply.status === 200 && body.accessToken) return { organizationId: tenant.organizationId, token: body.accessToken };
+    if (reply.status !== 400 || Date.now() > deadline) throw new Error(`authenticate: ${reply.status} ${JSON.stringify(body)}`);
+    await settled(500);
+  }
 }
 
 /**
