@@ -67,9 +67,10 @@ await runBench(async () => {
       let output = '';
       child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-      const line = /(\d+) events in ([\d.]+) s/.exec(output);
-      if (code !== 0 || !line) throw new Error(`projections:rebuild failed (exit ${code}): ${output}`);
-      return Number(line[1]) / Number(line[2]);
+      // "<name>: <events> events in <seconds> s"
+      const words = output.split('\n').find((l) => l.startsWith(`${COLLECTION_TRAIL_PROJECTION}: `))?.split(' ');
+      if (code !== 0 || !words) throw new Error(`projections:rebuild failed (exit ${code}): ${output}`);
+      return Number(words[1]) / Number(words[4]);
     };
     const read = async (): Promise<number> => {
       const started = performance.now();
