@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench } from './bench-method.ts';
-import { benchDatabase, provisionOverCli, startServiceProcess } from './bench-service.ts';
+import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-service.ts';
 
 const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '20' }, clients: { type: 'string', default: '16' } } });
 const ROUNDS = Number(flags.rounds);
@@ -29,12 +29,12 @@ await runBench(async () => {
   console.log(benchHeader('bench:scale'));
   const { database, store, cpu } = await benchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'credit-bench-scale-'));
-  const first = await startServiceProcess(database, LIMITS, { dataDir });
-  const second = await startServiceProcess(database, { ...LIMITS, ROLES: 'api' }, { dataDir }).catch(async (error) => {
-    await first.stop();
-    throw error;
-  });
+  const started: ServiceProcess[] = [];
   try {
+    const first = await startServiceProcess(database, LIMITS, { dataDir });
+    started.push(first);
+    const second = await startServiceProcess(database, { ...LIMITS, ROLES: 'api' }, { dataDir });
+    started.push(second);
     const tenant = await provisionOverCli(first, database, 'Bench');
     const policy = await fetch(`${first.url}/credit-policy/policy`, {
       method: 'POST',
@@ -82,8 +82,7 @@ await runBench(async () => {
       `two/one: ${interval.median.toFixed(2)}x [95% ${interval.low.toFixed(2)}, ${interval.high.toFixed(2)}] over ${interval.perRound.length} rounds   [no target: the finding${disturbed ? `; disturbed (${disturbed})` : ''}]`,
     );
   } finally {
-    await second.stop();
-    await first.stop();
+    for (const service of started.reverse()) await service.stop();
     await store.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
