@@ -101,7 +101,7 @@ test('a valid CONTRATO_SOCIAL PDF: received, progress, assessed VALIDATED, with 
   const assessed = await hook(ctx, 'registry.document.assessed', received.id);
   assert.equal(assessed.data, {
     registryId: ctx.registryId, registryDocumentId: received.id, document: COMPANY.document, type: 'CONTRATO_SOCIAL', status: 'VALIDATED', attempt: 1, verdict: 'VALIDO', score: 0.95,
-    reason: 'Documento identificado como CONTRATO_SOCIAL.',
+    reason: 'Documento identificado como CONTRATO_SOCIAL.', provenance: { provider: 'offline-keywords', sandbox: true },
   });
   assert.equal((await hook(ctx, 'registry.document.received', received.id)).data, {
     registryId: ctx.registryId, registryDocumentId: received.id, document: COMPANY.document, fileName: 'contrato.pdf', mimeType: 'application/pdf', sizeBytes: bytes.length,
