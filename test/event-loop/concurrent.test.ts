@@ -2,8 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { loopStaysFree, LOOP_BUDGET_MS } from '../support/event-loop.ts';
-import { provisionTenant } from '../support/identity.ts';
-import { field, scrTerm } from '../collection/forms/fixtures.ts';
+import { exposedTenant } from './support.ts';
 
 /**
  * Issue 33, section 1: hostile input sent to every public and recipient route at once (/c/,
@@ -113,29 +112,10 @@ async function attack(): Promise<{ outcomes: Array<[string, number | 'closed']>;
 test.before(async () => {
   bodies = hostileBodies();
   app = await startTestApp({ PUBLIC_FORM_PER_ADDRESS_PER_HOUR: '1000', PUBLIC_FORM_DAILY_CEILING: '1000', PUBLIC_RATE_LIMIT_PER_ADDRESS: '10000', AUTH_FAILURES_PER_ADDRESS: '10000' });
-  const tenant = await provisionTenant(app, { name: 'Banco Sitiado' });
-  const template = await app.call('POST', '/v1/collection-templates', {
-    token: tenant.token,
-    body: { slug: 'publico', name: 'Cadastro', description: 'Cadastro público.', items: [{ key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: { fields: [field('nome')] } } }], notificationChannel: 'NONE', publicForm: true },
-  });
-  assert.is(template.status, 201, JSON.stringify(template.body));
-  templateId = template.body.id;
-  const created = await app.call('POST', '/v1/collections', {
-    token: tenant.token,
-    body: {
-      subject: { name: 'Padaria Sitiada Ltda', document: '11222333000181' },
-      items: [
-        { key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: { fields: [field('codigo', { label: 'Código', validation: { pattern: NESTED } })] } } },
-        { key: 'scr', kind: 'CONSENT', title: 'Autorização SCR', config: { consent: scrTerm() } },
-      ],
-      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
-      notificationChannel: 'NONE',
-      send: true,
-    },
-  });
-  assert.is(created.status, 201, JSON.stringify(created.body));
-  token = created.body.links[0].token;
-  [formItem, consentItem] = created.body.items.map((item: { id: string }) => item.id);
+  const { templateId: id, collection } = await exposedTenant(app, 'Sitiada', NESTED);
+  templateId = id;
+  token = collection.links[0].token;
+  [formItem, consentItem] = collection.items.map((item: { id: string }) => item.id);
 });
 test.after(async () => {
   await app?.stop();

@@ -2,9 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { healthWhile } from '../support/responsive.ts';
-import { field, scrTerm } from '../collection/forms/fixtures.ts';
+import { exposedTenant } from './support.ts';
 
 /**
  * Issue 33, section 1: nothing anyone may send to a public or recipient route holds the event
@@ -14,7 +13,6 @@ import { field, scrTerm } from '../collection/forms/fixtures.ts';
  */
 const test = suite('event loop: adversarial input on public and recipient routes');
 let app: TestApp;
-let tenant: TestTenant;
 let templateId: string;
 let collection: any;
 
@@ -47,28 +45,7 @@ async function assertResponsive(what: string, action: () => Promise<Response>): 
 
 test.before(async () => {
   app = await startTestApp({ PUBLIC_FORM_PER_ADDRESS_PER_HOUR: '1000', PUBLIC_FORM_DAILY_CEILING: '1000' });
-  tenant = await provisionTenant(app, { name: 'Banco Exposto' });
-  const template = await app.call('POST', '/v1/collection-templates', {
-    token: tenant.token,
-    body: { slug: 'publico', name: 'Cadastro', description: 'Cadastro público.', items: [{ key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: { fields: [field('nome')] } } }], notificationChannel: 'NONE', publicForm: true },
-  });
-  assert.is(template.status, 201, JSON.stringify(template.body));
-  templateId = template.body.id;
-  const created = await app.call('POST', '/v1/collections', {
-    token: tenant.token,
-    body: {
-      subject: { name: 'Padaria Exposta Ltda', document: '11222333000181' },
-      items: [
-        { key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: { fields: [field('codigo', { label: 'Código', validation: { pattern: EXPONENTIAL } })] } } },
-        { key: 'scr', kind: 'CONSENT', title: 'Autorização SCR', config: { consent: scrTerm() } },
-      ],
-      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
-      notificationChannel: 'NONE',
-      send: true,
-    },
-  });
-  assert.is(created.status, 201, JSON.stringify(created.body));
-  collection = created.body;
+  ({ templateId, collection } = await exposedTenant(app, 'Exposta', EXPONENTIAL));
   // The form's validator is built once per definition, on first use: not what is measured here.
   const warm = await post(`/c/${collection.links[0].token}/items/${collection.items[0].id}/form`, urlencoded({ 'answers[codigo]': 'b' }));
   assert.is(warm.status, 400);
