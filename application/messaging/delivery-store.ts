@@ -57,31 +57,76 @@ export interface EndedChannel {
   error: string;
 }
 
+type DeliveryRow = { channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null };
+
+/** The channel's row ends, if `owns` says it is the caller's to end; `onEnded` sees every row of the message, inside the lock. */
+async function endRow(
+  db: Knex,
+  messageId: string,
+  channel: MessageChannel,
+  owns: (row: DeliveryRow) => boolean,
+  status: EndedStatus,
+  error: string,
+  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const rows: DeliveryRow[] = await trx('messaging_deliveries').where({ message_id: messageId }).orderBy('channel').forUpdate();
+    const own = rows.find((row) => row.channel === channel);
+    if (!own || !owns(own)) return false;
+    await trx('messaging_deliveries').where({ message_id: messageId, channel }).update({ status, claim_token: null, last_error: error, completed_at: trx.fn.now() });
+    const after = rows.map((row) => (row.channel === channel ? { ...row, status, last_error: error } : row));
+    await onEnded(new DeliveryRows(after), trx);
+    return true;
+  });
+}
+
+/** The rows of one message after a channel ended. */
+export class DeliveryRows {
+  constructor(private readonly rows: ReadonlyArray<Pick<DeliveryRow, 'channel' | 'status' | 'last_error'>>) {}
+
+  has(channel: MessageChannel): boolean {
+    return this.rows.some((row) => row.channel === channel);
+  }
+
+  /** Each channel's outcome when no channel of the message is left pending or sent; else null. */
+  allEnded(): EndedChannel[] | null {
+    if (!this.rows.every((row) => row.status === 'failed' || row.status === 'not_sent')) return null;
+    return this.rows.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' }));
+  }
+}
+
 /**
  * The channel gave up (`failed`) or could not send at all (`not_sent`). Inside one transaction
  * that holds every row of the message (locked in channel order, so two channels ending at once in
- * two processes take turns), `onAllEnded` runs when no channel of the message is left pending or
- * sent, with each channel's outcome; if it throws, the row stays claimed and is tried again once
- * its lease runs out.
+ * two processes take turns), `onEnded` runs with the message's rows (a fallback channel's row is
+ * added there, or the outcome recorded once all ended); if it throws, the row stays claimed and
+ * is tried again once its lease runs out.
  */
 export async function markEnded(
   db: Knex,
   delivery: ClaimedDelivery,
   status: EndedStatus,
   error: string,
-  onAllEnded: (ended: EndedChannel[], trx: Knex.Transaction) => Promise<void>,
+  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<void>,
 ): Promise<void> {
-  await db.transaction(async (trx) => {
-    const rows: Array<{ channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null }> = await trx('messaging_deliveries')
-      .where({ message_id: delivery.message_id })
-      .orderBy('channel')
-      .forUpdate();
-    const own = rows.find((row) => row.channel === delivery.channel);
-    if (own?.claim_token !== delivery.claim_token) return;
-    await trx('messaging_deliveries').where(claimed(delivery)).update({ status, claim_token: null, last_error: error, completed_at: trx.fn.now() });
-    const after = rows.map((row) => (row.channel === delivery.channel ? { ...row, status, last_error: error } : row));
-    if (after.every((row) => row.status === 'failed' || row.status === 'not_sent')) {
-      await onAllEnded(after.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' })), trx);
-    }
-  });
+  await endRow(db, delivery.message_id, delivery.channel, (row) => row.claim_token === delivery.claim_token, status, error, onEnded);
+}
+
+/** A channel that took the message reports, later, that it never arrived (an SMS undelivered): its row ends `failed`, as markEnded. False when it was not `sent`. */
+export async function markSentFailed(
+  db: Knex,
+  messageId: string,
+  channel: MessageChannel,
+  error: string,
+  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<void>,
+): Promise<boolean> {
+  return endRow(db, messageId, channel, (row) => row.status === 'sent', 'failed', error, onEnded);
+}
+
+/** The row of the channel taking over from one that gave up: due now (a repeat adds nothing). */
+export async function addFallbackRow(trx: Knex.Transaction, messageId: string, organizationId: string, channel: MessageChannel): Promise<void> {
+  await trx('messaging_deliveries')
+    .insert({ message_id: messageId, channel, organization_id: organizationId, status: 'pending', next_attempt_at: trx.fn.now(), created_at: trx.fn.now() })
+    .onConflict(['message_id', 'channel'])
+    .ignore();
 }

@@ -24,6 +24,7 @@ export const messagingPersonalData: PersonalDataRule = {
     MessageQueued: ['to', 'content'],
     MessageSent: ['to'],
     MessageDelivered: ['to'],
+    MessageChannelFailed: ['to'],
     MessageFailed: ['to'],
     MessageNotSent: ['to'],
     MessageWithdrawn: ['to'],

@@ -1,14 +1,17 @@
 import type Logger from 'bunyan';
 import type { Knex } from 'knex';
 import { messagingDecider } from '../../domain/messaging/decider.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { renderMessage } from '../../domain/messaging/templates.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import type { Channels } from './channels/index.ts';
+import { smsText } from '../../domain/messaging/sms-text.ts';
 import { ChannelError } from './channels/port.ts';
 import { messagingPersonalData } from './personal-data.ts';
-import { markEnded, markRetry, markSent, type ClaimedDelivery, type EndedChannel, type EndedStatus } from './delivery-store.ts';
+import type { MessageChannel } from '../../domain/messaging/events.ts';
+import { addFallbackRow, markEnded, markRetry, markSent, type ClaimedDelivery, type DeliveryRows, type EndedChannel, type EndedStatus } from './delivery-store.ts';
 
 /** One channel's error, or each channel's named when several gave up. */
 export function failureText(errors: ReadonlyArray<{ channel: string; error: string }>): string {
@@ -28,12 +31,17 @@ export async function sendDelivery(app: AppContext, channels: Channels, delays: 
   if (!state.queued || state.sent.includes(delivery.channel)) return markSent(db, delivery);
   if (state.status === 'FAILED' || state.status === 'NOT_SENT') return markEnded(db, delivery, 'failed', 'já encerrada sem envio', async () => {});
   const { template, to, content } = state.queued;
-  const end = (status: EndedStatus, text: string) =>
-    markEnded(db, delivery, status, text, async (ended, trx) => {
-      await handleCommand(store, stream, messagingDecider, { ...(await outcomeOf(ended, trx, delivery.message_id)), at: clock.now().toISOString() });
-    });
+  const end = (status: EndedStatus, text: string) => markEnded(db, delivery, status, text, (rows, trx) => channelEnded(app, delivery.message_id, delivery.channel, text, rows, trx));
+  // It gave up already and the next channel's row was not written (a crash in between): write it now.
+  if (state.failed.includes(delivery.channel)) return end('failed', MessagingMessages.channelGaveUp);
   try {
-    const outcome = await channels[delivery.channel].send({ messageId: delivery.message_id, to, rendered: renderMessage(template, to.name, content), addressee: messagingPersonalData.subjectOf({ ...state.queued }) });
+    const outcome = await channels[delivery.channel].send({
+      messageId: delivery.message_id,
+      to,
+      rendered: renderMessage(template, to.name, content),
+      short: smsText(template, content),
+      addressee: messagingPersonalData.subjectOf({ ...state.queued }),
+    });
     if ('notSent' in outcome) {
       log.info({ messageId: delivery.message_id, channel: delivery.channel, reason: outcome.notSent }, 'message not sent: no real channel');
       return await end('not_sent', outcome.notSent);
@@ -47,6 +55,30 @@ export async function sendDelivery(app: AppContext, channels: Channels, delays: 
     if (!failure.permanent && delay !== undefined) return markRetry(db, delivery, failure.text, delay);
     await end('failed', failure.text);
   }
+}
+
+/**
+ * A channel of the message ended without it arriving (gave up, could not send, or reported it
+ * undelivered after taking it), inside the lock on the message's rows. When another channel takes
+ * over from it, or it had taken the message, MessageChannelFailed says so and the next channel's
+ * row is written (due now). Once every channel ended, the message's outcome.
+ */
+export async function channelEnded(app: Pick<AppContext, 'store' | 'clock'>, messageId: string, channel: MessageChannel, error: string, rows: DeliveryRows, trx: Knex.Transaction): Promise<void> {
+  const { store, clock } = app;
+  const stream = messageStream(messageId);
+  const { state } = await loadState(store, stream, messagingDecider);
+  const next = state.queued?.fallback?.[channel];
+  if (!state.queued) return;
+  if (next || state.sent.includes(channel)) {
+    await handleCommand(store, stream, messagingDecider, { type: 'RecordChannelFailed', channel, error, at: clock.now().toISOString() });
+    if (next && !rows.has(next)) {
+      // Due now: the dispatcher claims it on its next pass (it looks again as each attempt ends).
+      await addFallbackRow(trx, messageId, state.queued.organizationId, next);
+      return;
+    }
+  }
+  const ended = rows.allEnded();
+  if (ended) await handleCommand(store, stream, messagingDecider, { ...(await outcomeOf(ended, trx, messageId)), at: clock.now().toISOString() });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../shared/decider.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { MessageContent, MessageStatus } from './content.ts';
-import type { MessageAddressee, MessageChannel, MessageCorrelation, MessageEvent, MessageTemplate } from './events.ts';
+import type { ChannelFallback, MessageAddressee, MessageChannel, MessageCorrelation, MessageEvent, MessageTemplate } from './events.ts';
 import { MessagingMessages } from './messages.ts';
 
 type Data<T extends MessageEvent['type']> = Extract<MessageEvent, { type: T }>['data'];
@@ -10,12 +10,13 @@ type Data<T extends MessageEvent['type']> = Extract<MessageEvent, { type: T }>['
  * MessageQueued carries, beyond the shared shape, what the texts are built from and the key that
  * made its id (so a reader can tell why two requests became one message).
  */
-export type MessageQueuedData = Data<'MessageQueued'> & { dedupeKey: string; content: MessageContent };
+export type MessageQueuedData = Data<'MessageQueued'> & { dedupeKey: string; content: MessageContent; fallback?: ChannelFallback };
 
 export type MessagingEvent =
   | DomainEvent<'MessageQueued', MessageQueuedData>
   | DomainEvent<'MessageSent', Data<'MessageSent'>>
   | DomainEvent<'MessageDelivered', Data<'MessageDelivered'>>
+  | DomainEvent<'MessageChannelFailed', Data<'MessageChannelFailed'>>
   | DomainEvent<'MessageFailed', Data<'MessageFailed'>>
   | DomainEvent<'MessageNotSent', Data<'MessageNotSent'>>
   /**
@@ -36,10 +37,13 @@ export type MessagingCommand =
       to: MessageAddressee;
       correlation: MessageCorrelation;
       content: MessageContent;
+      /** Absent: every channel at once. */
+      fallback?: ChannelFallback;
       at: string;
     }
   | { type: 'RecordSent'; channel: MessageChannel; providerMessageId: string | null; at: string }
   | { type: 'RecordDelivered'; channel: MessageChannel; at: string }
+  | { type: 'RecordChannelFailed'; channel: MessageChannel; error: string; at: string }
   | { type: 'RecordFailed'; error: string; at: string }
   | { type: 'RecordNotSent'; reason: string; sandbox: boolean; at: string }
   | { type: 'Withdraw'; reason: string; at: string };
@@ -49,9 +53,35 @@ export interface MessagingState {
   status: MessageStatus | null;
   sent: MessageChannel[];
   delivered: MessageChannel[];
+  /** Channels that gave up (MessageChannelFailed), before leaving or after. */
+  failed: MessageChannel[];
 }
 
-const initialState = (): MessagingState => ({ queued: null, status: null, sent: [], delivered: [] });
+const initialState = (): MessagingState => ({ queued: null, status: null, sent: [], delivered: [], failed: [] });
+
+/** Channels that took the message and were not reported failed since: while one remains, the message is not FAILED. */
+export const standingChannels = (state: MessagingState) => state.sent.filter((channel) => !state.failed.includes(channel));
+
+/** The channels tried first: those no other channel falls back to. */
+export function firstChannels(queued: Pick<MessageQueuedData, 'channels' | 'fallback'>): MessageChannel[] {
+  const later = new Set(Object.values(queued.fallback ?? {}));
+  return queued.channels.filter((channel) => !later.has(channel));
+}
+
+/** Each fallback names two channels of the message, no channel is the fallback of two, and no chain loops back. */
+function validFallback(channels: readonly MessageChannel[], fallback: ChannelFallback): boolean {
+  const pairs = Object.entries(fallback) as Array<[MessageChannel, MessageChannel]>;
+  if (pairs.some(([from, to]) => from === to || !channels.includes(from) || !channels.includes(to))) return false;
+  if (new Set(pairs.map(([, to]) => to)).size !== pairs.length) return false;
+  return firstChannels({ channels: [...channels], fallback }).length > 0 && pairs.every(([from]) => {
+    const seen = new Set<MessageChannel>();
+    for (let at: MessageChannel | undefined = from; at; at = fallback[at]) {
+      if (seen.has(at)) return false;
+      seen.add(at);
+    }
+    return true;
+  });
+}
 
 function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
   switch (event.type) {
@@ -61,6 +91,8 @@ function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
       return { ...state, sent: [...state.sent, event.data.channel], status: state.status === 'DELIVERED' ? 'DELIVERED' : 'SENT' };
     case 'MessageDelivered':
       return { ...state, delivered: [...state.delivered, event.data.channel], status: 'DELIVERED' };
+    case 'MessageChannelFailed':
+      return { ...state, failed: [...state.failed, event.data.channel] };
     case 'MessageFailed':
     case 'MessageWithdrawn':
       return { ...state, status: 'FAILED' };
@@ -94,6 +126,7 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
     if (state.queued) return [];
     if (command.channels.length === 0) throw new DomainError('invalid', MessagingMessages.noChannel);
     if (new Set(command.channels).size !== command.channels.length) throw new DomainError('invalid', MessagingMessages.duplicateChannel);
+    if (command.fallback && !validFallback(command.channels, command.fallback)) throw new DomainError('invalid', MessagingMessages.invalidFallback);
     const { type: _, ...data } = command;
     return [{ type: 'MessageQueued', data }];
   }
@@ -107,8 +140,14 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
       ownChannel(queued, command.channel);
       if (state.delivered.includes(command.channel)) return [];
       return [{ type: 'MessageDelivered', data: { ...base(queued, command.at), channel: command.channel } }];
+    case 'RecordChannelFailed': {
+      ownChannel(queued, command.channel);
+      if (state.failed.includes(command.channel) || state.status === 'FAILED' || state.status === 'NOT_SENT') return [];
+      const next = queued.fallback?.[command.channel] ?? null;
+      return [{ type: 'MessageChannelFailed', data: { ...base(queued, command.at), channel: command.channel, error: command.error, next } }];
+    }
     case 'RecordFailed':
-      if (state.status === 'FAILED' || state.status === 'NOT_SENT' || state.sent.length > 0) return [];
+      if (state.status === 'FAILED' || state.status === 'NOT_SENT' || standingChannels(state).length > 0) return [];
       return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
     case 'RecordNotSent':
       if (state.status !== 'PENDING' || state.sent.length > 0) return [];

@@ -4,7 +4,12 @@ import type { DomainEvent } from '../shared/decider.ts';
 export const MESSAGE_CATEGORY = 'message';
 export const messageStream = (messageId: string) => `${MESSAGE_CATEGORY}-${messageId}`;
 
-export type MessageChannel = 'EMAIL' | 'WHATSAPP';
+export type MessageChannel = 'EMAIL' | 'WHATSAPP' | 'SMS';
+/**
+ * Which channel takes over when one gives up (`{WHATSAPP: 'SMS', SMS: 'EMAIL'}`: WhatsApp, then
+ * SMS, then e-mail). Channels nobody falls back to are tried at once, side by side.
+ */
+export type ChannelFallback = Partial<Record<MessageChannel, MessageChannel>>;
 /** Which text a message carries; the names are the contract's (COLLECTION_INVITE seen). */
 export type CollectionTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED' | 'SIGNATURE_CODE';
 export type MessageTemplate = CollectionTemplate | 'FINANCIAL_STATEMENTS_EXTRACTED' | 'FINANCIAL_STATEMENTS_FAILED' | 'OFFER_LINK';
@@ -59,6 +64,12 @@ export type MessageEvent =
   | DomainEvent<'MessageSent', Base & { channel: MessageChannel; providerMessageId: string | null }>
   /** The channel confirmed delivery to the person (a provider's status callback). */
   | DomainEvent<'MessageDelivered', Base & { channel: MessageChannel }>
+  /**
+   * One channel of the message gave up (before leaving, or after: the provider reported it
+   * undelivered) and `next` is the channel tried in its place, or null when none is left for it.
+   * The message's own outcome follows from the other channels (MessageSent, MessageFailed).
+   */
+  | DomainEvent<'MessageChannelFailed', Base & { channel: MessageChannel; error: string; next: MessageChannel | null }>
   /** Every channel gave up: the text the channel answered is kept for the operator. */
   | DomainEvent<'MessageFailed', Base & { error: string }>
   /**

@@ -12,6 +12,7 @@ const message: OutgoingMessage = {
   messageId: 'msg000000000000000000001',
   to: { name: 'Ana', email: null, phone: '+5511987654321' },
   rendered: { subject: 'Assunto', text: 'Olá, Ana.\n\nEnviar documentos: https://app.example/c/tok', html: '<p>x</p>' },
+  short: 'Banco: envie em https://app.example/c/tok',
   addressee: null,
 };
 
