@@ -36,6 +36,7 @@ const SANDBOX: Array<[Record<string, string | undefined>, RegExp]> = [
   [{ WEB_SEARCH_PROVIDER: 'offline' }, /WEB_SEARCH_PROVIDER=offline .*fix: set WEB_SEARCH_PROVIDER=searxng/],
   [{ SMTP_URL: undefined }, /SMTP_URL is unset.*fix: set SMTP_URL/],
   [{ WHATSAPP_PROVIDER: 'sandbox' }, /WHATSAPP_PROVIDER=sandbox .*fix: set WHATSAPP_PROVIDER=cloud-api/],
+  [{ SMS_PROVIDER: 'sandbox' }, /SMS_PROVIDER=sandbox .*fix: set SMS_PROVIDER=twilio/],
   [{ SIGNING_P12_PATH: undefined }, /self-signed certificate; fix: set one of them/],
   [{ JWT_KEYS_FILE: undefined }, /JWT_KEYS is not given.*fix: set JWT_KEYS or JWT_KEYS_FILE/],
   [{ SEALING_KEYS_FILE: undefined }, /SEALING_KEYS is not given/],
