@@ -77,7 +77,8 @@ export async function channelEnded(app: Pick<AppContext, 'store' | 'clock'>, mes
       return;
     }
   }
-  const ended = rows.allEnded();
+  // Each channel's words in the order they were tried.
+  const ended = rows.allEnded()?.sort((a, b) => state.queued!.channels.indexOf(a.channel) - state.queued!.channels.indexOf(b.channel));
   if (ended) await handleCommand(store, stream, messagingDecider, { ...(await outcomeOf(ended, trx, messageId)), at: clock.now().toISOString() });
 }
 
