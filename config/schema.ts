@@ -246,6 +246,7 @@ export const ConfigSchema = Type.Object({
   TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   /** An API key (SK...) to authenticate the API calls instead of the auth token, with TWILIO_API_KEY_SECRET. */
   TWILIO_API_KEY_SID: Type.Optional(Type.String({ pattern: '^SK[0-9a-fA-F]{32}$' })),
+  /** The API key's secret, with TWILIO_API_KEY_SID. */
   TWILIO_API_KEY_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   /** The sending number (E.164) or alphanumeric sender id; TWILIO_MESSAGING_SERVICE_SID instead lets the service pick it. */
   TWILIO_FROM: Type.Optional(Type.String({ minLength: 1 })),
