@@ -56,7 +56,7 @@ export function messageFor(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_P
     dedupeKey: `${KEY_PREFIX[request.template]}:${state.collectionId}:${recipient.recipientId}:${request.key}`,
     template: request.template,
     ...plan,
-    to: recipient,
+    to: { name: recipient.name, email: recipient.email, phone: recipient.phone },
     correlation: { collectionId: state.collectionId, recipientId: recipient.recipientId },
     content,
   };
