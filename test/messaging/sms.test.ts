@@ -6,12 +6,13 @@ import { planChannels } from '../../application/messaging/channel-order.ts';
 import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { queueMessage } from '../../application/messaging/queue.ts';
 import { smsStatusCallbackUrl } from '../../application/messaging/sms-status.ts';
+import { whatsAppSignature } from '../../application/messaging/whatsapp-status.ts';
 import { messageStream, type MessageTemplate } from '../../domain/messaging/events.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
-import { eventually } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const ACCOUNT = `AC${'1a'.repeat(16)}`;
@@ -20,6 +21,7 @@ const FROM = '+15005550006';
 const TWILIO = 'https://api.twilio.com';
 const MESSAGES = `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`;
 const GRAPH = 'https://graph.example.test/v21.0';
+const META_SECRET = 'meta-app-secret';
 /** The Cloud API refuses this number (outside the 24-hour window, not in the allowed list...). */
 const WHATSAPP_REFUSED = '+5511911110000';
 /** Twilio refuses this one. */
@@ -67,7 +69,7 @@ test.before(async (ctx) => {
   ctx.hooks = await startReceiver();
   ctx.app = await startTestApp({
     SMTP_URL: ctx.smtp.url,
-    WHATSAPP_PROVIDER: 'cloud-api', WHATSAPP_API_URL: GRAPH, WHATSAPP_PHONE_NUMBER_ID: '1234567890', WHATSAPP_TOKEN: 'token-abc',
+    WHATSAPP_PROVIDER: 'cloud-api', WHATSAPP_API_URL: GRAPH, WHATSAPP_PHONE_NUMBER_ID: '1234567890', WHATSAPP_TOKEN: 'token-abc', WHATSAPP_APP_SECRET: META_SECRET,
     SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: ACCOUNT, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: FROM,
     MESSAGE_CHANNEL_ORDER: 'whatsapp,sms,email',
   });
@@ -114,7 +116,7 @@ const statusParams = (sid: string, status: string, extra: Record<string, string>
 
 async function sentOnSms(ctx: Ctx, phone: string, template: MessageTemplate = 'SIGNATURE_CODE') {
   const messageId = await queue(ctx, { email: null, phone }, template, [['SMS']]);
-  const sent = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageSent'), 20_000, 'Twilio took it');
+  const sent = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageSent'), { what: 'Twilio took it' });
   return { messageId, sid: String(sent.data.providerMessageId) };
 }
 
@@ -129,7 +131,7 @@ test('Twilio takes an SMS: the Messages API gets the short text, the sender and 
   });
   assert.is(request.authorization, `Basic ${Buffer.from(`${ACCOUNT}:${AUTH_TOKEN}`).toString('base64')}`);
   assert.match(sid, /^SM\d{32}$/);
-  await eventually(async () => (await statusOf(ctx, messageId)) === 'SENT', 20_000, 'SENT in the read model');
+  await eventually(async () => (await statusOf(ctx, messageId)) === 'SENT', { what: 'SENT in the read model' });
 });
 
 test("an invitation by SMS is the link and who sends it, not the e-mail's lists and operator's words", async (ctx) => {
@@ -140,7 +142,7 @@ test("an invitation by SMS is the link and who sends it, not the e-mail's lists 
 
 test("a number Twilio refuses (400, 21211) fails at once with the API's words", async (ctx) => {
   const messageId = await queue(ctx, { email: null, phone: SMS_REFUSED }, 'SIGNATURE_CODE', [['SMS']]);
-  const failed = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageFailed'), 20_000, 'MessageFailed');
+  const failed = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageFailed'), { what: 'MessageFailed' });
   assert.is(failed.data.error, `Twilio HTTP 400: Invalid 'To' Phone Number: ${SMS_REFUSED} (código 21211)`);
 });
 
@@ -160,7 +162,7 @@ test('a signed "delivered" makes the message DELIVERED once; a forged, missing o
   assert.equal([signed.status, await signed.json()], [200, { recorded: 1 }]);
   assert.equal(await (await post(ctx, messageId, body, signature)).json(), { recorded: 0 }, 'a repeated callback records nothing');
   assert.equal((await eventTypes(ctx, messageId)).filter((t) => t === 'MessageDelivered:SMS').length, 1);
-  await eventually(async () => (await statusOf(ctx, messageId)) === 'DELIVERED', 20_000, 'DELIVERED in the read model');
+  await eventually(async () => (await statusOf(ctx, messageId)) === 'DELIVERED', { what: 'DELIVERED in the read model' });
 });
 
 test('queued and sent are acknowledged and change nothing; a bad message id is a 400, a JSON or oversized body is refused before anything is recorded', async (ctx) => {
@@ -184,7 +186,7 @@ test('channel order: WhatsApp refused, SMS takes it; the SMS undelivered, e-mail
   const messageId = await queue(ctx, { email: 'ana@example.com', phone: WHATSAPP_REFUSED });
   const queued = (await events(ctx, messageId))[0]!;
   assert.equal([queued.data.channels, queued.data.fallback], [['WHATSAPP', 'SMS', 'EMAIL'], { WHATSAPP: 'SMS', SMS: 'EMAIL' }]);
-  const sent = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageSent'), 20_000, 'sent on SMS');
+  const sent = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageSent'), { what: 'sent on SMS' });
   assert.is(sent.data.channel, 'SMS');
   const handOver = (await events(ctx, messageId)).find((e) => e.type === 'MessageChannelFailed')!;
   assert.equal([handOver.data.channel, handOver.data.next, handOver.data.error], ['WHATSAPP', 'SMS', 'WhatsApp HTTP 400: (#131030) Recipient phone number not in allowed list (código 131030)']);
@@ -192,17 +194,40 @@ test('channel order: WhatsApp refused, SMS takes it; the SMS undelivered, e-mail
 
   const { body, signature } = callback(ctx, messageId, statusParams(String(sent.data.providerMessageId), 'undelivered', { ErrorCode: '30003' }));
   assert.equal(await (await post(ctx, messageId, body, signature)).json(), { recorded: 1 });
-  await eventually(async () => ctx.smtp.mails.find((m) => JSON.stringify(m.to).includes('ana@example.com')), 20_000, 'the e-mail took over');
-  await eventually(async () => (await eventTypes(ctx, messageId)).includes('MessageSent:EMAIL'), 20_000, 'MessageSent on e-mail');
+  await eventually(async () => ctx.smtp.mails.find((m) => JSON.stringify(m.to).includes('ana@example.com')), { what: 'the e-mail took over' });
+  await eventually(async () => (await eventTypes(ctx, messageId)).includes('MessageSent:EMAIL'), { what: 'MessageSent on e-mail' });
   assert.equal(await eventTypes(ctx, messageId), ['MessageQueued', 'MessageChannelFailed:WHATSAPP', 'MessageSent:SMS', 'MessageChannelFailed:SMS', 'MessageSent:EMAIL']);
   const smsFailed = (await events(ctx, messageId)).filter((e) => e.type === 'MessageChannelFailed')[1]!;
   assert.equal([smsFailed.data.error, smsFailed.data.next], ['Twilio: o SMS não foi entregue (código 30003)', 'EMAIL']);
   assert.is(await statusOf(ctx, messageId), 'SENT');
 });
 
+test("WhatsApp's failed status takes the path of an SMS undelivered: MessageChannelFailed, and the SMS takes over", async (ctx) => {
+  const messageId = await queue(ctx, { email: null, phone: '+5511987654321' });
+  const sent = await eventually(async () => (await events(ctx, messageId)).find((e) => e.type === 'MessageSent'), { what: 'sent on WhatsApp' });
+  assert.is(sent.data.channel, 'WHATSAPP');
+  // Meta's status callback (the `messages` field), signed with the app secret over the exact body.
+  const raw = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '5511300000000', phone_number_id: '1234567890' }, statuses: [{
+      id: sent.data.providerMessageId, status: 'failed', timestamp: '1795435200', recipient_id: '5511987654321', biz_opaque_callback_data: messageId,
+      errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }],
+    }] } }] }],
+  });
+  const meta = () => fetch(`${ctx.app.url}/callbacks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': whatsAppSignature(META_SECRET, raw) }, body: raw });
+  assert.equal(await (await meta()).json(), { recorded: 1 });
+  assert.equal(await (await meta()).json(), { recorded: 0 }, 'a repeated status records nothing');
+  await eventually(async () => (await eventTypes(ctx, messageId)).includes('MessageSent:SMS'), { what: 'the SMS took over' });
+  assert.equal(await eventTypes(ctx, messageId), ['MessageQueued', 'MessageSent:WHATSAPP', 'MessageChannelFailed:WHATSAPP', 'MessageSent:SMS']);
+  const lost = (await events(ctx, messageId)).find((e) => e.type === 'MessageChannelFailed')!;
+  assert.equal([lost.data.error, lost.data.next], ['WhatsApp 131026: Message undeliverable - Message Undeliverable.', 'SMS']);
+  assert.ok(twilioRequests.some((r) => r.body.To === '+5511987654321' && r.body.StatusCallback?.endsWith(`message=${messageId}`)), 'Twilio was asked for the SMS');
+  await eventually(async () => (await statusOf(ctx, messageId)) === 'SENT', { what: 'SENT in the read model' });
+});
+
 test('a channel the person has no address for is skipped: no phone, the e-mail goes first and alone', async (ctx) => {
   const messageId = await queue(ctx, { email: 'bia@example.com', phone: null });
-  await eventually(async () => (await eventTypes(ctx, messageId)).includes('MessageSent:EMAIL'), 20_000, 'sent by e-mail');
+  await eventually(async () => (await eventTypes(ctx, messageId)).includes('MessageSent:EMAIL'), { what: 'sent by e-mail' });
   assert.equal((await events(ctx, messageId))[0]!.data.channels, ['EMAIL']);
 });
 
@@ -223,21 +248,21 @@ test('a collection whose channel is WHATSAPP: WhatsApp refused, SMS invites; und
   const message = await eventually(async () => {
     const row = await ctx.app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first();
     return row;
-  }, 20_000, 'the invitation SENT');
+  }, { what: 'the invitation SENT' });
   assert.equal([message.channels, message.sent_channels], [['WHATSAPP', 'SMS'], ['SMS']]);
-  const notified = await eventually(async () => ctx.hooks.json().find((b) => b.event === 'collection.message.sent' && b.data.collectionId === collectionId), 20_000, 'collection.message.sent');
+  const notified = await eventually(async () => ctx.hooks.json().find((b) => b.event === 'collection.message.sent' && b.data.collectionId === collectionId), { what: 'collection.message.sent' });
   assert.ok(notified);
   const sid = (await events(ctx, message.id)).find((e) => e.type === 'MessageSent')!.data.providerMessageId as string;
   const { body, signature } = callback(ctx, message.id, statusParams(sid, 'failed', { ErrorCode: '30008' }));
-  assert.equal(await (await post(ctx, message.id, body, signature)).json(), { recorded: 1 });
-  const failed = await eventually(async () => ctx.hooks.json().find((b) => b.event === 'collection.message.failed' && b.data.collectionId === collectionId), 20_000, 'collection.message.failed');
+  assert.equal(await (await post(ctx, message.id, body, signature)).json(), { recorded: 2 }, "the SMS failed, and with it the message");
+  const failed = await eventually(async () => ctx.hooks.json().find((b) => b.event === 'collection.message.failed' && b.data.collectionId === collectionId), { what: 'collection.message.failed' });
   assert.equal([failed.data.channels, failed.data.status, failed.data.error], [
     ['WHATSAPP', 'SMS'],
     'FAILED',
     'WHATSAPP: WhatsApp HTTP 400: (#131030) Recipient phone number not in allowed list (código 131030); SMS: Twilio: o SMS não pôde ser enviado (código 30008)',
   ]);
   assert.not.ok(ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes('carla@example.com')), 'WHATSAPP means the phone: no e-mail');
-  await eventually(async () => (await statusOf(ctx, message.id)) === 'FAILED', 20_000, 'FAILED in the read model');
+  await eventually(async () => (await statusOf(ctx, message.id)) === 'FAILED', { what: 'FAILED in the read model' });
 });
 
 test('the SMS sandbox keeps the short text in the outbox and says NOT_SENT, marked sandbox', async () => {
@@ -253,7 +278,7 @@ test('the SMS sandbox keeps the short text in the outbox and says NOT_SENT, mark
       correlation: { collectionId: 'a'.repeat(24), recipientId: 'b'.repeat(24) },
       content: { link: null, subjectName: 'Padaria', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: [], expiresAt: null, code: '654321' },
     });
-    const notSent = await eventually(async () => (await sandbox.app.store.readStream(messageStream(messageId))).find((e) => e.type === 'MessageNotSent'), 20_000, 'NOT_SENT');
+    const notSent = await eventually(async () => (await sandbox.app.store.readStream(messageStream(messageId))).find((e) => e.type === 'MessageNotSent'), { what: 'NOT_SENT' });
     assert.equal([notSent.data.channels, notSent.data.sandbox], [['SMS', 'WHATSAPP'], true]);
     assert.is(notSent.data.reason, `SMS: ${MessagingMessages.notSentSmsSandbox}; WHATSAPP: ${MessagingMessages.notSentWhatsAppSandbox}`);
     const [sms] = await readOutbox(sandbox.app, (q) => q.where({ message_id: messageId, channel: 'SMS' }));
