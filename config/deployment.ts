@@ -45,6 +45,11 @@ const SANDBOX_SETTINGS: SandboxSetting[] = [
     refusal: 'WHATSAPP_PROVIDER=sandbox only records messages; fix: set WHATSAPP_PROVIDER=cloud-api with WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_TOKEN and WHATSAPP_APP_SECRET',
   },
   {
+    part: 'SMS (SMS_PROVIDER=sandbox)',
+    applies: (c) => c.SMS_PROVIDER === 'sandbox',
+    refusal: 'SMS_PROVIDER=sandbox only records messages; fix: set SMS_PROVIDER=twilio with TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, or SMS_PROVIDER=none',
+  },
+  {
     part: 'signing certificate (self-signed)',
     applies: (c) => !c.SIGNING_P12_PATH && !c.SIGNING_P12_BASE64,
     refusal: 'no SIGNING_P12_PATH or SIGNING_P12_BASE64, so signed PDFs carry a self-signed certificate; fix: set one of them (an ICP-Brasil A1 PKCS#12) and SIGNING_P12_PASSWORD',
@@ -99,6 +104,7 @@ export function providers(config: Config): Record<string, { provider: string; sa
     documentAnalysis: one('offline-keywords', true),
     email: one(config.SMTP_URL ? 'smtp' : 'none', !config.SMTP_URL),
     whatsapp: one(config.WHATSAPP_PROVIDER, config.WHATSAPP_PROVIDER === 'sandbox'),
+    sms: one(config.SMS_PROVIDER, config.SMS_PROVIDER === 'sandbox'),
     signingCertificate: one(config.SIGNING_P12_PATH || config.SIGNING_P12_BASE64 ? 'pkcs12' : 'self-signed', !config.SIGNING_P12_PATH && !config.SIGNING_P12_BASE64),
     database: one(config.DATABASE_URL ? 'postgresql' : 'embedded-postgresql', !config.DATABASE_URL),
   };

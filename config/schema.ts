@@ -237,6 +237,26 @@ export const ConfigSchema = Type.Object({
   MESSAGING_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15000 }),
   /** Messages one dispatcher sends at once. */
   MESSAGING_DISPATCH_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
+  // SMS (Twilio) and the order of a person's channels (docs/messaging.md)
+  /**
+   * Which channel a message to a person tries first, then next when one gives up or cannot reach
+   * them (no address, not configured), among those the collection or proposal allows.
+   */
+  MESSAGE_CHANNEL_ORDER: Type.String({ pattern: '^(whatsapp|sms|email)(,(whatsapp|sms|email)){0,2}$', default: 'whatsapp,sms,email' }),
+  /** `none`: no SMS channel (skipped in MESSAGE_CHANNEL_ORDER); `sandbox` records SMS in the messaging_outbox table; `twilio` sends them through Twilio's Messages API. */
+  SMS_PROVIDER: Type.Union([Type.Literal('none'), Type.Literal('sandbox'), Type.Literal('twilio')], { default: 'none' }),
+  /** The Twilio account (AC...), required with SMS_PROVIDER=twilio. */
+  TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ pattern: '^AC[0-9a-fA-F]{32}$' })),
+  /** The account's auth token: authenticates the API calls (unless an API key is given) and is what Twilio signs status callbacks with; unset, POST /callbacks/twilio/sms answers 404 and no status callback is asked for. */
+  TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** An API key (SK...) to authenticate the API calls instead of the auth token, with TWILIO_API_KEY_SECRET. */
+  TWILIO_API_KEY_SID: Type.Optional(Type.String({ pattern: '^SK[0-9a-fA-F]{32}$' })),
+  /** The API key's secret, with TWILIO_API_KEY_SID. */
+  TWILIO_API_KEY_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  /** The sending number (E.164) or alphanumeric sender id; TWILIO_MESSAGING_SERVICE_SID instead lets the service pick it. */
+  TWILIO_FROM: Type.Optional(Type.String({ minLength: 1 })),
+  /** A Messaging Service (MG...) that sends the SMS; wins over TWILIO_FROM. */
+  TWILIO_MESSAGING_SERVICE_SID: Type.Optional(Type.String({ pattern: '^MG[0-9a-fA-F]{32}$' })),
   /** Events of different keys (streams) a concurrent process manager (document analysis, collection items) handles at once; 1: one at a time. */
   PROCESS_MANAGER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8 }),
   /** When the scheduler role sends due collection reminders and expires collections past their deadline (node-cron, seconds field optional). */

@@ -18,6 +18,7 @@ import { collectionKindRoutes } from './collection/kinds/index.ts';
 import { registryRoutes } from './registry/routes.ts';
 import { publicFormRoutes } from './public-form/routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
+import { smsRoutes } from './messaging/sms-routes.ts';
 import { dashboardExportRoutes } from './dashboard-export/routes.ts';
 import { inputDataRoutes } from './input-data/routes.ts';
 import { financialUploadRoutes } from './financial-upload/routes.ts';
@@ -45,6 +46,7 @@ export const routeTables: RouteTable[] = [
   registryRoutes,
   publicFormRoutes,
   messagingRoutes,
+  smsRoutes,
   dashboardExportRoutes,
   inputDataRoutes,
   financialUploadRoutes,

@@ -57,62 +57,84 @@ export interface EndedChannel {
   error: string;
 }
 
+type DeliveryRow = { channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null };
+
 /**
- * Ends one channel's row (`owns` says whether it is still this caller's to end) inside one
- * transaction that holds every row of the message, locked in channel order so two channels ending
- * at once in two processes take turns. `then` gets each channel's outcome when no channel of the
- * message is left pending or sent, else null.
+ * The channel's row ends, if `owns` says it is still the caller's to end, inside one transaction
+ * that holds every row of the message, locked in channel order so two channels ending at once in
+ * two processes take turns; `onEnded` sees every row of the message, inside the lock.
  */
 async function endRow(
   db: Knex,
   messageId: string,
   channel: MessageChannel,
+  owns: (row: DeliveryRow) => boolean,
   status: EndedStatus,
   error: string,
-  owns: (row: { status: string; claim_token: string | null }) => boolean,
-  then: (ended: EndedChannel[] | null, trx: Knex.Transaction) => Promise<void>,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    const rows: Array<{ channel: MessageChannel; status: string; last_error: string | null; claim_token: string | null }> = await trx('messaging_deliveries')
-      .where({ message_id: messageId })
-      .orderBy('channel')
-      .forUpdate();
+  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const rows: DeliveryRow[] = await trx('messaging_deliveries').where({ message_id: messageId }).orderBy('channel').forUpdate();
     const own = rows.find((row) => row.channel === channel);
-    if (!own || !owns(own)) return;
+    if (!own || !owns(own)) return false;
     await trx('messaging_deliveries').where({ message_id: messageId, channel }).update({ status, claim_token: null, last_error: error, completed_at: trx.fn.now() });
     const after = rows.map((row) => (row.channel === channel ? { ...row, status, last_error: error } : row));
-    const allEnded = after.every((row) => row.status === 'failed' || row.status === 'not_sent');
-    await then(allEnded ? after.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' })) : null, trx);
+    await onEnded(new DeliveryRows(after), trx);
+    return true;
   });
 }
 
+/** The rows of one message after a channel ended. */
+export class DeliveryRows {
+  constructor(private readonly rows: ReadonlyArray<Pick<DeliveryRow, 'channel' | 'status' | 'last_error'>>) {}
+
+  has(channel: MessageChannel): boolean {
+    return this.rows.some((row) => row.channel === channel);
+  }
+
+  /** Each channel's outcome when no channel of the message is left pending or sent; else null. */
+  allEnded(): EndedChannel[] | null {
+    if (!this.rows.every((row) => row.status === 'failed' || row.status === 'not_sent')) return null;
+    return this.rows.map((row) => ({ channel: row.channel, status: row.status as EndedStatus, error: row.last_error ?? '' }));
+  }
+}
+
 /**
- * The channel gave up (`failed`) or could not send at all (`not_sent`). `onAllEnded` runs when no
- * channel of the message is left pending or sent, with each channel's outcome; if it throws, the
- * row stays claimed and is tried again once its lease runs out.
+ * The channel gave up (`failed`) or could not send at all (`not_sent`). `onEnded` runs with the
+ * message's rows (a fallback channel's row is added there, or the outcome recorded once all
+ * ended); if it throws, the row stays claimed and is tried again once its lease runs out.
  */
 export async function markEnded(
   db: Knex,
   delivery: ClaimedDelivery,
   status: EndedStatus,
   error: string,
-  onAllEnded: (ended: EndedChannel[], trx: Knex.Transaction) => Promise<void>,
+  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>,
 ): Promise<void> {
-  await endRow(db, delivery.message_id, delivery.channel, status, error, (row) => row.claim_token === delivery.claim_token, async (ended, trx) => {
-    if (ended) await onAllEnded(ended, trx);
-  });
+  await endRow(db, delivery.message_id, delivery.channel, (row) => row.claim_token === delivery.claim_token, status, error, onEnded);
 }
 
 /**
- * The provider reported a copy it had taken as lost: that channel's row ends failed with its words,
- * and `then` learns whether any channel of the message is still pending or sent (null) or each
- * one's outcome. False when the row was already ended (a repeated report) or is unknown.
+ * The provider of a channel that took the message reports, later, that its copy was lost (WhatsApp's
+ * `failed`, Twilio's `undelivered` or `failed`): the row ends `failed` with its words, as markEnded.
+ * A `pending` row counts too: the report outran the dispatcher (its call timed out though the
+ * provider took the message), which must not send it again. False when the row had already ended
+ * (a repeated report) or the message has no row for the channel.
  */
-export async function markUndelivered(db: Knex, messageId: string, channel: MessageChannel, error: string, then: (ended: EndedChannel[] | null, trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
-  let marked = false;
-  await endRow(db, messageId, channel, 'failed', error, (row) => row.status === 'sent' || row.status === 'pending', async (ended, trx) => {
-    marked = true;
-    await then(ended, trx);
-  });
-  return marked;
+export async function markLost(
+  db: Knex,
+  messageId: string,
+  channel: MessageChannel,
+  error: string,
+  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>,
+): Promise<boolean> {
+  return endRow(db, messageId, channel, (row) => row.status === 'sent' || row.status === 'pending', 'failed', error, onEnded);
+}
+
+/** The row of the channel taking over from one that gave up: due now (a repeat adds nothing). */
+export async function addFallbackRow(trx: Knex.Transaction, messageId: string, organizationId: string, channel: MessageChannel): Promise<void> {
+  await trx('messaging_deliveries')
+    .insert({ message_id: messageId, channel, organization_id: organizationId, status: 'pending', next_attempt_at: trx.fn.now(), created_at: trx.fn.now() })
+    .onConflict(['message_id', 'channel'])
+    .ignore();
 }

@@ -25,7 +25,7 @@ export const messagingPersonalData: PersonalDataRule = {
     MessageSent: ['to'],
     MessageDelivered: ['to'],
     MessageRead: ['to'],
-    MessageUndelivered: ['to'],
+    MessageChannelFailed: ['to'],
     MessageFailed: ['to'],
     MessageNotSent: ['to'],
     MessageWithdrawn: ['to'],

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MessageContent } from '../../domain/messaging/content.ts';
 import { messagingDecider } from '../../domain/messaging/decider.ts';
-import { messageStream, type MessageAddressee, type MessageChannel, type MessageCorrelation, type MessageTemplate } from '../../domain/messaging/events.ts';
+import { messageStream, type ChannelFallback, type MessageAddressee, type MessageChannel, type MessageCorrelation, type MessageTemplate } from '../../domain/messaging/events.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
@@ -12,6 +12,8 @@ export interface QueueMessageInput {
   dedupeKey: string;
   template: MessageTemplate;
   channels: MessageChannel[];
+  /** Which channel takes over when one gives up (planChannels); absent: all at once. */
+  fallback?: ChannelFallback;
   to: MessageAddressee;
   correlation: MessageCorrelation;
   content: MessageContent;

@@ -5,8 +5,7 @@ import { messageStream } from '../../domain/messaging/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { markUndelivered } from './delivery-store.ts';
-import { failureText } from './send.ts';
+import { recordChannelLost } from './channel-lost.ts';
 import { recordInbound, whatsAppContact } from './whatsapp-window.ts';
 import { WHATSAPP_CLOUD_API } from './channels/whatsapp.ts';
 
@@ -95,9 +94,9 @@ async function messageOf(app: AppContext, status: CloudApiStatus): Promise<strin
 /**
  * One status of a message of ours: `sent` records SENT if the dispatcher has not yet (Meta took it
  * though our call timed out), `delivered` DELIVERED, `read` the read receipt (and DELIVERED, which
- * it implies), `failed` the copy lost: its delivery row ends failed, and the message FAILED (with
- * collection.message.failed for a collection's) when no other channel carries it. Returns the
- * events recorded.
+ * it implies), `failed` the copy lost, as an SMS's `undelivered` (recordChannelLost): the next
+ * channel of the message takes over, or the message is FAILED (with collection.message.failed for
+ * a collection's) when none is left and no other channel carries it. Returns the events recorded.
  */
 async function recordStatus(app: AppContext, messageId: string, status: CloudApiStatus): Promise<number> {
   const at = timeOf(status.timestamp, app.clock.now()).toISOString();
@@ -110,14 +109,8 @@ async function recordStatus(app: AppContext, messageId: string, status: CloudApi
       return run({ type: 'RecordDelivered', channel: 'WHATSAPP', at });
     case 'read':
       return run({ type: 'RecordRead', channel: 'WHATSAPP', at });
-    case 'failed': {
-      const error = failedText(status);
-      let recorded = 0;
-      await markUndelivered(app.db, messageId, 'WHATSAPP', error, async (ended) => {
-        recorded = await run({ type: 'RecordUndelivered', channel: 'WHATSAPP', error, failure: ended ? failureText(ended) : null, at });
-      });
-      return recorded;
-    }
+    case 'failed':
+      return recordChannelLost(app, messageId, 'WHATSAPP', failedText(status));
     default:
       return 0;
   }

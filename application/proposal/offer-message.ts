@@ -1,21 +1,24 @@
 import type { IndicativeTerms } from '../../domain/proposal/events.ts';
 import type { ProposalState } from '../../domain/proposal/state.ts';
-import type { MessageChannel } from '../../domain/messaging/events.ts';
+import type { Config } from '../../config/index.ts';
 import { organizationName } from '../../projections/identity/queries.ts';
 import type { AppContext } from '../context.ts';
+import { planChannels, type ChannelPlan } from '../messaging/channel-order.ts';
 import { queueMessage } from '../messaging/queue.ts';
 
 /** The customer's offer page for a link token (served by http/proposal/offer-page.ts). */
 export const offerUrl = (app: Pick<AppContext, 'config'>, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/oferta/${token}`;
 
 /**
- * The proposal's channels: e-mail when its contact has an address, WhatsApp when it has a phone,
- * both when it has both (as a collection's BOTH). No contact: none, and the integrator delivers
- * the link the route returned (as a collection whose channel is NONE).
+ * The proposal's channels: those its contact has an address for (e-mail; WhatsApp and SMS for a
+ * phone), in the deployment's MESSAGE_CHANNEL_ORDER, one at a time: the first, then the next when
+ * one gives up. No contact, or one without an address: none, and the integrator delivers the link
+ * the route returned (as a collection whose channel is NONE).
  */
-export function offerChannels(state: ProposalState): MessageChannel[] {
+export function offerChannels(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, state: ProposalState): ChannelPlan {
   const contact = state.created?.contact;
-  return [...(contact?.email ? (['EMAIL'] as const) : []), ...(contact?.phone ? (['WHATSAPP'] as const) : [])];
+  if (!contact?.email && !contact?.phone) return { channels: [] };
+  return planChannels(config, [['WHATSAPP', 'SMS', 'EMAIL']], { email: contact.email ?? null, phone: contact.phone ?? null });
 }
 
 /**
@@ -32,14 +35,14 @@ export async function sendOfferLink(
 ): Promise<string | null> {
   const created = state.created;
   const offer = state.offers.find((o) => o.offerId === offerId);
-  const channels = offerChannels(state);
-  if (!created || !offer || channels.length === 0) return null;
+  const plan = offerChannels(app.config, state);
+  if (!created || !offer || plan.channels.length === 0) return null;
   const terms = offer.terms as IndicativeTerms;
   const { messageId } = await queueMessage(app, {
     organizationId: created.organizationId,
     dedupeKey: `offer:${created.proposalId}:${offerId}:${link.hash}`,
     template: 'OFFER_LINK',
-    channels,
+    ...plan,
     to: { name: created.contact?.name ?? created.name, email: created.contact?.email ?? null, phone: created.contact?.phone ?? null },
     correlation: { proposalId: created.proposalId, offerId },
     content: {

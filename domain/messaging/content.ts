@@ -36,7 +36,7 @@ export interface FinancialNotice {
   reason: string | null;
 }
 
-export const MESSAGE_CHANNELS: readonly MessageChannel[] = ['EMAIL', 'WHATSAPP'];
+export const MESSAGE_CHANNELS: readonly MessageChannel[] = ['EMAIL', 'WHATSAPP', 'SMS'];
 export const MESSAGE_TEMPLATES: readonly MessageTemplate[] = [
   'COLLECTION_INVITE',
   'COLLECTION_REMINDER',

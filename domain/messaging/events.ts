@@ -5,7 +5,12 @@ import type { Provenance, ReadProvenance } from '../shared/provenance.ts';
 export const MESSAGE_CATEGORY = 'message';
 export const messageStream = (messageId: string) => `${MESSAGE_CATEGORY}-${messageId}`;
 
-export type MessageChannel = 'EMAIL' | 'WHATSAPP';
+export type MessageChannel = 'EMAIL' | 'WHATSAPP' | 'SMS';
+/**
+ * Which channel takes over when one gives up (`{WHATSAPP: 'SMS', SMS: 'EMAIL'}`: WhatsApp, then
+ * SMS, then e-mail). Channels nobody falls back to are tried at once, side by side.
+ */
+export type ChannelFallback = Partial<Record<MessageChannel, MessageChannel>>;
 /** Which text a message carries; the names are the contract's (COLLECTION_INVITE seen). */
 export type CollectionTemplate = 'COLLECTION_INVITE' | 'COLLECTION_REMINDER' | 'COLLECTION_COMPLETED' | 'SIGNATURE_CODE';
 export type MessageTemplate = CollectionTemplate | 'FINANCIAL_STATEMENTS_EXTRACTED' | 'FINANCIAL_STATEMENTS_FAILED' | 'OFFER_LINK';
@@ -64,11 +69,13 @@ export type MessageEvent =
   /** The person opened it on the channel (WhatsApp's "read" receipt); the status stays DELIVERED, the contract's last. */
   | DomainEvent<'MessageRead', Base & { channel: MessageChannel }>
   /**
-   * The provider took it, then reported it never reached the person on this channel (WhatsApp's
-   * "failed" status): `error` is the provider's text. MessageFailed follows when no other channel
-   * of the message carries it.
+   * One channel of the message gave up, before leaving (the provider refused it, or it ran out of
+   * tries) or after (the provider took it, then reported it lost: WhatsApp's "failed" status,
+   * Twilio's "undelivered" or "failed"), and `next` is the channel tried in its place, or null
+   * when none is left for it. The message's own outcome follows from the other channels
+   * (MessageSent, MessageFailed once none is left standing).
    */
-  | DomainEvent<'MessageUndelivered', Base & { channel: MessageChannel; error: string }>
+  | DomainEvent<'MessageChannelFailed', Base & { channel: MessageChannel; error: string; next: MessageChannel | null }>
   /** Every channel gave up: the text the channel answered is kept for the operator. */
   | DomainEvent<'MessageFailed', Base & { error: string }>
   /**

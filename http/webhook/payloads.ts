@@ -90,7 +90,7 @@ const DATA: Record<string, TSchema> = {
       email: Nullable(Type.String()),
       phone: Nullable(Type.String()),
       template: Type.String(),
-      channels: Type.Array(Type.Union([Type.Literal('EMAIL'), Type.Literal('WHATSAPP')])),
+      channels: Type.Array(Type.Union([Type.Literal('EMAIL'), Type.Literal('WHATSAPP'), Type.Literal('SMS')], { description: "SMS is ours, beside the contract's EMAIL and WHATSAPP" })),
       error: Type.String(),
     },
     'A message that did not arrive',

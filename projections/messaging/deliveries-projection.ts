@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
-import type { MessageQueuedData } from '../../domain/messaging/decider.ts';
+import { firstChannels, type MessageQueuedData } from '../../domain/messaging/decider.ts';
 
 export const MESSAGING_DELIVERIES_PROJECTION = 'messaging-deliveries';
 
 /**
- * The dispatcher's queue: a due row per channel of each queued message. Run under the dispatcher
+ * The dispatcher's queue: a due row per channel of each queued message tried first (all of them
+ * when none falls back to another). Run under the dispatcher
  * role (application/messaging/workers.ts), not among the projector's projections, so a deployment
  * without a dispatcher fills no queue. A rebuild re-creates rows of messages already sent; the
  * dispatcher checks the message's stream before sending and closes those without sending again.
@@ -18,7 +19,8 @@ export const messagingDeliveriesProjection: Projection = {
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
     const rows = events.flatMap((event) => {
       const data = event.data as unknown as MessageQueuedData;
-      return data.channels.map((channel) => ({
+      // A channel that takes over from another gets its row when that one gives up (application/messaging/send.ts).
+      return firstChannels(data).map((channel) => ({
         message_id: data.messageId,
         channel,
         organization_id: data.organizationId,

@@ -5,7 +5,7 @@ import type { MessagingEvent } from '../../domain/messaging/decider.ts';
 import { collectionCorrelationOf } from '../../domain/messaging/events.ts';
 
 export const MESSAGING_PROJECTION = 'messaging';
-export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageRead', 'MessageUndelivered', 'MessageFailed', 'MessageNotSent', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
+export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageRead', 'MessageChannelFailed', 'MessageFailed', 'MessageNotSent', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
 
 async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void> {
   const { messageId, at } = event.data;
@@ -45,8 +45,8 @@ async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void
     case 'MessageRead':
       await row.update({ status: 'DELIVERED', read_channels: trx.raw(`read_channels || ?::jsonb`, [JSON.stringify([event.data.channel])]), updated_at: at });
       return;
-    case 'MessageUndelivered':
-      // The status waits for MessageFailed (no channel left carrying it); the provider's words show meanwhile.
+    case 'MessageChannelFailed':
+      // The status waits for the next channel or for MessageFailed (none left carrying it); the channel's words show meanwhile.
       await row.update({ error: event.data.error, updated_at: at });
       return;
     case 'MessageFailed':

@@ -4,21 +4,32 @@ import { channelsFor, messageFor } from '../../application/collection/notificati
 import { assess, create, definition, history, stateOf, submit } from '../collection/fixtures.ts';
 
 const test = suite('collection notifications: which message goes to whom, on which channels');
+const config = { MESSAGE_CHANNEL_ORDER: 'whatsapp,sms,email', SMS_PROVIDER: 'none' } as const;
 const request = { template: 'COLLECTION_INVITE', key: '1', link: 'https://app.example/c/t', organizationName: 'Banco Exemplo' } as const;
 
 test('channels: the template channel, less those the person has no address for while another remains', () => {
   const both = { ...stateOf(history(create())).recipients[0]!, phone: '+5511999998888' };
-  assert.equal(channelsFor('BOTH', both), ['EMAIL', 'WHATSAPP']);
-  assert.equal(channelsFor('BOTH', { ...both, phone: null }), ['EMAIL']);
-  assert.equal(channelsFor('BOTH', { ...both, email: null }), ['WHATSAPP']);
-  assert.equal(channelsFor('WHATSAPP', { ...both, phone: null }), ['WHATSAPP'], 'nothing reachable: kept, so the failure is visible');
-  assert.equal(channelsFor('NONE', both), []);
+  assert.equal(channelsFor(config, 'BOTH', both).channels, ['EMAIL', 'WHATSAPP']);
+  assert.equal(channelsFor(config, 'BOTH', { ...both, phone: null }).channels, ['EMAIL']);
+  assert.equal(channelsFor(config, 'BOTH', { ...both, email: null }).channels, ['WHATSAPP']);
+  assert.equal(channelsFor(config, 'WHATSAPP', { ...both, phone: null }).channels, ['WHATSAPP'], 'nothing reachable: kept, so the failure is visible');
+  assert.equal(channelsFor(config, 'NONE', both).channels, []);
+});
+
+test('with an SMS provider the phone is WhatsApp then SMS (MESSAGE_CHANNEL_ORDER), one falling back to the other; BOTH keeps the e-mail beside it', () => {
+  const both = { ...stateOf(history(create())).recipients[0]!, phone: '+5511999998888' };
+  const sms = { ...config, SMS_PROVIDER: 'twilio' } as const;
+  assert.equal(channelsFor(sms, 'WHATSAPP', both), { channels: ['WHATSAPP', 'SMS'], fallback: { WHATSAPP: 'SMS' } });
+  assert.equal(channelsFor(sms, 'BOTH', both), { channels: ['EMAIL', 'WHATSAPP', 'SMS'], fallback: { WHATSAPP: 'SMS' } });
+  assert.equal(channelsFor({ ...sms, MESSAGE_CHANNEL_ORDER: 'sms,email' }, 'WHATSAPP', both), { channels: ['SMS', 'WHATSAPP'], fallback: { SMS: 'WHATSAPP' } }, 'a channel left out ranks last');
+  assert.equal(channelsFor(sms, 'EMAIL', both), { channels: ['EMAIL'] });
+  assert.equal(channelsFor(sms, 'WHATSAPP', { ...both, phone: null }), { channels: ['WHATSAPP'] }, 'nothing reachable: the first stays, so the failure is visible');
 });
 
 test('an invite carries the pending items of that recipient only, the deadline, the operator message, and a key per link version', () => {
   const state = stateOf(history(create()));
   const [first] = state.recipients;
-  const input = messageFor(state, first!, request)!;
+  const input = messageFor(config, state, first!, request)!;
   assert.is(input.dedupeKey, `invite:${state.collectionId}:${first!.recipientId}:1`);
   assert.equal(input.channels, ['EMAIL']);
   assert.equal(input.to, { name: first!.name, email: first!.email, phone: null });
@@ -36,10 +47,10 @@ test('an invite carries the pending items of that recipient only, the deadline, 
 test('an item already sent is no longer pending; NONE queues nothing; a completion notice has no link list or deadline', () => {
   const events = history(create(), submit('i1', 'p1', 'd1'), assess('i1', 'd1', 'VALIDO'));
   const state = stateOf(events);
-  assert.equal(messageFor(state, state.recipients[0]!, request)!.content.pendingItems, []);
+  assert.equal(messageFor(config, state, state.recipients[0]!, request)!.content.pendingItems, []);
   const silent = stateOf(history(create(true, definition({ channel: 'NONE' }))));
-  assert.is(messageFor(silent, silent.recipients[0]!, request), null);
-  const done = messageFor(state, state.recipients[0]!, { ...request, template: 'COLLECTION_COMPLETED', link: null })!;
+  assert.is(messageFor(config, silent, silent.recipients[0]!, request), null);
+  const done = messageFor(config, state, state.recipients[0]!, { ...request, template: 'COLLECTION_COMPLETED', link: null })!;
   assert.equal([done.dedupeKey.startsWith('completed:'), done.content.pendingItems, done.content.expiresAt, done.content.link], [true, [], null, null]);
 });
 

@@ -4,6 +4,7 @@ import { messagingDecider, type MessagingCommand, type MessagingEvent } from '..
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { renderMessage } from '../../domain/messaging/templates.ts';
 import type { MessageContent } from '../../domain/messaging/content.ts';
+import type { MessageChannel } from '../../domain/messaging/events.ts';
 import { given } from '../support/decider.ts';
 import { routeEvent } from '../../domain/webhook/routing.ts';
 
@@ -151,21 +152,35 @@ test('read: the read receipt, with the delivery it implies when none came; once;
   assert.is(given(messagingDecider, [queued, sentChat, delivered, read]).state.status, 'DELIVERED');
 });
 
-test('undelivered: FAILED only when no other channel carries it and every channel ended; never SENT again after', () => {
+test('a channel lost after leaving: MessageChannelFailed, FAILED only once no channel carries it; never SENT again after; a delivered channel is not taken back', () => {
   const sentChat: MessagingEvent = { type: 'MessageSent', data: { ...base, channel: 'WHATSAPP', providerMessageId: 'wamid.1' } };
-  const lost: MessagingEvent = { type: 'MessageUndelivered', data: { ...base, channel: 'WHATSAPP', error: 'WhatsApp 131026: Message undeliverable' } };
-  const undelivered = (failure: string | null) => ({ type: 'RecordUndelivered' as const, channel: 'WHATSAPP' as const, error: 'WhatsApp 131026: Message undeliverable', failure, at: LATER });
-  // The e-mail took it: the message stays SENT.
-  given(messagingDecider, [queued, sentEmail, sentChat]).when(undelivered('x')).then([lost]);
-  assert.is(given(messagingDecider, [queued, sentEmail, sentChat, lost]).state.status, 'SENT');
-  // The e-mail may still go: the dispatcher decides when it ends, and then FAILED despite the WhatsApp send.
-  given(messagingDecider, [queued, sentChat]).when(undelivered(null)).then([lost]);
-  given(messagingDecider, [queued, sentChat, lost]).when({ type: 'RecordFailed', error: 'EMAIL: 550; WHATSAPP: lost', at: LATER }).then([{ type: 'MessageFailed', data: { ...base, error: 'EMAIL: 550; WHATSAPP: lost' } }]);
-  // Every channel ended: FAILED now.
+  const lost: MessagingEvent = { type: 'MessageChannelFailed', data: { ...base, channel: 'WHATSAPP', error: 'WhatsApp 131026: Message undeliverable', next: null } };
+  const channelFailed = { type: 'RecordChannelFailed' as const, channel: 'WHATSAPP' as const, error: 'WhatsApp 131026: Message undeliverable', at: LATER };
   const failed: MessagingEvent = { type: 'MessageFailed', data: { ...base, error: 'EMAIL: 550; WHATSAPP: lost' } };
-  given(messagingDecider, [queued, sentChat]).when(undelivered('EMAIL: 550; WHATSAPP: lost')).then([lost, failed]);
-  given(messagingDecider, [queued, sentChat, lost, failed]).when(undelivered('again')).then([]);
+  const recordFailed = { type: 'RecordFailed' as const, error: 'EMAIL: 550; WHATSAPP: lost', at: LATER };
+  // The e-mail took it: the message stays SENT, and FAILED is refused.
+  given(messagingDecider, [queued, sentEmail, sentChat]).when(channelFailed).then([lost]);
+  assert.is(given(messagingDecider, [queued, sentEmail, sentChat, lost]).state.status, 'SENT');
+  given(messagingDecider, [queued, sentEmail, sentChat, lost]).when(recordFailed).then([]);
+  // No other channel carries it: FAILED, despite the WhatsApp send; a repeated report adds nothing.
+  given(messagingDecider, [queued, sentChat]).when(channelFailed).then([lost]);
+  given(messagingDecider, [queued, sentChat, lost]).when(recordFailed).then([failed]);
+  given(messagingDecider, [queued, sentChat, lost]).when(channelFailed).then([]);
+  given(messagingDecider, [queued, sentChat, lost, failed]).when(channelFailed).then([]);
+  // Its report outran the dispatcher: the late SENT is not recorded.
   given(messagingDecider, [queued, lost]).when({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: 'wamid.1', provider: 'whatsapp-cloud-api', at: LATER }).then([]);
+  // Delivered on the channel: a later report of it lost changes nothing.
+  given(messagingDecider, [queued, sentChat, { type: 'MessageDelivered', data: { ...base, channel: 'WHATSAPP' } }]).when(channelFailed).then([]);
+});
+
+test('fallback: MessageChannelFailed names the channel taking over; an invalid fallback is refused', () => {
+  const { type: __, ...plannedData } = { ...queue, channels: ['WHATSAPP', 'EMAIL'] as MessageChannel[], fallback: { WHATSAPP: 'EMAIL' as const } };
+  const queuedPlanned: MessagingEvent = { type: 'MessageQueued', data: plannedData };
+  const plannedBase = { ...base, channels: plannedData.channels };
+  given(messagingDecider, [queuedPlanned]).when({ type: 'RecordChannelFailed', channel: 'WHATSAPP', error: 'WhatsApp 131026', at: LATER }).then([
+    { type: 'MessageChannelFailed', data: { ...plannedBase, channel: 'WHATSAPP', error: 'WhatsApp 131026', next: 'EMAIL' } },
+  ]);
+  given(messagingDecider).when({ ...queue, fallback: { EMAIL: 'WHATSAPP', WHATSAPP: 'EMAIL' } }).thenError('invalid', MessagingMessages.invalidFallback);
 });
 
 test.run();

@@ -163,7 +163,8 @@ test('"failed" makes a collection invitation FAILED with Meta\'s reason and send
   assert.is(posted.get(messageId)!.type, 'template');
   const errors = [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }];
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 2);
-  assert.equal((await typesOf(messageId)).slice(-2), ['MessageUndelivered', 'MessageFailed']);
+  const [lost, failed] = (await app.app.store.readStream(messageStream(messageId))).slice(-2);
+  assert.equal([lost!.type, lost!.data.channel, lost!.data.next, lost!.data.error, failed!.type], ['MessageChannelFailed', 'WHATSAPP', null, 'WhatsApp 131026: Message undeliverable - Message Undeliverable.', 'MessageFailed']);
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 0, 'a repeat records nothing');
   const hook = await eventually(async () => hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), { what: 'collection.message.failed' });
   assert.equal([hook.data.channels, hook.data.status, hook.data.error], [['WHATSAPP'], 'FAILED', 'WhatsApp 131026: Message undeliverable - Message Undeliverable.']);

@@ -25,6 +25,7 @@ const message: OutgoingMessage = {
     expiresAt: '2026-11-30T23:59:00.000Z',
   },
   rendered: { subject: 'Assunto', text: 'Olá, Ana.\n\nEnviar documentos: https://app.example/c/tok', html: '<p>x</p>' },
+  short: 'Banco: envie em https://app.example/c/tok',
   addressee: null,
 };
 // Meta's answer to a message it took (Cloud API reference, "Messages": messaging_product, contacts, messages[].id).

@@ -2,9 +2,13 @@ import type { MessageContent } from '../../../domain/messaging/content.ts';
 import type { CollectionTemplate, MessageChannel } from '../../../domain/messaging/events.ts';
 import type { NotificationChannel } from '../../../domain/collection/enums.ts';
 import { isAwaitingRecipient, type CollectionState, type RecipientState } from '../../../domain/collection/state.ts';
+import type { Config } from '../../../config/index.ts';
+import { planChannels, type ChannelPlan } from '../../messaging/channel-order.ts';
 import type { QueueMessageInput } from '../../messaging/queue.ts';
 
-const CHANNELS: Record<NotificationChannel, MessageChannel[]> = { EMAIL: ['EMAIL'], WHATSAPP: ['WHATSAPP'], BOTH: ['EMAIL', 'WHATSAPP'], NONE: [] };
+/** The collection's channel as routes (planChannels): WHATSAPP is the phone, WhatsApp or SMS in MESSAGE_CHANNEL_ORDER. */
+const PHONE: MessageChannel[] = ['WHATSAPP', 'SMS'];
+const ROUTES: Record<NotificationChannel, MessageChannel[][]> = { EMAIL: [['EMAIL']], WHATSAPP: [PHONE], BOTH: [['EMAIL'], PHONE], NONE: [] };
 
 /** A collection that was sent and is not closed: the only kind anybody is notified about. */
 export const isLive = (state: CollectionState) => state.status === 'SENT' || state.status === 'IN_PROGRESS';
@@ -16,14 +20,13 @@ export function pendingItemsOf(state: CollectionState, recipient: RecipientState
 
 /**
  * The channels a message to this recipient goes on: the collection's, less those the person has no
- * address for when another remains (BOTH to someone without a phone is an e-mail). With no address
- * at all the channels stay as they are, so the message fails visibly (collection.message.failed)
- * instead of nobody hearing of it.
+ * address for when another remains (BOTH to someone without a phone is an e-mail); the phone is
+ * WhatsApp and SMS in the deployment's order, one falling back to the other. With no address at
+ * all the first channel stays, so the message fails visibly (collection.message.failed) instead
+ * of nobody hearing of it.
  */
-export function channelsFor(channel: NotificationChannel, recipient: RecipientState): MessageChannel[] {
-  const wanted = CHANNELS[channel];
-  const reachable = wanted.filter((c) => (c === 'EMAIL' ? recipient.email : recipient.phone));
-  return reachable.length ? reachable : wanted;
+export function channelsFor(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, channel: NotificationChannel, recipient: RecipientState): ChannelPlan {
+  return planChannels(config, ROUTES[channel], recipient);
 }
 
 export interface MessageRequest {
@@ -37,9 +40,9 @@ export interface MessageRequest {
 const KEY_PREFIX: Record<CollectionTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed', SIGNATURE_CODE: 'signature-code' };
 
 /** The message for one recipient, or null when the collection's channel is NONE. */
-export function messageFor(state: CollectionState, recipient: RecipientState, request: MessageRequest): QueueMessageInput | null {
-  const channels = channelsFor(state.channel, recipient);
-  if (!channels.length || !state.organizationId || !state.collectionId) return null;
+export function messageFor(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, state: CollectionState, recipient: RecipientState, request: MessageRequest): QueueMessageInput | null {
+  const plan = channelsFor(config, state.channel, recipient);
+  if (!plan.channels.length || !state.organizationId || !state.collectionId) return null;
   const content: MessageContent = {
     link: request.link,
     subjectName: state.subject.name,
@@ -52,7 +55,7 @@ export function messageFor(state: CollectionState, recipient: RecipientState, re
     organizationId: state.organizationId,
     dedupeKey: `${KEY_PREFIX[request.template]}:${state.collectionId}:${recipient.recipientId}:${request.key}`,
     template: request.template,
-    channels,
+    ...plan,
     to: { name: recipient.name, email: recipient.email, phone: recipient.phone },
     correlation: { collectionId: state.collectionId, recipientId: recipient.recipientId },
     content,

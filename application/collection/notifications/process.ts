@@ -46,7 +46,7 @@ export async function notify(
     const completed = template === 'COLLECTION_COMPLETED';
     if (completed ? recipient.itemIds.length === 0 : pendingItemsOf(state, recipient).length === 0) continue;
     const link = completed ? null : recipientLink(app, state.collectionId, recipient.recipientId, recipient.linkVersion).url;
-    const input = messageFor(state, recipient, { template, key: key(recipient), link, organizationName: organization });
+    const input = messageFor(app.config, state, recipient, { template, key: key(recipient), link, organizationName: organization });
     if (!input) continue;
     await queueMessage(app, input);
     queued++;

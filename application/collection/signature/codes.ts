@@ -5,6 +5,7 @@ import type { ContactChannel } from '../../../domain/collection/kinds/signature.
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
+import { planChannels } from '../../messaging/channel-order.ts';
 import { queueMessage } from '../../messaging/queue.ts';
 import { loadCollection } from '../commands.ts';
 import { countCodeAttempt, countDailyCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
@@ -28,8 +29,9 @@ export function hashSignatureCode(config: Config, ref: PartyRef, code: string): 
 /**
  * A new 6-digit code for a party: the decider records SIGNATURE_CODE_SENT (its hash, 10 minutes)
  * first, so a refused request (not their turn, too soon) sends nothing; then the messaging module
- * takes the code to the party's e-mail (EMAIL) or WhatsApp (PHONE), whatever the collection's
- * notification channel, since the code proves that contact.
+ * takes the code to the party's e-mail (EMAIL) or phone (PHONE: WhatsApp or SMS, in the deployment's
+ * order, one falling back to the other), whatever the collection's notification channel, since the
+ * code proves that contact.
  */
 export async function requestSignatureCode(app: AppContext, ref: PartyRef, channel: ContactChannel) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -37,12 +39,13 @@ export async function requestSignatureCode(app: AppContext, ref: PartyRef, chann
   const { state } = written;
   const recipient = state.recipients.find((r) => r.recipientId === ref.recipientId)!;
   const sent = state.items.find((i) => i.itemId === ref.itemId)!.details.signature!.codes.find((c) => c.recipientId === ref.recipientId)!;
+  const to = { name: recipient.name, email: recipient.email, phone: recipient.phone };
   await queueMessage(app, {
     organizationId: ref.organizationId,
     dedupeKey: `signature-code:${ref.collectionId}:${ref.itemId}:${ref.recipientId}:${sent.sentAt}`,
     template: 'SIGNATURE_CODE',
-    channels: [channel === 'EMAIL' ? 'EMAIL' : 'WHATSAPP'],
-    to: { name: recipient.name, email: recipient.email, phone: recipient.phone },
+    ...planChannels(app.config, [channel === 'EMAIL' ? ['EMAIL'] : ['WHATSAPP', 'SMS']], to),
+    to,
     correlation: { collectionId: ref.collectionId, recipientId: ref.recipientId },
     content: {
       link: null,

@@ -22,7 +22,8 @@ export interface OutboxMessage {
 /**
  * The sandbox channel: the message is written to `messaging_outbox` instead of leaving the
  * machine, and reported NOT_SENT with `reason` (never SENT: nobody received it), the copy kept for
- * developers to read. It stands for e-mail when SMTP_URL is unset and for the WhatsApp sandbox. Writing
+ * developers to read. It stands for e-mail when SMTP_URL is unset and for the WhatsApp and SMS
+ * sandboxes (an SMS keeps its short text). Writing
  * twice (a retried dispatch) keeps the first row. The texts carry the recipient's link (which
  * opens their page) and signature codes: the row holds them sealed with the addressee's key
  * (docs/personal-data.md), so a copy of the table opens nothing and erasing the addressee erases
@@ -42,7 +43,8 @@ export class OutboxChannel implements MessageChannelPort {
 
   async send(message: OutgoingMessage): Promise<ChannelOutcome> {
     const to = this.addressOf(message);
-    const { subject, text, html } = message.rendered;
+    const { subject, html } = message.rendered;
+    const text = this.channel === 'SMS' ? message.short : message.rendered.text;
     const { config, db } = this.app;
     const sealed = await sealFields(subjectKeysFor(config, db), keyringFor(config, 'pepper'), message.addressee, { to, subject, text, html: this.channel === 'EMAIL' ? html : null }, new Date());
     await db('messaging_outbox')

@@ -10,6 +10,8 @@ export interface OutgoingMessage {
   template: MessageTemplate;
   content: MessageContent;
   rendered: RenderedMessage;
+  /** The SMS text: the code or link and who sends it (domain/messaging/sms-text.ts). */
+  short: string;
   /** The addressee as a personal-data subject (messagingPersonalData): whose key seals what a channel keeps of the message. */
   addressee: string | typeof ERASED_SUBJECT | null;
 }
