@@ -145,10 +145,13 @@ test('a JPEG goes to manual review; the operator decides VALIDO against the opin
   assert.is(bad.status, 400);
 });
 
-test('every delivered registry event carries exactly the contract data fields', async (ctx) => {
+/** What this service adds to the contract's fields (issue 37): the provenance of an opinion. */
+const ADDED_FIELDS: Record<string, string[]> = { 'registry.document.assessed': ['provenance'] };
+
+test('every delivered registry event carries exactly the contract data fields (plus the documented additions)', async (ctx) => {
   const seen = new Set<string>();
   for (const delivered of ctx.receiver.json().filter((h) => h.event.startsWith('registry.'))) {
-    assert.equal(Object.keys(delivered.data).sort(), [...DATA_FIELDS[delivered.event]!].sort(), delivered.event);
+    assert.equal(Object.keys(delivered.data).sort(), [...DATA_FIELDS[delivered.event]!, ...(ADDED_FIELDS[delivered.event] ?? [])].sort(), delivered.event);
     assert.is(delivered.organizationId, ctx.tenant.organizationId);
     seen.add(delivered.event);
   }
