@@ -70,6 +70,9 @@ async function legacyRegistry(ctx: Ctx, cpf: string, name: string): Promise<stri
 
 test('old ids leave the store, the document finds the keyed id, the old id still resolves, an erased one is gone, a second run changes nothing', async (ctx) => {
   const organizationId = ctx.tenant.organizationId;
+  // Webhook bodies are kept after delivery (not a projection's table): they name the old id too.
+  const subscribed = await ctx.app!.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: 'http://127.0.0.1:9/hook', events: ['registry.document.received'] } });
+  assert.is(subscribed.status, 201, JSON.stringify(subscribed.body));
   const keptOld = await legacyRegistry(ctx, KEPT_CPF, 'Ana Antiga');
   const uploaded = await uploadFile(ctx.app!, ctx.tenant.token, `/v1/registry/${keptOld}/documents`, { bytes: PNG_BYTES, fileName: 'rg.png', type: 'image/png' });
   assert.is(uploaded.status, 201, JSON.stringify(uploaded.body));
@@ -81,8 +84,10 @@ test('old ids leave the store, the document finds the keyed id, the old id still
   await eventually(async () => (await ctx.app!.call('GET', `/v1/registry/${keptOld}/documents/${documentId}`, { token: ctx.tenant.token })).body?.status !== 'RECEIVED', {
     what: 'document analysed',
   });
+  const webhookBodies = async () => JSON.stringify([await ctx.database.knex('webhook_deliveries').select('body'), await ctx.database.knex('webhook_delivery_bodies').select('body')]);
+  await eventually(async () => (await webhookBodies()).includes(keptOld), { what: 'a kept webhook body names the old id' });
   assert.ok((await storeText(ctx.database.knex)).includes(keptOld), 'before: the store names the old id');
-  const pepper = keyringFor(ctx.app!.app.config, 'pepper');
+  const keptNew = registryLookupOf(keyringFor(ctx.app!.app.config, 'pepper'), organizationId, KEPT_CPF).slice(0, 24);
   await ctx.app!.stop();
   ctx.app = null;
 
@@ -92,11 +97,11 @@ test('old ids leave the store, the document finds the keyed id, the old id still
   const after = await storeText(ctx.database.knex);
   assert.not.ok(after.includes(keptOld), 'no event, stream, lookup or alias names the old id');
   assert.not.ok(after.includes(erasedOld), "the erased registry's old id is nowhere in the store");
+  assert.ok((await webhookBodies()).includes(keptNew), 'the kept body names the new id');
   const readTables = JSON.stringify(await ctx.database.knex('registry_registries').select()) + JSON.stringify(await ctx.database.knex('registry_documents').select());
   assert.not.ok(readTables.includes(keptOld) || readTables.includes(erasedOld), 'the read tables were rebuilt under the new ids');
 
   ctx.app = await startTestApp({}, { database: ctx.database, dataDir: ctx.dataDir });
-  const keptNew = registryLookupOf(pepper, organizationId, KEPT_CPF).slice(0, 24);
   const again = await ctx.app.call('POST', '/v1/registry', { token: ctx.tenant.token, body: { document: KEPT_CPF, name: 'Ana Antiga', entityType: 'PERSON' } });
   assert.is(again.status, 409, JSON.stringify(again.body));
   assert.is(again.body.registryId, keptNew, 'the document finds its registry under the keyed id');
