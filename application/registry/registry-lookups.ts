@@ -1,10 +1,17 @@
 import type { Knex } from 'knex';
-import type { Keyring } from '../../config/index.ts';
+import { keyringFor, type Keyring } from '../../config/index.ts';
 import type { Migration } from '../../platform/database/migrate.ts';
 import { ERASED, subjectId } from '../../platform/personal-data/index.ts';
+import type { AppContext } from '../context.ts';
 
 /** The keyed lookup of a CPF/CNPJ in an organization; the new registry ids are its first 24 hex. */
 export const registryLookupOf = (pepper: Keyring, organizationId: string, document: string) => subjectId(pepper, `registry:${organizationId}:${document}`);
+
+/**
+ * What an alias keeps of a re-keyed registry's old id (scripts/rekey-registries.ts): a keyed hash,
+ * so the table cannot be read back to the old id, which an unkeyed hash of the CPF would give.
+ */
+export const registryAliasOf = (pepper: Keyring, oldId: string) => subjectId(pepper, `registry-alias:${oldId}`);
 
 export const registryLookupMigrations: Migration[] = [
   {
@@ -25,7 +32,31 @@ export const registryLookupMigrations: Migration[] = [
       await knex.schema.dropTable('registry_lookups');
     },
   },
+  {
+    // Old registry ids re-keyed by scripts/rekey-registries.ts, so integrators holding them keep
+    // reaching the registry. Not a projection's: a rebuild leaves it as it is.
+    name: '202612010600_registry_id_aliases',
+    async up(knex) {
+      await knex.schema.createTable('registry_id_aliases', (t) => {
+        t.text('organization_id').notNullable();
+        t.text('old_id_hash').notNullable();
+        t.text('new_id').notNullable();
+        t.primary(['organization_id', 'old_id_hash']);
+        // The re-keying skips erased registries already re-keyed by their new id.
+        t.index(['new_id']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('registry_id_aliases');
+    },
+  },
 ];
+
+/** The registry an id in a request names: an id re-keyed since maps to its new one, any other is itself. */
+export async function resolveRegistryId(app: Pick<AppContext, 'config' | 'db'>, organizationId: string, id: string): Promise<string> {
+  const alias = await app.db('registry_id_aliases').where({ organization_id: organizationId, old_id_hash: registryAliasOf(keyringFor(app.config, 'pepper'), id) }).first('new_id');
+  return alias?.new_id ?? id;
+}
 
 /**
  * Record the keyed lookup of every registry the read table has that is not recorded yet. A
