@@ -1,24 +1,11 @@
 import type Logger from 'bunyan';
 import twilio from 'twilio';
-import type { Config } from '../../config/index.ts';
 import { messagingDecider } from '../../domain/messaging/decider.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { recordChannelLost } from './channel-lost.ts';
-
-/** Where Twilio posts an SMS's statuses (http/messaging/sms-routes.ts). */
-export const SMS_STATUS_PATH = '/callbacks/twilio/sms';
-
-/**
- * The StatusCallback of one message: the public address plus the message id. Twilio signs this
- * exact URL, so the id cannot be changed, and the route checks the signature against the URL it
- * asked for, whatever proxies rewrote on the way in.
- */
-export function smsStatusCallbackUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, messageId: string): string {
-  return `${config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}${SMS_STATUS_PATH}?message=${messageId}`;
-}
 
 /**
  * X-Twilio-Signature: base64 HMAC-SHA1, keyed with the auth token, of the URL followed by each POST

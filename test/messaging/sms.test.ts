@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { planChannels } from '../../application/messaging/channel-order.ts';
 import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { queueMessage } from '../../application/messaging/queue.ts';
-import { smsStatusCallbackUrl } from '../../application/messaging/sms-status.ts';
+import { smsStatusCallbackUrl } from '../../application/messaging/channels/sms.ts';
 import { whatsAppSignature } from '../../application/messaging/whatsapp-status.ts';
 import { messageStream, type MessageTemplate } from '../../domain/messaging/events.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';

@@ -1,7 +1,21 @@
 import twilio from 'twilio';
+import type { Config } from '../../../config/index.ts';
 import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { ChannelError, type MessageChannelPort, type OutgoingMessage } from './port.ts';
 import { phoneOf } from './whatsapp.ts';
+
+/** Where Twilio posts an SMS's statuses (http/messaging/sms-routes.ts). */
+export const SMS_STATUS_PATH = '/callbacks/twilio/sms';
+
+/**
+ * The StatusCallback of one message: the public address plus the message id. Twilio signs this
+ * exact URL, so the id cannot be changed, and the route checks the signature against the URL it
+ * asked for, whatever proxies rewrote on the way in. Kept beside the adapter that asks for it, so
+ * the channels do not import the callback's handling (which imports the dispatcher).
+ */
+export function smsStatusCallbackUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, messageId: string): string {
+  return `${config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}${SMS_STATUS_PATH}?message=${messageId}`;
+}
 
 export interface TwilioSettings {
   accountSid: string;
