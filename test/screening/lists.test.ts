@@ -12,7 +12,7 @@ const path = (name: string) => new URL(`../fixtures/lists/${name}`, import.meta.
 
 async function entriesOf(parse: (typeof PARSERS)[keyof typeof PARSERS], source: string, maxBytes = 1_000_000) {
   const entries: ListEntry[] = [];
-  const file = readListSource(source, { maxBytes, timeoutMs: 5000 });
+  const file = readListSource(source, { maxBytes, maxUnzippedBytes: 1_000_000, timeoutMs: 5000 });
   const parsed = await parse(file.chunks, async (batch) => void entries.push(...batch));
   return { entries, parsed, digest: file.digest() };
 }
