@@ -170,6 +170,8 @@ export const ConfigSchema = Type.Object({
   SCREENING_REFRESH_CRON: Type.String({ default: '23 */6 * * *' }),
   /** Largest list file read, in bytes; a larger one is refused and the loaded version stays. */
   SCREENING_MAX_BYTES: Type.Integer({ minimum: 1, default: 268435456 }),
+  /** Largest uncompressed total of a list served as a ZIP (the Portal's downloads), in bytes; beyond it the archive is refused as a zip bomb and the loaded version stays. */
+  SCREENING_MAX_UNZIPPED_BYTES: Type.Integer({ minimum: 1, default: 1073741824 }),
   /** Longest the download of one list may take. */
   SCREENING_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 300000 }),
   /** Least similarity (Dice's coefficient of the name token sets, 0 to 1) for a name match. */

@@ -24,6 +24,7 @@ import { inputDataRoutes } from './input-data/routes.ts';
 import { financialUploadRoutes } from './financial-upload/routes.ts';
 import { committeeRoutes } from './committee/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
+import { screeningRoutes } from './screening/routes.ts';
 
 /** Every router of the service, one per module. A module adds its table here. */
 export const routeTables: RouteTable[] = [
@@ -51,5 +52,6 @@ export const routeTables: RouteTable[] = [
   inputDataRoutes,
   financialUploadRoutes,
   committeeRoutes,
+  screeningRoutes,
   consoleRoutes,
 ];

@@ -38,6 +38,21 @@ export const screeningMigrations: Migration[] = [
       await knex.schema.dropTable('screening_list_versions');
     },
   },
+  {
+    // The last load that failed, per list: the scheduler fails in its own process, the lists
+    // route answers from another.
+    name: '202612010700_screening_list_failures',
+    async up(knex) {
+      await knex.schema.createTable('screening_list_failures', (t) => {
+        t.text('list').primary();
+        t.timestamp('failed_at', { useTz: true }).notNullable();
+        t.text('message').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('screening_list_failures');
+    },
+  },
 ];
 
 interface VersionRow {
@@ -63,6 +78,21 @@ const versionOf = (row: VersionRow): ListVersion => ({
 export async function currentVersions(db: Knex): Promise<ListVersion[]> {
   const rows: VersionRow[] = await db('screening_list_versions').where({ status: 'CURRENT' }).orderBy('id');
   return rows.map(versionOf);
+}
+
+/** A list's load failed: its message (no source address in it: see describeSource) replaces the last one. */
+export async function recordFailure(db: Knex, list: ScreeningList, message: string, at: Date): Promise<void> {
+  await db('screening_list_failures').insert({ list, failed_at: at, message }).onConflict('list').merge();
+}
+
+/** Each list's current version with when it was last read, and its last failure. */
+export async function listStates(db: Knex): Promise<{ versions: Array<ListVersion & { byteCount: number; checkedAt: string | null }>; failures: Array<{ list: ScreeningList; at: string; message: string }> }> {
+  const rows: Array<VersionRow & { byte_count: string | number; checked_at: Date | null }> = await db('screening_list_versions').where({ status: 'CURRENT' }).orderBy('id');
+  const failures: Array<{ list: ScreeningList; failed_at: Date; message: string }> = await db('screening_list_failures').orderBy('list');
+  return {
+    versions: rows.map((row) => ({ ...versionOf(row), byteCount: Number(row.byte_count), checkedAt: row.checked_at ? new Date(row.checked_at).toISOString() : null })),
+    failures: failures.map((row) => ({ list: row.list, at: new Date(row.failed_at).toISOString(), message: row.message })),
+  };
 }
 
 /** The entries of a version, a page at a time (a PEP file has over 100,000). */

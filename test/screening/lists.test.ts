@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseOfacSdn, parsePep, publishedAtOfName, ListFormatError, PARSERS } from '../../application/screening/parsers.ts';
-import { readListSource, ListSourceError } from '../../application/screening/read-source.ts';
+import { describeSource, readListSource, ListSourceError } from '../../application/screening/read-source.ts';
 import { ScreeningIndex, type ListEntry, type ListVersion } from '../../domain/screening/index.ts';
 import { nameSimilarity, nameTokens } from '../../domain/screening/names.ts';
 
@@ -12,7 +16,7 @@ const path = (name: string) => new URL(`../fixtures/lists/${name}`, import.meta.
 
 async function entriesOf(parse: (typeof PARSERS)[keyof typeof PARSERS], source: string, maxBytes = 1_000_000) {
   const entries: ListEntry[] = [];
-  const file = readListSource(source, { maxBytes, timeoutMs: 5000 });
+  const file = readListSource(source, { maxBytes, maxUnzippedBytes: 1_000_000, timeoutMs: 5000 });
   const parsed = await parse(file.chunks, async (batch) => void entries.push(...batch));
   return { entries, parsed, digest: file.digest() };
 }
@@ -156,3 +160,78 @@ files('publication dates from the Portal file names', () => {
 });
 
 files.run();
+
+/** A ZIP as the Portal serves it: one CSV named by date (fflate's zipSync, deflated). */
+const zipOf = (files: Record<string, Uint8Array>) => Buffer.from(zipSync(files, { level: 6 }));
+const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+const refusal = (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => assert.unreachable('not refused') as never,
+    (error: Error) => error,
+  );
+
+const zips = suite<{ server: Server; url: string; body: Buffer; dir: string }>('screening: the Portal ZIPs');
+
+zips.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'screening-zip-'));
+  ctx.server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/zip' }).end(ctx.body);
+  });
+  await new Promise<void>((resolve) => ctx.server.listen(0, '127.0.0.1', resolve));
+  // The Portal's download address carries the date; this one does not, so the entry's name gives it.
+  ctx.url = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}/download-de-dados/ceis`;
+});
+zips.after((ctx) => {
+  ctx.server.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+zips('a ZIP holding the CEIS CSV, from an address and from a file: the CSV entries, the ZIP SHA-256, the entry name', async (ctx) => {
+  const csv = readFileSync(path('20261120_CEIS.csv'));
+  ctx.body = zipOf({ 'LEIAME.txt': new TextEncoder().encode('dados abertos'), '20261120_CEIS.csv': csv });
+  const file = join(ctx.dir, 'ceis.zip');
+  writeFileSync(file, ctx.body);
+  const plain = await entriesOf(PARSERS.CEIS, path('20261120_CEIS.csv'));
+  for (const source of [ctx.url, file, `file://${file}`]) {
+    const zipped = await entriesOf(PARSERS.CEIS, source);
+    assert.equal(zipped.entries, plain.entries, source);
+    assert.equal(zipped.digest, { sha256: sha256Of(ctx.body), bytes: ctx.body.length, entryName: '20261120_CEIS.csv' }, source);
+  }
+  assert.is(plain.digest.entryName, null);
+});
+
+zips('a zip bomb is refused: by its declared size, and by what it inflates to when the header lies', async (ctx) => {
+  const zeros = new Uint8Array(5_000_000).fill(0x30);
+  ctx.body = zipOf({ '20261120_CEIS.csv': zeros });
+  assert.ok(ctx.body.length < 20_000, 'a few kB that inflate to 5 MB');
+  let error = await refusal(entriesOf(PARSERS.CEIS, ctx.url));
+  assert.instance(error, ListFormatError);
+  assert.match(error.message, /declara 5000000 bytes descompactados, acima de SCREENING_MAX_UNZIPPED_BYTES \(1000000\)/);
+  // The local header's uncompressed size (offset 22) rewritten to 100: the bytes inflated are counted.
+  ctx.body.writeUInt32LE(100, 22);
+  error = await refusal(entriesOf(PARSERS.CEIS, ctx.url));
+  assert.instance(error, ListFormatError);
+  assert.match(error.message, /passa de SCREENING_MAX_UNZIPPED_BYTES \(1000000 bytes\) descompactados/);
+});
+
+zips('an archive with two CSVs, or none, is refused naming why', async (ctx) => {
+  const csv = readFileSync(path('20261120_CEIS.csv'));
+  ctx.body = zipOf({ '20261120_CEIS.csv': csv, '20261120_CNEP.csv': readFileSync(path('20261120_CNEP.csv')) });
+  let error = await refusal(entriesOf(PARSERS.CEIS, ctx.url));
+  assert.instance(error, ListFormatError);
+  assert.match(error.message, /tem mais de um CSV \(20261120_CEIS.csv, 20261120_CNEP.csv\); esperado exatamente um/);
+  ctx.body = zipOf({ 'LEIAME.txt': csv });
+  error = await refusal(entriesOf(PARSERS.CEIS, ctx.url));
+  assert.match(error.message, /nenhum arquivo \.csv dentro/);
+  ctx.body = zipOf({ '20261120_CEIS.csv': csv }).subarray(0, 200);
+  error = await refusal(entriesOf(PARSERS.CEIS, ctx.url));
+  assert.instance(error, ListFormatError, 'a truncated archive');
+});
+
+zips('a source is shown without its credentials: userinfo, query and fragment dropped, a file by its name', () => {
+  assert.equal(describeSource('https://user:secret@portal.example/download/ceis?token=abc#x'), { kind: 'ADDRESS', location: 'https://portal.example/download/ceis' });
+  assert.equal(describeSource('/srv/lists/20261120_CEIS.zip'), { kind: 'FILE', location: '20261120_CEIS.zip' });
+});
+
+zips.run();
