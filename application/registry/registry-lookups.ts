@@ -3,6 +3,7 @@ import { keyringFor, type Keyring } from '../../config/index.ts';
 import type { Migration } from '../../platform/database/migrate.ts';
 import { ERASED, subjectId } from '../../platform/personal-data/index.ts';
 import type { AppContext } from '../context.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
 
 /** The keyed lookup of a CPF/CNPJ in an organization; the new registry ids are its first 24 hex. */
 export const registryLookupOf = (pepper: Keyring, organizationId: string, document: string) => subjectId(pepper, `registry:${organizationId}:${document}`);
@@ -52,10 +53,21 @@ export const registryLookupMigrations: Migration[] = [
   },
 ];
 
-/** The registry an id in a request names: an id re-keyed since maps to its new one, any other is itself. */
-export async function resolveRegistryId(app: Pick<AppContext, 'config' | 'db'>, organizationId: string, id: string): Promise<string> {
-  const alias = await app.db('registry_id_aliases').where({ organization_id: organizationId, old_id_hash: registryAliasOf(keyringFor(app.config, 'pepper'), id) }).first('new_id');
-  return alias?.new_id ?? id;
+/**
+ * Run `read` on the registry an id in a request names. An id re-keyed since (docs/registry.md) is
+ * not found under itself: only then is its alias looked up and `read` run again on the new id, so
+ * a request with a current id pays no extra query. A not-found changed nothing, so trying again
+ * is safe.
+ */
+export async function onRegistryId<T>(app: Pick<AppContext, 'config' | 'db'>, organizationId: string, id: string, read: (registryId: string) => Promise<T>): Promise<T> {
+  try {
+    return await read(id);
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
+    const alias = await app.db('registry_id_aliases').where({ organization_id: organizationId, old_id_hash: registryAliasOf(keyringFor(app.config, 'pepper'), id) }).first('new_id');
+    if (!alias) throw error;
+    return read(alias.new_id);
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { actorOf } from '../../application/collection/actor.ts';
 import { createRegistry, decideDocument, downloadDocument, reprocessDocument, updateRegistry } from '../../application/registry/commands.ts';
 import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
-import { resolveRegistryId } from '../../application/registry/registry-lookups.ts';
+import { onRegistryId } from '../../application/registry/registry-lookups.ts';
 import type { AppContext } from '../../application/context.ts';
 import { RegistryMessages } from '../../domain/registry/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -75,7 +75,7 @@ export const registryRoutes: RouteTable = {
       gate: Gates.registry,
       params: RegistryParams,
       responses: { 200: RegistryDetailSchema },
-      handle: async ({ app, principal, params }) => registryReply(app, principal.organizationId, await resolveRegistryId(app, principal.organizationId, params.id)),
+      handle: ({ app, principal, params }) => onRegistryId(app, principal.organizationId, params.id, (id) => registryReply(app, principal.organizationId, id)),
     }),
     route({
       method: 'patch',
@@ -121,9 +121,10 @@ export const registryRoutes: RouteTable = {
       params: RegistryParams,
       responses: { 200: Type.Array(DocumentSchema) },
       async handle({ app, principal, params }) {
-        const registryId = await resolveRegistryId(app, principal.organizationId, params.id);
-        if (!(await findRegistry(app.db, principal.organizationId, registryId))) throw new DomainError('not_found', RegistryMessages.registryNotFound);
-        return (await listRegistryDocuments(app.db, principal.organizationId, registryId)).map(presentDocument);
+        return onRegistryId(app, principal.organizationId, params.id, async (registryId) => {
+          if (!(await findRegistry(app.db, principal.organizationId, registryId))) throw new DomainError('not_found', RegistryMessages.registryNotFound);
+          return (await listRegistryDocuments(app.db, principal.organizationId, registryId)).map(presentDocument);
+        });
       },
     }),
     route({
@@ -133,7 +134,7 @@ export const registryRoutes: RouteTable = {
       gate: Gates.registry,
       params: DocumentParams,
       responses: { 200: DocumentSchema },
-      handle: async ({ app, principal, params }) => documentReply(app, principal.organizationId, await resolveRegistryId(app, principal.organizationId, params.id), params.documentId),
+      handle: ({ app, principal, params }) => onRegistryId(app, principal.organizationId, params.id, (id) => documentReply(app, principal.organizationId, id, params.documentId)),
     }),
     route({
       method: 'get',
@@ -143,7 +144,7 @@ export const registryRoutes: RouteTable = {
       params: DocumentParams,
       files: FILE_TYPES,
       async handle({ app, principal, params }) {
-        const blob = await downloadDocument(app, principal, await resolveRegistryId(app, principal.organizationId, params.id), params.documentId);
+        const blob = await onRegistryId(app, principal.organizationId, params.id, (id) => downloadDocument(app, principal, id, params.documentId));
         return { status: 200, raw: blob.bytes, headers: { 'content-type': blob.contentType, 'content-disposition': contentDisposition(blob.fileName) } };
       },
     }),
