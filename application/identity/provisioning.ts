@@ -138,5 +138,7 @@ export async function revokeCredential(app: AppContext, clientId: string): Promi
   if (!found) throw new DomainError('not_found', Messages.invalidClientId);
   const { state, position } = await handleCommand(app.store, identityStreams.credential(found.id), credentialDecider, { type: 'RevokeCredential', at: app.clock.now() });
   await app.readYourWrites([IDENTITY_PROJECTION], position);
+  // As endOtherSessions: this process must not wait for the table's notice to drop the sessions.
+  app.authenticator.forget('');
   return { credentialId: found.id, clientId, revokedAt: state.revokedAt! };
 }

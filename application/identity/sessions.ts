@@ -93,9 +93,14 @@ export async function logout(app: AppContext, principal: Principal): Promise<Ses
  */
 export async function endOtherSessions(app: AppContext, principal: Principal): Promise<void> {
   let last = null;
+  const ended: string[] = [];
   for (const sessionId of await liveConsoleSessionsOf(app.db, principal.userId, app.clock.now())) {
     if (sessionId === principal.sessionId) continue;
     ({ position: last } = await handleCommand(app.store, identityStreams.session(sessionId), sessionDecider, { type: 'LogOut', at: app.clock.now() }));
+    ended.push(sessionId);
   }
   if (last) await app.readYourWrites([IDENTITY_PROJECTION], last);
+  // The table's notice reaches this process's cache a moment after the commit; the reply must not
+  // come first, or the very next request of an ended session would still pass (as logout does).
+  for (const sessionId of ended) app.authenticator.forget(sessionId);
 }

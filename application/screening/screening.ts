@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { LIST_TITLES, ScreeningIndex, type ListVersion, type ScreeningList } from '../../domain/screening/index.ts';
-import { currentVersions, versionEntries } from './store.ts';
+import { NoticeListener } from '../../platform/database/notice-listener.ts';
+import { SCREENING_LISTS_CHANNEL, currentVersions, versionEntries } from './store.ts';
 
 /** The loaded lists at one moment: their versions and the index over their entries. */
 export interface ScreeningSnapshot {
@@ -22,20 +23,31 @@ export const citedVersion = (version: ListVersion) => ({
 
 /**
  * The in-memory index of the current list versions, for the process that screens (the report
- * worker). Screening asks the database which versions are current (one small query, at most once
- * a second) and rebuilds the index only when they changed, so a list the scheduler loads in
- * another process is used within a second. Lists no longer configured are left out.
+ * worker). Screening asks the database which versions are current and rebuilds the index only
+ * when they changed. Which versions are current is kept while a notice (sent when a version
+ * becomes current, in any process) can say otherwise, so a report asked for after a load
+ * answers against it; while the listening connection is down, it is asked at most once a second.
+ * Lists no longer configured are left out.
  */
 export class Screening {
   private cached: { key: string; snapshot: ScreeningSnapshot } | null = null;
   private building: { key: string; promise: Promise<ScreeningSnapshot> } | null = null;
-  private checked: { at: number; versions: Promise<ListVersion[]> } | null = null;
+  /** `listened`: asked while listening, so kept until a notice; otherwise kept a second. */
+  private checked: { at: number; listened: boolean; versions: Promise<ListVersion[]> } | null = null;
+  private readonly notices: NoticeListener;
 
   constructor(
     private readonly db: Knex,
     private readonly lists: readonly ScreeningList[],
     private readonly threshold: number,
-  ) {}
+  ) {
+    const forget = () => (this.checked = null);
+    this.notices = new NoticeListener(db, SCREENING_LISTS_CHANNEL, forget, forget);
+  }
+
+  close(): Promise<void> {
+    return this.notices.close();
+  }
 
   async snapshot(): Promise<ScreeningSnapshot> {
     const versions = await this.current();
@@ -55,12 +67,13 @@ export class Screening {
     return this.building.promise;
   }
 
-  /** The current versions, asked at most once a second: reports screened together share one query. */
-  private current(): Promise<ListVersion[]> {
+  /** The current versions: reports screened together share one query. */
+  private async current(): Promise<ListVersion[]> {
+    const listening = await this.notices.ready();
     const now = performance.now();
-    if (this.checked && now - this.checked.at < CHECK_INTERVAL_MS) return this.checked.versions;
+    if (this.checked && (this.checked.listened || (!listening && now - this.checked.at < CHECK_INTERVAL_MS))) return this.checked.versions;
     const versions = currentVersions(this.db).then((all) => all.filter((version) => this.lists.includes(version.list)));
-    this.checked = { at: now, versions };
+    this.checked = { at: now, listened: listening, versions };
     versions.catch(() => {
       if (this.checked?.versions === versions) this.checked = null;
     });
@@ -82,7 +95,7 @@ export class Screening {
   }
 }
 
-/** How stale the list of current versions may be: a list loaded elsewhere is used within this. */
+/** How stale the list of current versions may be while no notice can tell of a new one. */
 const CHECK_INTERVAL_MS = 1000;
 
 const keyOf = (versions: readonly ListVersion[]) => versions.map((version) => version.id).join(',');

@@ -75,6 +75,9 @@ const versionOf = (row: VersionRow): ListVersion => ({
   loadedAt: new Date(row.loaded_at).toISOString(),
 });
 
+/** Notified when a version becomes current: the processes that screen ask again (screening.ts). */
+export const SCREENING_LISTS_CHANNEL = 'screening_lists_changed';
+
 export async function currentVersions(db: Knex): Promise<ListVersion[]> {
   const rows: VersionRow[] = await db('screening_list_versions').where({ status: 'CURRENT' }).orderBy('id');
   return rows.map(versionOf);
@@ -151,6 +154,8 @@ export class VersionWriter {
       await trx('screening_list_versions')
         .where({ id: this.id })
         .update({ status: 'CURRENT', published_at: meta.publishedAt, published_at_from: meta.publishedAtFrom, sha256: meta.sha256, byte_count: meta.byteCount, entry_count: this.seq, checked_at: at });
+      // Sent when the transaction commits, so whoever hears it reads the new version.
+      await trx.raw('select pg_notify(?, ?)', [SCREENING_LISTS_CHANNEL, this.list]);
       return true;
     });
   }

@@ -11,7 +11,7 @@ export const testSectionDetails = (sectionType: SourceSectionType, input: Sandbo
   sectionType === 'SANCTIONS' ? { ...SCREENED_WITHOUT_MATCH } : sandboxDetails(sectionType, input);
 
 /** Every list loaded, without entries: whoever is screened is screened, and matches nothing. */
-export const listsWithoutEntries = (): { snapshot(): Promise<ScreeningSnapshot> } => {
+export const listsWithoutEntries = (): { snapshot(): Promise<ScreeningSnapshot>; close(): Promise<void> } => {
   const versions: ListVersion[] = SCREENING_LISTS.map((list, i) => ({
     id: `list${String(i).padStart(20, '0')}`,
     list,
@@ -22,5 +22,5 @@ export const listsWithoutEntries = (): { snapshot(): Promise<ScreeningSnapshot> 
     loadedAt: '2026-11-20T00:00:00.000Z',
   }));
   const snapshot = { index: new ScreeningIndex(0.8), versions };
-  return { snapshot: async () => snapshot };
+  return { snapshot: async () => snapshot, close: async () => undefined };
 };

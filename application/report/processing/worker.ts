@@ -69,15 +69,17 @@ export class ReportProcessingWorker implements Worker {
   private readonly inFlight = new Set<Promise<void>>();
   private db!: Knex;
   private log!: Logger;
+  private sources: SourceCatalog | undefined;
 
   async start(app: AppContext): Promise<void> {
     this.db = app.db;
     // Every source query in flight listens for the stop: far more than the default 10.
     setMaxListeners(0, this.stopped.signal);
     this.log = app.log.child({ worker: this.name });
+    this.sources = this.options.sources ?? createSourceCatalog(app.config, app.db);
     const deps: ProcessingDeps = {
       store: app.store,
-      sources: this.options.sources ?? createSourceCatalog(app.config, app.db),
+      sources: this.sources,
       clock: app.clock,
       sourceTimeoutMs: app.config.SOURCE_TIMEOUT_MS,
       policies: new PolicyVersions(app.store),
@@ -96,6 +98,7 @@ export class ReportProcessingWorker implements Worker {
     await this.subscription?.stop();
     await this.loop;
     await this.locks?.close();
+    await this.sources?.close?.();
   }
 
   /** Sleep, cut short by stop(). */

@@ -42,4 +42,6 @@ export interface SourceCatalog {
   providerFor(sectionType: SourceSectionType, document: TaxDocument): SourceProvider;
   /** Load what the first query would otherwise wait for (the screening index), before reports are taken. */
   prepare?(): Promise<void>;
+  /** Let go of what prepare() holds (the screening's listening connection). */
+  close?(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { SANCTION_LISTS, type ScreeningList } from '../../../domain/screening/in
 import { citedVersion, type Screening } from '../../screening/screening.ts';
 
 /** Where the loaded lists come from (Screening; a test may give fixed ones). */
-type Lists = Pick<Screening, 'snapshot'>;
+type Lists = Pick<Screening, 'snapshot' | 'close'>;
 import { SourceError, type SourceCatalog, type SourceProvider, type SourceQuery } from './port.ts';
 
 /** What a section says when no list of its kind is loaded: screening was not performed, so no "clean". */
@@ -114,6 +114,10 @@ export class ScreeningCatalog implements SourceCatalog {
 
   async prepare(): Promise<void> {
     await this.screening.snapshot();
+  }
+
+  close(): Promise<void> {
+    return this.screening.close();
   }
 
   providerFor(sectionType: SourceSectionType, document: TaxDocument): SourceProvider {
