@@ -4,7 +4,9 @@ import type { Config } from '../../config/index.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import type { Principal } from '../../domain/identity/access.ts';
+import type { UserState } from '../../domain/identity/user-decider.ts';
 import type { RequestLimiter } from '../context.ts';
+import { verifySecret } from './secrets.ts';
 
 /**
  * Failed-secret counters of rate-limiter-flexible in PostgreSQL (table identity_rate_limits,
@@ -232,3 +234,19 @@ export async function countClientRegistration(app: { db: Knex }, address: string
 /** The console's sign-in: the key is the e-mail address (a person behind it can wait; a guesser cannot try on). */
 export const guardLoginTry = (app: { db: Knex; config: Config }, email: string, address: string, check: () => Promise<void>) =>
   guarded(lockoutOf('login', app, Messages.tooManyFailedLogins), email, address, check);
+
+/**
+ * The password of a signed-in user, asked again before a change of what guards the account. Its
+ * tries count against the same allowance as the sign-in's (the e-mail address, the caller's
+ * address): whoever holds a session left open gets no more guesses at the password than a
+ * stranger at the sign-in form, and the answer past the allowance is the same 429. `alsoCheck`
+ * (a second factor) runs within the same counted try, so its guesses are bounded too.
+ */
+export async function checkCurrentPassword(app: { db: Knex; config: Config }, state: UserState, password: string, address: string, alsoCheck: () => void = () => undefined): Promise<void> {
+  const check = async () => {
+    if (!state.passwordHash || !(await verifySecret(password, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
+    alsoCheck();
+  };
+  // A user without an e-mail address cannot sign in, so has no console session to ask from.
+  await (state.email ? guardLoginTry(app, state.email, address, check) : check());
+}

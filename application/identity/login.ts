@@ -9,7 +9,7 @@ import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { findLogin } from '../../projections/identity/queries.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { guardLoginTry } from './limits.ts';
+import { checkCurrentPassword, guardLoginTry } from './limits.ts';
 import { hashPassword, needsRehash, verifySecret } from './secrets.ts';
 import { checkSignInCode } from './totp.ts';
 import { endOtherSessions, startSession } from './sessions.ts';
@@ -72,10 +72,9 @@ export async function setPassword(app: AppContext, userId: string, password: str
  * Every other console session of the user ends (whoever else knew the old password is out); the
  * one making the change stays.
  */
-export async function changePassword(app: AppContext, principal: Principal, input: { current: string; next: string; confirmation: string }): Promise<void> {
+export async function changePassword(app: AppContext, principal: Principal, input: { current: string; next: string; confirmation: string }, address: string): Promise<void> {
   const loaded = await loadState(app.store, identityStreams.user(principal.userId), userDecider);
-  const { state } = loaded;
-  if (!state.passwordHash || !(await verifySecret(input.current, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
+  await checkCurrentPassword(app, loaded.state, input.current, address);
   checkedPassword(input.next);
   if (input.next !== input.confirmation) throw new DomainError('invalid', Messages.passwordMismatch);
   await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'SetPassword', passwordHash: await hashPassword(input.next), at: app.clock.now() }, { loaded });

@@ -10,7 +10,7 @@ import { SecretBox } from '../../platform/secrets/secret-box.ts';
 import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { verifySecret } from './secrets.ts';
+import { checkCurrentPassword } from './limits.ts';
 import { endOtherSessions } from './sessions.ts';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 s; a code of the step before or after is accepted (clock drift). */
@@ -125,22 +125,24 @@ export async function enableTotp(app: AppContext, principal: Principal, pending:
 }
 
 /** The password and a second factor (a current code or a recovery code): a session left open is not enough. */
-async function reauthenticated(app: AppContext, principal: Principal, password: string, code: string) {
+async function reauthenticated(app: AppContext, principal: Principal, password: string, code: string, address: string) {
   const loaded = await loadState(app.store, identityStreams.user(principal.userId), userDecider);
-  const { state } = loaded;
-  if (!state.passwordHash || !(await verifySecret(password, state.passwordHash))) throw new DomainError('invalid', Messages.wrongCurrentPassword);
-  return { loaded, proof: secondFactorOf(app, principal.userId, state, code) };
+  let proof: SecondFactor | undefined;
+  await checkCurrentPassword(app, loaded.state, password, address, () => {
+    proof = secondFactorOf(app, principal.userId, loaded.state, code);
+  });
+  return { loaded, proof: proof! };
 }
 
 /** Turn TOTP off (the password and a second factor); the recovery codes go with it. */
-export async function disableTotp(app: AppContext, principal: Principal, password: string, code: string): Promise<void> {
-  const { loaded, proof } = await reauthenticated(app, principal, password, code);
+export async function disableTotp(app: AppContext, principal: Principal, password: string, code: string, address: string): Promise<void> {
+  const { loaded, proof } = await reauthenticated(app, principal, password, code, address);
   await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'DisableTotp', proof, at: app.clock.now() }, { loaded });
 }
 
 /** New recovery codes (the password and a second factor): every earlier code stops working. */
-export async function renewRecoveryCodes(app: AppContext, principal: Principal, password: string, code: string): Promise<RecoveryCodes> {
-  const { loaded, proof } = await reauthenticated(app, principal, password, code);
+export async function renewRecoveryCodes(app: AppContext, principal: Principal, password: string, code: string, address: string): Promise<RecoveryCodes> {
+  const { loaded, proof } = await reauthenticated(app, principal, password, code, address);
   const codes = newRecoveryCodes();
   const recoveryCodeHashes = codes.map((c) => recoveryCodeHash(principal.userId, c));
   await handleCommand(app.store, identityStreams.user(principal.userId), userDecider, { type: 'RenewRecoveryCodes', proof, recoveryCodeHashes, at: app.clock.now() }, { loaded });

@@ -131,7 +131,7 @@ export const consoleRoutes: RouteTable = {
       errors: [400],
       async handle(input) {
         const { body } = input;
-        await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') });
+        await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') }, input.ctx.ip);
         return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console foram encerradas.</p><p><a href="/console">Voltar ao início</a></p>');
       },
       form: (input, message) => passwordPage(input, message),
@@ -161,7 +161,7 @@ export const consoleRoutes: RouteTable = {
       summary: 'New recovery codes (urlencoded `senha`, `codigo`, `csrf`): the password and a current or recovery code; the page shows 10 new codes, once, and the earlier ones stop working',
       errors: [400],
       async handle(input) {
-        const codes = await renewRecoveryCodes(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'));
+        const codes = await renewRecoveryCodes(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'), input.ctx.ip);
         return page(200, 'Verificação em duas etapas', input, recoveryCodesPage('Novos códigos de recuperação gerados. Os anteriores deixaram de valer.', codes));
       },
       form: totpPage,
@@ -172,7 +172,7 @@ export const consoleRoutes: RouteTable = {
       summary: 'Turn TOTP off (urlencoded `senha`, `codigo`, `csrf`): the password and a current or recovery code',
       errors: [400],
       async handle(input) {
-        await disableTotp(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'));
+        await disableTotp(input.app, input.principal, field(input.body, 'senha'), field(input.body, 'codigo'), input.ctx.ip);
         return page(200, 'Verificação em duas etapas', input, '<p class="aviso" role="status">Verificação em duas etapas desativada.</p><p><a href="/console">Voltar ao início</a></p>');
       },
       form: totpPage,

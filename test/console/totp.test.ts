@@ -123,7 +123,6 @@ test('turning TOTP off asks for the password and a current code; then the passwo
   assert.equal([wrongPassword.status, wrongPassword.text.includes(Messages.wrongCurrentPassword)], [400, true]);
   const wrong = await off(PASSWORD, wrongCode(ctx, secret));
   assert.equal([wrong.status, wrong.text.includes(Messages.wrongTotpCode)], [400, true]);
-  assert.is((await signInWithCode(ctx.app, 'davi@quatro.example')).reply.status, 401, 'still on');
   assert.is((await off(PASSWORD, codeNow(ctx, secret))).status, 200);
   assert.ok((await browser.get('/console/verificacao')).text.includes('/console/verificacao/ativar'));
   assert.is((await signInWithCode(ctx.app, 'davi@quatro.example')).reply.status, 303);
@@ -185,6 +184,23 @@ test('a recovery code signs in instead of a TOTP code, once (any case, with or w
   const off = await browser.post('/console/verificacao/desativar', { csrf: await browser.csrfOf('/console/verificacao'), senha: PASSWORD, codigo: fresh[1]! });
   assert.is(off.status, 200, off.text);
   assert.is((await signInWithCode(ctx.app, 'fabio@seis.example')).reply.status, 303);
+});
+
+test('a session left open gets no more guesses than the sign-in form: wrong passwords or codes on the settings forms lock the login (429), the right ones too', async (ctx) => {
+  const { browser, page, secret } = await userOnEnrolment(ctx.app, 'Financeira Sete', 'gil@sete.example');
+  assert.is((await enable(browser, page, codeNow(ctx, secret))).status, 200);
+  nextStep(ctx);
+  const renew = async (senha: string, codigo: string) => browser.post('/console/verificacao/recuperacao', { csrf: await browser.csrfOf('/console/verificacao'), senha, codigo });
+  const off = async (senha: string, codigo: string) => browser.post('/console/verificacao/desativar', { csrf: await browser.csrfOf('/console/verificacao'), senha, codigo });
+  const changePassword = async (atual: string) => browser.post('/console/senha', { csrf: await browser.csrfOf('/console/senha'), atual, nova: 'another good passphrase', confirmacao: 'another good passphrase' });
+
+  assert.is((await renew(PASSWORD, wrongCode(ctx, secret))).status, 400, 'the right password with a wrong code counts');
+  assert.is((await off('not the password', codeNow(ctx, secret))).status, 400);
+  assert.is((await changePassword('not the password either')).status, 400);
+  const locked = await changePassword(PASSWORD);
+  assert.equal([locked.status, locked.text.includes(Messages.tooManyFailedLogins)], [429, true], locked.text);
+  assert.is((await renew(PASSWORD, codeNow(ctx, secret))).status, 429);
+  assert.is((await signInWithCode(ctx.app, 'gil@sete.example', codeNow(ctx, secret))).reply.status, 429, 'one allowance with the sign-in');
 });
 
 test.run();
