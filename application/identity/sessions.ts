@@ -4,6 +4,7 @@ import { identityStreams } from '../../domain/identity/events.ts';
 import { sessionDecider, type SessionState } from '../../domain/identity/session-decider.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { grantsOfAccount, revokeGrant } from '../../platform/oauth-store.ts';
 import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { findCredentialByClientId, liveConsoleSessionsOf } from '../../projections/identity/queries.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -88,8 +89,10 @@ export async function logout(app: AppContext, principal: Principal): Promise<Ses
 }
 
 /**
- * Every other console session of the signed-in user ends; the one asking stays. After a change
- * that someone holding only the old factors must not outlive (a new password, TOTP turned on).
+ * Every other console session of the signed-in user ends, and every agent (MCP grant) the user
+ * authorized; the session asking stays. After a change that someone holding only the old factors
+ * must not outlive (a new password, TOTP turned on): a grant is given at a console sign-in, so
+ * whoever had the password alone could have given one to themselves.
  */
 export async function endOtherSessions(app: AppContext, principal: Principal): Promise<void> {
   let last = null;
@@ -103,4 +106,5 @@ export async function endOtherSessions(app: AppContext, principal: Principal): P
   // The table's notice reaches this process's cache a moment after the commit; the reply must not
   // come first, or the very next request of an ended session would still pass (as logout does).
   for (const sessionId of ended) app.authenticator.forget(sessionId);
+  for (const grant of await grantsOfAccount(app.db, principal.userId)) await revokeGrant(app.db, grant.grantId);
 }

@@ -132,7 +132,7 @@ export const consoleRoutes: RouteTable = {
       async handle(input) {
         const { body } = input;
         await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') }, input.ctx.ip);
-        return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console foram encerradas.</p><p><a href="/console">Voltar ao início</a></p>');
+        return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console e os agentes autorizados no conector MCP foram encerrados.</p><p><a href="/console">Voltar ao início</a></p>');
       },
       form: (input, message) => passwordPage(input, message),
     }),
@@ -150,7 +150,7 @@ export const consoleRoutes: RouteTable = {
       errors: [400, 409],
       async handle(input) {
         const codes = await enableTotp(input.app, input.principal, field(input.body, 'pendente'), field(input.body, 'codigo'));
-        const lead = 'Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo. Suas outras sessões no console foram encerradas.';
+        const lead = 'Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo. Suas outras sessões no console e os agentes autorizados no conector MCP foram encerrados.';
         return page(200, 'Verificação em duas etapas', input, recoveryCodesPage(lead, codes));
       },
       form: totpPage,

@@ -173,6 +173,22 @@ test('the console lists the authorized agents; revoking one stops its token at o
   assert.is(foreign.status, 404);
 });
 
+test('changing the password ends the agents the user authorized (a grant given with the old password alone does not outlive it)', async ({ app }) => {
+  const { browser } = await signedInTenant(app, { name: 'Troca Senha', email: 'lia@troca.example', password: 'uma senha bem longa' });
+  const { client, oauth } = await authorizedMcp(app, browser, new MemoryOAuthClient('Agente antigo'));
+  await client.listTools();
+  const changed = await browser.post('/console/senha', { csrf: await browser.csrfOf('/console/senha'), atual: 'uma senha bem longa', nova: 'outra senha bem longa', confirmacao: 'outra senha bem longa' });
+  assert.is(changed.status, 200, changed.text);
+  assert.match(changed.text, 'agentes autorizados');
+  assert.not.match((await browser.get('/console/api')).text, 'Agente antigo');
+  const after = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${oauth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  assert.is(after.status, 401);
+});
+
 // Last: it uses up this address's registrations for the hour.
 test('a client that registers as "Claude" with a foreign redirect: the consent page says it is not verified and shows the whole redirect URI', async ({ app, browser }) => {
   const oauth = new MemoryOAuthClient('Claude', 'https://attacker.example/cb?next=%2Fsteal');
