@@ -171,8 +171,12 @@ function postSlowly(path: string): Promise<{ status: number; sentBytes: number; 
       response.resume();
       req.destroy();
     });
-    // The server closes once it has answered: the rest of the body has nowhere to go.
-    req.on('error', (error) => (sentBytes < totalBytes ? undefined : reject(error)));
+    // After the answer the client destroys the request itself; an error before any answer (the
+    // connection reset while sending) must fail the test, not leave it waiting for ever.
+    req.on('error', (error) => {
+      clearInterval(timer);
+      reject(new Error(`no answer; the request failed after ${sentBytes} bytes: ${error.message}`));
+    });
     const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.pdf"\r\ncontent-type: application/pdf\r\n\r\n%PDF-1.4\n`);
     req.write(head);
     sentBytes += head.length;
