@@ -180,7 +180,7 @@ class Passes implements IofOfPrincipal {
   }
 
   private run(principalCents: number): Pass {
-    const pass = this.kept[(this.turn ^= 1)];
+    const pass = (this.turn ^= 1) ? this.kept[1] : this.kept[0];
     pass.principalCents = principalCents;
     pass.iofTotal = scheduleWithIof(this.model, principalCents, this.n, this.rates, this.iofParts, pass.schedule);
     return pass;

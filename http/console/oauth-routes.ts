@@ -52,7 +52,7 @@ export const oauthPageRoutes: RouteSpec[] = [
         userName: input.principal.userName,
         organizationName: organization?.name ?? '',
         csrf: input.csrf,
-        action: interactionPath(input.params.uid),
+        action: interactionPath(interaction.uid),
       });
       return htmlReply(200, pageHtml('Autorizar acesso', input, content), formLeadingTo(redirectUri));
     },

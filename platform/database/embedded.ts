@@ -69,7 +69,7 @@ export function processStat(pid: number): { comm: string; state: string; ppid: n
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
-    const [state, ppid] = stat.slice(close + 2).split(' ');
+    const [state = '', ppid] = stat.slice(close + 2).split(' ');
     return { comm: stat.slice(stat.indexOf('(') + 1, close), state, ppid: Number(ppid) };
   } catch {
     return undefined;

@@ -46,3 +46,9 @@ export async function sessionTimeouts(db: Knex): Promise<{ statementTimeout: str
   );
   return rows[0];
 }
+
+/** How many rows a query matches; on a clone, so the same query can still be paged after. */
+export async function countOf(query: Knex.QueryBuilder): Promise<number> {
+  const [row] = await query.clone().count<Array<{ count: string | number }>>({ count: '*' });
+  return Number(row?.count ?? 0);
+}

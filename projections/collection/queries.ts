@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countOf } from '../../platform/database/knex.ts';
 import { OPERATOR_ITEM_STATUSES, type CollectionStatus } from '../../domain/collection/enums.ts';
 import type { CollectionState, ItemState } from '../../domain/collection/state.ts';
 import { hashLinkToken } from '../../platform/link-token.ts';
@@ -51,9 +52,9 @@ export async function listCollections(db: Knex, organizationId: string, filter: 
       if (digits) q.orWhere('subject_document', 'like', `%${digits}%`);
     });
   }
-  const [{ count }] = await query.clone().count<{ count: string }[]>({ count: '*' });
+  const total = await countOf(query);
   const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(filter.skip).limit(filter.take).select('state');
-  return { total: Number(count), items: rows.map((r) => r.state as CollectionState) };
+  return { total, items: rows.map((r) => r.state as CollectionState) };
 }
 
 export interface QueueEntry {
@@ -64,7 +65,7 @@ export interface QueueEntry {
 /** Items waiting for a human decision (AWAITING_OPERATOR, MANUAL_REVIEW), oldest first. */
 export async function operatorQueue(db: Knex, organizationId: string, page: { skip: number; take: number }): Promise<{ total: number; items: QueueEntry[] }> {
   const query = db('collection_items as i').where('i.organization_id', organizationId).whereIn('i.status', OPERATOR_ITEM_STATUSES as string[]);
-  const [{ count }] = await query.clone().count<{ count: string }[]>({ count: '*' });
+  const total = await countOf(query);
   const rows = await query
     .join('collection_collections as c', 'c.id', 'i.collection_id')
     .orderBy([{ column: 'i.updated_at', order: 'asc' }, { column: 'i.item_id', order: 'asc' }])
@@ -75,5 +76,5 @@ export async function operatorQueue(db: Knex, organizationId: string, page: { sk
     const collection = row.state as CollectionState;
     return { collection, item: collection.items.find((i) => i.itemId === row.item_id)! };
   });
-  return { total: Number(count), items };
+  return { total, items };
 }

@@ -50,9 +50,9 @@ function openWhere(q: DashboardQuery): Sql {
  * snapshot, and a relation named in `shared` (materialized once) read by every block that needs it
  * instead of each block scanning the facts again.
  */
-function oneStatement(shared: Array<[string, Sql]>, blocks: Record<string, Sql>): Sql {
+function oneStatement<Block extends string>(shared: Array<[string, Sql]>, blocks: Record<Block, Sql>): Sql & { blocks?: Block } {
   const withs = join(shared.map(([name, s]) => sql(`${name} as materialized (${s.sql})`, s.bindings)), ', ');
-  const columns = join(Object.entries(blocks).map(([name, s]) => sql(`(select coalesce(json_agg(x), '[]'::json) from (${s.sql}) x) as ${name}`, s.bindings)), ', ');
+  const columns = join((Object.entries(blocks) as Array<[Block, Sql]>).map(([name, s]) => sql(`(select coalesce(json_agg(x), '[]'::json) from (${s.sql}) x) as ${name}`, s.bindings)), ', ');
   return sql(`${shared.length ? `with ${withs.sql} ` : ''}select ${columns.sql}`, [...withs.bindings, ...columns.bindings]);
 }
 
@@ -95,11 +95,12 @@ async function readAll(trx: Knex.Transaction, q: DashboardQuery): Promise<Dashbo
     products: sql(`select key, content->>'name' as name from catalog_products where organization_id = ?`, [q.organizationId]),
     portfolios: sql(`select id, content->>'name' as name from catalog_portfolios where organization_id = ?`, [q.organizationId]),
   });
-  const [blocks] = (await trx.raw(statement.sql, statement.bindings as Knex.RawBinding[])).rows as Array<Record<string, Array<Record<string, unknown>>>>;
+  // One row always: a select of subqueries only.
+  const [blocks] = (await trx.raw(statement.sql, statement.bindings as Knex.RawBinding[])).rows as Array<Record<NonNullable<(typeof statement)['blocks']>, Array<Record<string, unknown>>>>;
   const { by_week: byWeek, by_key: byKey, cycle, mix, aging, oldest, products, portfolios } = blocks!;
-  const main = [...byWeek!, ...byKey!].map((row) => ({ ...placementOf(row), status: (row.status as string) ?? null, step: (row.step as string) ?? null, measures: measuresOf(row) }));
-  const toIssueRows = [...blocks!.to_issue_by_week!, ...blocks!.to_issue_by_key!];
-  const open = [...blocks!.open_by_week!, ...blocks!.open_by_key!];
+  const main = [...byWeek, ...byKey].map((row) => ({ ...placementOf(row), status: (row.status as string) ?? null, step: (row.step as string) ?? null, measures: measuresOf(row) }));
+  const toIssueRows = [...blocks!.to_issue_by_week, ...blocks!.to_issue_by_key];
+  const open = [...blocks!.open_by_week, ...blocks!.open_by_key];
 
   return {
     main,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countOf } from '../../platform/database/knex.ts';
 import type { DocumentVerdict, ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import type { DocumentSource, RegistryDocumentStatus } from '../../domain/registry/document-events.ts';
 import type { ReadProvenance } from '../../domain/shared/provenance.ts';
@@ -76,9 +77,9 @@ export async function listRegistries(
       if (digits) q.orWhere('document', 'like', `${digits}%`);
     });
   }
-  const [{ count }] = await query.clone().count<{ count: string }[]>('* as count');
+  const total = await countOf(query);
   const rows = await query.orderBy('updated_at', 'desc').orderBy('id').offset(filter.skip).limit(filter.take);
-  return { total: Number(count), items: rows.map(registryOf) };
+  return { total, items: rows.map(registryOf) };
 }
 
 export interface RegistryDocumentView {

@@ -137,7 +137,8 @@ async function insertRows(
      returning id)`);
   bindings.push(JSON.stringify(rows.map(withoutBody)));
   const result = await db.raw(`with ${ctes.join(', ')} select ${condition} as ok, array(select id from inserted) as ids${options.fence ? ' from async_commit' : ''}`, bindings);
-  const [{ ok, ids }] = result.rows as Array<{ ok: boolean; ids: string[] }>;
+  // One row always: a select without from (or from the one-row fence).
+  const [{ ok, ids }] = result.rows as [{ ok: boolean; ids: string[] }];
   return ok ? ids : null;
 }
 

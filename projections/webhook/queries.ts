@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countOf } from '../../platform/database/knex.ts';
 import type { Family } from '../../domain/webhook/events.ts';
 import type { SubscriptionRow } from './subscription-rows.ts';
 
@@ -52,10 +53,10 @@ export async function listDeliveries(
   const base = db('webhook_deliveries').where({ subscription_id: subscriptionId });
   if (page.status) base.andWhere({ status: page.status });
   if (page.deliveryId) base.andWhere({ id: page.deliveryId });
-  const [{ count }] = await base.clone().count({ count: '*' });
+  const total = await countOf(base);
   const rows: DeliveryRow[] = await base.clone().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.take);
   const attempts: AttemptRow[] = rows.length
     ? await db('webhook_delivery_attempts').whereIn('delivery_id', rows.map((r) => r.id)).orderBy('id', 'asc')
     : [];
-  return { total: Number(count), items: rows.map((row) => ({ ...row, attemptLog: attempts.filter((a) => a.delivery_id === row.id) })) };
+  return { total, items: rows.map((row) => ({ ...row, attemptLog: attempts.filter((a) => a.delivery_id === row.id) })) };
 }

@@ -1,3 +1,4 @@
+import { countOf } from '../../platform/database/knex.ts';
 import { createIdGenerator } from '../../platform/ids.ts';
 import { collectionStream, type CollectionEventType, COLLECTION_ACTIONS } from '../../domain/collection/events.ts';
 import { COLLECTION_TRAIL_PROJECTION } from '../../projections/collection/trail-projection.ts';
@@ -37,8 +38,7 @@ export async function appendCollectionEvents(app: TestApp, organizationId: strin
 export async function waitForSeals(app: TestApp, collectionId: string): Promise<void> {
   await eventually(
     async () => {
-      const [{ count }] = await app.database.knex('collection_trail_unsealed').where({ collection_id: collectionId }).count('* as count');
-      return Number(count) === 0;
+      return (await countOf(app.database.knex('collection_trail_unsealed').where({ collection_id: collectionId }))) === 0;
     },
     { timeoutMs: 20_000, what: `the seals of ${collectionId}` },
   );

@@ -28,7 +28,7 @@ const RECIPIENT_BANNER = `<body><p class="erro" role="alert" data-sandbox><stron
 const asBrowser = (app: TestApp, path: string) => fetch(`${app.url}${path}`, { headers: { accept: 'text/html' } });
 
 /** Every kind of recipient page: a public form, an open offer, and the refusals of each kind of link. */
-async function recipientPages(app: TestApp, tenant: TestTenant): Promise<Record<string, string>> {
+async function recipientPages(app: TestApp, tenant: TestTenant) {
   const template = await app.call('POST', '/v1/collection-templates', {
     token: tenant.token,
     body: { slug: 'conta', name: 'Abertura de conta', items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', appliesTo: 'PJ' }], notificationChannel: 'NONE', publicForm: true },

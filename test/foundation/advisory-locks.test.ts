@@ -71,7 +71,7 @@ test('a dropped lock session stops every holder at once; they take their locks a
   for (const follower of followers) await follower.start(ctx.app);
   try {
     await eventually(async () => (await lockHolders(ctx.database)).length === 2, { what: 'both followers to hold their locks' });
-    const [holder] = await lockHolders(ctx.database);
+    const [holder] = (await lockHolders(ctx.database)) as [number, number];
     const lostLines = () => ctx.log.records.filter((r: { msg: string }) => r.msg === 'process manager lock lost: stopped following').length;
     const killed = Date.now();
     await ctx.database.knex.raw('select pg_terminate_backend(?)', [holder]);

@@ -138,12 +138,12 @@ function clusterOn(dataDir: string, port: number): { dir: string; postmaster: nu
 }
 
 /** The postmaster and every process it started, and a cleanup that kills whatever a failed test leaves. */
-function postgresProcesses(postmaster: number): number[] {
+function postgresProcesses(postmaster: number): [number, ...number[]] {
   const children = readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
     .filter((pid) => processStat(pid)?.ppid === postmaster);
-  const all = [postmaster, ...children];
+  const all: [number, ...number[]] = [postmaster, ...children];
   cleanups.push(() => {
     for (const pid of all.filter(isPostgres)) process.kill(pid, 'SIGKILL');
   });

@@ -205,7 +205,7 @@ test('the organization limit spans its credentials', async ({ app }) => {
 test('RateLimit-* on every authenticated reply, for the tighter of the credential and organization limits', async ({ app }) => {
   const tenant = await provisionTenant(app);
   const limits = (reply: { headers: Headers }) =>
-    ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => Number(reply.headers.get(name) ?? NaN));
+    ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => Number(reply.headers.get(name) ?? NaN)) as [number, number, number];
   const first = await session(app, tenant.token);
   const [limit, remaining, reset] = limits(first);
   assert.equal([limit, remaining], [LIMIT_PER_CREDENTIAL, LIMIT_PER_CREDENTIAL - 1], 'the credential is the tighter at first');

@@ -136,6 +136,7 @@ test('BOTH channels: e-mail by SMTP and WhatsApp in the sandbox: SENT on e-mail 
   const view = await statusOf(ctx, messageId, 'SENT');
   assert.equal(view.sentChannels, ['EMAIL'], 'the sandbox never counts as sent');
   const [chat] = await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId, channel: 'WHATSAPP' }));
+  assert.ok(chat, 'the WhatsApp copy is in the outbox');
   assert.is(chat.to, '+5511987654321');
   assert.match(chat.text, /https:\/\/app\.example\/c\/token-/);
 

@@ -42,7 +42,7 @@ const create = (ctx: Ctx, cpf: string, name: string) => ctx.app.call('POST', '/v
 
 test('two registries get ids that are not the unkeyed hash of their CPF; the same CPF finds the same registry', async (ctx) => {
   const ids: string[] = [];
-  for (const [cpf, name] of [[FIRST_CPF, 'Maria Souza'], [SECOND_CPF, 'João Lima']]) {
+  for (const [cpf, name] of [[FIRST_CPF, 'Maria Souza'], [SECOND_CPF, 'João Lima']] as const) {
     const created = await create(ctx, cpf, name);
     assert.is(created.status, 201, JSON.stringify(created.body));
     assert.match(created.body.id, /^[0-9a-f]{24}$/);

@@ -85,7 +85,7 @@ workers('a worker whose lock was lost loses the claim and queries no source; eac
   await second.start(ctx.app);
   // The first worker's lock session dies under it (a dropped connection): it does not notice,
   // and the second worker takes the lock. Both now follow the same checkpoint.
-  const [holder] = await lockHolders(ctx.database);
+  const [holder] = (await lockHolders(ctx.database)) as [number, number];
   await ctx.database.knex.raw('select pg_terminate_backend(?)', [holder]);
   await eventually(async () => following(ctx) === 2, { timeoutMs: 10_000, what: 'the second worker to follow' });
   try {

@@ -123,7 +123,7 @@ test('download links carry their kid and stay valid while their key is in the ri
   const config = (keys: string) => loadConfig({ DATA_DIR: dataDir, DOWNLOAD_URL_KEYS: keys, PUBLIC_BASE_URL: 'http://x' });
   const expires = new Date(Date.now() + 60_000);
   const url = new URL(signedDownloadUrl(config(`one:${secret('1')}`), 'blob1', expires));
-  const [exp, kid, signature] = ['expires', 'kid', 'signature'].map((name) => url.searchParams.get(name)!);
+  const [exp, kid, signature] = (['expires', 'kid', 'signature'] as const).map((name) => url.searchParams.get(name)!) as [string, string, string];
   assert.is(kid, 'one');
   assert.ok(verifyDownload(config(`two:${secret('2')},one:${secret('1')}`), 'blob1', Number(exp), signature, new Date(), kid));
   assert.not.ok(verifyDownload(config(`two:${secret('2')}`), 'blob1', Number(exp), signature, new Date(), kid));

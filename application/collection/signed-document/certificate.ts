@@ -63,14 +63,16 @@ export function generateP12(password: string, now = new Date()): Buffer {
 }
 
 /** Opens the PKCS#12 as the signer will, so a wrong password or a file without key stops the start, not a signing. */
+// forge names every OID it knows; these two are among them.
+const KEY_BAG = forge.pki.oids.pkcs8ShroudedKeyBag!;
+const CERT_BAG = forge.pki.oids.certBag!;
+const bagsOf = (parsed: forge.pkcs12.Pkcs12Pfx, bagType: string): forge.pkcs12.Bag[] => parsed.getBags({ bagType })[bagType] ?? [];
+
 function describe(p12: Buffer, password: string, source: string, provenance: Provenance = CONFIGURED_CERTIFICATE): SigningIdentity {
   let bags;
   try {
     const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))), false, password);
-    bags = {
-      keys: parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? [],
-      certs: parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [],
-    };
+    bags = { keys: bagsOf(parsed, KEY_BAG), certs: bagsOf(parsed, CERT_BAG) };
   } catch (error) {
     throw new ConfigurationError(`${source}: the PKCS#12 cannot be opened (${(error as Error).message}); check SIGNING_P12_PASSWORD`);
   }
