@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { signedInTenant } from '../support/console-browser.ts';
 import type { TestTenant } from '../support/identity.ts';
 import { authorizedMcp } from '../support/mcp.ts';
-import { healthWhile } from '../support/responsive.ts';
+import { assertLoopStaysFree } from '../support/event-loop.ts';
 import { field } from '../collection/forms/fixtures.ts';
 import type { ConsoleBrowser } from '../support/console-browser.ts';
 
@@ -34,9 +34,7 @@ async function assertResponsive<T>(what: string, action: () => Promise<T>): Prom
   // Once unmeasured: a first run compiles (a new form's validator, a route's first request); a
   // pattern or an expression that holds the loop holds it every time. Refusals change nothing.
   await action();
-  const { result, slowestHealthMs, budgetMs } = await healthWhile(app, action);
-  assert.ok(slowestHealthMs < budgetMs, `${what}: /health took ${Math.round(slowestHealthMs)} ms meanwhile (budget ${Math.round(budgetMs)} ms)`);
-  return result;
+  return assertLoopStaysFree(what, action);
 }
 
 const formCollection = (pattern: string, suggested: Record<string, string> = {}) => ({

@@ -86,6 +86,17 @@ function record(store: EventStore, options: SubscribeOptions & { onBatch?: (even
     checkpoints,
     subscription,
     lastCheckpoint: () => last,
+    /**
+     * Appends a last event to `stream` (one the filter takes) and waits for it. Delivery is in log
+     * order, each event once, so when it has arrived nothing appended before it can still come:
+     * the positive signal for "no duplicate, nothing more", where a pause could only hope. The
+     * events delivered before it.
+     */
+    async untilSentinel(stream: string): Promise<RecordedEvent[]> {
+      const { position } = await store.appendToStream(stream, [event('Sentinel')]);
+      await eventually(() => events.some((e) => comparePositions(e.position, position) === 0), { what: `the sentinel in ${stream} delivered` });
+      return events.filter((e) => comparePositions(e.position, position) < 0);
+    },
     assertSound(what: string) {
       assert.equal(violations, [], `${what}: handler contract`);
       assertStrictlyIncreasing(events, what);
@@ -265,9 +276,9 @@ export function eventStoreContract(
     await eventually(() => rec.events.length === 25, { what: 'history delivered' });
     for (let i = 25; i < 40; i++) await store.appendToStream(`${cat}-${i % 3}`, [event('Live', { i })]);
     await eventually(() => rec.events.length === 40, { what: 'live events delivered' });
-    await sleep(200);
+    const delivered = await rec.untilSentinel(`${cat}-0`);
     await rec.subscription.stop();
-    assert.equal(rec.events.map((e) => e.data.i), Array.from({ length: 40 }, (_, i) => i));
+    assert.equal(delivered.map((e) => e.data.i), Array.from({ length: 40 }, (_, i) => i));
     rec.assertSound('subscription');
   });
 
@@ -304,12 +315,12 @@ export function eventStoreContract(
       }),
     );
     await eventually(() => rec.events.length >= 2000, { timeoutMs: 60_000, what: 'all 2000 events delivered' });
-    await sleep(300);
+    const delivered = await rec.untilSentinel(`${cat}-sentinel`);
     await rec.subscription.stop();
-    assert.is(rec.events.length, 2000);
+    assert.is(delivered.length, 2000);
     rec.assertSound('concurrent subscription');
     for (const w of [0, 1, 2, 3]) {
-      const mine = rec.events.filter((e) => e.data.w === w).map((e) => e.data.i);
+      const mine = delivered.filter((e) => e.data.w === w).map((e) => e.data.i);
       assert.equal(mine, Array.from({ length: 500 }, (_, i) => i), `writer ${w}'s events in its order`);
     }
     const replay = await store.readAll({ after: from, filter: { categories: [cat] } });
@@ -346,10 +357,10 @@ export function eventStoreContract(
 
     const second = record(store, { after: checkpoint, filter: { categories: [cat] }, maxCount: 7 });
     await eventually(() => seen.length + second.events.length >= 80, { what: 'the rest delivered' });
-    await sleep(200);
+    const rest = await second.untilSentinel(`${cat}-0`);
     await second.subscription.stop();
     second.assertSound('after the restart');
-    const all = [...seen, ...second.events];
+    const all = [...seen, ...rest];
     assert.equal(all.map((e) => e.data.i).sort((a, b) => Number(a) - Number(b)), Array.from({ length: 80 }, (_, i) => i));
     assertStrictlyIncreasing(all, 'across the restart');
   });
@@ -378,7 +389,7 @@ export function eventStoreContract(
   test('positionBefore a time: reading after it starts at the first event stored at or after that time', async () => {
     const cat = unique('seek');
     const first = await store.appendToStream(`${cat}-1`, [event('SeekA')]);
-    // Far enough apart that the two events' times differ at millisecond precision on any server.
+    // Fixed: far enough apart that the two events' times differ at millisecond precision on any server (wall-clock times are under test).
     await sleep(20);
     await store.appendToStream(`${cat}-2`, [event('SeekB')]);
     const [a] = await store.readStream(`${cat}-1`);

@@ -309,6 +309,11 @@ class FakeGrpcStream extends PassThrough {
   }
 }
 
+/** The client's subscription has taken the gRPC stream (listens to its errors): what a test sends now reaches it. */
+function attached(client: FakeClient) {
+  return eventually(() => (client.grpc?.listenerCount('error') ?? 0) > 0, { what: 'the subscription listening to its stream' });
+}
+
 function storeOver(client: FakeClient, options: ConstructorParameters<typeof EventStoreDbStore>[1] = {}) {
   return new EventStoreDbStore(client as unknown as EventStoreDBClient, options);
 }
@@ -476,7 +481,7 @@ test('subscription: events in order, checkpoints never ahead of undelivered even
     async (events, checkpoint) => {
       assert.is(++inFlight, 1, 'one handler call at a time');
       calls.push({ events: positions(events), checkpoint: checkpoint.commit });
-      await sleep(2); // slow enough that later responses queue up behind this batch
+      await sleep(2); // fixed: slow enough that later responses queue up behind this batch
       inFlight--;
     },
     { filter: { categories: ['loan'] }, maxCount: 3 },
@@ -559,7 +564,8 @@ test('stop() lets the batch in flight finish, then nothing more is delivered', a
   client.grpc!.sendEvent('loan-1', 'A', 2n);
   let stopped = false;
   const stopping = subscription.stop().then(() => (stopped = true));
-  await sleep(10);
+  // stop() has cancelled the stream and now waits only for the handler in flight.
+  await eventually(() => client.grpc!.cancelled, { what: 'the stream cancelled' });
   assert.not.ok(stopped, 'waits for the handler');
   release();
   await stopping;
@@ -588,7 +594,7 @@ test('a stopped idle subscription ends without reporting an error'
   const client = new FakeClient();
   const errors: unknown[] = [];
   const subscription = storeOver(client).subscribeToAll(async () => {}, { onError: (e) => errors.push(e) });
-  await sleep(5);
+  await attached(client);
   await subscription.stop();
   assert.equal(errors, []);
 });
@@ -612,7 +618,7 @@ test('a stream error goes to onError and ends the subscription', async () => {
   const client = new FakeClient();
   const errors: unknown[] = [];
   const subscription = storeOver(client).subscribeToAll(async () => {}, { onError: (e) => errors.push(e) });
-  await sleep(5);
+  await attached(client);
   client.grpc!.emit('error', new Error('connection lost'));
   await subscription.done;
   assert.is(errors.length, 1);

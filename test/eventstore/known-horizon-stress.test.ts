@@ -31,11 +31,13 @@ test('twenty subscriptions starting together see every event once, while appends
     while (!stop) {
       await client.query('begin');
       await client.query('insert into noise values (1)');
+      // Fixed jitter: transactions of random length around the appends are the stress.
       await sleep(Math.random() * 10);
       await client.query('commit');
     }
     await client.end();
   });
+  // Fixed: readers join a log already being written (the stress's shape, not a wait for anything).
   await sleep(500);
   const readers = Array.from({ length: 20 }, (_, k) => {
     const seen: RecordedEvent[] = [];
@@ -44,6 +46,7 @@ test('twenty subscriptions starting together see every event once, while appends
     const wanted = (e: RecordedEvent) => e.streamName.startsWith(cat) && (!filter?.categories || filter.categories.some((c) => e.streamName.startsWith(`${c}-`))) && (!filter?.eventTypes || filter.eventTypes.includes(e.type));
     return { seen, subscription, wanted };
   });
+  // Fixed: how long the stress runs.
   await sleep(3000);
   stop = true;
   await Promise.all([...writers, ...others]);

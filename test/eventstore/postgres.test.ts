@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { ConcurrencyError, comparePositions, type Position, type RecordedEvent } from '../../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../../platform/eventstore/postgres.ts';
 import { APPEND_NOT_FIRST, READ_ALL_STATEMENT, readAllStatementName } from '../../platform/eventstore/postgres-sql.ts';
-import { createTestDatabase, statementsDuring, type TestDatabase } from '../support/db.ts';
+import { createTestDatabase, statementsAnswered, statementsDuring, type TestDatabase } from '../support/db.ts';
 import { eventStoreContract } from './contract.ts';
 import { eventually, sleep } from '../support/wait.ts';
 
@@ -66,6 +66,9 @@ async function openTransaction() {
   };
 }
 
+/** Two reads of the log answered from now on: the subscriptions polling it have looked since (see statementsAnswered). */
+const subscribersLooked = () => statementsAnswered(db.knex, (s) => !!s.name?.startsWith(READ_ALL_STATEMENT), 2);
+
 function subscribe(filterCategory: string) {
   const events: RecordedEvent[] = [];
   const subscription = store.subscribeToAll(
@@ -85,7 +88,7 @@ pgOnly('late commit: A takes an earlier position, B commits first; the subscribe
   const b = await store.appendToStream(`${cat}-b`, [{ type: 'B', data: { who: 'B' } }]);
   assert.ok(b.position.prepare > positionA.prepare, 'B took the later global position');
 
-  await sleep(300);
+  await subscribersLooked();
   assert.equal(events, [], 'nothing after A is delivered while A is in flight');
   const page = await store.readAll({ filter: { categories: [cat] } });
   assert.equal(page.events, []);
@@ -93,9 +96,11 @@ pgOnly('late commit: A takes an earlier position, B commits first; the subscribe
 
   await a.end('commit');
   await eventually(() => events.length >= 2, { what: 'A and B delivered' });
-  await sleep(300);
+  // A later event through the same subscription: once it is there, no second A or B can follow.
+  await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
+  await eventually(() => events.length >= 3, { what: 'C delivered' });
   await subscription.stop();
-  assert.equal(events.map((e) => e.type), ['A', 'B']);
+  assert.equal(events.map((e) => e.type), ['A', 'B', 'C']);
   assert.equal(events[0]!.position, positionA);
 });
 
@@ -140,7 +145,7 @@ pgOnly('a transaction that never appends holds no reader back, however old; an a
   const a = await openTransaction();
   const positionA = await a.append(`${cat}-a`, 'A', {});
   const c = await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
-  await sleep(300);
+  await subscribersLooked();
   assert.equal(events.map((e) => e.type), ['B'], 'nothing after the append in flight is delivered');
   await a.end('commit');
   await eventually(() => events.length >= 3, { what: 'A and C delivered' });
@@ -166,9 +171,11 @@ pgOnly('a rolled-back append is never delivered and does not consume a revision'
   await store.appendToStream(`${cat}-2`, [{ type: 'Kept', data: {} }]);
   await a.end('rollback');
   await eventually(() => events.length >= 1, { what: 'the committed event delivered' });
-  await sleep(200);
+  // A later event through the same subscription: once it is there, the rolled-back one never comes.
+  await store.appendToStream(`${cat}-3`, [{ type: 'Later', data: {} }]);
+  await eventually(() => events.length >= 2, { what: 'the later event delivered' });
   await subscription.stop();
-  assert.equal(events.map((e) => e.type), ['Kept']);
+  assert.equal(events.map((e) => e.type), ['Kept', 'Later']);
   const after = await store.appendToStream(`${cat}-1`, [{ type: 'First', data: {} }], { expectedRevision: 'no_stream' });
   assert.is(after.nextExpectedRevision, 0n);
 });
@@ -194,14 +201,15 @@ pgOnly('an idle filtered subscription is not called just because unrelated trans
     filter: { categories: [cat] },
     after: await store.headPosition(),
   });
-  await sleep(150);
+  await subscribersLooked();
   calls = 0;
   await db.knex.raw('create table idle_probe (n int)');
   for (let i = 0; i < 10; i++) {
     await db.knex.raw('insert into idle_probe values (?)', [i]);
+    // Fixed pacing: the commits spread over several polls, as unrelated work does.
     await sleep(20);
   }
-  await sleep(200);
+  await subscribersLooked();
   await subscription.stop();
   assert.is(calls, 0);
 });

@@ -53,13 +53,22 @@ test('twenty caught-up subscriptions: each gets its own events in order, and an 
   const cat = `tail${randomBytes(4).toString('hex')}`;
   const from = await store.headPosition();
   const followers = Array.from({ length: 20 }, (_, k) => follow(store, from, k % 2 ? { categories: [`${cat}${k % 4}`] } : { eventTypes: [`Type${k % 3}`] }));
-  // Let each reach the end of the log on its own first (that read starts the shared tail).
-  await sleep(300);
+  const append = async (from: number, to: number) => {
+    for (let i = from; i < to; i++) await store.appendToStream(`${cat}${i % 4}-1`, [{ type: `Type${i % 3}`, data: { i } }]);
+  };
+  const wants = (k: number, i: number) => (k % 2 ? i % 4 === k % 4 : i % 3 === k % 3);
+  // Let each reach the end of the log on its own first (that read starts the shared tail): twelve
+  // events give every follower one of its own, and when each has its, each is at the tail.
+  const warmUp = 12;
+  await append(0, warmUp);
+  for (const [k, follower] of followers.entries()) {
+    await eventually(() => follower.events.length === Array.from({ length: warmUp }, (_, i) => i).filter((i) => wants(k, i)).length, { what: `follower ${k} at the tail` });
+  }
   const reads = countLogReads();
   const appends = 60;
-  for (let i = 0; i < appends; i++) await store.appendToStream(`${cat}${i % 4}-1`, [{ type: `Type${i % 3}`, data: { i } }]);
+  await append(warmUp, warmUp + appends);
   for (const [k, follower] of followers.entries()) {
-    const expected = Array.from({ length: appends }, (_, i) => i).filter((i) => (k % 2 ? i % 4 === k % 4 : i % 3 === k % 3));
+    const expected = Array.from({ length: warmUp + appends }, (_, i) => i).filter((i) => wants(k, i));
     await eventually(() => follower.events.length === expected.length, { what: `follower ${k} has its events` });
     assert.equal(ids(follower.events), expected, `follower ${k}`);
   }
@@ -75,8 +84,10 @@ test('a subscription further behind than the memory reads the log itself, then j
   const cat = `behind${randomBytes(4).toString('hex')}`;
   const from = await store.headPosition();
   const live = follow(store, from, { categories: [cat] });
-  await sleep(100);
-  for (let i = 0; i < 100; i++) await store.appendToStream(`${cat}-${i % 5}`, [{ type: 'Seen', data: { i } }]);
+  // The live follower at the end of the log (where it starts the shared tail) before the rest.
+  await store.appendToStream(`${cat}-0`, [{ type: 'Seen', data: { i: 0 } }]);
+  await eventually(() => live.events.length === 1, { what: 'the live follower at the tail' });
+  for (let i = 1; i < 100; i++) await store.appendToStream(`${cat}-${i % 5}`, [{ type: 'Seen', data: { i } }]);
   await eventually(() => live.events.length === 100, { what: 'the live follower has all' });
   const late = follow(store, from, { categories: [cat] });
   const appending = (async () => {
@@ -102,6 +113,7 @@ test('a handler is told of events its filter skips at most once per progressInte
   let last: Position | undefined;
   for (let i = 0; i < 30; i++) {
     last = (await store.appendToStream(`${cat}-1`, [{ type: 'Unwanted', data: { i } }])).position;
+    // Fixed pacing: the appends spread over time, which the throttle is measured against.
     await sleep(20);
   }
   await eventually(() => comparePositions(follower.checkpoint(), last!) >= 0, { what: 'the throttled checkpoint passes the last event' });

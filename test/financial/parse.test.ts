@@ -5,8 +5,10 @@ import { canonicalLabel, matchLine } from '../../domain/financial/lines.ts';
 import { readStatements } from '../../domain/financial/parse.ts';
 import { parseAmount, parsePeriod, trailingPeriods } from '../../domain/financial/tokens.ts';
 import { formatAmount, statementText, type Figures, type Layout } from '../support/financial-statements.ts';
+import { seededProperties } from '../support/seed.ts';
 
 const test = suite('financial statements: reading the text');
+seededProperties(test, 'financial/parse');
 
 test('amounts in the Brazilian format, negatives, dashes and the scale', () => {
   assert.is(parseAmount('1.234.567,89', 1), 123_456_789);

@@ -8,6 +8,7 @@ import { LEGACY_TYPES, SUBSCRIBABLE_EVENTS } from '../../domain/webhook/catalog.
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp, provisionTenant, type TestTenant } from '../support/identity.ts';
 import { waitForReport } from '../support/report.ts';
+import { randomSeed } from '../support/seed.ts';
 
 /**
  * Every operation of /openapi.json, over real HTTP, with random headers, path params, queries
@@ -15,8 +16,7 @@ import { waitForReport } from '../support/report.ts';
  * non-blank message, and a 4xx appends no event. The seed is printed at the start; FUZZ_SEED
  * replays a run; FUZZ_RUNS sets the requests per operation.
  */
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
-console.log(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED} npx tsx scripts/test.ts foundation/fuzz)`);
+const SEED = randomSeed('foundation/fuzz');
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 12);
 const SETTLE_TIMEOUT_MS = 120_000;
 
@@ -421,7 +421,7 @@ test('no 5xx, every error in the error shape, nothing written on a 4xx', async (
         { seed: SEED + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true, includeErrorInReport: true },
       );
     } catch (error) {
-      console.error(`fuzz failed on ${operation.method} ${operation.path}: replay with FUZZ_SEED=${SEED} npm test -- foundation/fuzz`);
+      console.error(`fuzz failed on ${operation.method} ${operation.path}: replay with FUZZ_SEED=${SEED} npx tsx scripts/test.ts foundation/fuzz`);
       throw error;
     }
   }

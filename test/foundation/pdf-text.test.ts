@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PdfReader } from '../../platform/pdf-text.ts';
 import { pdfWith } from '../registry/support.ts';
-import { sleep } from '../support/wait.ts';
+import { eventually } from '../support/wait.ts';
 
 const test = suite('PDF text on a thread of its own');
 
@@ -15,8 +15,7 @@ test('reads text and pages, gives null for bytes pdf.js cannot open, and ends it
   assert.ok(read.text.includes('CONTRATO SOCIAL'));
   assert.is(await reader.read(Buffer.from('%PDF-1.4 not really a pdf')), null);
   assert.is(reader.running, true);
-  await sleep(1000);
-  assert.is(reader.running, false, 'the idle thread ended');
+  await eventually(() => !reader.running, { timeoutMs: 10_000, what: 'the idle thread to end' });
   assert.ok((await reader.read(await pdfWith(['DE NOVO'])))?.text.includes('DE NOVO'), 'the next PDF starts a thread again');
 });
 

@@ -4,8 +4,10 @@ import * as assert from 'uvu/assert';
 import { formatDay, NO_HOLIDAYS } from '../../domain/pricing/calendar.ts';
 import { IOF_RATES } from '../../domain/pricing/iof.ts';
 import { simulate, type SimulationInput } from '../../domain/pricing/simulate.ts';
+import { seededProperties } from '../support/seed.ts';
 
 const test = suite('pricing: properties');
+seededProperties(test, 'pricing/properties');
 
 const day0 = 20_454; // 2026-01-01
 const input = fc.record({

@@ -1,3 +1,4 @@
+import bunyan from 'bunyan';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseKeyring } from '../../config/secrets.ts';
@@ -5,19 +6,21 @@ import { SecretBox } from '../../platform/secrets/secret-box.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant } from '../support/identity.ts';
 import { attemptsOf, deliveriesOf } from '../support/webhook.ts';
-import { eventually, sleep } from '../support/wait.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
 interface Ctx {
   app: TestApp;
   receiver: Receiver;
+  log: bunyan.RingBuffer;
 }
 const test = suite<Ctx>('secrets: a dispatcher without the sealing key');
 
 test.before(async (ctx) => {
   // A short timeout makes the claim lease short (timeout + 5 s).
-  ctx.app = await startTestApp({ WEBHOOK_TIMEOUT_MS: '300' });
+  ctx.log = new bunyan.RingBuffer({ limit: 1000 });
+  ctx.app = await startTestApp({ WEBHOOK_TIMEOUT_MS: '300' }, { log: bunyan.createLogger({ name: 'test', streams: [{ type: 'raw', stream: ctx.log, level: 'error' }] }) });
   ctx.receiver = await startReceiver();
 });
 test.after(async (ctx) => {
@@ -37,7 +40,10 @@ test('a secret sealed with a key this process lacks is a configuration error: no
 
   const ping = await ctx.app.call('POST', `/v1/webhook/subscriptions/${id}/ping`, { token: tenant.token });
   assert.is(ping.status, 202);
-  await sleep(1500);
+  // The dispatcher claimed it and found it cannot sign it: from here on it only waits for its lease.
+  await eventually(() => ctx.log.records.some((r: { msg: string; deliveryId?: string }) => r.msg === 'configuration error: webhook delivery cannot be signed' && r.deliveryId === ping.body.deliveryId), {
+    what: 'the dispatcher to log that it cannot sign the delivery',
+  });
   assert.equal(await attemptsOf(ctx.app, ping.body.deliveryId), [], 'nothing recorded against the receiver');
   assert.is((await deliveriesOf(ctx.app, id))[0]!.status, 'pending');
   assert.is(ctx.receiver.received.length, 0);

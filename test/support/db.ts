@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import { createKnex } from '../../platform/database/knex.ts';
 import { migrateToLatest } from '../../platform/database/migrate.ts';
 import { startTestCluster } from './cluster.ts';
+import { eventually } from './wait.ts';
 
 export interface TestDatabase {
   url: string;
@@ -95,4 +96,30 @@ export async function statementsDuring(db: Knex, work: () => Promise<unknown>): 
     db.off('query', listener);
   }
   return sent;
+}
+
+/**
+ * Resolves once `db` has answered `count` statements that `which` picks among those sent from now
+ * on. A poller's reads are sequential, so after two answered reads it has been given what the
+ * first one read: the positive signal that a reader has looked since a moment, where a fixed
+ * pause could only hope it had.
+ */
+export async function statementsAnswered(db: Knex, which: (statement: SentStatement) => boolean, count: number): Promise<void> {
+  type Query = { __knexQueryUid?: string; sql: string; bindings?: readonly unknown[]; options?: { name?: string } };
+  const sent = new Set<string | undefined>();
+  let answered = 0;
+  const onQuery = (query: Query) => {
+    if (which({ sql: query.sql, name: query.options?.name, bindings: query.bindings })) sent.add(query.__knexQueryUid);
+  };
+  const onResponse = (_response: unknown, query: Query) => {
+    if (sent.delete(query.__knexQueryUid)) answered++;
+  };
+  db.on('query', onQuery);
+  db.on('query-response', onResponse);
+  try {
+    await eventually(() => answered >= count, { what: () => `${count} statements answered (${answered} so far)` });
+  } finally {
+    db.off('query', onQuery);
+    db.off('query-response', onResponse);
+  }
 }

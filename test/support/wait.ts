@@ -16,8 +16,10 @@ const FIRST_PAUSE_MS = 10;
 const LONGEST_PAUSE_MS = 200;
 
 /**
- * A fixed pause: only to let something that must NOT happen have its chance (when no positive
- * signal exists), or to make simulated work slow. To wait for something, use `eventually`.
+ * A fixed pause: only where time is the behaviour under test (a lock's length, pacing, a stress's
+ * duration) or to make simulated work slow, with a comment saying so. To wait for something, use
+ * `eventually`; to show something did not happen, wait for a positive signal that would come
+ * after it (docs/CONVENTIONS.md, tests).
  */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

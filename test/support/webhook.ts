@@ -1,5 +1,9 @@
 import type { ReportFacts } from '../../domain/report/public-events.ts';
+import { comparePositions } from '../../platform/eventstore/port.ts';
+import { readCheckpoints } from '../../platform/projections/checkpoints.ts';
+import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox-projection.ts';
 import type { TestApp } from './app.ts';
+import { eventually } from './wait.ts';
 
 /** The ReportFacts the reports module puts in its events' data, with defaults for what `facts` leaves out. */
 export function reportFacts(facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>, reportId: string): ReportFacts {
@@ -43,4 +47,30 @@ export function deliveriesOf(app: TestApp, subscriptionId: string): Promise<Deli
 
 export function attemptsOf(app: TestApp, deliveryId: string): Promise<Array<{ attempt: number; outcome: string; status_code: number | null; error: string | null; started_at: Date }>> {
   return app.app.db('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('id');
+}
+
+/**
+ * Waits until the outbox filler has read the store up to its present head: every delivery row it
+ * will ever make for what was appended so far exists, and the cancels of deleted or disabled
+ * subscriptions are done. What must not be queued can then be checked at once, with no pause.
+ */
+export async function outboxCaughtUp(app: TestApp): Promise<void> {
+  const head = await app.app.store.headPosition();
+  await eventually(async () => {
+    const at = (await readCheckpoints(app.app.db, [WEBHOOK_OUTBOX_PROJECTION])).get(WEBHOOK_OUTBOX_PROJECTION)?.position;
+    return !!at && comparePositions(at, head) >= 0;
+  }, { what: 'the webhook outbox to reach the head of the store' });
+}
+
+/**
+ * Waits until the outbox has made every row for what was appended so far and none of the
+ * organization's deliveries is still pending: each has been sent (or given up, or canceled), so
+ * what a receiver holds then is all it will get. The positive signal that replaces a pause
+ * "long enough for an extra request to show up".
+ */
+export async function deliveriesSettled(app: TestApp, organizationId: string): Promise<void> {
+  await outboxCaughtUp(app);
+  await eventually(async () => !(await app.app.db('webhook_deliveries').where({ organization_id: organizationId, status: 'pending' }).first()), {
+    what: `no pending webhook delivery of ${organizationId}`,
+  });
 }

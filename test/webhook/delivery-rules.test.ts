@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { appendReportEvent, attemptsOf, deliveriesOf } from '../support/webhook.ts';
-import { eventually, sleep } from '../support/wait.ts';
+import { appendReportEvent, attemptsOf, deliveriesOf, deliveriesSettled, outboxCaughtUp } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Answer, type Receiver } from '../support/webhook-receiver.ts';
 
 const DELAYS = [100, 200, 300];
@@ -95,7 +95,8 @@ test('20 consecutive failed deliveries turn the subscription off, recorded as an
     assert.equal([disabled.data.reason, disabled.data.consecutiveFailures, disabled.data.disabledBy], ['consecutive_failures', 20, null]);
     const attemptsWhenOff = receiver.received.length;
     await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
-    await sleep(400);
+    // The outbox has seen the new event and every retry left has been claimed and canceled.
+    await deliveriesSettled(ctx.app, tenant.organizationId);
     assert.is(receiver.received.length, attemptsWhenOff, 'nothing is sent while off');
     assert.is((await deliveriesOf(ctx.app, id)).length, 20);
 
@@ -114,10 +115,12 @@ test('a deleted named subscription gets nothing more: pending retries are cancel
     assert.equal([removed.status, removed.body.status], [200, 'DELETED']);
     const repliedAt = Date.now();
     await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
-    await sleep(DELAYS.reduce((a, b) => a + b) + 300);
-    assert.ok(receiver.received.every((r) => r.at <= repliedAt + 20), 'nothing after the delete');
+    // The outbox has passed the delete and the new event: the retry is canceled (never to be
+    // claimed again) and no row was made for the event.
+    await outboxCaughtUp(ctx.app);
     const deliveries = await deliveriesOf(ctx.app, id);
     assert.equal(deliveries.map((d) => d.status), ['canceled']);
+    assert.ok(receiver.received.every((r) => r.at <= repliedAt + 20), 'nothing after the delete');
     assert.is((await ctx.app.call('GET', `${BASE}/${id}`, { token: tenant.token })).status, 404);
   }, ctx));
 
@@ -129,7 +132,8 @@ test('disable stops deliveries at once, and a disabled subscription cannot be re
     const off = await ctx.app.call('POST', `${BASE}/${id}/disable`, { token: tenant.token });
     assert.equal([off.status, off.body.status, off.body.disabledReason], [200, 'DISABLED', 'MANUAL']);
     const count = receiver.received.length;
-    await sleep(700);
+    // Its retry, claimed while the subscription is off, is canceled instead of sent.
+    await eventually(async () => (await deliveriesOf(ctx.app, id))[0]!.status === 'canceled', { what: 'the retry canceled' });
     assert.ok(receiver.received.length <= count + 1, 'at most the attempt already in flight');
     const replay = await ctx.app.call('POST', `${BASE}/${id}/replay`, { token: tenant.token, body: { since: new Date(0).toISOString() } });
     assert.is(replay.status, 409);

@@ -24,6 +24,7 @@ test.after(async (ctx) => {
 
 const isClaim = (sql: string) => sql.includes('candidates as (');
 test('idle for three seconds, it claims a handful of times, not a hundred and twenty', async ({ app }) => {
+  // Fixed waits: the idle pause grows with time, so time is what is under test here.
   await sleep(1000);
   const claims = (await statementsDuring(app.app.db, () => sleep(3000))).filter((s) => isClaim(s.sql)).length;
   assert.ok(claims <= 12, `${claims} claims in 3 s`);
@@ -39,6 +40,7 @@ test('a row another process queued is found within the longest pause, and a retr
     assert.is(created.status, 201, JSON.stringify(created.body));
     const subscriptionId: string = created.body.id;
     await eventually(async () => (await app.app.db('webhook_outbox_targets').where({ id: subscriptionId }).first()) ?? false, { timeoutMs: 10_000, what: 'the outbox knows the subscription' });
+    // Fixed: idle long enough that the pause has grown to WEBHOOK_IDLE_POLL_MAX_MS (the behaviour under test).
     await sleep(2000);
     // As an outbox in another process leaves a row it could not hand over: pending, due now, and
     // no signal to this process.

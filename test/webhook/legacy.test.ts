@@ -5,8 +5,8 @@ import { LEGACY_TYPES } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { appendReportEvent, attemptsOf, deliveriesOf } from '../support/webhook.ts';
-import { eventually, sleep } from '../support/wait.ts';
+import { appendReportEvent, attemptsOf, deliveriesOf, deliveriesSettled, outboxCaughtUp } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 interface Ctx {
@@ -113,7 +113,7 @@ test('report events reach their legacy types with the envelope and the api-key h
     // Another organization's report never reaches this tenant's subscriptions.
     await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: ctx.tenant.organizationId });
     const got = (await receiver.waitFor(tests + 4)).slice(tests);
-    await sleep(200);
+    await deliveriesSettled(ctx.app, tenant.organizationId);
     assert.is(receiver.received.length, tests + 4);
     const byPath = new Map(got.map((r) => [r.path, r]));
     const status = byPath.get('/REPORT_STATUS')!;
@@ -150,7 +150,7 @@ test('a report whose processing failed reaches REPORT_STATUS with status FAILED,
     // A later event of the same tenant to REPORT_FINISHED shows the failure was not sent there first.
     await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId });
     const got = (await receiver.waitFor(tests + 2)).slice(tests);
-    await sleep(200);
+    await deliveriesSettled(ctx.app, tenant.organizationId);
     assert.is(receiver.received.length, tests + 2);
     const status = got.find((r) => r.path === '/REPORT_STATUS')!;
     const envelope = JSON.parse(status.body);
@@ -210,7 +210,7 @@ test('REPORT and REPORT_FINISHED go only for reports created after the subscript
     const fresh = await appendReportEvent(ctx.app, 'ReportSectionUpdated', { organizationId: tenant.organizationId });
     await appendReportEvent(ctx.app, 'ReportSourcesFinished', { organizationId: tenant.organizationId, reportId: fresh.reportId });
     const got = (await receiver.waitFor(tests + 2)).slice(tests);
-    await sleep(300);
+    await deliveriesSettled(ctx.app, tenant.organizationId);
     assert.is(receiver.received.length, tests + 2, 'nothing for the older report');
     assert.ok(got.every((r) => JSON.parse(r.body).data.reportId === fresh.reportId));
   } finally {
@@ -258,7 +258,8 @@ test('a legacy subscription deleted stops its deliveries at once', async (ctx) =
     assert.is(removed.status, 200);
     const repliedAt = Date.now();
     await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
-    await sleep(800);
+    // Past the delete and the new event: the retry is canceled and no row was made for the event.
+    await outboxCaughtUp(ctx.app);
     // An attempt already on the wire when the delete committed cannot be recalled; none may start after the reply.
     assert.ok(receiver.received.every((r) => r.at <= repliedAt + 20), 'no retry and no new delivery after the delete');
     const [delivery, ...none] = await deliveriesOf(ctx.app, sub.body.id);

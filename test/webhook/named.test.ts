@@ -5,8 +5,8 @@ import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { READ_ALL_STATEMENT } from '../../platform/eventstore/postgres-sql.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
-import { appendReportEvent, deliveriesOf } from '../support/webhook.ts';
-import { eventually, sleep } from '../support/wait.ts';
+import { appendReportEvent, deliveriesOf, deliveriesSettled } from '../support/webhook.ts';
+import { eventually } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { receiverAccepts } from '../support/webhook-verifier.ts';
 
@@ -188,7 +188,9 @@ test('replay sends again every covered event since a time, with the ids of the f
     const reply = await ctx.app.call('POST', `${BASE}/${sub.id}/replay`, { token: tenant.token, body: { since } });
     assert.equal([reply.status, reply.body], [202, { deliveries: 2, truncated: false, resumeSince: null }]);
     const all = await receiver.waitFor(4);
-    await sleep(200);
+    // Both rows sent again and settled: nothing else is queued to arrive later.
+    await deliveriesSettled(ctx.app, tenant.organizationId);
+    assert.equal((await deliveriesOf(ctx.app, sub.id)).map((d) => [d.status, d.attempts]), [['succeeded', 2], ['succeeded', 2]]);
     assert.is(receiver.received.length, 4);
     const ids = (list: typeof first) => list.map((r) => JSON.parse(r.body).id).sort();
     assert.equal(ids(all.slice(2)), ids(first));

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { eventCatalog } from '../../domain/webhook/catalog.ts';
 import { nextStep, type AttemptOutcome } from '../../domain/webhook/retry-policy.ts';
 import { fillNamedBody, namedBody, namedBodyTemplate, routeEvent, targetWants } from '../../domain/webhook/routing.ts';
+import { seededProperties } from '../support/seed.ts';
 
 const delays = [5000, 30000, 120000];
 const outcome = (failure: AttemptOutcome['failure'], statusCode: number | null = null): AttemptOutcome => ({
@@ -15,6 +16,7 @@ const outcome = (failure: AttemptOutcome['failure'], statusCode: number | null =
 });
 
 const test = suite('webhook retry policy, routing and catalog');
+seededProperties(test, 'webhook/policy');
 
 test('legacy retries network errors, timeouts, 5xx, 408, 425 and 429 only, up to 3 times', () => {
   for (const o of [outcome('network'), outcome('timeout'), outcome('http', 500), outcome('http', 503), outcome('http', 408), outcome('http', 425), outcome('http', 429)]) {
