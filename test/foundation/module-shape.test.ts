@@ -4,8 +4,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 // docs/CONVENTIONS.md: one module name across the layers, and the same file names in each module,
-// so a newcomer finds a module's decider, read model and routes without searching. The files are
-// found by what they export (a decider, a projection, a route table), not by grepping names.
+// so a newcomer finds a module's decider, commands, read model and routes without searching. The
+// files are found by what they export (a decider, a projection, a route table) or do (append
+// events), not by grepping names.
 const test = suite('every module has the same shape');
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -83,7 +84,9 @@ const appends = (file: string) =>
   /\bhandleCommand\(|\.appendToStream\(/.test(
     readFileSync(join(ROOT, file), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
-      .replace(/^\s*\/\/.*$/gm, ''),
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('//'))
+      .join('\n'),
   );
 const moduleOf = (file: string) => file.split('/')[1]!;
 
