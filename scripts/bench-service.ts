@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { provisionTenant } from '../application/identity/provisioning.ts';
+import { provisionTenant } from '../application/identity/provisioning-commands.ts';
 import { ConfigSchema } from '../config/schema.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { authenticateOverHttp, type TestTenant } from '../test/support/identity.ts';

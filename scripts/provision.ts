@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../application/context.ts';
-import type { ProvisionedTenant } from '../application/identity/provisioning.ts';
+import type { ProvisionedTenant } from '../application/identity/provisioning-commands.ts';
 import { MODULES, PERMISSIONS, isModule, isPermission, type Principal } from '../domain/identity/access.ts';
 
 const USAGE = `usage:
@@ -69,13 +69,13 @@ const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders 
     import('bunyan'),
     import('../service/infrastructure.ts'),
     import('../application/demo.ts'),
-    import('../application/identity/provisioning.ts'),
+    import('../application/identity/provisioning-commands.ts'),
     import('../config/index.ts'),
     import('../projections/index.ts'),
     import('../platform/projections/runner.ts'),
   ]);
 const { issueCredential, provisionTenant, revokeCredential, setUserEmail } = provisioning;
-const { setPassword } = await import('../application/identity/login.ts');
+const { setPassword } = await import('../application/identity/login-commands.ts');
 
 /** The password comes on stdin, never in the arguments (which other users of the machine can read in ps). */
 async function passwordFromStdin(): Promise<string> {

@@ -12,7 +12,7 @@ import { identityCheckPersonalData } from '../application/collection/identity/pe
 import { committeePersonalData } from '../application/committee/personal-data.ts';
 import { registryPersonalData } from '../application/registry/personal-data.ts';
 import { recordRegistryLookups } from '../application/registry/registry-lookups.ts';
-import { rekeyEmailClaims } from '../application/identity/email-claims.ts';
+import { rekeyEmailClaims } from '../application/identity/email-claim-commands.ts';
 import { proposalPersonalData } from '../application/proposal/personal-data.ts';
 import { executionPersonalData } from '../application/operation/personal-data.ts';
 import { reportPersonalData } from '../application/report/personal-data.ts';

@@ -10,7 +10,7 @@ import { collectionNotificationWorkers } from '../application/collection/notific
 import { collectionProcessWorker } from '../application/collection/process.ts';
 import { OfferExpiryJob } from '../application/proposal/expiry.ts';
 import { signedDocumentWorker } from '../application/collection/signed-document/worker.ts';
-import { registryKycExpiryJob } from '../application/registry/kyc-expiry.ts';
+import { registryKycExpiryJob } from '../application/registry/kyc-expiry-job.ts';
 import { uploadSlotSweepJob } from '../application/financial-upload/sweep.ts';
 import { financialExtractionWorker, financialNoticeWorker } from '../application/financial/worker.ts';
 import { committeeWorkers } from '../application/committee/workers.ts';

@@ -13,7 +13,7 @@ import { findTemplateBySlug } from '../../projections/collection-template/querie
 import { findOrganization } from '../../projections/identity/queries.ts';
 import { findDocumentOnFile, registrySummary } from '../../projections/registry/queries.ts';
 import type { AppContext } from '../context.ts';
-import { ensureRegistry } from '../registry/intake.ts';
+import { ensureRegistry } from '../registry/intake-commands.ts';
 import type { Actor } from '../../domain/collection/commands.ts';
 import { actorOf, type Caller } from './actor.ts';
 import { recipientLink } from './links.ts';

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../context.ts';
 import type { DemoSeeder } from '../demo.ts';
-import { ensureRegistry, receiveDocument } from '../registry/intake.ts';
+import { ensureRegistry, receiveDocument } from '../registry/intake-commands.ts';
 import { actorOf } from './actor.ts';
 import { createCollection } from './commands.ts';
 import { acceptConsent } from './consent/commands.ts';

@@ -4,7 +4,7 @@ import type { Module } from '../../domain/identity/access.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { listProducts } from '../../projections/catalog/queries.ts';
-import { runProposal } from '../operation/run.ts';
+import { runProposal } from '../operation/run-commands.ts';
 import { createProposal, loadProposal } from '../proposal/commands.ts';
 import { requestReport } from '../report/commands.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';

@@ -11,8 +11,8 @@ import { languageModelFor } from '../llm/models.ts';
 import { webSearchFor } from '../llm/web-search.ts';
 import { ScheduledPass } from '../scheduled-pass.ts';
 import type { Worker } from '../worker.ts';
-import { automaticDeliberationId, committeePolicyOf, convene, policyVersionsOf } from './convene.ts';
-import { runDeliberation } from './run.ts';
+import { automaticDeliberationId, committeePolicyOf, convene, policyVersionsOf } from './commands.ts';
+import { runDeliberation } from './deliberation-process.ts';
 
 const RUNNER = 'committee-deliberations';
 

@@ -3,7 +3,7 @@ import { objectStoreFor } from '../object-store.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { FinancialUploadMessages as M } from '../../domain/financial-upload/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { submitBatch } from './batch.ts';
+import { submitBatch } from './commands.ts';
 import { financialKey, FinancialUploadLimits, parseFinancialKey } from './keys.ts';
 import { signedUploadUrl } from './upload-url.ts';
 

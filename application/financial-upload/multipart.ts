@@ -4,7 +4,7 @@ import { objectStoreFor } from '../object-store.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { fileProblems } from '../../domain/financial-upload/rules.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { storage, submitBatch } from './batch.ts';
+import { storage, submitBatch } from './commands.ts';
 import { financialKey, FinancialUploadLimits } from './keys.ts';
 
 /** A file of the multipart body, still on disk where the HTTP layer received it. */

@@ -12,7 +12,7 @@ import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { organizationName } from '../../projections/identity/queries.ts';
 import { loadState, toDomainEvents } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { queueMessage } from '../messaging/queue.ts';
+import { queueMessage } from '../messaging/commands.ts';
 import type { ReportEvent } from '../../domain/report/events.ts';
 
 type Outcome = FinancialStatementsExtracted | FinancialStatementsExtractionFailed;

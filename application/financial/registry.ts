@@ -6,7 +6,7 @@ import type { ReportFacts } from '../../domain/report/public-events.ts';
 import { PostgresBlobStore } from '../blob-store.ts';
 import { loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
-import { ensureRegistry, receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../registry/intake.ts';
+import { ensureRegistry, receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../registry/intake-commands.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
 

@@ -1,7 +1,7 @@
 import type { AppContext, Authenticator, RequestLimiter } from '../context.ts';
 import { createAuthenticator } from './authenticator.ts';
 import { createRequestLimiter } from './limits.ts';
-import { signingKeys } from './sessions.ts';
+import { signingKeys } from './session-commands.ts';
 
 export function createIdentityServices(base: Omit<AppContext, 'authenticator' | 'limiter'>): { authenticator: Authenticator; limiter: RequestLimiter } {
   return {

@@ -7,7 +7,7 @@ import { completedCollectionsOf } from '../../projections/input-data/queries.ts'
 import { canonicalize } from '../../projections/collection/trail-chain.ts';
 import type { AppContext } from '../context.ts';
 import { loadProposal } from '../proposal/commands.ts';
-import { registryIdOf } from '../registry/intake.ts';
+import { registryIdOf } from '../registry/intake-commands.ts';
 
 export interface ProposalInputData {
   version: number;

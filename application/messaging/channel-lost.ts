@@ -3,7 +3,7 @@ import { messageStream, type MessageChannel } from '../../domain/messaging/event
 import { loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { markLost } from './delivery-store.ts';
-import { channelEnded } from './send.ts';
+import { channelEnded } from './send-commands.ts';
 
 /**
  * A provider took the message on `channel`, then reported its copy lost: WhatsApp's `failed`

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Worker } from '../worker.ts';
 import { channelsFor, type Channels } from './channels/index.ts';
 import { claimDue } from './delivery-store.ts';
-import { sendDelivery } from './send.ts';
+import { sendDelivery } from './send-commands.ts';
 import { messagingSignal } from './signals.ts';
 import { WakeablePause } from '../wakeable-pause.ts';
 

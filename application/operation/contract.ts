@@ -10,7 +10,7 @@ import { findProduct } from '../../projections/catalog/queries.ts';
 import { SYSTEM_ACTOR } from '../collection/actor.ts';
 import { createCollection, type App } from '../collection/commands.ts';
 import type { RecipientInput } from '../collection/definition.ts';
-import { ensureRegistry, receiveDocument } from '../registry/intake.ts';
+import { ensureRegistry, receiveDocument } from '../registry/intake-commands.ts';
 import { collectionEnding, contactOf } from './opened-collections.ts';
 import { renderContractPdf } from './contract-pdf.ts';
 

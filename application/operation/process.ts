@@ -18,7 +18,7 @@ import { KeyedExclusive } from '../follower-lanes.ts';
 import { awaitOperator, issueFirmOffer, loadProposal, readProposal, recordDecision, sendIndicativeOffer, startAnalysis } from '../proposal/commands.ts';
 import { openStepCollection, stepCollectionOutcome } from './collection-step.ts';
 import { contractOutcome, openContract } from './contract.ts';
-import { pipelineReportId, releaseRun, requestForRun } from './run.ts';
+import { pipelineReportId, releaseRun, requestForRun } from './run-commands.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config' | 'authenticator'>;
 

@@ -1,7 +1,7 @@
 import { MARKET_INDEX_KEYS } from '../../domain/pricing/terms.ts';
 import type { AppContext } from '../context.ts';
 import { ScheduledPass } from '../scheduled-pass.ts';
-import { publishMarketIndex } from './indexes.ts';
+import { publishMarketIndex } from './commands.ts';
 import { BcbSgsFeed, type MarketIndexFeed } from './sgs.ts';
 
 /** Fetch every index and publish those that changed; one failing index does not stop the others. */

@@ -5,8 +5,8 @@ import { listPolicies } from '../../projections/credit-policy/queries.ts';
 import { DEMO_CPF_POLICY } from '../credit-policy/demo-policies.ts';
 import type { AppContext } from '../context.ts';
 import type { DemoSeeder } from '../demo.ts';
-import { createOperation } from '../operation/definitions.ts';
-import { runProposal } from '../operation/run.ts';
+import { createOperation } from '../operation/commands.ts';
+import { runProposal } from '../operation/run-commands.ts';
 import { createProposal, type CreateProposalInput } from './commands.ts';
 
 /** The catalog and policy seeders ran just before; their read models catch up within moments. */

@@ -4,7 +4,7 @@ import type { Config } from '../../config/index.ts';
 import { organizationName } from '../../projections/identity/queries.ts';
 import type { AppContext } from '../context.ts';
 import { planChannels, type ChannelPlan } from '../messaging/channel-order.ts';
-import { queueMessage } from '../messaging/queue.ts';
+import { queueMessage } from '../messaging/commands.ts';
 
 /** The customer's offer page for a link token (served by http/proposal/offer-page.ts). */
 export const offerUrl = (app: Pick<AppContext, 'config'>, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/oferta/${token}`;

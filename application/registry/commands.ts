@@ -11,7 +11,7 @@ import { PostgresBlobStore, type StoredBlob } from '../blob-store.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { actorOf, type Caller } from '../collection/actor.ts';
-import { documentOf, registryIdOf } from './intake.ts';
+import { documentOf, registryIdOf } from './intake-commands.ts';
 
 type App = Pick<AppContext, 'store' | 'clock' | 'db' | 'config'>;
 

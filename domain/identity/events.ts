@@ -37,7 +37,7 @@ export type UserPasswordChanged = DomainEvent<
   { userId: string; organizationId: string; passwordHash: string; changedAt: string }
 >;
 /**
- * TOTP (RFC 6238) turned on: the secret sealed with SEALING_KEYS (application/identity/totp.ts),
+ * TOTP (RFC 6238) turned on: the secret sealed with SEALING_KEYS (application/identity/totp-commands.ts),
  * never in clear; `step` is the time step of the code that confirmed it; `recoveryCodeHashes` the
  * SHA-256 of each recovery code shown once (absent on events recorded before recovery codes).
  */
@@ -65,7 +65,7 @@ export type UserEvent =
 
 /**
  * `email-<hash>`: which user holds an e-mail address, so that no two users share one (the
- * address is a login). The stream is named by a keyed hash of the address (application/identity/email-claims.ts), and holds no address.
+ * address is a login). The stream is named by a keyed hash of the address (application/identity/email-claim-commands.ts), and holds no address.
  */
 export type EmailClaimed = DomainEvent<'EmailClaimed', { userId: string; organizationId: string; claimedAt: string }>;
 export type EmailReleased = DomainEvent<'EmailReleased', { userId: string; organizationId: string; releasedAt: string }>;

@@ -15,7 +15,7 @@ export type UserCommand =
   | { type: 'SetPassword'; passwordHash: string; at: Date }
   /**
    * `step`: the RFC 6238 time step of the code that was checked against the secret
-   * (application/identity/totp.ts); `recoveryCodeHashes`: the hashes of the recovery codes shown once.
+   * (application/identity/totp-commands.ts); `recoveryCodeHashes`: the hashes of the recovery codes shown once.
    */
   | { type: 'EnableTotp'; sealedSecret: string; step: number; recoveryCodeHashes: string[]; at: Date }
   | { type: 'UseSecondFactor'; proof: SecondFactor; at: Date }

@@ -4,7 +4,7 @@ import { recipientActor } from '../../application/collection/actor.ts';
 import { recordRecipientOpened, refusalBefore, submitItemDocument, type Without } from '../../application/collection/commands.ts';
 import { checkFilesPerItem, countUploadBytes, type PerDayCap } from '../../application/collection/upload-limits.ts';
 import type { AppContext } from '../../application/context.ts';
-import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake-commands.ts';
 import type { CollectionCommand } from '../../domain/collection/commands.ts';
 import { ITEM_STATUSES } from '../../domain/collection/enums.ts';
 import { feedsRegistry, isAwaitingRecipient } from '../../domain/collection/state.ts';

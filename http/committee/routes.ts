@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { conveneOnRequest } from '../../application/committee/convene.ts';
+import { conveneOnRequest } from '../../application/committee/commands.ts';
 import { CommitteeMessages } from '../../domain/committee/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';

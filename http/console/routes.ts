@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { changePassword, signIn } from '../../application/identity/login.ts';
-import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
-import { logout } from '../../application/identity/sessions.ts';
-import { disableTotp, enableTotp, enrolment, recoveryCodesLeft, renewRecoveryCodes, totpIsOn } from '../../application/identity/totp.ts';
+import { changePassword, signIn } from '../../application/identity/login-commands.ts';
+import { issueCredential, revokeCredential } from '../../application/identity/provisioning-commands.ts';
+import { logout } from '../../application/identity/session-commands.ts';
+import { disableTotp, enableTotp, enrolment, recoveryCodesLeft, renewRecoveryCodes, totpIsOn } from '../../application/identity/totp-commands.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { credentialsOfUser } from '../../projections/identity/queries.ts';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../application/context.ts';
-import { assertCallersReport } from '../../application/financial-upload/batch.ts';
+import { assertCallersReport } from '../../application/financial-upload/commands.ts';
 import { completeUploads, presignUploads } from '../../application/financial-upload/direct.ts';
 import { FinancialUploadLimits } from '../../application/financial-upload/keys.ts';
 import { uploadMultipart } from '../../application/financial-upload/multipart.ts';

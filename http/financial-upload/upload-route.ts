@@ -1,5 +1,5 @@
 import { financialKey, FinancialUploadLimits } from '../../application/financial-upload/keys.ts';
-import { storage } from '../../application/financial-upload/batch.ts';
+import { storage } from '../../application/financial-upload/commands.ts';
 import { UPLOAD_PATH, verifyUpload } from '../../application/financial-upload/upload-url.ts';
 import { objectStoreFor, ObjectSizeMismatchError } from '../../application/object-store.ts';
 import { FinancialUploadMessages as M } from '../../domain/financial-upload/messages.ts';

@@ -1,4 +1,4 @@
-import { authenticate, logout } from '../../application/identity/sessions.ts';
+import { authenticate, logout } from '../../application/identity/session-commands.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { findSessionDetail } from '../../projections/identity/queries.ts';

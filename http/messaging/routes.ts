@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import Type from 'typebox';
-import { recordWhatsAppCallback, validWhatsAppSignature } from '../../application/messaging/whatsapp-status.ts';
+import { recordWhatsAppCallback, validWhatsAppSignature } from '../../application/messaging/whatsapp-status-commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { AppContext } from '../../application/context.ts';
-import { recordSmsStatus, validSmsSignature } from '../../application/messaging/sms-status.ts';
+import { recordSmsStatus, validSmsSignature } from '../../application/messaging/sms-status-commands.ts';
 import { smsStatusCallbackUrl, SMS_STATUS_PATH } from '../../application/messaging/channels/sms.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { Messages } from '../../domain/shared/messages.ts';

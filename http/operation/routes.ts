@@ -1,9 +1,8 @@
 import Type from 'typebox';
-import { closeExecution } from '../../application/operation/close.ts';
-import { createOperation, createOperationVersion } from '../../application/operation/definitions.ts';
+import { closeExecution, decideAsOperator } from '../../application/operation/execution-commands.ts';
+import { createOperation, createOperationVersion } from '../../application/operation/commands.ts';
 import type { Written } from '../../application/command-handler.ts';
-import { decideAsOperator } from '../../application/operation/operator.ts';
-import { runProposal } from '../../application/operation/run.ts';
+import { runProposal } from '../../application/operation/run-commands.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { OperationState } from '../../domain/operation/decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';

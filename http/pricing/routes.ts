@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { setMarketIndex } from '../../application/pricing/indexes.ts';
+import { setMarketIndex } from '../../application/pricing/commands.ts';
 import { simulateFor } from '../../application/pricing/simulation.ts';
 import { parseDay } from '../../domain/pricing/calendar.ts';
 import { IOF_RATES } from '../../domain/pricing/iof.ts';

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { actorOf } from '../../application/collection/actor.ts';
 import { createRegistry, decideDocument, downloadDocument, reprocessDocument, updateRegistry } from '../../application/registry/commands.ts';
-import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import { receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake-commands.ts';
 import { onRegistryId } from '../../application/registry/registry-lookups.ts';
 import type { AppContext } from '../../application/context.ts';
 import { RegistryMessages } from '../../domain/registry/messages.ts';

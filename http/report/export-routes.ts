@@ -1,4 +1,4 @@
-import { exportReport } from '../../application/report/export/export-report.ts';
+import { exportReport } from '../../application/report/export/commands.ts';
 import { DOWNLOAD_PATH, verifyDownload } from '../../application/report/export/signed-url.ts';
 import { PostgresBlobStore } from '../../application/blob-store.ts';
 import { DomainError } from '../../domain/shared/errors.ts';

@@ -8,7 +8,7 @@ import {
   enableSubscription,
   rotateSecret,
   updateSubscription,
-} from '../../application/webhook/subscriptions.ts';
+} from '../../application/webhook/commands.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { eventCatalog } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';

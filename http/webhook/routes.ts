@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { OBJECT_ID } from '../../platform/ids.ts';
-import { createLegacySubscription, deleteSubscription } from '../../application/webhook/subscriptions.ts';
+import { createLegacySubscription, deleteSubscription } from '../../application/webhook/commands.ts';
 import { findSubscription, listDeliveries, listSubscriptions } from '../../projections/webhook/queries.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';

@@ -19,7 +19,7 @@ export const messagingDeliveriesProjection: Projection = {
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction) {
     const rows = events.flatMap((event) => {
       const data = event.data as unknown as MessageQueuedData;
-      // A channel that takes over from another gets its row when that one gives up (application/messaging/send.ts).
+      // A channel that takes over from another gets its row when that one gives up (application/messaging/send-commands.ts).
       return firstChannels(data).map((channel) => ({
         message_id: data.messageId,
         channel,

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendDueReminders } from '../../application/collection/notifications/jobs.ts';
-import { messageIdFor } from '../../application/messaging/queue.ts';
+import { messageIdFor } from '../../application/messaging/commands.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { findRecipientByToken } from '../../projections/collection/queries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

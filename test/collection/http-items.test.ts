@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { receiveDocument } from '../../application/registry/intake.ts';
+import { receiveDocument } from '../../application/registry/intake-commands.ts';
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { platformTemplate } from '../../domain/collection-template/platform.ts';
 import { findDocumentOnFile } from '../../projections/registry/queries.ts';

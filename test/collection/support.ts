@@ -1,4 +1,4 @@
-import { receiveDocument } from '../../application/registry/intake.ts';
+import { receiveDocument } from '../../application/registry/intake-commands.ts';
 import type { ExpectedDocumentType } from '../../domain/collection/enums.ts';
 import { checkDigitsOf } from '../../domain/shared/document.ts';
 import { presentDetail } from '../../http/collection/present.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { handleCommand } from '../../application/command-handler.ts';
-import { convene } from '../../application/committee/convene.ts';
+import { convene } from '../../application/committee/commands.ts';
 import { processCheckpoint } from '../../application/event-follower.ts';
 import { deliberationDecider } from '../../domain/committee/decider.ts';
 import { deliberationStream } from '../../domain/committee/events.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { setPassword } from '../../application/identity/login.ts';
+import { setPassword } from '../../application/identity/login-commands.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';

@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { waitForReport } from '../support/report.ts';
 import { KNOWN, PLAIN_LAYOUT, pdfkitStatements, pdfLibStatements } from '../support/financial-statements.ts';
 import { uploadAll } from '../financial-upload/support.ts';
-import { setUserEmail } from '../../application/identity/provisioning.ts';
+import { setUserEmail } from '../../application/identity/provisioning-commands.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 
 interface Ctx {

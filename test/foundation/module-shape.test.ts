@@ -1,11 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 // docs/CONVENTIONS.md: one module name across the layers, and the same file names in each module,
-// so a newcomer finds a module's decider, read model and routes without searching. The files are
-// found by what they export (a decider, a projection, a route table), not by grepping names.
+// so a newcomer finds a module's decider, commands, read model and routes without searching. The
+// files are found by what they export (a decider, a projection, a route table) or do (append
+// events), not by grepping names.
 const test = suite('every module has the same shape');
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -62,6 +63,48 @@ test('a route table lives in routes.ts or <part>-routes.ts (a kind registry asid
   // collection/kinds/index.ts gathers each item kind's routes, pages and schemas, as domain/collection/kinds/index.ts gathers their rules.
   assert.equal(tables.filter((file) => !named(file, 'routes') && !file.endsWith('/kinds/index.ts')), []);
   assert.equal(modulesOf('http').filter((m) => m !== 'mcp' && !existsSync(join(ROOT, 'http', m, 'routes.ts'))), [], 'http modules without routes.ts');
+});
+
+/** Files that append events though they are neither command files nor processes, and why. */
+const APPENDS_ELSEWHERE: Record<string, string> = {
+  'application/command-handler.ts': 'handleCommand itself',
+  'application/committee/writer.ts': "the deliberation process's one writer: opinions that land together are decided in turn and appended as one batch",
+};
+
+/** Modules whose events are all appended by their processes, so they have no command file, and why. */
+const WRITTEN_BY_PROCESSES: Record<string, string> = {
+  financial: "its extraction process records what it read on the report's stream; the statements arrive through financial-upload's commands",
+};
+
+/** Background work that may decide on the state it has just read: a process manager, a worker, a scheduler job, a dispatcher. */
+const PROCESS_KINDS = ['process', 'worker', 'workers', 'job', 'dispatcher'];
+
+/** Whether a file's code (comments aside) decides a command or appends to the event store. */
+const appends = (file: string) =>
+  /\bhandleCommand\(|\.appendToStream\(/.test(
+    readFileSync(join(ROOT, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('//'))
+      .join('\n'),
+  );
+const moduleOf = (file: string) => file.split('/')[1]!;
+
+test('a module decides in commands.ts or <part>-commands.ts; besides them, only its processes, workers and jobs append', () => {
+  const inApplication = files(join(ROOT, 'application')).map((file) => relative(ROOT, file));
+  const appending = inApplication.filter(appends);
+  assert.ok(appending.length >= 30, appending.join(', '));
+  const stray = appending.filter((file) => !named(file, 'commands') && !PROCESS_KINDS.some((kind) => named(file, kind)) && !(file in APPENDS_ELSEWHERE));
+  assert.equal(stray, [], 'files that append events outside command files and processes (move the command into commands.ts or <part>-commands.ts)');
+
+  const writers = [...new Set(appending.filter((file) => !(file in APPENDS_ELSEWHERE)).map(moduleOf))];
+  assert.ok(writers.length >= 15, writers.join(', '));
+  const withoutCommands = writers.filter((m) => !appending.some((file) => moduleOf(file) === m && named(file, 'commands'))).sort();
+  assert.equal(withoutCommands, Object.keys(WRITTEN_BY_PROCESSES).sort(), 'modules that append events with no commands.ts or <part>-commands.ts');
+
+  for (const layer of ['projections', 'http', 'service']) {
+    assert.equal(files(join(ROOT, layer)).map((file) => relative(ROOT, file)).filter(appends), [], `${layer}/ files that append events instead of calling a command`);
+  }
 });
 
 test.run();

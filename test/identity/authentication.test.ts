@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
+import { issueCredential, revokeCredential } from '../../application/identity/provisioning-commands.ts';
 import { tokenSigningKey } from '../../application/identity/tokens.ts';
 import { keyringFor } from '../../config/index.ts';
 import { Messages } from '../../domain/shared/messages.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { issueCredential, revokeCredential } from '../../application/identity/provisioning.ts';
+import { issueCredential, revokeCredential } from '../../application/identity/provisioning-commands.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readOutbox } from '../../application/messaging/channels/outbox.ts';
-import { queueMessage } from '../../application/messaging/queue.ts';
+import { queueMessage } from '../../application/messaging/commands.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { findMessage, messagesOfCollection } from '../../projections/messaging/queries.ts';

@@ -1,7 +1,7 @@
 import { readOutbox } from '../../application/messaging/channels/outbox.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queueMessage, type QueueMessageInput } from '../../application/messaging/queue.ts';
+import { queueMessage, type QueueMessageInput } from '../../application/messaging/commands.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { findMessage } from '../../projections/messaging/queries.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queueMessage } from '../../application/messaging/queue.ts';
+import { queueMessage } from '../../application/messaging/commands.ts';
 import { loadConfig } from '../../config/index.ts';
 import { startService, type RunningService } from '../../service/bootstrap.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queueMessage } from '../../application/messaging/queue.ts';
-import { whatsAppSignature } from '../../application/messaging/whatsapp-status.ts';
+import { queueMessage } from '../../application/messaging/commands.ts';
+import { whatsAppSignature } from '../../application/messaging/whatsapp-status-commands.ts';
 import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
 import { Messages } from '../../domain/shared/messages.ts';

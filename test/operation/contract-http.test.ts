@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readPdfText } from '../../platform/pdf-text.ts';
-import { pipelineReportId } from '../../application/operation/run.ts';
+import { pipelineReportId } from '../../application/operation/run-commands.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';

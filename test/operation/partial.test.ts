@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runProposal } from '../../application/operation/run.ts';
+import { runProposal } from '../../application/operation/run-commands.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { EventStore } from '../../platform/eventstore/port.ts';

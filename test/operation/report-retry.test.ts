@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { handleCommand } from '../../application/command-handler.ts';
-import { pipelineReportId, requestForRun } from '../../application/operation/run.ts';
+import { pipelineReportId, requestForRun } from '../../application/operation/run-commands.ts';
 import { loadProposal } from '../../application/proposal/commands.ts';
 import { executionStream } from '../../domain/operation/events.ts';
 import { executionDecider } from '../../domain/operation/execution-decider.ts';

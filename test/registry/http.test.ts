@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import { REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake-commands.ts';
 import { RegistryMessages } from '../../domain/registry/messages.ts';
 import { registryDocumentStream } from '../../domain/registry/document-events.ts';
 import { Messages } from '../../domain/shared/messages.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ensureRegistry, receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake.ts';
+import { ensureRegistry, receiveDocument, REGISTRY_DOCUMENT_MAX_BYTES } from '../../application/registry/intake-commands.ts';
 import { registryDocumentStream } from '../../domain/registry/document-events.ts';
 import { RegistryMessages } from '../../domain/registry/messages.ts';
 import { REGISTRY_PROJECTION } from '../../projections/registry/projection.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { recomputeExpiredKyc } from '../../application/registry/kyc-expiry.ts';
+import { recomputeExpiredKyc } from '../../application/registry/kyc-expiry-job.ts';
 import { registryStream } from '../../domain/registry/events.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';

@@ -3,7 +3,7 @@ import { readPdfText } from '../../platform/pdf-text.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CNPJ_POLICY } from '../../application/credit-policy/demo-policies.ts';
-import { exportReport, DEFAULT_RENDERERS } from '../../application/report/export/export-report.ts';
+import { exportReport, DEFAULT_RENDERERS } from '../../application/report/export/commands.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { exportableOf } from '../../http/report/present.ts';

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO_CPF_POLICY } from '../../application/credit-policy/demo-policies.ts';
-import { provisionTenant } from '../../application/identity/provisioning.ts';
+import { provisionTenant } from '../../application/identity/provisioning-commands.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { authenticateOverHttp } from '../support/identity.ts';
 import { eventually } from '../support/wait.ts';

@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
-import { setPassword } from '../../application/identity/login.ts';
-import { provisionTenant as provision, setUserEmail } from '../../application/identity/provisioning.ts';
+import { setPassword } from '../../application/identity/login-commands.ts';
+import { provisionTenant as provision, setUserEmail } from '../../application/identity/provisioning-commands.ts';
 import type { Module, Permission } from '../../domain/identity/access.ts';
 import type { Test } from 'uvu';
 import { startTestApp, type TestApp } from './app.ts';

@@ -4,7 +4,7 @@ import type { NotificationChannel } from '../../../domain/collection/enums.ts';
 import { isAwaitingRecipient, type CollectionState, type RecipientState } from '../../../domain/collection/state.ts';
 import type { Config } from '../../../config/index.ts';
 import { planChannels, type ChannelPlan } from '../../messaging/channel-order.ts';
-import type { QueueMessageInput } from '../../messaging/queue.ts';
+import type { QueueMessageInput } from '../../messaging/commands.ts';
 
 /** The collection's channel as routes (planChannels): WHATSAPP is the phone, WhatsApp or SMS in MESSAGE_CHANNEL_ORDER. */
 const PHONE: MessageChannel[] = ['WHATSAPP', 'SMS'];

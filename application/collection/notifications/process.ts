@@ -5,7 +5,7 @@ import { DomainError } from '../../../domain/shared/errors.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
-import { queueMessage, withdrawPendingMessages } from '../../messaging/queue.ts';
+import { queueMessage, withdrawPendingMessages } from '../../messaging/commands.ts';
 import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { MESSAGING_PROJECTION } from '../../../projections/messaging/projection.ts';
 import { loadCollection, recordMessageFailed, recordRecipientNotified } from '../commands.ts';

@@ -6,7 +6,7 @@ import { DomainError } from '../../../domain/shared/errors.ts';
 import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { planChannels } from '../../messaging/channel-order.ts';
-import { queueMessage } from '../../messaging/queue.ts';
+import { queueMessage } from '../../messaging/commands.ts';
 import { loadCollection } from '../commands.ts';
 import { countCodeAttempt, countDailyCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
 import { recordSignatureCodeSent, verifySignatureContact } from './commands.ts';

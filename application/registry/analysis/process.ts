@@ -5,7 +5,7 @@ import { registryDecider } from '../../../domain/registry/decider.ts';
 import { registryStream } from '../../../domain/registry/events.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { PERSONAL_DATA_ERASED, type PersonalDataErased } from '../../../platform/personal-data/index.ts';
-import { deleteErasedSubjectFiles } from '../erasure.ts';
+import { deleteErasedSubjectFiles } from '../erasure-commands.ts';
 import { PostgresBlobStore } from '../../blob-store.ts';
 import { handleCommand, loadState } from '../../command-handler.ts';
 import type { AppContext } from '../../context.ts';

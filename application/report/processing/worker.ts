@@ -12,7 +12,7 @@ import { reportStream } from '../../../domain/report/events.ts';
 import { PolicyVersions } from '../../credit-policy/versions.ts';
 import { createSourceCatalog } from '../sources/index.ts';
 import type { SourceCatalog } from '../sources/port.ts';
-import { processReport, type ProcessingDeps } from './process-report.ts';
+import { processReport, type ProcessingDeps } from './report-process.ts';
 import { OrderedProgress, Slots } from './progress.ts';
 
 /** Its checkpoint row in projection_checkpoints; the prefix keeps it apart from projection names. */

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SIGNATURE_CODE_ATTEMPTS_PER_ITEM_PER_DAY } from '../../../application/collection/signature/codes.ts';
-import { ensureRegistry, receiveDocument } from '../../../application/registry/intake.ts';
+import { ensureRegistry, receiveDocument } from '../../../application/registry/intake-commands.ts';
 import { collectionStream } from '../../../domain/collection/events.ts';
 import { SignatureMessages } from '../../../domain/collection/messages.ts';
 import { PNG_BYTES } from '../../registry/support.ts';

@@ -1,6 +1,6 @@
 import { readOutbox } from '../../../application/messaging/channels/outbox.ts';
 import * as assert from 'uvu/assert';
-import { receiveDocument, ensureRegistry } from '../../../application/registry/intake.ts';
+import { receiveDocument, ensureRegistry } from '../../../application/registry/intake-commands.ts';
 import { pdfWith } from '../../registry/support.ts';
 import type { TestApp } from '../../support/app.ts';
 import type { TestTenant } from '../../support/identity.ts';

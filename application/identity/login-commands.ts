@@ -11,8 +11,8 @@ import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { checkCurrentPassword, guardLoginTry } from './limits.ts';
 import { hashPassword, needsRehash, verifySecret } from './secrets.ts';
-import { checkSignInCode } from './totp.ts';
-import { endOtherSessions, startSession } from './sessions.ts';
+import { checkSignInCode } from './totp-commands.ts';
+import { endOtherSessions, startSession } from './session-commands.ts';
 
 export interface ConsoleSession {
   token: string;
@@ -32,7 +32,7 @@ function checkedPassword(password: string): string {
 /**
  * The console's sign-in. Every try is counted before the password is hashed (limits.ts: per
  * e-mail address and per caller address) and a failure answers one text whichever was wrong (the
- * address, the password, or the TOTP code of a user who turned it on: application/identity/totp.ts). A password hashed at an older cost is hashed again now that it is known to be right.
+ * address, the password, or the TOTP code of a user who turned it on: application/identity/totp-commands.ts). A password hashed at an older cost is hashed again now that it is known to be right.
  * The session has no credential: only the console's cookie carries it.
  */
 export async function signIn(app: AppContext, emailText: string, password: string, address: string, code = ''): Promise<ConsoleSession> {

@@ -12,7 +12,7 @@ import { findCredentialByClientId } from '../../projections/identity/queries.ts'
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
-import { emailClaimName } from './email-claims.ts';
+import { emailClaimName } from './email-claim-commands.ts';
 import { hashSecret, newClientId, newClientSecret } from './secrets.ts';
 
 

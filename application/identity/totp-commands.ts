@@ -11,7 +11,7 @@ import { IDENTITY_PROJECTION } from '../../projections/identity/projection.ts';
 import { handleCommand, loadState } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
 import { checkCurrentPassword } from './limits.ts';
-import { endOtherSessions } from './sessions.ts';
+import { endOtherSessions } from './session-commands.ts';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 s; a code of the step before or after is accepted (clock drift). */
 const PERIOD = 30;

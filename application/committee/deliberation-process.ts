@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { OFFLINE_MODEL } from '../llm/offline.ts';
 import type { LanguageModel, LanguageModelCall } from '../llm/port.ts';
 import { untrustedResults, type WebSearch } from '../llm/web-search.ts';
-import { policyVersionsOf, promptFor } from './convene.ts';
+import { policyVersionsOf, promptFor } from './commands.ts';
 import { offlineOpinion, offlineSynthesis, type ChairInput } from './offline.ts';
 import { loadReport } from './report-data.ts';
 import { AgentOpinionOutput, ChairOutput } from './schemas.ts';

@@ -18,7 +18,7 @@ import type { AppContext } from '../context.ts';
 import { inputFieldsOf } from '../input-data/proposal.ts';
 import { loadProposal, startAnalysis } from '../proposal/commands.ts';
 import { requestReport } from '../report/commands.ts';
-import { operationForRun } from './definitions.ts';
+import { operationForRun } from './commands.ts';
 
 type App = Pick<AppContext, 'store' | 'ids' | 'clock' | 'db' | 'config'>;
 type Caller = Pick<Principal, 'organizationId' | 'userId' | 'userName' | 'modules'>;

@@ -40,3 +40,15 @@ export async function closeExecution(app: App, caller: Caller, request: CloseReq
   // A repeat answers with the closing recorded first (its externalId), not with the repeat's.
   return { proposalId, closing: closed.state.finished!.closing!, position: proposal.position ?? closed.position };
 }
+
+/** An operator approves or rejects an execution that waits for one; the process manager carries the rest. */
+export async function decideAsOperator(app: Pick<AppContext, 'store' | 'clock'>, caller: Caller, executionId: string, approved: boolean, reason: string | null) {
+  return handleCommand(app.store, executionStream(executionId), executionDecider, {
+    type: 'DecideAsOperator',
+    organizationId: caller.organizationId,
+    approved,
+    userId: caller.userId,
+    reason,
+    at: app.clock.now().toISOString(),
+  });
+}
