@@ -20,7 +20,7 @@ export const offerUrl = (app: Pick<AppContext, 'config'>, token: string) => `${a
 export function offerChannels(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, state: ProposalState, organizationOrder: readonly MessageChannel[] | null): ChannelPlan {
   const contact = state.created?.contact;
   if (!contact?.email && !contact?.phone) return { channels: [] };
-  return planChannels(config, [['WHATSAPP', 'SMS', 'EMAIL']], { email: contact.email ?? null, phone: contact.phone ?? null }, { organization: organizationOrder });
+  return planChannels(config, [['WHATSAPP', 'SMS', 'EMAIL']], { email: contact.email ?? null, phone: contact.phone ?? null }, { recipient: contact.channelOrder, organization: organizationOrder });
 }
 
 /**
