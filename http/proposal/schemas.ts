@@ -27,7 +27,7 @@ const ContactView = Nullable(
     name: Nullable(Type.String()),
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
-    channelOrder: Nullable(Type.Array(Type.String(), { description: "ours: this person's own channel order (offers), null: the organization's" })),
+    channelOrder: Type.Optional(Type.Array(Type.String(), { description: "ours: this person's own channel order (offers); absent: the organization's" })),
   }),
 );
 
