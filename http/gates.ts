@@ -103,5 +103,8 @@ export const Gates = {
     moduleDenied: proposalsOff,
   },
   externalClosing: { modules: ['proposals'], permissions: ['can-manage-operations', 'can-generate-report', 'can-create-report-api'], moduleDenied: proposalsOff },
+  // Settings of the messages sent to the organization's customers (collections, offers): its REST
+  // integrator or whoever manages its settings.
+  messagingSettings: { modules: ['onboarding', 'formalization', 'registry', 'proposals'], permissions: ['can-use-registry-api', 'can-manage-settings'] },
   authenticated: {},
 } satisfies Record<string, Gate>;

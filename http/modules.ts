@@ -19,6 +19,7 @@ import { registryRoutes } from './registry/routes.ts';
 import { publicFormRoutes } from './public-form/routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { smsRoutes } from './messaging/sms-routes.ts';
+import { messagingSettingsRoutes } from './messaging/settings-routes.ts';
 import { dashboardExportRoutes } from './dashboard-export/routes.ts';
 import { inputDataRoutes } from './input-data/routes.ts';
 import { financialUploadRoutes } from './financial-upload/routes.ts';
@@ -48,6 +49,7 @@ export const routeTables: RouteTable[] = [
   publicFormRoutes,
   messagingRoutes,
   smsRoutes,
+  messagingSettingsRoutes,
   dashboardExportRoutes,
   inputDataRoutes,
   financialUploadRoutes,

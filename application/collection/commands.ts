@@ -155,6 +155,17 @@ export const recordRecipientNotified = (app: Clocked, input: RecipientRef & { me
 export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string; notSent: boolean; provenance?: ReadProvenance }) =>
   runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error, notSent: input.notSent, provenance: input.provenance });
 
+/** One channel of a message to the recipient failed (after taking it, or before); `next` takes over. */
+export const recordMessageChannelFailed = (app: Clocked, input: RecipientRef & { messageId: string; channel: MessageChannel; error: string; next: MessageChannel | null }) =>
+  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
+    type: 'RecordMessageChannelFailed',
+    recipientId: input.recipientId,
+    messageId: input.messageId,
+    channel: input.channel,
+    error: input.error,
+    next: input.next,
+  });
+
 /** Expire when the deadline has passed with an item waiting on a recipient; otherwise nothing is appended (position null). */
 export const expireCollection = (app: Clocked, ref: { organizationId: string; collectionId: string }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, SYSTEM_ACTOR, { type: 'ExpireCollection' });

@@ -8,6 +8,8 @@ import { refuseUncontractedItems } from '../../domain/collection/kinds/index.ts'
 import { CollectionMessages } from '../../domain/collection/messages.ts';
 import { hasValidCheckDigits, stripMask } from '../../domain/shared/document.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
+import { validChannelOrder } from '../../domain/messaging/settings-decider.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { findTemplateBySlug } from '../../projections/collection-template/queries.ts';
 import { findOrganization } from '../../projections/identity/queries.ts';
@@ -35,6 +37,8 @@ export interface RecipientInput {
   phone?: string | null;
   /** Keys of the items this person answers; absent: every item. */
   itemKeys?: string[];
+  /** This person's own channel order (validChannelOrder); absent or null: the organization's. */
+  channelOrder?: string[] | null;
 }
 
 export interface CreateCollectionInput {
@@ -112,7 +116,18 @@ export function resolveRecipient(
   });
   const email = input.email?.trim().toLowerCase() || null;
   const phone = input.phone ? normalizePhone(input.phone) : null;
-  return { recipientId, name: input.name.trim(), email, phone, itemIds: [...new Set(itemIds)], linkHash: recipientLink(app, collectionId, recipientId, 1).hash };
+  const channelOrder = input.channelOrder ?? null;
+  if (channelOrder !== null && !validChannelOrder(channelOrder)) throw new DomainError('invalid', MessagingMessages.invalidChannelOrder);
+  return {
+    recipientId,
+    name: input.name.trim(),
+    email,
+    phone,
+    itemIds: [...new Set(itemIds)],
+    linkHash: recipientLink(app, collectionId, recipientId, 1).hash,
+    // Absent rather than null when not given, so the events of those who name none stay as they were.
+    ...(channelOrder ? { channelOrder } : {}),
+  };
 }
 
 export interface ResolvedDefinition {

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ProductKind } from '../../domain/catalog/product.ts';
 import type { Principal } from '../../domain/identity/access.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
+import { validChannelOrder } from '../../domain/messaging/settings-decider.ts';
 import type { ProposalCommand } from '../../domain/proposal/commands.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
 import { choiceOffer, proposalDecider } from '../../domain/proposal/decider.ts';
 import { proposalStream, type ProposalEvent, type AnalysisKind, type ChoiceBy, type Contact, type ParticipantRole, type ProposalOrigin } from '../../domain/proposal/events.ts';
 import { firstInstallmentCents, monthlyRate } from '../../domain/proposal/installment.ts';
@@ -35,10 +38,17 @@ function newLinkToken(): { token: string; hash: string } {
   return { token, hash: hashLinkToken(token) };
 }
 
-type ContactInput = { [K in keyof Contact]?: Contact[K] | null };
-/** Absent contact fields are stored as null, so every reader sees the same shape. */
-const contactOf = (input: ContactInput | null | undefined): Contact | null =>
-  input ? { name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null } : null;
+type ContactInput = { [K in 'name' | 'email' | 'phone']?: Contact[K] | null } & { channelOrder?: string[] | null };
+/**
+ * Absent contact fields are stored as null, so every reader sees the same shape; a channel order
+ * only when one is given (validChannelOrder), so the events of contacts without one stay as they were.
+ */
+function contactOf(input: ContactInput | null | undefined): Contact | null {
+  if (!input) return null;
+  const { channelOrder } = input;
+  if (channelOrder != null && !validChannelOrder(channelOrder)) throw new DomainError('invalid', MessagingMessages.invalidChannelOrder);
+  return { name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null, ...(channelOrder ? { channelOrder } : {}) };
+}
 
 export interface ParticipantBody {
   document: string;

@@ -5,20 +5,22 @@ import { organizationName } from '../../projections/identity/queries.ts';
 import type { AppContext } from '../context.ts';
 import { planChannels, type ChannelPlan } from '../messaging/channel-order.ts';
 import { queueMessage } from '../messaging/commands.ts';
+import { organizationChannelOrder } from '../messaging/settings.ts';
+import type { MessageChannel } from '../../domain/messaging/events.ts';
 
 /** The customer's offer page for a link token (served by http/proposal/offer-page.ts). */
 export const offerUrl = (app: Pick<AppContext, 'config'>, token: string) => `${app.config.PUBLIC_BASE_URL.replace(/(?<!\/)\/+$/, '')}/oferta/${token}`;
 
 /**
  * The proposal's channels: those its contact has an address for (e-mail; WhatsApp and SMS for a
- * phone), in the deployment's MESSAGE_CHANNEL_ORDER, one at a time: the first, then the next when
+ * phone), in the organization's channel order (else the deployment's MESSAGE_CHANNEL_ORDER), one at a time: the first, then the next when
  * one gives up. No contact, or one without an address: none, and the integrator delivers the link
  * the route returned (as a collection whose channel is NONE).
  */
-export function offerChannels(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, state: ProposalState): ChannelPlan {
+export function offerChannels(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, state: ProposalState, organizationOrder: readonly MessageChannel[] | null): ChannelPlan {
   const contact = state.created?.contact;
   if (!contact?.email && !contact?.phone) return { channels: [] };
-  return planChannels(config, [['WHATSAPP', 'SMS', 'EMAIL']], { email: contact.email ?? null, phone: contact.phone ?? null });
+  return planChannels(config, [['WHATSAPP', 'SMS', 'EMAIL']], { email: contact.email ?? null, phone: contact.phone ?? null }, { recipient: contact.channelOrder, organization: organizationOrder });
 }
 
 /**
@@ -35,8 +37,9 @@ export async function sendOfferLink(
 ): Promise<string | null> {
   const created = state.created;
   const offer = state.offers.find((o) => o.offerId === offerId);
-  const plan = offerChannels(app.config, state);
-  if (!created || !offer || plan.channels.length === 0) return null;
+  if (!created || !offer) return null;
+  const plan = offerChannels(app.config, state, await organizationChannelOrder(app, created.organizationId));
+  if (plan.channels.length === 0) return null;
   const terms = offer.terms as IndicativeTerms;
   const { messageId } = await queueMessage(app, {
     organizationId: created.organizationId,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../../platform/database/migrate.ts';
 import type { ListEntry, ListVersion, ScreeningList } from '../../domain/screening/index.ts';
+import { describeSource } from './read-source.ts';
 
 /**
  * Loaded list files (not events: a list is outside data the service keeps a copy of, and every
@@ -52,6 +53,21 @@ export const screeningMigrations: Migration[] = [
     async down(knex) {
       await knex.schema.dropTable('screening_list_failures');
     },
+  },
+  {
+    // A version's source was kept as configured: an address's query (a download token) and
+    // userinfo sat in the table, and in every backup of it. The rows keep what the lists route
+    // shows instead (describeSource); the configuration still holds the full address.
+    name: '202612020000_screening_list_sources_described',
+    async up(knex) {
+      const rows: Array<{ id: string; source: string }> = await knex('screening_list_versions').select('id', 'source');
+      for (const { id, source } of rows) {
+        const { location } = describeSource(source);
+        if (location !== source) await knex('screening_list_versions').where({ id }).update({ source: location });
+      }
+    },
+    // What was dropped from the sources cannot be put back.
+    async down() {},
   },
 ];
 
@@ -118,10 +134,14 @@ export class VersionWriter {
     readonly list: ScreeningList,
   ) {}
 
-  /** Starts a version, after dropping what an interrupted load of the list left. */
+  /**
+   * Starts a version, after dropping what an interrupted load of the list left. The row names its
+   * source as described (an address without userinfo, query and fragment; a file by its name):
+   * a token in the configured address never reaches the table.
+   */
   static async begin(db: Knex, id: string, list: ScreeningList, source: string, at: Date): Promise<VersionWriter> {
     await db('screening_list_versions').where({ list, status: 'LOADING' }).delete();
-    await db('screening_list_versions').insert({ id, list, status: 'LOADING', source, loaded_at: at });
+    await db('screening_list_versions').insert({ id, list, status: 'LOADING', source: describeSource(source).location, loaded_at: at });
     return new VersionWriter(db, id, list);
   }
 

@@ -65,6 +65,7 @@ export type CollectionCommand =
   | (Base & { type: 'WaiveItem'; itemId: string; reason: string | null })
   | (Base & { type: 'RecordRecipientNotified'; recipientId: string; messageId: string; channel: MessageChannel; reminder: boolean; provenance: ReadProvenance })
   | (Base & { type: 'RecordMessageFailed'; recipientId: string; messageId: string; error: string; notSent?: boolean; provenance?: ReadProvenance })
+  | (Base & { type: 'RecordMessageChannelFailed'; recipientId: string; messageId: string; channel: MessageChannel; error: string; next: MessageChannel | null })
   | (Base & { type: 'ExpireCollection' })
   /** An operator of the organization vouches that an UNLINKED intake is about its registry's person: its answers reach the registry. */
   | (Base & { type: 'LinkIntake' })

@@ -8,7 +8,7 @@ import { evolveCollection } from './evolve.ts';
 import { COLLECTION_KINDS } from './kinds/index.ts';
 import { CollectionMessages } from './messages.ts';
 import type { CollectionModuleEvent } from './payloads.ts';
-import { initialCollectionState, isAwaitingRecipient, isClosed, isResolved, type CollectionState } from './state.ts';
+import { initialCollectionState, isAwaitingRecipient, isClosed, isNewSend, isResolved, messageOutcome, type CollectionState } from './state.ts';
 import { validateDefinition } from './validate.ts';
 
 const DAY_MS = 86_400_000;
@@ -158,15 +158,23 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
     case 'RecordRecipientNotified': {
       const collectionId = existing(state, command.organizationId);
       const recipient = recipientOf(state, command.recipientId);
-      if (recipient.messageIds.includes(command.messageId)) return [];
+      if (!isNewSend(recipient, command.messageId, command.channel)) return [];
       const type = command.reminder ? 'RecipientReminded' : 'RecipientNotified';
       return [entry(type, command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, channel: command.channel, provenance: command.provenance })];
     }
     case 'RecordMessageFailed': {
       const collectionId = existing(state, command.organizationId);
       const recipient = recipientOf(state, command.recipientId);
-      if (recipient.messageIds.includes(command.messageId)) return [];
+      // Recorded even after the message was sent: a copy the provider reported lost did not arrive.
+      if (recipient.messageOutcomes.includes(messageOutcome('failed', command.messageId))) return [];
       return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, error: command.error, ...(command.notSent ? { notSent: true as const } : {}), ...(command.provenance ? { provenance: command.provenance } : {}) })];
+    }
+    case 'RecordMessageChannelFailed': {
+      const collectionId = existing(state, command.organizationId);
+      const recipient = recipientOf(state, command.recipientId);
+      const { messageId, channel } = command;
+      if (recipient.messageOutcomes.includes(messageOutcome('lost', messageId, channel)) || recipient.messageOutcomes.includes(messageOutcome('failed', messageId))) return [];
+      return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId, channel, error: command.error, next: command.next })];
     }
     case 'ExpireCollection': {
       const collectionId = existing(state, command.organizationId);

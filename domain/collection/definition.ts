@@ -1,3 +1,4 @@
+import type { MessageChannel } from '../messaging/events.ts';
 import type { OnCompleted } from '../collection-template/template.ts';
 import type { ExpectedDocumentType, ItemKind, NotificationChannel, ResolutionMode, ReuseDecision } from './enums.ts';
 import type { ItemConfig } from './kinds/config.ts';
@@ -30,6 +31,8 @@ export interface RecipientDefinition {
   itemIds: string[];
   /** sha256 of the raw link token of version 1; the raw token is never stored. */
   linkHash: string;
+  /** This person's own channel order, over the organization's (docs/messaging.md); absent or null: the organization's. */
+  channelOrder?: MessageChannel[] | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CollectionModuleEvent } from './payloads.ts';
 import { COLLECTION_KINDS } from './kinds/index.ts';
-import { addFile, advance, isResolved, newRecipient, withItem, withRecipient, type CollectionState, type ItemState } from './state.ts';
+import { addFile, advance, isResolved, messageOutcome, newRecipient, withItem, withRecipient, type CollectionState, type ItemState } from './state.ts';
 
 export function evolveCollection(state: CollectionState, event: CollectionModuleEvent): CollectionState {
   const { data } = event;
@@ -76,20 +76,33 @@ export function evolveCollection(state: CollectionState, event: CollectionModule
       return withRecipient(state, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'OPENED'), openedAt: r.openedAt ?? at }));
     case 'RecipientNotified':
     case 'RecipientReminded': {
-      const reminded = event.type === 'RecipientReminded' ? 1 : 0;
-      const messageId = event.data.payload.messageId;
-      return withRecipient(state, data.recipientId, (r) => ({
-        ...r,
-        activity: advance(r.activity, 'DELIVERED'),
-        messageIds: [...r.messageIds, messageId],
-        lastNotifiedAt: at,
-        reminders: r.reminders + reminded,
-      }));
+      const { messageId, channel } = event.data.payload;
+      return withRecipient(state, data.recipientId, (r) => {
+        // A fallback channel's send is the same reminder again, not another one.
+        const first = !r.messageIds.includes(messageId);
+        return {
+          ...r,
+          activity: advance(r.activity, 'DELIVERED'),
+          messageIds: first ? [...r.messageIds, messageId] : r.messageIds,
+          messageOutcomes: [...r.messageOutcomes, messageOutcome('sent', messageId, channel)],
+          lastNotifiedAt: at,
+          reminders: r.reminders + (first && event.type === 'RecipientReminded' ? 1 : 0),
+        };
+      });
     }
     case 'IntakeLinked':
       return { ...state, intake: { status: 'LINKED', linkedAt: at, linkedBy: { actorType: data.actorType, actorId: data.actorId } } };
-    case 'RecipientMessageFailed':
-      return withRecipient(state, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'FAILED'), messageIds: [...r.messageIds, event.data.payload.messageId] }));
+    case 'RecipientMessageFailed': {
+      const { messageId, channel } = event.data.payload;
+      // One channel lost: the next one is being tried (or the message's own outcome follows).
+      if (channel) return withRecipient(state, data.recipientId, (r) => ({ ...r, messageOutcomes: [...r.messageOutcomes, messageOutcome('lost', messageId, channel)] }));
+      return withRecipient(state, data.recipientId, (r) => ({
+        ...r,
+        activity: advance(r.activity, 'FAILED'),
+        messageIds: r.messageIds.includes(messageId) ? r.messageIds : [...r.messageIds, messageId],
+        messageOutcomes: [...r.messageOutcomes, messageOutcome('failed', messageId)],
+      }));
+    }
     default:
       // Forms, consents, identity checks and signatures evolve in their kind's file; a download or a
       // view changes nothing.

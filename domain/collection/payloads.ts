@@ -51,8 +51,14 @@ export interface CollectionPayloads extends FormPayloads, ConsentPayloads, Ident
   /** `provenance`: the provider that carried the message (MessageSent's); absent: recorded before provenance was. */
   RecipientNotified: { messageId: string; channel: MessageChannel; provenance?: ReadProvenance };
   RecipientReminded: { messageId: string; channel: MessageChannel; provenance?: ReadProvenance };
-  /** `notSent`: no channel could send it at all (the message is NOT_SENT; `error` is the reason; `provenance` what kept its text, the sandbox outbox or none). */
-  RecipientMessageFailed: { messageId: string; error: string; notSent?: true; provenance?: ReadProvenance };
+  /**
+   * The message did not arrive: every channel gave up, or (`notSent`) no channel could send it at
+   * all (the message is NOT_SENT; `error` is the reason; `provenance` what kept its text, the
+   * sandbox outbox or none). With `channel`, one channel of the message failed, possibly after
+   * taking it (the provider's status callback said the copy was lost), and `next` is the channel
+   * that takes over (null: none); the message's own outcome comes after.
+   */
+  RecipientMessageFailed: { messageId: string; error: string; notSent?: true; provenance?: ReadProvenance; channel?: MessageChannel; next?: MessageChannel | null };
 }
 
 /** Fields stored beside the envelope for evolve (personal data and link hashes), never in the trail. */

@@ -1,3 +1,4 @@
+import type { MessageChannel } from '../messaging/events.ts';
 import type { Actor, FileOpinion } from './commands.ts';
 import type { CollectionDefinition, ItemDefinition, RecipientDefinition } from './definition.ts';
 import { CLOSED_COLLECTION_STATUSES, RESOLVED_ITEM_STATUSES, type CollectionOrigin, type CollectionStatus, type IntakeStatus, type ItemStatus, type RecipientStatus } from './enums.ts';
@@ -31,6 +32,11 @@ export interface RecipientState extends Omit<RecipientDefinition, 'linkHash'> {
   status: RecipientStatus;
   /** Messages already recorded (notified or failed): a repeated outcome is not recorded twice. */
   messageIds: string[];
+  /**
+   * What the trail holds per channel of those messages (messageOutcome keys): sent on a channel,
+   * that channel lost, the message failed. A fallback channel's send is recorded after a loss.
+   */
+  messageOutcomes: string[];
   openedAt: string | null;
   lastNotifiedAt: string | null;
   reminders: number;
@@ -116,7 +122,7 @@ export function recipientStatus(recipient: Omit<RecipientState, 'status'>, items
 }
 
 export function newRecipient(definition: RecipientDefinition, items: readonly ItemState[]): RecipientState {
-  const recipient = { ...definition, linkVersion: 1, activity: 'PENDING' as const, messageIds: [], openedAt: null, lastNotifiedAt: null, reminders: 0 };
+  const recipient = { ...definition, linkVersion: 1, activity: 'PENDING' as const, messageIds: [], messageOutcomes: [], openedAt: null, lastNotifiedAt: null, reminders: 0 };
   return { ...recipient, status: recipientStatus(recipient, items) };
 }
 
@@ -132,6 +138,23 @@ export function withRecipient(state: CollectionState, recipientId: string | null
     return { ...changed, status: recipientStatus(changed, state.items) };
   });
   return { ...state, recipients };
+}
+
+/** A key of RecipientState.messageOutcomes. */
+export const messageOutcome = (outcome: 'sent' | 'lost' | 'failed', messageId: string, channel?: MessageChannel) => [outcome, messageId, channel].filter(Boolean).join(':');
+
+/**
+ * Whether a send on `channel` is new to the trail: a message is recorded as sent once, whatever
+ * its channels, unless every channel it was recorded on has since been reported lost (the next
+ * channel of its order then took it over), and never after it failed.
+ */
+export function isNewSend(recipient: RecipientState, messageId: string, channel: MessageChannel): boolean {
+  const has = (key: string) => recipient.messageOutcomes.includes(key);
+  if (has(messageOutcome('sent', messageId, channel)) || has(messageOutcome('failed', messageId))) return false;
+  const prefix = messageOutcome('sent', messageId) + ':';
+  const sentOn = recipient.messageOutcomes.filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+  if (sentOn.length === 0) return !recipient.messageIds.includes(messageId);
+  return sentOn.every((sent) => has(messageOutcome('lost', messageId, sent as MessageChannel)));
 }
 
 /** Activity only moves forward: a late "delivered" does not undo an opening. */

@@ -3,6 +3,7 @@ export const MessagingMessages = {
   noChannel: 'Informe ao menos um canal para a mensagem.',
   duplicateChannel: 'Um canal foi informado mais de uma vez.',
   invalidFallback: 'A ordem de canais da mensagem é inválida.',
+  invalidChannelOrder: 'A ordem de canais deve ser uma lista de WHATSAPP, SMS e EMAIL, cada um no máximo uma vez, ou null.',
   notQueued: 'Mensagem não encontrada.',
   channelNotInMessage: 'Este canal não faz parte da mensagem.',
   noEmail: 'Destinatário sem e-mail cadastrado.',

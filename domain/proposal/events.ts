@@ -1,3 +1,4 @@
+import type { MessageChannel } from '../messaging/events.ts';
 import type { AmortizationModel, DecimalRate, EntityType } from '../pricing/terms.ts';
 import type { ProductKind } from '../catalog/product.ts';
 import type { DomainEvent } from '../shared/decider.ts';
@@ -18,6 +19,8 @@ export interface Contact {
   name: string | null;
   email: string | null;
   phone: string | null;
+  /** This person's own channel order for the offer's message, over the organization's (docs/messaging.md); absent: the organization's. */
+  channelOrder?: MessageChannel[];
 }
 
 /** Every event names its proposal and tenant, so projections and process managers read it alone. */

@@ -82,6 +82,7 @@ export function presentDetail(state: CollectionState, registry: object | null, t
       openedAt: r.openedAt,
       lastNotifiedAt: r.lastNotifiedAt,
       reminders: r.reminders,
+      channelOrder: r.channelOrder ?? null,
     })),
     trail,
   };

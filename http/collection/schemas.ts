@@ -4,6 +4,7 @@ import {
   ACTOR_TYPES, COLLECTION_ORIGINS, COLLECTION_STATUSES, INTAKE_STATUSES, DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, ITEM_STATUSES, NOTIFICATION_CHANNELS, RECIPIENT_STATUSES,
   RESOLUTION_MODES, REUSE_DECISIONS,
 } from '../../domain/collection/enums.ts';
+import { ChannelOrderSchema } from '../messaging/schemas.ts';
 import { ProvenanceSchema } from '../provenance.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { ItemConfigSchema, ItemDetailsSchema } from './kinds/index.ts';
@@ -23,6 +24,7 @@ const RecipientBody = Type.Object({
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
   phone: Type.Optional(Nullable(Type.String({ maxLength: 20, description: 'E.164, for example +5511999998888' }))),
   itemKeys: Type.Optional(Type.Array(ItemKey, { maxItems: 100, description: 'the items this person answers; absent: every item' })),
+  channelOrder: Type.Optional(ChannelOrderSchema),
 });
 export { RecipientBody as AddRecipientBody };
 
@@ -112,6 +114,7 @@ export const RecipientSchema = Type.Object({
   openedAt: Nullable(Instant),
   lastNotifiedAt: Nullable(Instant),
   reminders: Type.Integer(),
+  channelOrder: Nullable(Type.Array(Type.String(), { description: "ours: this recipient's own channel order (channelOrder of the request), null: the organization's" })),
 });
 
 const Target = Type.Object({ kind: Type.Union(['NONE', 'POLICY', 'OPERATION'].map((k) => Type.Literal(k))), id: Nullable(Type.String()) });

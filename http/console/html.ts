@@ -62,6 +62,7 @@ const MENU = [
   { href: '/console/painel', label: 'Painel', gates: [Gates.proposalsOperate] },
   { href: '/console/coletas', label: 'Coletas', gates: [Gates.collections] },
   { href: '/console/webhooks', label: 'Webhooks', gates: [Gates.namedWebhooks, Gates.legacyWebhooks] },
+  { href: '/console/listas-de-triagem', label: 'Listas de triagem', gates: [Gates.reportsRead] },
 ];
 
 /** Why a page shows the sandbox banner: the whole deployment is a sandbox, or what the page shows holds a sandbox result. */

@@ -18,6 +18,7 @@ import { oauthPageRoutes } from './oauth-routes.ts';
 import { policyPageRoutes } from './policy-routes.ts';
 import { proposalPageRoutes } from './proposal-routes.ts';
 import { reportPageRoutes } from './report-routes.ts';
+import { screeningPageRoutes } from './screening-routes.ts';
 import { webhookPageRoutes } from './webhook-routes.ts';
 import { checkCsrf, clearSessionCookie, consolePrincipal, loginCsrf, loginCsrfCookie, setSessionCookie } from './session.ts';
 import { CONSOLE_HTML, ConsoleForm, consoleRoute, field, page, pageHtml, refusal, returnPath, type SignedIn } from './signed-in.ts';
@@ -216,6 +217,7 @@ export const consoleRoutes: RouteTable = {
     ...proposalPageRoutes,
     ...dashboardPageRoutes,
     ...webhookPageRoutes,
+    ...screeningPageRoutes,
     ...collectionPageRoutes,
   ],
 };

@@ -145,4 +145,11 @@ export const TOOL_DECLARATIONS: ToolDeclaration[] = [
     description: 'A trilha de auditoria de uma coleta, da entrada mais antiga à mais nova, cada uma com número de sequência e hash.',
     route: { method: 'get', path: '/v1/collections/:id/trail' },
   },
+  {
+    name: 'listar_listas_triagem',
+    title: 'Listas de sanções e PEP',
+    description:
+      'As listas de sanções e de pessoas politicamente expostas contra as quais os relatórios são verificados: a versão em uso de cada uma (data de publicação, SHA-256, entradas, quando foi carregada), a última falha de carga e o limiar de semelhança de nomes.',
+    route: { method: 'get', path: '/v1/screening/lists' },
+  },
 ];

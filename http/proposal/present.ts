@@ -63,7 +63,9 @@ export function presentOffer(offer: OfferState) {
 }
 
 /** A contact with its three fields, also when erasure left it `{}` (an erased object reads empty). */
-const contactView = (contact: Contact | null) => contact && { name: contact.name ?? null, email: contact.email ?? null, phone: contact.phone ?? null };
+// channelOrder only when the person has one: absent, the organization's order applies.
+const contactView = (contact: Contact | null) =>
+  contact && { name: contact.name ?? null, email: contact.email ?? null, phone: contact.phone ?? null, ...(contact.channelOrder ? { channelOrder: contact.channelOrder } : {}) };
 
 function presentParticipants(state: ProposalState) {
   return state.participants.map(({ participantId, contact, ...p }) => ({ id: participantId, ...p, contact: contactView(contact) }));

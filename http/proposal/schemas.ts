@@ -4,6 +4,7 @@ import { AMORTIZATION_MODELS, ENTITY_TYPES } from '../../domain/pricing/terms.ts
 import { PARTICIPANT_ROLES, PROPOSAL_ORIGINS } from '../../domain/proposal/events.ts';
 import { DashboardMessages } from '../../domain/dashboard/messages.ts';
 import { PROPOSAL_STATUSES } from '../../domain/proposal/statuses.ts';
+import { ChannelOrderSchema } from '../messaging/schemas.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
 
@@ -19,8 +20,16 @@ export const ContactSchema = Type.Object({
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   email: Type.Optional(Nullable(Type.String({ maxLength: 320 }))),
   phone: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  channelOrder: Type.Optional(ChannelOrderSchema),
 });
-const ContactView = Nullable(Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone: Nullable(Type.String()) }));
+const ContactView = Nullable(
+  Type.Object({
+    name: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    channelOrder: Type.Optional(Type.Array(Type.String(), { description: "ours: this person's own channel order (offers); absent: the organization's" })),
+  }),
+);
 
 export const ParticipantBody = Type.Object({
   document: Type.String({ minLength: 1, maxLength: 30, description: 'CPF or CNPJ, masked or not' }),

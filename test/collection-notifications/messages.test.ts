@@ -5,25 +5,33 @@ import { assess, create, definition, history, stateOf, submit } from '../collect
 
 const test = suite('collection notifications: which message goes to whom, on which channels');
 const config = { MESSAGE_CHANNEL_ORDER: 'whatsapp,sms,email', SMS_PROVIDER: 'none' } as const;
-const request = { template: 'COLLECTION_INVITE', key: '1', link: 'https://app.example/c/t', organizationName: 'Banco Exemplo' } as const;
+const request = { template: 'COLLECTION_INVITE', key: '1', link: 'https://app.example/c/t', organizationName: 'Banco Exemplo', organizationOrder: null } as const;
 
-test('channels: the template channel, less those the person has no address for while another remains', () => {
+test('channels: the template channel, less those the person has no address for; BOTH is one at a time in the order', () => {
   const both = { ...stateOf(history(create())).recipients[0]!, phone: '+5511999998888' };
-  assert.equal(channelsFor(config, 'BOTH', both).channels, ['EMAIL', 'WHATSAPP']);
-  assert.equal(channelsFor(config, 'BOTH', { ...both, phone: null }).channels, ['EMAIL']);
-  assert.equal(channelsFor(config, 'BOTH', { ...both, email: null }).channels, ['WHATSAPP']);
-  assert.equal(channelsFor(config, 'WHATSAPP', { ...both, phone: null }).channels, ['WHATSAPP'], 'nothing reachable: kept, so the failure is visible');
-  assert.equal(channelsFor(config, 'NONE', both).channels, []);
+  assert.equal(channelsFor(config, 'BOTH', both, null), { channels: ['WHATSAPP', 'EMAIL'], fallback: { WHATSAPP: 'EMAIL' } });
+  assert.equal(channelsFor(config, 'BOTH', { ...both, phone: null }, null).channels, ['EMAIL']);
+  assert.equal(channelsFor(config, 'BOTH', { ...both, email: null }, null).channels, ['WHATSAPP']);
+  assert.equal(channelsFor(config, 'WHATSAPP', { ...both, phone: null }, null).channels, ['WHATSAPP'], 'nothing reachable: kept, so the failure is visible');
+  assert.equal(channelsFor(config, 'NONE', both, null).channels, []);
 });
 
-test('with an SMS provider the phone is WhatsApp then SMS (MESSAGE_CHANNEL_ORDER), one falling back to the other; BOTH keeps the e-mail beside it', () => {
+test("channels: the recipient's order over the organization's over the deployment's; each ranks only what the one before leaves out", () => {
   const both = { ...stateOf(history(create())).recipients[0]!, phone: '+5511999998888' };
   const sms = { ...config, SMS_PROVIDER: 'twilio' } as const;
-  assert.equal(channelsFor(sms, 'WHATSAPP', both), { channels: ['WHATSAPP', 'SMS'], fallback: { WHATSAPP: 'SMS' } });
-  assert.equal(channelsFor(sms, 'BOTH', both), { channels: ['EMAIL', 'WHATSAPP', 'SMS'], fallback: { WHATSAPP: 'SMS' } });
-  assert.equal(channelsFor({ ...sms, MESSAGE_CHANNEL_ORDER: 'sms,email' }, 'WHATSAPP', both), { channels: ['SMS', 'WHATSAPP'], fallback: { SMS: 'WHATSAPP' } }, 'a channel left out ranks last');
-  assert.equal(channelsFor(sms, 'EMAIL', both), { channels: ['EMAIL'] });
-  assert.equal(channelsFor(sms, 'WHATSAPP', { ...both, phone: null }), { channels: ['WHATSAPP'] }, 'nothing reachable: the first stays, so the failure is visible');
+  assert.equal(channelsFor(sms, 'BOTH', both, ['EMAIL']), { channels: ['EMAIL', 'WHATSAPP', 'SMS'], fallback: { EMAIL: 'WHATSAPP', WHATSAPP: 'SMS' } });
+  assert.equal(channelsFor(sms, 'BOTH', { ...both, channelOrder: ['SMS'] }, ['EMAIL']), { channels: ['SMS', 'EMAIL', 'WHATSAPP'], fallback: { SMS: 'EMAIL', EMAIL: 'WHATSAPP' } });
+  assert.equal(channelsFor(sms, 'WHATSAPP', both, ['EMAIL', 'SMS']), { channels: ['SMS', 'WHATSAPP'], fallback: { SMS: 'WHATSAPP' } }, 'the route still decides which channels');
+});
+
+test('with an SMS provider the phone is WhatsApp then SMS (MESSAGE_CHANNEL_ORDER), one falling back to the other; BOTH adds the e-mail after them', () => {
+  const both = { ...stateOf(history(create())).recipients[0]!, phone: '+5511999998888' };
+  const sms = { ...config, SMS_PROVIDER: 'twilio' } as const;
+  assert.equal(channelsFor(sms, 'WHATSAPP', both, null), { channels: ['WHATSAPP', 'SMS'], fallback: { WHATSAPP: 'SMS' } });
+  assert.equal(channelsFor(sms, 'BOTH', both, null), { channels: ['WHATSAPP', 'SMS', 'EMAIL'], fallback: { WHATSAPP: 'SMS', SMS: 'EMAIL' } });
+  assert.equal(channelsFor({ ...sms, MESSAGE_CHANNEL_ORDER: 'sms,email' }, 'WHATSAPP', both, null), { channels: ['SMS', 'WHATSAPP'], fallback: { SMS: 'WHATSAPP' } }, 'a channel left out ranks last');
+  assert.equal(channelsFor(sms, 'EMAIL', both, null), { channels: ['EMAIL'] });
+  assert.equal(channelsFor(sms, 'WHATSAPP', { ...both, phone: null }, null), { channels: ['WHATSAPP'] }, 'nothing reachable: the first stays, so the failure is visible');
 });
 
 test('an invite carries the pending items of that recipient only, the deadline, the operator message, and a key per link version', () => {

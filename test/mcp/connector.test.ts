@@ -59,7 +59,7 @@ test('a page of another site cannot reach the connector (DNS rebinding)', async 
   assert.equal(await reply.json(), { code: 403, message: Messages.foreignOrigin });
 });
 
-test('the full authorization-code flow with PKCE, then a tool call that creates a report and waits for its decision', async ({ app, browser, policyId }) => {
+test('the full authorization-code flow with PKCE, then a tool call that creates a report and waits for its decision', async ({ app, browser, policyId, tenant }) => {
   const { client, oauth } = await authorizedMcp(app, browser);
   assert.ok(oauth.information?.client_id, 'registered dynamically');
   assert.ok(oauth.saved?.access_token, 'token issued');
@@ -71,7 +71,11 @@ test('the full authorization-code flow with PKCE, then a tool call that creates 
   assert.is(days(grant.expires_at, registered.expires_at), 30);
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  for (const name of ['listar_politicas', 'criar_relatorio', 'ler_relatorio', 'ler_explicacao', 'ler_insights_e_comite', 'criar_proposta', 'simular_preco', 'ler_trilha_coleta']) assert.ok(names.includes(name), name);
+  for (const name of ['listar_politicas', 'criar_relatorio', 'ler_relatorio', 'ler_explicacao', 'ler_insights_e_comite', 'criar_proposta', 'simular_preco', 'ler_trilha_coleta', 'listar_listas_triagem']) assert.ok(names.includes(name), name);
+  const lists: any = await client.callTool({ name: 'listar_listas_triagem', arguments: {} });
+  assert.not.ok(lists.isError, JSON.stringify(lists));
+  assert.equal(lists.structuredContent, (await app.call('GET', '/v1/screening/lists', { token: tenant.token })).body, 'the route, as the API answers it');
+  assert.ok(lists.structuredContent.lists.length > 0);
   const create = tools.find((t) => t.name === 'criar_relatorio')!;
   assert.equal(create.inputSchema.required?.sort(), ['document', 'policyId', 'type']);
   assert.ok((create.inputSchema.properties as any).aguardarSegundos);

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { recordDecision, sendIndicativeOffer, startAnalysis } from '../../application/proposal/commands.ts';
 import { messageStream } from '../../domain/messaging/events.ts';
+import { MessagingMessages } from '../../domain/messaging/messages.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedProduct } from '../support/catalog.ts';
 import { provisionTenant, type TestTenant } from '../support/identity.ts';
@@ -28,7 +29,7 @@ test.after(async (ctx) => {
   await ctx.smtp?.close();
 });
 
-async function offered(ctx: Ctx, contact: Record<string, string> | undefined, document = '12345678909') {
+async function offered(ctx: Ctx, contact: Record<string, unknown> | undefined, document = '12345678909') {
   const created = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document, name: 'Maria Silva', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12, ...(contact ? { contact } : {}) } });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const step = { organizationId: ctx.tenant.organizationId, proposalId: created.body.id as string, executionId: EXECUTION };
@@ -102,6 +103,27 @@ test("erasing the proposal's holder makes the offer messages' sealed addressee a
   const text = JSON.stringify(after.map((e) => e.data));
   for (const secret of ['Joana Contato', 'joana@example.com', '+5511912345678', linkToken]) assert.not.ok(text.includes(secret), `${secret} still readable: ${text}`);
   assert.equal(after.map((e) => e.type).slice(0, 1), ['MessageQueued'], 'the events stay; only their personal data is gone');
+});
+
+test("the offer's channels: the contact's own order over the organization's (PUT /v1/messaging/settings) over the deployment's", async (ctx) => {
+  const channelsOf = async (proposalId: string) =>
+    eventually(async () => {
+      for (const { id } of await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).select('id')) {
+        const [queued] = await ctx.app.app.store.readStream(messageStream(id));
+        if ((queued!.data.correlation as { proposalId?: string }).proposalId === proposalId) return queued!.data.channels as string[];
+      }
+      return undefined;
+    }, { what: `the offer message of ${proposalId}` });
+  const contact = { name: 'Rita', email: 'rita@example.com', phone: '+5511955554444' };
+  assert.equal(await channelsOf((await offered(ctx, contact)).proposalId), ['WHATSAPP', 'EMAIL'], "the deployment's order (no SMS provider here)");
+  assert.equal((await ctx.app.call('PUT', '/v1/messaging/settings', { token: ctx.tenant.token, body: { channelOrder: ['EMAIL'] } })).status, 200);
+  assert.equal(await channelsOf((await offered(ctx, contact)).proposalId), ['EMAIL', 'WHATSAPP'], "the organization's");
+  const own = await offered(ctx, { ...contact, channelOrder: ['WHATSAPP'] });
+  assert.equal(await channelsOf(own.proposalId), ['WHATSAPP', 'EMAIL'], "the contact's own wins");
+  assert.equal((await ctx.app.call('GET', `/v1/proposals/${own.proposalId}`, { token: ctx.tenant.token })).body.contact.channelOrder, ['WHATSAPP']);
+  const refused = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document: '12345678909', name: 'Maria', productKey: 'credito-pessoal', contact: { ...contact, channelOrder: ['WHATSAPP', 'WHATSAPP'] } } });
+  assert.equal([refused.status, refused.body], [400, { code: 400, message: MessagingMessages.invalidChannelOrder }]);
+  assert.equal((await ctx.app.call('PUT', '/v1/messaging/settings', { token: ctx.tenant.token, body: { channelOrder: null } })).status, 200);
 });
 
 test.run();

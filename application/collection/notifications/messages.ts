@@ -6,9 +6,13 @@ import type { Config } from '../../../config/index.ts';
 import { planChannels, type ChannelPlan } from '../../messaging/channel-order.ts';
 import type { QueueMessageInput } from '../../messaging/commands.ts';
 
-/** The collection's channel as routes (planChannels): WHATSAPP is the phone, WhatsApp or SMS in MESSAGE_CHANNEL_ORDER. */
-const PHONE: MessageChannel[] = ['WHATSAPP', 'SMS'];
-const ROUTES: Record<NotificationChannel, MessageChannel[][]> = { EMAIL: [['EMAIL']], WHATSAPP: [PHONE], BOTH: [['EMAIL'], PHONE], NONE: [] };
+/**
+ * The collection's channel as routes (planChannels): WHATSAPP is the phone, WhatsApp or SMS; BOTH
+ * allows the e-mail and the phone as one route, so the channel order picks the first the person
+ * has an address for and the others take over one at a time, instead of e-mail and phone at once
+ * (the contract's BOTH names the channels allowed; it asks for no copy on each).
+ */
+const ROUTES: Record<NotificationChannel, MessageChannel[][]> = { EMAIL: [['EMAIL']], WHATSAPP: [['WHATSAPP', 'SMS']], BOTH: [['EMAIL', 'WHATSAPP', 'SMS']], NONE: [] };
 
 /** A collection that was sent and is not closed: the only kind anybody is notified about. */
 export const isLive = (state: CollectionState) => state.status === 'SENT' || state.status === 'IN_PROGRESS';
@@ -20,13 +24,17 @@ export function pendingItemsOf(state: CollectionState, recipient: RecipientState
 
 /**
  * The channels a message to this recipient goes on: the collection's, less those the person has no
- * address for when another remains (BOTH to someone without a phone is an e-mail); the phone is
- * WhatsApp and SMS in the deployment's order, one falling back to the other. With no address at
- * all the first channel stays, so the message fails visibly (collection.message.failed) instead
- * of nobody hearing of it.
+ * address for, in the recipient's channel order, else the organization's, else the deployment's,
+ * one falling back to the next. With no address at all the first channel stays, so the message
+ * fails visibly (collection.message.failed) instead of nobody hearing of it.
  */
-export function channelsFor(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, channel: NotificationChannel, recipient: RecipientState): ChannelPlan {
-  return planChannels(config, ROUTES[channel], recipient);
+export function channelsFor(
+  config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>,
+  channel: NotificationChannel,
+  recipient: RecipientState,
+  organizationOrder: readonly MessageChannel[] | null,
+): ChannelPlan {
+  return planChannels(config, ROUTES[channel], recipient, { recipient: recipient.channelOrder, organization: organizationOrder });
 }
 
 export interface MessageRequest {
@@ -35,13 +43,15 @@ export interface MessageRequest {
   key: string;
   link: string | null;
   organizationName: string;
+  /** The organization's channel order (its messaging settings), null for the deployment's. */
+  organizationOrder: readonly MessageChannel[] | null;
 }
 
 const KEY_PREFIX: Record<CollectionTemplate, string> = { COLLECTION_INVITE: 'invite', COLLECTION_REMINDER: 'reminder', COLLECTION_COMPLETED: 'completed', SIGNATURE_CODE: 'signature-code' };
 
 /** The message for one recipient, or null when the collection's channel is NONE. */
 export function messageFor(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SMS_PROVIDER'>, state: CollectionState, recipient: RecipientState, request: MessageRequest): QueueMessageInput | null {
-  const plan = channelsFor(config, state.channel, recipient);
+  const plan = channelsFor(config, state.channel, recipient, request.organizationOrder);
   if (!plan.channels.length || !state.organizationId || !state.collectionId) return null;
   const content: MessageContent = {
     link: request.link,

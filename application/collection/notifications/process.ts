@@ -6,9 +6,10 @@ import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { queueMessage, withdrawPendingMessages } from '../../messaging/commands.ts';
+import { organizationChannelOrder } from '../../messaging/settings.ts';
 import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { MESSAGING_PROJECTION } from '../../../projections/messaging/projection.ts';
-import { loadCollection, recordMessageFailed, recordRecipientNotified } from '../commands.ts';
+import { loadCollection, recordMessageChannelFailed, recordMessageFailed, recordRecipientNotified } from '../commands.ts';
 import { recipientLink } from '../links.ts';
 import { isLive, messageFor, pendingItemsOf } from './messages.ts';
 import { schedule, unschedule } from './schedule.ts';
@@ -22,6 +23,7 @@ export const NOTIFICATION_EVENT_TYPES = [
   'CollectionCanceled',
   'CollectionExpired',
   'MessageSent',
+  'MessageChannelFailed',
   'MessageFailed',
   'MessageNotSent',
 ] as const;
@@ -41,12 +43,13 @@ export async function notify(
 ): Promise<number> {
   if (!state.organizationId || !state.collectionId) return 0;
   const organization = (await organizationName(app.db, state.organizationId)) ?? '';
+  const organizationOrder = await organizationChannelOrder(app, state.organizationId);
   let queued = 0;
   for (const recipient of recipients) {
     const completed = template === 'COLLECTION_COMPLETED';
     if (completed ? recipient.itemIds.length === 0 : pendingItemsOf(state, recipient).length === 0) continue;
     const link = completed ? null : recipientLink(app, state.collectionId, recipient.recipientId, recipient.linkVersion).url;
-    const input = messageFor(app.config, state, recipient, { template, key: key(recipient), link, organizationName: organization });
+    const input = messageFor(app.config, state, recipient, { template, key: key(recipient), link, organizationName: organization, organizationOrder });
     if (!input) continue;
     await queueMessage(app, input);
     queued++;
@@ -68,7 +71,7 @@ export class NotificationProcess {
   ) {}
 
   async handle(event: Pick<RecordedEvent, 'type' | 'data' | 'position'>): Promise<void> {
-    if (event.type === 'MessageSent' || event.type === 'MessageFailed' || event.type === 'MessageNotSent') return this.outcome(event as unknown as MessageEvent);
+    if (event.type.startsWith('Message')) return this.outcome(event as unknown as MessageEvent);
     const { organizationId, collectionId, recipientId } = event.data as unknown as Envelope;
     const state = await loadCollection(this.app, collectionId);
     const invite = (recipients: readonly RecipientState[]) => notify(this.app, state, recipients, 'COLLECTION_INVITE', (r) => String(r.linkVersion));
@@ -110,6 +113,8 @@ export class NotificationProcess {
     const target = { organizationId, collectionId: correlation.collectionId, recipientId: correlation.recipientId, messageId };
     try {
       if (event.type === 'MessageSent') await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER', provenance: sentMessageProvenance(event.data) });
+      // A channel lost (given up, or reported lost after taking it): the trail shows it before the next channel's send.
+      else if (event.type === 'MessageChannelFailed') await recordMessageChannelFailed(this.app, { ...target, channel: event.data.channel, error: event.data.error, next: event.data.next });
       else if (event.type === 'MessageFailed') await recordMessageFailed(this.app, { ...target, error: event.data.error, notSent: false });
       // Nothing left the machine: the recipient did not get it, exactly as when a channel failed.
       else if (event.type === 'MessageNotSent') await recordMessageFailed(this.app, { ...target, error: event.data.reason, notSent: true, provenance: notSentMessageProvenance(event.data) });

@@ -7,6 +7,7 @@ import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { planChannels } from '../../messaging/channel-order.ts';
 import { queueMessage } from '../../messaging/commands.ts';
+import { organizationChannelOrder } from '../../messaging/settings.ts';
 import { loadCollection } from '../commands.ts';
 import { countCodeAttempt, countDailyCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
 import { recordSignatureCodeSent, verifySignatureContact } from './commands.ts';
@@ -29,8 +30,8 @@ export function hashSignatureCode(config: Config, ref: PartyRef, code: string): 
 /**
  * A new 6-digit code for a party: the decider records SIGNATURE_CODE_SENT (its hash, 10 minutes)
  * first, so a refused request (not their turn, too soon) sends nothing; then the messaging module
- * takes the code to the party's e-mail (EMAIL) or phone (PHONE: WhatsApp or SMS, in the deployment's
- * order, one falling back to the other), whatever the collection's notification channel, since the
+ * takes the code to the party's e-mail (EMAIL) or phone (PHONE: WhatsApp or SMS, in the party's,
+ * the organization's or the deployment's order, one falling back to the other), whatever the collection's notification channel, since the
  * code proves that contact.
  */
 export async function requestSignatureCode(app: AppContext, ref: PartyRef, channel: ContactChannel) {
@@ -44,7 +45,7 @@ export async function requestSignatureCode(app: AppContext, ref: PartyRef, chann
     organizationId: ref.organizationId,
     dedupeKey: `signature-code:${ref.collectionId}:${ref.itemId}:${ref.recipientId}:${sent.sentAt}`,
     template: 'SIGNATURE_CODE',
-    ...planChannels(app.config, [channel === 'EMAIL' ? ['EMAIL'] : ['WHATSAPP', 'SMS']], to),
+    ...planChannels(app.config, [channel === 'EMAIL' ? ['EMAIL'] : ['WHATSAPP', 'SMS']], to, { recipient: recipient.channelOrder, organization: await organizationChannelOrder(app, ref.organizationId) }),
     to,
     correlation: { collectionId: ref.collectionId, recipientId: ref.recipientId },
     content: {

@@ -55,7 +55,7 @@ export function twilioChannelError(error: unknown): ChannelError {
  * SMS through Twilio's Messages API (`POST /2010-04-01/Accounts/{AccountSid}/Messages.json`,
  * form-encoded, Basic auth) with the `twilio` package. The text is the short one (a code or a
  * link). The status callback URL names the message, and Twilio signs it with the auth token
- * (application/messaging/sms-status.ts).
+ * (application/messaging/sms-status-commands.ts).
  */
 export class TwilioSmsChannel implements MessageChannelPort {
   readonly channel = 'SMS' as const;

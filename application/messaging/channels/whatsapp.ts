@@ -76,7 +76,7 @@ export class CloudApiWhatsAppChannel implements MessageChannelPort {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         // The provider returns biz_opaque_callback_data in its status callbacks: that is how a
-        // status finds its message (application/messaging/whatsapp-status.ts).
+        // status finds its message (application/messaging/whatsapp-status-commands.ts).
         body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...body, biz_opaque_callback_data: message.messageId }),
         signal: AbortSignal.timeout(timeoutMs),
       });
