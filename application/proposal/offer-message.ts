@@ -5,7 +5,7 @@ import { organizationName } from '../../projections/identity/queries.ts';
 import type { AppContext } from '../context.ts';
 import { planChannels, type ChannelPlan } from '../messaging/channel-order.ts';
 import { queueMessage } from '../messaging/commands.ts';
-import { organizationChannelOrder } from '../messaging/settings.ts';
+import { organizationChannelOrder } from '../messaging/settings-commands.ts';
 import type { MessageChannel } from '../../domain/messaging/events.ts';
 
 /** The customer's offer page for a link token (served by http/proposal/offer-page.ts). */

@@ -1,4 +1,4 @@
-import { messagingSettings, saveMessagingSettings } from '../../application/messaging/settings.ts';
+import { messagingSettings, saveMessagingSettings } from '../../application/messaging/settings-commands.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { MessagingSettingsSchema } from './schemas.ts';

@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { queueMessage, withdrawPendingMessages } from '../../messaging/commands.ts';
-import { organizationChannelOrder } from '../../messaging/settings.ts';
+import { organizationChannelOrder } from '../../messaging/settings-commands.ts';
 import { MessagingMessages } from '../../../domain/messaging/messages.ts';
 import { MESSAGING_PROJECTION } from '../../../projections/messaging/projection.ts';
 import { loadCollection, recordMessageChannelFailed, recordMessageFailed, recordRecipientNotified } from '../commands.ts';

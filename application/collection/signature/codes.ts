@@ -7,7 +7,7 @@ import { organizationName } from '../../../projections/identity/queries.ts';
 import type { AppContext } from '../../context.ts';
 import { planChannels } from '../../messaging/channel-order.ts';
 import { queueMessage } from '../../messaging/commands.ts';
-import { organizationChannelOrder } from '../../messaging/settings.ts';
+import { organizationChannelOrder } from '../../messaging/settings-commands.ts';
 import { loadCollection } from '../commands.ts';
 import { countCodeAttempt, countDailyCodeAttempt, forgetCodeAttempts } from './code-attempts.ts';
 import { recordSignatureCodeSent, verifySignatureContact } from './commands.ts';
