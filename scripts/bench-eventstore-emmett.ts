@@ -16,6 +16,7 @@ export type EmmettRequest =
   | { op: 'count' }
   | { op: 'vacuum' }
   | { op: 'read' }
+  | { op: 'read-count' }
   | { op: 'close' };
 
 const url = process.env.BENCH_EMMETT_URL!;
@@ -60,6 +61,8 @@ async function handle(request: EmmettRequest): Promise<unknown> {
       return null;
     case 'read':
       return readSlice(readAll);
+    case 'read-count':
+      return readAll();
     case 'close':
       await store.close();
       await pool.close();
