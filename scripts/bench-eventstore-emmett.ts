@@ -70,6 +70,8 @@ async function handle(request: EmmettRequest): Promise<unknown> {
   }
 }
 
+// The bench gone (killed, crashed): nothing is left to answer, and the pool must not keep this process up.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (request: EmmettRequest) => {
   handle(request).then(
     // After 'close' the process ends once its answer is sent.

@@ -35,7 +35,7 @@ import { migrateToLatest } from '../platform/database/migrate.ts';
 import { START, type Position } from '../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
 import { clusterUrl } from '../test/support/db.ts';
-import { benchHeader, disturbedBaseline, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
+import { benchHeader, disturbedBaseline, onBenchEnd, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { asNpmStart, phaseCpu, setting } from './bench-service.ts';
 import type { EmmettRequest } from './bench-eventstore-emmett.ts';
 import { PAGE, appendSlice, batchOf, metadata, payload, readSlice, topUp } from './bench-eventstore-work.ts';
@@ -60,6 +60,9 @@ const round = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
 /** Emmett's process, asked one request at a time. */
 function startEmmett(url: string): { ask<T>(request: EmmettRequest): Promise<T>; child: ChildProcess } {
   const child = fork(new URL('./bench-eventstore-emmett.ts', import.meta.url).pathname, { env: { ...process.env, BENCH_EMMETT_URL: url }, execArgv: process.execArgv });
+  // Ended with the bench, before its cluster is stopped: its connections would hold the stop up.
+  const forget = onBenchEnd(() => void child.kill());
+  child.once('exit', forget);
   return {
     child,
     ask: <T>(request: EmmettRequest) =>

@@ -13,6 +13,7 @@ import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
 import { SCREENING_FIXTURES } from '../test/support/app.ts';
 import { freePort } from '../test/support/cluster.ts';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.ts';
+import { onBenchEnd } from './bench-method.ts';
 import { cpuUse, type CpuUse } from './cpu-use.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,10 +94,29 @@ export async function startServiceProcess(database: TestDatabase, env: Record<st
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   let ended = false;
   void closed.then(() => (ended = true));
+  let pid: number | undefined;
+  /**
+   * Stops the service, or while it starts whatever npm has started so far (npm would pass a
+   * SIGTERM only to its shell), and removes the data folder unless it is shared. A signal may
+   * have reached the service already (Ctrl-C goes to the whole process group): then it is ending
+   * on its own and only waited for.
+   */
+  const stop = async () => {
+    forget();
+    if (!ended) {
+      try {
+        process.kill(pid ?? deepestDescendant(child.pid!) ?? child.pid!, 'SIGTERM');
+      } catch {
+        // Gone between the check and the signal.
+      }
+      await closed;
+    }
+    if (!shared) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const forget = onBenchEnd(stop);
   const url = `http://127.0.0.1:${port}`;
   const servesHttp = (env.ROLES ?? 'api').split(',').includes('api');
   const deadline = Date.now() + START_TIMEOUT_MS;
-  let pid: number | undefined;
   try {
     for (;;) {
       if (ended) throw new Error('the service ended before it was up (its log is above)');
@@ -109,11 +129,7 @@ export async function startServiceProcess(database: TestDatabase, env: Record<st
     }
   } catch (error) {
     // Nothing left behind: the service if it got that far, else npm and what it started.
-    if (!ended) {
-      process.kill(pid ?? deepestDescendant(child.pid!) ?? child.pid!, 'SIGTERM');
-      await closed;
-    }
-    if (!shared) rmSync(dataDir, { recursive: true, force: true });
+    await stop();
     throw error;
   }
   const servicePid = pid;
@@ -124,14 +140,7 @@ export async function startServiceProcess(database: TestDatabase, env: Record<st
     peakRssMb: () => statusMb(servicePid, 'VmHWM'),
     rssMb: () => statusMb(servicePid, 'VmRSS'),
     resetPeak: () => resetPeakRss(servicePid),
-    async stop() {
-      if (!ended) {
-        // The service itself: npm would pass SIGTERM only to its shell.
-        process.kill(servicePid, 'SIGTERM');
-        await closed;
-      }
-      if (!shared) rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 

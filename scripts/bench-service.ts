@@ -10,7 +10,7 @@ import { ConfigSchema } from '../config/schema.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { authenticateOverHttp, type TestTenant } from '../test/support/identity.ts';
 import { cpuUse } from './cpu-use.ts';
-import { endBench, loadNow } from './bench-method.ts';
+import { loadNow } from './bench-method.ts';
 
 /**
  * `--quick` (or BENCH_QUICK=1): the fewest rounds the method allows, each short. It proves that a
@@ -36,22 +36,21 @@ export function npmStartFlags(): { nodeOptions: string[]; nodeArgs: string[] } {
 
 /**
  * Runs the rest of this bench in a child process started with `npm start`'s node flags (read
- * from package.json, so the two cannot drift apart), and exits with its code: the service a bench
- * measures then runs with the heap settings it ships with. The child ends the bench (its cluster
- * stopped and removed) on SIGINT and SIGTERM too.
+ * from package.json, so the two cannot drift apart), and exits with its code: the code a bench
+ * measures in its own process (our event store, the pricing engine) then runs with the heap
+ * settings the service ships with. The child's runBench ends it (its services stopped, its
+ * cluster and folders removed) on a signal; this process passes on the signals it gets itself
+ * (a `kill` of its pid reaches only it) and waits for the child to have cleaned up.
  */
 export async function asNpmStart(): Promise<void> {
-  if (process.env.BENCH_AS_NPM_START === '1') {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void endBench(130));
-    return;
-  }
+  if (process.env.BENCH_AS_NPM_START === '1') return;
   const { nodeOptions, nodeArgs } = npmStartFlags();
   const child = spawn(process.execPath, [...nodeArgs, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: { ...process.env, BENCH_AS_NPM_START: '1', NODE_OPTIONS: [...nodeOptions, process.env.NODE_OPTIONS ?? ''].join(' ').trim() },
   });
-  // A Ctrl-C reaches the child too (same process group): this one only waits for it.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+  // A Ctrl-C reaches the child too (same process group); a second signal there is harmless (endBench runs once).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   process.exit(code);
 }
