@@ -23,7 +23,7 @@ import { Agent, request } from 'undici';
 import { generateSigningSecret, signedHeaders } from '../application/webhook/signing.ts';
 import { reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { benchDatabase, phase, provisionOverCli, startServiceProcess } from './bench-process.ts';
+import { benchDatabase, phase, provisionOverCli, startServiceProcess } from './bench-service.ts';
 
 const { values: flags } = parseArgs({
   options: {

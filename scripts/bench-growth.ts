@@ -24,7 +24,7 @@ import type { TestDatabase } from '../test/support/db.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { seedTrails } from './bench-seed.ts';
-import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-process.ts';
+import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-service.ts';
 import type { PostgresEventStore } from '../platform/eventstore/postgres.ts';
 
 const { values: flags } = parseArgs({

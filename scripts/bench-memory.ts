@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, loadNow, runBench } from './bench-method.ts';
 import { collectionIdOf, seedTrails } from './bench-seed.ts';
-import { benchDatabase, descendants, phase, provisionOverCli, resetPeakRss, startServiceProcess, statusMb } from './bench-process.ts';
+import { benchDatabase, descendants, phase, provisionOverCli, resetPeakRss, startServiceProcess, statusMb } from './bench-service.ts';
 
 const { values: flags } = parseArgs({
   options: {

@@ -23,7 +23,7 @@ import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 import { COLLECTION_TRAIL_PROJECTION, collectionTrailProjection } from '../projections/collection/trail-projection.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { collectionIdOf, seedTrails, trailEntry } from './bench-seed.ts';
-import { benchDatabase, phase, startServiceProcess } from './bench-process.ts';
+import { benchDatabase, phase, startServiceProcess } from './bench-service.ts';
 
 const { values: flags } = parseArgs({
   options: {

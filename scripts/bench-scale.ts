@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench } from './bench-method.ts';
-import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-process.ts';
+import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-service.ts';
 
 const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '20' }, clients: { type: 'string', default: '16' } } });
 const ROUNDS = Number(flags.rounds);

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, loadNow, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { benchDatabase, phase, provisionOverCli, startServiceProcess } from './bench-process.ts';
+import { benchDatabase, phase, provisionOverCli, startServiceProcess } from './bench-service.ts';
 
 const { values: flags } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'capacity-seconds': { type: 'string', default: '30' } } });
 const MINUTES = Number(flags.minutes);
