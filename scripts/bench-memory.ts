@@ -18,19 +18,16 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, loadNow, runBench } from './bench-method.ts';
 import { collectionIdOf, seedTrails } from './bench-seed.ts';
-import { benchDatabase, descendants, phase, provisionOverCli, resetPeakRss, startServiceProcess, statusMb } from './bench-service.ts';
+import { benchDatabase, benchFlags, descendants, phase, provisionOverCli, resetPeakRss, startServiceProcess, statusMb } from './bench-service.ts';
 
-const { values: flags } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    burst: { type: 'string', default: '1000' },
-    rows: { type: 'string', default: '5000' },
-    trail: { type: 'string', default: '100000' },
-  },
+const flags = benchFlags({
+  rounds: { full: '3', quick: '2' },
+  burst: { full: '1000', quick: '100' },
+  rows: { full: '5000', quick: '500' },
+  trail: { full: '100000', quick: '5000' },
 });
 const ROUNDS = Number(flags.rounds);
 const BURST = Number(flags.burst);

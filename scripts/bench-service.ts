@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { provisionTenant } from '../application/identity/provisioning.ts';
 import { ConfigSchema } from '../config/schema.ts';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
@@ -295,4 +296,17 @@ export async function phase<T>(label: string, cpu: CpuUse | null, work: () => Pr
   const result = await work();
   if (cpu && start) console.log(`  ${label}: ${cpu.since(start)}`);
   return result;
+}
+
+/**
+ * A bench's size flags (`-- --name value`): each given one wins, else its full default, or its
+ * quick one under `--quick` (or BENCH_QUICK=1), the small run that only proves the bench works.
+ */
+export function benchFlags<K extends string>(spec: Record<K, { full: string; quick: string }>): Record<K, string> {
+  const options = Object.fromEntries(Object.keys(spec).map((name) => [name, { type: 'string' as const }]));
+  const { values } = parseArgs({ options: { ...options, quick: { type: 'boolean' } } });
+  const given = values as Record<string, string | boolean | undefined>;
+  return Object.fromEntries(
+    (Object.entries(spec) as Array<[K, { full: string; quick: string }]>).map(([name, sizes]) => [name, (given[name] as string | undefined) ?? (QUICK ? sizes.quick : sizes.full)]),
+  ) as Record<K, string>;
 }
