@@ -1,5 +1,5 @@
 /**
- * `npm run bench:failure [-- --rounds 6 --rate 50 --seconds 20 --backlog 1000 --outage-seconds 20]`:
+ * `npm run bench:failure [-- [--quick] --rounds 6 --rate 50 --seconds 20 --backlog 1000 --outage-seconds 20]`:
  * webhooks when receivers misbehave, on the service as `npm start` runs it (its shipped timeout of
  * 10 s and retry delays of 5 s, 30 s, 120 s).
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:growth [-- --events 1000000,5000000 --tenants 1,100 --deliveries 1000000 --rounds 6 --seconds 10]`:
+ * `npm run bench:growth [-- [--quick] --events 1000000,5000000 --tenants 1,100 --deliveries 1000000 --rounds 6 --seconds 10]`:
  * whether the service slows as its data grows. Two databases on one cluster, each served by the
  * service as `npm start` runs it: a small one (a tenant, a few reports) and a grown one (the same,
  * plus filler), measured in paired rounds, rotated:

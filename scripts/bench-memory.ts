@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- --rounds 3 --burst 1000 --rows 5000 --trail 100000]`: the peak
+ * `npm run bench:memory [-- [--quick] --rounds 3 --burst 1000 --rows 5000 --trail 100000]`: the peak
  * resident memory of the service, run as `npm start` runs it in a process of its own, while it
  * does each of the heavy things it is asked to do, one at a time. The peak is the kernel's
  * (VmHWM of /proc/<pid>/status), restarted before each round (`clear_refs`), so nothing between

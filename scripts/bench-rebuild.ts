@@ -1,5 +1,5 @@
 /**
- * `npm run bench:rebuild [-- --events 1000000 --rounds 6 --rate 200 --lag-seconds 60]`: how fast a
+ * `npm run bench:rebuild [-- [--quick] --events 1000000 --rounds 6 --rate 200 --lag-seconds 60]`: how fast a
  * projection is rebuilt, and how far behind the log a live projection runs under steady appends.
  *
  *   rebuild:  `npm run projections:rebuild -- collection-trail` (as an operator runs it, in its

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale [-- --rounds 6 --seconds 20 --clients 16]`: what a second service process
+ * `npm run bench:scale [-- [--quick] --rounds 6 --seconds 20 --clients 16]`: what a second service process
  * gives on one PostgreSQL. Two processes as `npm start` runs them, on one database and one data
  * folder: the first with every role, the second with `ROLES=api` (docs/running.md, Scaling out).
  * In each round the same closed-loop load (scripts/bench-http-load.ts: --clients clients, one

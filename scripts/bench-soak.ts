@@ -1,5 +1,5 @@
 /**
- * `npm run bench:soak [-- --minutes 30 --capacity-seconds 30]`: the service as `npm start` runs it,
+ * `npm run bench:soak [-- [--quick] --minutes 30 --capacity-seconds 30]`: the service as `npm start` runs it,
  * held at half of its measured capacity for --minutes, to see what only time shows: memory that
  * is never given back, latency that creeps.
  *
