@@ -16,6 +16,7 @@ export type EmmettRequest =
   | { op: 'count' }
   | { op: 'vacuum' }
   | { op: 'read' }
+  | { op: 'read-count' }
   | { op: 'close' };
 
 const url = process.env.BENCH_EMMETT_URL!;
@@ -60,6 +61,8 @@ async function handle(request: EmmettRequest): Promise<unknown> {
       return null;
     case 'read':
       return readSlice(readAll);
+    case 'read-count':
+      return readAll();
     case 'close':
       await store.close();
       await pool.close();
@@ -67,6 +70,8 @@ async function handle(request: EmmettRequest): Promise<unknown> {
   }
 }
 
+// The bench gone (killed, crashed): nothing is left to answer, and the pool must not keep this process up.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (request: EmmettRequest) => {
   handle(request).then(
     // After 'close' the process ends once its answer is sent.

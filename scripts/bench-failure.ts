@@ -1,5 +1,5 @@
 /**
- * `npm run bench:failure [-- --rounds 6 --rate 50 --seconds 20 --backlog 1000 --outage-seconds 20]`:
+ * `npm run bench:failure [-- [--quick] --rounds 6 --rate 50 --seconds 20 --backlog 1000 --outage-seconds 20]`:
  * webhooks when receivers misbehave, on the service as `npm start` runs it (its shipped timeout of
  * 10 s and retry delays of 5 s, 30 s, 120 s).
  *
@@ -18,21 +18,18 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { generateSigningSecret, signedHeaders } from '../application/webhook/signing.ts';
 import { reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { benchDatabase, phase, provisionOverCli, startServiceProcess } from './bench-process.ts';
+import { benchDatabase, benchFlags, phase, provisionOverCli, startServiceProcess } from './bench-service.ts';
 
-const { values: flags } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '6' },
-    rate: { type: 'string', default: '50' },
-    seconds: { type: 'string', default: '20' },
-    backlog: { type: 'string', default: '1000' },
-    'outage-seconds': { type: 'string', default: '20' },
-  },
+const flags = benchFlags({
+  rounds: { full: '6', quick: '5' },
+  rate: { full: '50', quick: '10' },
+  seconds: { full: '20', quick: '3' },
+  backlog: { full: '1000', quick: '50' },
+  'outage-seconds': { full: '20', quick: '6' },
 });
 const ROUNDS = Number(flags.rounds);
 const RATE = Number(flags.rate);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:growth [-- --events 1000000,5000000 --tenants 1,100 --deliveries 1000000 --rounds 6 --seconds 10]`:
+ * `npm run bench:growth [-- [--quick] --events 1000000,5000000 --tenants 1,100 --deliveries 1000000 --rounds 6 --seconds 10]`:
  * whether the service slows as its data grows. Two databases on one cluster, each served by the
  * service as `npm start` runs it: a small one (a tenant, a few reports) and a grown one (the same,
  * plus filler), measured in paired rounds, rotated:
@@ -15,7 +15,6 @@
  * Target (issue 38): each p99 within 1.2x of the small case's (small p99 / grown p99 >= 0.83 on
  * the interval's lower bound). A grown database is dropped before the next is seeded.
  */
-import { parseArgs } from 'node:util';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { comparePositions, START } from '../platform/eventstore/port.ts';
 import { readCheckpoints } from '../platform/projections/checkpoints.ts';
@@ -24,17 +23,15 @@ import type { TestDatabase } from '../test/support/db.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { seedTrails } from './bench-seed.ts';
-import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-process.ts';
+import { benchDatabase, benchFlags, provisionOverCli, type ServiceProcess, startServiceProcess } from './bench-service.ts';
 import type { PostgresEventStore } from '../platform/eventstore/postgres.ts';
 
-const { values: flags } = parseArgs({
-  options: {
-    events: { type: 'string', default: '1000000,5000000' },
-    tenants: { type: 'string', default: '1,100' },
-    deliveries: { type: 'string', default: '1000000' },
-    rounds: { type: 'string', default: '6' },
-    seconds: { type: 'string', default: '10' },
-  },
+const flags = benchFlags({
+  events: { full: '1000000,5000000', quick: '20000' },
+  tenants: { full: '1,100', quick: '1,10' },
+  deliveries: { full: '1000000', quick: '20000' },
+  rounds: { full: '6', quick: '5' },
+  seconds: { full: '10', quick: '2' },
 });
 const list = (text: string) => text.split(',').map(Number).filter((n) => n > 0);
 const ROUNDS = Number(flags.rounds);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- --rounds 3 --burst 1000 --rows 5000 --trail 100000]`: the peak
+ * `npm run bench:memory [-- [--quick] --rounds 3 --burst 1000 --rows 5000 --trail 100000]`: the peak
  * resident memory of the service, run as `npm start` runs it in a process of its own, while it
  * does each of the heavy things it is asked to do, one at a time. The peak is the kernel's
  * (VmHWM of /proc/<pid>/status), restarted before each round (`clear_refs`), so nothing between
@@ -18,19 +18,16 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, loadNow, runBench } from './bench-method.ts';
 import { collectionIdOf, seedTrails } from './bench-seed.ts';
-import { benchDatabase, descendants, phase, provisionOverCli, resetPeakRss, startServiceProcess, statusMb } from './bench-process.ts';
+import { benchDatabase, benchFlags, descendants, phase, provisionOverCli, resetPeakRss, startServiceProcess, statusMb } from './bench-service.ts';
 
-const { values: flags } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    burst: { type: 'string', default: '1000' },
-    rows: { type: 'string', default: '5000' },
-    trail: { type: 'string', default: '100000' },
-  },
+const flags = benchFlags({
+  rounds: { full: '3', quick: '2' },
+  burst: { full: '1000', quick: '100' },
+  rows: { full: '5000', quick: '500' },
+  trail: { full: '100000', quick: '5000' },
 });
 const ROUNDS = Number(flags.rounds);
 const BURST = Number(flags.burst);

@@ -105,16 +105,65 @@ export function disturbedBaseline(name: string, figures: readonly number[], fact
 }
 
 /**
- * Ends a bench: stops the PostgreSQL cluster this process started (a bench run alone starts its
- * own, see test/support/db.ts) and removes its folder, then exits, also after a failure.
+ * What a bench started outside its own process (services, baseline servers, clients) or on disk
+ * (data folders), stopped and removed by endBench in the reverse order, whatever ends the bench:
+ * its end, a failure, or a signal. Each returns the function that forgets it, for a bench that
+ * stops the thing itself earlier.
  */
-export async function endBench(code: number): Promise<never> {
-  await stopOwnCluster();
-  process.exit(code);
+const cleanups = new Set<() => Promise<void> | void>();
+
+export function onBenchEnd(cleanup: () => Promise<void> | void): () => void {
+  cleanups.add(cleanup);
+  return () => void cleanups.delete(cleanup);
 }
 
-/** Runs a bench's body and ends it with endBench whatever happens. */
+let ending: Promise<never> | undefined;
+
+/**
+ * Ends a bench: stops what it registered with onBenchEnd, then the PostgreSQL cluster this process
+ * started (a bench run alone starts its own, see test/support/db.ts) and removes its folder, then
+ * exits, also after a failure. A second call (a signal during the end) waits for the first.
+ */
+export function endBench(code: number): Promise<never> {
+  ending ??= (async () => {
+    for (const cleanup of [...cleanups].reverse()) {
+      cleanups.delete(cleanup);
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error('bench clean-up:', error);
+      }
+    }
+    await stopOwnCluster();
+    process.exit(code);
+  })();
+  return ending;
+}
+
+/**
+ * A bench killed (Ctrl-C, `kill`, its terminal closed) or crashing outside its body ends as one
+ * that finished: its children stopped, its cluster and folders removed. Without this node exits
+ * at once on SIGINT/SIGTERM and leaves the `npm start` children and the embedded PostgreSQL
+ * running, and their folders in the temporary directory.
+ */
+export function endBenchOnSignals(): void {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.on(signal, () => {
+      console.error(`${signal}: stopping the bench's services and removing its data`);
+      void endBench(code);
+    });
+  }
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error: unknown) => {
+      console.error(error);
+      void endBench(1);
+    });
+  }
+}
+
+/** Runs a bench's body and ends it with endBench whatever happens: its end, a failure, a signal. */
 export async function runBench(body: () => Promise<number | void>): Promise<never> {
+  endBenchOnSignals();
   let code = 0;
   try {
     code = (await body()) ?? 0;

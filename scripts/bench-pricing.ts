@@ -9,14 +9,15 @@
  *    (bench-pricing-inputs.ts). ROUNDS rounds of ROUND_MS; target >= 20,000/s, judged as the
  *    ratio of each round's rate to it. Also printed: the rate without reading the rows, and the
  *    CPU µs per simulation.
- * 2. Over HTTP: POST /v1/pricing/simulate on the whole service run as `npm start` runs it
- *    (bench-service.ts: its node flags, the shipped poll intervals; authentication, gate,
+ * 2. Over HTTP: POST /v1/pricing/simulate on the whole service run as `npm start` runs it, in a
+ *    process of its own (bench-service.ts: its node flags, the shipped poll intervals; authentication, gate,
  *    validation, rate limits raised but counted, JSON of the rows) beside a bare koa route in a
  *    process of its own that parses the same body and runs the same `simulate()`
  *    (bench-pricing-bare.ts); 16 keep-alive clients in a process of their own
  *    (bench-pricing-load.ts), terms of 360, 300, 240 and 180 months. Target >= 0.5x bare.
  *
- * The cluster is stopped and its folder removed at the end, also on failure.
+ * The cluster is stopped and its folder removed at the end, also on failure or a signal. The
+ * bench itself re-runs under `npm start`'s node flags (asNpmStart) for the in-process part.
  */
 import { brazilHolidays } from '../application/pricing/holidays.ts';
 import { IOF_RATES } from '../domain/pricing/iof.ts';
@@ -24,7 +25,7 @@ import { simulate } from '../domain/pricing/simulate.ts';
 import { runClient, startServerProcess } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { inputOf, simulationBody } from './bench-pricing-inputs.ts';
-import { asNpmStart, benchTenant, phaseCpu, setting, startShippedService } from './bench-service.ts';
+import { asNpmStart, benchDatabase, phase, provisionOverCli, setting, startServiceProcess } from './bench-service.ts';
 
 await asNpmStart();
 
@@ -84,26 +85,28 @@ await runBench(async () => {
   const inProcess = ratioInterval(withRows, withRows.map(() => TARGET.inProcess));
   console.log(verdict(`in-process rate / ${TARGET.inProcess}/s`, inProcess, 1, disturbedBaseline('simulate() itself', withRows)));
 
-  const app = await startShippedService({ RATE_LIMIT_PER_CREDENTIAL: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' });
+  const { database, store, cpu } = await benchDatabase();
+  const service = await startServiceProcess(database, { RATE_LIMIT_PER_CREDENTIAL: '100000000', RATE_LIMIT_PER_ORGANIZATION: '100000000' });
   const bare = await startServerProcess('./bench-pricing-bare.ts', {});
   try {
-    const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
-    const tenant = await benchTenant(app);
-    const printCpu = cpu('POST /v1/pricing/simulate (service and PostgreSQL; the bare and client processes not counted)');
-    const results = await runClient<Record<'ours' | 'bare', Array<{ perSecond: number; p99: number }>>>('./bench-pricing-load.ts', {
-      BENCH_TARGETS: JSON.stringify({ ours: { url: app.url, token: tenant.token }, bare: { url: bare.url } }),
-      BENCH_ROUNDS: String(ROUNDS),
-      BENCH_SLICE_MS: String(SLICE_MS),
-    });
+    const tenant = await provisionOverCli(service, database, 'Bench lender');
+    const results = await phase('POST /v1/pricing/simulate (service process and PostgreSQL; the bare and client processes not counted)', await cpu(service.pid), () =>
+      runClient<Record<'ours' | 'bare', Array<{ perSecond: number; p99: number }>>>('./bench-pricing-load.ts', {
+        BENCH_TARGETS: JSON.stringify({ ours: { url: service.url, token: tenant.token }, bare: { url: bare.url } }),
+        BENCH_ROUNDS: String(ROUNDS),
+        BENCH_SLICE_MS: String(SLICE_MS),
+      }),
+    );
     const rate = (name: 'ours' | 'bare') => results[name].map((r) => r.perSecond);
     const p99s = (name: 'ours' | 'bare') => results[name].map((r) => r.p99.toFixed(1)).join(', ');
     console.log(`POST /v1/pricing/simulate, 16 clients in their own process, terms 360/300/240/180, rounds in rotated order:`);
     console.log(`  ours req/s: ${round(rate('ours'))}; p99 ms: ${p99s('ours')}`);
     console.log(`  bare req/s: ${round(rate('bare'))}; p99 ms: ${p99s('bare')}`);
-    printCpu();
     console.log(verdict('POST ours/bare', ratioInterval(rate('ours'), rate('bare')), TARGET.httpVsBare, disturbedBaseline('bare', rate('bare'))));
   } finally {
     await bare.stop();
-    await app.stop();
+    await service.stop();
+    await store.close();
+    await database.drop();
   }
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:rebuild [-- --events 1000000 --rounds 6 --rate 200 --lag-seconds 60]`: how fast a
+ * `npm run bench:rebuild [-- [--quick] --events 1000000 --rounds 6 --rate 200 --lag-seconds 60]`: how fast a
  * projection is rebuilt, and how far behind the log a live projection runs under steady appends.
  *
  *   rebuild:  `npm run projections:rebuild -- collection-trail` (as an operator runs it, in its
@@ -16,22 +16,19 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { collectionStream } from '../domain/collection/events.ts';
 import { comparePositions, START, type Position } from '../platform/eventstore/port.ts';
 import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 import { COLLECTION_TRAIL_PROJECTION, collectionTrailProjection } from '../projections/collection/trail-projection.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { collectionIdOf, seedTrails, trailEntry } from './bench-seed.ts';
-import { benchDatabase, phase, startServiceProcess } from './bench-process.ts';
+import { benchDatabase, benchFlags, phase, startServiceProcess } from './bench-service.ts';
 
-const { values: flags } = parseArgs({
-  options: {
-    events: { type: 'string', default: '1000000' },
-    rounds: { type: 'string', default: '6' },
-    rate: { type: 'string', default: '200' },
-    'lag-seconds': { type: 'string', default: '60' },
-  },
+const flags = benchFlags({
+  events: { full: '1000000', quick: '20000' },
+  rounds: { full: '6', quick: '5' },
+  rate: { full: '200', quick: '50' },
+  'lag-seconds': { full: '60', quick: '5' },
 });
 const EVENTS = Number(flags.events);
 const ROUNDS = Number(flags.rounds);

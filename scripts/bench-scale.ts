@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale [-- --rounds 6 --seconds 20 --clients 16]`: what a second service process
+ * `npm run bench:scale [-- [--quick] --rounds 6 --seconds 20 --clients 16]`: what a second service process
  * gives on one PostgreSQL. Two processes as `npm start` runs them, on one database and one data
  * folder: the first with every role, the second with `ROLES=api` (docs/running.md, Scaling out).
  * In each round the same closed-loop load (scripts/bench-http-load.ts: --clients clients, one
@@ -13,13 +13,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench } from './bench-method.ts';
-import { benchDatabase, provisionOverCli, startServiceProcess, type ServiceProcess } from './bench-process.ts';
+import { benchDatabase, benchFlags, provisionOverCli, type ServiceProcess, startServiceProcess } from './bench-service.ts';
 
-const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '6' }, seconds: { type: 'string', default: '20' }, clients: { type: 'string', default: '16' } } });
+const flags = benchFlags({
+  rounds: { full: '6', quick: '5' },
+  seconds: { full: '20', quick: '3' },
+  clients: { full: '16', quick: '4' },
+});
 const ROUNDS = Number(flags.rounds);
 const SECONDS = flags.seconds!;
 const CLIENTS = flags.clients!;

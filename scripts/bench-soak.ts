@@ -1,5 +1,5 @@
 /**
- * `npm run bench:soak [-- --minutes 30 --capacity-seconds 30]`: the service as `npm start` runs it,
+ * `npm run bench:soak [-- [--quick] --minutes 30 --capacity-seconds 30]`: the service as `npm start` runs it,
  * held at half of its measured capacity for --minutes, to see what only time shows: memory that
  * is never given back, latency that creeps.
  *
@@ -15,13 +15,15 @@
  * first sixth's p99 over each later one's, >= 0.83x on the interval's lower bound). Thirty
  * minutes make sixths of five minutes, the issue's "first five minutes".
  */
-import { parseArgs } from 'node:util';
 import { DEMO_CPF_POLICY } from '../application/credit-policy/demo-policies.ts';
 import { runClient } from './bench-client.ts';
 import { benchHeader, loadNow, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { benchDatabase, phase, provisionOverCli, startServiceProcess } from './bench-process.ts';
+import { benchDatabase, benchFlags, phase, provisionOverCli, startServiceProcess } from './bench-service.ts';
 
-const { values: flags } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'capacity-seconds': { type: 'string', default: '30' } } });
+const flags = benchFlags({
+  minutes: { full: '30', quick: '2' },
+  'capacity-seconds': { full: '30', quick: '10' },
+});
 const MINUTES = Number(flags.minutes);
 const CAPACITY_SECONDS = Number(flags['capacity-seconds']);
 const WINDOWS = 6;

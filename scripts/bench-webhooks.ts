@@ -43,7 +43,7 @@ import { fillNamedBody, namedBodyTemplate, routeEvent } from '../domain/webhook/
 import type { ReportFacts } from '../domain/report/public-events.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { appendReportEvent, reportFacts } from '../test/support/webhook.ts';
-import { benchHeader, disturbedBaseline, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
+import { benchHeader, disturbedBaseline, onBenchEnd, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { asNpmStart, benchTenant, phaseCpu, setting, SHIPPED_POLLS, startShippedService } from './bench-service.ts';
 import type { Arrival } from './bench-webhooks-receiver.ts';
 
@@ -76,6 +76,8 @@ const waiting = new Map<string, { expected: number; resolve(): void }>();
 
 async function startReceiver(): Promise<{ url: string; close(): void }> {
   const child = fork(new URL('./bench-webhooks-receiver.ts', import.meta.url).pathname, { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const forget = onBenchEnd(() => void child.kill());
+  child.once('exit', forget);
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', () => reject(new Error('the receiver ended before it listened')));
     child.on('message', (message: { port?: number } | Arrival[]) => {
