@@ -30,7 +30,7 @@ async function holdBack(db: Knex, projection: string): Promise<Knex.Transaction>
 function answered<T>(reply: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer while its projection was held back: it waited for the read model`)), 60_000);
+    timer = setTimeout(() => reject(new Error(`${what} did not answer while its projection was held back: it waited for the read model`)), 30_000);
   });
   return Promise.race([reply, bound]).finally(() => clearTimeout(timer));
 }
