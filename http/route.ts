@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import Type, { type Static, type TSchema } from 'typebox';
 import type { AppContext } from '../application/context.ts';
 import { limitHeaders } from '../application/identity/limits.ts';
+import { readOwnWrites } from '../application/read-your-writes.ts';
 import type { Principal } from '../domain/identity/access.ts';
 import { Messages } from '../domain/shared/messages.ts';
 import { HttpError } from './errors.ts';
@@ -101,6 +102,12 @@ export interface RouteSpec<P extends TSchema = TSchema, Q extends TSchema = TSch
    * returns is the answer (a public upload or page form refused by its link or item): the body is
    * never read, not even parsed up to `bodyLimit`, and the connection closes after it.
    */
+  /**
+   * The projections the handler reads (their names): before it runs, the caller's request waits
+   * (bounded) until they have passed the caller's last write, so a write is seen by the read that
+   * follows it (application/read-your-writes.ts). Every route reading a read model declares it.
+   */
+  reads?: readonly string[];
   before?(input: { params: Static<P>; principal: Principal; app: AppContext; ctx: Context }): Promise<void | Reply>;
   handle(input: RouteInput<Static<P>, Static<Q>, Static<B>>): Promise<unknown>;
 }
@@ -200,6 +207,7 @@ export function mountRoutes(router: Router, app: AppContext, tables: readonly Ro
           // Set before the handler runs, so that error replies carry them too.
           ctx.set(limitHeaders(await app.limiter.consume(principal)));
           checkGate(spec.gate, principal);
+          await readOwnWrites(app, principal, spec.reads);
         }
         const params = spec.params ? validateText(spec.params, { ...ctx.params }) : ctx.params;
         const query = spec.query ? validateText(spec.query, { ...ctx.query }) : ctx.query;

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { createPortfolio, createProduct, saveProposalSettings, updatePortfolio, updateProduct } from '../../application/catalog/commands.ts';
 import type { Written } from '../../application/command-handler.ts';
 import type { AppContext } from '../../application/context.ts';
+import { replyAfterWrite, type Caller } from '../../application/read-your-writes.ts';
 import { CatalogMessages } from '../../domain/catalog/messages.ts';
 import type { PortfolioState } from '../../domain/catalog/portfolio-decider.ts';
 import type { ProductState } from '../../domain/catalog/product-decider.ts';
@@ -12,19 +13,14 @@ import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import * as S from './schemas.ts';
 
-/*
- * Replies to writes come from the aggregate's own state, never from the read model, which may
- * still be behind when read-your-writes gives up waiting (that wait serves the caller's next read).
- */
-async function writtenProduct(app: AppContext, { state, position }: Written<ProductState>) {
-  await app.readYourWrites([CATALOG_PROJECTION], position);
-  return S.presentProduct({ ...state.product!, createdAt: state.createdAt!, updatedAt: state.updatedAt! });
-}
+/* Replies to writes come from the aggregate's own state (application/read-your-writes.ts). */
+const writtenProduct = (app: AppContext, caller: Caller, written: Written<ProductState>) =>
+  replyAfterWrite(app, caller, written, ({ state }) => S.presentProduct({ ...state.product!, createdAt: state.createdAt!, updatedAt: state.updatedAt! }));
 
-async function writtenPortfolio(app: AppContext, { state, position }: Written<PortfolioState>) {
-  await app.readYourWrites([CATALOG_PROJECTION], position);
-  return S.presentPortfolio({ ...state.portfolio!, createdAt: state.createdAt!, updatedAt: state.updatedAt! });
-}
+const writtenPortfolio = (app: AppContext, caller: Caller, written: Written<PortfolioState>) =>
+  replyAfterWrite(app, caller, written, ({ state }) => S.presentPortfolio({ ...state.portfolio!, createdAt: state.createdAt!, updatedAt: state.updatedAt! }));
+
+const reads = [CATALOG_PROJECTION];
 
 export const catalogRoutes: RouteTable = {
   module: 'catalog',
@@ -37,6 +33,7 @@ export const catalogRoutes: RouteTable = {
       gate: Gates.proposalsOperate,
       query: S.ProductListQuery,
       responses: { 200: Type.Array(S.ProductSchema) },
+      reads,
       async handle({ app, principal, query }) {
         return (await listProducts(app.db, principal.organizationId, query as ProductFilter)).map(S.presentProduct);
       },
@@ -48,6 +45,7 @@ export const catalogRoutes: RouteTable = {
       gate: Gates.proposalsOperate,
       params: S.IdParams,
       responses: { 200: S.ProductSchema },
+      reads,
       async handle({ app, principal, params }) {
         const product = await findProduct(app.db, principal.organizationId, params.id.toLowerCase());
         if (!product) throw new DomainError('not_found', CatalogMessages.productNotFound);
@@ -62,7 +60,7 @@ export const catalogRoutes: RouteTable = {
       body: S.ProductBody,
       responses: { 200: S.ProductSchema },
       async handle({ app, principal, body }) {
-        return writtenProduct(app, await createProduct(app, principal, S.productContentOf(body)));
+        return writtenProduct(app, principal, await createProduct(app, principal, S.productContentOf(body)));
       },
     }),
     route({
@@ -75,7 +73,7 @@ export const catalogRoutes: RouteTable = {
       body: S.ProductBody,
       responses: { 200: S.ProductSchema },
       async handle({ app, principal, params, body }) {
-        return writtenProduct(app, await updateProduct(app, principal, params.id.toLowerCase(), S.productContentOf(body)));
+        return writtenProduct(app, principal, await updateProduct(app, principal, params.id.toLowerCase(), S.productContentOf(body)));
       },
     }),
     route({
@@ -85,6 +83,7 @@ export const catalogRoutes: RouteTable = {
       gate: Gates.proposalsOperate,
       query: S.PortfolioListQuery,
       responses: { 200: Type.Array(S.PortfolioSchema) },
+      reads,
       async handle({ app, principal, query }) {
         return (await listPortfolios(app.db, principal.organizationId, query)).map(S.presentPortfolio);
       },
@@ -96,6 +95,7 @@ export const catalogRoutes: RouteTable = {
       gate: Gates.proposalsOperate,
       params: S.IdParams,
       responses: { 200: S.PortfolioSchema },
+      reads,
       async handle({ app, principal, params }) {
         const portfolio = await findPortfolioDated(app.db, principal.organizationId, params.id.toLowerCase());
         if (!portfolio) throw new DomainError('not_found', CatalogMessages.portfolioNotFound);
@@ -110,7 +110,7 @@ export const catalogRoutes: RouteTable = {
       body: S.PortfolioBody,
       responses: { 200: S.PortfolioSchema },
       async handle({ app, principal, body }) {
-        return writtenPortfolio(app, await createPortfolio(app, principal, S.portfolioContentOf(body)));
+        return writtenPortfolio(app, principal, await createPortfolio(app, principal, S.portfolioContentOf(body)));
       },
     }),
     route({
@@ -122,7 +122,7 @@ export const catalogRoutes: RouteTable = {
       body: S.PortfolioBody,
       responses: { 200: S.PortfolioSchema },
       async handle({ app, principal, params, body }) {
-        return writtenPortfolio(app, await updatePortfolio(app, principal, params.id.toLowerCase(), S.portfolioContentOf(body)));
+        return writtenPortfolio(app, principal, await updatePortfolio(app, principal, params.id.toLowerCase(), S.portfolioContentOf(body)));
       },
     }),
     route({
@@ -131,6 +131,7 @@ export const catalogRoutes: RouteTable = {
       summary: "The organization's proposal settings (the defaults until saved)",
       gate: Gates.proposalsOperate,
       responses: { 200: S.SettingsSchema },
+      reads,
       async handle({ app, principal }) {
         return proposalSettings(app.db, principal.organizationId);
       },
@@ -143,9 +144,7 @@ export const catalogRoutes: RouteTable = {
       body: S.SettingsBody,
       responses: { 200: S.SettingsSchema },
       async handle({ app, principal, body }) {
-        const { state, position } = await saveProposalSettings(app, principal, S.settingsOf(body));
-        await app.readYourWrites([CATALOG_PROJECTION], position);
-        return state;
+        return replyAfterWrite(app, principal, await saveProposalSettings(app, principal, S.settingsOf(body)), ({ state }) => state);
       },
     }),
   ],

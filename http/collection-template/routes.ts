@@ -1,10 +1,13 @@
 import { createTemplate, reviseTemplate, switchTemplate, templateFromStream } from '../../application/collection-template/commands.ts';
+import { replyAfterWrite, type Caller } from '../../application/read-your-writes.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { Written } from '../../application/command-handler.ts';
 import type { CollectionTemplateState } from '../../domain/collection-template/decider.ts';
 import { TemplateMessages } from '../../domain/collection-template/messages.ts';
 import type { CollectionTemplate } from '../../domain/collection-template/template.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
+import { OPERATION_PROJECTION } from '../../projections/operation/projection.ts';
 import { COLLECTION_TEMPLATE_PROJECTION } from '../../projections/collection-template/projection.ts';
 import { findTemplateBySlug, findTemplateVersion, listTemplates, NO_METRICS, templateMetrics } from '../../projections/collection-template/queries.ts';
 import { Gates } from '../gates.ts';
@@ -17,11 +20,13 @@ async function present(app: AppContext, organizationId: string, template: Collec
   return presentTemplate(template, metrics.get(template.slug) ?? NO_METRICS, app.config.PUBLIC_BASE_URL);
 }
 
-/** The template as its stream tells it after a write (the read model may still be behind). */
-async function written(app: AppContext, organizationId: string, slug: string, { position }: Written<CollectionTemplateState>) {
-  await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], position);
-  return present(app, organizationId, await templateFromStream(app, organizationId, slug));
-}
+/** The template as its stream tells it after a write (the read model may still be behind; its metrics count collections, which a template write leaves alone). */
+const written = (app: AppContext, caller: Caller, slug: string, result: Written<CollectionTemplateState>) =>
+  replyAfterWrite(app, caller, result, async () => present(app, caller.organizationId, await templateFromStream(app, caller.organizationId, slug)));
+
+const reads = [COLLECTION_TEMPLATE_PROJECTION];
+/** A completion's policy or pipeline must exist: checked in their read models. */
+const completionReads = [CREDIT_POLICY_PROJECTION, OPERATION_PROJECTION];
 
 const gate = Gates.collections;
 
@@ -36,6 +41,7 @@ export const collectionTemplateRoutes: RouteTable = {
       gate,
       query: ListQuery,
       responses: { 200: TemplatePage },
+      reads,
       async handle({ app, principal, query }) {
         const page = await listTemplates(app.db, principal.organizationId, query);
         const items = page.items.map(({ metrics, ...template }) => presentTemplate(template, metrics, app.config.PUBLIC_BASE_URL));
@@ -50,9 +56,10 @@ export const collectionTemplateRoutes: RouteTable = {
       gate,
       body: CreateBody,
       responses: { 201: TemplateSchema },
+      reads: completionReads,
       async handle({ app, principal, body }) {
         const { slug, ...content } = body;
-        return { status: 201, body: await written(app, principal.organizationId, slug, await createTemplate(app, principal, slug, contentOf(content))) };
+        return { status: 201, body: await written(app, principal, slug, await createTemplate(app, principal, slug, contentOf(content))) };
       },
     }),
     route({
@@ -62,6 +69,7 @@ export const collectionTemplateRoutes: RouteTable = {
       gate,
       params: SlugParams,
       responses: { 200: TemplateSchema },
+      reads,
       async handle({ app, principal, params }) {
         return present(app, principal.organizationId, await findTemplateBySlug(app.db, principal.organizationId, params.slug));
       },
@@ -73,6 +81,7 @@ export const collectionTemplateRoutes: RouteTable = {
       gate,
       params: VersionParams,
       responses: { 200: TemplateSchema },
+      reads,
       async handle({ app, principal, params }) {
         return present(app, principal.organizationId, await findTemplateVersion(app.db, principal.organizationId, params.slug, params.version));
       },
@@ -86,8 +95,9 @@ export const collectionTemplateRoutes: RouteTable = {
       params: SlugParams,
       body: UpdateBody,
       responses: { 200: TemplateSchema },
+      reads: completionReads,
       async handle({ app, principal, params, body }) {
-        return written(app, principal.organizationId, params.slug, await reviseTemplate(app, principal, params.slug, contentOf(body)));
+        return written(app, principal, params.slug, await reviseTemplate(app, principal, params.slug, contentOf(body)));
       },
     }),
     route({
@@ -102,9 +112,7 @@ export const collectionTemplateRoutes: RouteTable = {
       body: SwitchBody,
       responses: { 200: SwitchReply },
       async handle({ app, principal, params, body }) {
-        const result = await switchTemplate(app, principal, params.slug, body.enabled);
-        await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], result.position);
-        return { slug: params.slug, enabled: body.enabled, updated: result.updated };
+        return replyAfterWrite(app, principal, await switchTemplate(app, principal, params.slug, body.enabled), ({ updated }) => ({ slug: params.slug, enabled: body.enabled, updated }));
       },
     }),
   ],

@@ -4,10 +4,13 @@ import {
 } from '../../application/collection/commands.ts';
 import { revokeConsent } from '../../application/collection/consent/commands.ts';
 import type { Written } from '../../application/command-handler.ts';
+import { rememberWrite, type Caller } from '../../application/read-your-writes.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { CollectionState } from '../../domain/collection/state.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { COLLECTION_TEMPLATE_PROJECTION } from '../../projections/collection-template/projection.ts';
+import { REGISTRY_PROJECTION } from '../../projections/registry/projection.ts';
 import { COLLECTION_PROJECTION } from '../../projections/collection/projection.ts';
 import { collectionDetail, listCollections, operatorQueue } from '../../projections/collection/queries.ts';
 import { COLLECTION_TRAIL_PROJECTION } from '../../projections/collection/trail-projection.ts';
@@ -31,10 +34,14 @@ async function detailOf(app: AppContext, state: CollectionState) {
 }
 
 /** After a command: the state comes from the stream (never behind); the trail is read once its projection caught up. */
-async function written(app: AppContext, result: Written<CollectionState>) {
+async function written(app: AppContext, caller: Caller, result: Written<CollectionState>) {
+  rememberWrite(app, caller, result.position);
+  // Kept: the reply's trail exists only in its read model, and a recipient's link handed out opens through the collections' one.
   await app.readYourWrites([COLLECTION_PROJECTION, COLLECTION_TRAIL_PROJECTION], result.position);
   return detailOf(app, result.state);
 }
+
+const reads = [COLLECTION_PROJECTION, COLLECTION_TRAIL_PROJECTION];
 
 const Detail = { 200: DetailSchema };
 const itemErrors = [404, 409] as const;
@@ -51,11 +58,13 @@ export const collectionRoutes: RouteTable = {
       gate,
       body: CreateBody,
       responses: { 201: CreatedSchema },
+      // The template and the registry are looked up in their read models.
+      reads: [COLLECTION_TEMPLATE_PROJECTION, REGISTRY_PROJECTION],
       // 403: an item of a module the organization did not contract (IDENTITY without kyc).
       errors: [403, 404],
       async handle({ app, principal, body }) {
         const result = await createCollection(app, principal, body);
-        return { status: 201, body: { ...(await written(app, result)), links: result.links } };
+        return { status: 201, body: { ...(await written(app, principal, result)), links: result.links } };
       },
     }),
     route({
@@ -65,6 +74,7 @@ export const collectionRoutes: RouteTable = {
       gate,
       query: ListQuery,
       responses: { 200: ListSchema },
+      reads,
       async handle({ app, principal, query }) {
         const page = await listCollections(app.db, principal.organizationId, query);
         return { total: page.total, skip: query.skip, take: query.take, items: page.items.map(presentSummary) };
@@ -77,6 +87,7 @@ export const collectionRoutes: RouteTable = {
       gate,
       query: QueueQuery,
       responses: { 200: QueueSchema },
+      reads,
       async handle({ app, principal, query }) {
         const page = await operatorQueue(app.db, principal.organizationId, query);
         const items = page.items.map(({ collection, item }) => ({ collection: presentSummary(collection), item: presentItem(collection, item) }));
@@ -91,6 +102,7 @@ export const collectionRoutes: RouteTable = {
       params: CollectionParams,
       responses: Detail,
       errors: [404],
+      reads,
       async handle({ app, principal, params }) {
         const state = await collectionDetail(app.db, principal.organizationId, params.id);
         if (!state) throw new DomainError('not_found', Messages.collectionNotFound);
@@ -107,7 +119,7 @@ export const collectionRoutes: RouteTable = {
       responses: Detail,
       errors: itemErrors,
       async handle({ app, principal, params }) {
-        return written(app, await sendCollection(app, principal, params.id));
+        return written(app, principal, await sendCollection(app, principal, params.id));
       },
     }),
     route({
@@ -120,7 +132,7 @@ export const collectionRoutes: RouteTable = {
       responses: Detail,
       errors: [404, 409, 502],
       async handle({ app, principal, params, body }) {
-        return written(app, await cancelCollection(app, principal, params.id, body.reason ?? null));
+        return written(app, principal, await cancelCollection(app, principal, params.id, body.reason ?? null));
       },
     }),
     route({
@@ -135,7 +147,7 @@ export const collectionRoutes: RouteTable = {
       responses: Detail,
       errors: [404, 409],
       async handle({ app, principal, params }) {
-        return written(app, await linkIntake(app, principal, params.id));
+        return written(app, principal, await linkIntake(app, principal, params.id));
       },
     }),
     route({
@@ -148,7 +160,7 @@ export const collectionRoutes: RouteTable = {
       responses: Detail,
       errors: itemErrors,
       async handle({ app, principal, params, body }) {
-        return written(app, await reviewItem(app, principal, params.id, params.itemId, body.decision, body.reason ?? null));
+        return written(app, principal, await reviewItem(app, principal, params.id, params.itemId, body.decision, body.reason ?? null));
       },
     }),
     route({
@@ -161,7 +173,7 @@ export const collectionRoutes: RouteTable = {
       responses: Detail,
       errors: itemErrors,
       async handle({ app, principal, params, body }) {
-        return written(app, await waiveItem(app, principal, params.id, params.itemId, body.reason ?? null));
+        return written(app, principal, await waiveItem(app, principal, params.id, params.itemId, body.reason ?? null));
       },
     }),
     route({
@@ -178,7 +190,7 @@ export const collectionRoutes: RouteTable = {
       responses: Detail,
       errors: itemErrors,
       async handle({ app, principal, params, body }) {
-        return written(app, await revokeConsent(app, principal, params.id, params.itemId, body.reason ?? null));
+        return written(app, principal, await revokeConsent(app, principal, params.id, params.itemId, body.reason ?? null));
       },
     }),
     route({
@@ -192,7 +204,7 @@ export const collectionRoutes: RouteTable = {
       errors: itemErrors,
       async handle({ app, principal, params, body }) {
         const result = await addRecipient(app, principal, params.id, body);
-        return { status: 201, body: { collection: await written(app, result), link: result.link } };
+        return { status: 201, body: { collection: await written(app, principal, result), link: result.link } };
       },
     }),
     route({
@@ -206,7 +218,7 @@ export const collectionRoutes: RouteTable = {
       errors: itemErrors,
       async handle({ app, principal, params }) {
         const result = await reissueLink(app, principal, params.id, params.recipientId);
-        return { collection: await written(app, result), link: result.link };
+        return { collection: await written(app, principal, result), link: result.link };
       },
     }),
   ],

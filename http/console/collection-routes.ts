@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { linkIntake } from '../../application/collection/commands.ts';
 import { COLLECTION_STATUSES, type CollectionStatus } from '../../domain/collection/enums.ts';
 import { Messages } from '../../domain/shared/messages.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import { COLLECTION_PROJECTION } from '../../projections/collection/projection.ts';
 import { collectionDetail, listCollections } from '../../projections/collection/queries.ts';
 import { COLLECTION_TRAIL_PROJECTION } from '../../projections/collection/trail-projection.ts';
@@ -50,6 +51,7 @@ export const collectionPageRoutes: RouteSpec[] = [
     gate,
     params: Params,
     errors: [404],
+    reads: [COLLECTION_PROJECTION, COLLECTION_TRAIL_PROJECTION],
     async handle(input) {
       return htmlReply(200, await collectionPageHtml(input));
     },
@@ -63,9 +65,9 @@ export const collectionPageRoutes: RouteSpec[] = [
     redirects: "to the collection's page",
     errors: [404, 409],
     async handle(input) {
-      const { position } = await linkIntake(input.app, input.principal, input.params.id!);
-      await input.app.readYourWrites([COLLECTION_PROJECTION, COLLECTION_TRAIL_PROJECTION], position);
-      return seeOther(`/console/coletas/${input.params.id!}`);
+      const written = await linkIntake(input.app, input.principal, input.params.id!);
+      // The collection's page declares what it reads: it waits for this write.
+      return replyAfterWrite(input.app, input.principal, written, () => seeOther(`/console/coletas/${input.params.id!}`));
     },
     form: collectionPageHtml,
   }),

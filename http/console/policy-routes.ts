@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { BACKTEST_LIMIT, backtestPolicy } from '../../application/credit-policy/backtest.ts';
 import { createPolicyVersion } from '../../application/credit-policy/commands.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import { diffPolicies } from '../../domain/credit-policy/diff.ts';
 import type { PolicyContent } from '../../domain/credit-policy/policy.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
@@ -17,6 +18,8 @@ import { consoleRoute, field, page, pageHtml, type SignedIn } from './signed-in.
 
 const Params = Type.Object({ id: ObjectIdSchema() });
 const editErrors = [400, 404, 409, 422];
+/** Every page and form here reads the policies' read model. */
+const reads = [CREDIT_POLICY_PROJECTION];
 
 async function policyOf(input: SignedIn) {
   const policy = await findPolicy(input.app.db, input.principal.organizationId, input.params.id!);
@@ -50,6 +53,7 @@ export const policyPageRoutes: RouteSpec[] = [
     path: '/console/politicas',
     summary: "The organization's credit policies (HTML)",
     gate: Gates.creditPolicyRead,
+    reads,
     async handle(input) {
       return page(200, 'Políticas de crédito', input, policyListPage(await listPolicies(input.app.db, input.principal.organizationId, { includeArchived: true })));
     },
@@ -61,6 +65,7 @@ export const policyPageRoutes: RouteSpec[] = [
     gate: Gates.creditPolicyRead,
     params: Params,
     errors: [404],
+    reads,
     async handle(input) {
       const policy = await policyOf(input);
       const versions = await listPolicyVersions(input.app.db, input.principal.organizationId, policy.id);
@@ -78,6 +83,7 @@ export const policyPageRoutes: RouteSpec[] = [
     gate: Gates.creditPolicyManage,
     params: Params,
     errors: [404],
+    reads,
     async handle(input) {
       const policy = await policyOf(input);
       const { name, description, documentType, sections, score, groups, sourceErrors, parecerEnabled, committee } = policy.content;
@@ -93,6 +99,7 @@ export const policyPageRoutes: RouteSpec[] = [
     gate: Gates.creditPolicyManage,
     params: Params,
     errors: editErrors,
+    reads,
     async handle(input) {
       await policyOf(input);
       const limit = limitOf(input);
@@ -109,10 +116,11 @@ export const policyPageRoutes: RouteSpec[] = [
     params: Params,
     redirects: "to the policy's page",
     errors: editErrors,
+    reads,
     async handle(input) {
       const written = await createPolicyVersion(input.app, input.principal, input.params.id!, draftOf(input));
-      await input.app.readYourWrites([CREDIT_POLICY_PROJECTION], written.position);
-      return seeOther(`/console/politicas/${written.state.policyId}`);
+      // The policy's page declares what it reads: it waits for this write.
+      return replyAfterWrite(input.app, input.principal, written, ({ state }) => seeOther(`/console/politicas/${state.policyId}`));
     },
     form: editAgain,
   }),

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
 import { listProposals } from '../../projections/proposal/queries.ts';
 import { Gates } from '../gates.ts';
 import { presentedProposal } from '../proposal/routes.ts';
@@ -12,6 +13,7 @@ export const proposalPageRoutes: RouteSpec[] = [
     path: '/console/propostas',
     summary: "The organization's proposals (HTML), newest first: search by name or document, filter by status",
     gate: Gates.proposalsOperate,
+    reads: [PROPOSAL_PROJECTION],
     async handle(input) {
       const text = (name: string) => (typeof input.ctx.query[name] === 'string' ? (input.ctx.query[name] as string).slice(0, 200) : '');
       const filter = { busca: text('busca'), status: Object.hasOwn(STATUS_LABELS, text('status')) ? text('status') : '' };

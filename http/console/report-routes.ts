@@ -2,10 +2,12 @@ import { PassThrough } from 'node:stream';
 import Type from 'typebox';
 import { followReport } from '../../application/report/live-feed.ts';
 import { recordManualAnalysis, requestReport } from '../../application/report/commands.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import { reportStream } from '../../domain/report/events.ts';
 import { stripMask, type DocumentType } from '../../domain/shared/document.ts';
 import { positionToString } from '../../platform/eventstore/port.ts';
 import { listPolicies } from '../../projections/credit-policy/queries.ts';
+import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { listReports } from '../../projections/report/queries.ts';
 import { allows, checkGate, Gates } from '../gates.ts';
@@ -78,12 +80,16 @@ async function reportPageHtml(input: SignedIn, message?: string): Promise<string
   return pageHtml(`Relatório ${report.document}`, input, content, ['htmx.min.js', 'sse.min.js'], report.sandbox);
 }
 
+/** The pages show reports and name their credit policies. */
+const reads = [REPORT_PROJECTION, CREDIT_POLICY_PROJECTION];
+
 export const reportPageRoutes: RouteSpec[] = [
   consoleRoute({
     method: 'get',
     path: '/console/relatorios',
     summary: "The organization's reports (HTML): filters by document and status, and the form that requests one",
     gate: Gates.reportsRead,
+    reads,
     handle: async (input) => htmlReply(200, await listPage(input)),
   }),
   consoleRoute({
@@ -109,6 +115,7 @@ export const reportPageRoutes: RouteSpec[] = [
     gate: Gates.reportsRead,
     params: Params,
     errors: [404, 409],
+    reads,
     handle: async (input) => htmlReply(200, await reportPageHtml(input)),
   }),
   consoleRoute({
@@ -120,15 +127,16 @@ export const reportPageRoutes: RouteSpec[] = [
     params: Params,
     redirects: "to the report's page",
     errors: [400, 404, 409],
+    reads,
     async handle(input) {
       const report = await readReport(input.app, input.principal.organizationId, input.params.id!);
       const again = report.analystId !== null;
       checkGate(analysisGate(again), input.principal);
       const decision = field(input.body, 'decisao');
       const body = validateBody(ManualAnalysisBody, { id: report.id, approved: decision === 'aprovar' ? true : decision === 'negar' ? false : undefined, commentary: field(input.body, 'comentario') });
-      const { position } = await recordManualAnalysis(input.app, input.principal, again ? 'MANUAL_REANALYSIS' : 'MANUAL_ANALYSIS', body);
-      await input.app.readYourWrites([REPORT_PROJECTION], position);
-      return seeOther(`/console/relatorios/${report.id}`);
+      const written = await recordManualAnalysis(input.app, input.principal, again ? 'MANUAL_REANALYSIS' : 'MANUAL_ANALYSIS', body);
+      // The report's page declares what it reads: it waits for this decision.
+      return replyAfterWrite(input.app, input.principal, written, () => seeOther(`/console/relatorios/${report.id}`));
     },
     form: reportPageHtml,
   }),

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import Type, { type TSchema } from 'typebox';
 import type { AppContext } from '../../application/context.ts';
+import { readOwnWrites } from '../../application/read-your-writes.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { refusalOf } from '../errors.ts';
@@ -92,6 +93,8 @@ export interface ConsoleRouteSpec {
   redirects?: string;
   /** Media types of the reply; default HTML. */
   files?: readonly string[];
+  /** The projections the page reads, as RouteSpec's `reads`: a form's redirect lands on a page that shows the write. */
+  reads?: readonly string[];
   handle(input: SignedIn): Promise<Reply>;
   /** Re-renders the page the user was on with a refusal's message (signedIn). */
   form?: (input: SignedIn, message: string) => Promise<string>;
@@ -117,6 +120,7 @@ export function consoleRoute(spec: ConsoleRouteSpec): RouteSpec {
     errors: [...new Set([401, ...(spec.gate || post ? [403] : []), ...(spec.errors ?? [])])],
     handle: signedIn(async (input) => {
       if (spec.gate) checkGate(spec.gate, input.principal);
+      await readOwnWrites(input.app, input.principal, spec.reads);
       return spec.handle(input);
     }, spec.form),
   });

@@ -6,22 +6,18 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { CREDIT_POLICY_PROJECTION } from '../../projections/credit-policy/projection.ts';
 import { findPolicy, listPolicies, listPolicyVersions, type PolicyView } from '../../projections/credit-policy/queries.ts';
 import { toDomainEvents, type Written } from '../../application/command-handler.ts';
+import { replyAfterWrite, type Caller } from '../../application/read-your-writes.ts';
 import type { CreditPolicyState } from '../../domain/credit-policy/decider.ts';
 import { policyStream, type CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { contentOf, PolicyBody, PolicyListQuery, PolicyParams, PolicySchema, PolicyVersionParams, presentPolicy } from './schemas.ts';
 
-/**
- * The policy as its own stream tells it after a write. The reply never comes from the read
- * model, which may still be behind when read-your-writes gives up waiting (that wait only serves
- * the caller's next read).
- */
-async function written(app: AppContext, result: Written<CreditPolicyState>): Promise<ReturnType<typeof presentPolicy>> {
-  await app.readYourWrites([CREDIT_POLICY_PROJECTION], result.position);
-  const events = toDomainEvents<CreditPolicyEvent>(await app.store.readStream(policyStream(result.state.policyId!)));
-  return presentPolicy(policyViewOf(events));
-}
+/** The policy as its own stream tells it after a write, never the read model (application/read-your-writes.ts). */
+const written = (app: AppContext, caller: Caller, result: Written<CreditPolicyState>): Promise<ReturnType<typeof presentPolicy>> =>
+  replyAfterWrite(app, caller, result, async ({ state }) => presentPolicy(policyViewOf(toDomainEvents<CreditPolicyEvent>(await app.store.readStream(policyStream(state.policyId!))))));
+
+const reads = [CREDIT_POLICY_PROJECTION];
 
 /** Fold a policy's events into the view GET shows (the credit-policy projection, in memory). */
 export function policyViewOf(events: readonly CreditPolicyEvent[]): PolicyView {
@@ -60,6 +56,7 @@ export const creditPolicyRoutes: RouteTable = {
       gate: Gates.creditPolicyRead,
       query: PolicyListQuery,
       responses: { 200: Type.Array(PolicySchema) },
+      reads,
       async handle({ app, principal, query }) {
         return (await listPolicies(app.db, principal.organizationId, query)).map(presentPolicy);
       },
@@ -72,7 +69,7 @@ export const creditPolicyRoutes: RouteTable = {
       body: PolicyBody,
       responses: { 200: PolicySchema },
       async handle({ app, principal, body }) {
-        return written(app, await createPolicy(app, principal, contentOf(body)));
+        return written(app, principal, await createPolicy(app, principal, contentOf(body)));
       },
     }),
     route({
@@ -82,6 +79,7 @@ export const creditPolicyRoutes: RouteTable = {
       gate: Gates.creditPolicyRead,
       params: PolicyParams,
       responses: { 200: PolicySchema },
+      reads,
       async handle({ app, principal, params }) {
         const view = await findPolicy(app.db, principal.organizationId, params.id);
         if (!view) throw new DomainError('not_found', Messages.policyNotFound);
@@ -98,7 +96,7 @@ export const creditPolicyRoutes: RouteTable = {
       body: PolicyBody,
       responses: { 200: PolicySchema },
       async handle({ app, principal, params, body }) {
-        return written(app, await createPolicyVersion(app, principal, params.id, contentOf(body)));
+        return written(app, principal, await createPolicyVersion(app, principal, params.id, contentOf(body)));
       },
     }),
     route({
@@ -109,7 +107,7 @@ export const creditPolicyRoutes: RouteTable = {
       params: PolicyParams,
       responses: { 200: PolicySchema },
       async handle({ app, principal, params }) {
-        return written(app, await archivePolicy(app, principal, params.id));
+        return written(app, principal, await archivePolicy(app, principal, params.id));
       },
     }),
     route({
@@ -119,6 +117,7 @@ export const creditPolicyRoutes: RouteTable = {
       gate: Gates.creditPolicyRead,
       params: PolicyParams,
       responses: { 200: Type.Array(PolicySchema) },
+      reads,
       async handle({ app, principal, params }) {
         const versions = await listPolicyVersions(app.db, principal.organizationId, params.id);
         if (!versions.length) throw new DomainError('not_found', Messages.policyNotFound);
@@ -132,6 +131,7 @@ export const creditPolicyRoutes: RouteTable = {
       gate: Gates.creditPolicyRead,
       params: PolicyVersionParams,
       responses: { 200: PolicySchema },
+      reads,
       async handle({ app, principal, params }) {
         const view = await findPolicy(app.db, principal.organizationId, params.id, params.version);
         if (view) return presentPolicy(view);

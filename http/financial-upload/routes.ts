@@ -1,4 +1,5 @@
 import type { AppContext } from '../../application/context.ts';
+import { rememberWrite, type Caller } from '../../application/read-your-writes.ts';
 import { assertCallersReport } from '../../application/financial-upload/commands.ts';
 import { completeUploads, presignUploads } from '../../application/financial-upload/direct.ts';
 import { FinancialUploadLimits } from '../../application/financial-upload/keys.ts';
@@ -24,12 +25,14 @@ const checkReport = ({ params, principal, app }: { params: { id: string }; princ
   assertCallersReport(app, principal.organizationId, params.id);
 
 /** The report as GET /v2/report answers it, once the projection has the batch (or, for a retry, the stream as it is). */
-async function reportReply(app: AppContext, organizationId: string, reportId: string, position: Position | null) {
+async function reportReply(app: AppContext, caller: Caller, reportId: string, position: Position | null) {
+  rememberWrite(app, caller, position);
   const upTo = position ?? (await app.store.readStream(reportStream(reportId))).at(-1)?.position ?? null;
+  // Kept: the contract's reply is the whole report of the read model (sections, statuses), which no command result holds.
   await app.readYourWrites([REPORT_PROJECTION], upTo);
-  const found = await findReport(app.db, organizationId, reportId);
+  const found = await findReport(app.db, caller.organizationId, reportId);
   if (!found) throw new DomainError('not_found', M.reportNotFound);
-  const committee = await latestDeliberation(app.db, organizationId, reportId);
+  const committee = await latestDeliberation(app.db, caller.organizationId, reportId);
   return presentReport(found, { details: true, config: app.config, now: app.clock.now(), committee });
 }
 
@@ -73,7 +76,7 @@ const routes: RouteSpec[] = [
     errors: [502],
     async handle({ app, principal, params, body }) {
       const { position } = await completeUploads(app, principal, params.id, body.keys);
-      return reportReply(app, principal.organizationId, params.id, position);
+      return reportReply(app, principal, params.id, position);
     },
   }),
   route({
@@ -99,7 +102,7 @@ const routes: RouteSpec[] = [
       const { position } = await receiveFiles(ctx, limits, (files) =>
         uploadMultipart(app, principal, params.id, files.map((file) => ({ fileName: file.fileName, path: file.path, sizeBytes: file.sizeBytes }))),
       );
-      return reportReply(app, principal.organizationId, params.id, position);
+      return reportReply(app, principal, params.id, position);
     },
   }),
   uploadRoute,

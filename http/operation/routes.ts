@@ -3,10 +3,14 @@ import { closeExecution, decideAsOperator } from '../../application/operation/ex
 import { createOperation, createOperationVersion } from '../../application/operation/commands.ts';
 import type { Written } from '../../application/command-handler.ts';
 import { runProposal } from '../../application/operation/run-commands.ts';
+import { rememberWrite, replyAfterWrite, type Caller } from '../../application/read-your-writes.ts';
 import type { AppContext } from '../../application/context.ts';
 import type { OperationState } from '../../domain/operation/decider.ts';
 import { OperationMessages } from '../../domain/operation/messages.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { CATALOG_PROJECTION } from '../../projections/catalog/projection.ts';
+import { COLLECTION_TEMPLATE_PROJECTION } from '../../projections/collection-template/projection.ts';
+import { PRICING_PROJECTION } from '../../projections/pricing/projection.ts';
 import { OPERATION_PROJECTION } from '../../projections/operation/projection.ts';
 import { findExecution, findOperation, listExecutions, listOperations, listOperationVersions } from '../../projections/operation/queries.ts';
 import { Gates } from '../gates.ts';
@@ -33,10 +37,16 @@ async function operationOrNotFound(app: AppContext, organizationId: string, oper
   return presentOperation(view);
 }
 
-async function written(app: AppContext, organizationId: string, result: Written<OperationState>) {
+async function written(app: AppContext, caller: Caller, result: Written<OperationState>) {
+  rememberWrite(app, caller, result.position);
+  // Kept: the reply is the read model's view of the pipeline (its dates and counts), which the decider's state does not carry.
   await app.readYourWrites([OPERATION_PROJECTION], result.position);
-  return operationOrNotFound(app, organizationId, result.state.operationId!, result.state.versions.length);
+  return operationOrNotFound(app, caller.organizationId, result.state.operationId!, result.state.versions.length);
 }
+
+const reads = [OPERATION_PROJECTION];
+/** A pipeline's collection steps name templates, checked in their read model. */
+const definitionReads = [COLLECTION_TEMPLATE_PROJECTION];
 
 async function executionOrNotFound(app: AppContext, organizationId: string, executionId: string) {
   const view = await findExecution(app.db, organizationId, executionId);
@@ -54,6 +64,7 @@ export const operationRoutes: RouteTable = {
       summary: "The organization's pipelines at their latest version",
       gate: Gates.operationsRead,
       responses: { 200: Type.Array(OperationSchema) },
+      reads,
       async handle({ app, principal }) {
         return (await listOperations(app.db, principal.organizationId)).map(presentOperation);
       },
@@ -66,8 +77,9 @@ export const operationRoutes: RouteTable = {
       gate: Gates.operationsManage,
       body: OperationBody,
       responses: { 200: OperationSchema },
+      reads: definitionReads,
       async handle({ app, principal, body }) {
-        return written(app, principal.organizationId, await createOperation(app, principal, contentOf(body)));
+        return written(app, principal, await createOperation(app, principal, contentOf(body)));
       },
     }),
     route({
@@ -77,6 +89,7 @@ export const operationRoutes: RouteTable = {
       gate: Gates.operationsRead,
       params: IdParams,
       responses: { 200: OperationSchema },
+      reads,
       async handle({ app, principal, params }) {
         return operationOrNotFound(app, principal.organizationId, params.id);
       },
@@ -90,8 +103,9 @@ export const operationRoutes: RouteTable = {
       params: IdParams,
       body: OperationBody,
       responses: { 200: OperationSchema },
+      reads: definitionReads,
       async handle({ app, principal, params, body }) {
-        return written(app, principal.organizationId, await createOperationVersion(app, principal, params.id, contentOf(body)));
+        return written(app, principal, await createOperationVersion(app, principal, params.id, contentOf(body)));
       },
     }),
     route({
@@ -101,6 +115,7 @@ export const operationRoutes: RouteTable = {
       gate: Gates.operationsRead,
       params: IdParams,
       responses: { 200: Type.Array(OperationSchema) },
+      reads,
       async handle({ app, principal, params }) {
         const versions = await listOperationVersions(app.db, principal.organizationId, params.id);
         if (!versions.length) throw new DomainError('not_found', OperationMessages.operationNotFound);
@@ -114,6 +129,7 @@ export const operationRoutes: RouteTable = {
       gate: Gates.operationsRead,
       params: VersionParams,
       responses: { 200: OperationSchema },
+      reads,
       async handle({ app, principal, params }) {
         return operationOrNotFound(app, principal.organizationId, params.id, params.version);
       },
@@ -125,6 +141,7 @@ export const operationRoutes: RouteTable = {
       gate: Gates.operationsRead,
       params: IdParams,
       responses: { 200: Type.Array(ExecutionSchema) },
+      reads,
       async handle({ app, principal, params }) {
         await operationOrNotFound(app, principal.organizationId, params.id);
         return (await listExecutions(app.db, principal.organizationId, { operationId: params.id })).map(presentExecution);
@@ -138,6 +155,7 @@ export const operationRoutes: RouteTable = {
       gate: Gates.operationsRead,
       params: IdParams,
       responses: { 200: ExecutionSchema },
+      reads,
       async handle({ app, principal, params }) {
         return executionOrNotFound(app, principal.organizationId, params.id);
       },
@@ -152,6 +170,8 @@ export const operationRoutes: RouteTable = {
       responses: { 200: ExecutionSchema },
       async handle({ app, principal, params, body }) {
         const { position } = await decideAsOperator(app, principal, params.id, body.approved, body.reason ?? null);
+        rememberWrite(app, principal, position);
+        // Kept: the reply is the execution's view in the read model, which the command's result does not hold.
         await app.readYourWrites([OPERATION_PROJECTION], position);
         return executionOrNotFound(app, principal.organizationId, params.id);
       },
@@ -167,10 +187,12 @@ export const operationRoutes: RouteTable = {
       body: RunBody,
       responses: { 200: RunReply },
       errors: [404, 409, 422, 503],
+      // The pipeline, its templates, the proposal's product and the indexes it prices with come from read models.
+      reads: [...reads, ...definitionReads, CATALOG_PROJECTION, PRICING_PROJECTION],
       async handle({ app, principal, params, body }) {
-        const started = await runProposal(app, principal, params.id, body);
-        await app.readYourWrites([OPERATION_PROJECTION], started.position);
-        return { operationResultId: started.operationResultId, proposalId: params.id, kind: body.kind, targetId: body.targetId, reportId: started.reportId, status: 'RUNNING' };
+        return replyAfterWrite(app, principal, await runProposal(app, principal, params.id, body), (started) => ({
+          operationResultId: started.operationResultId, proposalId: params.id, kind: body.kind, targetId: body.targetId, reportId: started.reportId, status: 'RUNNING',
+        }));
       },
     }),
     route({
@@ -183,9 +205,7 @@ export const operationRoutes: RouteTable = {
       responses: { 200: CloseReply },
       errors: [404, 409],
       async handle({ app, principal, body }) {
-        const { proposalId, closing, position } = await closeExecution(app, principal, body);
-        await app.readYourWrites([OPERATION_PROJECTION], position);
-        return { operationResultId: body.operationResultId, proposalId, status: body.status, ...closing };
+        return replyAfterWrite(app, principal, await closeExecution(app, principal, body), ({ proposalId, closing }) => ({ operationResultId: body.operationResultId, proposalId, status: body.status, ...closing }));
       },
     }),
   ],

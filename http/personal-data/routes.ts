@@ -1,7 +1,9 @@
 import Type from 'typebox';
 import { eraseCollectionRecipient, erasePersonalData } from '../../application/personal-data/erase.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import { COLLECTION_IDENTITY_PROJECTION } from '../../projections/collection/identity-projection.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
+import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { ObjectIdSchema, route, type RouteTable } from '../route.ts';
 
@@ -39,15 +41,16 @@ export const personalDataRoutes: RouteTable = {
       gate: { permissions: ['can-manage-settings'] },
       body: EraseBody,
       responses: { 200: Erasure },
+      // What is erased is found in these read models (the person's reports and exports, checks, proposals).
+      reads: [REPORT_PROJECTION, COLLECTION_IDENTITY_PROJECTION, PROPOSAL_PROJECTION],
       async handle({ app, principal, body }) {
-        const { event, position, exportsDeleted } = await erasePersonalData(app, {
+        const written = await erasePersonalData(app, {
           organizationId: principal.organizationId,
           document: body.document,
           type: body.type.toLowerCase() as DocumentType,
           erasedBy: principal.userId,
         });
-        await app.readYourWrites([REPORT_PROJECTION], position);
-        return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, exportsDeleted };
+        return replyAfterWrite(app, principal, written, ({ event, exportsDeleted }) => ({ subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, exportsDeleted }));
       },
     }),
     route({
@@ -62,10 +65,10 @@ export const personalDataRoutes: RouteTable = {
       body: Type.Object({ collectionId: ObjectIdSchema(), recipientId: ObjectIdSchema() }),
       responses: { 200: RecipientErasure },
       errors: [404],
+      reads: [COLLECTION_IDENTITY_PROJECTION],
       async handle({ app, principal, body }) {
-        const { event, position, imagesDeleted } = await eraseCollectionRecipient(app, { organizationId: principal.organizationId, ...body, erasedBy: principal.userId });
-        await app.readYourWrites([COLLECTION_IDENTITY_PROJECTION], position);
-        return { subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, imagesDeleted };
+        const written = await eraseCollectionRecipient(app, { organizationId: principal.organizationId, ...body, erasedBy: principal.userId });
+        return replyAfterWrite(app, principal, written, ({ event, imagesDeleted }) => ({ subjectId: event.subjectId, erasedAt: event.erasedAt, keysErased: event.keysErased, imagesDeleted }));
       },
     }),
   ],

@@ -1,10 +1,12 @@
 import Type from 'typebox';
 import { setMarketIndex } from '../../application/pricing/commands.ts';
 import { simulateFor } from '../../application/pricing/simulation.ts';
+import { rememberWrite } from '../../application/read-your-writes.ts';
 import { parseDay } from '../../domain/pricing/calendar.ts';
 import { IOF_RATES } from '../../domain/pricing/iof.ts';
 import { PricingMessages } from '../../domain/pricing/messages.ts';
 import { AMORTIZATION_MODELS, ENTITY_TYPES, MARKET_INDEX_KEYS } from '../../domain/pricing/terms.ts';
+import { CATALOG_PROJECTION } from '../../projections/catalog/projection.ts';
 import { PRICING_PROJECTION } from '../../projections/pricing/projection.ts';
 import { marketIndexesFor } from '../../projections/pricing/queries.ts';
 import { Gates } from '../gates.ts';
@@ -40,6 +42,7 @@ export const pricingRoutes: RouteTable = {
       summary: "The market indexes as the organization prices with them (its own value, else Banco Central's, else the seeded one)",
       gate: Gates.proposalsOperate,
       responses: { 200: Type.Array(IndexSchema) },
+      reads: [PRICING_PROJECTION],
       async handle({ app, principal }) {
         return marketIndexesFor(app.db, principal.organizationId);
       },
@@ -55,6 +58,8 @@ export const pricingRoutes: RouteTable = {
       async handle({ app, principal, params, body }) {
         if (parseDay(body.date) === null) throw new HttpError(400, PricingMessages.invalidIndexDate);
         const position = await setMarketIndex(app, principal, params.key, { percentYear: body.percentYear, date: body.date });
+        rememberWrite(app, principal, position);
+        // Kept: the reply's updatedAt and source are the read model's (an unchanged value appends nothing, so the stream's result has neither).
         await app.readYourWrites([PRICING_PROJECTION], position);
         return (await marketIndexesFor(app.db, principal.organizationId)).find((i) => i.key === params.key)!;
       },
@@ -69,6 +74,8 @@ export const pricingRoutes: RouteTable = {
       body: SimulateBody,
       responses: { 200: SimulationSchema },
       errors: [404],
+      // An index and a product's pricing come from the read models.
+      reads: [PRICING_PROJECTION, CATALOG_PROJECTION],
       async handle({ app, principal, body }) {
         return simulateFor(app, principal.organizationId, body);
       },

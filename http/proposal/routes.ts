@@ -9,13 +9,13 @@ import {
   removeParticipant,
 } from '../../application/proposal/commands.ts';
 import { toDomainEvents } from '../../application/command-handler.ts';
-import { lastWrite, rememberWrite } from '../../application/proposal/last-write.ts';
 import { offerUrl } from '../../application/proposal/offer-message.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import type { AppContext } from '../../application/context.ts';
 import { proposalStream, type ProposalEvent } from '../../domain/proposal/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import type { Position } from '../../platform/eventstore/port.ts';
+import { CATALOG_PROJECTION } from '../../projections/catalog/projection.ts';
 import { PROPOSAL_PROJECTION } from '../../projections/proposal/projection.ts';
 import { listProposals } from '../../projections/proposal/queries.ts';
 import { Gates } from '../gates.ts';
@@ -43,8 +43,7 @@ import {
  * The proposal as its stream tells it, for this organization only (another's is absent). The
  * list is the projection's; one proposal is read from its stream so a write shows at once.
  */
-export async function presentedProposal(app: AppContext, organizationId: string, proposalId: string, position: Position | null = null) {
-  await app.readYourWrites([PROPOSAL_PROJECTION], position);
+export async function presentedProposal(app: AppContext, organizationId: string, proposalId: string) {
   const events = toDomainEvents<ProposalEvent>(await app.store.readStream(proposalStream(proposalId)));
   if (events[0]?.type !== 'ProposalCreated' || events[0].data.organizationId !== organizationId) throw new DomainError('not_found', Messages.proposalNotFound);
   return presentProposal(events);
@@ -63,11 +62,10 @@ export const proposalRoutes: RouteTable = {
       gate: Gates.proposalsOperate,
       body: CreateProposalBody,
       responses: { 201: ProposalDetailSchema },
+      // The product and the settings come from the catalog's read model.
+      reads: [CATALOG_PROJECTION],
       async handle({ app, principal, body }) {
-        // The reply is the new stream folded: nothing to wait for. The list waits for this write on the caller's next read.
-        const { position, events } = await createProposal(app, principal, body);
-        rememberWrite(app.db, principal, position);
-        return { status: 201, body: presentProposal(events) };
+        return replyAfterWrite(app, principal, await createProposal(app, principal, body), ({ events }) => ({ status: 201, body: presentProposal(events) }));
       },
     }),
     route({
@@ -77,8 +75,8 @@ export const proposalRoutes: RouteTable = {
       gate: Gates.proposalsOperate,
       query: ProposalListQuery,
       responses: { 200: ProposalPageSchema },
+      reads: [PROPOSAL_PROJECTION],
       async handle({ app, principal, query }) {
-        await app.readYourWrites([PROPOSAL_PROJECTION], lastWrite(app.db, principal));
         return listProposals(app.db, principal.organizationId, { ...query, status: query.status?.split(',') });
       },
     }),
@@ -103,8 +101,8 @@ export const proposalRoutes: RouteTable = {
       responses: { 200: ProposalDetailSchema },
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
-        const { position } = await changeStatus(app, principal, params.id, body.status, body.reason ?? null);
-        return presentedProposal(app, principal.organizationId, params.id, position);
+        const written = await changeStatus(app, principal, params.id, body.status, body.reason ?? null);
+        return replyAfterWrite(app, principal, written, () => presentedProposal(app, principal.organizationId, params.id));
       },
     }),
     route({
@@ -128,9 +126,10 @@ export const proposalRoutes: RouteTable = {
       responses: { 201: ParticipantSchema },
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
-        const { participantId, position } = await addParticipant(app, principal, params.id, body);
-        const proposal = await presentedProposal(app, principal.organizationId, params.id, position);
-        return { status: 201, body: proposal.participants.find((p) => p.id === participantId) };
+        return replyAfterWrite(app, principal, await addParticipant(app, principal, params.id, body), async ({ participantId }) => {
+          const proposal = await presentedProposal(app, principal.organizationId, params.id);
+          return { status: 201, body: proposal.participants.find((p) => p.id === participantId) };
+        });
       },
     }),
     route({
@@ -143,9 +142,8 @@ export const proposalRoutes: RouteTable = {
       responses: { 200: ParticipantSchema },
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
-        const { position } = await changeParticipant(app, principal, params.id, params.participantId, body);
-        const proposal = await presentedProposal(app, principal.organizationId, params.id, position);
-        return proposal.participants.find((p) => p.id === params.participantId);
+        const written = await changeParticipant(app, principal, params.id, params.participantId, body);
+        return replyAfterWrite(app, principal, written, async () => (await presentedProposal(app, principal.organizationId, params.id)).participants.find((p) => p.id === params.participantId));
       },
     }),
     route({
@@ -157,8 +155,8 @@ export const proposalRoutes: RouteTable = {
       responses: { 200: Type.Array(ParticipantSchema) },
       errors: [404, 409],
       async handle({ app, principal, params }) {
-        const { position } = await removeParticipant(app, principal, params.id, params.participantId);
-        return (await presentedProposal(app, principal.organizationId, params.id, position)).participants;
+        const written = await removeParticipant(app, principal, params.id, params.participantId);
+        return replyAfterWrite(app, principal, written, async () => (await presentedProposal(app, principal.organizationId, params.id)).participants);
       },
     }),
     route({
@@ -171,10 +169,12 @@ export const proposalRoutes: RouteTable = {
       responses: { 200: ChooseSchema },
       errors: [404, 409],
       async handle({ app, principal, params, body }) {
-        const { position } = await chooseOffer(app, principal, { proposalId: params.id, offerId: params.offerId, ...body, by: 'OPERATOR' });
-        const proposal = await presentedProposal(app, principal.organizationId, params.id, position);
-        const offer = proposal.rounds.flatMap((r) => r.offers).find((o) => o.id === params.offerId)!;
-        return { proposalId: params.id, offer, chosen: offer.chosen! };
+        const written = await chooseOffer(app, principal, { proposalId: params.id, offerId: params.offerId, ...body, by: 'OPERATOR' });
+        return replyAfterWrite(app, principal, written, async () => {
+          const proposal = await presentedProposal(app, principal.organizationId, params.id);
+          const offer = proposal.rounds.flatMap((r) => r.offers).find((o) => o.id === params.offerId)!;
+          return { proposalId: params.id, offer, chosen: offer.chosen! };
+        });
       },
     }),
     route({
@@ -186,9 +186,10 @@ export const proposalRoutes: RouteTable = {
       responses: { 200: ResendSchema },
       errors: [404, 409],
       async handle({ app, principal, params }) {
-        const { linkToken, position, messageId } = await reissueOfferLink(app, principal, params.id, params.offerId);
-        await app.readYourWrites([PROPOSAL_PROJECTION], position);
-        return { offerId: params.offerId, linkToken, url: offerUrl(app, linkToken), messageId };
+        const written = await reissueOfferLink(app, principal, params.id, params.offerId);
+        // The new link opens through the read model for a customer, who has no session of ours to wait on: it must open as soon as it is handed out.
+        await app.readYourWrites([PROPOSAL_PROJECTION], written.position);
+        return replyAfterWrite(app, principal, written, ({ linkToken, messageId }) => ({ offerId: params.offerId, linkToken, url: offerUrl(app, linkToken), messageId }));
       },
     }),
     ...offerPageRoutes,

@@ -21,6 +21,7 @@ const DOCUMENT = `${DOCUMENTS}/:documentId`;
 const FILE_TYPES = ['application/pdf', 'image/jpeg', 'image/png'];
 
 async function registryReply(app: AppContext, organizationId: string, registryId: string, position: Position | null = null) {
+  // Kept after a write: the reply is the read model's view (its requirements are computed from every document's row), which no command result holds.
   await app.readYourWrites([REGISTRY_PROJECTION], position);
   const view = await findRegistry(app.db, organizationId, registryId);
   if (!view) throw new DomainError('not_found', RegistryMessages.registryNotFound);
@@ -28,6 +29,7 @@ async function registryReply(app: AppContext, organizationId: string, registryId
 }
 
 async function documentReply(app: AppContext, organizationId: string, registryId: string, documentId: string, position: Position | null = null) {
+  // Kept after a write, as for registryReply: the document's view (extraction, validity) is the read model's.
   await app.readYourWrites([REGISTRY_PROJECTION], position);
   const view = await findRegistryDocument(app.db, organizationId, registryId, documentId);
   if (!view) throw new DomainError('not_found', RegistryMessages.documentNotFound);

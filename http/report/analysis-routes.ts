@@ -1,10 +1,10 @@
 import { recordManualAnalysis } from '../../application/report/commands.ts';
 import { OBJECT_ID } from '../../platform/ids.ts';
 import type { AppContext } from '../../application/context.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import type { Principal } from '../../domain/identity/access.ts';
 import { statusObject } from '../../domain/report/statuses.ts';
 import type { ReportEvent } from '../../domain/report/events.ts';
-import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { HttpError } from '../errors.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteSpec } from '../route.ts';
@@ -15,19 +15,18 @@ type Kind = 'MANUAL_ANALYSIS' | 'MANUAL_REANALYSIS';
 /** The reply is the decision just recorded; read-your-writes only serves the caller's next read. */
 async function analyze(app: AppContext, principal: Principal, kind: Kind, body: { id: string; approved: boolean; commentary: string }) {
   if (!OBJECT_ID.test(body.id)) throw new HttpError(400, 'id must be a mongodb id');
-  const { events, position } = await recordManualAnalysis(app, principal, kind, body);
-  await app.readYourWrites([REPORT_PROJECTION], position);
-  const decided = events.find((e): e is Extract<ReportEvent, { type: 'ReportDecided' }> => e.type === 'ReportDecided')!;
-  const d = decided.data;
-  return {
-    id: d.reportId,
-    analystId: d.analystId,
-    analystName: d.analystName,
-    policyStatus: d.policyStatus,
-    commentary: d.commentary,
-    status: statusObject(d.status),
-    updatedAt: d.decidedAt,
-  };
+  return replyAfterWrite(app, principal, await recordManualAnalysis(app, principal, kind, body), ({ events }) => {
+    const d = events.find((e): e is Extract<ReportEvent, { type: 'ReportDecided' }> => e.type === 'ReportDecided')!.data;
+    return {
+      id: d.reportId,
+      analystId: d.analystId,
+      analystName: d.analystName,
+      policyStatus: d.policyStatus,
+      commentary: d.commentary,
+      status: statusObject(d.status),
+      updatedAt: d.decidedAt,
+    };
+  });
 }
 
 const description = (first: boolean) =>

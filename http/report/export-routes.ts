@@ -1,6 +1,7 @@
 import { exportReport } from '../../application/report/export/commands.ts';
 import { DOWNLOAD_PATH, verifyDownload } from '../../application/report/export/signed-url.ts';
 import { PostgresBlobStore } from '../../application/blob-store.ts';
+import { replyAfterWrite } from '../../application/read-your-writes.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
@@ -25,14 +26,14 @@ export const reportExportRoutes: RouteSpec[] = [
     body: ExportBody,
     responses: { 200: ExportReply },
     errors: [502],
+    // The report's sections and its analyses (a decision recorded a moment ago goes into the file).
+    reads: [REPORT_PROJECTION],
     async handle({ app, principal, params, body }) {
       const found = await findReport(app.db, principal.organizationId, params.id);
       if (!found) throw new DomainError('not_found', Messages.reportNotFound);
       if (!found.report.is_finalized) throw new DomainError('conflict', Messages.reportStillProcessing);
-      const result = await exportReport(app, principal, exportableOf(found), body.format);
-      await app.readYourWrites([REPORT_PROJECTION], result.position);
-      const { url, expiresAt, fileName, sizeBytes, format } = result;
-      return { id: params.id, format, url, expiresAt, fileName, sizeBytes };
+      const written = await exportReport(app, principal, exportableOf(found), body.format);
+      return replyAfterWrite(app, principal, written, ({ url, expiresAt, fileName, sizeBytes, format }) => ({ id: params.id, format, url, expiresAt, fileName, sizeBytes }));
     },
   }),
   route({

@@ -5,6 +5,7 @@ import { Messages } from '../../domain/shared/messages.ts';
 import { findReport, type ReportWithSections } from '../../projections/report/queries.ts';
 import { latestDeliberation, type DeliberationView } from '../../projections/committee/queries.ts';
 import type { SectionRow } from '../../projections/report/view.ts';
+import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { InsightsQuery, InsightsSchema } from './insights-schemas.ts';
@@ -61,6 +62,7 @@ export const reportInsightsRoutes: RouteTable = {
       query: InsightsQuery,
       responses: { 200: InsightsSchema },
       errors: [404],
+      reads: [REPORT_PROJECTION],
       async handle({ app, principal, params, query }) {
         const found = await findReport(app.db, principal.organizationId, params.id);
         if (!found) throw new DomainError('not_found', Messages.reportNotFound);

@@ -3,6 +3,7 @@ import { DOCUMENT_TYPES, DOCUMENT_LENGTH, hasValidCheckDigits, stripMask } from 
 import { Messages } from '../../domain/shared/messages.ts';
 import { listReports, type ReportSummaryRow } from '../../projections/report/queries.ts';
 import { HttpError } from '../errors.ts';
+import { REPORT_PROJECTION } from '../../projections/report/projection.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { ISO_INSTANT_PATTERN, REPORT_LIST_MAX_PAGE, REPORT_LIST_PAGE_SIZE, ReportListQuery, ReportPageSchema } from './schemas.ts';
@@ -84,6 +85,7 @@ export const reportListRoutes: RouteTable = {
       gate: Gates.reportsRead,
       query: ReportListQuery,
       responses: { 200: ReportPageSchema },
+      reads: [REPORT_PROJECTION],
       async handle({ app, principal, query }) {
         const filter = {
           externalId: query.externalId,

@@ -100,6 +100,7 @@ export const reportReadRoutes: RouteSpec[] = [
     query: ReportQuery,
     responses: { 200: ReportSchema },
     errors: [409],
+    reads: [REPORT_PROJECTION],
     async handle({ app, principal, params, query }) {
       return readReport(app, principal.organizationId, params.id, { details: query.details, types: sectionTypesOf(query.tabType) });
     },
@@ -111,6 +112,7 @@ export const reportReadRoutes: RouteSpec[] = [
     gate: Gates.reportsRead,
     params: Type.Object({ id: ObjectIdSchema() }),
     responses: { 200: SectionDetailSchema },
+    reads: [REPORT_PROJECTION],
     async handle({ app, principal, params }) {
       const found = await findSection(app.db, principal.organizationId, { id: params.id });
       if (!found) throw new DomainError('not_found', Messages.sectionNotFound);
@@ -124,6 +126,7 @@ export const reportReadRoutes: RouteSpec[] = [
     gate: Gates.reportsRead,
     params: SectionTypeParams,
     responses: { 200: SectionDetailSchema },
+    reads: [REPORT_PROJECTION],
     async handle({ app, principal, params }) {
       const type = params.sectionType.toUpperCase();
       if (!(ALL_SECTION_TYPES as string[]).includes(type)) {
@@ -142,6 +145,7 @@ export const reportReadRoutes: RouteSpec[] = [
     gate: Gates.reportsRead,
     params: ReportParams,
     responses: { 200: Type.Array(DecisionSchema) },
+    reads: [REPORT_PROJECTION],
     async handle({ app, principal, params }) {
       const decisions = await listDecisions(app.db, principal.organizationId, params.id);
       if (!decisions.length && !(await findReport(app.db, principal.organizationId, params.id))) {

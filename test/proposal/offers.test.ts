@@ -35,7 +35,9 @@ async function proposalWithOffer(productKey = 'credito-pessoal', terms = offer) 
   return { p, step, sent };
 }
 
+/** The proposal's facts row once the projection has every event so far (a reply no longer waits for it). */
 async function facts(proposalId: string) {
+  await app.app.readYourWrites([PROPOSAL_PROJECTION], await app.app.store.headPosition());
   return app.app.db('proposal_facts').where({ id: proposalId }).first();
 }
 

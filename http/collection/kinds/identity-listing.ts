@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { identityEvaluation } from '../../../domain/collection/kinds/identity.ts';
 import { Messages } from '../../../domain/shared/messages.ts';
-import { IDENTITY_ORIGINS } from '../../../projections/collection/identity-projection.ts';
+import { COLLECTION_IDENTITY_PROJECTION, IDENTITY_ORIGINS } from '../../../projections/collection/identity-projection.ts';
 import { IDENTITY_WINDOW, listIdentityValidations } from '../../../projections/collection/identity-queries.ts';
 import type { Gate } from '../../gates.ts';
 import { route, type RouteSpec } from '../../route.ts';
@@ -61,6 +61,7 @@ export const identityListingRoutes: RouteSpec[] = [
     gate: identityValidationsGate,
     query: Query,
     responses: { 200: ListSchema },
+    reads: [COLLECTION_IDENTITY_PROJECTION],
     async handle({ app, principal, query }) {
       const page = await listIdentityValidations(app.db, principal.organizationId, query);
       return { total: page.total, skip: query.skip, take: query.take, items: page.items.map((v) => ({ ...v, evaluation: identityEvaluation(v) })), summary: page.summary };
