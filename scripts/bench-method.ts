@@ -30,13 +30,13 @@ export const loadNow = () => `load average ${loadavg().map((l) => l.toFixed(2)).
  * each position equally often when rounds is a multiple of n. Returns each contender's figures in
  * round order: pairs are the same index.
  */
-export async function pairedRounds<T>(contenders: Record<string, (round: number) => Promise<T>>, rounds: number): Promise<Record<string, T[]>> {
-  const names = Object.keys(contenders);
-  const results: Record<string, T[]> = Object.fromEntries(names.map((name) => [name, []]));
+export async function pairedRounds<Name extends string, T>(contenders: Record<Name, (round: number) => Promise<T>>, rounds: number): Promise<Record<Name, T[]>> {
+  const names = Object.keys(contenders) as Name[];
+  const results = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<Name, T[]>;
   for (let round = 0; round < Math.max(rounds, MIN_ROUNDS); round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(round + i) % names.length]!;
-      results[name]!.push(await contenders[name]!(round));
+      results[name].push(await contenders[name](round));
     }
   }
   return results;

@@ -239,7 +239,7 @@ await runBench(async () => {
 
     // (A) burst, ours beside the floor.
     printCpu = cpu('(A) burst');
-    const bursts = await pairedRounds<PhaseResult>(
+    const bursts = await pairedRounds<'ours' | 'floor', PhaseResult>(
       {
         ours: async () => {
           await settle();
