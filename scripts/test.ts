@@ -12,10 +12,11 @@ function finish(passed: number, failed: number, skipped: number): never {
 
 const onlyPattern = process.argv[2];
 
-// The whole run checks types and the layering lint first: CI runs exactly this command.
+// The whole run checks types, the layering lint and the formatting first: CI runs exactly this command.
 const checks: Array<[string, string[]]> = [
   ['type check', ['tsc', '--noEmit', '-p', '.']],
   ['lint', ['eslint', '.']],
+  ['format', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,js}']],
 ];
 if (!onlyPattern) {
   for (const [name, command] of checks) {
@@ -29,11 +30,10 @@ if (!onlyPattern) {
 
 const cluster = await startTestCluster();
 let output = '';
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', ...(onlyPattern ? [onlyPattern] : []), '-i', 'support', '--no-color'],
-  { env: { ...process.env, TEST_PG_ADMIN_URL: cluster.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'fatal' }, stdio: ['ignore', 'pipe', 'inherit'] },
-);
+const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', ...(onlyPattern ? [onlyPattern] : []), '-i', 'support', '--no-color'], {
+  env: { ...process.env, TEST_PG_ADMIN_URL: cluster.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'fatal' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 child.stdout.on('data', (chunk: Buffer) => {
   process.stdout.write(chunk);
   output += chunk.toString();
