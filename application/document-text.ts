@@ -17,7 +17,9 @@ export type DocumentText =
   /** A scan or an image no text could be recognised from: OCR unavailable here, or it failed on this file. `reason` says which. */
   | { kind: 'unrecognised'; reason: string };
 
-export const ocrSettingsFor = (config: Pick<Config, 'OCR_TESSERACT_PATH' | 'OCR_PDFTOPPM_PATH' | 'OCR_LANGUAGE' | 'OCR_DPI' | 'OCR_MAX_PAGES' | 'OCR_TIMEOUT_MS' | 'OCR_MEMORY_MB' | 'OCR_MAX_BYTES' | 'OCR_CONCURRENCY'>): OcrSettings => ({
+export const ocrSettingsFor = (
+  config: Pick<Config, 'OCR_TESSERACT_PATH' | 'OCR_PDFTOPPM_PATH' | 'OCR_LANGUAGE' | 'OCR_DPI' | 'OCR_MAX_PAGES' | 'OCR_TIMEOUT_MS' | 'OCR_MEMORY_MB' | 'OCR_MAX_BYTES' | 'OCR_CONCURRENCY'>,
+): OcrSettings => ({
   tesseract: config.OCR_TESSERACT_PATH,
   pdftoppm: config.OCR_PDFTOPPM_PATH,
   language: config.OCR_LANGUAGE,
@@ -42,12 +44,7 @@ export const isScanText = (text: string) => !/\p{L}{3}/u.test(text);
  * The document's text: a PDF's own text layer unless `wantsOcr` says it is not enough (default: a
  * scan's, isScanText), then OCR; an image always by OCR.
  */
-export async function documentText(
-  bytes: Buffer,
-  mimeType: string,
-  ocr: OcrSettings,
-  options: { owner?: string; wantsOcr?: (text: string) => boolean } = {},
-): Promise<DocumentText> {
+export async function documentText(bytes: Buffer, mimeType: string, ocr: OcrSettings, options: { owner?: string; wantsOcr?: (text: string) => boolean } = {}): Promise<DocumentText> {
   if (mimeType === 'application/pdf') {
     const text = await pdfText(bytes, options.owner);
     if (text === null) return { kind: 'unreadable' };

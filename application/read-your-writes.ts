@@ -41,12 +41,7 @@ export function lastWrite(app: Pick<AppContext, 'db'>, caller: Caller): Position
  * to, and whatever else the command hands back), and the write is remembered for the caller's
  * next read. Nothing here waits.
  */
-export function replyAfterWrite<Result extends { position: Position | null }, Reply>(
-  app: Pick<AppContext, 'db'>,
-  caller: Caller,
-  written: Result,
-  present: (written: Result) => Reply,
-): Reply {
+export function replyAfterWrite<Result extends { position: Position | null }, Reply>(app: Pick<AppContext, 'db'>, caller: Caller, written: Result, present: (written: Result) => Reply): Reply {
   rememberWrite(app, caller, written.position);
   return present(written);
 }

@@ -47,7 +47,8 @@ const SANDBOX_SETTINGS: SandboxSetting[] = [
   {
     part: 'SMS (SMS_PROVIDER=sandbox)',
     applies: (c) => c.SMS_PROVIDER === 'sandbox',
-    refusal: 'SMS_PROVIDER=sandbox only records messages; fix: set SMS_PROVIDER=twilio with TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, or SMS_PROVIDER=none',
+    refusal:
+      'SMS_PROVIDER=sandbox only records messages; fix: set SMS_PROVIDER=twilio with TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, or SMS_PROVIDER=none',
   },
   {
     part: 'signing certificate (self-signed)',

@@ -46,9 +46,7 @@ export function prepareDataDir(dataDir: string): void {
     mkdirSync(dataDir, { recursive: true });
     accessSync(dataDir, constants.W_OK | constants.X_OK);
   } catch (error) {
-    throw new ConfigurationError(
-      `DATA_DIR ${dataDir} cannot be used (${(error as Error).message}); fix: set DATA_DIR to a folder that user ${userInfo().username} can create and write`,
-    );
+    throw new ConfigurationError(`DATA_DIR ${dataDir} cannot be used (${(error as Error).message}); fix: set DATA_DIR to a folder that user ${userInfo().username} can create and write`);
   }
 }
 

@@ -32,10 +32,7 @@ export const ConfigSchema = Type.Object({
   /** EventStoreDB connection string (`esdb://localhost:2113?tls=false`). Unset: events go to the PostgreSQL adapter. */
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** bunyan level; logs are JSON lines on stdout. */
-  LOG_LEVEL: Type.Union(
-    [Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal')],
-    { default: 'info' },
-  ),
+  LOG_LEVEL: Type.Union([Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal')], { default: 'info' }),
   /** Which parts run in this process: `api`, `projector`, `dispatcher`, `scheduler` (docs/running.md, Scaling out). */
   ROLES: Type.String({ default: 'api,projector,dispatcher,scheduler' }),
   /** Database connections per process. */

@@ -36,7 +36,10 @@ function pageFormMatcher(tables: readonly RouteTable[]): (ctx: Context) => boole
 
 /** One pattern matching the paths of the routes `which` picks. */
 function pathsOf(tables: readonly RouteTable[], which: (spec: RouteSpec) => boolean): RegExp {
-  const paths = tables.flatMap((table) => table.routes).filter(which).map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
+  const paths = tables
+    .flatMap((table) => table.routes)
+    .filter(which)
+    .map((spec) => `^${spec.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
   return new RegExp(paths.join('|') || '(?!)');
 }
 
@@ -71,14 +74,16 @@ function routeFinder(tables: readonly RouteTable[]): (ctx: Context) => RouteSpec
   return (ctx) => specs.find((s) => s.method === ctx.method && s.path.test(ctx.path))?.spec;
 }
 
-const jsonBodiesOnly = (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) => async (ctx: Context, next: Next): Promise<void> => {
-  if (BODY_METHODS.has(ctx.method) && carriesBody(ctx) && !isStreamed(ctx)) {
-    // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
-    if (!ctx.is(JSON_TYPES) && !isPageForm(ctx) && !ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
-    if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
-  }
-  await next();
-};
+const jsonBodiesOnly =
+  (isPageForm: (ctx: Context) => boolean, isStreamed: (ctx: Context) => boolean) =>
+  async (ctx: Context, next: Next): Promise<void> => {
+    if (BODY_METHODS.has(ctx.method) && carriesBody(ctx) && !isStreamed(ctx)) {
+      // Multipart bodies are read by their upload routes (http/upload.ts); any other route refuses them.
+      if (!ctx.is(JSON_TYPES) && !isPageForm(ctx) && !ctx.is('multipart/form-data')) throw new HttpError(415, Messages.unsupportedMediaType);
+      if (ctx.request.charset && !/^utf-?8$/i.test(ctx.request.charset)) throw new HttpError(415, Messages.unsupportedCharset);
+    }
+    await next();
+  };
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 // A path segment kept as it is when no route matched: a word of a path (`v2`, `report`,
@@ -95,7 +100,10 @@ const PATH_WORD = /^(?:v\d+|[a-z._-]{1,40})$/;
 function routeOf(ctx: Context): string {
   const matched = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
   if (typeof matched === 'string') return matched;
-  return ctx.path.split('/').map((segment) => (segment === '' || PATH_WORD.test(segment) ? segment : ':value')).join('/');
+  return ctx.path
+    .split('/')
+    .map((segment) => (segment === '' || PATH_WORD.test(segment) ? segment : ':value'))
+    .join('/');
 }
 
 /** The record ids of the matched route (ObjectIds: no secret, and what an operator looks for). */
@@ -136,10 +144,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   }
   const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, Messages.malformedRequest];
   const body = JSON.stringify({ code: status, message });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   // The client closes once it has the answer; one that never does is let go.
   setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }

@@ -15,7 +15,10 @@ export function parseTrustProxy(value: string): ProxyTrust {
   if (text === '' || text === 'false' || text === 'off' || text === '0') return { kind: 'none' };
   if (/^\d+$/.test(text)) return { kind: 'hops', hops: Number(text) };
   const trusted = new BlockList();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [address = '', prefix] = entry.split('/');
     const kind = isIP(address);
     if (!kind || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128)))) {
@@ -28,7 +31,11 @@ export function parseTrustProxy(value: string): ProxyTrust {
 }
 
 /** The X-Forwarded-For entries, leftmost (the furthest claimed) first. */
-const chainOf = (header: string) => header.split(',').map((entry) => plain(entry.trim())).filter(Boolean);
+const chainOf = (header: string) =>
+  header
+    .split(',')
+    .map((entry) => plain(entry.trim()))
+    .filter(Boolean);
 
 /**
  * The client's address: the socket's, unless trusted proxies stand between. Only entries that a

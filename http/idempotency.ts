@@ -73,18 +73,14 @@ function canonical(value: unknown): string {
  * a refused command changed nothing, so its retry simply runs again. Without the header, it
  * just runs.
  */
-export async function runIdempotently(
-  ctx: Context,
-  app: AppContext,
-  principal: Principal,
-  body: unknown,
-  execute: () => Promise<IdempotentReply>,
-): Promise<IdempotentReply> {
+export async function runIdempotently(ctx: Context, app: AppContext, principal: Principal, body: unknown, execute: () => Promise<IdempotentReply>): Promise<IdempotentReply> {
   const key = ctx.get(IDEMPOTENCY_HEADER);
   if (!key) return execute();
   if (!KEY.test(key)) throw new HttpError(400, IdempotencyMessages.invalidKey);
   const store = new IdempotencyStore(app.db);
-  const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonical(body)}`).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(`${ctx.method} ${ctx.path}\n${canonical(body)}`)
+    .digest('hex');
   // Keys are kept per client; a console session (no credential) keeps them per user.
   const credentialId = principal.credentialId ?? `user:${principal.userId}`;
   const keyHash = keyHashOf(key);

@@ -91,7 +91,11 @@ export function operationsOf(tables: readonly RouteTable[]): Operation[] {
 }
 
 const ERRORS: Record<number, { name: string; description: string; example: string }> = {
-  400: { name: 'BadRequest', description: 'Invalid body, parameter, id or Idempotency-Key; validation failures joined by commas', example: 'document should not be empty,type must be one of the following values: cpf, cnpj' },
+  400: {
+    name: 'BadRequest',
+    description: 'Invalid body, parameter, id or Idempotency-Key; validation failures joined by commas',
+    example: 'document should not be empty,type must be one of the following values: cpf, cnpj',
+  },
   401: { name: 'Unauthorized', description: 'Token missing, expired or invalid (or, on authentication, a wrong secret)', example: Messages.invalidToken },
   403: { name: 'Forbidden', description: 'Module not contracted or no permission of the route', example: Messages.forbidden },
   404: { name: 'NotFound', description: 'Absent in the caller organization (or hidden from a caller without the capability)', example: Messages.recordNotFound },
@@ -203,7 +207,7 @@ export function buildOpenApi(tables: readonly RouteTable[], options: OpenApiOpti
         },
       },
       headers: {
-        CacheControl: { description: 'no-store: every reply is one caller\'s data (tokens, reports, files)', schema: { type: 'string', pattern: 'no-store' } },
+        CacheControl: { description: "no-store: every reply is one caller's data (tokens, reports, files)", schema: { type: 'string', pattern: 'no-store' } },
         IdempotentReplayed: { description: 'true when this reply is the stored reply of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
       },
       responses: Object.fromEntries(

@@ -30,19 +30,21 @@ export const isPublicPath = (path: string) => PUBLIC_PATHS.test(path);
  * the client address, 429 with Retry-After past the limit. Its replies get the headers above; a
  * route that sets its own (the console's sign-in page) keeps them.
  */
-export const publicRouteGuard = (app: AppContext) => async (ctx: Context, next: Next): Promise<void> => {
-  if (!isPublicPath(ctx.path)) return next();
-  ctx.set(EVERY_REPLY);
-  // The body is not read when refused here: the connection closes rather than carry it as a request.
-  await countPublicRequest(app, ctx.ip).catch((refusal: unknown) => {
-    ctx.set('Connection', 'close');
-    throw refusal;
-  });
-  await next();
-  if (!ctx.response.is('html')) return;
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) if (!ctx.response.get(name)) ctx.set(name, value);
-  // Every page, refusals and messages included, whichever route wrote it: none passes for a real request.
-  if (app.config.DEPLOYMENT === 'sandbox' && RECIPIENT_PATHS.test(ctx.path) && (typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body))) {
-    ctx.body = withRecipientSandboxBanner(ctx.body.toString());
-  }
-};
+export const publicRouteGuard =
+  (app: AppContext) =>
+  async (ctx: Context, next: Next): Promise<void> => {
+    if (!isPublicPath(ctx.path)) return next();
+    ctx.set(EVERY_REPLY);
+    // The body is not read when refused here: the connection closes rather than carry it as a request.
+    await countPublicRequest(app, ctx.ip).catch((refusal: unknown) => {
+      ctx.set('Connection', 'close');
+      throw refusal;
+    });
+    await next();
+    if (!ctx.response.is('html')) return;
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) if (!ctx.response.get(name)) ctx.set(name, value);
+    // Every page, refusals and messages included, whichever route wrote it: none passes for a real request.
+    if (app.config.DEPLOYMENT === 'sandbox' && RECIPIENT_PATHS.test(ctx.path) && (typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body))) {
+      ctx.body = withRecipientSandboxBanner(ctx.body.toString());
+    }
+  };

@@ -126,15 +126,12 @@ export interface RouteTable {
   routes: RouteSpec[];
 }
 
-export function route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(
-  spec: RouteSpec<P, Q, B>,
-): RouteSpec {
+export function route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
 
 /** An ObjectId in a path or body: 400 before any lookup when malformed. */
-export const ObjectIdSchema = (message: string = Messages.invalidId) =>
-  Type.String({ pattern: '^[0-9a-fA-F]{24}$', errorMessage: message });
+export const ObjectIdSchema = (message: string = Messages.invalidId) => Type.String({ pattern: '^[0-9a-fA-F]{24}$', errorMessage: message });
 
 export const ErrorBody = Type.Object(
   { code: Type.Integer({ description: 'the HTTP status' }), message: Type.String({ description: 'in Portuguese; contract texts are constants' }) },

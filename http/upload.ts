@@ -51,10 +51,7 @@ async function parseForm(ctx: Context, form: ReturnType<typeof formidable>, maxB
  * temporary file and stops at the limit, so an oversized upload never sits in memory whole; the
  * temporary file is removed before returning.
  */
-export async function readUpload(
-  ctx: Context,
-  limits: UploadLimits,
-): Promise<{ file: UploadedFile; files: Record<string, UploadedFile>; fields: Record<string, string> }> {
+export async function readUpload(ctx: Context, limits: UploadLimits): Promise<{ file: UploadedFile; files: Record<string, UploadedFile>; fields: Record<string, string> }> {
   const fileFields = [limits.field, ...(limits.alsoFields ?? [])];
   if (!ctx.is('multipart/form-data')) throw new HttpError(400, uploadMessages.missingFile(fileFields.join(', ')));
   const maxTotal = limits.maxBytes * fileFields.length;

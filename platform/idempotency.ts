@@ -85,9 +85,7 @@ export class IdempotencyStore {
   }
 
   async complete(credentialId: string, keyHash: string, reply: StoredReply): Promise<void> {
-    await this.db(TABLE)
-      .where({ credential_id: credentialId, key_hash: keyHash })
-      .update({ status: reply.status, reply: reply.sealed });
+    await this.db(TABLE).where({ credential_id: credentialId, key_hash: keyHash }).update({ status: reply.status, reply: reply.sealed });
   }
 
   /** The request failed: nothing was done, so the key is free for a retry. */

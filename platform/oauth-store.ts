@@ -131,11 +131,15 @@ export class OAuthStore {
   }
 
   async consume(id: string): Promise<void> {
-    await this.db(TABLE).where({ model: this.model, id: this.key(id) }).update({ consumed_at: this.db.fn.now() });
+    await this.db(TABLE)
+      .where({ model: this.model, id: this.key(id) })
+      .update({ consumed_at: this.db.fn.now() });
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db(TABLE).where({ model: this.model, id: this.key(id) }).delete();
+    await this.db(TABLE)
+      .where({ model: this.model, id: this.key(id) })
+      .delete();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

@@ -76,16 +76,22 @@ function run(file: string, args: string[], deadline: number, memoryMb: number): 
   // prlimit sets RLIMIT_AS and then execs the program: the cap holds from its first instruction.
   const [command, argv] = prlimit ? [prlimit, [`--as=${memoryMb * 1048576}`, '--', file, ...args]] : [file, args];
   return new Promise((resolve) => {
-    const child = spawn(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '', OMP_THREAD_LIMIT: '1', ...(process.env.TESSDATA_PREFIX ? { TESSDATA_PREFIX: process.env.TESSDATA_PREFIX } : {}) } });
+    const child = spawn(command, argv, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', OMP_THREAD_LIMIT: '1', ...(process.env.TESSDATA_PREFIX ? { TESSDATA_PREFIX: process.env.TESSDATA_PREFIX } : {}) },
+    });
     let stderr = '';
     let timedOut = false;
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve({ code: null, timedOut, stderr: error.message });
@@ -146,7 +152,10 @@ export function recognise(bytes: Uint8Array, mimeType: string, settings: OcrSett
         if (raster.timedOut) return { kind: 'failed', reason: OcrMessages.timeout };
         if (raster.code !== 0) return { kind: 'failed', reason: OcrMessages.failed };
         // page-1.png ... page-10.png: zero-padded to the page count's width, so names sort in page order.
-        images = (await readdir(dir)).filter((name) => /^page-\d+\.png$/.test(name)).sort().map((name) => join(dir, name));
+        images = (await readdir(dir))
+          .filter((name) => /^page-\d+\.png$/.test(name))
+          .sort()
+          .map((name) => join(dir, name));
       }
       const texts: string[] = [];
       const confidences: number[] = [];

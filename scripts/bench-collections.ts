@@ -72,7 +72,12 @@ async function printStages(completions: Array<{ collectionId: string; receivedAt
       from last_doc l join events d on d.stream_name = l.stream_name group by l.collection_id`)
   ).rows;
   const byId = new Map(rows.map((r) => [r.collection_id, r]));
-  const steps: Record<string, number[]> = { 'upload reply -> analysis started': [], 'analysis started -> assessed': [], 'assessed -> completed stored': [], 'completed stored -> webhook received': [] };
+  const steps: Record<string, number[]> = {
+    'upload reply -> analysis started': [],
+    'analysis started -> assessed': [],
+    'assessed -> completed stored': [],
+    'completed stored -> webhook received': [],
+  };
   for (const { collectionId, receivedAt } of completions) {
     const r = byId.get(collectionId);
     const upload = lastUploadAt.get(collectionId);
@@ -86,7 +91,12 @@ async function printStages(completions: Array<{ collectionId: string; receivedAt
   }
 }
 
-const app = await startTestApp({ PROCESS_MANAGER_CONCURRENCY: process.env.PROCESS_MANAGER_CONCURRENCY ?? '8', RATE_LIMIT_PER_CREDENTIAL: '1000000', RATE_LIMIT_PER_ORGANIZATION: '1000000', LOG_LEVEL: 'fatal' });
+const app = await startTestApp({
+  PROCESS_MANAGER_CONCURRENCY: process.env.PROCESS_MANAGER_CONCURRENCY ?? '8',
+  RATE_LIMIT_PER_CREDENTIAL: '1000000',
+  RATE_LIMIT_PER_ORGANIZATION: '1000000',
+  LOG_LEVEL: 'fatal',
+});
 const receiver = await startReceiver();
 try {
   const tenant = await provisionTenant(app);
@@ -140,8 +150,13 @@ try {
   console.log(`collections: ${COLLECTIONS} of 5 items, ${CLIENTS} clients; uploads done in ${uploadedSeconds.toFixed(1)} s`);
   console.log(`collections completed: ${(COLLECTIONS / totalSeconds).toFixed(1)}/s (${totalSeconds.toFixed(1)} s from the first POST to the last collection.completed)`);
   const p99 = percentile(completionMs, 99);
-  console.log(`last upload -> collection.completed received: p50 ${percentile(completionMs, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target < ${TARGET_COMPLETION_P99_MS} ms: ${p99 < TARGET_COMPLETION_P99_MS ? 'met' : 'MISSED'})`);
-  await printStages(receiver.json().map((body, index) => ({ collectionId: body.data.collectionId as string, receivedAt: receiver.received[index]!.at })), lastUploadAt);
+  console.log(
+    `last upload -> collection.completed received: p50 ${percentile(completionMs, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target < ${TARGET_COMPLETION_P99_MS} ms: ${p99 < TARGET_COMPLETION_P99_MS ? 'met' : 'MISSED'})`,
+  );
+  await printStages(
+    receiver.json().map((body, index) => ({ collectionId: body.data.collectionId as string, receivedAt: receiver.received[index]!.at })),
+    lastUploadAt,
+  );
 } finally {
   await receiver.close();
   await app.stop();

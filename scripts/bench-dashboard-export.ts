@@ -42,16 +42,23 @@ async function measure(app: TestApp, token: string, name: string, query: string,
 export async function benchExport(app: TestApp, token: string, organizationId: string, to: string): Promise<void> {
   const from = new Date(Date.parse(to) - 366 * 86_400_000).toISOString();
   const period = `from=${from}&to=${to}`;
-  const filtered = `${period}&${Object.entries(FILTERS).map(([key, values]) => `${key}=${values.join(',')}`).join('&')}`;
+  const filtered = `${period}&${Object.entries(FILTERS)
+    .map(([key, values]) => `${key}=${values.join(',')}`)
+    .join('&')}`;
   const figures: Figures[] = [];
-  for (const [name, query] of [['366 days', period], ['366 days, 3 filters', filtered]] as const) {
+  for (const [name, query] of [
+    ['366 days', period],
+    ['366 days, 3 filters', filtered],
+  ] as const) {
     for (const format of ['json', 'csv', 'xlsx'] as const) figures.push(await measure(app, token, name, query, format));
   }
   console.log(`\nexport of 5000 rows (GET /v1/proposals/dashboard/rows, uncached, ${RUNS} sequential calls each)`);
   console.log('query                    format  rows   KiB    p50 ms   p95 ms   target < 1000 ms');
   for (const f of figures) {
     const met = f.p95Ms < TARGET_MS ? 'met' : 'MISSED';
-    console.log(`${f.name.padEnd(24)} ${f.format.padEnd(6)}  ${String(f.rows ?? '-').padStart(4)}  ${(f.bytes / 1024).toFixed(0).padStart(5)}   ${String(f.p50Ms).padStart(6)}   ${String(f.p95Ms).padStart(6)}   ${met}`);
+    console.log(
+      `${f.name.padEnd(24)} ${f.format.padEnd(6)}  ${String(f.rows ?? '-').padStart(4)}  ${(f.bytes / 1024).toFixed(0).padStart(5)}   ${String(f.p50Ms).padStart(6)}   ${String(f.p95Ms).padStart(6)}   ${met}`,
+    );
   }
   const { rows } = await app.app.db.raw(
     `explain (analyze, buffers) select * from proposal_facts where organization_id = ? and created_at >= ? and created_at < ?

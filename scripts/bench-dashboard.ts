@@ -47,11 +47,35 @@ const TARGET_P95_MS = 500;
 const DAY = 86_400_000;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
-const p95Of = (latencies: number[]) => percentile([...latencies].sort((a, b) => a - b), 0.95);
+const p95Of = (latencies: number[]) =>
+  percentile(
+    [...latencies].sort((a, b) => a - b),
+    0.95,
+  );
 const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-const STATUSES_RECENT: Array<[number, ProposalStatus]> = [[20, 'DRAFT'], [35, 'IN_ANALYSIS'], [45, 'WAITING_OPERATOR'], [60, 'WAITING_CUSTOMER'], [65, 'OFFER_ISSUED'], [80, 'ISSUED'], [92, 'REJECTED'], [96, 'EXPIRED'], [100, 'CANCELED']];
-const STATUSES_OLDER: Array<[number, ProposalStatus]> = [[2, 'DRAFT'], [4, 'IN_ANALYSIS'], [6, 'WAITING_OPERATOR'], [8, 'WAITING_CUSTOMER'], [10, 'OFFER_ISSUED'], [50, 'ISSUED'], [80, 'REJECTED'], [90, 'EXPIRED'], [100, 'CANCELED']];
+const STATUSES_RECENT: Array<[number, ProposalStatus]> = [
+  [20, 'DRAFT'],
+  [35, 'IN_ANALYSIS'],
+  [45, 'WAITING_OPERATOR'],
+  [60, 'WAITING_CUSTOMER'],
+  [65, 'OFFER_ISSUED'],
+  [80, 'ISSUED'],
+  [92, 'REJECTED'],
+  [96, 'EXPIRED'],
+  [100, 'CANCELED'],
+];
+const STATUSES_OLDER: Array<[number, ProposalStatus]> = [
+  [2, 'DRAFT'],
+  [4, 'IN_ANALYSIS'],
+  [6, 'WAITING_OPERATOR'],
+  [8, 'WAITING_CUSTOMER'],
+  [10, 'OFFER_ISSUED'],
+  [50, 'ISSUED'],
+  [80, 'REJECTED'],
+  [90, 'EXPIRED'],
+  [100, 'CANCELED'],
+];
 const ORIGINS = ['PUBLIC_FORM', 'OPERATOR', 'API', 'BATCH', 'CRM', 'CHANNEL'] as const;
 /** Ids as the API takes them (24 hex). */
 const hex24 = (n: number) => n.toString(16).padStart(24, '0');
@@ -206,7 +230,9 @@ await runBench(async () => {
     }
     const facts = await count('proposal_facts');
     if (facts !== PROPOSALS) throw new Error(`the projection holds ${facts} proposals, not ${PROPOSALS}`);
-    console.log(`projected: ${facts} proposals in proposal_facts and their rollups, ${elapsed(started)} from the first append (${Math.round(events / ((performance.now() - started) / 1000))} events/s)`);
+    console.log(
+      `projected: ${facts} proposals in proposal_facts and their rollups, ${elapsed(started)} from the first append (${Math.round(events / ((performance.now() - started) / 1000))} events/s)`,
+    );
     printCpu();
 
     const to = new Date(Math.floor((now - 3 * 3_600_000) / DAY) * DAY + 27 * 3_600_000);
@@ -243,8 +269,21 @@ await runBench(async () => {
     printCpu();
     for (const [name] of queries) {
       const p95s = rounds.map((r) => p95Of(r[name]!));
-      const interval = ratioInterval(p95s.map(() => TARGET_P95_MS), p95s);
-      console.log(verdict(`${name}: ${TARGET_P95_MS} ms / p95`, interval, 1, disturbedBaseline('its p95', p95s.map((p) => 1 / p))));
+      const interval = ratioInterval(
+        p95s.map(() => TARGET_P95_MS),
+        p95s,
+      );
+      console.log(
+        verdict(
+          `${name}: ${TARGET_P95_MS} ms / p95`,
+          interval,
+          1,
+          disturbedBaseline(
+            'its p95',
+            p95s.map((p) => 1 / p),
+          ),
+        ),
+      );
     }
 
     // Diagnosis, not timed: where the slowest query's time goes.

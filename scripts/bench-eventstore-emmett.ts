@@ -40,9 +40,11 @@ async function readAll(): Promise<number> {
 async function handle(request: EmmettRequest): Promise<unknown> {
   switch (request.op) {
     case 'warm-up':
-      await Promise.all(Array.from({ length: request.writers }, async (_, w) => {
-        for (let i = 0; i < 20; i++) await store.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
-      }));
+      await Promise.all(
+        Array.from({ length: request.writers }, async (_, w) => {
+          for (let i = 0; i < 20; i++) await store.appendToStream(`warmup-${w}`, [{ type: 'Warmup', data: {} }]);
+        }),
+      );
       return null;
     case 'append':
       return appendSlice(request.writers, request.ms, async (w) => {

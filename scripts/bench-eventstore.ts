@@ -303,9 +303,7 @@ await runBench(async () => {
     // out slower the baseline is broken, and a ratio against it would flatter ours.
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const tunedBroken = median(reads['bare tuned']!) < median(reads['bare naive']!) ? 'the tuned bare read ran slower than the naive one' : null;
-    console.log(
-      verdict('read all ours/bare tuned', ratioInterval(reads.ours!, reads['bare tuned']!), TARGET.readVsTuned, tunedBroken ?? disturbedBaseline('bare tuned', reads['bare tuned']!)),
-    );
+    console.log(verdict('read all ours/bare tuned', ratioInterval(reads.ours!, reads['bare tuned']!), TARGET.readVsTuned, tunedBroken ?? disturbedBaseline('bare tuned', reads['bare tuned']!)));
     console.log(`read all ours/bare naive (information, not a target): ${ratioInterval(reads.ours!, reads['bare naive']!).median.toFixed(2)}x`);
     if (emmett) judge('read all', reads, 'emmett', TARGET.vsEmmett);
 

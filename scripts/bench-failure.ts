@@ -99,7 +99,13 @@ await runBench(async () => {
       }
       await Promise.all(appends);
       while (receivers.healthy.arrivals.length < before + RATE * SECONDS) await sleep(50);
-      return percentile(receivers.healthy.arrivals.slice(before).map(([ms]) => ms).sort((a, b) => a - b), 99);
+      return percentile(
+        receivers.healthy.arrivals
+          .slice(before)
+          .map(([ms]) => ms)
+          .sort((a, b) => a - b),
+        99,
+      );
     };
     const p99 = await pairedRounds(
       {
@@ -112,7 +118,17 @@ await runBench(async () => {
     console.log(`  quiet p99 ms: ${p99.quiet.map((p) => p.toFixed(0)).join(', ')}`);
     console.log(`  beside a hanging and a failing receiver, p99 ms: ${p99.troubled.map((p) => p.toFixed(0)).join(', ')}`);
     // Latencies: the baseline goes first so that the ratio reads "higher is better" (scripts/bench-method.ts).
-    console.log(verdict('quiet p99 / troubled p99 (within 1.2x)', ratioInterval(p99.quiet, p99.troubled), Number(TARGET.troubledVsQuiet.toFixed(2)), disturbedBaseline('quiet', p99.quiet.map((p) => 1 / p))));
+    console.log(
+      verdict(
+        'quiet p99 / troubled p99 (within 1.2x)',
+        ratioInterval(p99.quiet, p99.troubled),
+        Number(TARGET.troubledVsQuiet.toFixed(2)),
+        disturbedBaseline(
+          'quiet',
+          p99.quiet.map((p) => 1 / p),
+        ),
+      ),
+    );
 
     // The outage: every first attempt refused, the backlog waits in the retry schedule; then the receiver recovers.
     const outage = receivers.outage;

@@ -37,7 +37,12 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     const reportId = await createReport(app, tenant);
     let started = process.hrtime.bigint();
-    const slots = await presign(app, tenant, reportId, pdfs.map((bytes, i) => ({ name: `balanco-${i + 1}.pdf`, size: bytes.length })));
+    const slots = await presign(
+      app,
+      tenant,
+      reportId,
+      pdfs.map((bytes, i) => ({ name: `balanco-${i + 1}.pdf`, size: bytes.length })),
+    );
     const presignMs = elapsed(started);
     started = process.hrtime.bigint();
     const puts = await Promise.all(slots.map((slot, i) => put(app, slot.uploadUrl, pdfs[i]!)));
@@ -61,7 +66,9 @@ try {
     if (section.status !== 'DONE') throw new Error(`extraction ended in ${section.status}: ${JSON.stringify(section.errors)}`);
     extractions.push(extractedMs);
     const periods = section.sectionDetails!.periods.length;
-    console.log(`${String(round).padStart(5)}  ${presignMs.toFixed(0).padStart(10)}  ${putMs.toFixed(0).padStart(10)}  ${completeMs.toFixed(0).padStart(11)}  ${extractedMs.toFixed(0).padStart(12)}  ${String(periods).padStart(7)}`);
+    console.log(
+      `${String(round).padStart(5)}  ${presignMs.toFixed(0).padStart(10)}  ${putMs.toFixed(0).padStart(10)}  ${completeMs.toFixed(0).padStart(11)}  ${extractedMs.toFixed(0).padStart(12)}  ${String(periods).padStart(7)}`,
+    );
   }
   const worst = Math.max(...completes);
   console.log(`complete accepted in at most ${worst.toFixed(0)} ms (target < ${COMPLETE_TARGET_MS} ms): ${worst < COMPLETE_TARGET_MS ? 'met' : 'NOT met'}`);

@@ -33,7 +33,11 @@ const flags = benchFlags({
   rounds: { full: '6', quick: '5' },
   seconds: { full: '10', quick: '2' },
 });
-const list = (text: string) => text.split(',').map(Number).filter((n) => n > 0);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
 const ROUNDS = Number(flags.rounds);
 const SECONDS = Number(flags.seconds);
 const REPORTS = 50;
@@ -102,7 +106,10 @@ async function appendP99(store: PostgresEventStore, ms: number): Promise<number>
       }
     }),
   );
-  return percentile(latencies.sort((a, b) => a - b), 99);
+  return percentile(
+    latencies.sort((a, b) => a - b),
+    99,
+  );
 }
 
 async function getP99(d: Deployment): Promise<number> {
@@ -114,7 +121,10 @@ async function getP99(d: Deployment): Promise<number> {
     BENCH_SECONDS: String(SECONDS),
   });
   if (result.errors) throw new Error(`${d.name}: ${result.errors} GETs failed`);
-  return percentile(result.latencies.map(([, ms]) => ms).sort((a, b) => a - b), 99);
+  return percentile(
+    result.latencies.map(([, ms]) => ms).sort((a, b) => a - b),
+    99,
+  );
 }
 
 /** Paired rounds small/grown; prints both figures and the two verdicts. */
@@ -132,7 +142,17 @@ async function compare(small: Deployment, grown: Deployment): Promise<void> {
     const grownFigures = rounds.grown.map((r) => r[what]);
     console.log(`  ${label}: small ${smallFigures.map((f) => f.toFixed(1)).join(', ')} ms; ${grown.name} ${grownFigures.map((f) => f.toFixed(1)).join(', ')} ms`);
     // Latencies: the small case's first, so the ratio reads "higher is better" (scripts/bench-method.ts).
-    console.log(`  ${verdict(`${label}, small/${grown.name} (within 1.2x)`, ratioInterval(smallFigures, grownFigures), Number(TARGET.toFixed(2)), disturbedBaseline('small', smallFigures.map((f) => 1 / f)))}`);
+    console.log(
+      `  ${verdict(
+        `${label}, small/${grown.name} (within 1.2x)`,
+        ratioInterval(smallFigures, grownFigures),
+        Number(TARGET.toFixed(2)),
+        disturbedBaseline(
+          'small',
+          smallFigures.map((f) => 1 / f),
+        ),
+      )}`,
+    );
   }
 }
 

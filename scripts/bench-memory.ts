@@ -159,4 +159,3 @@ await runBench(async () => {
     await database.drop();
   }
 });
-

@@ -23,7 +23,10 @@ export function benchHeader(name: string): string {
   return `${name}: commit ${commit}, ${new Date().toISOString()}, ${availableParallelism()} cores, ${loadNow()}`;
 }
 
-export const loadNow = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+export const loadNow = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 
 /**
  * `rounds` rounds; in round r the contenders run starting from the (r mod n)-th, so each takes
@@ -147,7 +150,11 @@ export function endBench(code: number): Promise<never> {
  * running, and their folders in the temporary directory.
  */
 export function endBenchOnSignals(): void {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.on(signal, () => {
       console.error(`${signal}: stopping the bench's services and removing its data`);
       void endBench(code);

@@ -82,7 +82,10 @@ await runBench(async () => {
   const round = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
   console.log(`in-process simulate(), 360 months, rows built and read: ${round(withRows)} /s per round; CPU per simulation ${micros.map((m) => m.toFixed(1)).join(', ')} µs; ${loadNow()}`);
   console.log(`  same without reading the rows (printed, not judged): ${round(without)} /s`);
-  const inProcess = ratioInterval(withRows, withRows.map(() => TARGET.inProcess));
+  const inProcess = ratioInterval(
+    withRows,
+    withRows.map(() => TARGET.inProcess),
+  );
   console.log(verdict(`in-process rate / ${TARGET.inProcess}/s`, inProcess, 1, disturbedBaseline('simulate() itself', withRows)));
 
   const { database, store, cpu } = await benchDatabase();

@@ -24,7 +24,13 @@ await Promise.all(
   Array.from({ length: Number(CLIENTS) }, async () => {
     for (let i = next++; i < Number(PROPOSALS); i = next++) {
       const digits = String(300_000_000 + i * 7919).padStart(9, '0');
-      const created = await post('/v1/proposals', { document: digits + checkDigitsOf('cpf', digits), name: `Cliente ${i}`, productKey: 'credito-pessoal', requestedAmountCents: 1_000_000, requestedTermMonths: 12 });
+      const created = await post('/v1/proposals', {
+        document: digits + checkDigitsOf('cpf', digits),
+        name: `Cliente ${i}`,
+        productKey: 'credito-pessoal',
+        requestedAmountCents: 1_000_000,
+        requestedTermMonths: 12,
+      });
       createMs.push(created.ms);
       runMs.push((await post(`/v1/proposals/${String(created.json.id)}/run`, { kind: 'REPORT', targetId: POLICY_ID })).ms);
     }

@@ -123,9 +123,16 @@ try {
   const { createMs, runMs, submittedSeconds } = await load;
   const cpu = process.cpuUsage(cpuAtStart);
   // From the first proposal the clients created to the last execution that finished, by the database's clock.
-  const span = await app.app.db('operation_executions').where('started_at', '>=', launched).first(app.app.db.raw('extract(epoch from max(finished_at) - (select min(created_at) from proposal_facts where created_at >= ?))::float as seconds', [launched]));
+  const span = await app.app
+    .db('operation_executions')
+    .where('started_at', '>=', launched)
+    .first(app.app.db.raw('extract(epoch from max(finished_at) - (select min(created_at) from proposal_facts where created_at >= ?))::float as seconds', [launched]));
   const finishedSeconds = Number(span.seconds);
-  if (process.env.BENCH_TRACE) [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 25).forEach(([sql, n]) => console.log(`${String(n).padStart(7)} ${sql}`));
+  if (process.env.BENCH_TRACE)
+    [...kinds]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .forEach(([sql, n]) => console.log(`${String(n).padStart(7)} ${sql}`));
   const perProposal = { cpuMs: (cpu.user + cpu.system) / 1000 / PROPOSALS, statements: (statements - statementsAtStart) / PROPOSALS };
 
   createMs.sort((a, b) => a - b);
@@ -142,7 +149,11 @@ try {
     ['SQL statements of one POST /v1/proposals, alone', String(oneCreate), ''],
     ...[...byRequest].sort((a, b) => b[1] - a[1]).map(([request, n]): [string, string, string] => [`SQL statements per proposal: ${request}`, (n / PROPOSALS).toFixed(1), '']),
   ];
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`\nbench:proposals  ${PROPOSALS} proposals, ${CLIENTS} clients, kind REPORT\n`);
   console.log('| measure | value | target |\n|-|-|-|');
   for (const [measure, value, target] of rows) console.log(`| ${measure} | ${value} | ${target} |`);

@@ -65,7 +65,10 @@ await runBench(async () => {
       child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
       // "<name>: <events> events in <seconds> s"
-      const words = output.split('\n').find((l) => l.startsWith(`${COLLECTION_TRAIL_PROJECTION}: `))?.split(' ');
+      const words = output
+        .split('\n')
+        .find((l) => l.startsWith(`${COLLECTION_TRAIL_PROJECTION}: `))
+        ?.split(' ');
       if (code !== 0 || !words) throw new Error(`projections:rebuild failed (exit ${code}): ${output}`);
       return Number(words[1]) / Number(words[4]);
     };

@@ -19,14 +19,11 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 function get(agent: http.Agent, url: URL, path: string, token: string | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.get(
-      { agent, host: url.hostname, port: url.port, path, headers: token ? { authorization: `Bearer ${token}` } : {} },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-        response.on('error', reject);
-      },
-    );
+    const request = http.get({ agent, host: url.hostname, port: url.port, path, headers: token ? { authorization: `Bearer ${token}` } : {} }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
     request.on('error', reject);
   });
 }

@@ -89,6 +89,4 @@ const pollers = Array.from({ length: POLLERS }, async () => {
 });
 
 const [createdSeconds] = await Promise.all([createdIn, Promise.all(pollers)]);
-process.stdout.write(
-  `${JSON.stringify({ reports: REPORTS, clients: CLIENTS, createdSeconds, finalizedSeconds: (lastFinalizedAt - started) / 1000, postMs, endToEnd, gets })}\n`,
-);
+process.stdout.write(`${JSON.stringify({ reports: REPORTS, clients: CLIENTS, createdSeconds, finalizedSeconds: (lastFinalizedAt - started) / 1000, postMs, endToEnd, gets })}\n`);

@@ -59,15 +59,16 @@ await runBench(async () => {
     const idleRss = service.rssMb();
     service.resetPeak();
 
-    const result = await phase('create and finalize (service process and PostgreSQL)', serviceCpu, () => runClient<{
-      reports: number;
-      clients: number;
-      createdSeconds: number;
-      finalizedSeconds: number;
-      postMs: number[];
-      endToEnd: number[];
-      gets: number;
-    }>('./bench-reports-load.ts', { BENCH_URL: service.url, BENCH_TOKEN: tenant.token, BENCH_POLICY_ID: policy.id, BENCH_REPORTS: REPORTS, BENCH_CLIENTS: CLIENTS }),
+    const result = await phase('create and finalize (service process and PostgreSQL)', serviceCpu, () =>
+      runClient<{
+        reports: number;
+        clients: number;
+        createdSeconds: number;
+        finalizedSeconds: number;
+        postMs: number[];
+        endToEnd: number[];
+        gets: number;
+      }>('./bench-reports-load.ts', { BENCH_URL: service.url, BENCH_TOKEN: tenant.token, BENCH_POLICY_ID: policy.id, BENCH_REPORTS: REPORTS, BENCH_CLIENTS: CLIENTS }),
     );
     const peakRss = service.peakRssMb();
 
@@ -83,7 +84,9 @@ await runBench(async () => {
     );
     console.log(`POST -> isFinalized: p50 ${percentile(e2e, 50)} ms, p99 ${p99} ms, max ${e2e.at(-1)} ms   [target p99 < ${TARGET.p99Ms} ms: ${ok(p99 < TARGET.p99Ms)}]`);
     console.log(`POST /v2/report reply: p50 ${percentile(posts, 50)} ms, p99 ${percentile(posts, 99)} ms`);
-    console.log(`service memory (npm start's process): peak RSS ${Math.round(peakRss)} MB (${Math.round(idleRss)} MB idle before the load)   [target < ${TARGET.rssMb} MB: ${ok(peakRss < TARGET.rssMb)}]`);
+    console.log(
+      `service memory (npm start's process): peak RSS ${Math.round(peakRss)} MB (${Math.round(idleRss)} MB idle before the load)   [target < ${TARGET.rssMb} MB: ${ok(peakRss < TARGET.rssMb)}]`,
+    );
 
     const ids = (await database.knex('report_reports').where({ organization_id: tenant.organizationId }).limit(GET_IDS).pluck('id')) as string[];
     const bare = await startServerProcess('./bench-reports-bare.ts', { BENCH_DATABASE_URL: database.url, BENCH_ORGANIZATION_ID: tenant.organizationId });
@@ -95,7 +98,9 @@ await runBench(async () => {
         return { bytes: Buffer.byteLength(text), body: JSON.parse(text) as { id?: string; sections?: unknown[] } };
       };
       const [oursPayload, barePayload] = [await fetchJson(service.url, tenant.token), await fetchJson(bare.url)];
-      console.log(`GET payloads: ours ${(oursPayload.bytes / 1024).toFixed(1)} KB, ${oursPayload.body.sections?.length} sections; bare ${(barePayload.bytes / 1024).toFixed(1)} KB, ${barePayload.body.sections?.length} sections`);
+      console.log(
+        `GET payloads: ours ${(oursPayload.bytes / 1024).toFixed(1)} KB, ${oursPayload.body.sections?.length} sections; bare ${(barePayload.bytes / 1024).toFixed(1)} KB, ${barePayload.body.sections?.length} sections`,
+      );
       if (oursPayload.body.id !== barePayload.body.id || oursPayload.body.sections?.length !== barePayload.body.sections?.length) {
         throw new Error('the two GETs do not answer the same report and sections: the comparison would be unequal');
       }

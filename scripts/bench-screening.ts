@@ -48,10 +48,10 @@ function* sdnXml(): Generator<Buffer> {
   yield Buffer.from('<?xml version="1.0" standalone="yes"?>\n<sdnList xmlns="http://tempuri.org/sdnList.xsd"><publshInformation><Publish_Date>11/27/2026</Publish_Date></publshInformation>\n');
   for (let i = 0; i < listed.length; i++) {
     const { first, last } = listed[i]!;
-    const akas = [name(3), name(2)]
-      .map((alias, n) => `<aka><uid>${i * 10 + n}</uid><type>a.k.a.</type><category>strong</category><lastName>${escape(alias)}</lastName></aka>`)
-      .join('');
-    yield Buffer.from(`<sdnEntry><uid>${i}</uid><firstName>${escape(first)}</firstName><lastName>${escape(last.toUpperCase())}</lastName><sdnType>Individual</sdnType><programList><program>SDGT</program></programList><akaList>${akas}</akaList></sdnEntry>\n`);
+    const akas = [name(3), name(2)].map((alias, n) => `<aka><uid>${i * 10 + n}</uid><type>a.k.a.</type><category>strong</category><lastName>${escape(alias)}</lastName></aka>`).join('');
+    yield Buffer.from(
+      `<sdnEntry><uid>${i}</uid><firstName>${escape(first)}</firstName><lastName>${escape(last.toUpperCase())}</lastName><sdnType>Individual</sdnType><programList><program>SDGT</program></programList><akaList>${akas}</akaList></sdnEntry>\n`,
+    );
   }
   yield Buffer.from('</sdnList>\n');
 }

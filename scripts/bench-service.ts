@@ -125,7 +125,9 @@ export interface ServiceProcess {
 
 /** A field of /proc/<pid>/status, in MB. */
 export function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   if (!line) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(line.split(/\s+/)[1]) / 1024;
 }

@@ -48,7 +48,11 @@ try {
   const tenant = await provisionTenant(app);
   const auth = { authorization: `Bearer ${tenant.token}` };
   const send = async (method: string, url: string, body?: unknown, headers: Record<string, string> = auth) => {
-    const response = await fetch(url.startsWith('http') ? url : app.url + url, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(url.startsWith('http') ? url : app.url + url, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = await response.json();
     if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
     return json;
@@ -125,7 +129,10 @@ try {
     const signed = lastSignedAt.get(body.data.collectionId);
     if (!signed) continue;
     delivered.push(receiver.received[index]!.at - signed.at);
-    const blob = await app.app.db('blobs').where({ id: copyBlobId(body.data.collectionId, signed.itemId, null) }).first('created_at');
+    const blob = await app.app
+      .db('blobs')
+      .where({ id: copyBlobId(body.data.collectionId, signed.itemId, null) })
+      .first('created_at');
     stored.push(new Date(blob.created_at).getTime() - signed.at);
   }
   delivered.sort((a, b) => a - b);

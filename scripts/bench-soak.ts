@@ -108,7 +108,17 @@ await runBench(async () => {
     );
     // The first sixth's p99 over each later sixth's: "higher is better", so the target is 1/1.2.
     const disturbed = soak.errors > soak.requests / 100 ? `${soak.errors} errors: the offered rate was not served` : null;
-    console.log(verdict('first-sixth p99 / later-sixth p99 (within 1.2x)', ratioInterval(p99s.slice(1).map(() => p99s[0]!), p99s.slice(1)), Number((1 / TARGET.p99Growth).toFixed(2)), disturbed));
+    console.log(
+      verdict(
+        'first-sixth p99 / later-sixth p99 (within 1.2x)',
+        ratioInterval(
+          p99s.slice(1).map(() => p99s[0]!),
+          p99s.slice(1),
+        ),
+        Number((1 / TARGET.p99Growth).toFixed(2)),
+        disturbed,
+      ),
+    );
   } finally {
     await service.stop();
     await store.close();

@@ -30,7 +30,17 @@ try {
       const n = offset + i;
       const type = n === 0 ? 'CollectionCreated' : n === 1 ? 'CollectionSent' : n === ENTRIES - 1 ? 'CollectionCompleted' : 'ItemSubmitted';
       const action = { CollectionCreated: 'COLLECTION_CREATED', CollectionSent: 'COLLECTION_SENT', CollectionCompleted: 'COLLECTION_COMPLETED', ItemSubmitted: 'ITEM_SUBMITTED' }[type];
-      const data = { organizationId: tenant.organizationId, collectionId, itemId: n > 1 ? 'a'.repeat(24) : null, recipientId: 'b'.repeat(24), action, actorType: 'RECIPIENT', actorId: 'b'.repeat(24), occurredAt: new Date(Date.UTC(2026, 10, 23) + n * 1000).toISOString(), payload: { n, fileName: `documento-${n}.pdf` } };
+      const data = {
+        organizationId: tenant.organizationId,
+        collectionId,
+        itemId: n > 1 ? 'a'.repeat(24) : null,
+        recipientId: 'b'.repeat(24),
+        action,
+        actorType: 'RECIPIENT',
+        actorId: 'b'.repeat(24),
+        occurredAt: new Date(Date.UTC(2026, 10, 23) + n * 1000).toISOString(),
+        payload: { n, fileName: `documento-${n}.pdf` },
+      };
       return { type, data };
     });
     await app.app.store.appendToStream(collectionStream(collectionId), events);

@@ -67,7 +67,11 @@ const LOWEST_STEP = 50;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 // The receiver's arrivals by phase; `waiting` resolves a phase's wait once it has what it expects.
 const arrivals = new Map<string, Arrival[]>();
@@ -184,7 +188,10 @@ await runBench(async () => {
   const receiver = await startReceiver();
   const app = await startShippedService({ DB_POOL_MAX: '20' });
   const { config } = app.app;
-  const lane: DeliveryLane = openDeliveryLane({ concurrency: config.WEBHOOK_DISPATCH_CONCURRENCY, inThread: config.WEBHOOK_SEND_THREAD, log: { error: (fields, message) => console.error(message, fields) } }, () => undefined);
+  const lane: DeliveryLane = openDeliveryLane(
+    { concurrency: config.WEBHOOK_DISPATCH_CONCURRENCY, inThread: config.WEBHOOK_SEND_THREAD, log: { error: (fields, message) => console.error(message, fields) } },
+    () => undefined,
+  );
   const secret = generateSigningSecret();
   let producer: TestApp | undefined;
   try {
@@ -255,8 +262,14 @@ await runBench(async () => {
     console.log(`(A) burst of ${EVENTS} events = ${EVENTS * SUBSCRIPTIONS} deliveries, appended 8 at a time:`);
     for (const [name, results] of Object.entries(bursts)) console.log(`  ${name.padEnd(5)} ${results.map((r) => `${Math.round(r.perSecond)}/s p99 ${Math.round(r.p99)} ms`).join('; ')}`);
     printCpu();
-    const floorOverOurs = ratioInterval(bursts.floor!.map((r) => r.p99), bursts.ours!.map((r) => r.p99));
-    const floorDisturbed = disturbedBaseline('the floor p99', bursts.floor!.map((r) => 1 / r.p99));
+    const floorOverOurs = ratioInterval(
+      bursts.floor!.map((r) => r.p99),
+      bursts.ours!.map((r) => r.p99),
+    );
+    const floorDisturbed = disturbedBaseline(
+      'the floor p99',
+      bursts.floor!.map((r) => 1 / r.p99),
+    );
     console.log(verdict('(A) burst floor p99 / ours p99 (ours <= 2.0x the floor)', floorOverOurs, TARGET.burstVsFloor, floorDisturbed));
     console.log(verdict('(A) stretch (ours <= 1.5x the floor)', floorOverOurs, Number(TARGET.burstStretch.toFixed(2)), floorDisturbed));
 
@@ -270,11 +283,30 @@ await runBench(async () => {
     const first = Math.min(...list.map((a) => a.at - a.latencyMs));
     const windowMs = (SUSTAINED_S * 1000) / ROUNDS;
     const windows = Array.from({ length: ROUNDS }, (_, w) =>
-      percentile(list.filter((a) => Math.min(ROUNDS - 1, Math.floor((a.at - a.latencyMs - first) / windowMs)) === w).map((a) => a.latencyMs).sort((a, b) => a - b), 99),
+      percentile(
+        list
+          .filter((a) => Math.min(ROUNDS - 1, Math.floor((a.at - a.latencyMs - first) / windowMs)) === w)
+          .map((a) => a.latencyMs)
+          .sort((a, b) => a - b),
+        99,
+      ),
     );
     console.log(`(B) ${SUSTAINED_RATE} deliveries/s offered open-loop for ${SUSTAINED_S} s: ${describe(sustained)}; p99 per ${(windowMs / 1000).toFixed(0)} s window: ${windows.join(', ')} ms`);
     printCpu();
-    console.log(verdict(`(B) ${TARGET.sustainedP99Ms} ms / p99`, ratioInterval(windows.map(() => TARGET.sustainedP99Ms), windows), 1, disturbedBaseline('its p99', windows.map((p) => 1 / p))));
+    console.log(
+      verdict(
+        `(B) ${TARGET.sustainedP99Ms} ms / p99`,
+        ratioInterval(
+          windows.map(() => TARGET.sustainedP99Ms),
+          windows,
+        ),
+        1,
+        disturbedBaseline(
+          'its p99',
+          windows.map((p) => 1 / p),
+        ),
+      ),
+    );
 
     // (C) the highest offered rate that holds, ours beside the bare loop.
     const holds = (r: PhaseResult, offered: number[]) => {
@@ -315,12 +347,8 @@ await runBench(async () => {
     printCpu = cpu('(C) capacity');
     const capacity = await pairedRounds(
       {
-        ours: () =>
-          highest('ours', (perSecond) =>
-            ours(app, tenant.organizationId, phase('step'), Math.max(1, Math.round(((perSecond / SUBSCRIPTIONS) * STEP_MS) / 1000)), perSecond / SUBSCRIPTIONS),
-          ),
-        bare: () =>
-          highest('bare', (perSecond) => bare(perSecond, Math.max(1, Math.round((perSecond * STEP_MS) / 1000 / SUBSCRIPTIONS)) * SUBSCRIPTIONS)),
+        ours: () => highest('ours', (perSecond) => ours(app, tenant.organizationId, phase('step'), Math.max(1, Math.round(((perSecond / SUBSCRIPTIONS) * STEP_MS) / 1000)), perSecond / SUBSCRIPTIONS)),
+        bare: () => highest('bare', (perSecond) => bare(perSecond, Math.max(1, Math.round((perSecond * STEP_MS) / 1000 / SUBSCRIPTIONS)) * SUBSCRIPTIONS)),
       },
       ROUNDS,
     );
@@ -343,7 +371,10 @@ await runBench(async () => {
           await appendAll(producer!, backlogTenant.organizationId, name, BACKLOG / SUBSCRIPTIONS, null);
           const all = arrived(name, BACKLOG);
           const started = Date.now();
-          const dispatcher = await startTestApp({ LOG_LEVEL: 'fatal', ...SHIPPED_POLLS, DB_POOL_MAX: '20', ROLES: 'dispatcher' }, { database: producer!.database, dataDir: producer!.app.config.DATA_DIR });
+          const dispatcher = await startTestApp(
+            { LOG_LEVEL: 'fatal', ...SHIPPED_POLLS, DB_POOL_MAX: '20', ROLES: 'dispatcher' },
+            { database: producer!.database, dataDir: producer!.app.config.DATA_DIR },
+          );
           try {
             const list = await all;
             process.stderr.write(`(D) ours: first arrival ${Math.min(...list.map((a) => a.at)) - started} ms after the dispatcher's start began\n`);

@@ -57,7 +57,11 @@ export function readSettings(source = readFileSync(schemaPath, 'utf8')): Setting
           .join(' ');
       } else if (text.startsWith('//')) {
         // A group comment: its first line names the group (up to a colon, when it explains more).
-        if (!groupComment) group = text.replace(/^\/\/\s*/, '').split(':')[0]!.trim();
+        if (!groupComment)
+          group = text
+            .replace(/^\/\/\s*/, '')
+            .split(':')[0]!
+            .trim();
         groupComment = true;
       }
     }
@@ -117,7 +121,9 @@ export function currentDocument(document = readFileSync(configurationDocPath, 'u
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const document = readFileSync(configurationDocPath, 'utf8');
   const wanted = currentDocument(document);
-  const undescribed = readSettings().filter((s) => !s.description).map((s) => s.key);
+  const undescribed = readSettings()
+    .filter((s) => !s.description)
+    .map((s) => s.key);
   if (undescribed.length > 0) {
     console.error(`config/schema.ts: give these keys a /** doc comment */: ${undescribed.join(', ')}`);
     process.exit(1);

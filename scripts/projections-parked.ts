@@ -17,14 +17,13 @@ if (!(command === 'list' && (arg === undefined || arg === '--all')) && !((comman
 }
 
 // Loaded only once the arguments are known good: a usage error answers at once.
-const [{ createLogger, openInfrastructure }, { loadConfig }, { everyProjection }, { positionToString }, { listParked, retryParked, skipParked }] =
-  await Promise.all([
-    import('../service/infrastructure.ts'),
-    import('../config/index.ts'),
-    import('../projections/index.ts'),
-    import('../platform/eventstore/port.ts'),
-    import('../platform/projections/parking.ts'),
-  ]);
+const [{ createLogger, openInfrastructure }, { loadConfig }, { everyProjection }, { positionToString }, { listParked, retryParked, skipParked }] = await Promise.all([
+  import('../service/infrastructure.ts'),
+  import('../config/index.ts'),
+  import('../projections/index.ts'),
+  import('../platform/eventstore/port.ts'),
+  import('../platform/projections/parking.ts'),
+]);
 
 const show = (p: ParkedEvent) => JSON.stringify({ ...p, position: positionToString(p.position) });
 

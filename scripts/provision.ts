@@ -29,7 +29,10 @@ function fail(message: string, code = 2): never {
 
 function list(text: string | undefined, valid: (v: string) => boolean, what: string): string[] | undefined {
   if (text === undefined) return undefined;
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !valid(n));
   if (unknown.length) fail(`unknown ${what}: ${unknown.join(', ')}\n${USAGE}`);
   return names;
@@ -64,16 +67,15 @@ const modules = list(args.modules, isModule, 'module(s)');
 const permissions = list(args.permissions, isPermission, 'permission(s)');
 
 // Loaded only once the arguments are known to be good: the service's modules take seconds to load.
-const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders }, provisioning, { loadConfig }, { allProjections }, { ProjectionRunner }] =
-  await Promise.all([
-    import('bunyan'),
-    import('../service/infrastructure.ts'),
-    import('../application/demo.ts'),
-    import('../application/identity/provisioning-commands.ts'),
-    import('../config/index.ts'),
-    import('../projections/index.ts'),
-    import('../platform/projections/runner.ts'),
-  ]);
+const [{ default: bunyan }, { buildContext, openInfrastructure }, { demoSeeders }, provisioning, { loadConfig }, { allProjections }, { ProjectionRunner }] = await Promise.all([
+  import('bunyan'),
+  import('../service/infrastructure.ts'),
+  import('../application/demo.ts'),
+  import('../application/identity/provisioning-commands.ts'),
+  import('../config/index.ts'),
+  import('../projections/index.ts'),
+  import('../platform/projections/runner.ts'),
+]);
 const { issueCredential, provisionTenant, revokeCredential, setUserEmail } = provisioning;
 const { setPassword } = await import('../application/identity/login-commands.ts');
 
@@ -81,7 +83,9 @@ const { setPassword } = await import('../application/identity/login-commands.ts'
 async function passwordFromStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function seedDemo(app: AppContext, tenant: ProvisionedTenant): Promise<Record<string, unknown>> {
@@ -130,7 +134,10 @@ let exitCode = 0;
 try {
   output = await run(app);
   // Whatever the commands and seeders wrote is readable once the CLI returns.
-  await app.readYourWrites(allProjections.map((p) => p.name), await app.store.headPosition());
+  await app.readYourWrites(
+    allProjections.map((p) => p.name),
+    await app.store.headPosition(),
+  );
   if (output.demoErrors) exitCode = 1;
 } catch (error) {
   process.stderr.write(`provision failed: ${(error as Error).message}\n`);

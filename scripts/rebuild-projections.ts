@@ -24,10 +24,7 @@ const infra = await openInfrastructure(config, log);
 try {
   for (const projection of projections) {
     const name = projection.name;
-    const bar = new cliProgress.SingleBar(
-      { format: `${name.padEnd(28)} [{bar}] {percentage}% | {events} events`, hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    );
+    const bar = new cliProgress.SingleBar({ format: `${name.padEnd(28)} [{bar}] {percentage}% | {events} events`, hideCursor: true }, cliProgress.Presets.shades_classic);
     const started = Date.now();
     let begun = false;
     const { events } = await rebuildProjection(infra.db, infra.store, projection, {

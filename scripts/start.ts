@@ -12,7 +12,9 @@ const fail = (error: unknown): never => {
   process.exit(1);
 };
 
-const config = await Promise.resolve().then(() => loadConfig()).catch(fail);
+const config = await Promise.resolve()
+  .then(() => loadConfig())
+  .catch(fail);
 log = createLogger(config);
 const starting = startService(config, log).catch(fail);
 

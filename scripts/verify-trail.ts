@@ -83,7 +83,10 @@ function publicKeys(keysDocument: unknown, problems: string[]): Map<string, Publ
   for (const k of list) {
     const key = createPublicKey(k.publicKey);
     // The service names a key by its public key, so a key published under another's id is caught here.
-    const id = `ed25519-${createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)}`;
+    const id = `ed25519-${createHash('sha256')
+      .update(key.export({ type: 'spki', format: 'der' }))
+      .digest('hex')
+      .slice(0, 16)}`;
     if (id !== k.keyId) problems.push(`key ${k.keyId}: its id does not name its public key (${id})`);
     else keys.set(k.keyId, { key, retiredAt: k.retiredAt ? Date.parse(k.retiredAt) : null });
   }
@@ -125,9 +128,13 @@ function checkEnd(doc: TrailExport, keys: Map<string, PublishedKey>, lastSealed:
   const oldest = doc.entries[lastSealed]!;
   const waited = (Date.parse(head.signedAt) - Date.parse(String(oldest.entry.occurredAt))) / 1000;
   if (waited > doc.sealMaxDelaySeconds) {
-    problems.push(`entries ${oldest.seq} to ${last!.seq} are older than the sealing delay (${doc.sealMaxDelaySeconds} s) at the export and no seal covers them: the seal that covered them was removed, with the entries after them`);
+    problems.push(
+      `entries ${oldest.seq} to ${last!.seq} are older than the sealing delay (${doc.sealMaxDelaySeconds} s) at the export and no seal covers them: the seal that covered them was removed, with the entries after them`,
+    );
   } else {
-    notes.push(`entries ${oldest.seq} to ${last!.seq} come after the last valid seal, recorded less than ${doc.sealMaxDelaySeconds} s before the export: the chain and the export head cover them, no seal yet`);
+    notes.push(
+      `entries ${oldest.seq} to ${last!.seq} come after the last valid seal, recorded less than ${doc.sealMaxDelaySeconds} s before the export: the chain and the export head cover them, no seal yet`,
+    );
   }
 }
 
@@ -141,7 +148,10 @@ function checkEnd(doc: TrailExport, keys: Map<string, PublishedKey>, lastSealed:
 async function checkTimestamp(doc: TrailExport, seal: Seal, keys: Map<string, PublishedKey>, options: VerifyOptions, problems: string[]): Promise<SealReport> {
   const report: SealReport = { seq: seal.seq, keyId: seal.keyId, timestampedAt: null, tsa: null };
   if (!seal.timestamp) return report;
-  const digest = Buffer.from(canonicalize({ collectionId: seal.collectionId, seq: seal.seq, chainHash: seal.chainHash, signedAt: seal.signedAt, keyId: seal.keyId, signature: seal.signature }), 'utf8');
+  const digest = Buffer.from(
+    canonicalize({ collectionId: seal.collectionId, seq: seal.seq, chainHash: seal.chainHash, signedAt: seal.signedAt, keyId: seal.keyId, signature: seal.signature }),
+    'utf8',
+  );
   try {
     const stamp = await verifyTimestampToken(Buffer.from(seal.timestamp, 'base64'), { data: digest, trustAnchors: options.tsaTrustAnchors });
     const retiredAt = keys.get(seal.keyId)!.retiredAt;

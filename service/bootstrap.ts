@@ -23,7 +23,10 @@ export interface RunningService {
 
 export function parseRoles(text: string): Set<Role> {
   const roles = new Set<Role>();
-  for (const part of text.split(',').map((r) => r.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)) {
     if (!(ROLES as readonly string[]).includes(part)) throw new Error(`Unknown role "${part}"; roles are ${ROLES.join(', ')}`);
     roles.add(part as Role);
   }
@@ -53,7 +56,12 @@ export async function startService(config: Config, log: Logger = createLogger(co
   let server: Server | undefined;
   let url: string | undefined;
   if (roles.has('api')) {
-    const koa = createHttpApp(app, routeTables, allProjections.map((p) => p.name), [mcpConnector(app, routeTables)]);
+    const koa = createHttpApp(
+      app,
+      routeTables,
+      allProjections.map((p) => p.name),
+      [mcpConnector(app, routeTables)],
+    );
     server = createServer(koa.callback());
     server.on('clientError', answerClientError);
     // Longer than the idle timeout of the proxies and clients in front (60 s on the usual load

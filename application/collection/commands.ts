@@ -85,8 +85,7 @@ export async function createCollection(
   return { ...written, links: linksOf(app, collectionId, definition.recipients) };
 }
 
-export const sendCollection = (app: App, caller: Caller, collectionId: string) =>
-  runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'SendCollection' });
+export const sendCollection = (app: App, caller: Caller, collectionId: string) => runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'SendCollection' });
 
 /** Cancel: a store failure (not a refusal) is the contract's 502 `Não foi possível cancelar a solicitação.` */
 export async function cancelCollection(app: App, caller: Caller, collectionId: string, reason: string | null): Promise<Written<CollectionState>> {
@@ -118,8 +117,7 @@ export async function reissueLink(app: App, caller: Caller, collectionId: string
 }
 
 /** An operator links a public form's intake to its registry: its answers, consents, checks and files reach it (docs/public-form.md). */
-export const linkIntake = (app: App, caller: Caller, collectionId: string) =>
-  runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'LinkIntake' });
+export const linkIntake = (app: App, caller: Caller, collectionId: string) => runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'LinkIntake' });
 
 export const reviewItem = (app: App, caller: Caller, collectionId: string, itemId: string, decision: 'APPROVE' | 'REJECT', reason: string | null) =>
   runCollectionCommand(app, caller.organizationId, collectionId, actorOf(caller), { type: 'ReviewItem', itemId, decision, reason });
@@ -153,7 +151,14 @@ export const recordRecipientNotified = (app: Clocked, input: RecipientRef & { me
   });
 
 export const recordMessageFailed = (app: Clocked, input: RecipientRef & { messageId: string; error: string; notSent: boolean; provenance?: ReadProvenance }) =>
-  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, { type: 'RecordMessageFailed', recipientId: input.recipientId, messageId: input.messageId, error: input.error, notSent: input.notSent, provenance: input.provenance });
+  runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
+    type: 'RecordMessageFailed',
+    recipientId: input.recipientId,
+    messageId: input.messageId,
+    error: input.error,
+    notSent: input.notSent,
+    provenance: input.provenance,
+  });
 
 /** One channel of a message to the recipient failed (after taking it, or before); `next` takes over. */
 export const recordMessageChannelFailed = (app: Clocked, input: RecipientRef & { messageId: string; channel: MessageChannel; error: string; next: MessageChannel | null }) =>

@@ -52,16 +52,27 @@ export const collectionDemoSeeder: DemoSeeder = {
       send: true,
       items: [
         {
-          key: 'ficha', kind: 'FORM', title: 'Ficha cadastral',
-          config: { form: { fields: [
-            { key: 'faturamento', label: 'Faturamento mensal (R$)', type: 'NUMBER', required: true, choices: null, validation: { min: 0 } },
-            { key: 'setor', label: 'Setor', type: 'STRING', required: true, choices: ['comercio', 'industria', 'servicos'], validation: null },
-            { key: 'exporta', label: 'Exporta', type: 'BOOLEAN', required: false, choices: null, validation: null },
-          ] } },
+          key: 'ficha',
+          kind: 'FORM',
+          title: 'Ficha cadastral',
+          config: {
+            form: {
+              fields: [
+                { key: 'faturamento', label: 'Faturamento mensal (R$)', type: 'NUMBER', required: true, choices: null, validation: { min: 0 } },
+                { key: 'setor', label: 'Setor', type: 'STRING', required: true, choices: ['comercio', 'industria', 'servicos'], validation: null },
+                { key: 'exporta', label: 'Exporta', type: 'BOOLEAN', required: false, choices: null, validation: null },
+              ],
+            },
+          },
         },
         { key: 'scr', kind: 'CONSENT', title: 'Autorização de consulta ao SCR', config: { consent: { type: 'scr', version: 1, text: TERM } } },
         { key: 'identidade', kind: 'IDENTITY', title: 'Documento com foto e selfie da sócia' },
-        { key: 'contrato', kind: 'SIGNATURE', title: 'Contrato de capital de giro', config: { signature: { mode: 'JOINT', flow: 'SIGNATURE', ordered: true, registryDocumentId: contract.registryDocumentId } } },
+        {
+          key: 'contrato',
+          kind: 'SIGNATURE',
+          title: 'Contrato de capital de giro',
+          config: { signature: { mode: 'JOINT', flow: 'SIGNATURE', ordered: true, registryDocumentId: contract.registryDocumentId } },
+        },
       ],
       recipients: [
         { name: 'Ana Souza', email: 'ana@example.com', phone: '+5511987650001' },

@@ -13,7 +13,10 @@ export type PerDayCap = (config: Config, state: CollectionState, recipientId: st
 /** At most `limit` of `times` in the last 24 hours: 429 with Retry-After until the oldest of them leaves the window. */
 function capPerDay(times: readonly string[], limit: number, message: string, now: Date): void {
   const since = now.getTime() - DAY_MS;
-  const sent = times.map((at) => Date.parse(at)).filter((at) => at > since).sort((a, b) => a - b);
+  const sent = times
+    .map((at) => Date.parse(at))
+    .filter((at) => at > since)
+    .sort((a, b) => a - b);
   if (sent.length < limit) return;
   const frees = sent[sent.length - limit]! + DAY_MS;
   throw new DomainError('too_many', message, undefined, retryAfter(frees - now.getTime()));
@@ -22,7 +25,12 @@ function capPerDay(times: readonly string[], limit: number, message: string, now
 /** At most RECIPIENT_FILES_PER_ITEM_PER_DAY files from one recipient to one item (each file's submittedAt). */
 export const checkFilesPerItem: PerDayCap = (config, state, recipientId, itemId, now) => {
   const files = state.items.find((i) => i.itemId === itemId)?.files ?? [];
-  capPerDay(files.filter((f) => f.recipientId === recipientId).map((f) => f.submittedAt), config.RECIPIENT_FILES_PER_ITEM_PER_DAY, CollectionMessages.filesPerItemPerDay, now);
+  capPerDay(
+    files.filter((f) => f.recipientId === recipientId).map((f) => f.submittedAt),
+    config.RECIPIENT_FILES_PER_ITEM_PER_DAY,
+    CollectionMessages.filesPerItemPerDay,
+    now,
+  );
 };
 
 /**
@@ -32,7 +40,12 @@ export const checkFilesPerItem: PerDayCap = (config, state, recipientId, itemId,
  */
 export const checkIdentityChecksPerItem: PerDayCap = (config, state, recipientId, itemId, now) => {
   const started = state.items.find((i) => i.itemId === itemId)?.details.identity?.started ?? [];
-  capPerDay(started.filter((s) => s.recipientId === recipientId).map((s) => s.startedAt), config.RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY, CollectionMessages.identityChecksPerDay, now);
+  capPerDay(
+    started.filter((s) => s.recipientId === recipientId).map((s) => s.startedAt),
+    config.RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY,
+    CollectionMessages.identityChecksPerDay,
+    now,
+  );
 };
 
 /**

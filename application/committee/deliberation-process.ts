@@ -34,7 +34,14 @@ function specialistInput(agent: SpecialistAgent, report: ReportState, requestedA
     const result = report.results[type];
     if (result) sections[type] = { status: result.outcome, data: result.details };
   }
-  return { agent, documentType: facts.type, policyDecision: facts.policyStatus, policyScore: facts.score, requestedAmountReais: requestedAmountCents === null ? null : requestedAmountCents / 100, sections };
+  return {
+    agent,
+    documentType: facts.type,
+    policyDecision: facts.policyStatus,
+    policyScore: facts.score,
+    requestedAmountReais: requestedAmountCents === null ? null : requestedAmountCents / 100,
+    sections,
+  };
 }
 
 /**
@@ -68,7 +75,13 @@ export async function runDeliberation(deps: CommitteeDeps, deliberationId: strin
     await Promise.all(
       missingSpecialists(writer.state).map(async (agent) => {
         const { input, requests } = await withWebSearch(deps, specialistInput(agent, report, started.requestedAmountCents));
-        const { output, call } = await deps.model.generate({ agent: `committee.${agent}`, prompt: promptFor(policy, agent, started.promptVersionsByAgent[agent].baseVersion), input, schema: AgentOpinionOutput, offline: offlineOpinion });
+        const { output, call } = await deps.model.generate({
+          agent: `committee.${agent}`,
+          prompt: promptFor(policy, agent, started.promptVersionsByAgent[agent].baseVersion),
+          input,
+          schema: AgentOpinionOutput,
+          offline: offlineOpinion,
+        });
         const opinion = { agent, agentLabel: AGENT_LABELS[agent], ...output, model: call.model, costUsd: call.costUsd, sectionsSeen: Object.keys(input.sections) };
         heard.set(agent, opinion);
         // Not awaited here: the chair is asked while the opinions are written.
@@ -83,7 +96,13 @@ export async function runDeliberation(deps: CommitteeDeps, deliberationId: strin
       annualRevenueReais: typeof balance?.revenueCents === 'number' ? balance.revenueCents / 100 : null,
       opinions: SPECIALISTS.map((agent) => heard.get(agent)!).map(({ model: _m, costUsd: _c, sectionsSeen: _s, ...rest }) => rest),
     };
-    const { output, call } = await deps.model.generate({ agent: 'committee.chair', prompt: promptFor(policy, 'chair', started.promptVersionsByAgent.chair.baseVersion), input: chairInput, schema: ChairOutput, offline: offlineSynthesis });
+    const { output, call } = await deps.model.generate({
+      agent: 'committee.chair',
+      prompt: promptFor(policy, 'chair', started.promptVersionsByAgent.chair.baseVersion),
+      input: chairInput,
+      schema: ChairOutput,
+      offline: offlineSynthesis,
+    });
     await Promise.all(writes);
     const events = await writer.write({ type: 'FinishDeliberation', chair: output, usage: usageOf(call), at: app.clock.now().toISOString() });
     const finished = events.find((e): e is DeliberationFinished => e.type === 'DeliberationFinished');

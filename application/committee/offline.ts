@@ -33,7 +33,9 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
   BASIC_INFORMATION: [
     (d) => {
       const status = text(d, 'registrationStatus');
-      return status === 'ATIVA' || status === 'REGULAR' ? good('Situação cadastral regular', `Situação na Receita: ${status}.`) : critical('Situação cadastral irregular', `Situação na Receita: ${status ?? 'não informada'}.`);
+      return status === 'ATIVA' || status === 'REGULAR'
+        ? good('Situação cadastral regular', `Situação na Receita: ${status}.`)
+        : critical('Situação cadastral irregular', `Situação na Receita: ${status ?? 'não informada'}.`);
     },
     (d) => (d.deceased === true ? critical('Titular falecido', 'A Receita indica óbito do titular.') : null),
     (d) => (d.pep === true ? warn('Pessoa exposta politicamente', 'O CPF (dígitos visíveis) e o nome constam na lista de PEP: diligência reforçada.') : null),
@@ -45,7 +47,9 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
     },
     (d) => (Array.isArray(d.partners) && d.partners.length === 0 ? warn('Quadro societário não informado', 'Nenhum sócio consta no cadastro.') : null),
   ],
-  LOCATION: [(d) => (text(d, 'state') ? good('Endereço localizado', `Endereço em ${text(d, 'city') ?? ''}/${text(d, 'state')}.`) : warn('Endereço incompleto', 'O endereço não traz a unidade da federação.'))],
+  LOCATION: [
+    (d) => (text(d, 'state') ? good('Endereço localizado', `Endereço em ${text(d, 'city') ?? ''}/${text(d, 'state')}.`) : warn('Endereço incompleto', 'O endereço não traz a unidade da federação.')),
+  ],
   CATEGORIES: [(d) => (text(d, 'sector') ? good('Setor identificado', `Setor ${text(d, 'sector')}: ${text(d.mainActivity, 'description') ?? 'atividade principal informada'}.`) : null)],
   BALANCE_SHEET: [
     (d) => {
@@ -67,9 +71,17 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
   ],
   SCR: [
     (d) => (above(num(d, 'lossCents'), 0) ? critical('Prejuízo no SCR', `${formatBRL(num(d, 'lossCents')!)} lançados como prejuízo por instituições financeiras.`) : null),
-    (d) => (above(num(d, 'overdueCents'), 0) ? warn('Atrasos no SCR', `${formatBRL(num(d, 'overdueCents')!)} vencidos no SCR.`) : good('SCR em dia', `Dívida de ${formatBRL(num(d, 'totalDebtCents') ?? 0)} sem atrasos.`)),
+    (d) =>
+      above(num(d, 'overdueCents'), 0)
+        ? warn('Atrasos no SCR', `${formatBRL(num(d, 'overdueCents')!)} vencidos no SCR.`)
+        : good('SCR em dia', `Dívida de ${formatBRL(num(d, 'totalDebtCents') ?? 0)} sem atrasos.`),
   ],
-  PEFIN: [(d) => (above(num(d, 'count'), 0) ? warn('Pendências financeiras', `${num(d, 'count')} pendência(s) somando ${formatBRL(num(d, 'totalAmountCents') ?? 0)}.`) : good('Sem pendências financeiras', 'Nenhuma pendência no Pefin.'))],
+  PEFIN: [
+    (d) =>
+      above(num(d, 'count'), 0)
+        ? warn('Pendências financeiras', `${num(d, 'count')} pendência(s) somando ${formatBRL(num(d, 'totalAmountCents') ?? 0)}.`)
+        : good('Sem pendências financeiras', 'Nenhuma pendência no Pefin.'),
+  ],
   PROTESTS: [
     (d) => {
       const quantity = num(d.bureau, 'protestsQuantity');
@@ -84,14 +96,21 @@ const CHECKS: Partial<Record<SourceSectionType, Check[]>> = {
     },
   ],
   CERTIFICATES: [(d) => (d.allClear === true ? good('Certidões negativas', 'Todas as certidões consultadas são negativas.') : warn('Certidão positiva', 'Ao menos uma certidão não é negativa.'))],
-  CRIMINAL_RECORD: [(d) => (d.hasRecords === true ? critical('Antecedentes criminais', `${num(d, 'count') ?? 1} registro(s) de antecedentes.`) : good('Sem antecedentes', 'Nenhum antecedente criminal.'))],
+  CRIMINAL_RECORD: [
+    (d) => (d.hasRecords === true ? critical('Antecedentes criminais', `${num(d, 'count') ?? 1} registro(s) de antecedentes.`) : good('Sem antecedentes', 'Nenhum antecedente criminal.')),
+  ],
   SANCTIONS: [
     (d) => {
       if (d.screened === false) return warn('Triagem não realizada', 'Nenhuma lista de sanções estava carregada: a ausência de sanções não está confirmada.');
       return d.hasSanctions === true ? critical('Sanções', `${num(d, 'count') ?? 1} registro(s) em listas de sanções.`) : good('Sem sanções', 'Nenhum registro em listas de sanções.');
     },
   ],
-  MEDIA_EXPOSURE: [(d) => (above(num(d, 'negativeMentions'), 0) ? warn('Menções negativas na mídia', `${num(d, 'negativeMentions')} menção(ões) negativa(s).`) : good('Sem exposição negativa', 'Nenhuma menção negativa na mídia.'))],
+  MEDIA_EXPOSURE: [
+    (d) =>
+      above(num(d, 'negativeMentions'), 0)
+        ? warn('Menções negativas na mídia', `${num(d, 'negativeMentions')} menção(ões) negativa(s).`)
+        : good('Sem exposição negativa', 'Nenhuma menção negativa na mídia.'),
+  ],
 };
 
 /** A hint, not a verdict: search results are untrusted text, so at most a warning. */
@@ -121,10 +140,7 @@ export function offlineOpinion(input: SpecialistInput): AgentOpinionOutput {
   const score = seen === 0 ? 5 : Math.max(0, Math.min(10, 9 + Math.min(1, positiveFactors.length / 3) - 2 * (redFlags.length - criticals) - 4 * criticals - infoGaps.length));
   const recommendation: AgentRecommendation = seen === 0 ? 'NEEDS_INFO' : criticals > 0 || score < 4 ? 'REJECT' : redFlags.length > 0 || score < 8 ? 'APPROVE_WITH_RESTRICTION' : 'APPROVE';
   const label = AGENT_LABELS[input.agent];
-  const resumo =
-    seen === 0
-      ? `${label}: sem dados suficientes para opinar.`
-      : `${label}: ${redFlags.length} alerta(s) e ${positiveFactors.length} ponto(s) positivo(s); nota ${score.toFixed(1)}.`;
+  const resumo = seen === 0 ? `${label}: sem dados suficientes para opinar.` : `${label}: ${redFlags.length} alerta(s) e ${positiveFactors.length} ponto(s) positivo(s); nota ${score.toFixed(1)}.`;
   const parecer = [
     `Análise ${label.toLowerCase()} feita sobre ${SECTIONS_BY_AGENT[input.agent].filter((t) => input.sections[t]).join(', ') || 'nenhuma seção disponível'}.`,
     ...redFlags.map((f) => `Alerta (${f.severity === 'CRITICAL' ? 'crítico' : 'atenção'}): ${f.label}. ${f.detail}`),
@@ -176,8 +192,17 @@ export function offlineSynthesis(input: ChairInput): ChairOutput {
       critical ? 'Há alerta crítico entre os pareceres, o que impede a aprovação.' : 'Nenhum alerta crítico entre os pareceres.',
       rejecting.length ? `Recomendaram reprovar: ${labels(rejecting)}.` : 'Nenhum especialista recomendou reprovar.',
       restricted.length ? `Aprovação com restrições: ${labels(restricted)}.` : '',
-    ].filter(Boolean).join(' '),
-    proximaAcao: decision === 'APPROVED' ? (conditions.length ? 'Formalizar após cumprir as condições.' : 'Formalizar a operação.') : decision === 'REJECTED' ? 'Comunicar a recusa ao solicitante.' : 'Obter as informações faltantes e reconvocar o comitê.',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    proximaAcao:
+      decision === 'APPROVED'
+        ? conditions.length
+          ? 'Formalizar após cumprir as condições.'
+          : 'Formalizar a operação.'
+        : decision === 'REJECTED'
+          ? 'Comunicar a recusa ao solicitante.'
+          : 'Obter as informações faltantes e reconvocar o comitê.',
     conditions,
     monitoringItems: opinions.flatMap((o) => o.redFlags.filter((f) => f.severity === 'WARNING').map((f) => `Acompanhar: ${f.label}.`)).slice(0, 10),
     infoGapsBeforeDecision: [...(requested === null ? ['Valor pedido da proposta: sem ele o comitê não dimensiona um limite.'] : []), ...opinions.flatMap((o) => o.infoGaps)].slice(0, 10),

@@ -44,7 +44,11 @@ function runner(app: AppContext, log: Logger) {
 export async function sweepOrphanedDeliberations(app: Pick<AppContext, 'db' | 'store' | 'clock'>): Promise<number> {
   const ids = await orphanedDeliberations(app.db, processCheckpoint(RUNNER));
   for (const id of ids) {
-    await handleCommand(app.store, deliberationStream(id), deliberationDecider, { type: 'FailDeliberation', error: 'A deliberação do comitê foi interrompida e não pôde ser retomada.', at: app.clock.now().toISOString() });
+    await handleCommand(app.store, deliberationStream(id), deliberationDecider, {
+      type: 'FailDeliberation',
+      error: 'A deliberação do comitê foi interrompida e não pôde ser retomada.',
+      at: app.clock.now().toISOString(),
+    });
   }
   return ids.length;
 }

@@ -13,7 +13,9 @@ export async function toXlsx(rows: readonly ExportRow[]): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } } as ConstructorParameters<typeof ExcelJS.stream.xlsx.WorkbookWriter>[0]);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } } as ConstructorParameters<
+    typeof ExcelJS.stream.xlsx.WorkbookWriter
+  >[0]);
   const sheet = workbook.addWorksheet('Propostas', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = EXPORT_FIELDS.map(({ field, kind }) => ({
     header: field,

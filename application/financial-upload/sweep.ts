@@ -42,4 +42,9 @@ const acceptedKeys = (events: Awaited<ReturnType<AppContext['store']['readStream
 
 /** The scheduler role's sweep of upload slots (FINANCIAL_UPLOAD_SWEEP_CRON), one scheduler at a time. */
 export const uploadSlotSweepJob = () =>
-  new ScheduledPass('financial-upload-sweep', (app) => app.config.FINANCIAL_UPLOAD_SWEEP_CRON, async (app) => (await sweepUploadSlots(app)).slots, 'financial upload slots swept');
+  new ScheduledPass(
+    'financial-upload-sweep',
+    (app) => app.config.FINANCIAL_UPLOAD_SWEEP_CRON,
+    async (app) => (await sweepUploadSlots(app)).slots,
+    'financial upload slots swept',
+  );

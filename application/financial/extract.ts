@@ -58,7 +58,11 @@ export async function analyseBatch(files: readonly ReadFile[], registryDocumentI
   const gaps = gapsOf(periods);
   let modelUse: ModelUse | null = null;
   if (gaps.length && periods.length) {
-    const { values, use } = await askForGaps(model, gaps, files.map((f) => ({ fileName: f.file.fileName, text: f.text ?? '' })));
+    const { values, use } = await askForGaps(
+      model,
+      gaps,
+      files.map((f) => ({ fileName: f.file.fileName, text: f.text ?? '' })),
+    );
     modelUse = use;
     if (values.length) periods = consolidate(reads, values satisfies ModelValue[]);
   }

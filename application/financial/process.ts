@@ -110,7 +110,14 @@ export class FinancialExtractionProcess {
     // Scans OCR could not read, and nothing else read: registered above, where the registry's
     // analysis puts each in MANUAL_REVIEW with the same reason; the section says why.
     if (!files.some((f) => f.read.periods.length)) {
-      return { kind: 'ERROR', code: 'INTEGRATION_UNAVAILABLE', reason: FinancialExtractionMessages.scansUnread(unrecognised.map((f) => f.file.fileName), unrecognised[0]!.ocrProblem!) };
+      return {
+        kind: 'ERROR',
+        code: 'INTEGRATION_UNAVAILABLE',
+        reason: FinancialExtractionMessages.scansUnread(
+          unrecognised.map((f) => f.file.fileName),
+          unrecognised[0]!.ocrProblem!,
+        ),
+      };
     }
     const analysis = await analyseBatch(files, registryDocumentIds, this.ports.model);
     if (!analysis.periods.length) return { kind: 'ERROR', code: 'INTEGRATION_NO_DATA', reason: FinancialExtractionMessages.nothingRead };

@@ -37,7 +37,12 @@ class SessionCache {
   private readonly notices: NoticeListener;
 
   constructor(db: Knex) {
-    this.notices = new NoticeListener(db, IDENTITY_CHANGED_CHANNEL, (payload) => this.forget(payload), () => this.forget(''));
+    this.notices = new NoticeListener(
+      db,
+      IDENTITY_CHANGED_CHANNEL,
+      (payload) => this.forget(payload),
+      () => this.forget(''),
+    );
   }
 
   async get(sessionId: string): Promise<CachedSession | undefined> {

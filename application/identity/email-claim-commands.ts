@@ -55,10 +55,10 @@ export async function rekeyEmailClaims(db: Knex, pepper: Keyring, store?: EventS
       [from, to],
     )) as { rows: Array<{ from_name: string; to_name: string }> };
     if (rows.length) {
-      await trx.raw(
-        `update events e set stream_name = p.to_name from unnest(?::text[], ?::text[]) as p(from_name, to_name) where e.stream_name = p.from_name`,
-        [rows.map((r) => r.from_name), rows.map((r) => r.to_name)],
-      );
+      await trx.raw(`update events e set stream_name = p.to_name from unnest(?::text[], ?::text[]) as p(from_name, to_name) where e.stream_name = p.from_name`, [
+        rows.map((r) => r.from_name),
+        rows.map((r) => r.to_name),
+      ]);
     }
     return rows.length;
   });

@@ -201,11 +201,14 @@ function lockoutOf(kind: keyof typeof lockouts, app: { db: Knex; config: Config 
   let lockout = lockouts[kind].get(app.db);
   if (!lockout) {
     const { AUTH_FAILURES_BEFORE_LOCK, AUTH_FAILURES_PER_ADDRESS, AUTH_LOCK_SECONDS } = app.config;
-    lockouts[kind].set(app.db, (lockout = {
-      byKey: sharedLimiter(app.db, `${kind}-tries`, AUTH_FAILURES_BEFORE_LOCK, AUTH_LOCK_SECONDS, AUTH_LOCK_SECONDS),
-      byAddress: sharedLimiter(app.db, `${kind}-tries-by-address`, AUTH_FAILURES_PER_ADDRESS, AUTH_LOCK_SECONDS, AUTH_LOCK_SECONDS),
-      lockedMessage,
-    }));
+    lockouts[kind].set(
+      app.db,
+      (lockout = {
+        byKey: sharedLimiter(app.db, `${kind}-tries`, AUTH_FAILURES_BEFORE_LOCK, AUTH_LOCK_SECONDS, AUTH_LOCK_SECONDS),
+        byAddress: sharedLimiter(app.db, `${kind}-tries-by-address`, AUTH_FAILURES_PER_ADDRESS, AUTH_LOCK_SECONDS, AUTH_LOCK_SECONDS),
+        lockedMessage,
+      }),
+    );
   }
   return lockout;
 }

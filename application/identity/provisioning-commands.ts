@@ -15,7 +15,6 @@ import type { Position } from '../../platform/eventstore/port.ts';
 import { emailClaimName } from './email-claim-commands.ts';
 import { hashSecret, newClientId, newClientSecret } from './secrets.ts';
 
-
 export interface IssuedCredential {
   credentialId: string;
   clientId: string;

@@ -18,9 +18,7 @@ const SALT_BYTES = 16;
 function derive(secret: string, salt: Buffer, keyBytes: number, options: ScryptOptions): Promise<Buffer> {
   // maxmem must cover 128 * N * r bytes, or node refuses parameters above its 32 MiB default.
   const maxmem = 256 * (options.N ?? 0) * (options.r ?? 0) + 1024 * 1024;
-  return new Promise((resolve, reject) =>
-    scrypt(secret, salt, keyBytes, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scrypt(secret, salt, keyBytes, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
 /** A recognizable public id: `cli_` and 24 hex characters. */

@@ -55,11 +55,5 @@ export async function inputCatalog(app: Pick<AppContext, 'db' | 'log'>, organiza
   const forms = templates.filter((t) => (filter.templateSlug === undefined || t.slug === filter.templateSlug) && (!product || product.collectionTemplateSlugs.includes(t.slug)));
   const consentTypes = [...new Set([...consentTypesOf(templates), ...consentsSeen])].sort();
   const documents = documentTypes.filter((type) => !UNKEYED_DOCUMENT_TYPES.includes(type as ExpectedDocumentType)).sort();
-  return [
-    ...PROPOSAL_FIELDS,
-    ...unique(forms.flatMap(formFieldsOf)),
-    ...documents.flatMap((type) => documentFields(type as ExpectedDocumentType)),
-    IDENTITY_FIELD,
-    ...consentTypes.map(consentField),
-  ];
+  return [...PROPOSAL_FIELDS, ...unique(forms.flatMap(formFieldsOf)), ...documents.flatMap((type) => documentFields(type as ExpectedDocumentType)), IDENTITY_FIELD, ...consentTypes.map(consentField)];
 }

@@ -45,6 +45,8 @@ export async function proposalInputData(app: Pick<AppContext, 'db' | 'store' | '
     app.log.error({ err: error, proposalId }, 'input data could not be read');
     throw new DomainError('upstream', Messages.inputDataLoadFailed);
   }
-  const sha256 = createHash('sha256').update(canonicalize(hashedContent(assembled.fields))!, 'utf8').digest('hex');
+  const sha256 = createHash('sha256')
+    .update(canonicalize(hashedContent(assembled.fields))!, 'utf8')
+    .digest('hex');
   return { version: INPUT_DATA_VERSION, asOf: app.clock.now().toISOString(), sha256, proposalId, ...assembled };
 }

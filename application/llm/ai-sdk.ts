@@ -81,7 +81,15 @@ export class SdkLanguageModel implements LanguageModel {
       validate: (value) =>
         Value.Check(request.schema, value)
           ? { success: true, value: value as Static<S> }
-          : { success: false, error: new Error([...Value.Errors(request.schema, value)].slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')) },
+          : {
+              success: false,
+              error: new Error(
+                [...Value.Errors(request.schema, value)]
+                  .slice(0, 3)
+                  .map((e) => `${e.instancePath || '/'} ${e.message}`)
+                  .join('; '),
+              ),
+            },
     });
 
     // The input as the user's message; with files, one message of the input and each file as a part.

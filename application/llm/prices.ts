@@ -31,7 +31,10 @@ export function parsePriceTable(text: string): PriceTable {
   const [version, ...entries] = text.split(';').map((part) => part.trim());
   if (!version || version.includes('=')) throw new ConfigurationError('LLM_PRICES must start with its version; fix: e.g. 2026-11-23;gpt-4o=2.5/10');
   // Longest first, so the most specific entry wins.
-  const prices = entries.filter(Boolean).map(parseEntry).sort((a, b) => b.model.length - a.model.length);
+  const prices = entries
+    .filter(Boolean)
+    .map(parseEntry)
+    .sort((a, b) => b.model.length - a.model.length);
   return {
     version,
     costUsd(model, inputTokens, outputTokens) {

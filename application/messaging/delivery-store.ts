@@ -104,13 +104,7 @@ export class DeliveryRows {
  * message's rows (a fallback channel's row is added there, or the outcome recorded once all
  * ended); if it throws, the row stays claimed and is tried again once its lease runs out.
  */
-export async function markEnded(
-  db: Knex,
-  delivery: ClaimedDelivery,
-  status: EndedStatus,
-  error: string,
-  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>,
-): Promise<void> {
+export async function markEnded(db: Knex, delivery: ClaimedDelivery, status: EndedStatus, error: string, onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>): Promise<void> {
   await endRow(db, delivery.message_id, delivery.channel, (row) => row.claim_token === delivery.claim_token, status, error, onEnded);
 }
 
@@ -121,13 +115,7 @@ export async function markEnded(
  * provider took the message), which must not send it again. False when the row had already ended
  * (a repeated report) or the message has no row for the channel.
  */
-export async function markLost(
-  db: Knex,
-  messageId: string,
-  channel: MessageChannel,
-  error: string,
-  onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>,
-): Promise<boolean> {
+export async function markLost(db: Knex, messageId: string, channel: MessageChannel, error: string, onEnded: (rows: DeliveryRows, trx: Knex.Transaction) => Promise<unknown>): Promise<boolean> {
   return endRow(db, messageId, channel, (row) => row.status === 'sent' || row.status === 'pending', 'failed', error, onEnded);
 }
 

@@ -48,7 +48,13 @@ export async function sendDelivery(app: AppContext, channels: Channels, delays: 
       log.info({ messageId: delivery.message_id, channel: delivery.channel, reason: outcome.notSent }, 'message not sent: no real channel');
       return await end('not_sent', outcome.notSent);
     }
-    await handleCommand(store, stream, messagingDecider, { type: 'RecordSent', channel: delivery.channel, providerMessageId: outcome.providerMessageId, provider: channels[delivery.channel].provider, at: clock.now().toISOString() });
+    await handleCommand(store, stream, messagingDecider, {
+      type: 'RecordSent',
+      channel: delivery.channel,
+      providerMessageId: outcome.providerMessageId,
+      provider: channels[delivery.channel].provider,
+      at: clock.now().toISOString(),
+    });
     await markSent(db, delivery);
   } catch (error) {
     const failure = error instanceof ChannelError ? error : new ChannelError(error instanceof Error ? error.message : String(error), false);

@@ -15,8 +15,7 @@ export async function messagingSettings(app: Pick<AppContext, 'store'>, organiza
 }
 
 /** The organization's own channel order, or null for the deployment's. */
-export const organizationChannelOrder = async (app: Pick<AppContext, 'store'>, organizationId: string): Promise<MessageChannel[] | null> =>
-  (await messagingSettings(app, organizationId)).channelOrder;
+export const organizationChannelOrder = async (app: Pick<AppContext, 'store'>, organizationId: string): Promise<MessageChannel[] | null> => (await messagingSettings(app, organizationId)).channelOrder;
 
 export function saveMessagingSettings(app: Pick<AppContext, 'store' | 'clock'>, caller: Caller, settings: SaveMessagingSettings['settings']): Promise<Written<MessagingSettings>> {
   const { organizationId, userId } = caller;

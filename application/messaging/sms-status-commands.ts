@@ -38,7 +38,11 @@ export async function recordSmsStatus(app: AppContext, messageId: string, params
   const status = params.MessageStatus ?? '';
   try {
     if (status === 'delivered' || status === 'read') {
-      const { events } = await handleCommand(app.store, messageStream(messageId), messagingDecider, { type: status === 'read' ? 'RecordRead' : 'RecordDelivered', channel: 'SMS', at: app.clock.now().toISOString() });
+      const { events } = await handleCommand(app.store, messageStream(messageId), messagingDecider, {
+        type: status === 'read' ? 'RecordRead' : 'RecordDelivered',
+        channel: 'SMS',
+        at: app.clock.now().toISOString(),
+      });
       return events.length;
     }
     if (UNDELIVERED.has(status)) return await recordChannelLost(app, messageId, 'SMS', undeliveredText(status, params.ErrorCode));

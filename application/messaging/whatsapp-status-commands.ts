@@ -11,7 +11,9 @@ import { WHATSAPP_CLOUD_API } from './channels/whatsapp.ts';
 
 /** X-Hub-Signature-256 of a Cloud API callback: `sha256=` + hex HMAC-SHA256(app secret, the raw body). */
 export function whatsAppSignature(appSecret: string, rawBody: string | Buffer): string {
-  return `sha256=${createHmac('sha256', appSecret).update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody).digest('hex')}`;
+  return `sha256=${createHmac('sha256', appSecret)
+    .update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody)
+    .digest('hex')}`;
 }
 
 /** Compared in constant time over the exact bytes received, before anything parses them. */

@@ -28,12 +28,15 @@ export function whatsAppContact(phone: string): string {
  * which are always allowed.
  */
 function contactHash(config: Config, phone: string): string {
-  return createHmac('sha256', keyringFor(config, 'pepper').primary.secret).update(`whatsapp-contact:${whatsAppContact(phone)}`).digest('hex');
+  return createHmac('sha256', keyringFor(config, 'pepper').primary.secret)
+    .update(`whatsapp-contact:${whatsAppContact(phone)}`)
+    .digest('hex');
 }
 
 /** A message the person sent to the business number (a `messages` entry of Meta's callback) opens or extends their window. */
 export async function recordInbound(app: { config: Config; db: Knex }, from: string, at: Date): Promise<void> {
-  await app.db('messaging_whatsapp_contacts')
+  await app
+    .db('messaging_whatsapp_contacts')
     .insert({ contact_hash: contactHash(app.config, from), last_inbound_at: at })
     .onConflict('contact_hash')
     .merge({ last_inbound_at: app.db.raw('greatest(messaging_whatsapp_contacts.last_inbound_at, excluded.last_inbound_at)') });
@@ -41,6 +44,9 @@ export async function recordInbound(app: { config: Config; db: Knex }, from: str
 
 /** Whether free text may still go to this number now: the person wrote less than 24 hours ago (less the margin). */
 export async function customerWindowOpen(app: { config: Config; db: Knex }, phone: string, now: Date): Promise<boolean> {
-  const row: { last_inbound_at: Date } | undefined = await app.db('messaging_whatsapp_contacts').where({ contact_hash: contactHash(app.config, phone) }).first('last_inbound_at');
+  const row: { last_inbound_at: Date } | undefined = await app
+    .db('messaging_whatsapp_contacts')
+    .where({ contact_hash: contactHash(app.config, phone) })
+    .first('last_inbound_at');
   return row !== undefined && now.getTime() - row.last_inbound_at.getTime() < CUSTOMER_WINDOW_MS - WINDOW_MARGIN_MS;
 }

@@ -69,7 +69,15 @@ export class S3ObjectStore implements ObjectStore {
     const send = endpoint.protocol === 'https:' ? https.request : http.request;
     return new Promise((resolve, reject) => {
       const req = send(
-        { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port || undefined, path: signed.path, method: call.method, headers: signed.headers as OutgoingHttpHeaders, timeout: timeoutMs },
+        {
+          protocol: endpoint.protocol,
+          hostname: endpoint.hostname,
+          port: endpoint.port || undefined,
+          path: signed.path,
+          method: call.method,
+          headers: signed.headers as OutgoingHttpHeaders,
+          timeout: timeoutMs,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -23,7 +23,11 @@ export interface CloseRequest {
  * proposal follows. A repeat of the same closing decides nothing on either stream, so it answers
  * as the first did, and it also finishes a proposal a failed first call left behind.
  */
-export async function closeExecution(app: App, caller: Caller, request: CloseRequest): Promise<{ proposalId: string; closing: { date: string; externalId: string | null }; position: Position | null }> {
+export async function closeExecution(
+  app: App,
+  caller: Caller,
+  request: CloseRequest,
+): Promise<{ proposalId: string; closing: { date: string; externalId: string | null }; position: Position | null }> {
   const date = checkCloseDate(request.date);
   const at = app.clock.now().toISOString();
   const closed = await handleCommand(app.store, executionStream(request.operationResultId), executionDecider, {

@@ -12,10 +12,7 @@ export function contactOf(contact: { email: string | null; phone: string | null 
 }
 
 /** How a collection an execution opened has ended so far, from its own stream (the first of these events), or null. */
-export type CollectionEnding =
-  | { kind: 'SIGNATURE_COMPLETED'; provider: string; contentHash: string }
-  | { kind: 'COMPLETED' }
-  | { kind: 'CANCELED' | 'EXPIRED'; reason: string | null };
+export type CollectionEnding = { kind: 'SIGNATURE_COMPLETED'; provider: string; contentHash: string } | { kind: 'COMPLETED' } | { kind: 'CANCELED' | 'EXPIRED'; reason: string | null };
 
 export async function collectionEnding(app: Pick<App, 'store'>, collectionId: string): Promise<CollectionEnding | null> {
   for (const event of await app.store.readStream(collectionStream(collectionId))) {
@@ -33,4 +30,3 @@ export async function collectionEnding(app: Pick<App, 'store'>, collectionId: st
   }
   return null;
 }
-

@@ -204,7 +204,12 @@ export class ExecutionProcess {
     }
   }
 
-  private async sendOffer(executionId: string, proposal: ProposalState, step: Extract<NextAction, { type: 'SEND_OFFER' }>['step'], ids: { organizationId: string; proposalId: string; executionId: string; at: string }) {
+  private async sendOffer(
+    executionId: string,
+    proposal: ProposalState,
+    step: Extract<NextAction, { type: 'SEND_OFFER' }>['step'],
+    ids: { organizationId: string; proposalId: string; executionId: string; at: string },
+  ) {
     const product = await findProductByKey(this.app.db, ids.organizationId, proposal.created!.productKey);
     const indexes = product?.pricing?.rate.kind === 'INDEXED' ? await marketIndexesFor(this.app.db, ids.organizationId) : [];
     const rate = productRate(product, (key) => indexes.find((index) => index.key === key)?.percentYear);

@@ -52,7 +52,6 @@ function requestPricing(request: SimulationRequest): ProductPricing {
   };
 }
 
-
 /** The product's pricing, with the request checked against the product's limits. */
 function productPricing(product: Product | null, request: SimulationRequest): ProductPricing {
   if (!product || !product.enabled) throw new DomainError('not_found', PricingMessages.productNotFound);

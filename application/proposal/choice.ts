@@ -13,12 +13,7 @@ const WITHOUT_PRODUCT = { fees: [], iof: { applies: true, financed: false }, mov
  * offered), the product's current fees, IOF treatment and due-date rule, released on the day of
  * the choice with the first installment a month later.
  */
-export async function priceChoice(
-  app: Pick<AppContext, 'db'>,
-  state: ProposalState,
-  offer: IndicativeTerms,
-  choice: { amountCents: number; termMonths: number; at: string },
-): Promise<ChosenTerms> {
+export async function priceChoice(app: Pick<AppContext, 'db'>, state: ProposalState, offer: IndicativeTerms, choice: { amountCents: number; termMonths: number; at: string }): Promise<ChosenTerms> {
   const created = state.created!;
   const pricing = (await findProduct(app.db, created.organizationId, created.productId))?.pricing ?? WITHOUT_PRODUCT;
   const { releaseDate, firstDueDate } = choiceDates(choice.at);

@@ -89,24 +89,31 @@ export async function createProposal(
   ]);
   // A replayed step names an id that may exist already: only then is the stream read first.
   const loaded = options.proposalId ? undefined : newStream(proposalDecider);
-  const { position, events } = await run(app, caller.organizationId, proposalId, {
-    type: 'CreateProposal',
-    userId: caller.userId,
-    document: input.document,
-    name: input.name,
-    product,
-    kind: input.kind ?? null,
-    origin: input.origin ?? 'API',
-    portfolioId: input.portfolioId ?? null,
-    portfolio,
-    correspondentId: input.correspondentId ?? null,
-    agentId: input.agentId ?? null,
-    externalId: input.externalId ?? null,
-    requestedAmountCents: input.requestedAmountCents ?? null,
-    requestedTermMonths: input.requestedTermMonths ?? null,
-    contact: contactOf(input.contact),
-    participants: (input.participants ?? []).map((p) => ({ ...p, contact: contactOf(p.contact), participantId: app.ids.objectId() })),
-  }, undefined, loaded);
+  const { position, events } = await run(
+    app,
+    caller.organizationId,
+    proposalId,
+    {
+      type: 'CreateProposal',
+      userId: caller.userId,
+      document: input.document,
+      name: input.name,
+      product,
+      kind: input.kind ?? null,
+      origin: input.origin ?? 'API',
+      portfolioId: input.portfolioId ?? null,
+      portfolio,
+      correspondentId: input.correspondentId ?? null,
+      agentId: input.agentId ?? null,
+      externalId: input.externalId ?? null,
+      requestedAmountCents: input.requestedAmountCents ?? null,
+      requestedTermMonths: input.requestedTermMonths ?? null,
+      contact: contactOf(input.contact),
+      participants: (input.participants ?? []).map((p) => ({ ...p, contact: contactOf(p.contact), participantId: app.ids.objectId() })),
+    },
+    undefined,
+    loaded,
+  );
   return { proposalId, position, events };
 }
 
@@ -162,14 +169,25 @@ export async function sendIndicativeOffer(
   const offerId = app.ids.objectId();
   const link = newLinkToken();
   const terms = { ...input.offer, rate: input.offer.rate ?? null };
-  const { position, state, events } = await run(app, input.organizationId, input.proposalId, { type: 'SendIndicativeOffer', executionId: input.executionId, offerId, terms, linkHash: link.hash }, input.at);
+  const { position, state, events } = await run(
+    app,
+    input.organizationId,
+    input.proposalId,
+    { type: 'SendIndicativeOffer', executionId: input.executionId, offerId, terms, linkHash: link.hash },
+    input.at,
+  );
   // Only the raw token opens the page and only its hash is stored: the link is sent now or never.
   if (events.length) await sendOfferLink(app, state, offerId, link);
   return { offerId, linkToken: link.token, position };
 }
 
 /** A new customer link for an offer, sent to the proposal's contact; the previous one stops opening. */
-export async function reissueOfferLink(app: App & Pick<AppContext, 'db' | 'config'>, caller: Caller, proposalId: string, offerId: string): Promise<{ linkToken: string; position: Position | null; messageId: string | null }> {
+export async function reissueOfferLink(
+  app: App & Pick<AppContext, 'db' | 'config'>,
+  caller: Caller,
+  proposalId: string,
+  offerId: string,
+): Promise<{ linkToken: string; position: Position | null; messageId: string | null }> {
   const link = newLinkToken();
   const { position, state } = await run(app, caller.organizationId, proposalId, { type: 'ReissueOfferLink', userId: caller.userId, offerId, linkHash: link.hash });
   return { linkToken: link.token, position, messageId: await sendOfferLink(app, state, offerId, link) };

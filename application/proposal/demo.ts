@@ -35,10 +35,40 @@ const pipeline = (policyId: string): PipelineContent => ({
 
 /** Sandbox documents, so each run ends as the sandbox documents say: approved, sent to an analyst, denied. */
 const PROPOSALS: Array<CreateProposalInput & { portfolio: string; run: boolean }> = [
-  { document: '123.456.789-09', name: 'Ana Souza', productKey: 'credito-pessoal', requestedAmountCents: 800_000, requestedTermMonths: 12, origin: 'PUBLIC_FORM', portfolio: 'Varejo', run: true, contact: { email: 'ana@example.com', phone: '+5511987650001' } },
+  {
+    document: '123.456.789-09',
+    name: 'Ana Souza',
+    productKey: 'credito-pessoal',
+    requestedAmountCents: 800_000,
+    requestedTermMonths: 12,
+    origin: 'PUBLIC_FORM',
+    portfolio: 'Varejo',
+    run: true,
+    contact: { email: 'ana@example.com', phone: '+5511987650001' },
+  },
   { document: '100.000.002-80', name: 'Bruno Lima', productKey: 'credito-pessoal', requestedAmountCents: 1_500_000, requestedTermMonths: 24, origin: 'OPERATOR', portfolio: 'Varejo', run: true },
-  { document: '100.000.001-08', name: 'Carla Dias', productKey: 'credito-pessoal', requestedAmountCents: 300_000, requestedTermMonths: 10, origin: 'CHANNEL', portfolio: 'Correspondentes', run: true, correspondentId: '0000000000000000000c0001' },
-  { document: '100.000.005-23', name: 'Daniel Rocha', productKey: 'crediario', requestedAmountCents: 250_000, requestedTermMonths: 10, origin: 'API', portfolio: 'Varejo', run: false, externalId: 'PED-2026-0042' },
+  {
+    document: '100.000.001-08',
+    name: 'Carla Dias',
+    productKey: 'credito-pessoal',
+    requestedAmountCents: 300_000,
+    requestedTermMonths: 10,
+    origin: 'CHANNEL',
+    portfolio: 'Correspondentes',
+    run: true,
+    correspondentId: '0000000000000000000c0001',
+  },
+  {
+    document: '100.000.005-23',
+    name: 'Daniel Rocha',
+    productKey: 'crediario',
+    requestedAmountCents: 250_000,
+    requestedTermMonths: 10,
+    origin: 'API',
+    portfolio: 'Varejo',
+    run: false,
+    externalId: 'PED-2026-0042',
+  },
   {
     document: '11.222.333/0001-81',
     name: 'Padaria Pão Dourado Ltda',

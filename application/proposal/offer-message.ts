@@ -29,12 +29,7 @@ export function offerChannels(config: Pick<Config, 'MESSAGE_CHANNEL_ORDER' | 'SM
  * hash, so a resend (a new link) is a new message and a repeated call for the same link queues
  * nothing. Returns the message id, or null when the proposal has no channel.
  */
-export async function sendOfferLink(
-  app: Pick<AppContext, 'store' | 'clock' | 'db' | 'config'>,
-  state: ProposalState,
-  offerId: string,
-  link: { token: string; hash: string },
-): Promise<string | null> {
+export async function sendOfferLink(app: Pick<AppContext, 'store' | 'clock' | 'db' | 'config'>, state: ProposalState, offerId: string, link: { token: string; hash: string }): Promise<string | null> {
   const created = state.created;
   const offer = state.offers.find((o) => o.offerId === offerId);
   if (!created || !offer) return null;

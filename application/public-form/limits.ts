@@ -44,7 +44,9 @@ export class PublicFormCounters {
   ) {}
 
   async switchedOffToday(organizationId: string, now: Date): Promise<boolean> {
-    const row = await this.db('public_form_daily').where({ organization_id: organizationId, day: brasiliaDay(now) }).first('count');
+    const row = await this.db('public_form_daily')
+      .where({ organization_id: organizationId, day: brasiliaDay(now) })
+      .first('count');
     return (row?.count ?? 0) >= this.limits.dailyCeiling;
   }
 

@@ -75,13 +75,18 @@ export async function updateRegistry(app: App, caller: Caller, registryId: strin
  * organization (in the command), this the registry, so a document id under another registry's path is a 404.
  */
 function onDocument(app: App, registryId: string, registryDocumentId: string, command: Parameters<typeof registryDocumentDecider.decide>[0]) {
-  return handleCommand(app.store, registryDocumentStream(registryDocumentId), {
-    ...registryDocumentDecider,
-    decide: (c, state) => {
-      if (state.received && state.received.registryId !== registryId) throw new DomainError('not_found', RegistryMessages.documentNotFound);
-      return registryDocumentDecider.decide(c, state);
+  return handleCommand(
+    app.store,
+    registryDocumentStream(registryDocumentId),
+    {
+      ...registryDocumentDecider,
+      decide: (c, state) => {
+        if (state.received && state.received.registryId !== registryId) throw new DomainError('not_found', RegistryMessages.documentNotFound);
+        return registryDocumentDecider.decide(c, state);
+      },
     },
-  }, command);
+    command,
+  );
 }
 
 /** Analyse again (attempt + 1), taking `forceType` as the type when given; the earlier opinion is replaced. */

@@ -28,7 +28,7 @@ export async function recomputeExpiredKyc(app: App): Promise<number> {
   const cursor: { through_day: string } | undefined = await app.db('registry_kyc_sweeps').where({ job: JOB }).first();
   const window = { fromDay: cursor ? dayBefore(cursor.through_day) : null, beforeDay: today };
   let changed = 0;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await registriesWithValidityEnded(app.db, window, after, PAGE);
     for (const { organizationId, registryId } of page) {
       const { position } = await handleCommand(app.store, registryStream(registryId), registryDecider, { type: 'RecomputeKyc', organizationId, registryId, at });
@@ -38,11 +38,7 @@ export async function recomputeExpiredKyc(app: App): Promise<number> {
     after = page[page.length - 1]!.registryId;
   }
   // Only forward: a process with a clock behind another's never moves the cursor back.
-  await app.db('registry_kyc_sweeps')
-    .insert({ job: JOB, through_day: today, updated_at: at })
-    .onConflict('job')
-    .merge()
-    .where('registry_kyc_sweeps.through_day', '<', today);
+  await app.db('registry_kyc_sweeps').insert({ job: JOB, through_day: today, updated_at: at }).onConflict('job').merge().where('registry_kyc_sweeps.through_day', '<', today);
   return changed;
 }
 
@@ -50,5 +46,4 @@ export async function recomputeExpiredKyc(app: App): Promise<number> {
  * The scheduler role's KYC expiry (REGISTRY_KYC_CRON, hourly by default: a validity ends at a
  * day's end, so the drop shows within the hour after midnight UTC), one process at a time.
  */
-export const registryKycExpiryJob = () =>
-  new ScheduledPass(JOB, (app) => app.config.REGISTRY_KYC_CRON, recomputeExpiredKyc, 'registry KYC recomputed after documents expired');
+export const registryKycExpiryJob = () => new ScheduledPass(JOB, (app) => app.config.REGISTRY_KYC_CRON, recomputeExpiredKyc, 'registry KYC recomputed after documents expired');

@@ -64,7 +64,10 @@ export async function onRegistryId<T>(app: Pick<AppContext, 'config' | 'db'>, or
     return await read(id);
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
-    const alias = await app.db('registry_id_aliases').where({ organization_id: organizationId, old_id_hash: registryAliasOf(keyringFor(app.config, 'pepper'), id) }).first('new_id');
+    const alias = await app
+      .db('registry_id_aliases')
+      .where({ organization_id: organizationId, old_id_hash: registryAliasOf(keyringFor(app.config, 'pepper'), id) })
+      .first('new_id');
     if (!alias) throw error;
     return read(alias.new_id);
   }

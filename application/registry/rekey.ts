@@ -68,12 +68,26 @@ interface Target {
 const TARGETS: Target[] = [
   {
     table: 'events',
-    keys: [{ name: 'transaction_id', type: 'bigint' }, { name: 'global_position', type: 'bigint' }],
-    columns: [{ name: 'stream_name', type: 'text' }, { name: 'data', type: 'jsonb' }, { name: 'metadata', type: 'jsonb' }],
+    keys: [
+      { name: 'transaction_id', type: 'bigint' },
+      { name: 'global_position', type: 'bigint' },
+    ],
+    columns: [
+      { name: 'stream_name', type: 'text' },
+      { name: 'data', type: 'jsonb' },
+      { name: 'metadata', type: 'jsonb' },
+    ],
   },
   { table: 'streams', keys: [{ name: 'stream_name', type: 'text' }], columns: [{ name: 'stream_name', type: 'text' }] },
   { table: 'webhook_deliveries', keys: [{ name: 'id', type: 'text' }], columns: [{ name: 'body', type: 'text' }] },
-  { table: 'webhook_delivery_bodies', keys: [{ name: 'event_id', type: 'text' }, { name: 'kind', type: 'text' }], columns: [{ name: 'body', type: 'text' }] },
+  {
+    table: 'webhook_delivery_bodies',
+    keys: [
+      { name: 'event_id', type: 'text' },
+      { name: 'kind', type: 'text' },
+    ],
+    columns: [{ name: 'body', type: 'text' }],
+  },
 ];
 
 /**
@@ -132,8 +146,14 @@ export async function rekeyRegistries(db: Knex, pepper: Keyring, batchSize: numb
   if (!plan.length) return { registries: 0, rows };
   // A second registry created under the keyed id of the same document (by a process that ran
   // old code past the last start) would merge two streams into one: the operator decides.
-  const taken = await db('streams').whereIn('stream_name', plan.map((p) => registryStream(p.newId))).pluck('stream_name');
-  if (taken.length) throw new Error(`the keyed id of ${taken.length} registr${taken.length === 1 ? 'y' : 'ies'} already names a stream (${taken.join(', ')}): two registries of one document; nothing was changed`);
+  const taken = await db('streams')
+    .whereIn(
+      'stream_name',
+      plan.map((p) => registryStream(p.newId)),
+    )
+    .pluck('stream_name');
+  if (taken.length)
+    throw new Error(`the keyed id of ${taken.length} registr${taken.length === 1 ? 'y' : 'ies'} already names a stream (${taken.join(', ')}): two registries of one document; nothing was changed`);
   const newIdOf = new Map(plan.map((p) => [p.oldId, p.newId]));
   for (const target of TARGETS) rows[target.table] = await rewriteTable(db, target, newIdOf, batchSize);
   await db.transaction(async (trx) => {
@@ -141,10 +161,10 @@ export async function rekeyRegistries(db: Knex, pepper: Keyring, batchSize: numb
       .insert(plan.map((p) => ({ organization_id: p.organizationId, old_id_hash: registryAliasOf(pepper, p.oldId), new_id: p.newId })))
       .onConflict(['organization_id', 'old_id_hash'])
       .ignore();
-    await trx.raw(
-      `update registry_lookups l set registry_id = v.new_id from unnest(?::text[], ?::text[]) as v(old_id, new_id) where l.registry_id = v.old_id`,
-      [plan.map((p) => p.oldId), plan.map((p) => p.newId)],
-    );
+    await trx.raw(`update registry_lookups l set registry_id = v.new_id from unnest(?::text[], ?::text[]) as v(old_id, new_id) where l.registry_id = v.old_id`, [
+      plan.map((p) => p.oldId),
+      plan.map((p) => p.newId),
+    ]);
   });
   return { registries: plan.length, rows };
 }

@@ -34,20 +34,26 @@ export async function requestReport(app: App, caller: Caller, request: ReportReq
   // A process manager gives an id derived from its own work, so that a retry finds the report it created (the append refuses a second).
   const reportId = options.reportId ?? app.ids.objectId();
   const sectionIds = Array.from({ length: policy.sections.length + 2 }, () => app.ids.objectId());
-  return handleCommand(app.store, reportStream(reportId), reportDecider, {
-    type: 'RequestReport',
-    reportId,
-    organizationId: caller.organizationId,
-    userId: caller.userId,
-    document,
-    externalId: request.externalId ?? null,
-    policy,
-    scrEnabled: caller.modules.has('scr'),
-    sectionIds,
-    inputs: request.inputs ?? {},
-    product: request.product ?? null,
-    at: app.clock.now().toISOString(),
-  }, { loaded: newStream(reportDecider) }); // a fresh id has no stream yet: no read before deciding
+  return handleCommand(
+    app.store,
+    reportStream(reportId),
+    reportDecider,
+    {
+      type: 'RequestReport',
+      reportId,
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      document,
+      externalId: request.externalId ?? null,
+      policy,
+      scrEnabled: caller.modules.has('scr'),
+      sectionIds,
+      inputs: request.inputs ?? {},
+      product: request.product ?? null,
+      at: app.clock.now().toISOString(),
+    },
+    { loaded: newStream(reportDecider) },
+  ); // a fresh id has no stream yet: no read before deciding
 }
 
 export interface ManualAnalysis {

@@ -94,12 +94,7 @@ export function liveFeedOf(app: { store: EventStore; log: Logger }): LiveFeed {
  * (so what it reads is current). Calls never overlap; events that arrive during one make one more
  * call, not one each. `ended` when the feed stops. Returns the unsubscribe.
  */
-export function followReport(
-  app: Pick<AppContext, 'store' | 'log' | 'readYourWrites'>,
-  reportId: string,
-  caughtUp: (position: Position) => Promise<void>,
-  ended: () => void,
-): () => void {
+export function followReport(app: Pick<AppContext, 'store' | 'log' | 'readYourWrites'>, reportId: string, caughtUp: (position: Position) => Promise<void>, ended: () => void): () => void {
   let latest: Position | null = null;
   let running: Promise<void> | null = null;
   const drain = async () => {

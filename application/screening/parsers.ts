@@ -37,9 +37,12 @@ interface XmlNode {
 const childText = (node: XmlNode, name: string) => node.children.find((c) => c.name === name)?.text.trim() ?? '';
 const childrenNamed = (node: XmlNode, name: string) => node.children.filter((c) => c.name === name);
 /** Descendants by a path of element names (`akaList/aka`). */
-const descendants = (node: XmlNode, path: string) =>
-  path.split('/').reduce<XmlNode[]>((nodes, name) => nodes.flatMap((n) => childrenNamed(n, name)), [node]);
-const joined = (...parts: string[]) => parts.map((p) => p.trim()).filter(Boolean).join(' ');
+const descendants = (node: XmlNode, path: string) => path.split('/').reduce<XmlNode[]>((nodes, name) => nodes.flatMap((n) => childrenNamed(n, name)), [node]);
+const joined = (...parts: string[]) =>
+  parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join(' ');
 
 /**
  * Feed the XML to saxes and hand every element named in `records` over as a small tree (records
@@ -149,7 +152,9 @@ export async function parseOfacSdn(chunks: Chunks, onEntries: OnEntries): Promis
         maskedCpf: null,
         details: {
           sdnType: type,
-          programs: descendants(node, 'programList/program').map((p) => p.text.trim()).join(', '),
+          programs: descendants(node, 'programList/program')
+            .map((p) => p.text.trim())
+            .join(', '),
           ...(childText(node, 'remarks') ? { remarks: childText(node, 'remarks') } : {}),
         },
       };
@@ -289,7 +294,17 @@ function documentCell(text: string): { documents: string[]; maskedCpf: string | 
   return { documents: digits.length === 11 || digits.length === 14 ? [digits] : [], maskedCpf: null };
 }
 
-const CEIS_COLUMNS = ['CADASTRO', 'CÓDIGO DA SANÇÃO', 'TIPO DE PESSOA', 'CPF OU CNPJ DO SANCIONADO', 'NOME DO SANCIONADO', 'CATEGORIA DA SANÇÃO', 'DATA INÍCIO SANÇÃO', 'DATA FINAL SANÇÃO', 'ÓRGÃO SANCIONADOR'];
+const CEIS_COLUMNS = [
+  'CADASTRO',
+  'CÓDIGO DA SANÇÃO',
+  'TIPO DE PESSOA',
+  'CPF OU CNPJ DO SANCIONADO',
+  'NOME DO SANCIONADO',
+  'CATEGORIA DA SANÇÃO',
+  'DATA INÍCIO SANÇÃO',
+  'DATA FINAL SANÇÃO',
+  'ÓRGÃO SANCIONADOR',
+];
 const CEIS_NAMES = ['NOME INFORMADO PELO ÓRGÃO SANCIONADOR', 'RAZÃO SOCIAL - CADASTRO RECEITA', 'NOME FANTASIA - CADASTRO RECEITA'];
 const CEIS_DETAILS: Record<string, string> = {
   CADASTRO: 'cadastro',
@@ -314,10 +329,15 @@ const PEP_DETAILS: Record<string, string> = {
   Data_Fim_Carência: 'dataFimCarencia',
 };
 
-const pick = (row: Record<string, string>, names: Record<string, string>) =>
-  Object.fromEntries(Object.entries(names).flatMap(([column, key]) => (row[column] ? [[key, row[column]]] : [])));
+const pick = (row: Record<string, string>, names: Record<string, string>) => Object.fromEntries(Object.entries(names).flatMap(([column, key]) => (row[column] ? [[key, row[column]]] : [])));
 
-async function parsePortalCsv(chunks: Chunks, onEntries: OnEntries, label: string, required: readonly string[], toEntry: (row: Record<string, string>, line: number) => ListEntry | null): Promise<ParsedFile> {
+async function parsePortalCsv(
+  chunks: Chunks,
+  onEntries: OnEntries,
+  label: string,
+  required: readonly string[],
+  toEntry: (row: Record<string, string>, line: number) => ListEntry | null,
+): Promise<ParsedFile> {
   let batch: ListEntry[] = [];
   let checked = false;
   const header = await parseSemicolonCsv(

@@ -8,7 +8,14 @@ import { currentVersions, recordFailure, VersionWriter } from './store.ts';
 
 type ScreeningConfig = Pick<
   Config,
-  'SCREENING_OFAC_SDN_SOURCE' | 'SCREENING_UN_SOURCE' | 'SCREENING_CEIS_SOURCE' | 'SCREENING_CNEP_SOURCE' | 'SCREENING_PEP_SOURCE' | 'SCREENING_MAX_BYTES' | 'SCREENING_MAX_UNZIPPED_BYTES' | 'SCREENING_FETCH_TIMEOUT_MS'
+  | 'SCREENING_OFAC_SDN_SOURCE'
+  | 'SCREENING_UN_SOURCE'
+  | 'SCREENING_CEIS_SOURCE'
+  | 'SCREENING_CNEP_SOURCE'
+  | 'SCREENING_PEP_SOURCE'
+  | 'SCREENING_MAX_BYTES'
+  | 'SCREENING_MAX_UNZIPPED_BYTES'
+  | 'SCREENING_FETCH_TIMEOUT_MS'
 >;
 
 const SOURCE_KEYS: Record<ScreeningList, keyof ScreeningConfig> = {
@@ -47,10 +54,7 @@ export async function loadList(app: App, list: ScreeningList, source: string): P
     const { sha256, bytes, entryName } = file.digest();
     // A ZIP's entry is named by date (`20261120_CEIS.csv`) when its download address is not.
     const fromFile = parsed.publishedAt ?? publishedAtOfName(source) ?? (entryName === null ? null : publishedAtOfName(entryName));
-    return await writer.commit(
-      { publishedAt: fromFile ?? startedAt.toISOString(), publishedAtFrom: fromFile ? 'FILE' : 'FETCH', sha256, byteCount: bytes },
-      app.clock.now(),
-    );
+    return await writer.commit({ publishedAt: fromFile ?? startedAt.toISOString(), publishedAtFrom: fromFile ? 'FILE' : 'FETCH', sha256, byteCount: bytes }, app.clock.now());
   } catch (error) {
     await writer.abandon();
     throw error;

@@ -59,9 +59,11 @@ export class Screening {
         return built.snapshot;
       });
       const building = { key, promise };
-      void promise.catch(() => undefined).finally(() => {
-        if (this.building === building) this.building = null;
-      });
+      void promise
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.building === building) this.building = null;
+        });
       this.building = building;
     }
     return this.building.promise;

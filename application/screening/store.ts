@@ -105,7 +105,9 @@ export async function recordFailure(db: Knex, list: ScreeningList, message: stri
 }
 
 /** Each list's current version with when it was last read, and its last failure. */
-export async function listStates(db: Knex): Promise<{ versions: Array<ListVersion & { byteCount: number; checkedAt: string | null }>; failures: Array<{ list: ScreeningList; at: string; message: string }> }> {
+export async function listStates(
+  db: Knex,
+): Promise<{ versions: Array<ListVersion & { byteCount: number; checkedAt: string | null }>; failures: Array<{ list: ScreeningList; at: string; message: string }> }> {
   const rows: Array<VersionRow & { byte_count: string | number; checked_at: Date | null }> = await db('screening_list_versions').where({ status: 'CURRENT' }).orderBy('id');
   const failures: Array<{ list: ScreeningList; failed_at: Date; message: string }> = await db('screening_list_failures').orderBy('list');
   return {
@@ -116,7 +118,7 @@ export async function listStates(db: Knex): Promise<{ versions: Array<ListVersio
 
 /** The entries of a version, a page at a time (a PEP file has over 100,000). */
 export async function* versionEntries(db: Knex, versionId: string, page = 5000): AsyncGenerator<ListEntry[]> {
-  for (let after = -1; ; ) {
+  for (let after = -1; ;) {
     const rows: Array<{ seq: number; entry: ListEntry }> = await db('screening_entries').where({ version_id: versionId }).andWhere('seq', '>', after).orderBy('seq').limit(page);
     if (rows.length > 0) yield rows.map((row) => row.entry);
     if (rows.length < page) return;

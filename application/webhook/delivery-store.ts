@@ -34,12 +34,7 @@ export function skippedByClaims(share: { perOrganization: number; queued: Readon
   return [...share.queued].filter(([, n]) => n >= Math.ceil(share.perOrganization / 2)).map(([organization]) => organization);
 }
 
-export async function claimDue(
-  db: Knex,
-  limit: number,
-  leaseMs: number,
-  share: { perOrganization: number; queued: ReadonlyMap<string, number> },
-): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Knex, limit: number, leaseMs: number, share: { perOrganization: number; queued: ReadonlyMap<string, number> }): Promise<ClaimedDelivery[]> {
   const full = skippedByClaims(share);
   const result = await db.raw(
     `with ${ASYNC_COMMIT}, candidates as (
@@ -79,9 +74,7 @@ export async function claimDue(
                d.claim_token, j.verdict, j.url, j.api_key, j.sealed_secret, j.previous_sealed_secret, j.previous_secret_expires_at`,
     [full, limit * CANDIDATES_PER_SLOT, JSON.stringify(Object.fromEntries(share.queued)), share.perOrganization, limit, leaseMs, NOT_YET_MS],
   );
-  return (result.rows as Array<ClaimedDelivery & { verdict: string }>)
-    .filter((row) => row.verdict === 'send')
-    .map(({ verdict: _, ...row }) => row);
+  return (result.rows as Array<ClaimedDelivery & { verdict: string }>).filter((row) => row.verdict === 'send').map(({ verdict: _, ...row }) => row);
 }
 
 export interface AttemptRecord {

@@ -91,7 +91,10 @@ const IDLE_SOCKET_MS = 4000;
 const CONNECTIONS_PER_ORIGIN = 64;
 
 function dispatcherFor(protocol: string, addresses: Resolved): Agent {
-  const key = `${protocol}|${addresses.map((a) => a.address).sort().join(',')}`;
+  const key = `${protocol}|${addresses
+    .map((a) => a.address)
+    .sort()
+    .join(',')}`;
   const found = dispatchers.get(key);
   if (found) {
     dispatchers.delete(key);

@@ -16,18 +16,9 @@ export const CatalogEventTypes = {
 } as const;
 
 /** Every save carries the whole content (not a diff), so one event reads alone. */
-export type ProductSaved = DomainEvent<
-  'ProductSaved',
-  { productId: string; organizationId: string; version: number; content: ProductContent; userId: string; at: string }
->;
-export type PortfolioSaved = DomainEvent<
-  'PortfolioSaved',
-  { portfolioId: string; organizationId: string; content: PortfolioContent; userId: string; at: string }
->;
-export type ProposalSettingsSaved = DomainEvent<
-  'ProposalSettingsSaved',
-  { organizationId: string; settings: ProposalSettings; userId: string; at: string }
->;
+export type ProductSaved = DomainEvent<'ProductSaved', { productId: string; organizationId: string; version: number; content: ProductContent; userId: string; at: string }>;
+export type PortfolioSaved = DomainEvent<'PortfolioSaved', { portfolioId: string; organizationId: string; content: PortfolioContent; userId: string; at: string }>;
+export type ProposalSettingsSaved = DomainEvent<'ProposalSettingsSaved', { organizationId: string; settings: ProposalSettings; userId: string; at: string }>;
 /** Not projected: it only serializes creators of the same key. */
 export type ProductKeyClaimed = DomainEvent<'ProductKeyClaimed', { organizationId: string; key: string; productId: string; at: string }>;
 

@@ -46,9 +46,7 @@ function validateTarget(target: CompletionTarget): void {
 
 /** Every target of onCompleted: the default and the per-entity-type overrides. */
 export function completionTargets(onCompleted: OnCompleted): Array<{ entityType: 'COMPANY' | 'PERSON' | null; target: CompletionTarget }> {
-  const targets: Array<{ entityType: 'COMPANY' | 'PERSON' | null; target: CompletionTarget }> = [
-    { entityType: null, target: { kind: onCompleted.kind, id: onCompleted.id } },
-  ];
+  const targets: Array<{ entityType: 'COMPANY' | 'PERSON' | null; target: CompletionTarget }> = [{ entityType: null, target: { kind: onCompleted.kind, id: onCompleted.id } }];
   for (const entityType of ['COMPANY', 'PERSON'] as const) {
     const target = onCompleted.byEntityType?.[entityType];
     if (target) targets.push({ entityType, target });

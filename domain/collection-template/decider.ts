@@ -43,8 +43,7 @@ export function templateOf(state: CollectionTemplateState, slug: string): Collec
 }
 
 // Slugs differ by more than case: "KYC-refresh" would read as the platform's "kyc-refresh".
-const taken = (state: CollectionTemplateState, slug: string) =>
-  platformTemplate(slug.toLowerCase()) !== undefined || Object.keys(state.own).some((s) => s.toLowerCase() === slug.toLowerCase());
+const taken = (state: CollectionTemplateState, slug: string) => platformTemplate(slug.toLowerCase()) !== undefined || Object.keys(state.own).some((s) => s.toLowerCase() === slug.toLowerCase());
 
 function ownTemplate(state: CollectionTemplateState, slug: string): OwnTemplateState {
   if (platformTemplate(slug)) throw new DomainError('conflict', TemplateMessages.platformTemplateReadOnly);

@@ -35,9 +35,15 @@ export const PLATFORM_TEMPLATES: readonly PlatformTemplate[] = [
         appliesTo: 'PJ',
         required: false,
       }),
-      document('comprovante-endereco-empresa', 'COMPROVANTE_RESIDENCIA', 'Comprovante de endereço da empresa', 'Conta de consumo ou documento oficial em nome da empresa, emitido nos últimos 90 dias.', {
-        appliesTo: 'PJ',
-      }),
+      document(
+        'comprovante-endereco-empresa',
+        'COMPROVANTE_RESIDENCIA',
+        'Comprovante de endereço da empresa',
+        'Conta de consumo ou documento oficial em nome da empresa, emitido nos últimos 90 dias.',
+        {
+          appliesTo: 'PJ',
+        },
+      ),
       document('documento-socios', 'DOC_IDENTIDADE', 'Documento de identidade dos sócios', 'Documento oficial com foto (RG, CNH ou passaporte) de cada sócio, frente e verso.', {
         appliesTo: 'PJ',
       }),

@@ -73,4 +73,3 @@ export function unresolved(item: ItemState): ItemState {
   if (isResolved(item)) throw new DomainError('conflict', CollectionMessages.itemResolved);
   return item;
 }
-

@@ -37,7 +37,11 @@ function statusAfterOpinion(state: CollectionState, verdict: DocumentVerdict | n
 /** Why a sandbox opinion outside sandbox mode leaves its item to the operator (recorded on ItemAssessed). */
 export const SANDBOX_OPINION_HELD = 'Parecer de regras de sandbox (leitura por palavras-chave), que fora do modo sandbox não resolve o item: aguarda o operador.';
 
-function opinionEvents(command: CollectionCommand & { itemId: string; opinion: FileOpinion; deployment?: 'sandbox' | 'production' }, state: CollectionState, byOperator: boolean): CollectionModuleEvent[] {
+function opinionEvents(
+  command: CollectionCommand & { itemId: string; opinion: FileOpinion; deployment?: 'sandbox' | 'production' },
+  state: CollectionState,
+  byOperator: boolean,
+): CollectionModuleEvent[] {
   // A closed collection keeps what it had: a late analysis changes nothing.
   if (isClosed(state)) return [];
   const collectionId = live(state, command.organizationId);
@@ -67,17 +71,24 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
       if (state.collectionId !== null) throw new DomainError('conflict', Messages.alreadyExists);
       const { definition, collectionId } = command;
       validateDefinition(definition);
-      const created = entry('CollectionCreated', command, collectionId, {}, {
-        registryId: definition.registryId,
-        template: definition.template?.slug ?? null,
-        templateVersion: definition.template?.version ?? null,
-        items: definition.items.length,
-        recipients: definition.recipients.length,
-        mode: definition.mode,
-        channel: definition.channel,
-        ...(definition.contractDocumentId && { contractDocumentId: definition.contractDocumentId }),
-        ...(command.intake && { origin: 'PUBLIC_FORM' as const, intake: command.intake }),
-      }, { definition });
+      const created = entry(
+        'CollectionCreated',
+        command,
+        collectionId,
+        {},
+        {
+          registryId: definition.registryId,
+          template: definition.template?.slug ?? null,
+          templateVersion: definition.template?.version ?? null,
+          items: definition.items.length,
+          recipients: definition.recipients.length,
+          mode: definition.mode,
+          channel: definition.channel,
+          ...(definition.contractDocumentId && { contractDocumentId: definition.contractDocumentId }),
+          ...(command.intake && { origin: 'PUBLIC_FORM' as const, intake: command.intake }),
+        },
+        { definition },
+      );
       if (!command.send) return [created];
       return [created, ...decide({ ...command, type: 'SendCollection' }, evolveCollection(state, created))];
     }
@@ -167,7 +178,15 @@ function decide(command: CollectionCommand, state: CollectionState): CollectionM
       const recipient = recipientOf(state, command.recipientId);
       // Recorded even after the message was sent: a copy the provider reported lost did not arrive.
       if (recipient.messageOutcomes.includes(messageOutcome('failed', command.messageId))) return [];
-      return [entry('RecipientMessageFailed', command, collectionId, { recipientId: recipient.recipientId }, { messageId: command.messageId, error: command.error, ...(command.notSent ? { notSent: true as const } : {}), ...(command.provenance ? { provenance: command.provenance } : {}) })];
+      return [
+        entry(
+          'RecipientMessageFailed',
+          command,
+          collectionId,
+          { recipientId: recipient.recipientId },
+          { messageId: command.messageId, error: command.error, ...(command.notSent ? { notSent: true as const } : {}), ...(command.provenance ? { provenance: command.provenance } : {}) },
+        ),
+      ];
     }
     case 'RecordMessageChannelFailed': {
       const collectionId = existing(state, command.organizationId);

@@ -1,5 +1,15 @@
 import { AGENT_LABELS } from './agents.ts';
-import { RISK_LEVELS, type AgentOpinion, type AgentRecommendation, type Alcada, type CommitteeDecision, type CommitteeSettings, type FinalRecommendation, type RiskLevel, type Synthesis } from './events.ts';
+import {
+  RISK_LEVELS,
+  type AgentOpinion,
+  type AgentRecommendation,
+  type Alcada,
+  type CommitteeDecision,
+  type CommitteeSettings,
+  type FinalRecommendation,
+  type RiskLevel,
+  type Synthesis,
+} from './events.ts';
 
 /**
  * What code decides, not the model (issue 12): the risk of the case, the authority level (alçada)

@@ -112,10 +112,7 @@ export type DeliberationStarted = DomainEvent<
   }
 >;
 
-export type AgentOpinionRecorded = DomainEvent<
-  'AgentOpinionRecorded',
-  DeliberationFacts & { opinion: AgentOpinion; usage: CallUsage; webSearchRequests: number; recordedAt: string }
->;
+export type AgentOpinionRecorded = DomainEvent<'AgentOpinionRecorded', DeliberationFacts & { opinion: AgentOpinion; usage: CallUsage; webSearchRequests: number; recordedAt: string }>;
 
 export type DeliberationFinished = DomainEvent<
   'DeliberationFinished',

@@ -7,7 +7,9 @@ import { modelProvenance, type ReadProvenance } from '../shared/provenance.ts';
  * each opinion's usage). What the API and the committee.finished webhook both say.
  */
 export function deliberationProvenance(models: Record<string, string>, reportSandbox: boolean | null): ReadProvenance {
-  const names = Object.values(models).flatMap((m) => m.split(', ')).filter(Boolean);
+  const names = Object.values(models)
+    .flatMap((m) => m.split(', '))
+    .filter(Boolean);
   const provider = models.chair ?? models.specialists ?? null;
   return names.includes(OFFLINE_MODEL) ? { provider, sandbox: true } : modelProvenance(provider, reportSandbox);
 }

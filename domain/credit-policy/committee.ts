@@ -41,10 +41,6 @@ export function stampInstructionsVersion(content: PolicyContent, history: readon
   if (!content.committee) return content;
   const last = [...history].reverse().find(hasInstructions);
   const used = Math.max(0, ...history.map((v) => v.committee?.instructionsVersion ?? 0));
-  const instructionsVersion = !hasInstructions(content)
-    ? 0
-    : last && sameContent(instructionsOf(last), instructionsOf(content))
-      ? last.committee!.instructionsVersion
-      : used + 1;
+  const instructionsVersion = !hasInstructions(content) ? 0 : last && sameContent(instructionsOf(last), instructionsOf(content)) ? last.committee!.instructionsVersion : used + 1;
   return { ...content, committee: { ...content.committee, instructionsVersion } };
 }

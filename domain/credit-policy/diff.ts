@@ -42,9 +42,33 @@ export function diffPolicies(before: PolicyContent, after: PolicyContent): Polic
     if (before.score[field] !== after.score[field]) changes.push({ kind: 'changed', what: `score: ${field}`, where: '', before: before.score[field], after: after.score[field] });
   }
   const sections = (content: PolicyContent) => content.sections.map((type) => ({ id: type }));
-  changes.push(...byId('seção consultada', sections(before), sections(after), (s) => s.id, (s) => s.id));
-  changes.push(...byId('regra', rules(before), rules(after), (r) => r.group, (r) => ({ name: r.name, condition: r.condition, onFail: r.onFail, description: r.description })));
-  changes.push(...byId('fator de score', before.score.factors, after.score.factors, (f) => f.label, (f) => ({ label: f.label, when: f.when, points: f.points })));
+  changes.push(
+    ...byId(
+      'seção consultada',
+      sections(before),
+      sections(after),
+      (s) => s.id,
+      (s) => s.id,
+    ),
+  );
+  changes.push(
+    ...byId(
+      'regra',
+      rules(before),
+      rules(after),
+      (r) => r.group,
+      (r) => ({ name: r.name, condition: r.condition, onFail: r.onFail, description: r.description }),
+    ),
+  );
+  changes.push(
+    ...byId(
+      'fator de score',
+      before.score.factors,
+      after.score.factors,
+      (f) => f.label,
+      (f) => ({ label: f.label, when: f.when, points: f.points }),
+    ),
+  );
   for (const [code, status] of Object.entries(after.sourceErrors)) {
     const previous = before.sourceErrors[code as keyof PolicyContent['sourceErrors']];
     if (previous !== status) changes.push({ kind: 'changed', what: 'falha de fonte', where: code, before: previous ?? null, after: status });

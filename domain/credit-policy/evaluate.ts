@@ -1,16 +1,7 @@
 import type { DocumentType } from '../shared/document.ts';
 import type { Decision } from '../report/statuses.ts';
 import type { SectionErrorCode, SourceSectionType } from '../report/sections.ts';
-import {
-  DOCUMENT_NAMESPACE,
-  INPUTS_NAMESPACE,
-  mostSevere,
-  type JsonLogic,
-  type PolicySnapshot,
-  type RuleAction,
-  type ScoreFactor,
-  type SourceErrorStatus,
-} from './policy.ts';
+import { DOCUMENT_NAMESPACE, INPUTS_NAMESPACE, mostSevere, type JsonLogic, type PolicySnapshot, type RuleAction, type ScoreFactor, type SourceErrorStatus } from './policy.ts';
 import { runLogic, truthy, valueAt, variablesOf } from './rule-engine.ts';
 
 /** What the policy decides on: the data that arrived, what failed, what was not asked. */
@@ -89,9 +80,7 @@ function judge(logic: JsonLogic, data: Record<string, unknown>, facts: Evaluatio
       if (key === undefined || !(key in facts.inputs)) missing = `o dado de entrada ${path} não foi informado`;
     } else if (root !== DOCUMENT_NAMESPACE && !(root! in facts.sections)) {
       const failure = facts.failures.find((f) => f.sectionType === root);
-      missing = failure
-        ? `a seção ${root} não retornou dados (${failure.codes.join(', ')})`
-        : `a seção ${root} não foi consultada`;
+      missing = failure ? `a seção ${root} não retornou dados (${failure.codes.join(', ')})` : `a seção ${root} não foi consultada`;
     }
   }
   if (missing) return { value: undefined, missing, facts: read };

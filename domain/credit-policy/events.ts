@@ -23,9 +23,6 @@ interface VersionData {
 
 export type CreditPolicyCreated = DomainEvent<'CreditPolicyCreated', VersionData>;
 export type CreditPolicyVersioned = DomainEvent<'CreditPolicyVersioned', VersionData>;
-export type CreditPolicyArchived = DomainEvent<
-  'CreditPolicyArchived',
-  { policyId: string; organizationId: string; version: number; userId: string; archivedAt: string }
->;
+export type CreditPolicyArchived = DomainEvent<'CreditPolicyArchived', { policyId: string; organizationId: string; version: number; userId: string; archivedAt: string }>;
 
 export type CreditPolicyEvent = CreditPolicyCreated | CreditPolicyVersioned | CreditPolicyArchived;

@@ -61,8 +61,9 @@ export function variablesOf(logic: JsonLogic): string[] {
         else visit(path);
         list.slice(1).forEach(visit);
       } else if (operator === 'missing') {
-        for (const p of list) if (typeof p === 'string') found.add(p);
-        else visit(p);
+        for (const p of list)
+          if (typeof p === 'string') found.add(p);
+          else visit(p);
       } else if (operator === 'missing_some') {
         visit(list[0]);
         const paths = list[1];

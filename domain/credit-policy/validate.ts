@@ -67,15 +67,24 @@ export function validatePolicyContent(content: PolicyContent): void {
   if (score.denyBelow > score.approveFrom) refuse('O corte de negação não pode ser maior que o corte de aprovação.');
 
   const readable = new Set<string>([...content.sections, INPUTS_NAMESPACE, DOCUMENT_NAMESPACE]);
-  checkUnique('fator de pontuação', score.factors.map((f) => f.id));
+  checkUnique(
+    'fator de pontuação',
+    score.factors.map((f) => f.id),
+  );
   for (const factor of score.factors) {
     if (factor.when !== null) checkExpression(`A condição do fator "${factor.id}"`, factor.when, readable);
     if (typeof factor.points === 'number') checkWithin(`Os pontos do fator "${factor.id}" precisam`, factor.points, POINTS_BOUNDS, false);
     else checkExpression(`Os pontos do fator "${factor.id}"`, factor.points, readable);
   }
 
-  checkUnique('grupo', content.groups.map((g) => g.id));
-  checkUnique('regra', content.groups.flatMap((g) => g.rules.map((r) => r.id)));
+  checkUnique(
+    'grupo',
+    content.groups.map((g) => g.id),
+  );
+  checkUnique(
+    'regra',
+    content.groups.flatMap((g) => g.rules.map((r) => r.id)),
+  );
   for (const group of content.groups) {
     for (const rule of group.rules) checkExpression(`A regra "${rule.id}"`, rule.condition, readable);
   }

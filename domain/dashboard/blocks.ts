@@ -1,4 +1,17 @@
-import { addMeasures, addToHistogram, histogramSize, indicatorsOf, percentileDays, weeklyOf, zeroMeasures, zeroOpen, type Histogram, type Indicators, type Measures, type OpenCounts } from './indicators.ts';
+import {
+  addMeasures,
+  addToHistogram,
+  histogramSize,
+  indicatorsOf,
+  percentileDays,
+  weeklyOf,
+  zeroMeasures,
+  zeroOpen,
+  type Histogram,
+  type Indicators,
+  type Measures,
+  type OpenCounts,
+} from './indicators.ts';
 import { SERIES_WEEKS, wholeDays, type DashboardRange } from './period.ts';
 import { openStatuses } from './sla.ts';
 import { DASHBOARD_DIMS, type DashboardDim, type Sla } from './filters.ts';
@@ -86,7 +99,14 @@ export function dashboardBlocks({ range, dim, sla, now, data }: DashboardInput) 
   for (const row of data.main) {
     for (const name of groupsOf(row, range)) addMeasures(groups.get(name).measures, row.measures);
     if (row.key !== null) {
-      const weekly = recent.get(row.key) ?? recent.set(row.key, recentWeeks.map(() => 0)).get(row.key)!;
+      const weekly =
+        recent.get(row.key) ??
+        recent
+          .set(
+            row.key,
+            recentWeeks.map(() => 0),
+          )
+          .get(row.key)!;
       if (row.recentWeek !== null) weekly[recentWeeks.indexOf(row.recentWeek)]! += row.measures.received;
       continue;
     }
@@ -103,7 +123,11 @@ export function dashboardBlocks({ range, dim, sla, now, data }: DashboardInput) 
       groups.get(name).open.openNow += row.openNow;
       groups.get(name).open.outOfSla += row.outOfSla;
     }
-    if (row.key !== null && !recent.has(row.key)) recent.set(row.key, recentWeeks.map(() => 0));
+    if (row.key !== null && !recent.has(row.key))
+      recent.set(
+        row.key,
+        recentWeeks.map(() => 0),
+      );
   }
 
   const cur = groups.get('cur');
@@ -165,7 +189,15 @@ export function dashboardBlocks({ range, dim, sla, now, data }: DashboardInput) 
     rejections: { total: [...rejections.values()].reduce((a, r) => a + r.count, 0), requestedCents: [...rejections.values()].reduce((a, r) => a + r.requestedCents, 0), rows: rejectionRows },
     aging: {
       rows: agingRows,
-      oldest: data.oldest.map((p) => ({ id: p.id, name: p.name, document: p.document, status: p.status, days: wholeDays(now - p.statusChangedAt), correspondentId: p.correspondentId, origin: p.origin })),
+      oldest: data.oldest.map((p) => ({
+        id: p.id,
+        name: p.name,
+        document: p.document,
+        status: p.status,
+        days: wholeDays(now - p.statusChangedAt),
+        correspondentId: p.correspondentId,
+        origin: p.origin,
+      })),
     },
     generatedAt: iso(now),
   };

@@ -112,7 +112,14 @@ function list<T extends string>(raw: string | readonly string[] | undefined, val
   const text = joined(raw);
   if (text === undefined) return undefined;
   if (text.length > MAX_LIST_CHARS) return null;
-  const items = [...new Set(text.split(',').map((item) => item.trim()).filter(Boolean))];
+  const items = [
+    ...new Set(
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!items.every(valid)) return null;
   return items.length ? (items as T[]) : undefined;
 }

@@ -44,8 +44,16 @@ export interface ModelValue {
 
 /** Lines a credit analysis needs; the others (cash, inventories, EBITDA...) are read when printed. */
 export const CORE_LINES: readonly LineKey[] = [
-  'currentAssets', 'nonCurrentAssets', 'totalAssets', 'currentLiabilities', 'nonCurrentLiabilities', 'equity',
-  'netRevenue', 'grossProfit', 'operatingResult', 'netIncome',
+  'currentAssets',
+  'nonCurrentAssets',
+  'totalAssets',
+  'currentLiabilities',
+  'nonCurrentLiabilities',
+  'equity',
+  'netRevenue',
+  'grossProfit',
+  'operatingResult',
+  'netIncome',
 ];
 
 type Derivation = [LineKey, (v: PeriodValues) => number | undefined];
@@ -93,7 +101,7 @@ function completed(periodEnd: string, read: PeriodValues, origins: Partial<Recor
     values[key] = cents;
     sources[key] = 'MODEL';
   }
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [key, derive] of DERIVATIONS) {
       const cents = values[key] === undefined ? derive(values) : undefined;

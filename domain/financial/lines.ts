@@ -38,8 +38,16 @@ export const STANDARD_LINES = {
     statement: 'INCOME',
     label: 'Custo das vendas',
     labels: [
-      'CUSTO DAS MERCADORIAS VENDIDAS', 'CUSTO DOS PRODUTOS VENDIDOS', 'CUSTO DOS SERVICOS PRESTADOS', 'CUSTO DAS VENDAS',
-      'CUSTO DOS PRODUTOS E SERVICOS VENDIDOS', 'CUSTO DAS MERCADORIAS E SERVICOS VENDIDOS', 'CMV', 'CPV', 'CSP', 'CUSTO',
+      'CUSTO DAS MERCADORIAS VENDIDAS',
+      'CUSTO DOS PRODUTOS VENDIDOS',
+      'CUSTO DOS SERVICOS PRESTADOS',
+      'CUSTO DAS VENDAS',
+      'CUSTO DOS PRODUTOS E SERVICOS VENDIDOS',
+      'CUSTO DAS MERCADORIAS E SERVICOS VENDIDOS',
+      'CMV',
+      'CPV',
+      'CSP',
+      'CUSTO',
     ],
   },
   grossProfit: { statement: 'INCOME', label: 'Lucro bruto', labels: ['LUCRO BRUTO', 'RESULTADO BRUTO', 'LUCRO OPERACIONAL BRUTO'] },
@@ -74,11 +82,16 @@ const BY_LABEL: ReadonlyMap<string, LineKey> = new Map(LINE_KEYS.flatMap((key) =
  * and "do exercício" removed; "e do" read as "e".
  */
 export function canonicalLabel(label: string): string {
-  let text = normalizeText(label).replace(/(?<![.:…_])[.:…_]+$/g, '').replace(/\.{2,}/g, ' ');
+  let text = normalizeText(label)
+    .replace(/(?<![.:…_])[.:…_]+$/g, '')
+    .replace(/\.{2,}/g, ' ');
   text = text.replace(/^(?:[\d.]+\s+|\(?[-+=]\)?\s*)+/, '');
   text = text.replace(/\([^()]*\)/g, ' ').replace(/\/\s*PREJUIZO\b/g, ' ');
   text = text.replace(/\s+/g, ' ').trim();
-  text = text.replace(/^TOTAL (?:D[OA]S? )?/, '').replace(/ TOTAL$/, '').replace(/ D[OA] (?:EXERCICIO|PERIODO|ANO)$/, '');
+  text = text
+    .replace(/^TOTAL (?:D[OA]S? )?/, '')
+    .replace(/ TOTAL$/, '')
+    .replace(/ D[OA] (?:EXERCICIO|PERIODO|ANO)$/, '');
   return text.replace(/ E D[OA] /g, ' E ').trim();
 }
 

@@ -51,8 +51,7 @@ export interface PublishedPeriod {
   missing: FinancialPeriod['missing'];
 }
 
-export const publishedPeriods = (analysis: FinancialAnalysis): PublishedPeriod[] =>
-  analysis.periods.map(({ periodEnd, values, ratios, missing }) => ({ periodEnd, values, ratios, missing }));
+export const publishedPeriods = (analysis: FinancialAnalysis): PublishedPeriod[] => analysis.periods.map(({ periodEnd, values, ratios, missing }) => ({ periodEnd, values, ratios, missing }));
 
 /** The latest period's end as a date-time (midnight UTC), null without periods. */
 export const latestPeriodAt = (analysis: FinancialAnalysis): string | null => (analysis.periods[0] ? `${analysis.periods[0].periodEnd}T00:00:00.000Z` : null);

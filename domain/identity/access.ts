@@ -2,17 +2,7 @@
  * The words of access control. Module and permission names are public (configuration, the
  * provisioning CLI and the README use them): never rename one.
  */
-export const MODULES = [
-  'reports',
-  'committee',
-  'proposals',
-  'onboarding',
-  'formalization',
-  'registry',
-  'kyc',
-  'scr',
-  'committee-custom-prompts',
-] as const;
+export const MODULES = ['reports', 'committee', 'proposals', 'onboarding', 'formalization', 'registry', 'kyc', 'scr', 'committee-custom-prompts'] as const;
 export type Module = (typeof MODULES)[number];
 
 export const PERMISSIONS = [

@@ -5,8 +5,7 @@ import type { CredentialEvent } from './events.ts';
 
 /** The secret never reaches the domain: only its hash, computed by the application. */
 export type CredentialCommand =
-  | { type: 'IssueCredential'; credentialId: string; clientId: string; userId: string; organizationId: string; secretHash: string; at: Date }
-  | { type: 'RevokeCredential'; at: Date };
+  { type: 'IssueCredential'; credentialId: string; clientId: string; userId: string; organizationId: string; secretHash: string; at: Date } | { type: 'RevokeCredential'; at: Date };
 
 export interface CredentialState {
   credentialId: string | null;

@@ -15,9 +15,7 @@ export function normalizeEmail(text: string): string {
   return email;
 }
 
-export type EmailClaimCommand =
-  | { type: 'ClaimEmail'; userId: string; organizationId: string; at: Date }
-  | { type: 'ReleaseEmail'; userId: string; at: Date };
+export type EmailClaimCommand = { type: 'ClaimEmail'; userId: string; organizationId: string; at: Date } | { type: 'ReleaseEmail'; userId: string; at: Date };
 
 export interface EmailClaimState {
   holder: { userId: string; organizationId: string } | null;

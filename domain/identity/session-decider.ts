@@ -5,8 +5,7 @@ import type { SessionEvent } from './events.ts';
 
 export type SessionCommand =
   /** credentialId null: a console session, signed in with e-mail and password. */
-  | { type: 'StartSession'; sessionId: string; userId: string; organizationId: string; credentialId: string | null; at: Date; ttlSeconds: number }
-  | { type: 'LogOut'; at: Date };
+  { type: 'StartSession'; sessionId: string; userId: string; organizationId: string; credentialId: string | null; at: Date; ttlSeconds: number } | { type: 'LogOut'; at: Date };
 
 export interface SessionState {
   sessionId: string | null;

@@ -77,14 +77,17 @@ function validFallback(channels: readonly MessageChannel[], fallback: ChannelFal
   const pairs = Object.entries(fallback) as Array<[MessageChannel, MessageChannel]>;
   if (pairs.some(([from, to]) => from === to || !channels.includes(from) || !channels.includes(to))) return false;
   if (new Set(pairs.map(([, to]) => to)).size !== pairs.length) return false;
-  return firstChannels({ channels: [...channels], fallback }).length > 0 && pairs.every(([from]) => {
-    const seen = new Set<MessageChannel>();
-    for (let at: MessageChannel | undefined = from; at; at = fallback[at]) {
-      if (seen.has(at)) return false;
-      seen.add(at);
-    }
-    return true;
-  });
+  return (
+    firstChannels({ channels: [...channels], fallback }).length > 0 &&
+    pairs.every(([from]) => {
+      const seen = new Set<MessageChannel>();
+      for (let at: MessageChannel | undefined = from; at; at = fallback[at]) {
+        if (seen.has(at)) return false;
+        seen.add(at);
+      }
+      return true;
+    })
+  );
 }
 
 function evolve(state: MessagingState, event: MessagingEvent): MessagingState {
@@ -143,7 +146,12 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
       ownChannel(queued, command.channel);
       // A channel that already gave up (its provider's report of the copy lost outran the dispatcher) is not SENT again.
       if (state.sent.includes(command.channel) || state.failed.includes(command.channel)) return [];
-      return [{ type: 'MessageSent', data: { ...base(queued, command.at), channel: command.channel, providerMessageId: command.providerMessageId, provenance: { provider: command.provider, sandbox: false } } }];
+      return [
+        {
+          type: 'MessageSent',
+          data: { ...base(queued, command.at), channel: command.channel, providerMessageId: command.providerMessageId, provenance: { provider: command.provider, sandbox: false } },
+        },
+      ];
     case 'RecordDelivered':
       ownChannel(queued, command.channel);
       if (state.delivered.includes(command.channel)) return [];
@@ -167,7 +175,17 @@ function decide(command: MessagingCommand, state: MessagingState): MessagingEven
       return [{ type: 'MessageFailed', data: { ...base(queued, command.at), error: command.error } }];
     case 'RecordNotSent':
       if (state.status !== 'PENDING' || standingChannels(state).length > 0) return [];
-      return [{ type: 'MessageNotSent', data: { ...base(queued, command.at), reason: command.reason, sandbox: command.sandbox, provenance: { provider: command.sandbox ? SANDBOX_OUTBOX_PROVIDER : NO_PROVIDER, sandbox: command.sandbox } } }];
+      return [
+        {
+          type: 'MessageNotSent',
+          data: {
+            ...base(queued, command.at),
+            reason: command.reason,
+            sandbox: command.sandbox,
+            provenance: { provider: command.sandbox ? SANDBOX_OUTBOX_PROVIDER : NO_PROVIDER, sandbox: command.sandbox },
+          },
+        },
+      ];
     case 'Withdraw':
       if (state.status !== 'PENDING' || state.sent.length > 0) return [];
       return [{ type: 'MessageWithdrawn', data: { ...base(queued, command.at), reason: command.reason } }];

@@ -106,7 +106,12 @@ const DRAFTS: Record<MessageTemplate, (name: string, content: MessageContent) =>
     subject: `${c.organizationName}: sua oferta de crédito${c.offer ? ` (${c.offer.productName})` : ''}`,
     greeting: `Olá, ${name}.`,
     blocks: [
-      { kind: 'p', text: c.offer ? `${c.organizationName} tem uma oferta de ${c.offer.productName} para você: até ${reais(c.offer.maxAmountCents)} em até ${c.offer.maxTermMonths} meses.` : `${c.organizationName} tem uma oferta de crédito para você.` },
+      {
+        kind: 'p',
+        text: c.offer
+          ? `${c.organizationName} tem uma oferta de ${c.offer.productName} para você: até ${reais(c.offer.maxAmountCents)} em até ${c.offer.maxTermMonths} meses.`
+          : `${c.organizationName} tem uma oferta de crédito para você.`,
+      },
       ...(c.link ? [{ kind: 'link' as const, label: 'Ver a oferta e escolher', url: c.link }] : []),
       ...(c.expiresAt ? [{ kind: 'p' as const, text: `A oferta vale até ${formatDeadline(c.expiresAt)} (horário de Brasília).` }] : []),
       { kind: 'p', text: 'O link é pessoal: não o compartilhe.' },

@@ -81,10 +81,7 @@ export type ExecutionFirmOfferIssued = DomainEvent<'ExecutionFirmOfferIssued', A
 /** The contract was generated (a registry document) and the collection that signs it opened. */
 export type ExecutionContractOpened = DomainEvent<'ExecutionContractOpened', At<{ collectionId: string; contractDocumentId: string }>>;
 /** collection.signature.completed arrived for the contract's collection: the contract is formalized. */
-export type ExecutionContractFormalized = DomainEvent<
-  'ExecutionContractFormalized',
-  At<{ collectionId: string; contractDocumentId: string; provider: string; contentHash: string }>
->;
+export type ExecutionContractFormalized = DomainEvent<'ExecutionContractFormalized', At<{ collectionId: string; contractDocumentId: string; provider: string; contentHash: string }>>;
 /** A COLLECTION step opened its collection (sent to the customer). */
 export type ExecutionCollectionOpened = DomainEvent<'ExecutionCollectionOpened', At<{ collectionId: string; templateSlug: string }>>;
 /** That collection completed: the pipeline goes on. */

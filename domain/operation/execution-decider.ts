@@ -303,12 +303,7 @@ function stepFacts(state: ExecutionState, at: string) {
 
 const stepKind = (state: ExecutionState) => state.started!.steps[state.cursor]?.kind ?? null;
 
-function finish(
-  state: ExecutionState,
-  status: FinalStatus,
-  at: string,
-  extra: Partial<Pick<ExecutionFinished['data'], 'rejectionStep' | 'reason' | 'closing' | 'userId'>>,
-): ExecutionFinished {
+function finish(state: ExecutionState, status: FinalStatus, at: string, extra: Partial<Pick<ExecutionFinished['data'], 'rejectionStep' | 'reason' | 'closing' | 'userId'>>): ExecutionFinished {
   const started = state.started!;
   return {
     type: 'ExecutionFinished',

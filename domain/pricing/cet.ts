@@ -131,7 +131,7 @@ function solveLog(guess: number): number {
       previousHalley = halley > 0 ? step : NaN;
       L = next;
     } else {
-      if (hi === Infinity) for (hi = 1; evaluate(hi) > 0 && hi < 1e3; ) hi *= 2;
+      if (hi === Infinity) for (hi = 1; evaluate(hi) > 0 && hi < 1e3;) hi *= 2;
       L = (lo + hi) / 2;
       previousHalley = NaN;
     }

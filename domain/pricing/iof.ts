@@ -82,4 +82,3 @@ export function iofCents(cents: number, parts: number): number {
  * the additional. An amortization's IOF is iofCents(cents, parts), rounded half up.
  */
 export const iofPartsPerCent = (days: number, rate: IofRateInForce): number => rate.dailyParts * Math.min(Math.max(days, 0), IOF_MAX_DAYS) + rate.additionalParts;
-

@@ -10,8 +10,7 @@ import type { AmortizationModel, DecimalRate, EntityType, Fee, MarketIndexKey } 
 
 /** How a simulation is priced: a fixed rate (decimal with its period wins over bps) or an index plus a spread. */
 export type RateInput =
-  | { kind: 'FIXED'; rateBpsYear?: number; rate?: DecimalRate }
-  | { kind: 'INDEXED'; index: MarketIndexKey; indexPercentYear: string; spreadBpsYear?: number; spread?: DecimalRate };
+  { kind: 'FIXED'; rateBpsYear?: number; rate?: DecimalRate } | { kind: 'INDEXED'; index: MarketIndexKey; indexPercentYear: string; spreadBpsYear?: number; spread?: DecimalRate };
 
 export interface SimulationInput {
   amountCents: number;
@@ -259,12 +258,12 @@ export function simulate(input: SimulationInput, calendar: HolidayCalendar, iofT
   } as LazySimulation;
   Object.defineProperty(simulation, 'installments', INSTALLMENTS);
   simulation.totals = {
-      requestedCents: input.amountCents,
-      principalCents: principal,
-      netReleasedCents: netReleased,
-      interestCents: interestTotal,
-      iofCents: iofTotal,
-      feesCents: financedFees + upfrontFees,
+    requestedCents: input.amountCents,
+    principalCents: principal,
+    netReleasedCents: netReleased,
+    interestCents: interestTotal,
+    iofCents: iofTotal,
+    feesCents: financedFees + upfrontFees,
     installmentsCents: principal + interestTotal,
   };
   simulation.cet = cet(netReleased, { cents: payments.subarray(0, n), days: elapsed.subarray(0, n) }, figures.yearlyF);

@@ -21,9 +21,7 @@ export interface DecimalRate {
 }
 
 /** A fixed rate, or a market index plus a spread. `rateBpsYear`/`spreadBpsYear` are the spec's fields. */
-export type ProductRate =
-  | { kind: 'FIXED'; rateBpsYear: number; rate?: DecimalRate }
-  | { kind: 'INDEXED'; index: MarketIndexKey; spreadBpsYear: number; spread?: DecimalRate };
+export type ProductRate = { kind: 'FIXED'; rateBpsYear: number; rate?: DecimalRate } | { kind: 'INDEXED'; index: MarketIndexKey; spreadBpsYear: number; spread?: DecimalRate };
 
 /** A fee charged on release: a fixed amount, a share of the amount, or both. */
 export interface Fee {

@@ -93,20 +93,11 @@ export type ParticipantAdded = DomainEvent<'ParticipantAdded', Base & Participan
 export type ParticipantChanged = DomainEvent<'ParticipantChanged', Base & ParticipantData & { userId: string }>;
 export type ParticipantRemoved = DomainEvent<'ParticipantRemoved', Base & { participantId: string; userId: string }>;
 /** `by` is the user who asked, PIPELINE for moves a process manager made, SCHEDULER for the offer expiry job. */
-export type ProposalStatusChanged = DomainEvent<
-  'ProposalStatusChanged',
-  Base & { from: ProposalStatus; to: ProposalStatus; reason: string | null; by: string; executionId: string | null }
->;
-export type AnalysisStarted = DomainEvent<
-  'AnalysisStarted',
-  Base & { executionId: string; kind: AnalysisKind; targetId: string; operationId: string | null; policyId: string | null }
->;
+export type ProposalStatusChanged = DomainEvent<'ProposalStatusChanged', Base & { from: ProposalStatus; to: ProposalStatus; reason: string | null; by: string; executionId: string | null }>;
+export type AnalysisStarted = DomainEvent<'AnalysisStarted', Base & { executionId: string; kind: AnalysisKind; targetId: string; operationId: string | null; policyId: string | null }>;
 export type ProposalDecided = DomainEvent<'ProposalDecided', Base & { executionId: string; decision: 'APPROVED' | 'REJECTED'; step: string | null }>;
 /** Only the sha256 of the customer's link token is kept: the raw token is returned once. */
-export type IndicativeOfferSent = DomainEvent<
-  'IndicativeOfferSent',
-  Base & IndicativeTerms & { executionId: string | null; offerId: string; round: number; linkHash: string }
->;
+export type IndicativeOfferSent = DomainEvent<'IndicativeOfferSent', Base & IndicativeTerms & { executionId: string | null; offerId: string; round: number; linkHash: string }>;
 export type OfferLinkReissued = DomainEvent<'OfferLinkReissued', Base & { offerId: string; linkHash: string; previousLinkHash: string; userId: string }>;
 /** `terms`: the choice priced by the pricing module's simulation; absent on choices recorded before it was stored. */
 export type OfferChosen = DomainEvent<

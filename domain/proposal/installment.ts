@@ -69,7 +69,15 @@ export function headlineTerms(amountCents: number, termMonths: number, model: Am
   const principal = new Decimal(amountCents);
   const installmentCents = firstInstallmentCents(amountCents, termMonths, model, i);
   // SAC pays interest on a balance falling linearly: P·i·(n + 1)/2 in all.
-  const total = model === 'SAC' ? principal.plus(principal.times(i).times(termMonths + 1).div(2)) : new Decimal(installmentCents).times(termMonths);
+  const total =
+    model === 'SAC'
+      ? principal.plus(
+          principal
+            .times(i)
+            .times(termMonths + 1)
+            .div(2),
+        )
+      : new Decimal(installmentCents).times(termMonths);
   return {
     amount: reais(principal),
     termMonths,
@@ -97,10 +105,7 @@ export interface PricedChoice {
 }
 
 /** The chosen terms from the simulation of the choice at the offer's rate. */
-export function chosenTerms(
-  choice: { amountCents: number; termMonths: number; rateBpsYear: number; rate: DecimalRate | null; releaseDate: string },
-  simulation: PricedChoice,
-): ChosenTerms {
+export function chosenTerms(choice: { amountCents: number; termMonths: number; rateBpsYear: number; rate: DecimalRate | null; releaseDate: string }, simulation: PricedChoice): ChosenTerms {
   const { totals } = simulation;
   const amount = new Decimal(choice.amountCents);
   return {

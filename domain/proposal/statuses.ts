@@ -3,28 +3,9 @@
  * (the dashboard's "rejected"), EXPIRED and CANCELED (its "closed": expired or canceled) and
  * ISSUED (the operation was issued by the lender's system).
  */
-export type ProposalStatus =
-  | 'DRAFT'
-  | 'IN_ANALYSIS'
-  | 'WAITING_OPERATOR'
-  | 'WAITING_CUSTOMER'
-  | 'OFFER_ISSUED'
-  | 'REJECTED'
-  | 'EXPIRED'
-  | 'CANCELED'
-  | 'ISSUED';
+export type ProposalStatus = 'DRAFT' | 'IN_ANALYSIS' | 'WAITING_OPERATOR' | 'WAITING_CUSTOMER' | 'OFFER_ISSUED' | 'REJECTED' | 'EXPIRED' | 'CANCELED' | 'ISSUED';
 
-export const PROPOSAL_STATUSES: readonly ProposalStatus[] = [
-  'DRAFT',
-  'IN_ANALYSIS',
-  'WAITING_OPERATOR',
-  'WAITING_CUSTOMER',
-  'OFFER_ISSUED',
-  'REJECTED',
-  'EXPIRED',
-  'CANCELED',
-  'ISSUED',
-];
+export const PROPOSAL_STATUSES: readonly ProposalStatus[] = ['DRAFT', 'IN_ANALYSIS', 'WAITING_OPERATOR', 'WAITING_CUSTOMER', 'OFFER_ISSUED', 'REJECTED', 'EXPIRED', 'CANCELED', 'ISSUED'];
 
 export const TERMINAL_STATUSES: readonly ProposalStatus[] = ['REJECTED', 'EXPIRED', 'CANCELED', 'ISSUED'];
 export const isTerminal = (status: ProposalStatus) => TERMINAL_STATUSES.includes(status);

@@ -69,19 +69,31 @@ export function assessText(input: AssessInput): AnalysisOutcome {
   const issuedOn = type === 'COMPROVANTE_RESIDENCIA' ? dateOf(ISSUED_ON.exec(text)) : null;
   const validUntil = dateOf(VALID_UNTIL.exec(text)) ?? (issuedOn && addDays(issuedOn, PROOF_OF_ADDRESS_DAYS));
   if (validUntil && validUntil < today) {
-    const reason = issuedOn
-      ? `Comprovante de residência emitido em ${br(issuedOn)}, há mais de ${PROOF_OF_ADDRESS_DAYS} dias.`
-      : `Documento vencido em ${br(validUntil)}.`;
+    const reason = issuedOn ? `Comprovante de residência emitido em ${br(issuedOn)}, há mais de ${PROOF_OF_ADDRESS_DAYS} dias.` : `Documento vencido em ${br(validUntil)}.`;
     return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.95, reason, validUntil };
   }
   if (input.subject) {
     const kind = input.subject.document.length === 11 ? 'CPF' : 'CNPJ';
     const check = checkSubject(input.text, input.subject);
     if (check.kind === 'someone-else') {
-      return { kind: 'opinion', type, verdict: 'INVALIDO', score: 0.9, reason: `O documento identificado como ${type} menciona outro ${kind}, não o do titular do cadastro: é de outra pessoa ou empresa.`, validUntil: null };
+      return {
+        kind: 'opinion',
+        type,
+        verdict: 'INVALIDO',
+        score: 0.9,
+        reason: `O documento identificado como ${type} menciona outro ${kind}, não o do titular do cadastro: é de outra pessoa ou empresa.`,
+        validUntil: null,
+      };
     }
     if (check.kind === 'not-named') {
-      return { kind: 'opinion', type, verdict: 'INCONCLUSIVO', score: 0.5, reason: `O documento identificado como ${type} não menciona o titular do cadastro (nem o ${kind} nem o nome): é preciso conferir.`, validUntil: null };
+      return {
+        kind: 'opinion',
+        type,
+        verdict: 'INCONCLUSIVO',
+        score: 0.5,
+        reason: `O documento identificado como ${type} não menciona o titular do cadastro (nem o ${kind} nem o nome): é preciso conferir.`,
+        validUntil: null,
+      };
     }
   }
   const score = input.expectedType || input.forceType ? 0.95 : 0.8;

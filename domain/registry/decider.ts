@@ -13,7 +13,8 @@ export interface RegistryFields {
 
 export type RegistryCommand =
   /** Create, or nothing when the registry exists (`ifAbsent`: find-or-create) or 409 otherwise. */
-  | ({ type: 'CreateRegistry'; organizationId: string; registryId: string; document: string; entityType: EntityType; ifAbsent: boolean; at: string; selfDeclared?: boolean } & RegistryFields & RegistryActor)
+  | ({ type: 'CreateRegistry'; organizationId: string; registryId: string; document: string; entityType: EntityType; ifAbsent: boolean; at: string; selfDeclared?: boolean } & RegistryFields &
+      RegistryActor)
   | ({ type: 'UpdateRegistry'; organizationId: string; registryId: string; changes: Partial<RegistryFields>; at: string } & RegistryActor)
   | {
       type: 'RecordDocumentOutcome';
@@ -84,9 +85,7 @@ export const registryDecider: Decider<RegistryCommand, RegistryEvent, RegistrySt
       }
       case 'UpdateRegistry': {
         const record = existing(state, command.organizationId);
-        const changed = (Object.keys(command.changes) as Array<keyof RegistryFields>).filter(
-          (field) => command.changes[field] !== undefined && !sameContent(command.changes[field], record[field]),
-        );
+        const changed = (Object.keys(command.changes) as Array<keyof RegistryFields>).filter((field) => command.changes[field] !== undefined && !sameContent(command.changes[field], record[field]));
         if (!changed.length) return [];
         const { at, actorType, actorId } = command;
         return [{ type: 'RegistryUpdated', data: { ...record, ...command.changes, at, actorType, actorId, changed } }];

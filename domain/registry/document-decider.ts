@@ -8,7 +8,17 @@ import { RegistryMessages } from './messages.ts';
 /** What the analysis concluded: an opinion, or a technical failure (no opinion, reprocessing possible). */
 export type AnalysisOutcome =
   /** `sandbox`: sandbox rules gave it (the offline keyword analyser), not a real reading. `provenance`: the analyser that gave it. */
-  | { kind: 'opinion'; type: ExpectedDocumentType; verdict: DocumentVerdict; score: number; reason: string | null; validUntil: string | null; sandbox?: true; reading?: DocumentReading; provenance?: Provenance }
+  | {
+      kind: 'opinion';
+      type: ExpectedDocumentType;
+      verdict: DocumentVerdict;
+      score: number;
+      reason: string | null;
+      validUntil: string | null;
+      sandbox?: true;
+      reading?: DocumentReading;
+      provenance?: Provenance;
+    }
   | { kind: 'failure'; reason: string };
 
 export type RegistryDocumentCommand =
@@ -60,7 +70,18 @@ const ids = (r: DocumentReceivedData) => ({ organizationId: r.organizationId, re
 
 export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryDocumentEvent, RegistryDocumentState> = {
   initialState: () => ({
-    received: null, status: 'RECEIVED', attempt: 0, forceType: null, type: null, verdict: null, score: null, reason: null, validUntil: null, decidedByUserId: null, comment: null, fileDeleted: false,
+    received: null,
+    status: 'RECEIVED',
+    attempt: 0,
+    forceType: null,
+    type: null,
+    verdict: null,
+    score: null,
+    reason: null,
+    validUntil: null,
+    decidedByUserId: null,
+    comment: null,
+    fileDeleted: false,
   }),
 
   evolve(state, event) {
@@ -108,7 +129,23 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
           return [{ type: 'RegistryDocumentFailed', data }];
         }
         const { type, verdict, score, reason, validUntil, sandbox, reading, provenance } = outcome;
-        return [{ type: 'RegistryDocumentAssessed', data: { ...common, type, status: statusOfVerdict(verdict), verdict, score, reason, validUntil, ...(sandbox ? { sandbox } : {}), ...(reading ? { reading } : {}), ...(provenance ? { provenance } : {}) } }];
+        return [
+          {
+            type: 'RegistryDocumentAssessed',
+            data: {
+              ...common,
+              type,
+              status: statusOfVerdict(verdict),
+              verdict,
+              score,
+              reason,
+              validUntil,
+              ...(sandbox ? { sandbox } : {}),
+              ...(reading ? { reading } : {}),
+              ...(provenance ? { provenance } : {}),
+            },
+          },
+        ];
       }
       case 'ReprocessDocument': {
         const received = settled(state, command.organizationId);
@@ -118,7 +155,18 @@ export const registryDocumentDecider: Decider<RegistryDocumentCommand, RegistryD
       case 'DecideDocument': {
         const received = settled(state, command.organizationId);
         const { verdict, comment, userId, at } = command;
-        const data = { ...ids(received), document: received.document, at, type: state.type, status: statusOfVerdict(verdict), attempt: state.attempt, verdict, comment, decidedByUserId: userId, source: received.source };
+        const data = {
+          ...ids(received),
+          document: received.document,
+          at,
+          type: state.type,
+          status: statusOfVerdict(verdict),
+          attempt: state.attempt,
+          verdict,
+          comment,
+          decidedByUserId: userId,
+          source: received.source,
+        };
         return [{ type: 'RegistryDocumentDecided', data }];
       }
       case 'DownloadDocument': {

@@ -53,9 +53,7 @@ export interface DocumentProgressData extends Base {
  * How the analysis read the file when not from a PDF's own text layer: Tesseract's OCR (mean word
  * confidence 0 to 1, pages read) or a vision-capable model (its name and the fields it read).
  */
-export type DocumentReading =
-  | { source: 'OCR'; confidence: number; pages: number }
-  | { source: 'MODEL'; model: string; fields: Record<string, string> };
+export type DocumentReading = { source: 'OCR'; confidence: number; pages: number } | { source: 'MODEL'; model: string; fields: Record<string, string> };
 
 /** A terminal opinion (status VALIDATED, REJECTED or MANUAL_REVIEW) or, with FAILED, a technical failure. */
 export interface DocumentAssessedData extends Base {

@@ -23,7 +23,10 @@ const NAME_STOPWORDS = new Set(['DA', 'DE', 'DO', 'DAS', 'DOS', 'E', 'LTDA', 'ME
 
 /** Upper case, no accents, letters and digits only, in tokens, connectives and company types dropped. */
 export function nameTokens(name: string): string[] {
-  const tokens = normalizeText(name).replace(/[^A-Z0-9]+/g, ' ').split(' ').filter((t) => t.length > 1);
+  const tokens = normalizeText(name)
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .split(' ')
+    .filter((t) => t.length > 1);
   const kept = tokens.filter((t) => !NAME_STOPWORDS.has(t));
   return kept.length ? kept : tokens;
 }

@@ -55,10 +55,7 @@ export type ReportSectionUpdated = DomainEvent<
   }
 >;
 
-export type ReportSourcesFinished = DomainEvent<
-  'ReportSourcesFinished',
-  ReportFacts & { finishedAt: string; failedSections: SourceSectionType[]; skippedSections: SourceSectionType[] }
->;
+export type ReportSourcesFinished = DomainEvent<'ReportSourcesFinished', ReportFacts & { finishedAt: string; failedSections: SourceSectionType[]; skippedSections: SourceSectionType[] }>;
 
 export type CreditPolicyEvaluated = DomainEvent<
   'CreditPolicyEvaluated',
@@ -106,10 +103,7 @@ export interface ExportedFile {
 
 export type ReportExported = DomainEvent<'ReportExported', ReportFacts & ExportedFile & { userId: string; exportedAt: string }>;
 
-export type ReportExportFailed = DomainEvent<
-  'ReportExportFailed',
-  ReportFacts & { format: ExportFormat; reason: string; userId: string; failedAt: string }
->;
+export type ReportExportFailed = DomainEvent<'ReportExportFailed', ReportFacts & { format: ExportFormat; reason: string; userId: string; failedAt: string }>;
 
 /**
  * Processing kept failing (a source adapter, the policy, the store) past its bounded attempts:

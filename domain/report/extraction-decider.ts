@@ -10,9 +10,7 @@ export interface RecordFinancialExtraction {
   attempt: number;
   /** A fresh ObjectId: the BALANCE_SHEET section's id when the report's policy had none. */
   sectionId: string;
-  outcome:
-    | { kind: 'DONE'; analysis: FinancialAnalysis; registryId: string | null }
-    | { kind: 'ERROR'; code: SectionErrorCode; reason: string };
+  outcome: { kind: 'DONE'; analysis: FinancialAnalysis; registryId: string | null } | { kind: 'ERROR'; code: SectionErrorCode; reason: string };
   at: string;
 }
 

@@ -33,10 +33,7 @@ export type FinancialStatementsExtracted = DomainEvent<
  * middle of one (a PDF that exhausts memory) still spends it: the attempts are bounded across
  * restarts, not only within one process.
  */
-export type FinancialStatementsExtractionAttempted = DomainEvent<
-  'FinancialStatementsExtractionAttempted',
-  ReportFacts & { batchId: string; attempt: number; startedAt: string }
->;
+export type FinancialStatementsExtractionAttempted = DomainEvent<'FinancialStatementsExtractionAttempted', ReportFacts & { batchId: string; attempt: number; startedAt: string }>;
 
 /** A batch that could not be extracted: the BALANCE_SHEET section ended in ERROR in the same append. */
 export type FinancialStatementsExtractionFailed = DomainEvent<

@@ -32,13 +32,7 @@ function summaryOf(state: ReportState, evaluation: PolicyEvaluation): Record<str
   };
 }
 
-function derivedSection(
-  facts: ReportFacts,
-  state: ReportState,
-  type: SectionType,
-  details: Record<string, unknown>,
-  at: string,
-): ReportSectionUpdated {
+function derivedSection(facts: ReportFacts, state: ReportState, type: SectionType, details: Record<string, unknown>, at: string): ReportSectionUpdated {
   return {
     type: 'ReportSectionUpdated',
     data: {

@@ -54,14 +54,24 @@ const RULES: Record<SourceSectionType, Rule> = {
     const loss = num(d.lossCents);
     const institutions = num(d.institutionsCount);
     const base = `No SCR (referência ${String(d.referenceMonth ?? 'não informada')}), a dívida total é de ${formatBRL(total)} em ${plural(institutions, 'instituição', 'instituições')}.`;
-    if (loss > 0) return { score: 1, text: `${base} Há ${formatBRL(loss)} em prejuízo, o que indica crédito já baixado como perda por outra instituição.`, highlights: [`Prejuízo de ${formatBRL(loss)} no SCR`] };
+    if (loss > 0)
+      return { score: 1, text: `${base} Há ${formatBRL(loss)} em prejuízo, o que indica crédito já baixado como perda por outra instituição.`, highlights: [`Prejuízo de ${formatBRL(loss)} no SCR`] };
     if (overdue > 0) return { score: 3.5, text: `${base} Há ${formatBRL(overdue)} em atraso, sinal de pressão sobre o fluxo de pagamentos.`, highlights: [`Atraso de ${formatBRL(overdue)} no SCR`] };
-    return { score: total > 0 ? 8.5 : 7.5, text: `${base} Não há atraso nem prejuízo registrados.`, highlights: ['Sem atraso ou prejuízo no SCR', total > 0 ? 'Histórico de crédito ativo' : 'Sem histórico de crédito no SCR'] };
+    return {
+      score: total > 0 ? 8.5 : 7.5,
+      text: `${base} Não há atraso nem prejuízo registrados.`,
+      highlights: ['Sem atraso ou prejuízo no SCR', total > 0 ? 'Histórico de crédito ativo' : 'Sem histórico de crédito no SCR'],
+    };
   },
   PROTESTS: restrictions(['protesto', 'protestos'], 'bureau.protestsQuantity', 'bureau.protestsAmountCents', 1.5),
   PEFIN: restrictions(['pendência financeira', 'pendências financeiras'], 'count', 'totalAmountCents', 2),
   SANCTIONS(d) {
-    if (d.screened === false) return { score: 5, text: 'A triagem em listas de sanções não foi realizada: nenhuma lista estava carregada. A ausência de sanções não está confirmada.', highlights: ['Triagem de sanções não realizada'] };
+    if (d.screened === false)
+      return {
+        score: 5,
+        text: 'A triagem em listas de sanções não foi realizada: nenhuma lista estava carregada. A ausência de sanções não está confirmada.',
+        highlights: ['Triagem de sanções não realizada'],
+      };
     const count = num(d.count);
     if (count === 0 && d.hasSanctions !== true) return { score: 10, text: 'Não há sanções registradas nas listas consultadas.', highlights: ['Sem sanções'] };
     return { score: 0.5, text: `Há ${plural(Math.max(count, 1), 'sanção ativa', 'sanções ativas')} nas listas consultadas: impedimento grave à concessão de crédito.`, highlights: ['Sanção ativa'] };
@@ -69,13 +79,21 @@ const RULES: Record<SourceSectionType, Rule> = {
   CRIMINAL_RECORD(d) {
     const count = num(d.count);
     if (count === 0 && d.hasRecords !== true) return { score: 10, text: 'Não constam antecedentes criminais.', highlights: ['Sem antecedentes criminais'] };
-    return { score: 1.5, text: `Constam ${plural(Math.max(count, 1), 'registro criminal', 'registros criminais')}: risco reputacional e de conformidade elevado.`, highlights: ['Antecedentes criminais'] };
+    return {
+      score: 1.5,
+      text: `Constam ${plural(Math.max(count, 1), 'registro criminal', 'registros criminais')}: risco reputacional e de conformidade elevado.`,
+      highlights: ['Antecedentes criminais'],
+    };
   },
   PROCESSES(d) {
     const defendant = num(d.asDefendantCount);
     const plaintiff = num(d.asPlaintiffCount);
     if (defendant === 0) return { score: 9, text: `Não há processos como réu; ${plural(plaintiff, 'processo', 'processos')} como autor.`, highlights: ['Nenhum processo como réu'] };
-    return { score: Math.max(2, 7 - defendant), text: `Há ${plural(defendant, 'processo', 'processos')} como réu, que podem gerar bloqueios e execuções sobre o patrimônio.`, highlights: [`${plural(defendant, 'processo', 'processos')} como réu`] };
+    return {
+      score: Math.max(2, 7 - defendant),
+      text: `Há ${plural(defendant, 'processo', 'processos')} como réu, que podem gerar bloqueios e execuções sobre o patrimônio.`,
+      highlights: [`${plural(defendant, 'processo', 'processos')} como réu`],
+    };
   },
   BASIC_INFORMATION(d, input) {
     const status = String(d.registrationStatus ?? 'não informada');
@@ -88,7 +106,11 @@ const RULES: Record<SourceSectionType, Rule> = {
     return {
       score,
       text: `Situação cadastral ${status}.${ageText}${pepText}`,
-      highlights: [regular ? 'Cadastro regular' : `Situação cadastral ${status}`, ...(age !== null && age < 2 ? ['Empresa com menos de 2 anos'] : []), ...(d.pep === true ? ['Pessoa exposta politicamente'] : [])],
+      highlights: [
+        regular ? 'Cadastro regular' : `Situação cadastral ${status}`,
+        ...(age !== null && age < 2 ? ['Empresa com menos de 2 anos'] : []),
+        ...(d.pep === true ? ['Pessoa exposta politicamente'] : []),
+      ],
     };
   },
   CERTIFICATES(d) {
@@ -103,12 +125,20 @@ const RULES: Record<SourceSectionType, Rule> = {
   },
   CATEGORIES(d) {
     const activity = at(d, 'mainActivity.description');
-    return { score: 7.5, text: `Atividade principal: ${activity ? String(activity) : 'não informada'}${d.sector ? ` (setor ${String(d.sector)})` : ''}.`, highlights: [activity ? 'Atividade identificada' : 'Atividade não identificada'] };
+    return {
+      score: 7.5,
+      text: `Atividade principal: ${activity ? String(activity) : 'não informada'}${d.sector ? ` (setor ${String(d.sector)})` : ''}.`,
+      highlights: [activity ? 'Atividade identificada' : 'Atividade não identificada'],
+    };
   },
   MEDIA_EXPOSURE(d) {
     const negative = num(d.negativeMentions);
     if (negative === 0) return { score: 9, text: 'Nenhuma menção negativa na mídia.', highlights: ['Sem exposição negativa'] };
-    return { score: Math.max(2, 7 - 1.5 * negative), text: `Foram encontradas ${plural(negative, 'menção negativa', 'menções negativas')} na mídia, a verificar com fontes oficiais.`, highlights: [`${plural(negative, 'menção negativa', 'menções negativas')}`] };
+    return {
+      score: Math.max(2, 7 - 1.5 * negative),
+      text: `Foram encontradas ${plural(negative, 'menção negativa', 'menções negativas')} na mídia, a verificar com fontes oficiais.`,
+      highlights: [`${plural(negative, 'menção negativa', 'menções negativas')}`],
+    };
   },
   BALANCE_SHEET(d) {
     const revenue = num(d.revenueCents);
@@ -135,7 +165,12 @@ export function offlineOpinion(input: OpinionInput): SectionOpinion {
   const title = SECTION_TYPES[input.sectionType].title;
   if (input.outcome === 'ERROR' || !input.details) {
     const reasons = input.errors.map((e) => e.message).join(' ') || 'A fonte não trouxe dados.';
-    return { parecer: `A consulta de ${title} não retornou dados: ${reasons} Sem essa informação, o risco desta seção não pode ser avaliado e deve ser verificado manualmente.`, score: 5, riskLevel: 'MEDIUM', highlights: ['Fonte indisponível: informação a verificar'] };
+    return {
+      parecer: `A consulta de ${title} não retornou dados: ${reasons} Sem essa informação, o risco desta seção não pode ser avaliado e deve ser verificado manualmente.`,
+      score: 5,
+      riskLevel: 'MEDIUM',
+      highlights: ['Fonte indisponível: informação a verificar'],
+    };
   }
   const finding = RULES[input.sectionType](input.details, input);
   const score = Math.round(Math.min(10, Math.max(0, finding.score)) * 10) / 10;

@@ -29,9 +29,7 @@ export const ALL_SECTION_TYPES = Object.keys(SECTION_TYPES) as SectionType[];
 export const DERIVED_SECTION_TYPES = ['SUMMARY', 'CREDIT_POLICY'] as const satisfies readonly SectionType[];
 export type DerivedSectionType = (typeof DERIVED_SECTION_TYPES)[number];
 export type SourceSectionType = Exclude<SectionType, DerivedSectionType>;
-export const SOURCE_SECTION_TYPES = ALL_SECTION_TYPES.filter(
-  (t) => !(DERIVED_SECTION_TYPES as readonly string[]).includes(t),
-) as SourceSectionType[];
+export const SOURCE_SECTION_TYPES = ALL_SECTION_TYPES.filter((t) => !(DERIVED_SECTION_TYPES as readonly string[]).includes(t)) as SourceSectionType[];
 
 /** Which sources exist for which taxpayer: a person has no balance sheet, a company no criminal record. */
 const ONLY_FOR: Partial<Record<SourceSectionType, DocumentType>> = {
@@ -50,12 +48,7 @@ export function isSourceSectionType(value: string): value is SourceSectionType {
 }
 
 /** Section error codes of the contract. */
-export const SECTION_ERROR_CODES = [
-  'INTEGRATION_TIMEOUT',
-  'INTEGRATION_UNAVAILABLE',
-  'INTEGRATION_NO_DATA',
-  'INTEGRATION_INVALID_DOCUMENT',
-] as const;
+export const SECTION_ERROR_CODES = ['INTEGRATION_TIMEOUT', 'INTEGRATION_UNAVAILABLE', 'INTEGRATION_NO_DATA', 'INTEGRATION_INVALID_DOCUMENT'] as const;
 export type SectionErrorCode = (typeof SECTION_ERROR_CODES)[number];
 
 /** One failed source call, as the contract shows it in Section.errors. */

@@ -79,8 +79,7 @@ interface Variant {
   size: number;
 }
 
-const kindFits = (kind: PartyKind | null, document: TaxDocument) =>
-  kind === null || (document.type === 'cpf' ? kind === 'PERSON' : kind === 'COMPANY');
+const kindFits = (kind: PartyKind | null, document: TaxDocument) => kind === null || (document.type === 'cpf' ? kind === 'PERSON' : kind === 'COMPANY');
 
 const round = (score: number) => Math.round(score * 1000) / 1000;
 

@@ -16,9 +16,6 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide: (command: Command, state: State) => Event[];
 }
 
-export function fold<Event extends DomainEvent, State>(
-  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
-  events: readonly Event[],
-): State {
+export function fold<Event extends DomainEvent, State>(decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>, events: readonly Event[]): State {
   return events.reduce(decider.evolve, decider.initialState());
 }

@@ -68,7 +68,5 @@ export function parseDocument(text: string, type: DocumentType): TaxDocument {
 /** 123.456.789-09 / 11.222.333/0001-81, for people reading exports. */
 export function formatDocument(document: TaxDocument): string {
   const d = document.digits;
-  return document.type === 'cpf'
-    ? `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`
-    : `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
+  return document.type === 'cpf' ? `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}` : `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
 }

@@ -44,8 +44,7 @@ export const Messages = {
 
   // Module gates
   proposalsModuleDisabled: 'Sua organização não tem o módulo de Propostas habilitado.',
-  inputDataModulesDisabled:
-    'Estas rotas exigem um dos módulos Propostas, Onboarding ou Formalização habilitado.', // spec paraphrase
+  inputDataModulesDisabled: 'Estas rotas exigem um dos módulos Propostas, Onboarding ou Formalização habilitado.', // spec paraphrase
   planWithoutReportType: 'Plano sem permissão para este tipo de relatório.',
 
   // Reports and policies

@@ -3,16 +3,7 @@
  * public contract (spec, Versioning 5): add, never rename or remove.
  */
 
-export const LEGACY_TYPES = [
-  'REPORT',
-  'REPORT_FINISHED',
-  'REPORT_STATUS',
-  'CREDIT_POLICY',
-  'REPORT_EXPORTED',
-  'COMMITTEE_FINISHED',
-  'OPERATION',
-  'OPTIN',
-] as const;
+export const LEGACY_TYPES = ['REPORT', 'REPORT_FINISHED', 'REPORT_STATUS', 'CREDIT_POLICY', 'REPORT_EXPORTED', 'COMMITTEE_FINISHED', 'OPERATION', 'OPTIN'] as const;
 export type LegacyType = (typeof LEGACY_TYPES)[number];
 
 export function isLegacyType(value: unknown): value is LegacyType {
@@ -53,14 +44,7 @@ export const EVENT_GROUPS: ReadonlyArray<{ title: string; events: readonly strin
   { title: 'Relatórios e crédito', events: LEGACY_TYPES.map((type) => LEGACY_TYPE_INFO[type].publicName) },
   {
     title: 'Documento',
-    events: [
-      'registry.document.received',
-      'registry.document.progress',
-      'registry.document.assessed',
-      'registry.document.failed',
-      'registry.document.reprocessed',
-      'registry.document.decided',
-    ],
+    events: ['registry.document.received', 'registry.document.progress', 'registry.document.assessed', 'registry.document.failed', 'registry.document.reprocessed', 'registry.document.decided'],
   },
   { title: 'Cadastro', events: ['registry.updated', 'registry.financial.extracted'] },
   {

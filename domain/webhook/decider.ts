@@ -143,8 +143,7 @@ function checkedDescription(description: string | null | undefined): string | nu
 
 /** Absent, deleted, another organization's or the other family's: all answered alike. */
 function existing(state: WebhookState, command: Issued, family: Family, notFound: string = WebhookMessages.subscriptionNotFound): void {
-  const visible =
-    (state.status === 'active' || state.status === 'disabled') && state.organizationId === command.organizationId && state.family === family;
+  const visible = (state.status === 'active' || state.status === 'disabled') && state.organizationId === command.organizationId && state.family === family;
   if (!visible) throw new DomainError('not_found', notFound);
 }
 

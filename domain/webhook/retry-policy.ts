@@ -29,10 +29,7 @@ const LEGACY_RETRYABLE_STATUS = new Set([408, 425, 429]);
  */
 export const RETRY_POLICIES: Record<Family, { retryable: (outcome: AttemptOutcome) => boolean; disableAfterConsecutiveFailures: number | null }> = {
   legacy: {
-    retryable: (o) =>
-      o.failure === 'network' ||
-      o.failure === 'timeout' ||
-      (o.failure === 'http' && o.statusCode !== null && (o.statusCode >= 500 || LEGACY_RETRYABLE_STATUS.has(o.statusCode))),
+    retryable: (o) => o.failure === 'network' || o.failure === 'timeout' || (o.failure === 'http' && o.statusCode !== null && (o.statusCode >= 500 || LEGACY_RETRYABLE_STATUS.has(o.statusCode))),
     disableAfterConsecutiveFailures: null,
   },
   named: {

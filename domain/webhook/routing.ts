@@ -45,15 +45,26 @@ export const STORED_EVENT_ROUTES: Readonly<Record<string, StoredEventRoute>> = {
   ['ReportProcessingFailed' satisfies ReportEvent['type']]: { publicName: 'report.status.changed' },
   ...Object.fromEntries(COLLECTION_ACTIONS.filter((a) => a.publicName).map((a) => [a.type, { publicName: a.publicName as string, data: collectionData }])),
   // Consents are the opt-in flow: the legacy OPTIN type (optin.updated) follows their acceptances and revocations.
-  ['ConsentAccepted' satisfies CollectionEventType]: { publicName: 'collection.consent.accepted', data: collectionData, legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0], 'ACCEPTED') } },
-  ['ConsentRevoked' satisfies CollectionEventType]: { publicName: 'collection.consent.revoked', data: collectionData, legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0], 'REVOKED') } },
+  ['ConsentAccepted' satisfies CollectionEventType]: {
+    publicName: 'collection.consent.accepted',
+    data: collectionData,
+    legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0], 'ACCEPTED') },
+  },
+  ['ConsentRevoked' satisfies CollectionEventType]: {
+    publicName: 'collection.consent.revoked',
+    data: collectionData,
+    legacy: { type: 'OPTIN', data: (d) => optInWebhookData(d as unknown as Parameters<typeof optInWebhookData>[0], 'REVOKED') },
+  },
   ...REGISTRY_WEBHOOK_ROUTES,
   ...FINANCIAL_WEBHOOK_ROUTES,
   ...COMMITTEE_WEBHOOK_ROUTES,
   MessageFailed: { publicName: messageFailedWebhookName, data: messageFailedWebhookData },
   // A message no channel could send did not arrive either: the same webhook, status NOT_SENT.
   MessageNotSent: { publicName: messageFailedWebhookName, data: messageFailedWebhookData },
-  [ExecutionEventTypes.finished]: { publicName: 'operation.updated', data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }) },
+  [ExecutionEventTypes.finished]: {
+    publicName: 'operation.updated',
+    data: (d) => ({ operationId: d.operationId, operationResultId: d.operationResultId, document: d.document, status: d.status, proposalId: d.proposalId, closing: d.closing }),
+  },
 };
 
 export const ROUTED_STORED_TYPES: readonly string[] = Object.keys(STORED_EVENT_ROUTES);

@@ -2,7 +2,6 @@ import { SANDBOX_MARK } from '../../domain/shared/provenance.ts';
 import type { ItemStatus } from '../../domain/collection/enums.ts';
 import { escape } from '../../domain/shared/html.ts';
 
-
 /** What the person reads for each status: "em análise" covers everything waiting on us. */
 const STATUS_LABELS: Record<ItemStatus, string> = {
   PENDING: 'Pendente',
@@ -76,8 +75,7 @@ export interface RecipientPageData {
   error?: string;
 }
 
-const statusClass = (status: ItemStatus) =>
-  status === 'PENDING' ? 'pendente' : status === 'REJECTED' ? 'recusado' : ['VALIDATED', 'ALREADY_ON_FILE', 'WAIVED'].includes(status) ? 'ok' : 'analise';
+const statusClass = (status: ItemStatus) => (status === 'PENDING' ? 'pendente' : status === 'REJECTED' ? 'recusado' : ['VALIDATED', 'ALREADY_ON_FILE', 'WAIVED'].includes(status) ? 'ok' : 'analise');
 
 function itemHtml(token: string, item: PageItem): string {
   const form = item.uploadable

@@ -53,4 +53,3 @@ export async function openLinkItem(app: AppContext, token: string, itemId: strin
   if (isReply(link)) return link;
   return link.recipient.itemIds.includes(itemId) ? link : refuse(404, T.linkInvalidTitle, T.itemGone);
 }
-

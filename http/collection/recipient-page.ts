@@ -30,7 +30,15 @@ export async function pageOf(app: AppContext, token: string, { state, recipient 
       // A FORM, CONSENT, IDENTITY or SIGNATURE item brings its own controls.
       controls: ITEM_PAGES[item.kind]?.render({ token, state, recipient, item }) ?? null,
     }));
-  return recipientPage({ token, organizationName: await organizationName(app.db, state.organizationId!), recipientName: recipient.name, message: state.message, expiresAt: state.expiresAt, items, ...extra });
+  return recipientPage({
+    token,
+    organizationName: await organizationName(app.db, state.organizationId!),
+    recipientName: recipient.name,
+    message: state.message,
+    expiresAt: state.expiresAt,
+    items,
+    ...extra,
+  });
 }
 
 /** A placeholder id (exported for the identity route) for the dry run of a command whose real id exists only once the body is read. */
@@ -111,7 +119,8 @@ export const recipientPageRoutes: RouteSpec[] = [
     method: 'get',
     path: '/c/:token',
     summary: "A recipient's page (HTML): who asks, the operator's message, this person's items with their status, a form per pending file",
-    description: 'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, a collection not sent, canceled, completed or expired: 404 with a message that says which. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
+    description:
+      'Opening it records RECIPIENT_OPENED the first time. An unknown or replaced link, a collection not sent, canceled, completed or expired: 404 with a message that says which. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
     auth: false,
     files: ['text/html'],
     params: TokenParams,
@@ -129,7 +138,8 @@ export const recipientPageRoutes: RouteSpec[] = [
     method: 'post',
     path: '/c/:token/items/:itemId',
     summary: "The page's upload form: one file (PDF, JPEG or PNG) for one of the recipient's items; a browser is redirected back to the page",
-    description: 'multipart/form-data with the file in field `file`. The file goes to the registry (type sniffed from its bytes) with the collection, item and recipient as its source, then ITEM_SUBMITTED; 303 to the page. 400 for a refused file, 404 for an item not asked of this recipient, 409 for an item no longer waiting for a file.',
+    description:
+      'multipart/form-data with the file in field `file`. The file goes to the registry (type sniffed from its bytes) with the collection, item and recipient as its source, then ITEM_SUBMITTED; 303 to the page. 400 for a refused file, 404 for an item not asked of this recipient, 409 for an item no longer waiting for a file.',
     auth: false,
     params: Type.Object({ token: TokenParams.properties.token, itemId: ObjectIdSchema() }),
     upload: { field: UPLOAD_FIELD, maxBytes: REGISTRY_DOCUMENT_MAX_BYTES },

@@ -1,7 +1,5 @@
 import Type from 'typebox';
-import {
-  addRecipient, cancelCollection, createCollection, linkIntake, reissueLink, reviewItem, sendCollection, waiveItem,
-} from '../../application/collection/commands.ts';
+import { addRecipient, cancelCollection, createCollection, linkIntake, reissueLink, reviewItem, sendCollection, waiveItem } from '../../application/collection/commands.ts';
 import { revokeConsent } from '../../application/collection/consent/commands.ts';
 import type { Written } from '../../application/command-handler.ts';
 import { rememberWrite, type Caller } from '../../application/read-your-writes.ts';
@@ -20,8 +18,21 @@ import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import { presentDetail, presentItem, presentSummary } from './present.ts';
 import {
-  AddRecipientBody, CancelBody, CollectionParams, CreateBody, CreatedSchema, DetailSchema, ItemParams, LinkReplySchema, ListQuery, ListSchema, QueueQuery,
-  QueueSchema, RecipientParams, ReviewBody, WaiveBody,
+  AddRecipientBody,
+  CancelBody,
+  CollectionParams,
+  CreateBody,
+  CreatedSchema,
+  DetailSchema,
+  ItemParams,
+  LinkReplySchema,
+  ListQuery,
+  ListSchema,
+  QueueQuery,
+  QueueSchema,
+  RecipientParams,
+  ReviewBody,
+  WaiveBody,
 } from './schemas.ts';
 
 const gate = Gates.collections;
@@ -54,7 +65,7 @@ export const collectionRoutes: RouteTable = {
       method: 'post',
       path: '/v1/collections',
       summary: 'Create a collection from a template or ad hoc items, for a registry or a subject; send it or keep a DRAFT',
-      description: 'Each recipient\'s raw link is in `links`, returned only here (and on reissue). Without registryId the subject\'s registry is found or created.',
+      description: "Each recipient's raw link is in `links`, returned only here (and on reissue). Without registryId the subject's registry is found or created.",
       gate,
       body: CreateBody,
       responses: { 201: CreatedSchema },
@@ -140,7 +151,7 @@ export const collectionRoutes: RouteTable = {
       path: '/v1/collections/:id/link-intake',
       summary: "Link a public form's intake to its registry: what the visitor sent (answers, consents, identity checks, files) reaches the registry and the input data",
       description:
-        "Only for a collection whose `intake.status` is UNLINKED (a public form opened it for a CPF or CNPJ whose registry already existed): the operator vouches that the visitor is that person. Recorded in the trail as INTAKE_LINKED with who linked it. 409 for a collection that is not an intake or is already linked (or created its own registry).",
+        'Only for a collection whose `intake.status` is UNLINKED (a public form opened it for a CPF or CNPJ whose registry already existed): the operator vouches that the visitor is that person. Recorded in the trail as INTAKE_LINKED with who linked it. 409 for a collection that is not an intake or is already linked (or created its own registry).',
       gate,
       params: CollectionParams,
       body: Type.Object({}),

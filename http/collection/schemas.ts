@@ -1,8 +1,18 @@
 import Type from 'typebox';
 import { ITEM_KEY_PATTERN } from '../../domain/collection-template/content.ts';
 import {
-  ACTOR_TYPES, COLLECTION_ORIGINS, COLLECTION_STATUSES, INTAKE_STATUSES, DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, ITEM_STATUSES, NOTIFICATION_CHANNELS, RECIPIENT_STATUSES,
-  RESOLUTION_MODES, REUSE_DECISIONS,
+  ACTOR_TYPES,
+  COLLECTION_ORIGINS,
+  COLLECTION_STATUSES,
+  INTAKE_STATUSES,
+  DOCUMENT_VERDICTS,
+  EXPECTED_DOCUMENT_TYPES,
+  ITEM_KINDS,
+  ITEM_STATUSES,
+  NOTIFICATION_CHANNELS,
+  RECIPIENT_STATUSES,
+  RESOLUTION_MODES,
+  REUSE_DECISIONS,
 } from '../../domain/collection/enums.ts';
 import { ChannelOrderSchema } from '../messaging/schemas.ts';
 import { ProvenanceSchema } from '../provenance.ts';
@@ -30,7 +40,9 @@ export { RecipientBody as AddRecipientBody };
 
 const AdHocItem = Type.Object({
   key: Type.Optional(ItemKey),
-  kind: Type.Enum(ITEM_KINDS, { description: 'DOCUMENT: a file of an expected type; CUSTOM: a free request answered by a file; FORM, CONSENT, SIGNATURE: set up in config; IDENTITY: a document photo and a selfie' }),
+  kind: Type.Enum(ITEM_KINDS, {
+    description: 'DOCUMENT: a file of an expected type; CUSTOM: a free request answered by a file; FORM, CONSENT, SIGNATURE: set up in config; IDENTITY: a document photo and a selfie',
+  }),
   title: Type.String({ minLength: 1, maxLength: 200 }),
   expectedType: Type.Optional(Nullable(Type.Enum(EXPECTED_DOCUMENT_TYPES))),
   required: Type.Optional(Type.Boolean()),
@@ -42,7 +54,9 @@ export const CreateBody = Type.Object({
   templateSlug: Type.Optional(Nullable(TemplateSlug)),
   items: Type.Optional(Type.Array(AdHocItem, { maxItems: 50, description: 'ad hoc items (added after the template items when both are given)' })),
   registryId: Type.Optional(Nullable(ObjectIdSchema())),
-  subject: Type.Optional(Nullable(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), document: Type.String({ minLength: 11, maxLength: 18, description: 'CPF or CNPJ, with or without mask' }) }))),
+  subject: Type.Optional(
+    Nullable(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), document: Type.String({ minLength: 11, maxLength: 18, description: 'CPF or CNPJ, with or without mask' }) })),
+  ),
   recipients: Type.Array(RecipientBody, { minItems: 1, maxItems: 20 }),
   message: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   send: Type.Boolean({ default: true, description: 'false keeps the collection as a DRAFT' }),
@@ -81,7 +95,9 @@ const Opinion = Type.Object({
   reason: Nullable(Type.String()),
   attempt: Nullable(Type.Integer()),
   sandbox: Type.Boolean({ description: 'the opinion came from sandbox rules (the offline keyword analyser): outside sandbox mode it resolves nothing, the operator decides' }),
-  provenance: Type.Union([ProvenanceSchema, Type.Null()], { description: "who gave the opinion (offline-keywords, offline-unread, the vision model's name, ANALYST for an operator's decision) and whether it is a sandbox result; null: none yet" }),
+  provenance: Type.Union([ProvenanceSchema, Type.Null()], {
+    description: "who gave the opinion (offline-keywords, offline-unread, the vision model's name, ANALYST for an operator's decision) and whether it is a sandbox result; null: none yet",
+  }),
 });
 
 export const ItemSchema = Type.Object({
@@ -141,29 +157,42 @@ export const SummarySchema = Type.Object({
   expiredAt: Nullable(Instant),
 });
 
-export const TrailEntrySchema = Type.Object({
-  action: Type.String(),
-  actorType: Type.Enum(ACTOR_TYPES),
-  occurredAt: Instant,
-}, { additionalProperties: true, description: 'a trail entry as GET /v1/collections/{id}/trail shows it' });
+export const TrailEntrySchema = Type.Object(
+  {
+    action: Type.String(),
+    actorType: Type.Enum(ACTOR_TYPES),
+    occurredAt: Instant,
+  },
+  { additionalProperties: true, description: 'a trail entry as GET /v1/collections/{id}/trail shows it' },
+);
 
 export const DetailSchema = Type.Object({
   ...SummarySchema.properties,
   cancelReason: Nullable(Type.String()),
   message: Nullable(Type.String({ description: "the operator's message to the recipients" })),
   expiryDays: Type.Integer({ description: 'days after sending until the collection expires with a pending item' }),
-  behavior: Type.Object({
-    resolutionMode: Type.Enum(RESOLUTION_MODES),
-    notificationChannel: Type.Enum(NOTIFICATION_CHANNELS),
-    reminderDays: Type.Array(Type.Integer()),
-    onCompleted: Target,
-  }, { description: 'inherited from the template (or the ad hoc choices) at creation' }),
+  behavior: Type.Object(
+    {
+      resolutionMode: Type.Enum(RESOLUTION_MODES),
+      notificationChannel: Type.Enum(NOTIFICATION_CHANNELS),
+      reminderDays: Type.Array(Type.Integer()),
+      onCompleted: Target,
+    },
+    { description: 'inherited from the template (or the ad hoc choices) at creation' },
+  ),
   registry: Nullable(Type.Object({}, { additionalProperties: true, description: 'summary of the target registry' })),
-  intake: Nullable(Type.Object({
-    status: Type.Enum(INTAKE_STATUSES, { description: "UNLINKED: the registry existed and nothing received reaches it until an operator links the intake; LINKED: an operator did; SELF_DECLARED: the intake created the registry" }),
-    linkedAt: Nullable(Instant),
-    linkedBy: Nullable(Type.Object({ actorType: Type.Enum(ACTOR_TYPES), actorId: Nullable(Type.String()) }, { description: 'the user or credential that linked it' })),
-  }, { description: "a public form's intake (docs/public-form.md); null for any other collection" })),
+  intake: Nullable(
+    Type.Object(
+      {
+        status: Type.Enum(INTAKE_STATUSES, {
+          description: 'UNLINKED: the registry existed and nothing received reaches it until an operator links the intake; LINKED: an operator did; SELF_DECLARED: the intake created the registry',
+        }),
+        linkedAt: Nullable(Instant),
+        linkedBy: Nullable(Type.Object({ actorType: Type.Enum(ACTOR_TYPES), actorId: Nullable(Type.String()) }, { description: 'the user or credential that linked it' })),
+      },
+      { description: "a public form's intake (docs/public-form.md); null for any other collection" },
+    ),
+  ),
   items: Type.Array(ItemSchema),
   recipients: Type.Array(RecipientSchema),
   trail: Type.Array(TrailEntrySchema, { description: 'the 100 most recent trail entries, newest first' }),

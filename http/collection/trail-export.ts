@@ -80,7 +80,16 @@ async function* entriesWithEvidence(s: ExportScope): AsyncGenerator<ExportedEntr
 
 /** Lines of `{format, ..., entries: [...]}`, one entry per line, built as the rows arrive. */
 async function* jsonLines(s: ExportScope): AsyncGenerator<string> {
-  const header = { format: TRAIL_EXPORT_FORMAT, organizationId: s.organizationId, collectionId: s.collectionId, exportedAt: s.exportedAt, genesis: TRAIL_GENESIS, entryCount: s.lastSeq, sealMaxDelaySeconds: s.sealMaxDelaySeconds, head: s.head };
+  const header = {
+    format: TRAIL_EXPORT_FORMAT,
+    organizationId: s.organizationId,
+    collectionId: s.collectionId,
+    exportedAt: s.exportedAt,
+    genesis: TRAIL_GENESIS,
+    entryCount: s.lastSeq,
+    sealMaxDelaySeconds: s.sealMaxDelaySeconds,
+    head: s.head,
+  };
   yield `${JSON.stringify(header).slice(0, -1)},"entries":[\n`;
   let first = true;
   for await (const entry of entriesWithEvidence(s)) {
@@ -90,7 +99,27 @@ async function* jsonLines(s: ExportScope): AsyncGenerator<string> {
   yield '\n]}\n';
 }
 
-const CSV_COLUMNS = ['seq', 'organizationId', 'collectionId', 'itemId', 'recipientId', 'action', 'actorType', 'actorId', 'occurredAt', 'payload', 'entryHash', 'chainHash', 'sealChainHash', 'sealSignedAt', 'sealKeyId', 'sealSignature', 'sealTimestamp', 'evidenceIp', 'evidenceUserAgent'];
+const CSV_COLUMNS = [
+  'seq',
+  'organizationId',
+  'collectionId',
+  'itemId',
+  'recipientId',
+  'action',
+  'actorType',
+  'actorId',
+  'occurredAt',
+  'payload',
+  'entryHash',
+  'chainHash',
+  'sealChainHash',
+  'sealSignedAt',
+  'sealKeyId',
+  'sealSignature',
+  'sealTimestamp',
+  'evidenceIp',
+  'evidenceUserAgent',
+];
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 const csvField = (value: unknown): string => {
@@ -101,7 +130,27 @@ const csvField = (value: unknown): string => {
 function csvRow(e: ExportedEntry & { evidence?: Evidence }): string {
   const { entry, seal, evidence } = e;
   // The payload in its RFC 8785 form: the very text that went into the entry hash.
-  const values = [e.seq, entry.organizationId, entry.collectionId, entry.itemId, entry.recipientId, entry.action, entry.actorType, entry.actorId, entry.occurredAt, canonicalize(entry.payload), e.entryHash, e.chainHash, seal?.chainHash, seal?.signedAt, seal?.keyId, seal?.signature, seal?.timestamp, evidence?.ip, evidence?.userAgent];
+  const values = [
+    e.seq,
+    entry.organizationId,
+    entry.collectionId,
+    entry.itemId,
+    entry.recipientId,
+    entry.action,
+    entry.actorType,
+    entry.actorId,
+    entry.occurredAt,
+    canonicalize(entry.payload),
+    e.entryHash,
+    e.chainHash,
+    seal?.chainHash,
+    seal?.signedAt,
+    seal?.keyId,
+    seal?.signature,
+    seal?.timestamp,
+    evidence?.ip,
+    evidence?.userAgent,
+  ];
   return `${values.map(csvField).join(',')}\r\n`;
 }
 

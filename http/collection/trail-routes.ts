@@ -37,7 +37,8 @@ export const collectionTrailRoutes: RouteTable = {
       method: 'get',
       path: '/v1/collections/:id/trail/export',
       summary: 'The whole trail with its hash chain and seals, streamed as JSON (verifiable offline with scripts/verify-trail.ts) or CSV',
-      description: 'Ends at the last entry recorded when the export began. Verify with `npx tsx scripts/verify-trail.ts export.json keys.json`, keys.json being GET /.well-known/collection-trail-keys.',
+      description:
+        'Ends at the last entry recorded when the export began. Verify with `npx tsx scripts/verify-trail.ts export.json keys.json`, keys.json being GET /.well-known/collection-trail-keys.',
       gate: Gates.collections,
       params: IdParams,
       query: TrailExportQuery,

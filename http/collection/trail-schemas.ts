@@ -17,17 +17,25 @@ export const TrailExportQuery = Type.Object({
 
 const SealSchema = Type.Object(
   {
-    chainHash: Hex64('the chain head this seal signed; equal to the entry\'s chainHash unless the trail was altered'),
-    signedAt: Type.String({ description: 'the entry\'s own time (occurredAt), so signing again gives the same bytes; when it was sealed is the timestamp\'s time' }),
+    chainHash: Hex64("the chain head this seal signed; equal to the entry's chainHash unless the trail was altered"),
+    signedAt: Type.String({ description: "the entry's own time (occurredAt), so signing again gives the same bytes; when it was sealed is the timestamp's time" }),
     keyId: Type.String({ description: 'a key of GET /.well-known/collection-trail-keys' }),
     signature: Type.String({ description: 'Ed25519 over the RFC 8785 encoding of {collectionId, seq, chainHash, signedAt, keyId}, base64url' }),
-    timestamp: Nullable(Type.String({ description: 'RFC 3161 TimeStampToken (DER, base64) whose imprint is the SHA-256 of the RFC 8785 encoding of {collectionId, seq, chainHash, signedAt, keyId, signature}; null when no TSA_URL is configured' })),
+    timestamp: Nullable(
+      Type.String({
+        description:
+          'RFC 3161 TimeStampToken (DER, base64) whose imprint is the SHA-256 of the RFC 8785 encoding of {collectionId, seq, chainHash, signedAt, keyId, signature}; null when no TSA_URL is configured',
+      }),
+    ),
   },
-  { description: 'The signed chain head at this entry: every status change, and the last entry the sealer found each time (within TRAIL_SEAL_MAX_DELAY_S); null on an entry a later seal covers, and until signed.' },
+  {
+    description:
+      'The signed chain head at this entry: every status change, and the last entry the sealer found each time (within TRAIL_SEAL_MAX_DELAY_S); null on an entry a later seal covers, and until signed.',
+  },
 );
 
 export const TrailEntrySchema = Type.Object({
-  seq: Type.Integer({ minimum: 1, description: 'position in the collection\'s trail, from 1' }),
+  seq: Type.Integer({ minimum: 1, description: "position in the collection's trail, from 1" }),
   action: Type.Union(COLLECTION_ACTIONS.map((a) => Type.Literal(a.action))),
   actorType: Type.Union(ACTOR_TYPES.map((a) => Type.Literal(a))),
   actorId: Nullable(Type.String({ description: 'the user, credential or recipient that acted; null for SYSTEM' })),
@@ -35,7 +43,7 @@ export const TrailEntrySchema = Type.Object({
   recipientId: Nullable(Type.String()),
   occurredAt: Type.String(),
   payload: Type.Record(Type.String(), Type.Unknown()),
-  entryHash: Hex64('SHA-256 of the RFC 8785 encoding of the entry\'s envelope'),
+  entryHash: Hex64("SHA-256 of the RFC 8785 encoding of the entry's envelope"),
   chainHash: Hex64('SHA-256 of the previous chainHash followed by this entryHash (hex text); genesis 64 zeros'),
   seal: Nullable(SealSchema),
 });

@@ -7,18 +7,21 @@ import { escape } from '../../domain/shared/html.ts';
 const DATE = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short', timeStyle: 'medium' });
 const when = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : '—');
 
-
 export function collectionListPage(items: readonly CollectionState[], total: number, status: string): string {
   const options = ['', ...COLLECTION_STATUSES].map((s) => `<option value="${s}"${s === status ? ' selected' : ''}>${s || 'Todas'}</option>`).join('');
   const lines = items
-    .map((c) => `<tr><td><a href="/console/coletas/${escape(c.collectionId!)}">${escape(c.subject.name)}</a><br>${escape(c.subject.document)}</td><td>${escape(c.template?.name ?? '—')}</td><td>${escape(c.status)}</td><td>${c.items.filter((i) => i.resolvedAt).length} de ${c.items.length}</td><td>${when(c.createdAt)}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td><a href="/console/coletas/${escape(c.collectionId!)}">${escape(c.subject.name)}</a><br>${escape(c.subject.document)}</td><td>${escape(c.template?.name ?? '—')}</td><td>${escape(c.status)}</td><td>${c.items.filter((i) => i.resolvedAt).length} de ${c.items.length}</td><td>${when(c.createdAt)}</td></tr>`,
+    )
     .join('');
   return `<form class="cartao filtros" method="get" action="/console/coletas"><label>Situação<select name="status">${options}</select></label><button class="primario" type="submit">Filtrar</button></form>
 <section class="cartao"><p>${total} coleta(s); as 50 mais recentes.</p>${lines ? `<table><thead><tr><th>Para quem</th><th>Modelo</th><th>Situação</th><th>Itens resolvidos</th><th>Criada em</th></tr></thead><tbody>${lines}</tbody></table>` : '<p>Nenhuma coleta.</p>'}</section>`;
 }
 
 const INTAKE_TEXT = {
-  UNLINKED: 'Aberta por formulário público para um CPF/CNPJ que já tem cadastro. Nada do que foi enviado chega ao cadastro, aos dados de entrada ou ao KYC até um operador confirmar que é a mesma pessoa e vincular.',
+  UNLINKED:
+    'Aberta por formulário público para um CPF/CNPJ que já tem cadastro. Nada do que foi enviado chega ao cadastro, aos dados de entrada ou ao KYC até um operador confirmar que é a mesma pessoa e vincular.',
   LINKED: 'Aberta por formulário público e vinculada ao cadastro',
   SELF_DECLARED: 'Aberta por formulário público: criou o cadastro, que tem só o que o visitante declarou.',
 } as const;
@@ -39,7 +42,10 @@ function intakeSection(c: CollectionState, csrf: string, message?: string): stri
 export function collectionPage(c: CollectionState, trail: { total: number; entries: readonly TrailEntry[] }, csrf: string, message?: string): string {
   const items = c.items.map((i) => `<tr><td>${escape(i.title)}</td><td>${escape(i.kind)}</td><td>${escape(i.status)}</td><td>${when(i.resolvedAt)}</td></tr>`).join('');
   const entries = trail.entries
-    .map((e) => `<tr><td>${e.seq}</td><td>${when(e.occurredAt)}</td><td><code>${escape(e.action)}</code></td><td>${escape(e.actorType)}</td><td>${e.seal ? 'selada' : ''}</td><td><code>${escape(e.chainHash.slice(0, 16))}…</code></td></tr>`)
+    .map(
+      (e) =>
+        `<tr><td>${e.seq}</td><td>${when(e.occurredAt)}</td><td><code>${escape(e.action)}</code></td><td>${escape(e.actorType)}</td><td>${e.seal ? 'selada' : ''}</td><td><code>${escape(e.chainHash.slice(0, 16))}…</code></td></tr>`,
+    )
     .join('');
   return `<section class="cartao"><p class="estado">Situação: <strong>${escape(c.status)}</strong></p><p>${escape(c.subject.name)} · ${escape(c.subject.document)} · criada em ${when(c.createdAt)}${c.expiresAt ? ` · prazo ${when(c.expiresAt)}` : ''}</p></section>
 ${intakeSection(c, csrf, message)}

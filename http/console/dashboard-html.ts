@@ -34,7 +34,10 @@ function chartData(d: Dashboard): string {
     weeks: d.range.weekStarts.map((w) => DAY.format(new Date(w))),
     received: { cur: d.weekly.cur.received, prev: d.weekly.prev.received },
     funnel: { labels: d.funnel.cur.map((s) => STAGES[s.stage] ?? `Etapa ${s.stage}`), cur: d.funnel.cur.map((s) => s.count), prev: d.funnel.prev.map((s) => s.count) },
-    status: (['issued', 'open', 'rejected', 'closed'] as const).map((key) => ({ label: { issued: 'Emitidas', open: 'Em aberto', rejected: 'Recusadas', closed: 'Encerradas' }[key], values: d.statusWeekly.map((w) => w[key]) })),
+    status: (['issued', 'open', 'rejected', 'closed'] as const).map((key) => ({
+      label: { issued: 'Emitidas', open: 'Em aberto', rejected: 'Recusadas', closed: 'Encerradas' }[key],
+      values: d.statusWeekly.map((w) => w[key]),
+    })),
     mix: { labels: d.mix.map((m) => m.productName), values: d.mix.map((m) => m.count) },
   };
   // `<` escaped so that no product name can close the script element.
@@ -42,7 +45,10 @@ function chartData(d: Dashboard): string {
 }
 
 export function dashboardPage(d: Dashboard, period: { de: string; ate: string }, message?: string): string {
-  const cards = INDICATOR_NAMES.map((name) => `<div class="cartao indicador"><p>${LABELS[name]}</p><p class="estado" data-indicador="${name}">${indicator(name, d.kpis.cur[name])}</p><p class="neutro">antes: ${indicator(name, d.kpis.prev[name])}</p></div>`).join('');
+  const cards = INDICATOR_NAMES.map(
+    (name) =>
+      `<div class="cartao indicador"><p>${LABELS[name]}</p><p class="estado" data-indicador="${name}">${indicator(name, d.kpis.cur[name])}</p><p class="neutro">antes: ${indicator(name, d.kpis.prev[name])}</p></div>`,
+  ).join('');
   const oldest = d.aging.oldest.map((p) => `<tr><td>${escape(p.name)}</td><td>${escape(p.document)}</td><td>${escape(p.status)}</td></tr>`).join('');
   return `${errorBox(message)}<form class="cartao filtros" method="get" action="/console/painel">
 <label>De<input type="date" name="de" value="${escape(period.de)}"></label><label>Até (exclusive)<input type="date" name="ate" value="${escape(period.ate)}"></label>

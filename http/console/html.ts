@@ -4,7 +4,6 @@ import { allows, Gates } from '../gates.ts';
 import type { Reply } from '../route.ts';
 import { escape } from '../../domain/shared/html.ts';
 
-
 const csp = (formAction: string) => `default-src 'self'; frame-ancestors 'none'; form-action ${formAction}; base-uri 'none'; object-src 'none'`;
 
 /**

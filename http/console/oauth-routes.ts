@@ -24,8 +24,7 @@ async function interactionOf(input: SignedIn): Promise<Interaction | null> {
   }
 }
 
-const expired = () =>
-  htmlReply(400, authorizationPages.error('Não foi possível autorizar', AUTHORIZATION_ERROR_TEXTS.session_not_found!));
+const expired = () => htmlReply(400, authorizationPages.error('Não foi possível autorizar', AUTHORIZATION_ERROR_TEXTS.session_not_found!));
 
 /**
  * The user's step of the MCP connector's OAuth flow: the authorization server sends the browser
@@ -60,7 +59,7 @@ export const oauthPageRoutes: RouteSpec[] = [
   consoleRoute({
     method: 'post',
     path: interactionPath(':uid'),
-    summary: 'Answer an MCP client\'s request (urlencoded `decisao` permitir or negar, `csrf`): back to the authorization server, which redirects to the client',
+    summary: "Answer an MCP client's request (urlencoded `decisao` permitir or negar, `csrf`): back to the authorization server, which redirects to the client",
     params: Params,
     redirects: "to the authorization server, which sends the browser back to the client's redirect_uri with a code or access_denied",
     errors: [400],

@@ -19,7 +19,11 @@ export function loginForm(csrf: string, message?: string, email = '', returnTo =
 }
 
 export function homePage(principal: Principal, organizationName: string): string {
-  const list = (items: Iterable<string>) => [...items].sort().map((item) => `<li><code>${escape(item)}</code></li>`).join('') || '<li>nenhum</li>';
+  const list = (items: Iterable<string>) =>
+    [...items]
+      .sort()
+      .map((item) => `<li><code>${escape(item)}</code></li>`)
+      .join('') || '<li>nenhum</li>';
   return `<section class="cartao"><p>Olá, ${escape(principal.userName)}. Você está em <strong>${escape(organizationName)}</strong>.</p>
 <p><a href="/console/api">Credenciais de API</a> · <a href="/console/senha">Trocar senha</a> · <a href="/console/verificacao">Verificação em duas etapas</a></p></section>
 <section class="cartao"><h2>Módulos da organização</h2><ul>${list(principal.modules)}</ul>
@@ -85,7 +89,9 @@ interface ApiPageData {
 export function apiPage({ baseUrl, credentials, grants, csrf, message }: ApiPageData): string {
   const rows = credentials
     .map((c) => {
-      const state = c.revokedAt ? `revogada em ${when(c.revokedAt)}` : `<form method="post" action="/console/api/credenciais/${escape(c.id)}/revogar">${csrfField(csrf)}<button class="perigo" type="submit">Revogar</button></form>`;
+      const state = c.revokedAt
+        ? `revogada em ${when(c.revokedAt)}`
+        : `<form method="post" action="/console/api/credenciais/${escape(c.id)}/revogar">${csrfField(csrf)}<button class="perigo" type="submit">Revogar</button></form>`;
       return `<tr><td><code>${escape(c.clientId)}</code></td><td>${when(c.createdAt)}</td><td>${state}</td></tr>`;
     })
     .join('');
@@ -101,7 +107,10 @@ ${mcpSection(baseUrl, grants, csrf)}`;
 /** How to connect an AI agent, and the agents already allowed in (each revocable). */
 function mcpSection(baseUrl: string, grants: ApiPageData['grants'], csrf: string): string {
   const rows = grants
-    .map((g) => `<tr><td>${escape(g.clientName ?? g.clientId)}</td><td>${g.expiresAt ? when(g.expiresAt) : '—'}</td><td><form method="post" action="/console/api/mcp/${escape(g.grantId)}/revogar">${csrfField(csrf)}<button class="perigo" type="submit">Revogar</button></form></td></tr>`)
+    .map(
+      (g) =>
+        `<tr><td>${escape(g.clientName ?? g.clientId)}</td><td>${g.expiresAt ? when(g.expiresAt) : '—'}</td><td><form method="post" action="/console/api/mcp/${escape(g.grantId)}/revogar">${csrfField(csrf)}<button class="perigo" type="submit">Revogar</button></form></td></tr>`,
+    )
     .join('');
   return `<section class="cartao" id="mcp"><h2>Conector MCP para agentes de IA</h2>
 <p>Agentes de IA (Claude, ChatGPT, IDEs e outros clientes MCP) usam este serviço pelo endereço <code id="mcp-url">${escape(baseUrl)}/mcp</code> (Streamable HTTP). Adicione-o como conector remoto no seu cliente: ele abrirá esta página para você entrar e autorizar o acesso (OAuth 2.1 com PKCE). Nenhum secret é copiado.</p>

@@ -13,7 +13,10 @@ const title = (decision: string) => escape(statusObject(decision).title);
 
 export function policyListPage(policies: readonly PolicyView[]): string {
   const rows = policies
-    .map((p) => `<tr><td><a href="/console/politicas/${escape(p.id)}">${escape(p.content.name)}</a></td><td>${p.content.documentType.toUpperCase()}</td><td>v${p.version}</td><td>${p.status === 'ACTIVE' ? 'ativa' : 'arquivada'}</td><td>${when(p.versionCreatedAt)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><a href="/console/politicas/${escape(p.id)}">${escape(p.content.name)}</a></td><td>${p.content.documentType.toUpperCase()}</td><td>v${p.version}</td><td>${p.status === 'ACTIVE' ? 'ativa' : 'arquivada'}</td><td>${when(p.versionCreatedAt)}</td></tr>`,
+    )
     .join('');
   return `<section class="cartao">${rows ? `<table><thead><tr><th>Política</th><th>Tipo</th><th>Versão</th><th>Situação</th><th>Desde</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>Nenhuma política.</p>'}</section>`;
 }
@@ -28,8 +31,14 @@ export function diffTable(a: number, b: number, changes: readonly PolicyChange[]
 }
 
 export function policyPage(policy: PolicyView, versions: readonly PolicyView[], compare: { a: number; b: number; changes: readonly PolicyChange[] } | null, canManage: boolean): string {
-  const options = (selected: number) => versions.map((v) => `<option value="${v.version}"${v.version === selected ? ' selected' : ''}>versão ${v.version} (${when(v.versionCreatedAt)})</option>`).join('');
-  const rules = policy.content.groups.map((g) => `<h3>${escape(g.name)}</h3><ul>${g.rules.map((r) => `<li><strong>${escape(r.name)}</strong> · se falhar: ${r.onFail === 'DENY' ? 'nega' : 'análise manual'}${json(r.condition)}</li>`).join('')}</ul>`).join('');
+  const options = (selected: number) =>
+    versions.map((v) => `<option value="${v.version}"${v.version === selected ? ' selected' : ''}>versão ${v.version} (${when(v.versionCreatedAt)})</option>`).join('');
+  const rules = policy.content.groups
+    .map(
+      (g) =>
+        `<h3>${escape(g.name)}</h3><ul>${g.rules.map((r) => `<li><strong>${escape(r.name)}</strong> · se falhar: ${r.onFail === 'DENY' ? 'nega' : 'análise manual'}${json(r.condition)}</li>`).join('')}</ul>`,
+    )
+    .join('');
   const { score } = policy.content;
   return `<section class="cartao"><p>${policy.content.documentType.toUpperCase()} · versão ${policy.version} · ${policy.status === 'ACTIVE' ? 'ativa' : 'arquivada'}${canManage ? ` · <a href="/console/politicas/${escape(policy.id)}/editar">Editar e testar</a>` : ''}</p>
 <p>Seções consultadas: ${policy.content.sections.map(escape).join(', ')}</p>
@@ -51,10 +60,16 @@ export interface EditPageData {
 function backtestResult(result: BacktestResult, limit: number): string {
   if (!result.total) return `<section class="cartao" id="backtest"><h2>Backtest</h2><p>Nenhum relatório finalizado deste tipo de documento para testar.</p></section>`;
   const head = DECISIONS.map((d) => `<th>${title(d)}</th>`).join('');
-  const matrix = DECISIONS.map((before) => `<tr><th>${title(before)}</th>${DECISIONS.map((after) => `<td${before !== after && result.matrix[before][after] ? ' class="nao"' : ''}>${result.matrix[before][after]}</td>`).join('')}</tr>`).join('');
+  const matrix = DECISIONS.map(
+    (before) =>
+      `<tr><th>${title(before)}</th>${DECISIONS.map((after) => `<td${before !== after && result.matrix[before][after] ? ' class="nao"' : ''}>${result.matrix[before][after]}</td>`).join('')}</tr>`,
+  ).join('');
   const changed = result.outcomes
     .filter((o) => o.before !== o.after)
-    .map((o) => `<tr><td><a href="/console/relatorios/${escape(o.reportId)}">${escape(o.document)}</a></td><td>${when(o.createdAt)}</td><td>${title(o.before)}</td><td>${title(o.after)}</td><td>${o.score}</td><td>${o.unjudged.map(escape).join(', ') || '—'}</td></tr>`)
+    .map(
+      (o) =>
+        `<tr><td><a href="/console/relatorios/${escape(o.reportId)}">${escape(o.document)}</a></td><td>${when(o.createdAt)}</td><td>${title(o.before)}</td><td>${title(o.after)}</td><td>${o.score}</td><td>${o.unjudged.map(escape).join(', ') || '—'}</td></tr>`,
+    )
     .join('');
   return `<section class="cartao" id="backtest"><h2>Backtest</h2><p>${result.changed} de ${result.total} decisões mudariam (os ${limit} relatórios finalizados mais recentes do tipo; nada foi gravado).</p>
 <table><thead><tr><th>Antes \\ Depois</th>${head}</tr></thead><tbody>${matrix}</tbody></table>

@@ -26,7 +26,10 @@ export const STATUS_LABELS: Record<ProposalStatus, string> = {
 export function proposalListPage(rows: readonly ProposalRow[], total: number, filter: { busca: string; status: string }): string {
   const options = ['', ...PROPOSAL_STATUSES].map((s) => `<option value="${s}"${filter.status === s ? ' selected' : ''}>${s ? STATUS_LABELS[s as ProposalStatus] : 'Todas'}</option>`).join('');
   const lines = rows
-    .map((p) => `<tr><td><a href="/console/propostas/${escape(p.id)}">${escape(p.name)}</a><br>${escape(p.document)}</td><td>${escape(p.productName)}</td><td>${cents(p.requestedAmountCents)}${p.requestedTermMonths ? ` em ${p.requestedTermMonths} meses` : ''}</td><td>${STATUS_LABELS[p.status as ProposalStatus] ?? escape(p.status)}</td><td>${when(p.createdAt)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><a href="/console/propostas/${escape(p.id)}">${escape(p.name)}</a><br>${escape(p.document)}</td><td>${escape(p.productName)}</td><td>${cents(p.requestedAmountCents)}${p.requestedTermMonths ? ` em ${p.requestedTermMonths} meses` : ''}</td><td>${STATUS_LABELS[p.status as ProposalStatus] ?? escape(p.status)}</td><td>${when(p.createdAt)}</td></tr>`,
+    )
     .join('');
   return `<form class="cartao filtros" method="get" action="/console/propostas"><label>Nome ou documento<input name="busca" value="${escape(filter.busca)}"></label>
 <label>Situação<select name="status">${options}</select></label><button class="primario" type="submit">Filtrar</button></form>
@@ -36,10 +39,16 @@ export function proposalListPage(rows: readonly ProposalRow[], total: number, fi
 export function proposalPage(p: Detail): string {
   const offers = p.rounds
     .flatMap((round) => round.offers)
-    .map((o) => `<tr><td>${o.round}</td><td>${o.kind === 'FIRM' ? 'firme' : 'indicativa'}</td><td>${escape(o.status)}</td><td>${o.amountCents !== undefined ? cents(o.amountCents) : `${cents(o.minAmountCents)} a ${cents(o.maxAmountCents)}`}</td><td>${o.rate ? `${escape(o.rate.value)}% ao ${o.rate.period === 'MONTH' ? 'mês' : 'ano'}` : '—'}</td><td>${o.chosen ? `${cents(o.chosen.amountCents)} em ${o.chosen.termMonths} meses, parcela ${formatBRL(centsOf(o.chosen.terms.installment))}` : '—'}</td></tr>`)
+    .map(
+      (o) =>
+        `<tr><td>${o.round}</td><td>${o.kind === 'FIRM' ? 'firme' : 'indicativa'}</td><td>${escape(o.status)}</td><td>${o.amountCents !== undefined ? cents(o.amountCents) : `${cents(o.minAmountCents)} a ${cents(o.maxAmountCents)}`}</td><td>${o.rate ? `${escape(o.rate.value)}% ao ${o.rate.period === 'MONTH' ? 'mês' : 'ano'}` : '—'}</td><td>${o.chosen ? `${cents(o.chosen.amountCents)} em ${o.chosen.termMonths} meses, parcela ${formatBRL(centsOf(o.chosen.terms.installment))}` : '—'}</td></tr>`,
+    )
     .join('');
   const executions = p.executions
-    .map((e) => `<li>${e.kind === 'REPORT' ? `<a href="/console/relatorios/${escape(e.targetId)}">relatório</a>` : 'operação'} de ${when(e.startedAt)}${e.decision ? `: ${e.decision === 'APPROVED' ? 'aprovada' : 'recusada'}` : ''}${e.step ? ` (${escape(e.step)})` : ''}</li>`)
+    .map(
+      (e) =>
+        `<li>${e.kind === 'REPORT' ? `<a href="/console/relatorios/${escape(e.targetId)}">relatório</a>` : 'operação'} de ${when(e.startedAt)}${e.decision ? `: ${e.decision === 'APPROVED' ? 'aprovada' : 'recusada'}` : ''}${e.step ? ` (${escape(e.step)})` : ''}</li>`,
+    )
     .join('');
   const timeline = p.timeline.map((t) => `<li>${when(t.at)}: ${escape(t.description)}</li>`).join('');
   return `<section class="cartao"><p class="estado">Situação: <strong>${STATUS_LABELS[p.status as ProposalStatus] ?? escape(p.status)}</strong></p>

@@ -17,7 +17,12 @@ export const proposalPageRoutes: RouteSpec[] = [
     async handle(input) {
       const text = (name: string) => (typeof input.ctx.query[name] === 'string' ? (input.ctx.query[name] as string).slice(0, 200) : '');
       const filter = { busca: text('busca'), status: Object.hasOwn(STATUS_LABELS, text('status')) ? text('status') : '' };
-      const { total, items } = await listProposals(input.app.db, input.principal.organizationId, { page: 1, pageSize: 50, search: filter.busca || undefined, status: filter.status ? [filter.status] : undefined });
+      const { total, items } = await listProposals(input.app.db, input.principal.organizationId, {
+        page: 1,
+        pageSize: 50,
+        search: filter.busca || undefined,
+        status: filter.status ? [filter.status] : undefined,
+      });
       return page(200, 'Propostas', input, proposalListPage(items, total, filter));
     },
   }),

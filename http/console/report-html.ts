@@ -34,7 +34,10 @@ function createForm({ policies, csrf, message, typed }: ListPageData): string {
 export function reportListPage(data: ListPageData): string {
   const statusOptions = ['', ...FILTER_STATUSES].map((s) => `<option value="${s}"${data.filter.status === s ? ' selected' : ''}>${s ? escape(statusObject(s).title) : 'Todos'}</option>`).join('');
   const rows = data.rows
-    .map((r) => `<tr><td><a href="/console/relatorios/${escape(r.id)}">${escape(r.document)}</a></td><td>${escape(r.policy_name)} v${r.policy_version}</td><td>${escape(statusObject(r.status).title)}</td><td>${r.score ?? '—'}</td><td>${when(r.created_at)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><a href="/console/relatorios/${escape(r.id)}">${escape(r.document)}</a></td><td>${escape(r.policy_name)} v${r.policy_version}</td><td>${escape(statusObject(r.status).title)}</td><td>${r.score ?? '—'}</td><td>${when(r.created_at)}</td></tr>`,
+    )
     .join('');
   return `${data.canCreate ? createForm(data) : ''}<form class="cartao filtros" method="get" action="/console/relatorios">
 <label>Documento<input name="documento" value="${escape(data.filter.document)}"></label><label>Status<select name="status">${statusOptions}</select></label>
@@ -58,11 +61,17 @@ function explanation(policy: PolicyEvaluation | undefined): string {
   const reasons = policy.reasons.map((line) => `<li>${escape(line)}</li>`).join('');
   const groups = policy.groups
     .map((group) => {
-      const rules = group.rules.map((rule) => `<tr><td>${escape(rule.name)}</td><td>${verdict(rule.passed)}</td><td>${escape(rule.reason ?? '')}</td><td class="fatos">${facts(rule.facts)}</td></tr>`).join('');
+      const rules = group.rules
+        .map((rule) => `<tr><td>${escape(rule.name)}</td><td>${verdict(rule.passed)}</td><td>${escape(rule.reason ?? '')}</td><td class="fatos">${facts(rule.facts)}</td></tr>`)
+        .join('');
       return `<h3>${escape(group.name)}</h3><table><thead><tr><th>Regra</th><th>Resultado</th><th>Motivo</th><th>Fatos lidos</th></tr></thead><tbody>${rules}</tbody></table>`;
     })
     .join('');
-  const factors = policy.scoreFactors.map((f) => `<tr><td>${escape(f.label)}</td><td>${f.applied === null ? 'não julgado' : f.applied ? 'aplicado' : 'não aplicado'}</td><td>${f.points}</td><td class="fatos">${facts(f.facts)}</td></tr>`).join('');
+  const factors = policy.scoreFactors
+    .map(
+      (f) => `<tr><td>${escape(f.label)}</td><td>${f.applied === null ? 'não julgado' : f.applied ? 'aplicado' : 'não aplicado'}</td><td>${f.points}</td><td class="fatos">${facts(f.facts)}</td></tr>`,
+    )
+    .join('');
   return `<section class="cartao"><h2>Por que esta decisão</h2><p>Decisão da política: <strong>${escape(statusObject(policy.decision).title)}</strong> · score ${policy.score} (aprova a partir de ${policy.scoreModel.approveFrom}, nega abaixo de ${policy.scoreModel.denyBelow})</p>
 <ul>${reasons}</ul>${groups}${factors ? `<h3>Fatores de score</h3><table><thead><tr><th>Fator</th><th>Situação</th><th>Pontos</th><th>Fatos lidos</th></tr></thead><tbody>${factors}</tbody></table>` : ''}</section>`;
 }
@@ -78,7 +87,10 @@ function deliberation(result: Presented['committeeResult']): string {
     .join('');
   const synthesis = s
     ? `<p><strong>${escape(s.decision)}</strong> · confiança ${Math.round((result.confidence ?? 0) * 100)}% · alçada ${escape(s.alcadaLevel ?? 'nenhuma cobre o caso')}</p><p>${escape(s.resumo)}</p><p>Próxima ação: ${escape(s.proximaAcao)}</p>
-${list('Condições', s.conditions)}${list('Monitoramento', s.monitoringItems)}${list('Informações que faltam', s.infoGapsBeforeDecision)}${list('Divergências', s.dissentLog.map((d) => `${d.agent}: ${d.divergedHow}`))}`
+${list('Condições', s.conditions)}${list('Monitoramento', s.monitoringItems)}${list('Informações que faltam', s.infoGapsBeforeDecision)}${list(
+        'Divergências',
+        s.dissentLog.map((d) => `${d.agent}: ${d.divergedHow}`),
+      )}`
     : '<p>Em deliberação: os especialistas que já opinaram estão abaixo.</p>';
   return `<section class="cartao"><h2>Comitê de crédito</h2>${synthesis}${opinions ? `<table><thead><tr><th>Especialista</th><th>Recomendação</th><th>Nota</th><th>Resumo</th><th>Seções vistas</th></tr></thead><tbody>${opinions}</tbody></table>` : ''}</section>`;
 }
@@ -86,7 +98,10 @@ ${list('Condições', s.conditions)}${list('Monitoramento', s.monitoringItems)}$
 /** What the report page shows and replaces live: status, progress, the explanation, the sections. */
 export function reportFragment(report: Presented): string {
   const sections = report.sections
-    .map((s) => `<tr><td>${escape(s.type?.value ?? '')}</td><td>${escape(s.status ?? '')}</td><td>${s.parecerStatus ? `${escape(s.parecerStatus)} ${s.parecerScore ?? ''} ${escape(s.parecerRiskLevel ?? '')}` : '—'}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td>${escape(s.type?.value ?? '')}</td><td>${escape(s.status ?? '')}</td><td>${s.parecerStatus ? `${escape(s.parecerStatus)} ${s.parecerScore ?? ''} ${escape(s.parecerRiskLevel ?? '')}` : '—'}</td></tr>`,
+    )
     .join('');
   const steps = (report.reportProgress.steps ?? []) as Array<{ status?: string }>;
   const done = steps.filter((s) => s.status && s.status !== 'PENDING').length;

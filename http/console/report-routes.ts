@@ -27,7 +27,12 @@ async function listPage(input: SignedIn, typed?: ListPageData['typed'], message?
   const query = input.ctx.query;
   const filter = { document: typeof query.documento === 'string' ? query.documento : '', status: typeof query.status === 'string' ? query.status : '' };
   const { organizationId } = input.principal;
-  const { total, rows } = await listReports(input.app.db, organizationId, { document: stripMask(filter.document) || undefined, statuses: filter.status ? [filter.status] : undefined }, { offset: 0, limit: PAGE_SIZE });
+  const { total, rows } = await listReports(
+    input.app.db,
+    organizationId,
+    { document: stripMask(filter.document) || undefined, statuses: filter.status ? [filter.status] : undefined },
+    { offset: 0, limit: PAGE_SIZE },
+  );
   const policies = (await listPolicies(input.app.db, organizationId)).map((p) => ({ id: p.id, name: p.content.name, documentType: p.content.documentType }));
   const canCreate = allows(Gates.reportCreate, input.principal);
   const content = reportListPage({ rows, total, filter, policies, csrf: input.csrf, canCreate, typed, message });
@@ -35,7 +40,11 @@ async function listPage(input: SignedIn, typed?: ListPageData['typed'], message?
 }
 
 /** One Server-Sent Event: every line of the data its own `data:` line, as the format asks. */
-const sseEvent = (id: string, event: string, data: string) => `id: ${id}\nevent: ${event}\n${data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+const sseEvent = (id: string, event: string, data: string) =>
+  `id: ${id}\nevent: ${event}\n${data
+    .split('\n')
+    .map((line) => `data: ${line}`)
+    .join('\n')}\n\n`;
 
 /**
  * The report page's live stream: the fragment now (so a page that reconnects with Last-Event-ID,
@@ -101,7 +110,12 @@ export const reportPageRoutes: RouteSpec[] = [
     errors: [400, 404, 409, 422],
     async handle(input) {
       const type = field(input.body, 'tipo') === 'cpf' ? 'cpf' : 'cnpj';
-      const { events } = await requestReport(input.app, input.principal, { document: field(input.body, 'documento'), type: type as DocumentType, policyId: field(input.body, 'politica'), externalId: null });
+      const { events } = await requestReport(input.app, input.principal, {
+        document: field(input.body, 'documento'),
+        type: type as DocumentType,
+        policyId: field(input.body, 'politica'),
+        externalId: null,
+      });
       const reportId = (events[0]!.data as { reportId: string }).reportId;
       return seeOther(`/console/relatorios/${reportId}`);
     },

@@ -81,7 +81,8 @@ export const consoleRoutes: RouteTable = {
     route({
       method: 'post',
       path: '/console/entrar',
-      summary: 'Sign in (urlencoded `email`, `senha`, `csrf`, optional `voltar`, and `codigo` for a user with TOTP on): sets the session cookie and redirects to the page asked for, else the home page',
+      summary:
+        'Sign in (urlencoded `email`, `senha`, `csrf`, optional `voltar`, and `codigo` for a user with TOTP on): sets the session cookie and redirects to the page asked for, else the home page',
       description: `401 \`${Messages.wrongLogin}\` whichever was wrong (a missing, wrong or already used TOTP code too); 429 once an e-mail address was tried AUTH_FAILURES_BEFORE_LOCK times without success, or the caller's address AUTH_FAILURES_PER_ADDRESS times (for AUTH_LOCK_SECONDS); 403 without the form's token.`,
       auth: false,
       rawBody: true,
@@ -133,7 +134,12 @@ export const consoleRoutes: RouteTable = {
       async handle(input) {
         const { body } = input;
         await changePassword(input.app, input.principal, { current: field(body, 'atual'), next: field(body, 'nova'), confirmation: field(body, 'confirmacao') }, input.ctx.ip);
-        return page(200, 'Trocar senha', input, '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console e os agentes autorizados no conector MCP foram encerrados.</p><p><a href="/console">Voltar ao início</a></p>');
+        return page(
+          200,
+          'Trocar senha',
+          input,
+          '<p class="aviso" role="status">Senha alterada. Suas outras sessões no console e os agentes autorizados no conector MCP foram encerrados.</p><p><a href="/console">Voltar ao início</a></p>',
+        );
       },
       form: (input, message) => passwordPage(input, message),
     }),
@@ -151,7 +157,8 @@ export const consoleRoutes: RouteTable = {
       errors: [400, 409],
       async handle(input) {
         const codes = await enableTotp(input.app, input.principal, field(input.body, 'pendente'), field(input.body, 'codigo'));
-        const lead = 'Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo. Suas outras sessões no console e os agentes autorizados no conector MCP foram encerrados.';
+        const lead =
+          'Verificação em duas etapas ativada. Ao entrar, o console pedirá o código do seu aplicativo. Suas outras sessões no console e os agentes autorizados no conector MCP foram encerrados.';
         return page(200, 'Verificação em duas etapas', input, recoveryCodesPage(lead, codes));
       },
       form: totpPage,

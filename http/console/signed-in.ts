@@ -78,7 +78,6 @@ export const pageHtml = (title: string, input: SignedIn, content: string, script
 
 export const page = (status: number, title: string, input: SignedIn, content: string, scripts: readonly string[] = []) => htmlReply(status, pageHtml(title, input, content, scripts));
 
-
 export interface ConsoleRouteSpec {
   method: 'get' | 'post';
   path: string;

@@ -24,10 +24,10 @@ const Factor = Type.Object({
   id: Type.Optional(Slug),
   label: Type.String({ minLength: 1, maxLength: 200 }),
   when: Type.Optional(Logic),
-  points: Type.Union([
-    Type.Number({ minimum: POINTS_BOUNDS.min, maximum: POINTS_BOUNDS.max }),
-    Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Logic giving the points (jsonlogic.com)' }),
-  ], { description: 'a number, or JSON Logic giving one' }),
+  points: Type.Union(
+    [Type.Number({ minimum: POINTS_BOUNDS.min, maximum: POINTS_BOUNDS.max }), Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Logic giving the points (jsonlogic.com)' })],
+    { description: 'a number, or JSON Logic giving one' },
+  ),
 });
 
 export const PolicyBody = Type.Object({
@@ -118,7 +118,9 @@ export const PolicySchema = Type.Object(
       Type.Object({
         id: Type.String(),
         name: Type.String(),
-        rules: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), description: Nullable(Type.String()), condition: Logic, onFail: Type.Union([Type.Literal('DENY'), Type.Literal('MANUAL_ANALYSIS')]) })),
+        rules: Type.Array(
+          Type.Object({ id: Type.String(), name: Type.String(), description: Nullable(Type.String()), condition: Logic, onFail: Type.Union([Type.Literal('DENY'), Type.Literal('MANUAL_ANALYSIS')]) }),
+        ),
       }),
     ),
     sourceErrors: Type.Object(Object.fromEntries(SECTION_ERROR_CODES.map((code) => [code, Decisions]))),

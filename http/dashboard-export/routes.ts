@@ -51,7 +51,11 @@ export const dashboardExportRoutes: RouteTable = {
         const headers = { 'X-Export-Truncated': String(result.truncated), 'X-Export-Max-Rows': String(result.maxRows) };
         if (format === 'csv') {
           const name = fileName(result.from, result.to, 'csv');
-          return { status: 200, raw: Buffer.from(toCsv(result.rows), 'utf8'), headers: { ...headers, 'Content-Type': `${CSV}; charset=utf-8`, 'Content-Disposition': `attachment; filename="${name}"` } };
+          return {
+            status: 200,
+            raw: Buffer.from(toCsv(result.rows), 'utf8'),
+            headers: { ...headers, 'Content-Type': `${CSV}; charset=utf-8`, 'Content-Disposition': `attachment; filename="${name}"` },
+          };
         }
         // exceljs weighs tens of MB: loaded on the first XLSX download only.
         const { toXlsx } = await import('../../application/dashboard-export/xlsx.ts');

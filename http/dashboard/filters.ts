@@ -53,9 +53,7 @@ const orRefuse = <T>(parsed: Parsed<T>): T => {
 };
 
 /** The export's filters, or 400 with the first bad parameter's text. */
-export const dashboardFiltersOf = (query: Static<typeof DashboardFilterQuery>, now: Date): DashboardFilters =>
-  orRefuse(parseDashboardFilters(query as DashboardQueryInput, now));
+export const dashboardFiltersOf = (query: Static<typeof DashboardFilterQuery>, now: Date): DashboardFilters => orRefuse(parseDashboardFilters(query as DashboardQueryInput, now));
 
 /** The dashboard's filters and options, or 400 with the first bad parameter's text. */
-export const dashboardQueryOf = (query: Static<typeof DashboardQuery>, now: Date): DashboardFilters & DashboardOptions =>
-  orRefuse(parseDashboardQuery(query as DashboardQueryInput, now));
+export const dashboardQueryOf = (query: Static<typeof DashboardQuery>, now: Date): DashboardFilters & DashboardOptions => orRefuse(parseDashboardQuery(query as DashboardQueryInput, now));

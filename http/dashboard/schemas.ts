@@ -22,10 +22,9 @@ export const IndicatorsSchema = Type.Object(
   Object.fromEntries(INDICATOR_NAMES.map((name) => [name, name === 'approvalRate' || name === 'conversion' ? { ...Rate, description: INDICATOR_DOCS[name] } : Int(INDICATOR_DOCS[name])])),
   { description: 'the nine indicators; 0 when there is no data' },
 );
-const WeeklySchema = Type.Object(
-  Object.fromEntries(INDICATOR_NAMES.map((name) => [name, Type.Array(Type.Number({ minimum: 0 }))])),
-  { description: 'the nine indicators, one position per week of range.weekStarts' },
-);
+const WeeklySchema = Type.Object(Object.fromEntries(INDICATOR_NAMES.map((name) => [name, Type.Array(Type.Number({ minimum: 0 }))])), {
+  description: 'the nine indicators, one position per week of range.weekStarts',
+});
 const Stage = Type.Object({ stage: Type.Integer({ minimum: 0, maximum: 5 }), count: Int(), valueCents: Int() });
 
 export const DashboardSchema = Type.Object({
@@ -41,7 +40,10 @@ export const DashboardSchema = Type.Object({
   statusWeekly: Type.Array(Type.Object({ weekStart: Instant(), issued: Int(), open: Int('draft included'), rejected: Int(), closed: Int('expired or canceled') })),
   funnel: Type.Object(
     { cur: Type.Array(Stage), prev: Type.Array(Stage) },
-    { description: 'stages 0 received, 1 analyzed, 2 pre-approved, 3 firm offer, 4 offer chosen, 5 issued (each counts those that reached it or a later one); value: requested amount through stage 2, offered amount from stage 3' },
+    {
+      description:
+        'stages 0 received, 1 analyzed, 2 pre-approved, 3 firm offer, 4 offer chosen, 5 issued (each counts those that reached it or a later one); value: requested amount through stage 2, offered amount from stage 3',
+    },
   ),
   breakdown: Type.Object({
     dim: Type.Union(DIMS.map((d) => Type.Literal(d))),
@@ -57,10 +59,9 @@ export const DashboardSchema = Type.Object({
     ),
   }),
   mix: Type.Array(Type.Object({ productKey: Type.String(), productName: Type.String(), count: Int(), requestedCents: Int() }), { description: 'per product, most first' }),
-  cycle: Type.Array(
-    Type.Object({ pair: Type.Union(CYCLE_PAIRS.map((p) => Type.Literal(p))), medianDays: Int(), p90Days: Int(), n: Int() }),
-    { description: 'whole days, nearest rank; 120 or more days fall into one last bucket, 120' },
-  ),
+  cycle: Type.Array(Type.Object({ pair: Type.Union(CYCLE_PAIRS.map((p) => Type.Literal(p))), medianDays: Int(), p90Days: Int(), n: Int() }), {
+    description: 'whole days, nearest rank; 120 or more days fall into one last bucket, 120',
+  }),
   offers: Type.Object({
     firm: Int(),
     chosen: Int(),
@@ -73,10 +74,9 @@ export const DashboardSchema = Type.Object({
   rejections: Type.Object({ total: Int(), requestedCents: Int(), rows: Type.Array(Type.Object({ step: Nullable(Type.String({ description: 'null when unknown' })), count: Int() })) }),
   aging: Type.Object(
     {
-      rows: Type.Array(
-        Type.Object({ status: Type.String(), slaDays: Nullable(Int()), upTo2: Int(), upTo7: Int(), over7: Int(), total: Int(), outOfSla: Int() }),
-        { description: 'whole days in the current state' },
-      ),
+      rows: Type.Array(Type.Object({ status: Type.String(), slaDays: Nullable(Int()), upTo2: Int(), upTo7: Int(), over7: Int(), total: Int(), outOfSla: Int() }), {
+        description: 'whole days in the current state',
+      }),
       oldest: Type.Array(
         Type.Object({
           id: Type.String(),

@@ -21,8 +21,7 @@ import { CompleteBody, PresignBody, PresignReply } from './schemas.ts';
 import { latestDeliberation } from '../../projections/committee/queries.ts';
 import { uploadRoute } from './upload-route.ts';
 
-const checkReport = ({ params, principal, app }: { params: { id: string }; principal: { organizationId: string }; app: AppContext }) =>
-  assertCallersReport(app, principal.organizationId, params.id);
+const checkReport = ({ params, principal, app }: { params: { id: string }; principal: { organizationId: string }; app: AppContext }) => assertCallersReport(app, principal.organizationId, params.id);
 
 /** The report as GET /v2/report answers it, once the projection has the batch (or, for a retry, the stream as it is). */
 async function reportReply(app: AppContext, caller: Caller, reportId: string, position: Position | null) {
@@ -44,10 +43,10 @@ const routes: RouteSpec[] = [
     path: '/report/:id/financial-tab/presign',
     summary: 'Direct upload of financial statements, step 1: one upload URL per PDF',
     description:
-      'The report must be the caller\'s (404 `Relatório não encontrado` before anything else). files: 1 to 10, name 1 to 255 characters ending in .pdf, ' +
+      "The report must be the caller's (404 `Relatório não encontrado` before anything else). files: 1 to 10, name 1 to 255 characters ending in .pdf, " +
       'size the exact byte count (1 to 52428800); 400 `files.N.Apenas arquivos PDF são aceitos.`, `files.N.Arquivo maior que 50MB.`, ' +
       '`files must contain at least 1 elements`, `files must contain no more than 10 elements`. Each URL is valid 15 minutes for one PUT of exactly ' +
-      'that size as application/pdf (the service\'s own PUT /uploads/..., or an S3 presigned PUT with OBJECT_STORE=s3).',
+      "that size as application/pdf (the service's own PUT /uploads/..., or an S3 presigned PUT with OBJECT_STORE=s3).",
     gate: Gates.financialUpload,
     params: ReportParams,
     before: checkReport,
@@ -83,8 +82,7 @@ const routes: RouteSpec[] = [
     method: 'post',
     path: '/report/:id/financial-tab',
     summary: 'Upload financial statements in one multipart call',
-    description:
-      `Field files: 1 to 10 PDFs of at most 50 MB. Same rules, texts and result as presign + PUT + complete, recorded as one batch (via MULTIPART). ${SAME_RESULT}`,
+    description: `Field files: 1 to 10 PDFs of at most 50 MB. Same rules, texts and result as presign + PUT + complete, recorded as one batch (via MULTIPART). ${SAME_RESULT}`,
     gate: Gates.financialUpload,
     params: ReportParams,
     before: checkReport,
@@ -100,7 +98,12 @@ const routes: RouteSpec[] = [
       };
       const limits = { field: 'files', maxBytes: FinancialUploadLimits.maxBytes, maxFiles: FinancialUploadLimits.maxFiles, messages };
       const { position } = await receiveFiles(ctx, limits, (files) =>
-        uploadMultipart(app, principal, params.id, files.map((file) => ({ fileName: file.fileName, path: file.path, sizeBytes: file.sizeBytes }))),
+        uploadMultipart(
+          app,
+          principal,
+          params.id,
+          files.map((file) => ({ fileName: file.fileName, path: file.path, sizeBytes: file.sizeBytes })),
+        ),
       );
       return reportReply(app, principal, params.id, position);
     },

@@ -18,7 +18,7 @@ export const identityRoutes: RouteTable = {
       summary: 'Exchange a client id and secret for an access token',
       description:
         'Headers service-client-id and service-client-secret, no body. 400 `ClientId inválido.` for an unknown or revoked client id; ' +
-        '401 `ClientSecret inválido.` for a wrong secret; 429 with Retry-After while the client id is locked for the caller\'s address after repeated wrong secrets, or the address after many failures.',
+        "401 `ClientSecret inválido.` for a wrong secret; 429 with Retry-After while the client id is locked for the caller's address after repeated wrong secrets, or the address after many failures.",
       auth: 'client-credentials',
       responses: { 200: SessionSchema },
       errors: [400, 401, 429],

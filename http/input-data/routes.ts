@@ -33,7 +33,9 @@ const InputDataSchema = Type.Object({
 
 // The spec's texts for a malformed filter; the same texts answer a well-formed one the organization does not have.
 const CatalogQuery = Type.Object({
-  templateSlug: Type.Optional(Type.String({ pattern: TEMPLATE_SLUG_PATTERN, errorMessage: Messages.invalidTemplate, description: 'letters, digits, hyphen, underscore, up to 120: only this template\'s form keys' })),
+  templateSlug: Type.Optional(
+    Type.String({ pattern: TEMPLATE_SLUG_PATTERN, errorMessage: Messages.invalidTemplate, description: "letters, digits, hyphen, underscore, up to 120: only this template's form keys" }),
+  ),
   productKey: Type.Optional(Type.String({ pattern: PRODUCT_KEY_PATTERN.source, errorMessage: Messages.invalidProduct, description: 'only the form keys of the templates the product asks for' })),
 });
 

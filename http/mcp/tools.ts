@@ -99,8 +99,7 @@ function argumentsOf(declaration: ToolDeclaration, spec: RouteSpec) {
   // The tool's own arguments are checked against the schema it declares, like the route's: an
   // unchecked wait of 3,000,000 s overflowed the timer into a 1 ms loop reading the database.
   const extraSchema = Type.Object(declaration.extra ?? {});
-  const extras = (args: Record<string, unknown>) =>
-    validateBody(extraSchema, Object.fromEntries(Object.entries(args).filter(([name]) => owner.get(name) === 'extra')));
+  const extras = (args: Record<string, unknown>) => validateBody(extraSchema, Object.fromEntries(Object.entries(args).filter(([name]) => owner.get(name) === 'extra')));
   return { inputSchema: { type: 'object' as const, properties, required }, split, extras };
 }
 

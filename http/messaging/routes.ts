@@ -82,7 +82,8 @@ export const messagingRoutes: RouteTable = {
     route({
       method: 'post',
       path: PATH,
-      summary: 'WhatsApp Cloud API callbacks (X-Hub-Signature-256 over the raw body): statuses move messages to SENT, DELIVERED (read receipts kept) or FAILED; customer messages open the 24-hour window',
+      summary:
+        'WhatsApp Cloud API callbacks (X-Hub-Signature-256 over the raw body): statuses move messages to SENT, DELIVERED (read receipts kept) or FAILED; customer messages open the 24-hour window',
       auth: false,
       streamedBody: true,
       responses: { 200: Type.Object({ recorded: Type.Integer({ description: 'message events recorded now (repeats count 0)' }) }) },

@@ -24,7 +24,8 @@ export const smsRoutes: RouteTable = {
     route({
       method: 'post',
       path: SMS_STATUS_PATH,
-      summary: 'SMS statuses from Twilio (X-Twilio-Signature over the URL and the sorted form parameters): delivered makes the message DELIVERED; undelivered and failed hand it to the next channel, or make it FAILED',
+      summary:
+        'SMS statuses from Twilio (X-Twilio-Signature over the URL and the sorted form parameters): delivered makes the message DELIVERED; undelivered and failed hand it to the next channel, or make it FAILED',
       auth: false,
       query: Type.Object({ message: Type.String({ pattern: '^[0-9a-f]{24}$', errorMessage: MessagingMessages.badCallbackMessage }) }),
       rawBody: true,

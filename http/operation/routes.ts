@@ -191,7 +191,12 @@ export const operationRoutes: RouteTable = {
       reads: [...reads, ...definitionReads, CATALOG_PROJECTION, PRICING_PROJECTION],
       async handle({ app, principal, params, body }) {
         return replyAfterWrite(app, principal, await runProposal(app, principal, params.id, body), (started) => ({
-          operationResultId: started.operationResultId, proposalId: params.id, kind: body.kind, targetId: body.targetId, reportId: started.reportId, status: 'RUNNING',
+          operationResultId: started.operationResultId,
+          proposalId: params.id,
+          kind: body.kind,
+          targetId: body.targetId,
+          reportId: started.reportId,
+          status: 'RUNNING',
         }));
       },
     }),
@@ -205,7 +210,12 @@ export const operationRoutes: RouteTable = {
       responses: { 200: CloseReply },
       errors: [404, 409],
       async handle({ app, principal, body }) {
-        return replyAfterWrite(app, principal, await closeExecution(app, principal, body), ({ proposalId, closing }) => ({ operationResultId: body.operationResultId, proposalId, status: body.status, ...closing }));
+        return replyAfterWrite(app, principal, await closeExecution(app, principal, body), ({ proposalId, closing }) => ({
+          operationResultId: body.operationResultId,
+          proposalId,
+          status: body.status,
+          ...closing,
+        }));
       },
     }),
   ],

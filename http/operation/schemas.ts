@@ -123,7 +123,9 @@ export const ExecutionSchema = Type.Object(
     targetId: Type.String(),
     document: Type.String(),
     entityType: Type.String(),
-    status: Type.String({ description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_COLLECTION, WAITING_SIGNATURE, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED' }),
+    status: Type.String({
+      description: 'RUNNING, WAITING_OPERATOR, WAITING_CUSTOMER, WAITING_COLLECTION, WAITING_SIGNATURE, WAITING_CLOSING; final: APPROVED, REJECTED, MANUAL_ANALYSIS, FAILED, ISSUED, CANCELED, EXPIRED',
+    }),
     steps: Type.Array(StepView),
     reportIds: Type.Array(Type.String()),
     indicativeOfferId: Nullable(Type.String()),
@@ -138,10 +140,9 @@ export const ExecutionSchema = Type.Object(
         { description: 'CONTRACT_SIGNATURE: the contract and the collection that signs it; formalizedAt when collection.signature.completed arrived' },
       ),
     ),
-    collections: Type.Array(
-      Type.Object({ stepIndex: Type.Integer(), collectionId: Type.String(), templateSlug: Type.String(), completedAt: Nullable(DateTime) }),
-      { description: 'COLLECTION steps: the collection each opened; completedAt once it completed' },
-    ),
+    collections: Type.Array(Type.Object({ stepIndex: Type.Integer(), collectionId: Type.String(), templateSlug: Type.String(), completedAt: Nullable(DateTime) }), {
+      description: 'COLLECTION steps: the collection each opened; completedAt once it completed',
+    }),
     startedBy: Type.String(),
     startedAt: DateTime,
     decidedAt: Nullable(DateTime),

@@ -37,7 +37,7 @@ export const personalDataRoutes: RouteTable = {
       method: 'post',
       path: '/v1/personal-data/erase',
       summary: "Erase a person's personal data (LGPD): their reports then show the document and names as ***",
-      description: 'Deletes the key that sealed the person\'s data in events; irreversible. Gate: can-manage-settings.',
+      description: "Deletes the key that sealed the person's data in events; irreversible. Gate: can-manage-settings.",
       gate: { permissions: ['can-manage-settings'] },
       body: EraseBody,
       responses: { 200: Erasure },
@@ -60,7 +60,7 @@ export const personalDataRoutes: RouteTable = {
       description:
         'A party of a collection (recipients have no CPF there): deletes the key that sealed their name, contacts, messages, consent and signature evidence, ' +
         'deletes the images of their identity checks and drops those checks from the identity validation listing; irreversible. Gate: can-manage-settings. ' +
-        '404 for another organization\'s collection or a recipient it does not have.',
+        "404 for another organization's collection or a recipient it does not have.",
       gate: { permissions: ['can-manage-settings'] },
       body: Type.Object({ collectionId: ObjectIdSchema(), recipientId: ObjectIdSchema() }),
       responses: { 200: RecipientErasure },

@@ -69,7 +69,7 @@ export const pricingRoutes: RouteTable = {
       path: '/v1/pricing/simulate',
       summary: 'Simulate a credit operation: every installment, IOF, fees, totals and CET (month and year)',
       description:
-        'The rate is one of rateBpsYear, rate {value, period} (percent as a decimal string) or index plus spreadBpsYear/spread; or productKey takes the catalog product\'s pricing. Computes and stores nothing.',
+        "The rate is one of rateBpsYear, rate {value, period} (percent as a decimal string) or index plus spreadBpsYear/spread; or productKey takes the catalog product's pricing. Computes and stores nothing.",
       gate: Gates.proposalsOperate,
       body: SimulateBody,
       responses: { 200: SimulationSchema },

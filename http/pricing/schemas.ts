@@ -38,7 +38,14 @@ const FeeSchema = Type.Object({
 });
 
 export const SimulateBody = Type.Object({
-  productKey: Type.Optional(Type.String({ minLength: 1, maxLength: 64, errorMessage: Msg.productKey, description: "price with this catalog product's pricing (rate, model, fees and IOF fields of the body are then ignored)" })),
+  productKey: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      errorMessage: Msg.productKey,
+      description: "price with this catalog product's pricing (rate, model, fees and IOF fields of the body are then ignored)",
+    }),
+  ),
   amountCents: Type.Integer({ minimum: 1, maximum: 100_000_000_000, errorMessage: Msg.amount }),
   termMonths: Type.Integer({ minimum: 1, maximum: 600, errorMessage: Msg.term }),
   entityType: Type.Union([Type.Literal('COMPANY'), Type.Literal('PERSON')], { errorMessage: Msg.entityType }),
@@ -71,9 +78,7 @@ export const SimulationSchema = Type.Object({
   model: Type.Union([Type.Literal('PRICE'), Type.Literal('SAC')]),
   rate: Type.Object({ monthlyPercent: Type.String(), yearlyPercent: Type.String(), rateBpsYear: Type.Integer() }),
   index: Nullable(Type.Object({ key: Type.String(), percentYear: Type.String(), date: Type.String() })),
-  iof: Nullable(
-    Type.Object({ bracket: Type.String(), dailyPercent: Type.String(), additionalPercent: Type.String(), source: Type.String(), totalCents: Type.Integer(), financed: Type.Boolean() }),
-  ),
+  iof: Nullable(Type.Object({ bracket: Type.String(), dailyPercent: Type.String(), additionalPercent: Type.String(), source: Type.String(), totalCents: Type.Integer(), financed: Type.Boolean() })),
   fees: Type.Array(Type.Object({ key: Type.String(), name: Type.String(), amountCents: Type.Integer(), financed: Type.Boolean() })),
   installments: Type.Array(InstallmentSchema),
   totals: Type.Object({
@@ -96,7 +101,12 @@ export const IndexSchema = Type.Object({
   updatedAt: Nullable(Type.String()),
 });
 
-export const IndexParams = Type.Object({ key: Type.Union(MARKET_INDEX_KEYS.map((k) => Type.Literal(k)), { errorMessage: Msg.index }) });
+export const IndexParams = Type.Object({
+  key: Type.Union(
+    MARKET_INDEX_KEYS.map((k) => Type.Literal(k)),
+    { errorMessage: Msg.index },
+  ),
+});
 export const IndexBody = Type.Object({
   percentYear: Type.String({ pattern: PERCENT_PATTERN, errorMessage: Msg.percent('percentYear') }),
   date: DateText('date'),

@@ -100,7 +100,8 @@ export const offerPageRoutes: RouteSpec[] = [
     method: 'get',
     path: '/oferta/:token',
     summary: 'Public offer page (HTML): the offer, a simulation, and the form to choose',
-    description: 'Opened from the link sent to the customer. A replaced or unknown link is 404; a chosen or ended offer 409. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
+    description:
+      'Opened from the link sent to the customer. A replaced or unknown link is 404; a chosen or ended offer 409. Errors are pages for a browser (Accept: text/html), the error body otherwise.',
     auth: false,
     files: ['text/html'],
     params: TokenParams,

@@ -1,13 +1,5 @@
 import Type from 'typebox';
-import {
-  addParticipant,
-  changeParticipant,
-  changeStatus,
-  chooseOffer,
-  createProposal,
-  reissueOfferLink,
-  removeParticipant,
-} from '../../application/proposal/commands.ts';
+import { addParticipant, changeParticipant, changeStatus, chooseOffer, createProposal, reissueOfferLink, removeParticipant } from '../../application/proposal/commands.ts';
 import { toDomainEvents } from '../../application/command-handler.ts';
 import { offerUrl } from '../../application/proposal/offer-message.ts';
 import { replyAfterWrite } from '../../application/read-your-writes.ts';

@@ -166,7 +166,14 @@ export const ProposalDetailSchema = Type.Object({
   productId: Type.String(),
   participants: Type.Array(ParticipantSchema),
   executions: Type.Array(
-    Type.Object({ executionId: Type.String(), kind: Enum(['OPERATION', 'REPORT']), targetId: Type.String(), startedAt: DateTime, decision: Nullable(Enum(['APPROVED', 'REJECTED'])), step: Nullable(Type.String()) }),
+    Type.Object({
+      executionId: Type.String(),
+      kind: Enum(['OPERATION', 'REPORT']),
+      targetId: Type.String(),
+      startedAt: DateTime,
+      decision: Nullable(Enum(['APPROVED', 'REJECTED'])),
+      step: Nullable(Type.String()),
+    }),
   ),
   rounds: Type.Array(Type.Object({ round: Type.Integer(), offers: Type.Array(OfferSchema) }), { description: 'oldest round first' }),
   closed: Nullable(Type.Object({ status: Enum(['ISSUED', 'CANCELED']), date: Type.String(), executionId: Nullable(Type.String()) })),
@@ -177,6 +184,10 @@ export const ResendSchema = Type.Object({
   offerId: Type.String(),
   linkToken: Type.String({ description: 'returned once; only its hash is kept' }),
   url: Type.String(),
-  messageId: Nullable(Type.String({ description: "ours: the message that sends the new link to the proposal's contact (e-mail and/or WhatsApp); null when the proposal has no contact, and the caller delivers the link" })),
+  messageId: Nullable(
+    Type.String({
+      description: "ours: the message that sends the new link to the proposal's contact (e-mail and/or WhatsApp); null when the proposal has no contact, and the caller delivers the link",
+    }),
+  ),
 });
 export const ChooseSchema = Type.Object({ proposalId: Type.String(), offer: OfferSchema, chosen: ChosenSchema });

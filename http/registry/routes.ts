@@ -12,8 +12,19 @@ import { findRegistry, findRegistryDocument, listRegistries, listRegistryDocumen
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import {
-  CreateRegistryBody, DecisionBody, DocumentParams, DocumentSchema, presentDocument, presentRegistry, RegistryDetailSchema, RegistryListQuery,
-  RegistryListSchema, RegistryParams, ReprocessBody, UpdateRegistryBody, UploadDocumentBody,
+  CreateRegistryBody,
+  DecisionBody,
+  DocumentParams,
+  DocumentSchema,
+  presentDocument,
+  presentRegistry,
+  RegistryDetailSchema,
+  RegistryListQuery,
+  RegistryListSchema,
+  RegistryParams,
+  ReprocessBody,
+  UpdateRegistryBody,
+  UploadDocumentBody,
 } from './schemas.ts';
 
 const DOCUMENTS = '/v1/registry/:id/documents';
@@ -37,8 +48,7 @@ async function documentReply(app: AppContext, organizationId: string, registryId
 }
 
 /** Names in a header must be ASCII: the original goes percent-encoded (RFC 6266 filename*). */
-const contentDisposition = (fileName: string) =>
-  `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+const contentDisposition = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
 export const registryRoutes: RouteTable = {
   module: 'registry',

@@ -98,7 +98,9 @@ export const DocumentSchema = Type.Object({
     attempt: Type.Integer(),
     status: Enum(DOCUMENT_STATUSES),
     validUntil: Nullable(Type.String({ format: 'date' })),
-    provenance: Type.Union([ProvenanceSchema, Type.Null()], { description: "the analyser that gave the opinion (offline-keywords, offline-unread, the vision model's name) and whether it is a sandbox result; null: no opinion yet" }),
+    provenance: Type.Union([ProvenanceSchema, Type.Null()], {
+      description: "the analyser that gave the opinion (offline-keywords, offline-unread, the vision model's name) and whether it is a sandbox result; null: no opinion yet",
+    }),
   }),
   decision: Nullable(Type.Object({ verdict: Enum(DOCUMENT_VERDICTS), comment: Nullable(Type.String()), decidedByUserId: Type.String() })),
   createdAt: DateTime,

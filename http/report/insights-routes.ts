@@ -56,7 +56,8 @@ export const reportInsightsRoutes: RouteTable = {
       method: 'get',
       path: '/report/:id/insights',
       summary: 'AI opinions per section and the committee summary',
-      description: 'Opinions exist when the organization has module committee and the report ran under a policy version with parecerEnabled (docs/committee.md). `section` narrows to one section type.',
+      description:
+        'Opinions exist when the organization has module committee and the report ran under a policy version with parecerEnabled (docs/committee.md). `section` narrows to one section type.',
       gate: Gates.reportsRead,
       params: ReportParams,
       query: InsightsQuery,

@@ -30,7 +30,12 @@ function parseInstant(text: string): Date | null {
   }
   const local = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second, millis));
   const sameFields =
-    local.getUTCFullYear() === year && local.getUTCMonth() === month! - 1 && local.getUTCDate() === day && local.getUTCHours() === hour && local.getUTCMinutes() === minute && local.getUTCSeconds() === second;
+    local.getUTCFullYear() === year &&
+    local.getUTCMonth() === month! - 1 &&
+    local.getUTCDate() === day &&
+    local.getUTCHours() === hour &&
+    local.getUTCMinutes() === minute &&
+    local.getUTCSeconds() === second;
   return sameFields ? new Date(local.getTime() - offset * 60_000) : null;
 }
 

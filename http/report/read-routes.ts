@@ -19,7 +19,10 @@ import { CreatedReportSchema, CreateReportBody, DecisionSchema, ReportParams, Re
 
 function sectionTypesOf(text: string | undefined): Set<string> | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  const types = text.split(',').map((t) => t.trim().toUpperCase()).filter(Boolean);
+  const types = text
+    .split(',')
+    .map((t) => t.trim().toUpperCase())
+    .filter(Boolean);
   const unknown = types.filter((t) => !(ALL_SECTION_TYPES as string[]).includes(t));
   if (unknown.length) throw new HttpError(400, `tabType must be one of the following values: ${ALL_SECTION_TYPES.join(', ')}`);
   return new Set(types);

@@ -120,7 +120,12 @@ export const ReportSchema = Type.Object(
     sandboxDecision: Type.Boolean({ description: "true when the report's current decision is the committee's taken on the offline model (a sandbox result, never a real one)" }),
     ranWithoutSCRReason: Nullable(Type.String()),
     sections: Type.Array(SectionSchema),
-    product: Nullable(Type.Object({ id: Type.String(), key: Type.String(), name: Type.String() }, { description: "the product of the proposal the report belongs to (run from POST /v1/proposals/{id}/run or a pipeline's report step); null for a report of no proposal" })),
+    product: Nullable(
+      Type.Object(
+        { id: Type.String(), key: Type.String(), name: Type.String() },
+        { description: "the product of the proposal the report belongs to (run from POST /v1/proposals/{id}/run or a pipeline's report step); null for a report of no proposal" },
+      ),
+    ),
     verified: Type.Boolean(),
     exportUrl: Nullable(Type.String({ description: 'signed link to the PDF, valid DOWNLOAD_URL_TTL_SECONDS from this reply' })),
     exportExcelUrl: Nullable(Type.String({ description: 'signed link to the spreadsheet' })),
@@ -248,7 +253,9 @@ export const ReportListQuery = Type.Object({
       description: `comma separated, any case: ${statuses.join(', ')}`,
     }),
   ),
-  from: Type.Optional(Type.String({ pattern: ISO_INSTANT_PATTERN, errorMessage: Messages.dashboardBadFrom, description: 'created at or after; ISO 8601, a day or time without zone is Brasília time' })),
+  from: Type.Optional(
+    Type.String({ pattern: ISO_INSTANT_PATTERN, errorMessage: Messages.dashboardBadFrom, description: 'created at or after; ISO 8601, a day or time without zone is Brasília time' }),
+  ),
   to: Type.Optional(Type.String({ pattern: ISO_INSTANT_PATTERN, errorMessage: Messages.dashboardBadTo, description: 'created before (exclusive); ISO 8601' })),
 });
 

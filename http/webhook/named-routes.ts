@@ -1,33 +1,14 @@
 import type { Knex } from 'knex';
 import Type from 'typebox';
 import { ping, redeliver, replay } from '../../application/webhook/operations.ts';
-import {
-  createNamedSubscription,
-  deleteSubscription,
-  disableSubscription,
-  enableSubscription,
-  rotateSecret,
-  updateSubscription,
-} from '../../application/webhook/commands.ts';
+import { createNamedSubscription, deleteSubscription, disableSubscription, enableSubscription, rotateSecret, updateSubscription } from '../../application/webhook/commands.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { eventCatalog } from '../../domain/webhook/catalog.ts';
 import { WebhookMessages } from '../../domain/webhook/messages.ts';
 import { findDelivery, findSubscription, listDeliveries, listSubscriptions } from '../../projections/webhook/queries.ts';
 import { Gates } from '../gates.ts';
 import { route } from '../route.ts';
-import {
-  Catalog,
-  Delivery,
-  DeliveriesQuery,
-  DeliveryPage,
-  DeliveryParams,
-  IdParams,
-  NamedCreateBody,
-  NamedSubscription,
-  NamedSubscriptionWithSecret,
-  NamedUpdateBody,
-  ReplayBody,
-} from './schemas.ts';
+import { Catalog, Delivery, DeliveriesQuery, DeliveryPage, DeliveryParams, IdParams, NamedCreateBody, NamedSubscription, NamedSubscriptionWithSecret, NamedUpdateBody, ReplayBody } from './schemas.ts';
 import { deliveryPageView, deliveryView, namedView } from './views.ts';
 
 const BASE = '/v1/webhook/subscriptions';

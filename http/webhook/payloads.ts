@@ -28,8 +28,7 @@ const ReportFacts = Open(
   'The report facts, in every report event, plus the fields of the event (section, decision, export...)',
 );
 
-const DocumentEvent = (fields: Record<string, TSchema>) =>
-  Open({ registryId: Type.String(), registryDocumentId: Type.String(), ...fields }, 'Document of a registry');
+const DocumentEvent = (fields: Record<string, TSchema>) => Open({ registryId: Type.String(), registryDocumentId: Type.String(), ...fields }, 'Document of a registry');
 const Assessment = {
   document: Type.String(),
   type: Type.String(),
@@ -98,8 +97,7 @@ const DATA: Record<string, TSchema> = {
   [PING_EVENT]: Type.Object({ subscriptionId: Type.String(), message: Type.String() }, { description: 'The test button' }),
 };
 
-const dataOf = (event: string): TSchema =>
-  DATA[event] ?? (legacyTypeOf(event) ? ReportFacts : event.startsWith('collection.') ? Trail : Type.Record(Type.String(), Type.Unknown()));
+const dataOf = (event: string): TSchema => DATA[event] ?? (legacyTypeOf(event) ? ReportFacts : event.startsWith('collection.') ? Trail : Type.Record(Type.String(), Type.Unknown()));
 
 const named = (event: string) =>
   Type.Object({
@@ -110,8 +108,7 @@ const named = (event: string) =>
     data: dataOf(event),
   });
 
-const legacy = (type: LegacyType) =>
-  Type.Object({ organizationId: Type.String(), webhookType: Type.Literal(type), data: dataOf(LEGACY_TYPE_INFO[type].publicName) });
+const legacy = (type: LegacyType) => Type.Object({ organizationId: Type.String(), webhookType: Type.Literal(type), data: dataOf(LEGACY_TYPE_INFO[type].publicName) });
 
 const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema));
 

@@ -46,7 +46,7 @@ const legacyRoutes = [
     path: '/webhook/:id/deliveries',
     summary: "A legacy subscription's delivery log (ours): newest first, each with its attempts",
     description:
-      'Not in the contract: the named subscriptions\' log (GET /v1/webhook/subscriptions/{id}/deliveries) for a legacy one, same query ' +
+      "Not in the contract: the named subscriptions' log (GET /v1/webhook/subscriptions/{id}/deliveries) for a legacy one, same query " +
       '(status, skip, take) and shape: status, attempts, nextAttemptAt while a retry is due, lastStatusCode, lastError, and attemptLog ' +
       '(time, statusCode, durationMs, outcome, error). 404 for an unknown or foreign id.',
     gate: Gates.legacyWebhooks,

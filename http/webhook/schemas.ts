@@ -67,10 +67,7 @@ export const NamedSubscription = Type.Object({
   updatedAt: DateTime,
 });
 
-export const NamedSubscriptionWithSecret = Type.Intersect([
-  NamedSubscription,
-  Type.Object({ secret: Type.String({ description: 'Signing secret. Shown only in this reply.' }) }),
-]);
+export const NamedSubscriptionWithSecret = Type.Intersect([NamedSubscription, Type.Object({ secret: Type.String({ description: 'Signing secret. Shown only in this reply.' }) })]);
 
 export const ReplayBody = Type.Object({ since: DateTime });
 

@@ -63,7 +63,6 @@ async function answers(url: string): Promise<'yes' | 'not yet' | 'refused'> {
   }
 }
 
-
 /** Linux's view of a process (/proc/<pid>/stat): its command name, state and parent. */
 export function processStat(pid: number): { comm: string; state: string; ppid: number } | undefined {
   try {
@@ -375,7 +374,10 @@ async function serving(adminUrl: string, port: number, started?: { exit: Promise
 function setAside(clusterDir: string, dataDir: string, log: Log): void {
   const aside = `${clusterDir}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   renameSync(clusterDir, aside);
-  log(`the PostgreSQL cluster ${clusterDir} refused the password of DATA_DIR ${dataDir}, made again since the cluster was: set aside as ${aside} (remove it once its data is not wanted), and a new cluster made`, 'warn');
+  log(
+    `the PostgreSQL cluster ${clusterDir} refused the password of DATA_DIR ${dataDir}, made again since the cluster was: set aside as ${aside} (remove it once its data is not wanted), and a new cluster made`,
+    'warn',
+  );
 }
 
 /**

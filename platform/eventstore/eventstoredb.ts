@@ -164,11 +164,7 @@ type CheckpointCallback = (subscription: AllStreamSubscription, position: Client
  * subscriptions report checkpoints, and system events are not worth sending. With both lists
  * the server filters on event types (usually the narrower) and matchesFilter checks categories.
  */
-export function buildSubscriptionFilter(
-  filter: EventFilter | undefined,
-  checkpointReached?: CheckpointCallback,
-  checkpointWindow = 1,
-): Filter {
+export function buildSubscriptionFilter(filter: EventFilter | undefined, checkpointReached?: CheckpointCallback, checkpointWindow = 1): Filter {
   // The server checkpoints every maxSearchWindow x checkpointInterval events it considers.
   const common = { checkpointInterval: 1, maxSearchWindow: checkpointWindow, checkpointReached };
   if (filter?.eventTypes !== undefined) return eventTypeFilter({ regex: eventTypeRegex(filter.eventTypes), ...common });
@@ -249,11 +245,7 @@ export class EventStoreDbStore implements EventStore {
     this.checkpointWindow = options.checkpointWindow ?? 1;
   }
 
-  async appendToStream(
-    streamName: string,
-    events: readonly EventToAppend[],
-    options: { expectedRevision?: ExpectedRevision } = {},
-  ): Promise<AppendResult> {
+  async appendToStream(streamName: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     // The server's answer to an empty append has no position and reports a missing stream as
     // revision 0, so check the expectation here and write nothing, as the PostgreSQL adapter does.
@@ -296,10 +288,7 @@ export class EventStoreDbStore implements EventStore {
     });
   }
 
-  private async readStreamEvents(
-    streamName: string,
-    options: { fromRevision: ReadRevision; maxCount?: number; direction: Direction },
-  ): Promise<RecordedEvent[]> {
+  private async readStreamEvents(streamName: string, options: { fromRevision: ReadRevision; maxCount?: number; direction: Direction }): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(streamName, options)) {

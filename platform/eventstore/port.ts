@@ -111,11 +111,7 @@ export interface Subscription {
 
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
-  appendToStream(
-    streamName: string,
-    events: readonly EventToAppend[],
-    options?: { expectedRevision?: ExpectedRevision },
-  ): Promise<AppendResult>;
+  appendToStream(streamName: string, events: readonly EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
   /** A stream that does not exist reads as an empty list. */
   readStream(streamName: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<ReadAllResult>;

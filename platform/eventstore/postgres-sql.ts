@@ -343,8 +343,7 @@ export const eventColumns = `
 
 export const appendSql = 'select * from append_to_stream(?, ?, ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
 
-export const appendBatchSql =
-  'select * from append_batch(?::text[], ?::text[], ?::int[], ?::int[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
+export const appendBatchSql = 'select * from append_batch(?::text[], ?::text[], ?::int[], ?::int[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[])';
 
 export interface ReadAllShape {
   eventTypes: boolean;

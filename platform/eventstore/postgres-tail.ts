@@ -84,9 +84,7 @@ export class SharedTail {
     const more = scanned.length >= maxCount;
     const types = filter?.eventTypes ? new Set(filter.eventTypes) : undefined;
     const categories = filter?.categories ? new Set(filter.categories) : undefined;
-    const events = types || categories
-      ? scanned.filter((e) => (!types || types.has(e.type)) && (!categories || categories.has(categoryOf(e.streamName))))
-      : scanned;
+    const events = types || categories ? scanned.filter((e) => (!types || types.has(e.type)) && (!categories || categories.has(categoryOf(e.streamName)))) : scanned;
     const checkpoint = more ? scanned[scanned.length - 1]!.position : this.to!;
     return { events, checkpoint, passedEvents: scanned.length > 0, more };
   }

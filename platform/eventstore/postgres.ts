@@ -173,11 +173,7 @@ export class PostgresEventStore implements EventStore {
    * event loop. Each append keeps its own expected-revision check and its own result or error.
    * Two commits rather than one keep the next batch being written while one waits for its flush.
    */
-  appendToStream(
-    streamName: string,
-    events: readonly EventToAppend[],
-    options: { expectedRevision?: ExpectedRevision } = {},
-  ): Promise<AppendResult> {
+  appendToStream(streamName: string, events: readonly EventToAppend[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     // Nothing to write: only the check, which needs no commit of its own.
     if (events.length === 0) return this.appendAlone(streamName, events, expected);
@@ -273,10 +269,7 @@ export class PostgresEventStore implements EventStore {
     }
     return {
       nextExpectedRevision: BigInt(row.next_revision),
-      position:
-        row.transaction_id === null || row.global_position === null
-          ? START
-          : { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+      position: row.transaction_id === null || row.global_position === null ? START : { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
     };
   }
 

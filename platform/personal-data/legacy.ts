@@ -98,12 +98,7 @@ export async function sealLegacyBatch(db: Knex, options: PersonalDataOptions, af
       `update events e set data = v.data, metadata = v.metadata
          from unnest(?::bigint[], ?::bigint[], ?::jsonb[], ?::jsonb[]) as v(transaction_id, global_position, data, metadata)
         where e.transaction_id = v.transaction_id and e.global_position = v.global_position`,
-      [
-        updates.map((u) => u.row.transaction_id),
-        updates.map((u) => u.row.global_position),
-        updates.map((u) => JSON.stringify(u.data)),
-        updates.map((u) => JSON.stringify(u.metadata)),
-      ],
+      [updates.map((u) => u.row.transaction_id), updates.map((u) => u.row.global_position), updates.map((u) => JSON.stringify(u.data)), updates.map((u) => JSON.stringify(u.metadata))],
     );
     await saveProgress(trx, next!);
   });

@@ -9,13 +9,7 @@ import type { SubjectKeys } from './subject-keys.ts';
  * unreadable with every event. The field's name is the associated data, as in events.
  * ERASED_SUBJECT (or no subject at all: nobody could erase it) writes the fields erased.
  */
-export async function sealFields(
-  keys: SubjectKeys,
-  pepper: Keyring,
-  naturalKey: string | typeof ERASED_SUBJECT | null,
-  values: Record<string, unknown>,
-  now: Date,
-): Promise<Record<string, unknown>> {
+export async function sealFields(keys: SubjectKeys, pepper: Keyring, naturalKey: string | typeof ERASED_SUBJECT | null, values: Record<string, unknown>, now: Date): Promise<Record<string, unknown>> {
   const subject = typeof naturalKey === 'string' ? subjectId(pepper, naturalKey) : null;
   const key = subject ? (await keys.forSubjects([subject], now)).get(subject)! : null;
   const sealed: Record<string, unknown> = {};

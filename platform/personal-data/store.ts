@@ -65,10 +65,11 @@ export async function openEvents(options: PersonalDataOptions, rulesByType: Rule
   });
   const keyIds = new Set<string>();
   for (const event of upcast) {
-    for (const { fields } of rulesByType.get(event.type) ?? []) for (const field of fields) {
-      const sealed = parse(event.data[field]);
-      if (sealed) keyIds.add(sealed.keyId);
-    }
+    for (const { fields } of rulesByType.get(event.type) ?? [])
+      for (const field of fields) {
+        const sealed = parse(event.data[field]);
+        if (sealed) keyIds.add(sealed.keyId);
+      }
   }
   if (keyIds.size === 0) return upcast;
   const keys = await options.keys.byIds([...keyIds]);
@@ -76,14 +77,15 @@ export async function openEvents(options: PersonalDataOptions, rulesByType: Rule
     const rules = rulesByType.get(event.type);
     if (!rules) return event;
     const data = { ...event.data };
-    for (const { fields } of rules) for (const field of fields) {
-      const text = data[field];
-      const sealed = parse(text);
-      if (!sealed) continue;
-      const key = keys.get(sealed.keyId);
-      // Parsed anew for each reader: a value shared between them could be changed by one.
-      data[field] = key ? JSON.parse(options.keys.plainOf(field, text as string, () => decipher(key, field, sealed))) : erasedValue(sealed.kind);
-    }
+    for (const { fields } of rules)
+      for (const field of fields) {
+        const text = data[field];
+        const sealed = parse(text);
+        if (!sealed) continue;
+        const key = keys.get(sealed.keyId);
+        // Parsed anew for each reader: a value shared between them could be changed by one.
+        data[field] = key ? JSON.parse(options.keys.plainOf(field, text as string, () => decipher(key, field, sealed))) : erasedValue(sealed.kind);
+      }
     return { ...event, data };
   });
 }

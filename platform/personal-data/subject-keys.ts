@@ -60,7 +60,11 @@ export class SubjectKeys {
       .whereNull('erased_at')
       .select('key_id', 'subject_id', 'sealed_key');
     for (const r of rows) keys.set(r.subject_id, { keyId: r.key_id, key: this.unseal(r.key_id, r.sealed_key) });
-    this.cache.remember(generation, [], rows.map((r) => [r.subject_id, keys.get(r.subject_id)!]));
+    this.cache.remember(
+      generation,
+      [],
+      rows.map((r) => [r.subject_id, keys.get(r.subject_id)!]),
+    );
     return keys;
   }
 
@@ -81,7 +85,11 @@ export class SubjectKeys {
     const generation = this.cache.begin();
     const inserted: Array<{ key_id: string; subject_id: string }> = await this.db('subject_keys').insert(fresh).onConflict().ignore().returning(['key_id', 'subject_id']);
     for (const r of inserted) keys.set(r.subject_id, { keyId: r.key_id, key: raw.get(r.key_id)! });
-    this.cache.remember(generation, [], inserted.map((r) => [r.subject_id, keys.get(r.subject_id)!]));
+    this.cache.remember(
+      generation,
+      [],
+      inserted.map((r) => [r.subject_id, keys.get(r.subject_id)!]),
+    );
     const lost = missing.filter((id) => !keys.has(id));
     if (lost.length) for (const [id, key] of await this.live(lost)) keys.set(id, key);
     return keys;

@@ -37,7 +37,5 @@ export async function lockCheckpoint(trx: Knex.Transaction, name: string): Promi
 }
 
 export async function saveCheckpoint(trx: Knex.Transaction, name: string, position: Position): Promise<void> {
-  await trx('projection_checkpoints')
-    .where({ name })
-    .update({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: trx.fn.now() });
+  await trx('projection_checkpoints').where({ name }).update({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: trx.fn.now() });
 }

@@ -77,10 +77,7 @@ async function acquireFree(db: Knex, name: string, owner: string, ttlMs: number)
  * is still ours: nobody else can have written under it, since a takeover changes the token.
  */
 export async function renewLease(db: Knex, lease: Lease, ttlMs: number): Promise<boolean> {
-  const { rowCount } = await db.raw(
-    `update projection_leases set expires_at = now() + ? * interval '1 millisecond' where name = ? and token = ?`,
-    [ttlMs, lease.name, lease.token],
-  );
+  const { rowCount } = await db.raw(`update projection_leases set expires_at = now() + ? * interval '1 millisecond' where name = ? and token = ?`, [ttlMs, lease.name, lease.token]);
   return rowCount === 1;
 }
 

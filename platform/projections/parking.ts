@@ -122,7 +122,9 @@ export async function retryParked(db: Knex, store: EventStore, projections: read
       return { ...parked, status: 'retried' as const };
     });
   } catch (error) {
-    await db(TABLE).where({ id, status: 'parked' }).update({ attempts: db.raw('attempts + 1'), error: errorText(error) });
+    await db(TABLE)
+      .where({ id, status: 'parked' })
+      .update({ attempts: db.raw('attempts + 1'), error: errorText(error) });
     throw error;
   }
 }

@@ -72,10 +72,7 @@ async function createShadowTables(db: Knex, schema: string, tables: readonly str
       const live = `public.${quoted(table)}`;
       const shadow = `${schema}.${quoted(table)}`;
       await trx.raw(`create table ${shadow} (like ${live} including all excluding indexes)`);
-      const { rows: constraints } = await trx.raw(
-        `select conname, pg_get_constraintdef(oid) as def from pg_constraint where conrelid = ?::regclass and contype in ('p', 'u', 'x')`,
-        [live],
-      );
+      const { rows: constraints } = await trx.raw(`select conname, pg_get_constraintdef(oid) as def from pg_constraint where conrelid = ?::regclass and contype in ('p', 'u', 'x')`, [live]);
       for (const c of constraints) await trx.raw(`alter table ${shadow} add constraint ${quoted(c.conname)} ${c.def}`);
       const { rows: indexes } = await trx.raw(
         `select pg_get_indexdef(i.indexrelid) as def from pg_index i

@@ -167,8 +167,7 @@ export class ProjectionRunner {
             writeWithParking(this.db, this.context, projection, target, events, position, {
               maxAttempts: this.options.maxAttempts ?? 3,
               retryDelayMs: this.options.retryDelayMs ?? 100,
-              onParked: (event, error) =>
-                log.error({ err: error, eventId: event.id, eventType: event.type, stream: event.streamName }, 'event parked: the projection could not apply it'),
+              onParked: (event, error) => log.error({ err: error, eventId: event.id, eventType: event.type, stream: event.streamName }, 'event parked: the projection could not apply it'),
             }),
           );
         }

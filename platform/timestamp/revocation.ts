@@ -130,4 +130,3 @@ export async function collectValidationData(chains: Buffer[][], timeoutMs: numbe
 
 /** Only certificates whose status could be established (or need none) leave the data complete: what makes a signature B-LT. */
 export const validationComplete = (data: ValidationData) => data.statuses.every((s) => s.source !== 'UNAVAILABLE' && s.source !== 'NO_ENDPOINT');
-

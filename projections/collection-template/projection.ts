@@ -32,10 +32,7 @@ async function applyTemplate(event: CollectionTemplateEvent, trx: Knex.Transacti
         await trx('collection_template_templates').where({ template_id: templateId }).update({ enabled, updated_at: switchedAt });
         return;
       }
-      await trx('collection_template_switches')
-        .insert({ organization_id: organizationId, slug, enabled, updated_at: switchedAt })
-        .onConflict(['organization_id', 'slug'])
-        .merge();
+      await trx('collection_template_switches').insert({ organization_id: organizationId, slug, enabled, updated_at: switchedAt }).onConflict(['organization_id', 'slug']).merge();
     }
   }
 }

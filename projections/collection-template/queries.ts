@@ -115,7 +115,11 @@ export async function listTemplates(db: Knex, organizationId: string, filter: Te
   const own = (await ownTemplates(db, organizationId).orderBy(['t.name', 't.slug'])).map(ownTemplateOf);
   const all = [...PLATFORM_TEMPLATES.map((t) => platformFor(t, switches)), ...own].filter((t) => matches(t, filter));
   const page = all.slice(filter.skip, filter.skip + filter.take);
-  const metrics = await templateMetrics(db, organizationId, page.map((t) => t.slug));
+  const metrics = await templateMetrics(
+    db,
+    organizationId,
+    page.map((t) => t.slug),
+  );
   return { total: all.length, items: page.map((t) => ({ ...t, metrics: metrics.get(t.slug) ?? NO_METRICS })) };
 }
 

@@ -60,14 +60,16 @@ async function started(trx: Knex.Transaction, event: CollectionModuleEvent & { t
 
 async function completed(trx: Knex.Transaction, event: CollectionModuleEvent & { type: 'IdentityCompleted' }) {
   const { payload, occurredAt } = event.data;
-  await trx('collection_identity_validations').where({ check_id: payload.checkId }).update({
-    provider: payload.provider,
-    verdict: payload.verdict,
-    similarity: payload.similarity,
-    liveness: payload.liveness,
-    signals: JSON.stringify(payload.signals),
-    completed_at: occurredAt,
-  });
+  await trx('collection_identity_validations')
+    .where({ check_id: payload.checkId })
+    .update({
+      provider: payload.provider,
+      verdict: payload.verdict,
+      similarity: payload.similarity,
+      liveness: payload.liveness,
+      signals: JSON.stringify(payload.signals),
+      completed_at: occurredAt,
+    });
 }
 
 /**

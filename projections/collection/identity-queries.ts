@@ -72,7 +72,13 @@ export async function listIdentityValidations(db: Knex, organizationId: string, 
   const total = filter.verdict ? byVerdict[filter.verdict] : Object.values(byVerdict).reduce((a, b) => a + b, 0);
   const page = windowed();
   if (filter.verdict) page.andWhere({ verdict: filter.verdict });
-  const rows: Row[] = await page.orderBy([{ column: 'completed_at', order: 'desc' }, { column: 'check_id', order: 'desc' }]).offset(filter.skip).limit(filter.take);
+  const rows: Row[] = await page
+    .orderBy([
+      { column: 'completed_at', order: 'desc' },
+      { column: 'check_id', order: 'desc' },
+    ])
+    .offset(filter.skip)
+    .limit(filter.take);
   const origins = beyond.map((b) => b.origin).sort();
   return {
     total,
@@ -122,7 +128,10 @@ export async function identityInputValues(db: Knex, organizationId: string, regi
   const latest = await db('collection_identity_validations')
     .where({ organization_id: organizationId, registry_id: registryId })
     .whereNotNull('completed_at')
-    .orderBy([{ column: 'completed_at', order: 'desc' }, { column: 'check_id', order: 'desc' }])
+    .orderBy([
+      { column: 'completed_at', order: 'desc' },
+      { column: 'check_id', order: 'desc' },
+    ])
     .first('verdict');
   return latest ? { 'kyc.identidade_aprovada': latest.verdict === 'APROVADO' } : {};
 }

@@ -19,17 +19,19 @@ async function keep(trx: Knex.Transaction, data: CollectionModuleEvent['data'], 
   const source = await trx('collection_input_sources').where({ collection_id: data.collectionId }).first();
   if (!source?.linked || rows.length === 0) return;
   await trx('collection_inputs')
-    .insert(rows.map((row) => ({
-      organization_id: source.organization_id,
-      registry_id: source.registry_id,
-      key: row.key,
-      value: JSON.stringify(row.value),
-      source: row.source,
-      collection_id: data.collectionId,
-      item_id: data.itemId,
-      occurred_at: data.occurredAt,
-      subject_id: row.subjectId,
-    })))
+    .insert(
+      rows.map((row) => ({
+        organization_id: source.organization_id,
+        registry_id: source.registry_id,
+        key: row.key,
+        value: JSON.stringify(row.value),
+        source: row.source,
+        collection_id: data.collectionId,
+        item_id: data.itemId,
+        occurred_at: data.occurredAt,
+        subject_id: row.subjectId,
+      })),
+    )
     .onConflict(['organization_id', 'registry_id', 'key'])
     .merge()
     .where('collection_inputs.occurred_at', '<=', trx.raw('excluded.occurred_at'));
@@ -86,7 +88,9 @@ export const collectionInputsProjection: Projection = {
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction, context?: ProjectionContext) {
     for (const recorded of events) {
       if (recorded.type === PERSONAL_DATA_ERASED) {
-        await trx('collection_inputs').where({ subject_id: (recorded.data as unknown as PersonalDataErased).subjectId }).delete();
+        await trx('collection_inputs')
+          .where({ subject_id: (recorded.data as unknown as PersonalDataErased).subjectId })
+          .delete();
         continue;
       }
       if (recorded.type === 'IntakeLinked') {

@@ -68,7 +68,9 @@ async function noteSubjects(trx: Knex.Transaction, collectionId: string, recorde
  */
 async function refoldErased(trx: Knex.Transaction, context: ProjectionContext | undefined, erasure: RecordedEvent): Promise<void> {
   const { subjectId } = erasure.data as unknown as PersonalDataErased;
-  const rows: Array<{ id: string; subject_ids: string[] }> = await trx('collection_collections').whereRaw('subject_ids @> ?::text[]', [[subjectId]]).select('id', 'subject_ids');
+  const rows: Array<{ id: string; subject_ids: string[] }> = await trx('collection_collections')
+    .whereRaw('subject_ids @> ?::text[]', [[subjectId]])
+    .select('id', 'subject_ids');
   if (!rows.length) return;
   if (!context) throw new Error('the collection projection folds erased collections again from their streams: it needs its context');
   for (const row of rows) {

@@ -14,7 +14,9 @@ export interface RecipientLinkRow {
 /** Who a link token belongs to, by its hash; null for an unknown token or a replaced (older) version. */
 export async function findRecipientByToken(db: Knex, token: string): Promise<RecipientLinkRow | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const row = await db('collection_links').where({ link_hash: hashLinkToken(token) }).first();
+  const row = await db('collection_links')
+    .where({ link_hash: hashLinkToken(token) })
+    .first();
   return row ? { organizationId: row.organization_id, collectionId: row.collection_id, recipientId: row.recipient_id, linkVersion: row.link_version } : null;
 }
 
@@ -53,7 +55,14 @@ export async function listCollections(db: Knex, organizationId: string, filter: 
     });
   }
   const total = await countOf(query);
-  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(filter.skip).limit(filter.take).select('state');
+  const rows = await query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .offset(filter.skip)
+    .limit(filter.take)
+    .select('state');
   return { total, items: rows.map((r) => r.state as CollectionState) };
 }
 
@@ -64,11 +73,16 @@ export interface QueueEntry {
 
 /** Items waiting for a human decision (AWAITING_OPERATOR, MANUAL_REVIEW), oldest first. */
 export async function operatorQueue(db: Knex, organizationId: string, page: { skip: number; take: number }): Promise<{ total: number; items: QueueEntry[] }> {
-  const query = db('collection_items as i').where('i.organization_id', organizationId).whereIn('i.status', OPERATOR_ITEM_STATUSES as string[]);
+  const query = db('collection_items as i')
+    .where('i.organization_id', organizationId)
+    .whereIn('i.status', OPERATOR_ITEM_STATUSES as string[]);
   const total = await countOf(query);
   const rows = await query
     .join('collection_collections as c', 'c.id', 'i.collection_id')
-    .orderBy([{ column: 'i.updated_at', order: 'asc' }, { column: 'i.item_id', order: 'asc' }])
+    .orderBy([
+      { column: 'i.updated_at', order: 'asc' },
+      { column: 'i.item_id', order: 'asc' },
+    ])
     .offset(page.skip)
     .limit(page.take)
     .select('i.item_id', 'c.state');

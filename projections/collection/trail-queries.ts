@@ -45,7 +45,20 @@ interface Row {
   timestamp_token: string | null;
 }
 
-const ENTRY_COLUMNS = ['e.seq', 'e.organization_id', 'e.collection_id', 'e.item_id', 'e.recipient_id', 'e.action', 'e.actor_type', 'e.actor_id', 'e.occurred_at', 'e.payload', 'e.entry_hash', 'e.chain_hash'];
+const ENTRY_COLUMNS = [
+  'e.seq',
+  'e.organization_id',
+  'e.collection_id',
+  'e.item_id',
+  'e.recipient_id',
+  'e.action',
+  'e.actor_type',
+  'e.actor_id',
+  'e.occurred_at',
+  'e.payload',
+  'e.entry_hash',
+  'e.chain_hash',
+];
 
 function entries(db: Knex, organizationId: string, collectionId: string) {
   return db('collection_trail_entries as e')

@@ -137,7 +137,11 @@ export async function latestDeliberation(db: Knex, organizationId: string, repor
   const row: DeliberationRow | undefined = await db('committee_deliberations')
     .select('committee_deliberations.*', db.raw('(select r.sandbox from report_reports r where r.id = committee_deliberations.report_id) as report_sandbox'))
     .where({ organization_id: organizationId, report_id: reportId })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
   return row ? viewOf(row) : null;
 }
 

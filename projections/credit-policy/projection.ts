@@ -26,9 +26,7 @@ async function apply(event: CreditPolicyEvent, trx: Knex.Transaction): Promise<v
       return;
     }
     case 'CreditPolicyArchived':
-      await trx('credit_policy_policies')
-        .where({ id: event.data.policyId })
-        .update({ status: 'ARCHIVED', archived_at: event.data.archivedAt, updated_at: event.data.archivedAt });
+      await trx('credit_policy_policies').where({ id: event.data.policyId }).update({ status: 'ARCHIVED', archived_at: event.data.archivedAt, updated_at: event.data.archivedAt });
   }
 }
 

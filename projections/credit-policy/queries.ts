@@ -40,11 +40,7 @@ function base(db: Knex, organizationId: string) {
 }
 
 /** The organization's policies at their latest version, by name. */
-export async function listPolicies(
-  db: Knex,
-  organizationId: string,
-  filter: { documentType?: string; includeArchived?: boolean } = {},
-): Promise<PolicyView[]> {
+export async function listPolicies(db: Knex, organizationId: string, filter: { documentType?: string; includeArchived?: boolean } = {}): Promise<PolicyView[]> {
   const query = base(db, organizationId).whereRaw('v.version = p.version').orderBy('p.name').orderBy('p.id');
   if (filter.documentType) query.andWhere('p.document_type', filter.documentType);
   if (!filter.includeArchived) query.andWhere('p.status', 'ACTIVE');

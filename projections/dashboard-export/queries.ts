@@ -67,7 +67,15 @@ function rowOf(r: Record<string, unknown>): ExportRow {
 /** The filters as a where clause over proposal_facts: the period by creation date, each list as a set. */
 export function whereFilters(query: Knex.QueryBuilder, organizationId: string, filters: DashboardFilters): Knex.QueryBuilder {
   query.where('organization_id', organizationId).andWhere('created_at', '>=', filters.from).andWhere('created_at', '<', filters.to);
-  const lists = { origin: 'origin', correspondentId: 'correspondent_id', agentId: 'agent_id', portfolioId: 'portfolio_id', productKey: 'product_key', entityType: 'entity_type', status: 'status' } as const;
+  const lists = {
+    origin: 'origin',
+    correspondentId: 'correspondent_id',
+    agentId: 'agent_id',
+    portfolioId: 'portfolio_id',
+    productKey: 'product_key',
+    entityType: 'entity_type',
+    status: 'status',
+  } as const;
   for (const [key, column] of Object.entries(lists)) {
     const values = filters[key as keyof typeof lists];
     if (values) query.whereIn(column, values);
@@ -83,7 +91,10 @@ export function whereFilters(query: Knex.QueryBuilder, organizationId: string, f
 export async function exportRows(trx: Knex, organizationId: string, filters: DashboardFilters, limit: number): Promise<{ rows: ExportRow[]; truncated: boolean }> {
   const found = await whereFilters(trx('proposal_facts'), organizationId, filters)
     .select([...COLUMNS, trx.raw('coalesce(fixed_amount_cents, requested_cents) as requested_cents')])
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit + 1);
   return { rows: found.slice(0, limit).map(rowOf), truncated: found.length > limit };
 }

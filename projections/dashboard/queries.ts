@@ -34,7 +34,10 @@ const SUMS = MEASURES.map((m) => `sum(${m.column})::bigint as ${m.column}`).join
 function outOfSlaSql(q: DashboardQuery): Sql {
   const limited = Object.entries(q.sla);
   if (!limited.length) return sql('false');
-  return sql(`(case f.status ${limited.map(() => 'when ? then f.status_changed_at < ?').join(' ')} else false end)`, limited.flatMap(([status, days]) => [status, new Date(q.now - days! * DAY_MS)]));
+  return sql(
+    `(case f.status ${limited.map(() => 'when ? then f.status_changed_at < ?').join(' ')} else false end)`,
+    limited.flatMap(([status, days]) => [status, new Date(q.now - days! * DAY_MS)]),
+  );
 }
 
 /** Proposals open now (the sla decides whether DRAFT is open), through the filters. */
@@ -51,8 +54,14 @@ function openWhere(q: DashboardQuery): Sql {
  * instead of each block scanning the facts again.
  */
 function oneStatement<Block extends string>(shared: Array<[string, Sql]>, blocks: Record<Block, Sql>): Sql & { blocks?: Block } {
-  const withs = join(shared.map(([name, s]) => sql(`${name} as materialized (${s.sql})`, s.bindings)), ', ');
-  const columns = join((Object.entries(blocks) as Array<[Block, Sql]>).map(([name, s]) => sql(`(select coalesce(json_agg(x), '[]'::json) from (${s.sql}) x) as ${name}`, s.bindings)), ', ');
+  const withs = join(
+    shared.map(([name, s]) => sql(`${name} as materialized (${s.sql})`, s.bindings)),
+    ', ',
+  );
+  const columns = join(
+    (Object.entries(blocks) as Array<[Block, Sql]>).map(([name, s]) => sql(`(select coalesce(json_agg(x), '[]'::json) from (${s.sql}) x) as ${name}`, s.bindings)),
+    ', ',
+  );
   return sql(`${shared.length ? `with ${withs.sql} ` : ''}select ${columns.sql}`, [...withs.bindings, ...columns.bindings]);
 }
 
@@ -64,10 +73,10 @@ async function readAll(trx: Knex.Transaction, q: DashboardQuery): Promise<Dashbo
   // Open proposals (openNow, outOfSla, aging, the five oldest) are read from the facts once.
   const where = openWhere(q);
   const out = outOfSlaSql(q);
-  const openFacts = sql(
-    `select f.id, f.status, f.status_changed_at, f.created_at as t, ${KEY_SQL[q.dim]} as key, ${out.sql} as out_of_sla from proposal_facts f where ${where.sql}`,
-    [...out.bindings, ...where.bindings],
-  );
+  const openFacts = sql(`select f.id, f.status, f.status_changed_at, f.created_at as t, ${KEY_SQL[q.dim]} as key, ${out.sql} as out_of_sla from proposal_facts f where ${where.sql}`, [
+    ...out.bindings,
+    ...where.bindings,
+  ]);
   const openSource = sql('select t, key, out_of_sla from open_facts where t >= ? and t < ?', [new Date(plan.scanFrom), new Date(plan.scanTo)]);
   const openCounts = 'count(*)::int as open_now, count(*) filter (where out_of_sla)::int as out_of_sla';
   const since = (days: number) => new Date(q.now - days * DAY_MS);
@@ -108,7 +117,14 @@ async function readAll(trx: Knex.Transaction, q: DashboardQuery): Promise<Dashbo
     cycle: cycle.map((row) => ({ pair: row.pair as string, days: row.days as number, n: Number(row.n) })),
     open: open.map((row) => ({ ...placementOf(row), openNow: row.open_now as number, outOfSla: row.out_of_sla as number })),
     mix: mix.map((row) => ({ productKey: row.key as string, count: Number(row.count), requestedCents: Number(row.requested) })),
-    aging: aging.map((row) => ({ status: row.status as string, upTo2: row.up_to2 as number, upTo7: row.up_to7 as number, over7: row.over7 as number, total: row.total as number, outOfSla: row.out_of_sla as number })),
+    aging: aging.map((row) => ({
+      status: row.status as string,
+      upTo2: row.up_to2 as number,
+      upTo7: row.up_to7 as number,
+      over7: row.over7 as number,
+      total: row.total as number,
+      outOfSla: row.out_of_sla as number,
+    })),
     oldest: oldest.map((row) => ({
       id: row.id as string,
       name: row.name as string,

@@ -65,7 +65,10 @@ const deletes = (grain: Grain, where: string): string[] => [
 /** Several statements in one round trip: every one but the last as a data-modifying CTE. */
 function chained(statements: string[]): string {
   const last = statements[statements.length - 1]!;
-  return `with ${statements.slice(0, -1).map((s, i) => `s${i} as (${s})`).join(', ')} ${last}`;
+  return `with ${statements
+    .slice(0, -1)
+    .map((s, i) => `s${i} as (${s})`)
+    .join(', ')} ${last}`;
 }
 
 /**
@@ -77,9 +80,15 @@ export async function shiftRollups(trx: Knex.Transaction | Knex, ids: readonly s
   const { where, bindings } = rows(ids);
   const grains = Object.keys(GRAINS) as Grain[];
   const add = grains.flatMap((grain) => upserts(grain, where, sign));
-  await trx.raw(chained(add), add.flatMap(() => bindings));
+  await trx.raw(
+    chained(add),
+    add.flatMap(() => bindings),
+  );
   if (sign === 1) return;
   // A separate statement: a CTE's changes are invisible to the rest of its statement.
   const remove = grains.flatMap((grain) => deletes(grain, where));
-  await trx.raw(chained(remove), remove.flatMap(() => bindings));
+  await trx.raw(
+    chained(remove),
+    remove.flatMap(() => bindings),
+  );
 }

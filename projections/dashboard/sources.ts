@@ -52,8 +52,26 @@ export interface Plan {
 
 /** The facts columns a block reads (measures, keys, durations, flags): what `scan` keeps of each row. */
 const SCAN_COLUMNS = [
-  'created_at', 'status', 'rejection_step', 'origin', 'correspondent_id', 'agent_id', 'product_key', 'portfolio_id', 'entity_type', 'fixed_amount_cents',
-  'requested_cents', 'firm_cents', 'chosen_cents', 'chosen_by', 'decision', 'analyzed_at', 'pre_approved_at', 'firm_offer_at', 'chosen_at', 'issued_at',
+  'created_at',
+  'status',
+  'rejection_step',
+  'origin',
+  'correspondent_id',
+  'agent_id',
+  'product_key',
+  'portfolio_id',
+  'entity_type',
+  'fixed_amount_cents',
+  'requested_cents',
+  'firm_cents',
+  'chosen_cents',
+  'chosen_by',
+  'decision',
+  'analyzed_at',
+  'pre_approved_at',
+  'firm_offer_at',
+  'chosen_at',
+  'issued_at',
   'expired_without_choice',
 ];
 
@@ -80,7 +98,12 @@ export function planOf(organizationId: string, filter: DashboardFilter, range: D
 }
 
 function factsWhere(plan: Plan): Sql {
-  const ranges = plan.factRanges.length ? join(plan.factRanges.map(([a, b]) => sql('(f.created_at >= ? and f.created_at < ?)', [new Date(a), new Date(b)])), ' or ') : sql('false');
+  const ranges = plan.factRanges.length
+    ? join(
+        plan.factRanges.map(([a, b]) => sql('(f.created_at >= ? and f.created_at < ?)', [new Date(a), new Date(b)])),
+        ' or ',
+      )
+    : sql('false');
   const filter = factsFilter(plan.filter);
   return sql(`f.organization_id = ? and (${ranges.sql})${filter.sql}`, [plan.organizationId, ...ranges.bindings, ...filter.bindings]);
 }
@@ -116,7 +139,10 @@ function rollupParts(plan: Plan, dim: RollupDim, table: (grain: Grain) => string
 export function sumsSource(plan: Plan, dim: RollupDim): Sql {
   const { table, where } = factsFrom(plan);
   const step = dim === 'all' ? "coalesce(f.rejection_step, '')" : "''";
-  const facts = sql(`select f.created_at as t, ${KEY_SQL[dim]} as key, f.status, ${step} as step, ${MEASURES.map((m) => `${m.sql} as ${m.column}`).join(', ')} from ${table} where ${where.sql}`, where.bindings);
+  const facts = sql(
+    `select f.created_at as t, ${KEY_SQL[dim]} as key, f.status, ${step} as step, ${MEASURES.map((m) => `${m.sql} as ${m.column}`).join(', ')} from ${table} where ${where.sql}`,
+    where.bindings,
+  );
   const columns = `r.key, r.status, r.rejection_step as step, ${MEASURES.map((m) => `r.${m.column}`).join(', ')}`;
   return join([...rollupParts(plan, dim, sumsTable, columns), facts], ' union all ');
 }
@@ -142,17 +168,19 @@ export function grouped(plan: Plan, source: Sql, by: 'week' | 'key', extras: str
   const flags: Array<[string, Sql]> = [
     ['cur', at(r.from, r.to)],
     ['prev', plan.compare ? at(r.prevFrom, r.prevTo) : sql('false')],
-    ...(by === 'week' ? ([['cur_s', at(r.weekStarts[0]!, r.to)], ['prev_s', plan.compare ? at(r.prevWeekStarts[0]!, r.prevTo) : sql('false')]] as Array<[string, Sql]>) : []),
+    ...(by === 'week'
+      ? ([
+          ['cur_s', at(r.weekStarts[0]!, r.to)],
+          ['prev_s', plan.compare ? at(r.prevWeekStarts[0]!, r.prevTo) : sql('false')],
+        ] as Array<[string, Sql]>)
+      : []),
   ];
   const recent = at(r.recentFrom, r.to);
   const week = weekStartSql('s.t');
   const place = by === 'week' ? sql(`${week} as week`) : sql(`case when ${recent.sql} then ${week} end as recent_week`, recent.bindings);
   const columns = [by === 'week' ? 'week' : 'key', ...flags.map(([name]) => name), ...(by === 'key' ? ['recent_week'] : []), ...extras];
   const x = join([place, ...flags.map(([name, condition]) => sql(`${condition.sql} as ${name}`, condition.bindings))], ', ');
-  return sql(
-    `select ${columns.join(', ')}, ${aggregates} from (select ${x.sql}, s.* from (${source.sql}) s) x group by ${columns.join(', ')}`,
-    [...x.bindings, ...source.bindings],
-  );
+  return sql(`select ${columns.join(', ')}, ${aggregates} from (select ${x.sql}, s.* from (${source.sql}) s) x group by ${columns.join(', ')}`, [...x.bindings, ...source.bindings]);
 }
 
 const ms = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).getTime());

@@ -78,16 +78,15 @@ export async function findSessionDetail(db: Knex, sessionId: string): Promise<Se
     .join('identity_users as u', 'u.id', 's.user_id')
     .join('identity_organizations as o', 'o.id', 's.organization_id')
     .where('s.id', sessionId)
-    .first(
-      's.id',
-      's.user_id',
-      's.organization_id',
-      's.created_at',
-      's.updated_at',
-      's.expires_at',
-      's.logged_out_at',
-      { org_name: 'o.name', modules: 'o.modules', flags: 'o.flags', user_name: 'u.name', permissions: 'u.permissions', credential_id: 'c.id', client_id: 'c.client_id' },
-    );
+    .first('s.id', 's.user_id', 's.organization_id', 's.created_at', 's.updated_at', 's.expires_at', 's.logged_out_at', {
+      org_name: 'o.name',
+      modules: 'o.modules',
+      flags: 'o.flags',
+      user_name: 'u.name',
+      permissions: 'u.permissions',
+      credential_id: 'c.id',
+      client_id: 'c.client_id',
+    });
   if (!row) return undefined;
   return {
     id: row.id,
@@ -122,7 +121,13 @@ export async function findLogin(db: Knex, email: string): Promise<{ userId: stri
 
 /** A user's own credentials, newest first: what the console's API settings list. */
 export async function credentialsOfUser(db: Knex, userId: string): Promise<Array<{ id: string; clientId: string; createdAt: Date; revokedAt: Date | null }>> {
-  return db('identity_credentials').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).select({ id: 'id', clientId: 'client_id', createdAt: 'created_at', revokedAt: 'revoked_at' });
+  return db('identity_credentials')
+    .where({ user_id: userId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .select({ id: 'id', clientId: 'client_id', createdAt: 'created_at', revokedAt: 'revoked_at' });
 }
 
 /** The user's console sessions still open (not signed out, not expired). */

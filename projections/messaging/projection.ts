@@ -5,7 +5,16 @@ import type { MessagingEvent } from '../../domain/messaging/decider.ts';
 import { collectionCorrelationOf } from '../../domain/messaging/events.ts';
 
 export const MESSAGING_PROJECTION = 'messaging';
-export const MESSAGING_EVENT_TYPES = ['MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageRead', 'MessageChannelFailed', 'MessageFailed', 'MessageNotSent', 'MessageWithdrawn'] as const satisfies ReadonlyArray<MessagingEvent['type']>;
+export const MESSAGING_EVENT_TYPES = [
+  'MessageQueued',
+  'MessageSent',
+  'MessageDelivered',
+  'MessageRead',
+  'MessageChannelFailed',
+  'MessageFailed',
+  'MessageNotSent',
+  'MessageWithdrawn',
+] as const satisfies ReadonlyArray<MessagingEvent['type']>;
 
 async function apply(event: MessagingEvent, trx: Knex.Transaction): Promise<void> {
   const { messageId, at } = event.data;

@@ -61,6 +61,8 @@ export async function findMessage(db: Knex, organizationId: string, messageId: s
 
 /** A collection's messages, oldest first (what was said to whom, and what became of it). */
 export async function messagesOfCollection(db: Knex, organizationId: string, collectionId: string): Promise<MessageView[]> {
-  const rows: MessageRow[] = await db('messaging_messages').where({ organization_id: organizationId, collection_id: collectionId }).orderBy([{ column: 'queued_at' }, { column: 'id' }]);
+  const rows: MessageRow[] = await db('messaging_messages')
+    .where({ organization_id: organizationId, collection_id: collectionId })
+    .orderBy([{ column: 'queued_at' }, { column: 'id' }]);
   return rows.map(toView);
 }

@@ -131,7 +131,9 @@ async function applyExecution(event: ExecutionEvent, trx: Knex.Transaction, subj
   }
   const row = (await trx('operation_executions').where({ id: event.data.executionId }).forUpdate().first()) as Row | undefined;
   if (!row) return;
-  await trx('operation_executions').where({ id: event.data.executionId }).update({ ...change(row, event), updated_at: event.data.at });
+  await trx('operation_executions')
+    .where({ id: event.data.executionId })
+    .update({ ...change(row, event), updated_at: event.data.at });
 }
 
 async function applyOperation(event: OperationEvent, trx: Knex.Transaction): Promise<void> {

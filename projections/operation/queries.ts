@@ -24,7 +24,10 @@ const operationOf = (row: Record<string, unknown>): OperationView => ({
 
 /** The organization's pipelines at their latest version, by name. */
 export async function listOperations(db: Knex, organizationId: string): Promise<OperationView[]> {
-  const latest = db('operation_versions').where({ organization_id: organizationId }).distinctOn('operation_id').orderBy([{ column: 'operation_id' }, { column: 'version', order: 'desc' }]);
+  const latest = db('operation_versions')
+    .where({ organization_id: organizationId })
+    .distinctOn('operation_id')
+    .orderBy([{ column: 'operation_id' }, { column: 'version', order: 'desc' }]);
   return (await db.from(latest.as('v')).orderBy(['name', 'operation_id'])).map(operationOf);
 }
 
@@ -85,9 +88,7 @@ function executionOf(row: Record<string, unknown>): ExecutionView {
     steps: row.steps as StepView[],
     reportIds: row.report_ids as string[],
     indicativeOfferId: row.indicative_offer_id as string | null,
-    chosen: row.chosen_offer_id
-      ? { offerId: row.chosen_offer_id as string, amountCents: Number(row.chosen_amount_cents), termMonths: row.chosen_term_months as number }
-      : null,
+    chosen: row.chosen_offer_id ? { offerId: row.chosen_offer_id as string, amountCents: Number(row.chosen_amount_cents), termMonths: row.chosen_term_months as number } : null,
     firmOfferId: row.firm_offer_id as string | null,
     decision: row.decision as ExecutionView['decision'],
     rejectionStep: row.rejection_step as string | null,
@@ -107,7 +108,12 @@ export async function listExecutions(db: Knex, organizationId: string, filter: {
   const query = db('operation_executions').where({ organization_id: organizationId });
   if (filter.operationId) query.andWhere({ operation_id: filter.operationId });
   if (filter.proposalId) query.andWhere({ proposal_id: filter.proposalId });
-  return (await query.orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }])).map(executionOf);
+  return (
+    await query.orderBy([
+      { column: 'started_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+  ).map(executionOf);
 }
 
 export async function findExecution(db: Knex, organizationId: string, executionId: string): Promise<ExecutionView | null> {

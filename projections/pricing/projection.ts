@@ -8,10 +8,7 @@ export const PRICING_PROJECTION = 'pricing';
 async function apply(event: MarketIndexEvent, trx: Knex.Transaction): Promise<void> {
   if (event.type === 'MarketIndexPublished') {
     const { index, percentYear, date, source, at } = event.data;
-    await trx('pricing_reference_indexes')
-      .insert({ index_key: index, percent_year: percentYear, date, source, updated_at: at })
-      .onConflict('index_key')
-      .merge();
+    await trx('pricing_reference_indexes').insert({ index_key: index, percent_year: percentYear, date, source, updated_at: at }).onConflict('index_key').merge();
     return;
   }
   const { organizationId, index, percentYear, date, userId, at } = event.data;

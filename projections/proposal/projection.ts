@@ -98,7 +98,15 @@ async function apply(event: ProposalEvent, trx: Knex.Transaction, subject: strin
 }
 
 /** Events that move a dashboard fact (participants, links and offer deadlines move none). */
-const COUNTED: ReadonlySet<string> = new Set<ProposalEvent['type']>(['ProposalCreated', 'ProposalStatusChanged', 'ProposalDecided', 'IndicativeOfferSent', 'OfferChosen', 'FirmOfferIssued', 'ProposalClosed']);
+const COUNTED: ReadonlySet<string> = new Set<ProposalEvent['type']>([
+  'ProposalCreated',
+  'ProposalStatusChanged',
+  'ProposalDecided',
+  'IndicativeOfferSent',
+  'OfferChosen',
+  'FirmOfferIssued',
+  'ProposalClosed',
+]);
 
 /** The proposals list and dashboard facts with their rollups, and the index of offer links by hash. */
 export const proposalProjection: Projection = {

@@ -9,8 +9,13 @@ import type { Projection } from '../../platform/projections/projection.ts';
 export const REGISTRY_PROJECTION = 'registry';
 
 export const REGISTRY_DOCUMENT_EVENT_TYPES: readonly RegistryDocumentEvent['type'][] = [
-  'RegistryDocumentReceived', 'RegistryDocumentProgressed', 'RegistryDocumentAssessed', 'RegistryDocumentFailed',
-  'RegistryDocumentReprocessed', 'RegistryDocumentDecided', 'RegistryDocumentDownloaded',
+  'RegistryDocumentReceived',
+  'RegistryDocumentProgressed',
+  'RegistryDocumentAssessed',
+  'RegistryDocumentFailed',
+  'RegistryDocumentReprocessed',
+  'RegistryDocumentDecided',
+  'RegistryDocumentDownloaded',
 ];
 
 async function applyRegistry(event: RegistryEvent, subjectId: string | null, trx: Knex.Transaction): Promise<void> {
@@ -31,7 +36,11 @@ async function applyRegistry(event: RegistryEvent, subjectId: string | null, trx
         updated_at: d.at,
       };
       if (event.type === 'RegistryUpdated') await trx('registry_registries').where({ id: d.registryId }).update(row);
-      else await trx('registry_registries').insert({ ...row, self_declared: event.data.selfDeclared === true, subject_id: subjectId, created_at: d.at }).onConflict('id').merge();
+      else
+        await trx('registry_registries')
+          .insert({ ...row, self_declared: event.data.selfDeclared === true, subject_id: subjectId, created_at: d.at })
+          .onConflict('id')
+          .merge();
       return;
     }
     case 'RegistryKycChanged':
@@ -50,11 +59,25 @@ async function applyDocument(event: RegistryDocumentEvent, subjectId: string | n
       const d = event.data;
       await trx('registry_documents')
         .insert({
-          id: d.registryDocumentId, registry_id: d.registryId, organization_id: d.organizationId, document: d.document, file_name: d.fileName,
-          mime_type: d.mimeType, size_bytes: d.sizeBytes, sha256: d.sha256, blob_id: d.blobId, expected_type: d.expectedType, type: d.expectedType,
-          source: JSON.stringify(d.source), uploaded_by: JSON.stringify(d.uploadedBy), status: 'RECEIVED', attempt: 1, subject_id: subjectId,
+          id: d.registryDocumentId,
+          registry_id: d.registryId,
+          organization_id: d.organizationId,
+          document: d.document,
+          file_name: d.fileName,
+          mime_type: d.mimeType,
+          size_bytes: d.sizeBytes,
+          sha256: d.sha256,
+          blob_id: d.blobId,
+          expected_type: d.expectedType,
+          type: d.expectedType,
+          source: JSON.stringify(d.source),
+          uploaded_by: JSON.stringify(d.uploadedBy),
+          status: 'RECEIVED',
+          attempt: 1,
+          subject_id: subjectId,
           intake_collection_id: d.intake ? (d.source?.collectionId ?? null) : null,
-          created_at: at, updated_at: at,
+          created_at: at,
+          updated_at: at,
         })
         .onConflict('id')
         .ignore();
@@ -105,7 +128,10 @@ export const registryProjection: Projection = {
     for (const event of events) {
       const subjectId = (event.metadata[SUBJECTS_METADATA] as string[] | undefined)?.[0] ?? null;
       if (event.type === PERSONAL_DATA_ERASED) await erase((event.data as unknown as PersonalDataErased).subjectId, trx);
-      else if (event.type === INTAKE_LINKED) await trx('registry_documents').where({ intake_collection_id: (event.data as unknown as CollectionEventData).collectionId }).update({ intake_collection_id: null });
+      else if (event.type === INTAKE_LINKED)
+        await trx('registry_documents')
+          .where({ intake_collection_id: (event.data as unknown as CollectionEventData).collectionId })
+          .update({ intake_collection_id: null });
       else if (DOCUMENT_TYPES.has(event.type)) await applyDocument(event as unknown as RegistryDocumentEvent, subjectId, trx);
       else await applyRegistry(event as unknown as RegistryEvent, subjectId, trx);
     }

@@ -136,11 +136,9 @@ function documentOf(row: Record<string, unknown>): RegistryDocumentView {
       status: opinionStatus,
       validUntil: row.valid_until as string | null,
       // A row folded before provenance was recorded: an opinion of unknown provenance.
-      provenance: verdict === null ? null : (row.provenance as ReadProvenance | null) ?? { provider: null, sandbox: null },
+      provenance: verdict === null ? null : ((row.provenance as ReadProvenance | null) ?? { provider: null, sandbox: null }),
     },
-    decision: row.decided_by_user_id
-      ? { verdict: row.decision_verdict as DocumentVerdict, comment: row.comment as string | null, decidedByUserId: row.decided_by_user_id as string }
-      : null,
+    decision: row.decided_by_user_id ? { verdict: row.decision_verdict as DocumentVerdict, comment: row.comment as string | null, decidedByUserId: row.decided_by_user_id as string } : null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

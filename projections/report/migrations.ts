@@ -101,9 +101,7 @@ export const reportMigrations: Migration[] = [
         t.index(['organization_id', 'document', 'created_at', 'id'], 'report_reports_list_document_index');
         t.index(['organization_id', 'status', 'created_at', 'id'], 'report_reports_list_status_index');
       });
-      await knex.raw(
-        'create index report_reports_list_external_id_index on report_reports (organization_id, external_id, created_at, id) where external_id is not null',
-      );
+      await knex.raw('create index report_reports_list_external_id_index on report_reports (organization_id, external_id, created_at, id) where external_id is not null');
     },
     async down(knex) {
       await knex.raw('drop index report_reports_list_external_id_index');

@@ -3,17 +3,7 @@ import type { RecordedEvent } from '../../platform/eventstore/port.ts';
 import { REPORT_EVENT_TYPES, type ReportEvent } from '../../domain/report/events.ts';
 import type { Projection } from '../../platform/projections/projection.ts';
 import { ERASED, PERSONAL_DATA_ERASED, SUBJECTS_METADATA, type PersonalDataErased } from '../../platform/personal-data/index.ts';
-import {
-  decisionRow,
-  erasedReportRow,
-  evolveReportRow,
-  newReportRow,
-  newSectionRows,
-  sectionUpdate,
-  type DecisionRow,
-  type ReportRow,
-  type SectionRow,
-} from './view.ts';
+import { decisionRow, erasedReportRow, evolveReportRow, newReportRow, newSectionRows, sectionUpdate, type DecisionRow, type ReportRow, type SectionRow } from './view.ts';
 import { eraseSectionOpinions, writeSectionOpinions } from './opinions.ts';
 
 export const REPORT_PROJECTION = 'report';
@@ -54,10 +44,14 @@ async function loadReports(trx: Knex.Transaction, ids: string[]): Promise<Map<st
 async function eraseSubjects(trx: Knex.Transaction, subjects: string[]): Promise<void> {
   const erased = (column: string) => trx.raw(`case when ?? is null then null else ? end`, [column, ERASED]);
   const reportIds = trx('report_reports').whereIn('subject_id', subjects).select('id');
-  await trx('report_reports').whereIn('subject_id', subjects).update({ document: ERASED, commentary: erased('commentary'), analyst_name: erased('analyst_name') });
+  await trx('report_reports')
+    .whereIn('subject_id', subjects)
+    .update({ document: ERASED, commentary: erased('commentary'), analyst_name: erased('analyst_name') });
   await trx('report_sections').whereIn('report_id', reportIds).whereNotNull('details').update({ details: '{}' });
   await eraseSectionOpinions(trx, reportIds);
-  await trx('report_decisions').whereIn('report_id', reportIds).update({ commentary: erased('commentary'), analyst_name: erased('analyst_name') });
+  await trx('report_decisions')
+    .whereIn('report_id', reportIds)
+    .update({ commentary: erased('commentary'), analyst_name: erased('analyst_name') });
 }
 
 /**
@@ -73,7 +67,10 @@ export const reportProjection: Projection = {
     const events = recorded.map((e) => ({ id: e.id, subjects: e.metadata[SUBJECTS_METADATA] as string[] | undefined, event: { type: e.type, data: e.data } as unknown as ReportEvent }));
     const createdHere = new Set(events.filter((e) => e.event.type === 'ReportRequested').map((e) => e.event.data.reportId));
     const reportIds = events.flatMap((e) => (e.event.data.reportId ? [e.event.data.reportId] : []));
-    const reports = await loadReports(trx, [...new Set(reportIds)].filter((id) => !createdHere.has(id)));
+    const reports = await loadReports(
+      trx,
+      [...new Set(reportIds)].filter((id) => !createdHere.has(id)),
+    );
     const newSections = new Map<string, SectionRow>();
     const updatedSections = new Map<string, ReturnType<typeof sectionUpdate> & Pick<SectionRow, 'report_id' | 'organization_id' | 'type'>>();
     const decisions: DecisionRow[] = [];
@@ -113,14 +110,18 @@ export const reportProjection: Projection = {
     // Only the columns an update changes: position and created_at stay as the request wrote them.
     const updateRows = [...updatedSections.values()].map((s) => toDb({ ...s, position: 0, created_at: s.updated_at }, SECTION_JSON));
     await inSlices(updateRows, (slice) =>
-      trx('report_sections')
-        .insert(slice)
-        .onConflict('id')
-        .merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'provenance', 'updated_at', 'finished_at']),
+      trx('report_sections').insert(slice).onConflict('id').merge(['status', 'details', 'selected_integrations', 'errors', 'integration_count', 'provenance', 'updated_at', 'finished_at']),
     );
     const decisionRows = decisions.map((d) => toDb(d, DECISION_JSON));
     await inSlices(decisionRows, (slice) => trx('report_decisions').insert(slice).onConflict('event_id').ignore());
-    await writeSectionOpinions(trx, events.map((e) => e.event));
-    if (erasures.length) await eraseSubjects(trx, erasures.map((e) => (e.data as unknown as PersonalDataErased).subjectId));
+    await writeSectionOpinions(
+      trx,
+      events.map((e) => e.event),
+    );
+    if (erasures.length)
+      await eraseSubjects(
+        trx,
+        erasures.map((e) => (e.data as unknown as PersonalDataErased).subjectId),
+      );
   },
 };

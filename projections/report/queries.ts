@@ -27,11 +27,7 @@ export async function findReportRow(db: Knex, organizationId: string, reportId: 
 }
 
 /** A section with the report it belongs to (for its finalization status and metadata). */
-export async function findSection(
-  db: Knex,
-  organizationId: string,
-  where: { id: string } | { reportId: string; type: string },
-): Promise<{ report: ReportRow; section: SectionRow } | null> {
+export async function findSection(db: Knex, organizationId: string, where: { id: string } | { reportId: string; type: string }): Promise<{ report: ReportRow; section: SectionRow } | null> {
   const query = db('report_sections').where({ organization_id: organizationId });
   if ('id' in where) query.andWhere({ id: where.id });
   else query.andWhere({ report_id: where.reportId, type: where.type });
@@ -70,8 +66,20 @@ export interface ReportListFilter {
 
 /** The columns a list shows: the report's summary, without steps, exports or sections. */
 const SUMMARY_COLUMNS = [
-  'id', 'status', 'policy_status', 'policy_id', 'policy_version', 'policy_name', 'document', 'document_type',
-  'external_id', 'score', 'is_finalized', 'finalized_at', 'created_at', 'updated_at',
+  'id',
+  'status',
+  'policy_status',
+  'policy_id',
+  'policy_version',
+  'policy_name',
+  'document',
+  'document_type',
+  'external_id',
+  'score',
+  'is_finalized',
+  'finalized_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export type ReportSummaryRow = Pick<ReportRow, (typeof SUMMARY_COLUMNS)[number]>;
@@ -81,12 +89,7 @@ export type ReportSummaryRow = Pick<ReportRow, (typeof SUMMARY_COLUMNS)[number]>
  * of created_at so that pages never overlap; the indexes of 202611251000_report_list_indexes
  * serve each filter in that order.
  */
-export async function listReports(
-  db: Knex,
-  organizationId: string,
-  filter: ReportListFilter,
-  page: { offset: number; limit: number },
-): Promise<{ total: number; rows: ReportSummaryRow[] }> {
+export async function listReports(db: Knex, organizationId: string, filter: ReportListFilter, page: { offset: number; limit: number }): Promise<{ total: number; rows: ReportSummaryRow[] }> {
   const matching = () => {
     const query = db('report_reports').where({ organization_id: organizationId });
     if (filter.externalId !== undefined) query.andWhere({ external_id: filter.externalId });
@@ -98,7 +101,14 @@ export async function listReports(
   };
   const [counted, rows] = await Promise.all([
     matching().count({ n: '*' }),
-    matching().select(SUMMARY_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(page.offset).limit(page.limit),
+    matching()
+      .select(SUMMARY_COLUMNS)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .offset(page.offset)
+      .limit(page.limit),
   ]);
   return { total: Number(counted[0]!.n), rows: rows.map((row: Record<string, unknown>) => reportRowFromDb(row) as ReportSummaryRow) };
 }
@@ -107,7 +117,10 @@ export async function listReports(
 export async function latestFinalizedReportIds(db: Knex, organizationId: string, documentType: string, limit: number): Promise<string[]> {
   return db('report_reports')
     .where({ organization_id: organizationId, document_type: documentType, is_finalized: true })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit)
     .pluck('id');
 }

@@ -73,9 +73,7 @@ export function deliveriesFor(event: RecordedEvent, routed: RoutedEvent, organiz
 
 /** Stop a subscription's waiting deliveries: deleted or disabled means no more sending. */
 export function cancelPending(db: Knex, subscriptionId: string, reason: string) {
-  return db('webhook_deliveries')
-    .where({ subscription_id: subscriptionId, status: 'pending' })
-    .update({ status: 'canceled', claim_token: null, last_error: reason, completed_at: db.fn.now() });
+  return db('webhook_deliveries').where({ subscription_id: subscriptionId, status: 'pending' }).update({ status: 'canceled', claim_token: null, last_error: reason, completed_at: db.fn.now() });
 }
 
 /** A row to insert: pending, or already claimed for the local dispatcher (see handoff.ts) with a lease of `lease_ms`. */
@@ -94,11 +92,7 @@ type OutboxRow = SharedBodyDelivery & { claim_token?: string; lease_ms?: number 
  * sent twice. In the runner's transaction the commit is the runner's own, durable: such a batch
  * may carry a subscription's disable, whose reply promises that no attempt starts after it.
  */
-async function insertRows(
-  db: Knex | Knex.Transaction,
-  rows: readonly OutboxRow[],
-  options: { raiseTo?: Position; expect?: BatchStart; fence?: Fence } = {},
-): Promise<string[] | null> {
+async function insertRows(db: Knex | Knex.Transaction, rows: readonly OutboxRow[], options: { raiseTo?: Position; expect?: BatchStart; fence?: Fence } = {}): Promise<string[] | null> {
   const ctes: string[] = [];
   const bindings: string[] = [];
   const checks: string[] = ['true'];
@@ -217,7 +211,10 @@ class Handover {
     const all = [...this.claimed.values()];
     const committed = () => {
       if (this.changed.size) handoff.changed([...this.changed]);
-      handoff.take(all.filter((d) => this.inserted.has(d.id)), this.reservedAt);
+      handoff.take(
+        all.filter((d) => this.inserted.has(d.id)),
+        this.reservedAt,
+      );
       handoff.release(all.filter((d) => !this.inserted.has(d.id)));
       if (pending) handoff.queued();
     };
@@ -339,7 +336,10 @@ export function createOutboxProjection(handoff?: DeliveryHandoff): Projection {
           const last = events[events.length - 1];
           const highWater = last && comparePositions(last.position, start.highWater) > 0 ? last.position : start.highWater;
           const next = { ...start, highWater };
-          trx.executionPromise.then(() => (reusable = next), () => undefined);
+          trx.executionPromise.then(
+            () => (reusable = next),
+            () => undefined,
+          );
         }
       } finally {
         handover.settle(trx.executionPromise);

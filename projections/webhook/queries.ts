@@ -56,7 +56,12 @@ export async function listDeliveries(
   const total = await countOf(base);
   const rows: DeliveryRow[] = await base.clone().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.take);
   const attempts: AttemptRow[] = rows.length
-    ? await db('webhook_delivery_attempts').whereIn('delivery_id', rows.map((r) => r.id)).orderBy('id', 'asc')
+    ? await db('webhook_delivery_attempts')
+        .whereIn(
+          'delivery_id',
+          rows.map((r) => r.id),
+        )
+        .orderBy('id', 'asc')
     : [];
   return { total, items: rows.map((row) => ({ ...row, attemptLog: attempts.filter((a) => a.delivery_id === row.id) })) };
 }

@@ -38,9 +38,21 @@ test('portfolios: create, read, list, update, disable, 400s and 404s', async () 
 test('settings: defaults until saved; a PUT replaces them, absent fields taking defaults', async () => {
   assert.equal((await call('GET', '/v1/proposal-settings')).body, DEFAULT_PROPOSAL_SETTINGS);
   const portfolio = (await call('POST', '/v1/portfolios', { name: 'Padrão' })).body;
-  const body = { firmOfferValidityDays: 10, defaultPortfolioId: portfolio.id, dashboardSla: 'DRAFT:3,WAITING_CUSTOMER:10', publicPage: { lenderDisplayName: 'Banco X', supportEmail: 'sac@bancox.com.br' }, userId: 'x' };
+  const body = {
+    firmOfferValidityDays: 10,
+    defaultPortfolioId: portfolio.id,
+    dashboardSla: 'DRAFT:3,WAITING_CUSTOMER:10',
+    publicPage: { lenderDisplayName: 'Banco X', supportEmail: 'sac@bancox.com.br' },
+    userId: 'x',
+  };
   const saved = await call('PUT', '/v1/proposal-settings', body);
-  const expected = { ...DEFAULT_PROPOSAL_SETTINGS, firmOfferValidityDays: 10, defaultPortfolioId: portfolio.id, dashboardSla: 'DRAFT:3,WAITING_CUSTOMER:10', publicPage: { lenderDisplayName: 'Banco X', supportEmail: 'sac@bancox.com.br', supportPhone: null } };
+  const expected = {
+    ...DEFAULT_PROPOSAL_SETTINGS,
+    firmOfferValidityDays: 10,
+    defaultPortfolioId: portfolio.id,
+    dashboardSla: 'DRAFT:3,WAITING_CUSTOMER:10',
+    publicPage: { lenderDisplayName: 'Banco X', supportEmail: 'sac@bancox.com.br', supportPhone: null },
+  };
   assert.equal(saved.body, expected);
   assert.equal((await call('GET', '/v1/proposal-settings')).body, expected);
   assert.equal(await proposalSettings(app.app.db, tenant.organizationId), expected, 'the query other modules read');
@@ -64,7 +76,14 @@ test('settings 400s: sla, default portfolio absent, disabled or of another tenan
 test('gates: module 403 with the spec text, permission 403 on writes, another tenant sees its own', async () => {
   const p = (await call('POST', '/v1/portfolios', { name: 'Minha' })).body;
   const noModule = await provisionTenant(app, { name: 'Sem propostas', modules: ['reports'] });
-  const routes = [['GET', '/v1/portfolios'], ['GET', `/v1/portfolios/${p.id}`], ['POST', '/v1/portfolios'], ['PUT', `/v1/portfolios/${p.id}`], ['GET', '/v1/proposal-settings'], ['PUT', '/v1/proposal-settings']] as const;
+  const routes = [
+    ['GET', '/v1/portfolios'],
+    ['GET', `/v1/portfolios/${p.id}`],
+    ['POST', '/v1/portfolios'],
+    ['PUT', `/v1/portfolios/${p.id}`],
+    ['GET', '/v1/proposal-settings'],
+    ['PUT', '/v1/proposal-settings'],
+  ] as const;
   for (const [method, path] of routes) {
     const reply = await call(method, path, method === 'GET' ? undefined : { name: 'X' }, noModule.token);
     assert.equal(reply.body, { code: 403, message: Messages.proposalsModuleDisabled }, `${method} ${path}`);
@@ -88,7 +107,10 @@ test('the demo seeder: products of every kind, portfolios and settings, readable
     products: Array<{ id: string; key: string }>;
     portfolios: Array<{ id: string; name: string }>;
   };
-  assert.equal(seeded.products.map((p) => p.key), DEMO_PRODUCTS.map((p) => p.key));
+  assert.equal(
+    seeded.products.map((p) => p.key),
+    DEMO_PRODUCTS.map((p) => p.key),
+  );
   // Like the CLI, the seeder leaves the projection to catch up: read once the settings are in.
   await eventually(async () => (await proposalSettings(app.app.db, demo.organizationId)).defaultPortfolioId !== null, { timeoutMs: 10_000, what: 'demo settings projected' });
   const products = (await call('GET', '/v1/products', undefined, demo.token)).body;

@@ -19,26 +19,42 @@ const saved = (content: ProductContent, version = 1): ProductSaved => ({ type: '
 const pc = personalCredit();
 
 test('create: version 1 with the whole content', () => {
-  given(productDecider).when(create(pc)).then([saved(pc)]);
+  given(productDecider)
+    .when(create(pc))
+    .then([saved(pc)]);
 });
 
 test('create on an existing stream is refused', () => {
-  given(productDecider, [saved(pc)]).when(create(pc)).thenError('conflict', M.recordExists);
+  given(productDecider, [saved(pc)])
+    .when(create(pc))
+    .thenError('conflict', M.recordExists);
 });
 
 test('update: a new version; unchanged content none; disable and enable are versions', () => {
   const renamed = { ...pc, name: 'Crédito pessoal plus' };
-  given(productDecider, [saved(pc)]).when(update(renamed)).then([saved(renamed, 2)]);
-  given(productDecider, [saved(pc)]).when(update({ ...pc })).then([]);
+  given(productDecider, [saved(pc)])
+    .when(update(renamed))
+    .then([saved(renamed, 2)]);
+  given(productDecider, [saved(pc)])
+    .when(update({ ...pc }))
+    .then([]);
   const disabled = { ...pc, enabled: false };
-  given(productDecider, [saved(pc)]).when(update(disabled)).then([saved(disabled, 2)]);
-  given(productDecider, [saved(pc), saved(disabled, 2)]).when(update(pc)).then([saved(pc, 3)]);
+  given(productDecider, [saved(pc)])
+    .when(update(disabled))
+    .then([saved(disabled, 2)]);
+  given(productDecider, [saved(pc), saved(disabled, 2)])
+    .when(update(pc))
+    .then([saved(pc, 3)]);
 });
 
 test('update: absent, other tenant, key change', () => {
   given(productDecider).when(update(pc)).thenError('not_found', M.productNotFound);
-  given(productDecider, [saved(pc)]).when(update(pc, 'cccccccccccccccccccccccc')).thenError('not_found', M.productNotFound);
-  given(productDecider, [saved(pc)]).when(update({ ...pc, key: 'outra' })).thenError('invalid', M.productKeyChange);
+  given(productDecider, [saved(pc)])
+    .when(update(pc, 'cccccccccccccccccccccccc'))
+    .thenError('not_found', M.productNotFound);
+  given(productDecider, [saved(pc)])
+    .when(update({ ...pc, key: 'outra' }))
+    .thenError('invalid', M.productKeyChange);
 });
 
 test('state keeps creation and last save times', () => {
@@ -72,18 +88,33 @@ const refusals: Array<[string, Partial<ProductContent>, string]> = [
 ];
 for (const [name, change, message] of refusals) {
   test(`refused: ${name}`, () => {
-    given(productDecider).when(create({ ...pc, ...change })).thenError('invalid', message);
+    given(productDecider)
+      .when(create({ ...pc, ...change }))
+      .thenError('invalid', message);
     // A key never changes on update, so its format is only checked at creation.
-    if (!change.key) given(productDecider, [saved(pc)]).when(update({ ...pc, ...change })).thenError('invalid', message);
+    if (!change.key)
+      given(productDecider, [saved(pc)])
+        .when(update({ ...pc, ...change }))
+        .thenError('invalid', message);
   });
 }
 
 test('accepted: a KYC product without credit, a fixed amount within limits, an indexed rate, a yearly decimal rate', () => {
   const kyc = { ...pc, kind: 'KYC' as const, pricing: null, minTermMonths: null, maxTermMonths: null, minAmountCents: null, maxAmountCents: null };
   assert.is(given(productDecider).when(create(kyc)).decided().length, 1);
-  assert.is(given(productDecider).when(create({ ...pc, fixedAmountCents: 200_000 })).decided().length, 1);
+  assert.is(
+    given(productDecider)
+      .when(create({ ...pc, fixedAmountCents: 200_000 }))
+      .decided().length,
+    1,
+  );
   const indexed = { ...fixedPricing, rate: { kind: 'INDEXED' as const, index: 'CDI' as const, spreadBpsYear: 600, spread: { value: '6', period: 'YEAR' as const } } };
-  assert.is(given(productDecider).when(create({ ...pc, pricing: indexed })).decided().length, 1);
+  assert.is(
+    given(productDecider)
+      .when(create({ ...pc, pricing: indexed }))
+      .decided().length,
+    1,
+  );
 });
 
 test('bps a year of a decimal rate: a month compounds, a year is itself', () => {
@@ -97,15 +128,25 @@ const claimed = (productId: string) => ({ type: 'ProductKeyClaimed' as const, da
 const later = new Date(Date.parse(at) + ORPHAN_CLAIM_MS + 1).toISOString();
 
 test('key claim: first claimer owns the key, a retry of the same claim is no change, another is refused', () => {
-  given(productKeyDecider).when(claim(ID)).then([claimed(ID)]);
-  given(productKeyDecider, [claimed(ID)]).when(claim(ID)).then([]);
-  given(productKeyDecider, [claimed(ID)]).when(claim('dddddddddddddddddddddddd', later)).thenError('conflict', M.productKeyTaken);
-  given(productKeyDecider, [claimed(ID)]).when(claim('dddddddddddddddddddddddd', at, false)).thenError('conflict', M.productKeyTaken);
+  given(productKeyDecider)
+    .when(claim(ID))
+    .then([claimed(ID)]);
+  given(productKeyDecider, [claimed(ID)])
+    .when(claim(ID))
+    .then([]);
+  given(productKeyDecider, [claimed(ID)])
+    .when(claim('dddddddddddddddddddddddd', later))
+    .thenError('conflict', M.productKeyTaken);
+  given(productKeyDecider, [claimed(ID)])
+    .when(claim('dddddddddddddddddddddddd', at, false))
+    .thenError('conflict', M.productKeyTaken);
 });
 
 test('key claim: an old claim whose product never appeared goes to the next creator', () => {
   const next = 'dddddddddddddddddddddddd';
-  given(productKeyDecider, [claimed(ID)]).when(claim(next, later, false)).then([{ type: 'ProductKeyClaimed', data: { organizationId: ORG, key: 'k', productId: next, at: later } }]);
+  given(productKeyDecider, [claimed(ID)])
+    .when(claim(next, later, false))
+    .then([{ type: 'ProductKeyClaimed', data: { organizationId: ORG, key: 'k', productId: next, at: later } }]);
 });
 
 test.run();

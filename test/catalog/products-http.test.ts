@@ -97,13 +97,21 @@ test('every 400: one text each, nothing appended', async () => {
     const reply = await call('POST', '/v1/products', { ...pc, key: 'invalido', ...change });
     assert.equal(reply.body, { code: 400, message: reply.status === 400 ? message : `${name}: ${JSON.stringify(reply.body)}` }, name);
   }
-  assert.not.ok((await call('GET', '/v1/products')).body.some((x: any) => x.key === 'invalido'), 'no refused product was stored');
+  assert.not.ok(
+    (await call('GET', '/v1/products')).body.some((x: any) => x.key === 'invalido'),
+    'no refused product was stored',
+  );
 });
 
 test('gates: module 403 with the spec text, permission 403, other tenant 404', async () => {
   const p = (await call('POST', '/v1/products', { ...pc, key: 'alheio' })).body;
   const noModule = await provisionTenant(app, { name: 'Sem propostas', modules: ['reports'] });
-  for (const [method, path] of [['GET', '/v1/products'], ['GET', `/v1/products/${p.id}`], ['POST', '/v1/products'], ['PUT', `/v1/products/${p.id}`]] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/products'],
+    ['GET', `/v1/products/${p.id}`],
+    ['POST', '/v1/products'],
+    ['PUT', `/v1/products/${p.id}`],
+  ] as const) {
     assert.equal((await call(method, path, method === 'GET' ? undefined : pc, noModule.token)).body, { code: 403, message: Messages.proposalsModuleDisabled }, `${method} ${path}`);
   }
   const operator = await provisionTenant(app, { name: 'Operador', permissions: ['can-generate-report'] });

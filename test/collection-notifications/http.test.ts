@@ -104,7 +104,10 @@ test('a recipient added to a sent collection is invited; a refused address ends 
   const mail = await mailTo(ctx, 'nova@example.com', /envio de documentos/);
   assert.ok(mail.text?.includes(added.body.link.url));
 
-  const refused = await ctx.app.call('POST', `/v1/collections/${collectionId}/recipients`, { token: ctx.tenant.token, body: { name: 'Sem Caixa', email: 'refused@example.com', phone: '+5511999998888' } });
+  const refused = await ctx.app.call('POST', `/v1/collections/${collectionId}/recipients`, {
+    token: ctx.tenant.token,
+    body: { name: 'Sem Caixa', email: 'refused@example.com', phone: '+5511999998888' },
+  });
   assert.is(refused.status, 201, JSON.stringify(refused.body));
   const recipientId = refused.body.link.recipientId;
   const failed = await webhook(ctx, 'collection.message.failed', collectionId);
@@ -119,10 +122,13 @@ test('a recipient added to a sent collection is invited; a refused address ends 
     error: '550 5.1.1 Mailbox unavailable',
     status: 'FAILED',
   });
-  const trail = await eventually(async () => {
-    const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });
-    return reply.body.trail.find((e: { action: string; recipientId: string }) => e.action === 'RECIPIENT_MESSAGE_FAILED' && e.recipientId === recipientId);
-  }, { timeoutMs: 15_000, what: 'RECIPIENT_MESSAGE_FAILED in the trail' });
+  const trail = await eventually(
+    async () => {
+      const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });
+      return reply.body.trail.find((e: { action: string; recipientId: string }) => e.action === 'RECIPIENT_MESSAGE_FAILED' && e.recipientId === recipientId);
+    },
+    { timeoutMs: 15_000, what: 'RECIPIENT_MESSAGE_FAILED in the trail' },
+  );
   assert.ok(trail);
 });
 
@@ -142,13 +148,19 @@ test('after the configured day (controlled clock) the recipient with a pending i
 
 test('an invitation waiting for a retry is withdrawn when the collection is canceled: FAILED with the reason, no failure webhook', async (ctx) => {
   const { collectionId } = await createCollection(ctx, { recipients: [{ name: 'Caixa Lenta', email: 'slow@example.com' }] });
-  const waiting = await eventually(() => ctx.app.app.db('messaging_deliveries').where({ status: 'pending', attempts: 2 }).whereNotNull('last_error').first(), { timeoutMs: 15_000, what: 'second attempt refused' });
+  const waiting = await eventually(() => ctx.app.app.db('messaging_deliveries').where({ status: 'pending', attempts: 2 }).whereNotNull('last_error').first(), {
+    timeoutMs: 15_000,
+    what: 'second attempt refused',
+  });
   const canceled = await ctx.app.call('POST', `/v1/collections/${collectionId}/cancel`, { token: ctx.tenant.token, body: {} });
   assert.is(canceled.status, 200, JSON.stringify(canceled.body));
-  const view = await eventually(async () => {
-    const row = await ctx.app.app.db('messaging_messages').where({ id: waiting.message_id }).first();
-    return row?.status === 'FAILED' ? row : undefined;
-  }, { timeoutMs: 15_000, what: 'withdrawn' });
+  const view = await eventually(
+    async () => {
+      const row = await ctx.app.app.db('messaging_messages').where({ id: waiting.message_id }).first();
+      return row?.status === 'FAILED' ? row : undefined;
+    },
+    { timeoutMs: 15_000, what: 'withdrawn' },
+  );
   assert.is(view.error, 'Mensagem não enviada: a solicitação foi encerrada antes do envio.');
   const types = (await ctx.app.app.store.readStream(messageStream(waiting.message_id))).map((e) => e.type);
   assert.equal(types, ['MessageQueued', 'MessageWithdrawn']);

@@ -45,12 +45,18 @@ async function sendCollection(ctx: Ctx, recipient: Record<string, string>, notif
 }
 
 const failedHook = (ctx: Ctx, collectionId: string) =>
-  eventually(async () => ctx.hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), { timeoutMs: 20_000, what: 'collection.message.failed' });
+  eventually(async () => ctx.hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), {
+    timeoutMs: 20_000,
+    what: 'collection.message.failed',
+  });
 
 async function recipientOf(ctx: Ctx, collectionId: string, recipientId: string) {
   const reply = await ctx.app.call('GET', `/v1/collections/${collectionId}`, { token: ctx.tenant.token });
   assert.is(reply.status, 200);
-  return { recipient: reply.body.recipients.find((r: { id: string }) => r.id === recipientId), trail: reply.body.trail as Array<{ action: string; recipientId: string; payload: Record<string, unknown> }> };
+  return {
+    recipient: reply.body.recipients.find((r: { id: string }) => r.id === recipientId),
+    trail: reply.body.trail as Array<{ action: string; recipientId: string; payload: Record<string, unknown> }>,
+  };
 }
 
 test('without SMTP_URL: collection.message.failed with status NOT_SENT and the reason, the recipient FAILED, no collection.message.sent; the sandbox outbox keeps the text', async (ctx) => {
@@ -69,11 +75,14 @@ test('without SMTP_URL: collection.message.failed with status NOT_SENT and the r
     sandbox: true,
     provenance: { provider: 'sandbox-outbox', sandbox: true },
   });
-  const { recipient, trail } = await eventually(async () => {
-    const current = await recipientOf(ctx, collectionId, recipientId);
-    // The trail and the recipient are two read models: each catches up on its own.
-    return current.trail.some((e) => e.action === 'RECIPIENT_MESSAGE_FAILED') && current.recipient.status !== 'PENDING' ? current : undefined;
-  }, { what: 'RECIPIENT_MESSAGE_FAILED in the trail and the recipient settled' });
+  const { recipient, trail } = await eventually(
+    async () => {
+      const current = await recipientOf(ctx, collectionId, recipientId);
+      // The trail and the recipient are two read models: each catches up on its own.
+      return current.trail.some((e) => e.action === 'RECIPIENT_MESSAGE_FAILED') && current.recipient.status !== 'PENDING' ? current : undefined;
+    },
+    { what: 'RECIPIENT_MESSAGE_FAILED in the trail and the recipient settled' },
+  );
   assert.is(recipient.status, 'FAILED', 'the message did not arrive');
   assert.is(recipient.lastNotifiedAt, null);
   const failed = trail.find((e) => e.action === 'RECIPIENT_MESSAGE_FAILED')!;
@@ -93,10 +102,13 @@ test('the WhatsApp sandbox is no channel either: NOT_SENT with its reason', asyn
   const hook = await failedHook(ctx, collectionId);
   assert.equal([hook.data.recipientId, hook.data.status, hook.data.error, hook.data.channels], [recipientId, 'NOT_SENT', MessagingMessages.notSentWhatsAppSandbox, ['WHATSAPP']]);
   assert.equal(hook.data.provenance, { provider: 'sandbox-outbox', sandbox: true });
-  const { recipient } = await eventually(async () => {
-    const current = await recipientOf(ctx, collectionId, recipientId);
-    return current.recipient.status === 'FAILED' ? current : undefined;
-  }, { timeoutMs: 20_000, what: 'the recipient FAILED' });
+  const { recipient } = await eventually(
+    async () => {
+      const current = await recipientOf(ctx, collectionId, recipientId);
+      return current.recipient.status === 'FAILED' ? current : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the recipient FAILED' },
+  );
   assert.is(recipient.status, 'FAILED');
 });
 

@@ -23,11 +23,15 @@ const revise = (slug: string, content: TemplateContent) => ({ type: 'ReviseTempl
 const toggle = (slug: string, enabled: boolean) => ({ type: 'SwitchTemplate' as const, ...who, slug, enabled });
 
 test('create: version 1 with the whole content', () => {
-  given(collectionTemplateDecider).when(create('rural')).then([version(1)]);
+  given(collectionTemplateDecider)
+    .when(create('rural'))
+    .then([version(1)]);
 });
 
 test('create: a slug taken by the organization or by a platform template (any case) is refused', () => {
-  given(collectionTemplateDecider, [version(1)]).when(create('RURAL')).thenError('conflict', TemplateMessages.slugTaken);
+  given(collectionTemplateDecider, [version(1)])
+    .when(create('RURAL'))
+    .thenError('conflict', TemplateMessages.slugTaken);
   given(collectionTemplateDecider).when(create('Company-Onboarding')).thenError('conflict', TemplateMessages.slugTaken);
   given(collectionTemplateDecider).when(create('com espaço')).thenError('invalid', TemplateMessages.invalidSlug);
 });
@@ -49,7 +53,10 @@ test('content rules: kinds, expectedType only for DOCUMENT, keys, bounds, comple
     [{ onCompleted: { kind: 'NONE', id: TEMPLATE } }, TemplateMessages.invalidCompletion],
     [{ onCompleted: { kind: 'NONE', id: null, byEntityType: { PERSON: { kind: 'OPERATION', id: 'xyz' } } } }, TemplateMessages.invalidCompletion],
   ];
-  for (const [change, message] of refused) given(collectionTemplateDecider).when(create('rural', sampleContent(change))).thenError('invalid', message);
+  for (const [change, message] of refused)
+    given(collectionTemplateDecider)
+      .when(create('rural', sampleContent(change)))
+      .thenError('invalid', message);
   // Every kind is accepted in a definition, with its config where the kind has one.
   const later = ['IDENTITY', 'CONSENT', 'SIGNATURE', 'FORM', 'CUSTOM'].map((kind, i) => ({ ...item, key: `k${i}`, kind: kind as never, expectedType: null }));
   // FORM and CONSENT items need their config (domain/collection/kinds).
@@ -57,14 +64,23 @@ test('content rules: kinds, expectedType only for DOCUMENT, keys, bounds, comple
   Object.assign(later[3]!, { config: { form: { fields: [{ key: 'a', label: 'A', type: 'STRING', required: true, choices: null, validation: null }] } } });
   // A SIGNATURE item needs its config; a template may leave the document to the collection.
   Object.assign(later[2]!, { config: { signature: { mode: 'JOINT', flow: 'SIGNATURE', ordered: false, registryDocumentId: null } } });
-  assert.is(given(collectionTemplateDecider).when(create('rural', sampleContent({ items: later }))).decided().length, 1);
+  assert.is(
+    given(collectionTemplateDecider)
+      .when(create('rural', sampleContent({ items: later })))
+      .decided().length,
+    1,
+  );
 });
 
 test('revise: a new version; unchanged content (key order aside) makes none', () => {
   const changed = sampleContent({ expiryDays: 20 });
-  given(collectionTemplateDecider, [version(1)]).when(revise('rural', changed)).then([version(2, changed)]);
+  given(collectionTemplateDecider, [version(1)])
+    .when(revise('rural', changed))
+    .then([version(2, changed)]);
   const reordered = Object.fromEntries(Object.entries(sampleContent()).reverse()) as unknown as TemplateContent;
-  given(collectionTemplateDecider, [version(1)]).when(revise('rural', reordered)).then([]);
+  given(collectionTemplateDecider, [version(1)])
+    .when(revise('rural', reordered))
+    .then([]);
   given(collectionTemplateDecider).when(revise('rural', changed)).thenError('not_found', TemplateMessages.templateNotFound);
   given(collectionTemplateDecider).when(revise('kyc-refresh', changed)).thenError('conflict', TemplateMessages.platformTemplateReadOnly);
 });
@@ -72,12 +88,16 @@ test('revise: a new version; unchanged content (key order aside) makes none', ()
 test('switch an own template: every version, and nothing when already so', () => {
   const history = [version(1), version(2, sampleContent({ expiryDays: 20 }))];
   const off = given(collectionTemplateDecider, history).when(toggle('rural', false)).decided();
-  assert.equal(off, [{ type: 'CollectionTemplateSwitched', data: { organizationId: ORG, templateId: TEMPLATE, slug: 'rural', scope: 'ORGANIZATION', enabled: false, versions: 2, userId: who.userId, switchedAt: AT } }]);
+  assert.equal(off, [
+    { type: 'CollectionTemplateSwitched', data: { organizationId: ORG, templateId: TEMPLATE, slug: 'rural', scope: 'ORGANIZATION', enabled: false, versions: 2, userId: who.userId, switchedAt: AT } },
+  ]);
   const state = fold(collectionTemplateDecider, [...history, ...off]);
   assert.is(templateOf(state, 'rural')!.enabled, false);
   assert.is(templateOf(state, 'rural')!.version, 2);
   assert.is(switchedVersions(state, 'rural'), 2);
-  given(collectionTemplateDecider, [...history, ...off]).when(toggle('rural', false)).then([]);
+  given(collectionTemplateDecider, [...history, ...off])
+    .when(toggle('rural', false))
+    .then([]);
   given(collectionTemplateDecider).when(toggle('rural', false)).thenError('not_found', TemplateMessages.templateNotFound);
 });
 

@@ -37,7 +37,10 @@ test('the listing starts with the platform templates, each enabled, with empty m
   const page = await call('GET', '/v1/collection-templates');
   assert.is(page.status, 200, JSON.stringify(page.body));
   assert.is(page.body.total, PLATFORM_TEMPLATES.length);
-  assert.equal(page.body.items.map((t: any) => t.slug), PLATFORM_TEMPLATES.map((t) => t.slug));
+  assert.equal(
+    page.body.items.map((t: any) => t.slug),
+    PLATFORM_TEMPLATES.map((t) => t.slug),
+  );
   const [company] = page.body.items;
   assert.is(company.scope, 'PLATFORM');
   assert.is(company.enabled, true);
@@ -58,7 +61,14 @@ test('create, read, a new version on change only, an old version still readable'
   assert.is(t.resolutionMode, 'AUTOMATIC');
   assert.is(t.notificationChannel, 'EMAIL');
   assert.equal(t.reminderDays, [3, 7]);
-  assert.equal(t.items.map((i: any) => [i.key, i.required]), [['item-1', true], ['socios', true], ['ficha', false]]);
+  assert.equal(
+    t.items.map((i: any) => [i.key, i.required]),
+    [
+      ['item-1', true],
+      ['socios', true],
+      ['ficha', false],
+    ],
+  );
   assert.is(t.publicFormUrl, null);
   assert.equal((await call('GET', '/v1/collection-templates/agro')).body, t);
   assert.is((await call('GET', '/v1/collection-templates/agro', undefined, other.token)).status, 404, 'another organization does not see it');
@@ -108,8 +118,15 @@ test('onCompleted names an existing policy (of the matching document type per en
 
 test('search, itemKind, skip and take', async () => {
   const search = (await call('GET', `/v1/collection-templates?search=${encodeURIComponent('CREDITO agricola')}`)).body;
-  assert.equal(search.items.map((t: any) => t.slug), ['agro', 'with-policy'], 'case and accents ignored');
-  assert.equal((await call('GET', '/v1/collection-templates?search=onboarding')).body.items.map((t: any) => t.slug), ['company-onboarding', 'person-onboarding']);
+  assert.equal(
+    search.items.map((t: any) => t.slug),
+    ['agro', 'with-policy'],
+    'case and accents ignored',
+  );
+  assert.equal(
+    (await call('GET', '/v1/collection-templates?search=onboarding')).body.items.map((t: any) => t.slug),
+    ['company-onboarding', 'person-onboarding'],
+  );
   const forms = (await call('GET', '/v1/collection-templates?itemKind=FORM')).body;
   assert.equal(forms.items.map((t: any) => t.slug).sort(), ['agro', 'with-policy']);
   assert.is((await call('GET', '/v1/collection-templates?itemKind=SELFIE')).status, 400);
@@ -117,7 +134,10 @@ test('search, itemKind, skip and take', async () => {
   assert.is(all.total, PLATFORM_TEMPLATES.length + 2);
   const page = (await call('GET', '/v1/collection-templates?skip=2&take=2')).body;
   assert.equal({ total: page.total, skip: page.skip, take: page.take }, { total: all.total, skip: 2, take: 2 });
-  assert.equal(page.items.map((t: any) => t.slug), all.items.slice(2, 4).map((t: any) => t.slug));
+  assert.equal(
+    page.items.map((t: any) => t.slug),
+    all.items.slice(2, 4).map((t: any) => t.slug),
+  );
 });
 
 test('switching: every version of an own template; a platform template for the caller organization only', async () => {
@@ -132,14 +152,21 @@ test('switching: every version of an own template; a platform template for the c
   assert.is((await call('GET', '/v1/collection-templates/agro/versions/1')).body.enabled, false, 'every version');
   const choices = (await call('GET', '/v1/collection-templates?enabled=true')).body.items.map((t: any) => t.slug);
   assert.equal(choices, ['company-onboarding', 'kyc-refresh', 'with-policy'], 'hidden from the choices');
-  assert.equal((await call('GET', '/v1/collection-templates?enabled=false')).body.items.map((t: any) => t.slug), ['person-onboarding', 'agro']);
+  assert.equal(
+    (await call('GET', '/v1/collection-templates?enabled=false')).body.items.map((t: any) => t.slug),
+    ['person-onboarding', 'agro'],
+  );
   assert.is((await call('GET', '/v1/collection-templates/person-onboarding', undefined, other.token)).body.enabled, true, 'other organization unaffected');
   assert.is((await call('PATCH', '/v1/collection-templates/person-onboarding', { enabled: true })).body.updated, 1);
   assert.is((await call('GET', '/v1/collection-templates/person-onboarding')).body.enabled, true);
 });
 
 test('unknown template: 404 with the contract text; no capability: 404 Recurso não encontrado.', async () => {
-  for (const [method, path, payload] of [['GET', '/v1/collection-templates/nope'], ['PATCH', '/v1/collection-templates/nope', { enabled: false }], ['PUT', '/v1/collection-templates/nope', body('nope')]] as const) {
+  for (const [method, path, payload] of [
+    ['GET', '/v1/collection-templates/nope'],
+    ['PATCH', '/v1/collection-templates/nope', { enabled: false }],
+    ['PUT', '/v1/collection-templates/nope', body('nope')],
+  ] as const) {
     assert.equal((await call(method, path, payload)).body, { code: 404, message: 'Modelo não encontrado' }, `${method} ${path}`);
   }
   const reportsOnly = await provisionTenant(app, { modules: ['reports'] });
@@ -149,7 +176,13 @@ test('unknown template: 404 with the contract text; no capability: 404 Recurso n
 });
 
 test('metrics per template: collections made from it, completed, rate and mean hours to completion', async () => {
-  const created = (id: string) => appendCollectionEvent(app, 'CollectionCreated', { organizationId: tenant.organizationId, collectionId: id, occurredAt: '2026-11-10T08:00:00.000Z', payload: { template: 'agro', templateVersion: 2 } });
+  const created = (id: string) =>
+    appendCollectionEvent(app, 'CollectionCreated', {
+      organizationId: tenant.organizationId,
+      collectionId: id,
+      occurredAt: '2026-11-10T08:00:00.000Z',
+      payload: { template: 'agro', templateVersion: 2 },
+    });
   await created('1'.repeat(24));
   await created('2'.repeat(24));
   await appendCollectionEvent(app, 'CollectionCompleted', { organizationId: tenant.organizationId, collectionId: '1'.repeat(24), occurredAt: '2026-11-11T08:30:00.000Z' });

@@ -54,7 +54,12 @@ test('metrics count collections created from a template and the hours until each
   const org = tenant.organizationId;
   const ids = ['a', 'b', 'c'].map((c) => c.repeat(24));
   for (const id of ids) {
-    await appendCollectionEvent(app, 'CollectionCreated', { organizationId: org, collectionId: id, occurredAt: '2026-11-01T00:00:00.000Z', payload: { template: 'person-onboarding', templateVersion: 1 } });
+    await appendCollectionEvent(app, 'CollectionCreated', {
+      organizationId: org,
+      collectionId: id,
+      occurredAt: '2026-11-01T00:00:00.000Z',
+      payload: { template: 'person-onboarding', templateVersion: 1 },
+    });
   }
   await appendCollectionEvent(app, 'CollectionCreated', { organizationId: org, collectionId: 'd'.repeat(24), occurredAt: '2026-11-01T00:00:00.000Z', payload: { template: null } });
   await appendCollectionEvent(app, 'CollectionCompleted', { organizationId: org, collectionId: ids[0]!, occurredAt: '2026-11-01T10:00:00.000Z' });

@@ -23,7 +23,15 @@ export const sampleContent = (overrides: Partial<TemplateContent> = {}): Templat
   items: [
     { key: 'car', kind: 'DOCUMENT', title: 'Cadastro ambiental rural', expectedType: null, required: true, instructions: 'Recibo do CAR.' },
     { key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', appliesTo: 'PJ', required: true, instructions: null },
-    { key: 'aceite', kind: 'CONSENT', title: 'Aceite dos termos', expectedType: null, required: false, instructions: null, config: { consent: { type: 'lgpd', version: 1, text: 'Autorizo.', hash: 'a'.repeat(64) } } },
+    {
+      key: 'aceite',
+      kind: 'CONSENT',
+      title: 'Aceite dos termos',
+      expectedType: null,
+      required: false,
+      instructions: null,
+      config: { consent: { type: 'lgpd', version: 1, text: 'Autorizo.', hash: 'a'.repeat(64) } },
+    },
   ],
   resolutionMode: 'REVIEW',
   notificationChannel: 'EMAIL',

@@ -57,7 +57,10 @@ test('an entry that is no status change is sealed, with a timestamp, once it has
   assert.ok(covering.seal.timestamp, 'the seal carries its RFC 3161 token');
   const verdict = await verifyTrail(await exported(), await keys(), anchors());
   assert.ok(verdict.ok, verdict.problems.join('; '));
-  assert.equal(verdict.seals.map((s) => s.seq), [1, 2, 3]);
+  assert.equal(
+    verdict.seals.map((s) => s.seq),
+    [1, 2, 3],
+  );
   for (const seal of verdict.seals) assert.match(seal.timestampedAt ?? '', /^\d{4}-\d\d-\d\dT/, `seal ${seal.seq} has a verified time`);
   assert.match(verdict.seals[0]!.tsa ?? '', 'CN=');
 });
@@ -110,7 +113,10 @@ test('tail entries deleted in the database with their seal leave older entries t
 /** An Ed25519 key named the way the service names its own (a key that is not in the published set). */
 function foreignKey() {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const keyId = `ed25519-${createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)}`;
+  const keyId = `ed25519-${createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16)}`;
   return { keyId, privateKey, publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
@@ -170,10 +176,16 @@ test('npm run trail-keys rotates the key: new seals under the new key id, old an
   assert.match(out.rotatedTo, /^ed25519-[0-9a-f]{16}$/);
   assert.is.not(out.rotatedTo, before[0].keyId);
   const published = (await keys()).keys;
-  assert.equal(published.map((k: any) => k.keyId), [before[0].keyId, out.rotatedTo]);
+  assert.equal(
+    published.map((k: any) => k.keyId),
+    [before[0].keyId, out.rotatedTo],
+  );
   assert.ok(published[0].retiredAt);
   assert.is(published[1].retiredAt, null);
-  assert.equal(JSON.parse((await trailKeys(['--list'])).stdout).keys.map((k: any) => k.keyId), [before[0].keyId, out.rotatedTo]);
+  assert.equal(
+    JSON.parse((await trailKeys(['--list'])).stdout).keys.map((k: any) => k.keyId),
+    [before[0].keyId, out.rotatedTo],
+  );
   assert.is((await trailKeys(['--rotate-twice'])).code, 2);
 
   await appendCollectionEvents(app, tenant.organizationId, collectionId, ['CollectionCompleted']);

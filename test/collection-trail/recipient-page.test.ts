@@ -69,7 +69,7 @@ const streamLength = async (collectionId: string) => (await recorded(collectionI
 const opened = async (collectionId: string) => (await recorded(collectionId)).filter((type) => type === 'RecipientOpened').length;
 const itemStatus = async (collectionId: string, itemId: string) => (await collectionDetail(app.app.db, organizationId, collectionId))!.items.find((i) => i.itemId === itemId)!.status;
 
-test('the page shows the organization, the message and only this recipient\'s items, escaped; opening is recorded once', async () => {
+test("the page shows the organization, the message and only this recipient's items, escaped; opening is recorded once", async () => {
   const { c, ana, beto, contrato, foto } = await createCollection();
   const first = await page(ana);
   assert.is(first.status, 200);
@@ -116,10 +116,13 @@ test('in REVIEW mode the page keeps the item "em análise" until the operator de
   const sent = await uploadTo(ana, contrato, await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social']), 'contrato.pdf', 'application/json');
   assert.is(sent.status, 200, sent.html);
   assert.equal(JSON.parse(sent.html).itemId, contrato);
-  const waiting = await eventually(async () => {
-    const status = await itemStatus(c.id, contrato);
-    return ['MANUAL_REVIEW', 'AWAITING_OPERATOR'].includes(status) && status;
-  }, { what: 'the assessed item waiting for the operator' });
+  const waiting = await eventually(
+    async () => {
+      const status = await itemStatus(c.id, contrato);
+      return ['MANUAL_REVIEW', 'AWAITING_OPERATOR'].includes(status) && status;
+    },
+    { what: 'the assessed item waiting for the operator' },
+  );
   assert.match((await page(ana)).html, `data-status="${waiting}">Em análise`);
 });
 
@@ -134,7 +137,7 @@ test('a file that is not PDF, JPEG or PNG is refused on the page and nothing is 
   assert.is(await streamLength(c.id), before);
 });
 
-test('unknown and replaced links, and a canceled collection\'s, are 404 pages that say why, JSON for API clients; nothing recorded', async () => {
+test("unknown and replaced links, and a canceled collection's, are 404 pages that say why, JSON for API clients; nothing recorded", async () => {
   const { c, ana, beto, contrato } = await createCollection();
   const unknown = await page('x'.repeat(43));
   assert.is(unknown.status, 404);

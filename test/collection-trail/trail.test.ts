@@ -20,14 +20,21 @@ let app: TestApp;
 let tenant: TestTenant;
 let other: TestTenant;
 const collectionId = newId();
-const call = serviceWithTenant(test, async (a, t) => {
-  app = a;
-  tenant = t;
-  other = await provisionTenant(a, { name: 'Other organization' });
-  await appendCollectionEvents(app, tenant.organizationId, collectionId, ['CollectionCreated', 'CollectionSent', 'RecipientNotified', 'RecipientOpened', 'ItemSubmitted', 'ItemAssessed'], (i) => ({ step: i, reason: i === 5 ? 'válido, "assinado"' : null }));
-  await waitForSeals(app, collectionId);
-  // A short sealing delay: the entries after the status changes are sealed within the test.
-}, { TRAIL_SEAL_MAX_DELAY_S: '1' });
+const call = serviceWithTenant(
+  test,
+  async (a, t) => {
+    app = a;
+    tenant = t;
+    other = await provisionTenant(a, { name: 'Other organization' });
+    await appendCollectionEvents(app, tenant.organizationId, collectionId, ['CollectionCreated', 'CollectionSent', 'RecipientNotified', 'RecipientOpened', 'ItemSubmitted', 'ItemAssessed'], (i) => ({
+      step: i,
+      reason: i === 5 ? 'válido, "assinado"' : null,
+    }));
+    await waitForSeals(app, collectionId);
+    // A short sealing delay: the entries after the status changes are sealed within the test.
+  },
+  { TRAIL_SEAL_MAX_DELAY_S: '1' },
+);
 
 const keys = async () => (await call('GET', '/.well-known/collection-trail-keys')).body;
 const exported = async () => JSON.parse((await exportOf(app, tenant.token, collectionId)).text);
@@ -36,25 +43,50 @@ test('entries are numbered from 1 in stream order, hashed over the envelope only
   const { status, body } = await call('GET', `/v1/collections/${collectionId}/trail?skip=0&take=100`);
   assert.is(status, 200);
   assert.is(body.total, 6);
-  assert.equal(body.entries.map((e: any) => e.seq), [1, 2, 3, 4, 5, 6]);
-  assert.equal(body.entries.map((e: any) => e.action), ['COLLECTION_CREATED', 'COLLECTION_SENT', 'RECIPIENT_NOTIFIED', 'RECIPIENT_OPENED', 'ITEM_SUBMITTED', 'ITEM_ASSESSED']);
+  assert.equal(
+    body.entries.map((e: any) => e.seq),
+    [1, 2, 3, 4, 5, 6],
+  );
+  assert.equal(
+    body.entries.map((e: any) => e.action),
+    ['COLLECTION_CREATED', 'COLLECTION_SENT', 'RECIPIENT_NOTIFIED', 'RECIPIENT_OPENED', 'ITEM_SUBMITTED', 'ITEM_ASSESSED'],
+  );
   let previous = TRAIL_GENESIS;
   for (const e of body.entries) {
-    const envelope = { organizationId: tenant.organizationId, collectionId, itemId: e.itemId, recipientId: e.recipientId, action: e.action, actorType: e.actorType, actorId: e.actorId, occurredAt: e.occurredAt, payload: e.payload };
+    const envelope = {
+      organizationId: tenant.organizationId,
+      collectionId,
+      itemId: e.itemId,
+      recipientId: e.recipientId,
+      action: e.action,
+      actorType: e.actorType,
+      actorId: e.actorId,
+      occurredAt: e.occurredAt,
+      payload: e.payload,
+    };
     assert.is(e.entryHash, entryHashOf(trailEnvelope(envelope)), `entry ${e.seq}: no field beyond the envelope (definition) is hashed`);
     assert.is(e.chainHash, chainHashOf(previous, e.entryHash));
     previous = e.chainHash;
   }
   // Status changes are sealed, and the last entry of the append (its seal covers 3 to 5).
-  assert.equal(body.entries.map((e: any) => e.seal !== null), [true, true, false, false, false, true]);
+  assert.equal(
+    body.entries.map((e: any) => e.seal !== null),
+    [true, true, false, false, false, true],
+  );
   assert.is(body.entries[1].seal.chainHash, body.entries[1].chainHash);
   const page = await call('GET', `/v1/collections/${collectionId}/trail?skip=4&take=10`);
-  assert.equal(page.body.entries.map((e: any) => e.seq), [5, 6]);
+  assert.equal(
+    page.body.entries.map((e: any) => e.seq),
+    [5, 6],
+  );
 });
 
 test('recentTrail gives the newest first, bounded', async () => {
   const recent = await recentTrail(app.app.db, tenant.organizationId, collectionId, 2);
-  assert.equal(recent.map((e) => e.seq), [6, 5]);
+  assert.equal(
+    recent.map((e) => e.seq),
+    [6, 5],
+  );
   assert.equal(await recentTrail(app.app.db, other.organizationId, collectionId), []);
 });
 
@@ -71,7 +103,10 @@ test('the JSON export verifies offline; the CSV carries every entry with its sea
   const verdict = await verifyTrail(await exported(), await keys());
   assert.ok(verdict.ok, verdict.problems.join('; '));
   assert.not.match(verdict.notes.join(' '), 'after the last valid seal');
-  assert.equal(verdict.seals.map((s) => s.seq), [1, 2, 6]);
+  assert.equal(
+    verdict.seals.map((s) => s.seq),
+    [1, 2, 6],
+  );
   const csv = await exportOf(app, tenant.token, collectionId, 'csv');
   assert.is(csv.type, 'text/csv; charset=utf-8');
   const lines = csv.text.trimEnd().split('\r\n');
@@ -82,9 +117,15 @@ test('the JSON export verifies offline; the CSV carries every entry with its sea
 
 test('a stored entry changed in the database fails verification as altered, the chain still holding', async () => {
   const row = await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 4 }).first();
-  await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 4 }).update({ payload: JSON.stringify({ step: 99 }) });
+  await app.database
+    .knex('collection_trail_entries')
+    .where({ collection_id: collectionId, seq: 4 })
+    .update({ payload: JSON.stringify({ step: 99 }) });
   const verdict = await verifyTrail(await exported(), await keys());
-  await app.database.knex('collection_trail_entries').where({ collection_id: collectionId, seq: 4 }).update({ payload: JSON.stringify(row.payload) });
+  await app.database
+    .knex('collection_trail_entries')
+    .where({ collection_id: collectionId, seq: 4 })
+    .update({ payload: JSON.stringify(row.payload) });
   assert.not.ok(verdict.ok);
   assert.equal(verdict.problems, ['entry 4: content does not match its entry hash (altered, or personal data erased)']);
 });
@@ -105,13 +146,28 @@ test('a chain recomputed whole after a change is caught by the seals; a forged s
     let previous = TRAIL_GENESIS;
     for (const r of before) {
       const payload = r.seq === 1 ? { step: 0, reason: 'forjado' } : r.payload;
-      const entryHash = entryHashOf({ organizationId: r.organization_id, collectionId, itemId: r.item_id, recipientId: r.recipient_id, action: r.action, actorType: r.actor_type, actorId: r.actor_id, occurredAt: r.occurred_at, payload });
+      const entryHash = entryHashOf({
+        organizationId: r.organization_id,
+        collectionId,
+        itemId: r.item_id,
+        recipientId: r.recipient_id,
+        action: r.action,
+        actorType: r.actor_type,
+        actorId: r.actor_id,
+        occurredAt: r.occurred_at,
+        payload,
+      });
       previous = chainHashOf(previous, entryHash);
-      await trx('collection_trail_entries').where({ collection_id: collectionId, seq: r.seq }).update({ payload: JSON.stringify(payload), entry_hash: entryHash, chain_hash: previous });
+      await trx('collection_trail_entries')
+        .where({ collection_id: collectionId, seq: r.seq })
+        .update({ payload: JSON.stringify(payload), entry_hash: entryHash, chain_hash: previous });
     }
   });
   const doc = await exported();
-  for (const r of before) await knex('collection_trail_entries').where({ collection_id: collectionId, seq: r.seq }).update({ payload: JSON.stringify(r.payload), entry_hash: r.entry_hash, chain_hash: r.chain_hash });
+  for (const r of before)
+    await knex('collection_trail_entries')
+      .where({ collection_id: collectionId, seq: r.seq })
+      .update({ payload: JSON.stringify(r.payload), entry_hash: r.entry_hash, chain_hash: r.chain_hash });
   const recomputed = await verifyTrail(doc, await keys());
   assert.equal(recomputed.problems, [
     ...[1, 2, 6].map((seq) => `entry ${seq}: the seal signed another chain head (the chain was recomputed)`),
@@ -167,7 +223,10 @@ test('a rotated key signs later seals; the retired key stays published and still
   await appendCollectionEvents(app, tenant.organizationId, collectionId, ['CollectionCompleted']);
   await waitForSeals(app, collectionId);
   const published = (await keys()).keys;
-  assert.equal(published.map((k: any) => k.keyId), [first[0].keyId, rotated]);
+  assert.equal(
+    published.map((k: any) => k.keyId),
+    [first[0].keyId, rotated],
+  );
   assert.ok(published[0].retiredAt);
   assert.is(published[1].retiredAt, null);
   const doc = await exported();
@@ -175,7 +234,10 @@ test('a rotated key signs later seals; the retired key stays published and still
   assert.is(doc.entries[0].seal.keyId, first[0].keyId);
   const verdict = await verifyTrail(doc, { keys: published });
   assert.ok(verdict.ok, verdict.problems.join('; '));
-  assert.equal((await verifyTrail(doc, { keys: [published[1]] })).problems, [1, 2, 6].map((seq) => `entry ${seq}: sealed with unknown key ${first[0].keyId}`));
+  assert.equal(
+    (await verifyTrail(doc, { keys: [published[1]] })).problems,
+    [1, 2, 6].map((seq) => `entry ${seq}: sealed with unknown key ${first[0].keyId}`),
+  );
 });
 
 test.run();

@@ -25,7 +25,11 @@ test.after(async () => {
 async function actors(tenant: TestTenant): Promise<[string, string]> {
   const collection = await app.call('POST', '/v1/collections', {
     token: tenant.token,
-    body: { subject: { name: 'Mercado Central Ltda', document: newCnpj() }, items: [{ key: 'foto', kind: 'CUSTOM', title: 'Foto da fachada' }], recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }] },
+    body: {
+      subject: { name: 'Mercado Central Ltda', document: newCnpj() },
+      items: [{ key: 'foto', kind: 'CUSTOM', title: 'Foto da fachada' }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+    },
   });
   assert.is(collection.status, 201, JSON.stringify(collection.body));
   const registry = await app.call('POST', '/v1/registry', { token: tenant.token, body: { document: newCnpj(), name: 'Mercado Central Ltda', entityType: 'COMPANY' } });

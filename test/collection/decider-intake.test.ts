@@ -25,38 +25,53 @@ test('a public form opens an UNLINKED intake: origin and intake in the trail ent
   assert.equal(stateOf(history(create(true))).origin, null);
 });
 
-test("link: INTAKE_LINKED with the registry and the operator as actor; the intake now feeds the registry", () => {
-  given(collectionDecider, history(openIntake('UNLINKED'))).when(link).then([
-    {
-      type: 'IntakeLinked',
-      data: {
-        organizationId: ORG,
-        collectionId: CID,
-        itemId: null,
-        recipientId: null,
-        action: 'INTAKE_LINKED',
-        actorType: USER.actorType,
-        actorId: USER.actorId,
-        occurredAt: LATER,
-        payload: { registryId: 'r00000000000000000000001' },
+test('link: INTAKE_LINKED with the registry and the operator as actor; the intake now feeds the registry', () => {
+  given(collectionDecider, history(openIntake('UNLINKED')))
+    .when(link)
+    .then([
+      {
+        type: 'IntakeLinked',
+        data: {
+          organizationId: ORG,
+          collectionId: CID,
+          itemId: null,
+          recipientId: null,
+          action: 'INTAKE_LINKED',
+          actorType: USER.actorType,
+          actorId: USER.actorId,
+          occurredAt: LATER,
+          payload: { registryId: 'r00000000000000000000001' },
+        },
       },
-    },
-  ]);
+    ]);
   const state = stateOf(history(openIntake('UNLINKED'), link));
   assert.equal(state.intake, { status: 'LINKED', linkedAt: LATER, linkedBy: USER });
   assert.is(feedsRegistry(state), true);
 });
 
 test('link also after the visitor finished or the collection closed: the answers are what the operator vouches for', () => {
-  const events = given(collectionDecider, history(openIntake('UNLINKED'), cmd({ type: 'CancelCollection', reason: null }, { at: AT }))).when(link).decided();
-  assert.equal(events.map((e) => e.type), ['IntakeLinked']);
+  const events = given(collectionDecider, history(openIntake('UNLINKED'), cmd({ type: 'CancelCollection', reason: null }, { at: AT })))
+    .when(link)
+    .decided();
+  assert.equal(
+    events.map((e) => e.type),
+    ['IntakeLinked'],
+  );
 });
 
 test('link refusals: not an intake, already linked, a self-declared intake, another tenant or nothing at all', () => {
-  given(collectionDecider, history(create(true))).when(link).thenError('conflict', CollectionMessages.notAnIntake);
-  given(collectionDecider, history(openIntake('UNLINKED'), link)).when(link).thenError('conflict', CollectionMessages.intakeAlreadyLinked);
-  given(collectionDecider, history(openIntake('SELF_DECLARED'))).when(link).thenError('conflict', CollectionMessages.intakeAlreadyLinked);
-  given(collectionDecider, history(openIntake('UNLINKED'))).when(cmd({ type: 'LinkIntake' }, { organizationId: OTHER_ORG })).thenError('not_found', Messages.collectionNotFound);
+  given(collectionDecider, history(create(true)))
+    .when(link)
+    .thenError('conflict', CollectionMessages.notAnIntake);
+  given(collectionDecider, history(openIntake('UNLINKED'), link))
+    .when(link)
+    .thenError('conflict', CollectionMessages.intakeAlreadyLinked);
+  given(collectionDecider, history(openIntake('SELF_DECLARED')))
+    .when(link)
+    .thenError('conflict', CollectionMessages.intakeAlreadyLinked);
+  given(collectionDecider, history(openIntake('UNLINKED')))
+    .when(cmd({ type: 'LinkIntake' }, { organizationId: OTHER_ORG }))
+    .thenError('not_found', Messages.collectionNotFound);
   given(collectionDecider).when(link).thenError('not_found', Messages.collectionNotFound);
 });
 

@@ -73,7 +73,6 @@ export function history(...commands: CollectionCommand[]): CollectionModuleEvent
 }
 
 export const stateOf = (events: readonly CollectionModuleEvent[]) => fold(collectionDecider, events);
-export const submit = (itemId: string, recipientId: string, doc: string) =>
-  cmd({ type: 'SubmitItemDocument', itemId, recipientId, registryDocumentId: doc }, { actor: RECIPIENT(recipientId) });
+export const submit = (itemId: string, recipientId: string, doc: string) => cmd({ type: 'SubmitItemDocument', itemId, recipientId, registryDocumentId: doc }, { actor: RECIPIENT(recipientId) });
 export const assess = (itemId: string, doc: string, verdict: FileOpinion['verdict'], attempt = 1, deployment: 'sandbox' | 'production' = 'sandbox', patch: Partial<FileOpinion> = {}) =>
   cmd({ type: 'AssessItem', itemId, opinion: { ...opinion(doc, verdict, attempt), ...patch }, deployment }, { actor: SYSTEM });

@@ -52,7 +52,10 @@ test('AUTOMATIC: a valid file uploaded for the item validates it, completes the 
   assert.equal([done.itemsResolved, done.recipients[0].status], [1, 'COMPLETED']);
   assert.equal(done.trail.map((e: any) => e.action).reverse(), ['COLLECTION_CREATED', 'COLLECTION_SENT', 'ITEM_SUBMITTED', 'ITEM_PROCESSING', 'ITEM_ASSESSED', 'COLLECTION_COMPLETED']);
   assert.is(done.trail.find((e: any) => e.action === 'ITEM_SUBMITTED').actorType, 'RECIPIENT');
-  const delivery = await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.completed'), { timeoutMs: 20_000, what: 'collection.completed delivery' });
+  const delivery = await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.completed'), {
+    timeoutMs: 20_000,
+    what: 'collection.completed delivery',
+  });
   assert.ok(receiverAccepts(secret, delivery.headers, delivery.body));
   const data = JSON.parse(delivery.body).data;
   assert.equal([data.collectionId, data.action, data.actorType, data.itemId], [c.id, 'COLLECTION_COMPLETED', 'SYSTEM', null]);
@@ -65,10 +68,16 @@ test('AUTOMATIC: a file of another type is rejected with a resend request; a new
   const rejected = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].status === 'REJECTED', 'rejection');
   assert.match(rejected.items[0].resendReason, /CONTRATO_SOCIAL/);
   assert.is(rejected.items[0].opinions[0].verdict, 'INVALIDO');
-  await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.item.rejected'), { timeoutMs: 20_000, what: 'collection.item.rejected' });
+  await eventually(async () => receiver.received.find((r) => r.body.includes(c.id) && JSON.parse(r.body).event === 'collection.item.rejected'), {
+    timeoutMs: 20_000,
+    what: 'collection.item.rejected',
+  });
   await upload(app, tenant.organizationId, c, 0, 0, VALID_CONTRACT);
   const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion after resend');
-  assert.equal(done.items[0].opinions.map((o: any) => o.verdict), ['INVALIDO', 'VALIDO']);
+  assert.equal(
+    done.items[0].opinions.map((o: any) => o.verdict),
+    ['INVALIDO', 'VALIDO'],
+  );
 });
 
 test('REVIEW: the opinion only informs; the item is in the operator queue; reject asks again, approve completes', async () => {
@@ -95,7 +104,14 @@ test('REVIEW: the opinion only informs; the item is in the operator queue; rejec
 });
 
 test('waive: the item counts as resolved; the last one waived completes; waiving again is 409; unknown item 404', async () => {
-  const c = await create(contract({ items: [{ key: 'a', kind: 'CUSTOM', title: 'Foto da fachada' }, { key: 'b', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' }] }));
+  const c = await create(
+    contract({
+      items: [
+        { key: 'a', kind: 'CUSTOM', title: 'Foto da fachada' },
+        { key: 'b', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' },
+      ],
+    }),
+  );
   const waive = (itemId: string) => call('POST', `/v1/collections/${c.id}/items/${itemId}/waive`, { reason: 'Já temos.' });
   const first = await waive(c.items[0].id);
   assert.equal([first.status, first.body.items[0].status, first.body.status], [200, 'WAIVED', 'SENT']);
@@ -112,16 +128,28 @@ test('a valid document already on file: the template item is born ALREADY_ON_FIL
   const company = newCnpj();
   const first = await create(contract({ subject: { name: 'Comércio Exemplo', document: company }, items: [{ key: 'x', kind: 'CUSTOM', title: 'Qualquer' }] }));
   const { registryDocumentId } = await receiveDocument(app.app, {
-    organizationId: tenant.organizationId, registryId: first.registryId, fileName: 'contrato.pdf', bytes: await pdfWith([...VALID_CONTRACT, `CNPJ ${company}`]), expectedType: 'CONTRATO_SOCIAL', source: null, actor: { actorType: 'USER', actorId: tenant.userId },
+    organizationId: tenant.organizationId,
+    registryId: first.registryId,
+    fileName: 'contrato.pdf',
+    bytes: await pdfWith([...VALID_CONTRACT, `CNPJ ${company}`]),
+    expectedType: 'CONTRATO_SOCIAL',
+    source: null,
+    actor: { actorType: 'USER', actorId: tenant.userId },
   });
-  await eventually(async () => (await findDocumentOnFile(app.app.db, tenant.organizationId, company, 'CONTRATO_SOCIAL', new Date().toISOString())) ?? undefined, { timeoutMs: 20_000, what: 'document on file' });
+  await eventually(async () => (await findDocumentOnFile(app.app.db, tenant.organizationId, company, 'CONTRATO_SOCIAL', new Date().toISOString())) ?? undefined, {
+    timeoutMs: 20_000,
+    what: 'document on file',
+  });
   const c = await create({ registryId: first.registryId, templateSlug: 'company-onboarding', recipients: [{ name: 'Ana', email: 'ana@example.com' }], send: false });
   assert.equal([c.templateSlug, c.templateName, c.templateVersion], ['company-onboarding', platformTemplate('company-onboarding')!.name, 1]);
   const [contrato, ...others] = c.items;
   assert.equal([contrato.key, contrato.reuseDecision, contrato.reusedDocumentId, contrato.opinions], ['contrato-social', 'APPROVED', registryDocumentId, []]);
   assert.ok(others.every((i: any) => i.status === 'PENDING'));
   const companyItems = platformTemplate('company-onboarding')!.items.filter((i) => i.appliesTo !== 'PF');
-  assert.equal(c.items.map((i: any) => i.key), companyItems.map((i) => i.key));
+  assert.equal(
+    c.items.map((i: any) => i.key),
+    companyItems.map((i) => i.key),
+  );
   assert.equal([c.itemsResolved, c.itemsTotal], [1, c.items.length]);
 });
 

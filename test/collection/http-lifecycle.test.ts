@@ -42,12 +42,24 @@ test('create an ad hoc DRAFT for a subject: registry found or created, detail fi
   assert.equal(c.behavior, { resolutionMode: 'AUTOMATIC', notificationChannel: 'EMAIL', reminderDays: [3, 7], onCompleted: { kind: 'NONE', id: null } });
   assert.is(c.expiryDays, 15);
   assert.equal([c.sentAt, c.expiresAt, c.canceledAt], [null, null, null]);
-  assert.equal(c.items.map((i: any) => [i.key, i.kind, i.status, i.opinions.length]), [['contrato', 'DOCUMENT', 'PENDING', 0], ['livre', 'CUSTOM', 'PENDING', 0]]);
+  assert.equal(
+    c.items.map((i: any) => [i.key, i.kind, i.status, i.opinions.length]),
+    [
+      ['contrato', 'DOCUMENT', 'PENDING', 0],
+      ['livre', 'CUSTOM', 'PENDING', 0],
+    ],
+  );
   const [ana, beto] = c.recipients;
   assert.equal([ana.email, ana.phone, ana.itemIds, ana.status], ['ana@example.com', '+5511999998888', [c.items[0].id], 'PENDING']);
-  assert.equal(beto.itemIds, c.items.map((i: any) => i.id));
+  assert.equal(
+    beto.itemIds,
+    c.items.map((i: any) => i.id),
+  );
   assert.is(c.registry.document, CNPJ);
-  assert.equal(c.trail.map((e: any) => e.action), ['COLLECTION_CREATED']);
+  assert.equal(
+    c.trail.map((e: any) => e.action),
+    ['COLLECTION_CREATED'],
+  );
   assert.is(c.links.length, 2);
   assert.ok(c.links.every((l: any) => l.url.endsWith(`/c/${l.token}`) && l.token.length >= 40));
   const read = await call('GET', `/v1/collections/${c.id}`);

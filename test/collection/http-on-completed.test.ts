@@ -36,16 +36,24 @@ test('a completed collection opens a proposal for its subject with the product w
   assert.is(pipeline.status, 200, JSON.stringify(pipeline.body));
   await seedProduct(app, tenant.organizationId, personalCredit({ defaultOperationId: pipeline.body.id }));
   await templateRunning(pipeline.body.id);
-  const created = await call('POST', '/v1/collections', { templateSlug: 'with-pipeline', subject: { name: 'Maria Cliente', document: cpf }, recipients: [{ name: 'Maria Cliente', email: 'maria@example.com' }], send: true });
+  const created = await call('POST', '/v1/collections', {
+    templateSlug: 'with-pipeline',
+    subject: { name: 'Maria Cliente', document: cpf },
+    recipients: [{ name: 'Maria Cliente', email: 'maria@example.com' }],
+    send: true,
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const collectionId = created.body.id;
   const waived = await call('POST', `/v1/collections/${collectionId}/items/${created.body.items[0].id}/waive`, {});
   assert.is(waived.body.status, 'COMPLETED');
 
-  const proposal = await eventually(async () => {
-    const state = await loadProposal(app.app, collectionId);
-    return state.executions.length > 0 ? state : undefined;
-  }, { timeoutMs: 20_000, what: 'the pipeline run on the proposal opened for the collection' });
+  const proposal = await eventually(
+    async () => {
+      const state = await loadProposal(app.app, collectionId);
+      return state.executions.length > 0 ? state : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the pipeline run on the proposal opened for the collection' },
+  );
   assert.equal([proposal.created?.document, proposal.created?.externalId, proposal.created?.origin], [cpf, collectionId, 'API']);
   assert.is(proposal.executions.length, 1);
   const read = await call('GET', `/v1/proposals/${collectionId}`);

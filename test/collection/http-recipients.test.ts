@@ -24,7 +24,10 @@ const call = serviceWithTenant(test, async (a, t) => {
 
 const body = (extra: Record<string, unknown> = {}) => ({
   subject: { name: 'Mercado Central Ltda', document: newCnpj() },
-  items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }, { key: 'foto', kind: 'CUSTOM', title: 'Foto da fachada' }],
+  items: [
+    { key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' },
+    { key: 'foto', kind: 'CUSTOM', title: 'Foto da fachada' },
+  ],
   recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
   send: true,
   ...extra,
@@ -108,7 +111,10 @@ test('completion with onCompleted POLICY: a report under the template policy for
   assert.equal(c.behavior.onCompleted, { kind: 'POLICY', id: policy.body.id });
   const waived = await call('POST', `/v1/collections/${c.id}/items/${c.items[0].id}/waive`, {});
   assert.is(waived.body.status, 'COMPLETED');
-  const report = await eventually(async () => (await app.app.db('report_reports').where({ organization_id: tenant.organizationId, external_id: c.id }).first()) ?? undefined, { timeoutMs: 20_000, what: 'report' });
+  const report = await eventually(async () => (await app.app.db('report_reports').where({ organization_id: tenant.organizationId, external_id: c.id }).first()) ?? undefined, {
+    timeoutMs: 20_000,
+    what: 'report',
+  });
   assert.equal([report.document, report.policy_id], [c.subjectDocument, policy.body.id]);
 });
 

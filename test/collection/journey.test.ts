@@ -23,7 +23,10 @@ test.before(async (ctx) => {
   ctx.hooks = await startReceiver();
   ctx.app = await startTestApp({ SMTP_URL: ctx.smtp.url });
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  const reply = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: `${ctx.hooks.url}/hooks`, events: ['collection.sent', 'collection.item.submitted', 'collection.item.assessed', 'collection.completed'] } });
+  const reply = await ctx.app.call('POST', '/v1/webhook/subscriptions', {
+    token: ctx.tenant.token,
+    body: { url: `${ctx.hooks.url}/hooks`, events: ['collection.sent', 'collection.item.submitted', 'collection.item.assessed', 'collection.completed'] },
+  });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
   ctx.secret = reply.body.secret;
 });
@@ -63,9 +66,15 @@ test('created and sent; the invitation arrives by SMTP; its link opens the page;
   const sent = await fetch(`${pageUrl}/items/${created.body.items[0].id}`, { method: 'POST', body: form, redirect: 'manual', headers: { accept: 'text/html' } });
   assert.is(sent.status, 303, await sent.text());
 
-  const completed = await eventually(async () => ctx.hooks.received.find((r) => JSON.parse(r.body).event === 'collection.completed' && r.body.includes(collectionId)), { timeoutMs: 30_000, what: 'collection.completed' });
+  const completed = await eventually(async () => ctx.hooks.received.find((r) => JSON.parse(r.body).event === 'collection.completed' && r.body.includes(collectionId)), {
+    timeoutMs: 30_000,
+    what: 'collection.completed',
+  });
   assert.ok(receiverAccepts(ctx.secret, completed.headers, completed.body), 'signed with the subscription secret');
-  const events = ctx.hooks.json().filter((b) => b.data.collectionId === collectionId).map((b) => b.event);
+  const events = ctx.hooks
+    .json()
+    .filter((b) => b.data.collectionId === collectionId)
+    .map((b) => b.event);
   assert.equal(events.slice(0, 2), ['collection.sent', 'collection.item.submitted']);
   assert.ok(events.includes('collection.item.assessed'));
   // The webhook may arrive before the read model the detail is served from has the completion.

@@ -83,14 +83,13 @@ const notFound = (reply: { status: number; body: unknown }) => [reply.status, (r
 
 test('a made-up link token on every recipient form: 404 with the error body before the body is read, and the connection closes', async () => {
   const c = await collection();
-  const paths = [
-    `/c/${MADE_UP}/items/${c.ficha}/form`,
-    `/c/${MADE_UP}/items/${c.scr}/consent`,
-    `/c/${MADE_UP}/items/${c.ficha}/signature/sign`,
-    `/c/${MADE_UP}/items/${c.ficha}/signature/decline`,
-  ];
+  const paths = [`/c/${MADE_UP}/items/${c.ficha}/form`, `/c/${MADE_UP}/items/${c.scr}/consent`, `/c/${MADE_UP}/items/${c.ficha}/signature/sign`, `/c/${MADE_UP}/items/${c.ficha}/signature/decline`];
   for (const path of paths) {
-    for (const [type, length] of [[FORM, 900_000], [FORM, undefined], [JSON_TYPE, 900_000]] as const) {
+    for (const [type, length] of [
+      [FORM, 900_000],
+      [FORM, undefined],
+      [JSON_TYPE, 900_000],
+    ] as const) {
       const reply = await postUnfinished(path, type, length);
       assert.equal(notFound(reply), [404, 404, 'string'], `${path} ${type} ${length ?? 'chunked'}`);
       assert.is(reply.connection, 'close');
@@ -125,7 +124,11 @@ test('an item no longer waiting (a FORM answered, a CONSENT accepted, one never 
     [`/c/${c.token}/items/${c.ficha}/form`, CollectionMessages.itemResolved],
     [`/c/${c.token}/items/${c.scr}/consent`, CollectionMessages.itemResolved],
   ] as const) {
-    for (const [type, length] of [[FORM, 900_000], [FORM, undefined], [JSON_TYPE, 900_000]] as const) {
+    for (const [type, length] of [
+      [FORM, 900_000],
+      [FORM, undefined],
+      [JSON_TYPE, 900_000],
+    ] as const) {
       const reply = await postUnfinished(path, type, length);
       assert.equal([reply.status, reply.body.code, reply.body.message, reply.connection], [409, 409, message, 'close'], `${path} ${type} ${length ?? 'chunked'}`);
     }
@@ -138,11 +141,15 @@ const post = async (path: string, body: string, type = FORM) => {
 };
 const tooLarge = { code: 413, message: Messages.bodyTooLarge };
 
-test('a real link with a body past its route\'s bound: 413 with the error body, nothing recorded', async () => {
+test("a real link with a body past its route's bound: 413 with the error body, nothing recorded", async () => {
   const c = await collection();
   const answers = await post(`/c/${c.token}/items/${c.ficha}/form`, `answers[razao_social]=${'a'.repeat(70 * 1024)}`);
   assert.equal(answers, { status: 413, body: tooLarge });
-  const json = await post(`/c/${c.token}/items/${c.ficha}/form`, JSON.stringify({ answers: { razao_social: 'a'.repeat(9_000), setor: 'b'.repeat(9_000), cep: 'c'.repeat(9_000), x: 'd'.repeat(40_000) } }), JSON_TYPE);
+  const json = await post(
+    `/c/${c.token}/items/${c.ficha}/form`,
+    JSON.stringify({ answers: { razao_social: 'a'.repeat(9_000), setor: 'b'.repeat(9_000), cep: 'c'.repeat(9_000), x: 'd'.repeat(40_000) } }),
+    JSON_TYPE,
+  );
   assert.equal(json, { status: 413, body: tooLarge });
   const consent = await post(`/c/${c.token}/items/${c.scr}/consent`, `accept=true&termHash=${'a'.repeat(20 * 1024)}`);
   assert.equal(consent, { status: 413, body: tooLarge });
@@ -154,8 +161,18 @@ test('a real link with a body past its route\'s bound: 413 with the error body, 
 });
 
 test('a real offer link with a choice past its bound: 413 with the error body', async () => {
-  const p = (await app.call('POST', '/v1/proposals', { token: tenant.token, body: { document: '12345678909', name: 'Maria Souza', productKey: 'credito-pessoal', requestedAmountCents: 500_000 } })).body;
-  const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: { value: '2', period: 'MONTH' as const }, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
+  const p = (await app.call('POST', '/v1/proposals', { token: tenant.token, body: { document: '12345678909', name: 'Maria Souza', productKey: 'credito-pessoal', requestedAmountCents: 500_000 } }))
+    .body;
+  const offer = {
+    minAmountCents: 200_000,
+    maxAmountCents: 800_000,
+    minTermMonths: 6,
+    maxTermMonths: 24,
+    rateBpsYear: 2682,
+    rate: { value: '2', period: 'MONTH' as const },
+    model: 'PRICE' as const,
+    validUntil: '2999-01-01T00:00:00.000Z',
+  };
   const result = await sendIndicativeOffer(app.app, { organizationId: tenant.organizationId, proposalId: p.id, executionId: 'e0000000000000000000000c', offer });
   await app.app.readYourWrites([PROPOSAL_PROJECTION], result.position);
   const reply = await post(`/oferta/${result.linkToken}/escolha`, `amount=5000&termMonths=12&x=${'a'.repeat(20 * 1024)}`);

@@ -18,7 +18,11 @@ let app: TestApp;
 let tenant: TestTenant;
 
 test.before(async () => {
-  app = await startTestApp({ RECIPIENT_FILES_PER_ITEM_PER_DAY: String(FILES_PER_DAY), RECIPIENT_UPLOAD_BYTES_PER_DAY: String(BYTES_PER_DAY), RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY: String(CHECKS_PER_DAY) });
+  app = await startTestApp({
+    RECIPIENT_FILES_PER_ITEM_PER_DAY: String(FILES_PER_DAY),
+    RECIPIENT_UPLOAD_BYTES_PER_DAY: String(BYTES_PER_DAY),
+    RECIPIENT_IDENTITY_CHECKS_PER_ITEM_PER_DAY: String(CHECKS_PER_DAY),
+  });
   tenant = await provisionTenant(app);
 });
 test.after(async () => {
@@ -71,7 +75,7 @@ test('a file sent to an item that takes none (a FORM) is refused before it is re
   assert.is(await itemStatus(c.id, c.ficha), 'PENDING');
 });
 
-test('files per item: past the day\'s count, 429 with Retry-After, and the file is not stored', async () => {
+test("files per item: past the day's count, 429 with Retry-After, and the file is not stored", async () => {
   const c = await collection();
   const pdf = await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social']);
   for (let i = 0; i < FILES_PER_DAY; i++) assert.is((await upload(c.token, c.contrato, pdf)).status, 200);
@@ -119,7 +123,7 @@ test('bytes per link, uploads sent at once: the reservation is one statement, so
   assert.is(small.status, 200, JSON.stringify(small.body));
 });
 
-test('identity checks per item: past the day\'s count, 429 with Retry-After before the images are read, and no check started', async () => {
+test("identity checks per item: past the day's count, 429 with Retry-After before the images are read, and no check started", async () => {
   const reply = await app.call('POST', '/v1/collections', {
     token: tenant.token,
     body: {
@@ -145,7 +149,15 @@ test('identity checks per item: past the day\'s count, 429 with Retry-After befo
     const tried = await check();
     assert.equal([tried.status, tried.body.status], [200, 'REJECTED'], JSON.stringify(tried.body));
   }
-  const started = async () => Number((await app.database.knex('events').where({ stream_name: `collection-${id}`, event_type: 'IdentityCheckStarted' }).count({ n: '*' }))[0]!.n);
+  const started = async () =>
+    Number(
+      (
+        await app.database
+          .knex('events')
+          .where({ stream_name: `collection-${id}`, event_type: 'IdentityCheckStarted' })
+          .count({ n: '*' })
+      )[0]!.n,
+    );
   assert.is(await started(), CHECKS_PER_DAY);
   const refused = await check();
   assert.equal([refused.status, refused.body], [429, { code: 429, message: CollectionMessages.identityChecksPerDay }]);
@@ -164,7 +176,10 @@ function postSlowly(path: string): Promise<{ status: number; sentBytes: number; 
   return new Promise((resolve, reject) => {
     let sentBytes = 0;
     let timer: NodeJS.Timeout | undefined;
-    const req = request(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(totalBytes), accept: 'application/json' } });
+    const req = request(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(totalBytes), accept: 'application/json' },
+    });
     req.on('response', (response) => {
       clearInterval(timer);
       resolve({ status: response.statusCode!, sentBytes, totalBytes });

@@ -31,7 +31,13 @@ const asBrowser = (app: TestApp, path: string) => fetch(`${app.url}${path}`, { h
 async function recipientPages(app: TestApp, tenant: TestTenant) {
   const template = await app.call('POST', '/v1/collection-templates', {
     token: tenant.token,
-    body: { slug: 'conta', name: 'Abertura de conta', items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', appliesTo: 'PJ' }], notificationChannel: 'NONE', publicForm: true },
+    body: {
+      slug: 'conta',
+      name: 'Abertura de conta',
+      items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', appliesTo: 'PJ' }],
+      notificationChannel: 'NONE',
+      publicForm: true,
+    },
   });
   assert.is(template.status, 201, JSON.stringify(template.body));
   return {

@@ -15,7 +15,15 @@ export const TAX_CERTIFICATE = ['CERTIDÃO NEGATIVA DE DÉBITOS RELATIVOS AOS TR
 export type Call = (method: string, path: string, body?: unknown, token?: string) => Promise<{ status: number; body: any }>;
 
 /** A recipient's upload for an item, as the recipient page does it: the registry receives the file with its source. The file names the collection's subject. */
-export async function upload(app: TestApp, organizationId: string, collection: any, itemIndex: number, recipientIndex: number, lines: readonly string[], expectedType: ExpectedDocumentType | null = 'CONTRATO_SOCIAL') {
+export async function upload(
+  app: TestApp,
+  organizationId: string,
+  collection: any,
+  itemIndex: number,
+  recipientIndex: number,
+  lines: readonly string[],
+  expectedType: ExpectedDocumentType | null = 'CONTRATO_SOCIAL',
+) {
   const item = collection.items[itemIndex];
   const recipient = collection.recipients[recipientIndex];
   const source = { collectionId: collection.id, itemId: item.id, recipientId: recipient.id };
@@ -36,10 +44,13 @@ export async function upload(app: TestApp, organizationId: string, collection: a
  * background), then read the detail once through HTTP: polling the route would hit the rate limit.
  */
 export async function detailWhen(app: TestApp, call: Call, organizationId: string, collectionId: string, check: (c: any) => boolean, what: string) {
-  await eventually(async () => {
-    const state = await collectionDetail(app.app.db, organizationId, collectionId);
-    return state !== null && check(presentDetail(state, null, []));
-  }, { timeoutMs: 20_000, what: what });
+  await eventually(
+    async () => {
+      const state = await collectionDetail(app.app.db, organizationId, collectionId);
+      return state !== null && check(presentDetail(state, null, []));
+    },
+    { timeoutMs: 20_000, what: what },
+  );
   // The detail's trail comes from another projection, which may not have caught up yet. Workers
   // may append more meanwhile (a signed copy, a completion): at least what was there is enough.
   const events = (await app.app.store.readStream(collectionStream(collectionId))).length;

@@ -19,7 +19,9 @@ const finishCommand = (patch = {}) => ({ type: 'FinishDeliberation' as const, ch
 
 test('each trigger starts a RUNNING deliberation that carries its facts, prompts and settings', () => {
   for (const trigger of ['AUTO_SUGGEST', 'AUTO_DECIDE', 'MANUAL', 'RERUN'] as const) {
-    const [event] = given(deliberationDecider).when(start({ facts: { ...facts, trigger } })).decided();
+    const [event] = given(deliberationDecider)
+      .when(start({ facts: { ...facts, trigger } }))
+      .decided();
     assert.is(event!.type, 'DeliberationStarted');
     assert.is(event!.data.trigger, trigger);
     assert.is(event!.data.organizationId, facts.organizationId);
@@ -32,7 +34,9 @@ test('a repeated start and a repeated opinion append nothing (the runner replays
   const [started] = given(deliberationDecider).when(start()).decided();
   given(deliberationDecider, [started!]).when(start()).then([]);
   const [opinionEvent] = given(deliberationDecider, [started!]).when(recordOpinion('cadastral')).decided();
-  given(deliberationDecider, [started!, opinionEvent!]).when(recordOpinion('cadastral', 2, 'REJECT')).then([]);
+  given(deliberationDecider, [started!, opinionEvent!])
+    .when(recordOpinion('cadastral', 2, 'REJECT'))
+    .then([]);
   assert.equal(missingSpecialists(fold(deliberationDecider, [started!, opinionEvent!])), SPECIALISTS.slice(1));
 });
 
@@ -49,14 +53,26 @@ test('finish computes totals, duration, models, risk and alçada; inside committ
 });
 
 test('an amount or a risk beyond the committee needs a higher alçada: REQUIRES_ALCADA', () => {
-  const big = finished(given(deliberationDecider, all({}, { requestedAmountCents: 40_000_000 })).when(finishCommand()).decided());
+  const big = finished(
+    given(deliberationDecider, all({}, { requestedAmountCents: 40_000_000 }))
+      .when(finishCommand())
+      .decided(),
+  );
   assert.is(big.synthesis.alcadaLevel, 'N2');
   assert.is(big.finalRecommendation, 'REQUIRES_ALCADA');
-  const risky = finished(given(deliberationDecider, all(Object.fromEntries(SPECIALISTS.map((a) => [a, [4, 'APPROVE_WITH_RESTRICTION']])))).when(finishCommand()).decided());
+  const risky = finished(
+    given(deliberationDecider, all(Object.fromEntries(SPECIALISTS.map((a) => [a, [4, 'APPROVE_WITH_RESTRICTION']]))))
+      .when(finishCommand())
+      .decided(),
+  );
   assert.is(risky.riskLevel, 'HIGH');
   assert.is(risky.synthesis.alcadaLevel, 'N2');
   assert.is(risky.finalRecommendation, 'REQUIRES_ALCADA');
-  const beyond = finished(given(deliberationDecider, all({}, { requestedAmountCents: 900_000_000 })).when(finishCommand()).decided());
+  const beyond = finished(
+    given(deliberationDecider, all({}, { requestedAmountCents: 900_000_000 }))
+      .when(finishCommand())
+      .decided(),
+  );
   assert.is(beyond.synthesis.alcadaLevel, null);
   assert.is(beyond.finalRecommendation, 'REQUIRES_ALCADA');
 });
@@ -70,25 +86,46 @@ test('a CRITICAL red flag turns an APPROVED chair into REQUIRES_ALCADA in code, 
   assert.is(data.riskLevel, 'CRITICAL');
   assert.is(data.synthesis.alcadaLevel, 'N1', 'the table alone would let the committee decide');
   assert.is(data.finalRecommendation, 'REQUIRES_ALCADA');
-  const rejected = finished(given(deliberationDecider, flagged).when(finishCommand({ decision: 'REJECTED' })).decided());
+  const rejected = finished(
+    given(deliberationDecider, flagged)
+      .when(finishCommand({ decision: 'REJECTED' }))
+      .decided(),
+  );
   assert.is(rejected.finalRecommendation, 'REJECTED', 'a rejection stands');
 });
 
 test('without a requested amount the alçada reads the limit the chair reviewed; NEEDS_INFO is never escalated', () => {
-  const data = finished(given(deliberationDecider, all({}, { requestedAmountCents: null })).when(finishCommand({ limitReview: { ...chair().limitReview, limite: 100_000 } })).decided());
+  const data = finished(
+    given(deliberationDecider, all({}, { requestedAmountCents: null }))
+      .when(finishCommand({ limitReview: { ...chair().limitReview, limite: 100_000 } }))
+      .decided(),
+  );
   assert.is(data.amountCents, 10_000_000);
   assert.is(data.synthesis.alcadaLevel, 'N2');
-  const info = finished(given(deliberationDecider, all({}, { requestedAmountCents: 900_000_000 })).when(finishCommand({ decision: 'NEEDS_INFO' })).decided());
+  const info = finished(
+    given(deliberationDecider, all({}, { requestedAmountCents: 900_000_000 }))
+      .when(finishCommand({ decision: 'NEEDS_INFO' }))
+      .decided(),
+  );
   assert.is(info.finalRecommendation, 'NEEDS_INFO');
 });
 
 test('the dissent log lists every specialist whose vote points elsewhere than the final decision', () => {
   const data = finished(
-    given(deliberationDecider, all({ juridico: [3, 'REJECT'], compliance: [5, 'NEEDS_INFO'], financeiro: [6, 'APPROVE_WITH_RESTRICTION'] })).when(finishCommand()).decided(),
+    given(deliberationDecider, all({ juridico: [3, 'REJECT'], compliance: [5, 'NEEDS_INFO'], financeiro: [6, 'APPROVE_WITH_RESTRICTION'] }))
+      .when(finishCommand())
+      .decided(),
   );
-  assert.equal(data.synthesis.dissentLog.map((d) => d.agent), ['juridico', 'compliance']);
+  assert.equal(
+    data.synthesis.dissentLog.map((d) => d.agent),
+    ['juridico', 'compliance'],
+  );
   assert.is(data.synthesis.dissentLog[0]!.divergedHow, 'Jurídico recomendou reprovação (nota 3/10); o comitê decidiu aprovar.');
-  const rejected = finished(given(deliberationDecider, all({ juridico: [3, 'REJECT'] })).when(finishCommand({ decision: 'REJECTED' })).decided());
+  const rejected = finished(
+    given(deliberationDecider, all({ juridico: [3, 'REJECT'] }))
+      .when(finishCommand({ decision: 'REJECTED' }))
+      .decided(),
+  );
   assert.is(rejected.synthesis.dissentLog.length, 6);
 });
 
@@ -117,7 +154,9 @@ test('a deliberation fails once, with its error and duration; after DONE or ERRO
 test('finishing before every specialist spoke is a bug, not a result', () => {
   const partial = all().slice(0, 3);
   assert.throws(() => deliberationDecider.decide(finishCommand(), fold(deliberationDecider, partial)), /before every specialist/);
-  given(deliberationDecider).when({ type: 'RecordAgentOpinion', opinion: opinion('cadastral'), usage: usage(), webSearchRequests: 0, at: AT }).then([]);
+  given(deliberationDecider)
+    .when({ type: 'RecordAgentOpinion', opinion: opinion('cadastral'), usage: usage(), webSearchRequests: 0, at: AT })
+    .then([]);
 });
 
 test.run();

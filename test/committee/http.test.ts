@@ -34,7 +34,10 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.is(deliberation.status, 'DONE', deliberation.error);
   assert.is(deliberation.trigger, 'AUTO_DECIDE');
   assert.is(deliberation.organizationId, tenant.organizationId);
-  assert.equal(deliberation.agentOpinions.map((o: any) => o.agent), ['cadastral', 'societario', 'financeiro', 'comportamental', 'juridico', 'macro_setorial', 'compliance']);
+  assert.equal(
+    deliberation.agentOpinions.map((o: any) => o.agent),
+    ['cadastral', 'societario', 'financeiro', 'comportamental', 'juridico', 'macro_setorial', 'compliance'],
+  );
   const byAgent = Object.fromEntries(deliberation.agentOpinions.map((o: any) => [o.agent, o]));
   assert.equal(byAgent.compliance.sectionsSeen, ['SANCTIONS', 'MEDIA_EXPOSURE']);
   assert.equal(byAgent.comportamental.sectionsSeen, ['SCR', 'PEFIN', 'PROTESTS']);
@@ -52,32 +55,50 @@ test('AUTO_DECIDE: the seven specialists and the chair deliberate on finalizatio
   assert.ok(deliberation.durationMs >= 0 && deliberation.totalInputTokens >= 0);
   assert.ok(deliberation.modelVersions.chair);
 
-  const report = await eventually(async () => {
-    const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
-    return reply.body.committeeStatus === 'DONE' && reply.body.status.value === 'APPROVED' && reply.body;
-  }, { timeoutMs: 10_000, what: 'report with the committee' });
+  const report = await eventually(
+    async () => {
+      const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
+      return reply.body.committeeStatus === 'DONE' && reply.body.status.value === 'APPROVED' && reply.body;
+    },
+    { timeoutMs: 10_000, what: 'report with the committee' },
+  );
   assert.is(report.committeeDecision, 'APPROVED');
   assert.is(report.committeeResult.deliberationId, deliberation.id);
   assert.equal(report.committeeResult.agentOpinions, deliberation.agentOpinions);
   const insights = await app.call('GET', `/report/${reportId}/insights`, { token: tenant.token });
   assert.equal(insights.body.committee, { status: 'DONE', decision: 'APPROVED', result: deliberation });
   // The policy approved already: wait for the committee's own decision to be projected.
-  const decisions = await eventually(async () => {
-    const reply = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
-    return reply.body.length === 2 && reply.body;
-  }, { timeoutMs: 10_000, what: "the committee's decision" });
+  const decisions = await eventually(
+    async () => {
+      const reply = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
+      return reply.body.length === 2 && reply.body;
+    },
+    { timeoutMs: 10_000, what: "the committee's decision" },
+  );
   // The chair was the offline model: its decision is a sandbox one, in the history and on the report.
-  assert.equal(decisions.map((d: any) => [d.kind, d.decidedBy, d.decision, d.sandbox]), [['AUTOMATIC', 'POLICY', 'APPROVED', false], ['COMMITTEE', 'COMMITTEE', 'APPROVED', true]]);
-  const decidedReport = await eventually(async () => {
-    const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
-    return reply.body.sandboxDecision === true && reply.body;
-  }, { timeoutMs: 10_000, what: 'the report marked as decided in sandbox' });
+  assert.equal(
+    decisions.map((d: any) => [d.kind, d.decidedBy, d.decision, d.sandbox]),
+    [
+      ['AUTOMATIC', 'POLICY', 'APPROVED', false],
+      ['COMMITTEE', 'COMMITTEE', 'APPROVED', true],
+    ],
+  );
+  const decidedReport = await eventually(
+    async () => {
+      const reply = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
+      return reply.body.sandboxDecision === true && reply.body;
+    },
+    { timeoutMs: 10_000, what: 'the report marked as decided in sandbox' },
+  );
   assert.is(decidedReport.status.value, 'APPROVED');
 
-  const [delivery] = await eventually(async () => {
-    const mine = receiver.received.filter((r) => r.body.includes(deliberation.id));
-    return mine.length > 0 && mine;
-  }, { timeoutMs: 15_000, what: 'COMMITTEE_FINISHED' });
+  const [delivery] = await eventually(
+    async () => {
+      const mine = receiver.received.filter((r) => r.body.includes(deliberation.id));
+      return mine.length > 0 && mine;
+    },
+    { timeoutMs: 15_000, what: 'COMMITTEE_FINISHED' },
+  );
   const envelope = JSON.parse(delivery!.body);
   assert.is(envelope.webhookType, 'COMMITTEE_FINISHED');
   assert.is(envelope.data.status, 'DONE');
@@ -99,7 +120,10 @@ test('AUTO_DECIDE without a requested amount: the offline chair invents no limit
   assert.equal(deliberation.synthesis.limitReview, { status: 'NAO_APLICAVEL', limite: 0, taxa: 0, prazo: 0, justificativa: 'Sem limite: a proposta não informa o valor pedido.' });
   assert.ok(deliberation.synthesis.infoGapsBeforeDecision.some((gap: string) => gap.startsWith('Valor pedido')));
   const decisions = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
-  assert.equal(decisions.body.map((d: any) => d.decidedBy), ['POLICY']);
+  assert.equal(
+    decisions.body.map((d: any) => d.decidedBy),
+    ['POLICY'],
+  );
 });
 
 test('AUTO_SUGGEST beyond the committee alçada: REQUIRES_ALCADA, and the report keeps the policy decision', async ({ app, tenant }) => {
@@ -132,7 +156,10 @@ test('trigger OFF convenes nothing; POST convenes MANUAL, then RERUN, and the la
   assert.is(second.id, rerun.body.id);
   // MANUAL never decides the report, even inside the alçada.
   const decisions = await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token });
-  assert.equal(decisions.body.map((d: any) => d.kind), ['AUTOMATIC']);
+  assert.equal(
+    decisions.body.map((d: any) => d.kind),
+    ['AUTOMATIC'],
+  );
 });
 
 test("the organization's instructions for an agent: customPrompts and that agent's orgVersion", async ({ app, tenant }) => {

@@ -82,10 +82,13 @@ test('a model that keeps answering invalid JSON ends the deliberation ERROR and 
   const report = await app.call('GET', `/v2/report/${reportId}`, { token: tenant.token });
   assert.is(report.body.committeeStatus, 'ERROR');
   assert.is(report.body.status.value, 'APPROVED', 'the policy decision stands');
-  const [delivery] = await eventually(async () => {
-    const mine = receiver.received.filter((r) => r.body.includes(failed.id));
-    return mine.length > 0 && mine;
-  }, { timeoutMs: 15_000, what: 'COMMITTEE_FINISHED for the failure' });
+  const [delivery] = await eventually(
+    async () => {
+      const mine = receiver.received.filter((r) => r.body.includes(failed.id));
+      return mine.length > 0 && mine;
+    },
+    { timeoutMs: 15_000, what: 'COMMITTEE_FINISHED for the failure' },
+  );
   const envelope = JSON.parse(delivery!.body);
   assert.is(envelope.webhookType, 'COMMITTEE_FINISHED');
   assert.is(envelope.data.status, 'ERROR');

@@ -22,7 +22,18 @@ const facts: ReportFacts = {
 };
 const requested: ReportEvent = {
   type: 'ReportRequested',
-  data: { ...facts, status: 'PENDING', policyStatus: 'PENDING', userId: 'usr000000000000000000001', policyName: 'P', skippedSections: [], yearMonthDay: 20261123, sections: [], ranWithoutSCRReason: null, inputs: {} },
+  data: {
+    ...facts,
+    status: 'PENDING',
+    policyStatus: 'PENDING',
+    userId: 'usr000000000000000000001',
+    policyName: 'P',
+    skippedSections: [],
+    yearMonthDay: 20261123,
+    sections: [],
+    ranWithoutSCRReason: null,
+    inputs: {},
+  },
 };
 const decided = (decidedBy: 'POLICY' | 'ANALYST'): ReportEvent => ({
   type: 'ReportDecided',
@@ -40,40 +51,54 @@ const decided = (decidedBy: 'POLICY' | 'ANALYST'): ReportEvent => ({
     decidedAt: AT,
   },
 });
-const command = { type: 'RecordCommitteeDecision' as const, deliberationId: 'de1000000000000000000001', approved: true, commentary: 'Aprovado pelo comitê.', sandbox: false, model: 'gpt-test', at: AT };
+const command = {
+  type: 'RecordCommitteeDecision' as const,
+  deliberationId: 'de1000000000000000000001',
+  approved: true,
+  commentary: 'Aprovado pelo comitê.',
+  sandbox: false,
+  model: 'gpt-test',
+  at: AT,
+};
 
 test('AUTO_DECIDE records the decision as the committee, over the policy decision', () => {
-  given(reportDecider, [requested, decided('POLICY')]).when(command).then([
-    {
-      type: 'ReportDecided',
-      data: {
-        ...facts,
-        status: 'APPROVED',
-        policyStatus: 'APPROVED',
-        decision: 'APPROVED',
-        kind: 'COMMITTEE',
-        decidedBy: 'COMMITTEE',
-        previousStatus: 'MANUAL_ANALYSIS',
-        previousPolicyStatus: 'MANUAL_ANALYSIS',
-        analystId: null,
-        analystName: null,
-        previousAnalystId: null,
-        commentary: 'Aprovado pelo comitê.',
-        decidedAt: AT,
-        provenance: { provider: 'gpt-test', sandbox: false },
+  given(reportDecider, [requested, decided('POLICY')])
+    .when(command)
+    .then([
+      {
+        type: 'ReportDecided',
+        data: {
+          ...facts,
+          status: 'APPROVED',
+          policyStatus: 'APPROVED',
+          decision: 'APPROVED',
+          kind: 'COMMITTEE',
+          decidedBy: 'COMMITTEE',
+          previousStatus: 'MANUAL_ANALYSIS',
+          previousPolicyStatus: 'MANUAL_ANALYSIS',
+          analystId: null,
+          analystName: null,
+          previousAnalystId: null,
+          commentary: 'Aprovado pelo comitê.',
+          decidedAt: AT,
+          provenance: { provider: 'gpt-test', sandbox: false },
+        },
       },
-    },
-  ]);
+    ]);
 });
 
 test('a decision on the offline model carries sandbox: true', () => {
-  const [event] = given(reportDecider, [requested, decided('POLICY')]).when({ ...command, sandbox: true }).decided();
+  const [event] = given(reportDecider, [requested, decided('POLICY')])
+    .when({ ...command, sandbox: true })
+    .decided();
   assert.is((event as Extract<ReportEvent, { type: 'ReportDecided' }>).data.sandbox, true);
   assert.equal((event as Extract<ReportEvent, { type: 'ReportDecided' }>).data.provenance, { provider: 'gpt-test', sandbox: true });
 });
 
 test('an analyst decision stands and a report still processing has nothing to decide', () => {
-  given(reportDecider, [requested, decided('ANALYST')]).when(command).then([]);
+  given(reportDecider, [requested, decided('ANALYST')])
+    .when(command)
+    .then([]);
   given(reportDecider, [requested]).when(command).then([]);
   assert.equal(given(reportDecider).when(command).decided(), []);
 });

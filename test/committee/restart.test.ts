@@ -54,7 +54,8 @@ test('half a deliberation is resumed with the missing specialists only; one the 
   // Given up on: its start is behind the runner's checkpoint.
   const orphanId = 'dead00000000000000000001';
   const orphan = await convene({ store, clock }, request(orphanReport, orphanId));
-  await database.knex('projection_checkpoints')
+  await database
+    .knex('projection_checkpoints')
     .insert({ name: processCheckpoint('committee-deliberations'), commit_position: String(orphan.position!.commit), prepare_position: String(orphan.position!.prepare) })
     .onConflict('name')
     .merge();
@@ -68,10 +69,13 @@ test('half a deliberation is resumed with the missing specialists only; one the 
   await store.close();
 
   app = await startTestApp({ LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: chat.url, LLM_MODEL: 'restart-model', COMMITTEE_SWEEP_MS: '100' }, { database, dataDir });
-  const resumed = await eventually(async () => {
-    const reply = await app!.call('GET', `/committee/deliberations/${resumedReport}`, { token: tenant.token });
-    return reply.body.status === 'DONE' && reply.body;
-  }, { timeoutMs: 20_000, what: 'the resumed deliberation' });
+  const resumed = await eventually(
+    async () => {
+      const reply = await app!.call('GET', `/committee/deliberations/${resumedReport}`, { token: tenant.token });
+      return reply.body.status === 'DONE' && reply.body;
+    },
+    { timeoutMs: 20_000, what: 'the resumed deliberation' },
+  );
   assert.is(resumed.id, resumedId);
   assert.is(chat.calls, 5, 'four specialists and the chair');
   const byAgent = Object.fromEntries(resumed.agentOpinions.map((o: any) => [o.agent, o]));
@@ -79,10 +83,13 @@ test('half a deliberation is resumed with the missing specialists only; one the 
   for (const agent of ['cadastral', 'financeiro', 'compliance']) assert.is(byAgent[agent].resumo, 'Ouvido antes da queda.');
   for (const agent of ['societario', 'comportamental', 'juridico', 'macro_setorial']) assert.is(byAgent[agent].model, 'restart-model');
 
-  const failed = await eventually(async () => {
-    const reply = await app!.call('GET', `/committee/deliberations/${orphanReport}`, { token: tenant.token });
-    return reply.body.status === 'ERROR' && reply.body;
-  }, { timeoutMs: 20_000, what: 'the orphaned deliberation' });
+  const failed = await eventually(
+    async () => {
+      const reply = await app!.call('GET', `/committee/deliberations/${orphanReport}`, { token: tenant.token });
+      return reply.body.status === 'ERROR' && reply.body;
+    },
+    { timeoutMs: 20_000, what: 'the orphaned deliberation' },
+  );
   assert.is(failed.id, orphanId);
   assert.is(failed.error, 'A deliberação do comitê foi interrompida e não pôde ser retomada.');
   assert.is(chat.calls, 5, 'nothing asked for the orphan');

@@ -25,9 +25,7 @@ interface Ctx {
   page: Page;
   policyName: string;
 }
-const test = suiteNeeding<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential, an MCP agent authorized', [
-  CHROMIUM_TOOL,
-]);
+const test = suiteNeeding<Ctx>('console in a real browser (chromium): sign in, a report updating live, an API credential, an MCP agent authorized', [CHROMIUM_TOOL]);
 
 test.before(async (ctx) => {
   // Long enough that a busy machine still opens the page before the decision (2.5 s was not, under load).
@@ -72,9 +70,7 @@ test('create a report and watch its page move to the decision without a reload; 
   // The page's first paint on its own (a second tab of the same session opening it), not after the create form's POST.
   const tab = await page.context().newPage();
   await tab.goto(page.url());
-  const firstPaint = await tab.evaluate(
-    () => new Promise<number>((resolve) => new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({ type: 'paint', buffered: true })),
-  );
+  const firstPaint = await tab.evaluate(() => new Promise<number>((resolve) => new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({ type: 'paint', buffered: true })));
   await tab.close();
   const initial = await page.getAttribute('#status', 'data-status');
   assert.ok(['PENDING', 'PROCESSING'].includes(initial!), `still running when the page opened: ${initial}`);
@@ -94,7 +90,10 @@ test('create a report and watch its page move to the decision without a reload; 
   assert.is(await page.getAttribute('#status', 'data-status'), 'MANUAL_ANALYSIS');
   assert.ok((await page.textContent('#relatorio'))!.includes('Por que esta decisão'), 'the explanation arrived with the decision');
   const changedAt = await page.evaluate(() => (window as unknown as { changedAt: number }).changedAt);
-  const decided = await app.database.knex('events').where({ stream_name: `report-${reportId}`, event_type: 'ReportDecided' }).first('created_at');
+  const decided = await app.database
+    .knex('events')
+    .where({ stream_name: `report-${reportId}`, event_type: 'ReportDecided' })
+    .first('created_at');
   const liveMs = Math.round(changedAt - new Date(decided.created_at).getTime());
   console.log(`console: report page first contentful paint ${Math.round(firstPaint)} ms; live update shown ${liveMs} ms after the decision was appended`);
   assert.ok(liveMs >= 0 && liveMs < 5000, `live update ${liveMs} ms`);
@@ -120,7 +119,7 @@ test('run a backtest of the policy as it is over the report just decided: nothin
   await shot(page, '05-backtest');
 });
 
-test('the proposals dashboard draws its charts with the local chart.js under the page\'s CSP', async ({ app, page }) => {
+test("the proposals dashboard draws its charts with the local chart.js under the page's CSP", async ({ app, page }) => {
   const refused: string[] = [];
   page.on('console', (message) => message.type() === 'error' && refused.push(message.text()));
   await page.goto(`${app.url}/console/painel`);
@@ -130,10 +129,15 @@ test('the proposals dashboard draws its charts with the local chart.js under the
   await shot(page, '06-painel');
 });
 
-test('a collection\'s trail verified in the browser from the export and the published keys; an altered entry is caught', async ({ app, page, tenant }) => {
+test("a collection's trail verified in the browser from the export and the published keys; an altered entry is caught", async ({ app, page, tenant }) => {
   const created = await app.call('POST', '/v1/collections', {
     token: tenant.token,
-    body: { subject: { name: 'Padaria Exemplo Ltda', document: '11.222.333/0001-81' }, items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }], recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }], send: true },
+    body: {
+      subject: { name: 'Padaria Exemplo Ltda', document: '11.222.333/0001-81' },
+      items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+      send: true,
+    },
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const collectionId = created.body.id;
@@ -166,7 +170,7 @@ test('create an API credential in the console and use it against the API', async
   assert.ok(reports.body.total >= 1, 'the report created in the console is listed');
 });
 
-test('authorize an MCP agent: the consent page, then back to the agent\'s loopback address with a code it exchanges', async ({ app, page }) => {
+test("authorize an MCP agent: the consent page, then back to the agent's loopback address with a code it exchanges", async ({ app, page }) => {
   // The agent's redirect listener, as a desktop client runs one on 127.0.0.1.
   let received: (url: URL) => void;
   const callback = new Promise<URL>((resolve) => (received = resolve));

@@ -17,7 +17,12 @@ test.before(async (ctx) => {
   ctx.browser = browser;
   const created = await ctx.app.call('POST', '/v1/collections', {
     token: bank.token,
-    body: { subject: { name: 'Padaria <Exemplo>', document: '11.222.333/0001-81' }, items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }], recipients: [{ name: 'Ana', email: 'ana@example.com' }], send: false },
+    body: {
+      subject: { name: 'Padaria <Exemplo>', document: '11.222.333/0001-81' },
+      items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }],
+      recipients: [{ name: 'Ana', email: 'ana@example.com' }],
+      send: false,
+    },
   });
   ctx.collectionId = created.body.id;
   ctx.outsider = (await signedInTenant(ctx.app, { name: 'Outra', email: 'bia@outra.example', password: 'outra senha longa' })).browser;
@@ -26,7 +31,7 @@ test.after(async (ctx) => {
   await ctx.app?.stop();
 });
 
-test('the list filters by status, the page lists items and trail with the verify button, the export is the API\'s JSON; another organization gets 404', async (ctx) => {
+test("the list filters by status, the page lists items and trail with the verify button, the export is the API's JSON; another organization gets 404", async (ctx) => {
   const list = await ctx.browser.get('/console/coletas?status=DRAFT');
   assert.ok(list.text.includes(`/console/coletas/${ctx.collectionId}`) && list.text.includes('Padaria &#60;Exemplo&#62;'));
   assert.not.ok((await ctx.browser.get('/console/coletas?status=COMPLETED')).text.includes(ctx.collectionId));

@@ -45,7 +45,11 @@ test('without a session: a browser is sent to the sign-in page, anything else ge
 test('wrong password, unknown address, missing or foreign form token: refused with one text, and no session is started', async (ctx) => {
   const browser = new ConsoleBrowser(ctx.app);
   const before = await eventCount(ctx);
-  for (const [email, password] of [[EMAIL, 'wrong password!'], ['nobody@banco.example', PASSWORD], ['not an address', PASSWORD]]) {
+  for (const [email, password] of [
+    [EMAIL, 'wrong password!'],
+    ['nobody@banco.example', PASSWORD],
+    ['not an address', PASSWORD],
+  ]) {
     const reply = await browser.signIn(email!, password!);
     assert.is(reply.status, 401, email);
     assert.ok(reply.text.includes(Messages.wrongLogin), reply.text);

@@ -65,7 +65,7 @@ test("backtest after an analyst's decision: \"before\" is still the policy's own
   assert.not.ok(reply.text.includes('>10000002000134</a>'), 'the report the analyst approved is not listed as changing');
 });
 
-test('a draft the API would refuse comes back on the form with the API\'s message', async (ctx) => {
+test("a draft the API would refuse comes back on the form with the API's message", async (ctx) => {
   const csrf = await ctx.browser.csrfOf(`/console/politicas/${ctx.policyId}/editar`);
   const broken = await ctx.browser.post(`/console/politicas/${ctx.policyId}/backtest`, { politica: '{"name": ', csrf });
   assert.equal([broken.status, broken.text.includes(Messages.malformedJson)], [400, true]);
@@ -87,7 +87,7 @@ test('save as a new version, then versions 1 and 2 side by side show what change
   assert.ok(list.text.includes('PJ mais rigorosa') && list.text.includes('v2'));
 });
 
-test('gated like the API: a user who may read policies but not manage them gets 403 on edit and backtest; another organization\'s policy is 404', async (ctx) => {
+test("gated like the API: a user who may read policies but not manage them gets 403 on edit and backtest; another organization's policy is 404", async (ctx) => {
   const { browser: browser } = await signedInTenant(ctx.app, { name: 'Só leitura', permissions: ['can-generate-report'], email: 'leitor@banco.example', password: 'senha de quem lê' });
   assert.is((await browser.get('/console/politicas')).status, 200);
   assert.is((await browser.get(`/console/politicas/${ctx.policyId}`)).status, 404);

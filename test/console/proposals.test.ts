@@ -20,7 +20,14 @@ test.before(async (ctx) => {
   await seedProduct(ctx.app, ctx.tenant.organizationId);
   const created = await ctx.app.call('POST', '/v1/proposals', {
     token: ctx.tenant.token,
-    body: { document: '123.456.789-09', name: 'Maria <Silva>', productKey: personalCredit().key, requestedAmountCents: 500_000, requestedTermMonths: 12, contact: { name: 'Maria', email: 'maria@example.com', phone: '+5511987654321' } },
+    body: {
+      document: '123.456.789-09',
+      name: 'Maria <Silva>',
+      productKey: personalCredit().key,
+      requestedAmountCents: 500_000,
+      requestedTermMonths: 12,
+      contact: { name: 'Maria', email: 'maria@example.com', phone: '+5511987654321' },
+    },
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   ctx.proposalId = created.body.id;
@@ -30,10 +37,13 @@ test.after(async (ctx) => {
 });
 
 test('the list finds the proposal by name and status (names escaped); its page shows the request and its history', async (ctx) => {
-  const list = await eventually(async () => {
-    const page = await ctx.browser.get('/console/propostas?busca=Maria&status=DRAFT');
-    return page.text.includes(`/console/propostas/${ctx.proposalId}`) && page;
-  }, { timeoutMs: 10_000, what: 'the proposal listed' });
+  const list = await eventually(
+    async () => {
+      const page = await ctx.browser.get('/console/propostas?busca=Maria&status=DRAFT');
+      return page.text.includes(`/console/propostas/${ctx.proposalId}`) && page;
+    },
+    { timeoutMs: 10_000, what: 'the proposal listed' },
+  );
   assert.ok(list.text.includes('Maria &#60;Silva&#62;') && !list.text.includes('Maria <Silva>'));
   assert.ok(list.text.includes('R$'));
   assert.not.ok((await ctx.browser.get('/console/propostas?status=ISSUED')).text.includes(ctx.proposalId));

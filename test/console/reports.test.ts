@@ -74,7 +74,7 @@ test('create from the list page: a bad document comes back with its message and 
   assert.ok(live.text.includes('data-status="APPROVED"'), 'the current fragment, at once');
 });
 
-test('manual analysis from the report page: a missing opinion comes back with the API\'s message; a decision is recorded, then redone', async (ctx) => {
+test("manual analysis from the report page: a missing opinion comes back with the API's message; a decision is recorded, then redone", async (ctx) => {
   const created = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document: '10.000.002/0001-34', type: 'cnpj', policyId: ctx.policyId } });
   await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
   const path = `/console/relatorios/${created.body.id}`;
@@ -98,14 +98,17 @@ test("the committee's deliberation on the report page: the chair's synthesis, th
   await waitForReport(ctx.app, ctx.tenant.token, created.body.id);
   const convened = await ctx.app.call('POST', `/report/${created.body.id}/committee`, { token: ctx.tenant.token, body: {} });
   assert.ok([200, 201, 202].includes(convened.status), JSON.stringify(convened.body));
-  const page = await eventually(async () => {
-    const reply = await ctx.browser.get(`/console/relatorios/${created.body.id}`);
-    return reply.text.includes('Próxima ação') && reply.text;
-  }, { timeoutMs: 20_000, what: 'the deliberation on the page' });
+  const page = await eventually(
+    async () => {
+      const reply = await ctx.browser.get(`/console/relatorios/${created.body.id}`);
+      return reply.text.includes('Próxima ação') && reply.text;
+    },
+    { timeoutMs: 20_000, what: 'the deliberation on the page' },
+  );
   assert.ok(page.includes('Comitê de crédito') && page.includes('Cadastral') && page.includes('Seções vistas'));
 });
 
-test('the pages answer as the API does: another organization\'s report is 404, a user without the module 403, the assets are local', async (ctx) => {
+test("the pages answer as the API does: another organization's report is 404, a user without the module 403, the assets are local", async (ctx) => {
   const report = await ctx.app.call('POST', '/v2/report', { token: ctx.tenant.token, body: { document: '11.222.333/0001-81', type: 'cnpj', policyId: ctx.policyId } });
   assert.is((await ctx.outsider.get('/console/relatorios')).status, 403);
   assert.is((await ctx.outsider.get(`/console/relatorios/${report.body.id}`)).status, 403);

@@ -23,10 +23,13 @@ test.after(async (ctx) => {
 test('the menu leads to the page, which shows each list as the API does: title, version in use with its SHA-256, entries', async (ctx) => {
   const home = await ctx.browser.get('/console');
   assert.ok(home.text.includes('href="/console/listas-de-triagem"'), 'in the menu');
-  const api = await eventually(async () => {
-    const reply = await ctx.app.call('GET', '/v1/screening/lists', { token: ctx.tenant.token });
-    return reply.body.lists.every((l: { status: string }) => l.status === 'LOADED') && reply.body;
-  }, { what: 'the fixture lists loaded' });
+  const api = await eventually(
+    async () => {
+      const reply = await ctx.app.call('GET', '/v1/screening/lists', { token: ctx.tenant.token });
+      return reply.body.lists.every((l: { status: string }) => l.status === 'LOADED') && reply.body;
+    },
+    { what: 'the fixture lists loaded' },
+  );
   const page = await ctx.browser.get('/console/listas-de-triagem');
   assert.is(page.status, 200);
   for (const list of api.lists as Array<{ list: string; listTitle: string; sha256: string; entryCount: number }>) {

@@ -43,7 +43,13 @@ const hidden = (page: PageReply, name: string) => new RegExp(`name="${name}" val
 
 async function signInWithCode(app: TestApp, email: string, code?: string, voltar?: string) {
   const browser = new ConsoleBrowser(app);
-  const reply = await browser.post('/console/entrar', { email, senha: PASSWORD, csrf: await browser.csrfOf('/console/entrar'), ...(code !== undefined && { codigo: code }), ...(voltar && { voltar }) });
+  const reply = await browser.post('/console/entrar', {
+    email,
+    senha: PASSWORD,
+    csrf: await browser.csrfOf('/console/entrar'),
+    ...(code !== undefined && { codigo: code }),
+    ...(voltar && { voltar }),
+  });
   return { reply, signedIn: browser.cookies.has('console_session') };
 }
 
@@ -192,7 +198,8 @@ test('a session left open gets no more guesses than the sign-in form: wrong pass
   nextStep(ctx);
   const renew = async (senha: string, codigo: string) => browser.post('/console/verificacao/recuperacao', { csrf: await browser.csrfOf('/console/verificacao'), senha, codigo });
   const off = async (senha: string, codigo: string) => browser.post('/console/verificacao/desativar', { csrf: await browser.csrfOf('/console/verificacao'), senha, codigo });
-  const changePassword = async (atual: string) => browser.post('/console/senha', { csrf: await browser.csrfOf('/console/senha'), atual, nova: 'another good passphrase', confirmacao: 'another good passphrase' });
+  const changePassword = async (atual: string) =>
+    browser.post('/console/senha', { csrf: await browser.csrfOf('/console/senha'), atual, nova: 'another good passphrase', confirmacao: 'another good passphrase' });
 
   assert.is((await renew(PASSWORD, wrongCode(ctx, secret))).status, 400, 'the right password with a wrong code counts');
   assert.is((await off('not the password', codeNow(ctx, secret))).status, 400);

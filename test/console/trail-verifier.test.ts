@@ -36,12 +36,24 @@ test.before(async (ctx) => {
   await giveLogin(ctx.app, ctx.tenant.userId, EMAIL, PASSWORD);
   const created = await ctx.app.call('POST', '/v1/collections', {
     token: ctx.tenant.token,
-    body: { subject: { name: 'Padaria Exemplo Ltda', document: '11.222.333/0001-81' }, items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }], recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }], send: true },
+    body: {
+      subject: { name: 'Padaria Exemplo Ltda', document: '11.222.333/0001-81' },
+      items: [{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL' }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+      send: true,
+    },
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   ctx.collectionId = created.body.id;
   // Each seal waits on an openssl TSA reply: on a loaded machine that can outlast one 20 s wait.
-  await eventually(() => waitForSeals(ctx.app, ctx.collectionId).then(() => true, () => false), { timeoutMs: 120_000, what: 'the seals' });
+  await eventually(
+    () =>
+      waitForSeals(ctx.app, ctx.collectionId).then(
+        () => true,
+        () => false,
+      ),
+    { timeoutMs: 120_000, what: 'the seals' },
+  );
   ctx.browser = await launchChromium();
   ctx.page = await (await ctx.browser.newContext()).newPage();
   await ctx.page.goto(`${ctx.app.url}/console`);
@@ -89,7 +101,7 @@ test("the page shows each seal's timestamp time, read from the token, and says w
   }
 });
 
-test("a timestamp moved from another seal is caught: it does not cover this seal", async (ctx) => {
+test('a timestamp moved from another seal is caught: it does not cover this seal', async (ctx) => {
   const { verified, text } = await verdict(ctx, (doc) => {
     const [first, second] = doc.entries.filter((e: any) => e.seal);
     second.seal.timestamp = first.seal.timestamp;

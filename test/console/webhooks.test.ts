@@ -32,22 +32,28 @@ test('a failed delivery is in the log with its attempt; Reenviar sends it again 
   const list = await ctx.browser.get('/console/webhooks');
   assert.ok(list.text.includes(`/console/webhooks/${ctx.subscriptionId}`) && list.text.includes('registry.updated'));
   assert.is((await ctx.app.call('POST', `/v1/webhook/subscriptions/${ctx.subscriptionId}/ping`, { token: ctx.tenant.token })).status, 202);
-  const failed = await eventually(async () => {
-    const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
-    return page.text.includes('1ª') && page.text.includes('500') && page;
-  }, { timeoutMs: 15_000, what: 'the first attempt in the log' });
+  const failed = await eventually(
+    async () => {
+      const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
+      return page.text.includes('1ª') && page.text.includes('500') && page;
+    },
+    { timeoutMs: 15_000, what: 'the first attempt in the log' },
+  );
   const deliveryId = /action="\/console\/webhooks\/entregas\/([0-9a-f]{24})\/reenviar"/.exec(failed.text)![1]!;
   const again = await ctx.browser.post(`/console/webhooks/entregas/${deliveryId}/reenviar`, { csrf: await ctx.browser.csrfOf(`/console/webhooks/${ctx.subscriptionId}`) });
   assert.equal([again.status, again.headers.get('location')], [303, `/console/webhooks/${ctx.subscriptionId}?reenviada=1`]);
   await ctx.receiver.waitFor(2);
-  const after = await eventually(async () => {
-    const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
-    return page.text.includes('2ª') && page.text.includes('entregue') && page;
-  }, { timeoutMs: 15_000, what: 'the second attempt in the log' });
+  const after = await eventually(
+    async () => {
+      const page = await ctx.browser.get(`/console/webhooks/${ctx.subscriptionId}`);
+      return page.text.includes('2ª') && page.text.includes('entregue') && page;
+    },
+    { timeoutMs: 15_000, what: 'the second attempt in the log' },
+  );
   assert.ok(after.text.includes('200'));
 });
 
-test('gated like the API: without a webhook permission the page is 403 and the menu has no link; another organization\'s subscription is 404', async (ctx) => {
+test("gated like the API: without a webhook permission the page is 403 and the menu has no link; another organization's subscription is 404", async (ctx) => {
   const { browser: browser } = await signedInTenant(ctx.app, { name: 'Leitura', permissions: ['can-generate-report'], email: 'leitor@banco.example', password: 'senha de quem lê' });
   assert.is((await browser.get('/console/webhooks')).status, 403);
   assert.not.ok((await browser.get('/console')).text.includes('href="/console/webhooks"'));

@@ -17,13 +17,16 @@ test('a rule renamed is a change (rules match by id), one dropped is removed, a 
   next.score.denyBelow = 350;
   next.sourceErrors.INTEGRATION_TIMEOUT = 'DENIED';
   const changes = diffPolicies(base, next);
-  assert.equal(changes.map((c) => [c.kind, c.what, c.where]), [
-    ['changed', 'score: denyBelow', ''],
-    ['changed', 'regra', base.groups[0]!.name],
-    ['removed', 'regra', base.groups[1]!.name],
-    ['added', 'fator de score', 'Novo fator'],
-    ['changed', 'falha de fonte', 'INTEGRATION_TIMEOUT'],
-  ]);
+  assert.equal(
+    changes.map((c) => [c.kind, c.what, c.where]),
+    [
+      ['changed', 'score: denyBelow', ''],
+      ['changed', 'regra', base.groups[0]!.name],
+      ['removed', 'regra', base.groups[1]!.name],
+      ['added', 'fator de score', 'Novo fator'],
+      ['changed', 'falha de fonte', 'INTEGRATION_TIMEOUT'],
+    ],
+  );
   assert.is((changes[2]!.before as { name: string }).name, dropped.name);
   assert.equal(diffPolicies(base, structuredClone(base)), []);
 });
@@ -39,7 +42,13 @@ test('backtest: the matrix of before against after, changed reports first, rules
   assert.equal([result.total, result.changed], [2, 1]);
   assert.equal(result.matrix.APPROVED, { APPROVED: 1, MANUAL_ANALYSIS: 0, DENIED: 0 });
   assert.equal(result.matrix.MANUAL_ANALYSIS, { APPROVED: 1, MANUAL_ANALYSIS: 0, DENIED: 0 });
-  assert.equal(result.outcomes.map((o) => [o.reportId, o.before, o.after]), [['b', 'MANUAL_ANALYSIS', 'APPROVED'], ['a', 'APPROVED', 'APPROVED']]);
+  assert.equal(
+    result.outcomes.map((o) => [o.reportId, o.before, o.after]),
+    [
+      ['b', 'MANUAL_ANALYSIS', 'APPROVED'],
+      ['a', 'APPROVED', 'APPROVED'],
+    ],
+  );
   assert.is(result.outcomes[0]!.unjudged.length, base.groups.flatMap((g) => g.rules).length, 'every rule listed as not judged');
 });
 

@@ -25,8 +25,24 @@ const committee = (overrides: Partial<CommitteePolicy> = {}): CommitteePolicy =>
   ...overrides,
 });
 const content = (c?: CommitteePolicy): PolicyContent => ({ ...DEMO_CPF_POLICY, parecerEnabled: true, ...(c ? { committee: c } : {}) });
-const create = (c: PolicyContent, customPromptsAllowed = true): CreditPolicyCommand => ({ type: 'CreatePolicy', policyId: ID, organizationId: ORG, userId: 'u', content: c, customPromptsAllowed, at: AT });
-const edit = (c: PolicyContent, customPromptsAllowed = true): CreditPolicyCommand => ({ type: 'CreatePolicyVersion', policyId: ID, organizationId: ORG, userId: 'u', content: c, customPromptsAllowed, at: AT });
+const create = (c: PolicyContent, customPromptsAllowed = true): CreditPolicyCommand => ({
+  type: 'CreatePolicy',
+  policyId: ID,
+  organizationId: ORG,
+  userId: 'u',
+  content: c,
+  customPromptsAllowed,
+  at: AT,
+});
+const edit = (c: PolicyContent, customPromptsAllowed = true): CreditPolicyCommand => ({
+  type: 'CreatePolicyVersion',
+  policyId: ID,
+  organizationId: ORG,
+  userId: 'u',
+  content: c,
+  customPromptsAllowed,
+  at: AT,
+});
 const versionOf = (events: CreditPolicyEvent[]) => (events[0]!.data as { content: PolicyContent }).content.committee?.instructionsVersion;
 
 test('the agents: seven specialists and the chair, with their Portuguese labels', () => {
@@ -35,7 +51,9 @@ test('the agents: seven specialists and the chair, with their Portuguese labels'
 });
 
 test('parecerEnabled and committee are stored with the version; a version written before them reads parecerEnabled false', () => {
-  const events = given(creditPolicyDecider, []).when(create(content(committee()))).decided();
+  const events = given(creditPolicyDecider, [])
+    .when(create(content(committee())))
+    .decided();
   const stored = (events[0]!.data as { content: PolicyContent }).content;
   assert.is(stored.parecerEnabled, true);
   assert.equal(stored.committee, committee());
@@ -46,21 +64,56 @@ test('parecerEnabled and committee are stored with the version; a version writte
 });
 
 test('the alçada table is checked: levels named once, committeeMaxLevel one of them, AUTO_DECIDE needs it', () => {
-  const refused = (c: CommitteePolicy, message: string) => given(creditPolicyDecider, []).when(create(content(c))).thenError('invalid', message);
-  refused(committee({ alcadas: [{ level: 'A', maxAmountCents: 1, maxRiskLevel: 'LOW' }, { level: 'A', maxAmountCents: 2, maxRiskLevel: 'HIGH' }], committeeMaxLevel: 'A' }), M.alcadaLevelRepeated);
+  const refused = (c: CommitteePolicy, message: string) =>
+    given(creditPolicyDecider, [])
+      .when(create(content(c)))
+      .thenError('invalid', message);
+  refused(
+    committee({
+      alcadas: [
+        { level: 'A', maxAmountCents: 1, maxRiskLevel: 'LOW' },
+        { level: 'A', maxAmountCents: 2, maxRiskLevel: 'HIGH' },
+      ],
+      committeeMaxLevel: 'A',
+    }),
+    M.alcadaLevelRepeated,
+  );
   refused(committee({ committeeMaxLevel: 'PRESIDENCIA' }), M.committeeMaxLevelUnknown);
   refused(committee({ committeeMaxLevel: null }), M.autoDecideNeedsLevel);
   refused(committee({ alcadas: [{ level: 'A', maxAmountCents: -1, maxRiskLevel: 'LOW' }], committeeMaxLevel: 'A' }), M.alcadaAmount);
-  assert.is(given(creditPolicyDecider, []).when(create(content(committee({ trigger: 'AUTO_SUGGEST', committeeMaxLevel: null })))).decided().length, 1);
+  assert.is(
+    given(creditPolicyDecider, [])
+      .when(create(content(committee({ trigger: 'AUTO_SUGGEST', committeeMaxLevel: null }))))
+      .decided().length,
+    1,
+  );
 });
 
 test('instructions: only with module committee-custom-prompts, at most 4000 characters each', () => {
   const withText = (text: string) => content(committee({ instructions: { cadastral: text } }));
-  given(creditPolicyDecider, []).when(create(withText('Considere o setor.'), false)).thenError('invalid', M.customPromptsModule);
-  given(creditPolicyDecider, []).when(create(withText('x'.repeat(4001)))).thenError('invalid', M.instructionsTooLong);
-  assert.is(versionOf(given(creditPolicyDecider, []).when(create(withText('x'.repeat(4000)))).decided()), 1);
+  given(creditPolicyDecider, [])
+    .when(create(withText('Considere o setor.'), false))
+    .thenError('invalid', M.customPromptsModule);
+  given(creditPolicyDecider, [])
+    .when(create(withText('x'.repeat(4001))))
+    .thenError('invalid', M.instructionsTooLong);
+  assert.is(
+    versionOf(
+      given(creditPolicyDecider, [])
+        .when(create(withText('x'.repeat(4000))))
+        .decided(),
+    ),
+    1,
+  );
   // Without instructions the module is not needed.
-  assert.is(versionOf(given(creditPolicyDecider, []).when(create(content(committee()), false)).decided()), 0);
+  assert.is(
+    versionOf(
+      given(creditPolicyDecider, [])
+        .when(create(content(committee()), false))
+        .decided(),
+    ),
+    0,
+  );
 });
 
 test('each change of the instructions bumps the organization instructions version; other edits keep it', () => {

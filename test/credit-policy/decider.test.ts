@@ -60,15 +60,19 @@ test('archived: no new version; archiving twice changes nothing', () => {
   const archived = [...created(), ...decide(created(), archive)];
   assert.is(archived[1]!.type, 'CreditPolicyArchived');
   given(creditPolicyDecider, archived).when(archive).then([]);
-  given(creditPolicyDecider, archived).when(version({ ...DEMO_CPF_POLICY, name: 'x' })).thenError('conflict', Messages.policyArchived);
+  given(creditPolicyDecider, archived)
+    .when(version({ ...DEMO_CPF_POLICY, name: 'x' }))
+    .thenError('conflict', Messages.policyArchived);
 });
 
 test('content is validated: sections, expressions, variables, cut-offs, ids', () => {
-  const bad = (patch: Partial<PolicyContent>) => () => given(creditPolicyDecider, []).when(create({ ...DEMO_CPF_POLICY, ...patch })).decided();
+  const bad = (patch: Partial<PolicyContent>) => () =>
+    given(creditPolicyDecider, [])
+      .when(create({ ...DEMO_CPF_POLICY, ...patch }))
+      .decided();
   assertRefused(bad({ sections: [] }), 'invalid', 'A política precisa consultar ao menos uma seção.');
   assertRefused(bad({ sections: ['BASIC_INFORMATION', 'BALANCE_SHEET'] }), 'invalid', 'A seção BALANCE_SHEET não se aplica a políticas de CPF.');
-  const withRule = (condition: unknown) =>
-    bad({ groups: [{ id: 'g', name: 'G', rules: [{ id: 'r1', name: 'R', description: null, condition, onFail: 'DENY' }] }] });
+  const withRule = (condition: unknown) => bad({ groups: [{ id: 'g', name: 'G', rules: [{ id: 'r1', name: 'R', description: null, condition, onFail: 'DENY' }] }] });
   assertRefused(withRule({ foo: [1] }), 'invalid', 'A regra "r1" não é uma expressão JSON Logic válida: operador desconhecido "foo".');
   assertRefused(withRule({ '==': [{ var: 'BALANCE_SHEET.revenueCents' }, 1] }), 'invalid', /lê "BALANCE_SHEET.revenueCents"/);
   assertRefused(withRule({ val: ['x'] }), 'invalid', /operador "val"/);
@@ -81,7 +85,10 @@ test('numbers beyond the bounds are refused, so no event carries one the read mo
   const score = (patch: Partial<PolicyContent['score']>) => ({ ...DEMO_CPF_POLICY, score: { ...DEMO_CPF_POLICY.score, ...patch } });
   const inRange = 'precisa ser um número inteiro entre -100000 e 100000.';
   for (const command of [create, (content: PolicyContent) => version(content)]) {
-    const refusedWith = (content: PolicyContent, message: string) => given(creditPolicyDecider, command === create ? [] : created()).when(command(content)).thenError('invalid', message);
+    const refusedWith = (content: PolicyContent, message: string) =>
+      given(creditPolicyDecider, command === create ? [] : created())
+        .when(command(content))
+        .thenError('invalid', message);
     refusedWith(score({ base: 3e9, max: 3e9 }), `A pontuação base ${inRange}`);
     refusedWith(score({ max: 1e308 }), `A pontuação máxima ${inRange}`);
     refusedWith(score({ min: -1e308 }), `A pontuação mínima ${inRange}`);

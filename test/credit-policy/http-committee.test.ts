@@ -48,7 +48,14 @@ test('stored per version and returned: blank instructions dropped, instructionsV
   const v3 = await call('PUT', `/credit-policy/policy/${id}`, { ...DEMO_CPF_POLICY, parecerEnabled: false, committee: { ...committee, instructions: { chair: 'Seja conservador.' } } });
   assert.equal([v3.body.version, v3.body.parecerEnabled, v3.body.committee.instructionsVersion], [3, false, 2]);
   const versions = (await call('GET', `/credit-policy/policy/${id}/versions`)).body;
-  assert.equal(versions.map((v: any) => [v.parecerEnabled, v.committee.instructionsVersion]), [[true, 1], [true, 2], [false, 2]]);
+  assert.equal(
+    versions.map((v: any) => [v.parecerEnabled, v.committee.instructionsVersion]),
+    [
+      [true, 1],
+      [true, 2],
+      [false, 2],
+    ],
+  );
   assert.equal((await call('GET', `/credit-policy/policy/${id}/versions/1`)).body.committee, created.body.committee);
 });
 

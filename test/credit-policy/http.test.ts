@@ -69,7 +69,13 @@ test('an edit is a new version; a report keeps the version it ran under', async 
   assert.is(later.policyStatus, 'MANUAL_ANALYSIS', 'the stricter cut-off applies to new reports only');
 
   const versions = (await call('GET', `/credit-policy/policy/${v1.id}/versions`)).body;
-  assert.equal(versions.map((v: any) => [v.version, v.name]), [[1, DEMO_CPF_POLICY.name], [2, 'PF rigorosa']]);
+  assert.equal(
+    versions.map((v: any) => [v.version, v.name]),
+    [
+      [1, DEMO_CPF_POLICY.name],
+      [2, 'PF rigorosa'],
+    ],
+  );
   assert.is((await call('GET', `/credit-policy/policy/${v1.id}/versions/1`)).body.score.approveFrom, 600);
   assert.equal((await call('GET', `/credit-policy/policy/${v1.id}/versions/9`)).body, { code: 404, message: Messages.policyVersionNotFound });
   assert.equal((await call('PUT', `/credit-policy/policy/${v1.id}`, DEMO_CNPJ_POLICY)).body, { code: 400, message: Messages.policyDocumentTypeChange });
@@ -159,7 +165,10 @@ test('the demo seeder: one CPF and one CNPJ policy', async () => {
     userId: tenant.userId,
     principal: { organizationId: tenant.organizationId, userId: tenant.userId } as never,
   })) as { policies: Array<{ id: string; name: string; documentType: string }> };
-  assert.equal(seeded.policies.map((p) => p.documentType), ['cpf', 'cnpj']);
+  assert.equal(
+    seeded.policies.map((p) => p.documentType),
+    ['cpf', 'cnpj'],
+  );
   for (const p of seeded.policies) assert.match(p.id, /^[0-9a-f]{24}$/);
 });
 

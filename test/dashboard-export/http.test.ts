@@ -38,7 +38,10 @@ test.after(async () => {
 });
 
 const create = async (extra: Record<string, unknown>) => {
-  const reply = await app.call('POST', '/v1/proposals', { token: tenant.token, body: { document: '123.456.789-09', name: 'Maria', productKey: 'credito-pessoal', requestedAmountCents: 1_000_000, requestedTermMonths: 12, ...extra } });
+  const reply = await app.call('POST', '/v1/proposals', {
+    token: tenant.token,
+    body: { document: '123.456.789-09', name: 'Maria', productKey: 'credito-pessoal', requestedAmountCents: 1_000_000, requestedTermMonths: 12, ...extra },
+  });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
   return reply.body.id as string;
 };
@@ -69,7 +72,11 @@ test('field rules: CHANNEL origin, last firm value, last chosen value, latest de
   assert.is(reply.status, 200, JSON.stringify(reply.body));
   assert.is(reply.body.maxRows, 5000);
   assert.is(reply.body.truncated, false);
-  assert.equal(reply.body.rows.map((r: any) => r.id), [rejected, id], 'newest first');
+  assert.equal(
+    reply.body.rows.map((r: any) => r.id),
+    [rejected, id],
+    'newest first',
+  );
   const row = reply.body.rows[1];
   const chosenAt = row.chosenAt;
   assert.equal(row, {
@@ -99,8 +106,16 @@ test('field rules: CHANNEL origin, last firm value, last chosen value, latest de
   });
   assert.ok(chosenAt >= row.createdAt, 'the last choice, made after creation');
   assert.equal([reply.body.rows[0].decision, reply.body.rows[0].rejectionStep, reply.body.rows[0].status], ['REJECTED', 'policy', 'REJECTED'], 'the latest decision');
-  assert.equal((await get('/v1/proposals/dashboard/rows?origin=CHANNEL')).body.rows.map((r: any) => r.id), [id], 'CHANNEL only as CHANNEL');
-  assert.equal((await get('/v1/proposals/dashboard/rows?origin=API,OPERATOR&compare=whatever&dim=x&sla=y')).body.rows.map((r: any) => r.id), [rejected], 'compare, dim and sla do not change rows');
+  assert.equal(
+    (await get('/v1/proposals/dashboard/rows?origin=CHANNEL')).body.rows.map((r: any) => r.id),
+    [id],
+    'CHANNEL only as CHANNEL',
+  );
+  assert.equal(
+    (await get('/v1/proposals/dashboard/rows?origin=API,OPERATOR&compare=whatever&dim=x&sla=y')).body.rows.map((r: any) => r.id),
+    [rejected],
+    'compare, dim and sla do not change rows',
+  );
 });
 
 test('the shared 400 texts, the format parameter, another tenant sees nothing', async () => {
@@ -126,7 +141,10 @@ test('CSV: ; separated, CRLF, UTF-8 BOM, field names as header, formulas defused
     assert.is(reply.headers.get('x-export-truncated'), 'false');
     const text = reply.body as string;
     const lines = text.replace(/^\uFEFF/, '').split('\r\n');
-    assert.is(lines[0], 'id;createdAt;document;name;entityType;origin;correspondentId;agentId;productKey;productName;portfolioName;status;requestedCents;firmCents;chosenCents;decision;rejectionStep;analyzedAt;preApprovedAt;firmOfferAt;chosenAt;issuedAt;statusChangedAt');
+    assert.is(
+      lines[0],
+      'id;createdAt;document;name;entityType;origin;correspondentId;agentId;productKey;productName;portfolioName;status;requestedCents;firmCents;chosenCents;decision;rejectionStep;analyzedAt;preApprovedAt;firmOfferAt;chosenAt;issuedAt;statusChangedAt',
+    );
     assert.is(lines.at(-1), '', 'ends with CRLF');
     assert.ok(lines[1]!.startsWith(`${id};`), 'newest first');
     assert.ok(lines[1]!.includes(`;"'=HYPERLINK(""http://x"";""ç"")";`), lines[1]);
@@ -137,7 +155,9 @@ test('CSV: ; separated, CRLF, UTF-8 BOM, field names as header, formulas defused
 });
 
 test('XLSX: one sheet, the same columns, dates and amounts typed', async () => {
-  const reply = await fetch(`${app.url}/v1/proposals/dashboard/rows?${PERIOD}`, { headers: { authorization: `Bearer ${bulk.token}`, accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
+  const reply = await fetch(`${app.url}/v1/proposals/dashboard/rows?${PERIOD}`, {
+    headers: { authorization: `Bearer ${bulk.token}`, accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  });
   assert.is(reply.status, 200);
   assert.is(reply.headers.get('x-export-truncated'), 'true');
   const workbook = new ExcelJS.Workbook();

@@ -1,14 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DashboardMessages as D } from '../../domain/dashboard/messages.ts';
-import {
-  endOfBrasiliaDay,
-  filtersKey,
-  parseDashboardFilters,
-  parseDashboardQuery,
-  parseIsoInstant,
-  type DashboardQueryInput,
-} from '../../domain/dashboard/filters.ts';
+import { endOfBrasiliaDay, filtersKey, parseDashboardFilters, parseDashboardQuery, parseIsoInstant, type DashboardQueryInput } from '../../domain/dashboard/filters.ts';
 import { Messages as M } from '../../domain/shared/messages.ts';
 
 const test = suite('dashboard filters');
@@ -86,7 +79,20 @@ test('compare, dim and sla: their texts and values; sla overrides or adds to the
 });
 
 test('several bad parameters: the first in the spec order of messages wins', () => {
-  const all = { from: 'x', to: 'y', compare: 'maybe', origin: 'FAX', correspondentId: '\u0000', agentId: '\u0000', productKey: ' X ', portfolioId: 'p', entityType: 'E', status: 'S', dim: 'd', sla: 's' };
+  const all = {
+    from: 'x',
+    to: 'y',
+    compare: 'maybe',
+    origin: 'FAX',
+    correspondentId: '\u0000',
+    agentId: '\u0000',
+    productKey: ' X ',
+    portfolioId: 'p',
+    entityType: 'E',
+    status: 'S',
+    dim: 'd',
+    sla: 's',
+  };
   const order = [M.dashboardBadFrom, M.dashboardBadTo, D.badCompare, D.badOrigin, D.badCorrespondent, D.badAgent, M.invalidProduct, D.badPortfolio, D.badEntityType, D.badStatus, D.badDim, D.badSla];
   const keys = Object.keys(all) as Array<keyof typeof all>;
   const query: Record<string, string> = { ...all };

@@ -50,7 +50,17 @@ test('range: Brasília days and Mondays, the comparison period, 12 weeks of seri
 
 test('kpis cur and prev: the nine indicators', async () => {
   const { kpis } = await get(PERIOD);
-  assert.equal(kpis.cur, { received: 8, requestedCents: 6_100_000, approvalRate: 0.75, issuedOfferedCents: 800_000, ticketCents: 762_500, timeToOfferDays: 5, conversion: 0.125, openNow: 3, outOfSla: 2 });
+  assert.equal(kpis.cur, {
+    received: 8,
+    requestedCents: 6_100_000,
+    approvalRate: 0.75,
+    issuedOfferedCents: 800_000,
+    ticketCents: 762_500,
+    timeToOfferDays: 5,
+    conversion: 0.125,
+    openNow: 3,
+    outOfSla: 2,
+  });
   assert.equal(kpis.prev, { received: 2, requestedCents: 900_000, approvalRate: 1, issuedOfferedCents: 300_000, ticketCents: 450_000, timeToOfferDays: 5, conversion: 0.5, openNow: 0, outOfSla: 0 });
 });
 
@@ -72,14 +82,41 @@ test('weekly, statusWeekly: by creation week in Brasília (Sunday 23:30 is the w
 test('funnel: stages reached, requested value through stage 2, offered from stage 3', async () => {
   const { funnel } = await get(PERIOD);
   const stages = (rows: Array<[number, number]>) => rows.map(([count, valueCents], stage) => ({ stage, count, valueCents }));
-  assert.equal(funnel.cur, stages([[8, 6_100_000], [4, 3_900_000], [3, 1_900_000], [1, 800_000], [1, 800_000], [1, 800_000]]));
-  assert.equal(funnel.prev, stages([[2, 900_000], [1, 400_000], [1, 400_000], [1, 300_000], [1, 300_000], [1, 300_000]]));
+  assert.equal(
+    funnel.cur,
+    stages([
+      [8, 6_100_000],
+      [4, 3_900_000],
+      [3, 1_900_000],
+      [1, 800_000],
+      [1, 800_000],
+      [1, 800_000],
+    ]),
+  );
+  assert.equal(
+    funnel.prev,
+    stages([
+      [2, 900_000],
+      [1, 400_000],
+      [1, 400_000],
+      [1, 300_000],
+      [1, 300_000],
+      [1, 300_000],
+    ]),
+  );
 });
 
 test('breakdown by correspondent: null key group, most received first, 12 weeks received', async () => {
   const { breakdown } = await get(PERIOD);
   assert.is(breakdown.dim, 'correspondent');
-  assert.equal(breakdown.rows.map((r: any) => [r.key, r.label, r.cur.received, r.prev.received]), [[C1, null, 3, 1], [C2, null, 3, 1], [null, null, 2, 0]]);
+  assert.equal(
+    breakdown.rows.map((r: any) => [r.key, r.label, r.cur.received, r.prev.received]),
+    [
+      [C1, null, 3, 1],
+      [C2, null, 3, 1],
+      [null, null, 2, 0],
+    ],
+  );
   const [c1, c2, none] = breakdown.rows;
   assert.equal(c1.cur, { received: 3, requestedCents: 2_200_000, approvalRate: 1, issuedOfferedCents: 800_000, ticketCents: 733_333, timeToOfferDays: 5, conversion: 0.3333, openNow: 0, outOfSla: 0 });
   assert.equal(c2.cur, { received: 3, requestedCents: 1_200_000, approvalRate: 1, issuedOfferedCents: 0, ticketCents: 400_000, timeToOfferDays: 0, conversion: 0, openNow: 2, outOfSla: 1 });
@@ -87,11 +124,33 @@ test('breakdown by correspondent: null key group, most received first, 12 weeks 
   assert.equal(none.cur, { received: 2, requestedCents: 2_700_000, approvalRate: 0, issuedOfferedCents: 0, ticketCents: 1_350_000, timeToOfferDays: 0, conversion: 0, openNow: 1, outOfSla: 1 });
   assert.equal([c1.weekly, c2.weekly, none.weekly], [weeks12([1, 1, 2]), weeks12([1, 0, 1, 2]), weeks12([1, 1])]);
   const byProduct = (await get(`${PERIOD}&dim=product`)).breakdown.rows;
-  assert.equal(byProduct.map((r: any) => [r.key, r.label, r.cur.received]), [['credito-pessoal', 'Crédito pessoal', 7], ['capital-giro', 'Capital de giro', 1]]);
+  assert.equal(
+    byProduct.map((r: any) => [r.key, r.label, r.cur.received]),
+    [
+      ['credito-pessoal', 'Crédito pessoal', 7],
+      ['capital-giro', 'Capital de giro', 1],
+    ],
+  );
   const byPortfolio = (await get(`${PERIOD}&dim=portfolio`)).breakdown.rows;
-  assert.equal(byPortfolio.map((r: any) => [r.label, r.cur.received]), [['Varejo', 6], [null, 2]]);
+  assert.equal(
+    byPortfolio.map((r: any) => [r.label, r.cur.received]),
+    [
+      ['Varejo', 6],
+      [null, 2],
+    ],
+  );
   const byOrigin = (await get(`${PERIOD}&dim=origin`)).breakdown.rows;
-  assert.equal(byOrigin.map((r: any) => [r.key, r.label, r.cur.received]), [['API', null, 3], ['BATCH', null, 1], ['CHANNEL', null, 1], ['CRM', null, 1], ['OPERATOR', null, 1], ['PUBLIC_FORM', null, 1]]);
+  assert.equal(
+    byOrigin.map((r: any) => [r.key, r.label, r.cur.received]),
+    [
+      ['API', null, 3],
+      ['BATCH', null, 1],
+      ['CHANNEL', null, 1],
+      ['CRM', null, 1],
+      ['OPERATOR', null, 1],
+      ['PUBLIC_FORM', null, 1],
+    ],
+  );
 });
 
 test('mix, offers, rejections, cycle', async () => {
@@ -121,11 +180,21 @@ test('aging: open now whatever the period, by days in the current state; the fiv
     { status: 'WAITING_OPERATOR', slaDays: 2, upTo2: 0, upTo7: 1, over7: 0, total: 1, outOfSla: 1 },
     { status: 'WAITING_CUSTOMER', slaDays: 7, upTo2: 1, upTo7: 0, over7: 0, total: 1, outOfSla: 0 },
   ]);
-  assert.equal(aging.oldest.map((p: any) => [p.name, p.days, p.status]), [['P4', 14, 'IN_ANALYSIS'], ['P6', 6, 'WAITING_OPERATOR'], ['P5', 1, 'WAITING_CUSTOMER']]);
+  assert.equal(
+    aging.oldest.map((p: any) => [p.name, p.days, p.status]),
+    [
+      ['P4', 14, 'IN_ANALYSIS'],
+      ['P6', 6, 'WAITING_OPERATOR'],
+      ['P5', 1, 'WAITING_CUSTOMER'],
+    ],
+  );
   assert.equal(aging.oldest[0], { id: ids.P4, name: 'P4', document: '12345678909', status: 'IN_ANALYSIS', days: 14, correspondentId: C2, origin: 'OPERATOR' });
   const draft = await get(`${PERIOD}&sla=DRAFT:3`);
   assert.equal(draft.aging.rows[0], { status: 'DRAFT', slaDays: 3, upTo2: 1, upTo7: 0, over7: 2, total: 3, outOfSla: 2 });
-  assert.equal(draft.aging.oldest.map((p: any) => p.name), ['P10', 'P2', 'P4', 'P6', 'P9']);
+  assert.equal(
+    draft.aging.oldest.map((p: any) => p.name),
+    ['P10', 'P2', 'P4', 'P6', 'P9'],
+  );
   assert.equal([draft.kpis.cur.openNow, draft.kpis.cur.outOfSla, draft.kpis.prev.openNow, draft.kpis.prev.outOfSla], [4, 2, 1, 1]);
   const tight = await get(`${PERIOD}&sla=DRAFT:2,WAITING_CUSTOMER:0`);
   assert.equal([tight.kpis.cur.openNow, tight.kpis.cur.outOfSla], [4, 4], 'P9 past 2 days in DRAFT, P5 past 0 days waiting');
@@ -136,7 +205,10 @@ test('filters: CHANNEL only as CHANNEL, lists, status; compare=false zeroes prev
   const api = await get(`${PERIOD}&origin=API`);
   assert.equal([api.kpis.cur.received, api.kpis.prev.received], [3, 2], 'P1 is CHANNEL, not API');
   const c1 = await get(`${PERIOD}&correspondentId=${C1},${'c9'.repeat(12)}&compare=false`);
-  assert.equal([c1.kpis.cur.received, c1.kpis.prev, c1.funnel.prev[0].count, c1.weekly.prev.received], [3, { received: 0, requestedCents: 0, approvalRate: 0, issuedOfferedCents: 0, ticketCents: 0, timeToOfferDays: 0, conversion: 0, openNow: 0, outOfSla: 0 }, 0, weeks12([])]);
+  assert.equal(
+    [c1.kpis.cur.received, c1.kpis.prev, c1.funnel.prev[0].count, c1.weekly.prev.received],
+    [3, { received: 0, requestedCents: 0, approvalRate: 0, issuedOfferedCents: 0, ticketCents: 0, timeToOfferDays: 0, conversion: 0, openNow: 0, outOfSla: 0 }, 0, weeks12([])],
+  );
   const rejected = await get(`${PERIOD}&status=REJECTED,CANCELED`);
   assert.equal([rejected.kpis.cur.received, rejected.kpis.cur.openNow, rejected.aging.rows.map((r: any) => r.total)], [2, 0, [0, 0, 0]]);
   const company = await get(`${PERIOD}&entityType=COMPANY&productKey=capital-giro`);

@@ -19,7 +19,11 @@ test.before(async () => {
   const tenant = await provisionTenant(app);
   const ids = await seedProposals(app, tenant.organizationId, dashboardSet('d00000000000000000000001'));
   // Later moves, each in a batch of its own: the groups the proposals left must go, not stay at zero.
-  for (const [name, from, to] of [['P4', 'IN_ANALYSIS', 'CANCELED'], ['P9', 'DRAFT', 'CANCELED'], ['P6', 'WAITING_OPERATOR', 'REJECTED']] as const) {
+  for (const [name, from, to] of [
+    ['P4', 'IN_ANALYSIS', 'CANCELED'],
+    ['P9', 'DRAFT', 'CANCELED'],
+    ['P6', 'WAITING_OPERATOR', 'REJECTED'],
+  ] as const) {
     const stream = proposalStream(ids[name]!);
     const { position } = await app.app.store.appendToStream(stream, [
       { type: 'ProposalStatusChanged', data: { proposalId: ids[name], organizationId: tenant.organizationId, at: '2026-11-17T12:00:00Z', from, to, reason: null, by: 'x', executionId: null } },
@@ -36,13 +40,20 @@ const snapshot = async () => Object.fromEntries(await Promise.all(DASHBOARD_TABL
 
 test('no group left at zero; every dimension sums to the facts', async () => {
   for (const table of DASHBOARD_TABLES) {
-    const empty = await app.database.knex(table).where(table.endsWith('_durations') ? { n: 0 } : { received: 0 }).count({ n: '*' });
+    const empty = await app.database
+      .knex(table)
+      .where(table.endsWith('_durations') ? { n: 0 } : { received: 0 })
+      .count({ n: '*' });
     assert.is(Number(empty[0]!.n), 0, table);
   }
   const facts = Number((await app.database.knex('proposal_facts').count({ n: '*' }))[0]!.n);
   for (const table of ['dashboard_daily', 'dashboard_weekly']) {
     const byDim = await app.database.knex(table).select('dim').sum({ n: 'received' }).groupBy('dim');
-    assert.equal(byDim.map((r) => Number(r.n)), Array(7).fill(facts), table);
+    assert.equal(
+      byDim.map((r) => Number(r.n)),
+      Array(7).fill(facts),
+      table,
+    );
   }
   const canceled = await app.database.knex('dashboard_daily').where({ dim: 'all', status: 'CANCELED' }).sum({ n: 'received' });
   assert.is(Number(canceled[0]!.n), 3, 'P4, P8, P9');

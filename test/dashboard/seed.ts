@@ -36,9 +36,26 @@ const decided = (decision: string, at: string, step: string | null = null): Step
 const indicative = (at: string, offerId: string, validUntil: string): Step => [
   'IndicativeOfferSent',
   at,
-  { executionId: 'e', offerId, round: 1, linkHash: `h-${offerId}`, minAmountCents: 100, maxAmountCents: 10_000_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2000, rate: null, model: 'PRICE', validUntil },
+  {
+    executionId: 'e',
+    offerId,
+    round: 1,
+    linkHash: `h-${offerId}`,
+    minAmountCents: 100,
+    maxAmountCents: 10_000_000,
+    minTermMonths: 6,
+    maxTermMonths: 24,
+    rateBpsYear: 2000,
+    rate: null,
+    model: 'PRICE',
+    validUntil,
+  },
 ];
-const chosen = (at: string, offerId: string, amountCents: number, by: string): Step => ['OfferChosen', at, { executionId: 'e', offerId, round: 1, amountCents, termMonths: 12, reason: null, by, userId: null }];
+const chosen = (at: string, offerId: string, amountCents: number, by: string): Step => [
+  'OfferChosen',
+  at,
+  { executionId: 'e', offerId, round: 1, amountCents, termMonths: 12, reason: null, by, userId: null },
+];
 const firm = (at: string, amountCents: number): Step => [
   'FirmOfferIssued',
   at,
@@ -64,12 +81,37 @@ export function dashboardSet(portfolioId: string): Seed[] {
   const expiredOffer = newId();
   const seeds: Seed[] = [
     // Monday 00:30 in Brasília: the first week of the period. CHANNEL, issued 5 days after creation.
-    { name: 'P1', createdAt: '2026-11-02T03:30:00Z', origin: 'CHANNEL', correspondentId: C1, agentId: A1, requested: 1_000_000, steps: fullFlow('2026-11-02T03:30:00Z', 800_000, 'CUSTOMER', { analyzed: 1, chosen: 3, firm: 4, issued: 5 }) },
+    {
+      name: 'P1',
+      createdAt: '2026-11-02T03:30:00Z',
+      origin: 'CHANNEL',
+      correspondentId: C1,
+      agentId: A1,
+      requested: 1_000_000,
+      steps: fullFlow('2026-11-02T03:30:00Z', 800_000, 'CUSTOMER', { analyzed: 1, chosen: 3, firm: 4, issued: 5 }),
+    },
     // Sunday 23:30 in Brasília: the comparison period and the week before.
     { name: 'P2', createdAt: '2026-11-02T02:30:00Z', origin: 'API', correspondentId: C1, agentId: A1, requested: 500_000 },
-    { name: 'P3', createdAt: '2026-11-03T13:00:00Z', origin: 'API', productKey: 'capital-giro', portfolioId: null, requested: null, fixed: 2_000_000, steps: [decided('REJECTED', '2026-11-03T14:00:00Z', 'politica'), status('DRAFT', 'REJECTED', '2026-11-03T14:00:00Z')] },
+    {
+      name: 'P3',
+      createdAt: '2026-11-03T13:00:00Z',
+      origin: 'API',
+      productKey: 'capital-giro',
+      portfolioId: null,
+      requested: null,
+      fixed: 2_000_000,
+      steps: [decided('REJECTED', '2026-11-03T14:00:00Z', 'politica'), status('DRAFT', 'REJECTED', '2026-11-03T14:00:00Z')],
+    },
     { name: 'P4', createdAt: '2026-11-04T12:00:00Z', origin: 'OPERATOR', correspondentId: C2, agentId: A2, requested: 500_000, steps: [status('DRAFT', 'IN_ANALYSIS', '2026-11-04T13:00:00Z')] },
-    { name: 'P5', createdAt: '2026-11-10T12:00:00Z', origin: 'CRM', correspondentId: C2, agentId: A2, requested: 600_000, steps: [indicative('2026-11-17T12:00:00Z', newId(), '2026-11-24T12:00:00Z'), status('DRAFT', 'WAITING_CUSTOMER', '2026-11-17T12:00:00Z')] },
+    {
+      name: 'P5',
+      createdAt: '2026-11-10T12:00:00Z',
+      origin: 'CRM',
+      correspondentId: C2,
+      agentId: A2,
+      requested: 600_000,
+      steps: [indicative('2026-11-17T12:00:00Z', newId(), '2026-11-24T12:00:00Z'), status('DRAFT', 'WAITING_CUSTOMER', '2026-11-17T12:00:00Z')],
+    },
     { name: 'P6', createdAt: '2026-11-12T12:00:00Z', origin: 'PUBLIC_FORM', portfolioId: null, requested: 700_000, steps: [status('DRAFT', 'WAITING_OPERATOR', '2026-11-12T15:00:00Z')] },
     {
       name: 'P7',
@@ -90,7 +132,15 @@ export function dashboardSet(portfolioId: string): Seed[] {
     { name: 'P9', createdAt: '2026-11-15T23:00:00Z', origin: 'API', correspondentId: C2, agentId: A2, requested: 100_000 },
     // Analyzed 132 days after creation: the cycle's last bucket (120).
     { name: 'P10', createdAt: '2026-06-10T12:00:00Z', origin: 'API', correspondentId: C1, requested: 200_000, steps: [decided('APPROVED', '2026-10-20T12:00:00Z')] },
-    { name: 'P11', createdAt: '2026-10-20T12:00:00Z', origin: 'API', correspondentId: C2, agentId: A2, requested: 400_000, steps: fullFlow('2026-10-20T12:00:00Z', 300_000, 'OPERATOR', { analyzed: 1, chosen: 2, firm: 3, issued: 5 }) },
+    {
+      name: 'P11',
+      createdAt: '2026-10-20T12:00:00Z',
+      origin: 'API',
+      correspondentId: C2,
+      agentId: A2,
+      requested: 400_000,
+      steps: fullFlow('2026-10-20T12:00:00Z', 300_000, 'OPERATOR', { analyzed: 1, chosen: 2, firm: 3, issued: 5 }),
+    },
   ];
   return seeds.map((seed) => ({ portfolioId, ...seed }));
 }

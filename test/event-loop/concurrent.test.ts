@@ -37,7 +37,11 @@ async function outcome(path: string, init: RequestInit = {}): Promise<number | '
   }
 }
 const form = (path: string, body: string | Blob) =>
-  outcome(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, ...(typeof body === 'string' ? { body } : { body: body.stream(), duplex: 'half' }) } as RequestInit);
+  outcome(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    ...(typeof body === 'string' ? { body } : { body: body.stream(), duplex: 'half' }),
+  } as RequestInit);
 const json = (path: string, body: string) => outcome(path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
 const upload = (path: string, body: FormData) => outcome(path, { method: 'POST', body });
 

@@ -12,7 +12,14 @@ export async function exposedTenant(app: TestApp, name: string, pattern: string)
   const tenant = await provisionTenant(app, { name: `Banco ${name}` });
   const template = await app.call('POST', '/v1/collection-templates', {
     token: tenant.token,
-    body: { slug: 'publico', name: 'Cadastro', description: 'Cadastro público.', items: [{ key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: { fields: [field('nome')] } } }], notificationChannel: 'NONE', publicForm: true },
+    body: {
+      slug: 'publico',
+      name: 'Cadastro',
+      description: 'Cadastro público.',
+      items: [{ key: 'ficha', kind: 'FORM', title: 'Ficha', config: { form: { fields: [field('nome')] } } }],
+      notificationChannel: 'NONE',
+      publicForm: true,
+    },
   });
   assert.is(template.status, 201, JSON.stringify(template.body));
   const created = await app.call('POST', '/v1/collections', {

@@ -74,7 +74,11 @@ test('policy rules are bounded when saved: nesting, list length, size, reduce st
     ['three nested iterators over 300 numbers', nestedSome(3, 300), `A regra "extra-1" aninha mais de ${iteratorNesting} operadores de iteração`],
     ['a list over the bound', { in: [{ var: 'inputs.uf' }, numbers(listItems + 1)] }, `A regra "extra-1" tem uma lista com mais de ${listItems} itens.`],
     ['an expression over the bound', { and: numbers(elements / 4).map((n) => ({ '==': [{ var: 'inputs.x' }, n] })) }, `A regra "extra-1" tem mais de ${elements} elementos`],
-    ['a reduce that doubles its accumulator', { reduce: [numbers(200), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] }, 'A regra "extra-1" lê o acumulador de um reduce mais de uma vez no mesmo passo.'],
+    [
+      'a reduce that doubles its accumulator',
+      { reduce: [numbers(200), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [1]] },
+      'A regra "extra-1" lê o acumulador de um reduce mais de uma vez no mesmo passo.',
+    ],
     ['an iterator in a reduce step', { reduce: [numbers(10), { map: [{ var: 'accumulator' }, 1] }, [1]] }, 'A regra "extra-1" usa um operador de iteração dentro do passo de um reduce.'],
     ['pipe', { pipe: [[1], { merge: [{ var: '' }, { var: '' }] }] }, 'A regra "extra-1": o operador "pipe" não é aceito em políticas.'],
   ];
@@ -84,13 +88,17 @@ test('policy rules are bounded when saved: nesting, list length, size, reduce st
     assert.ok(reply.body.message.startsWith(message), `${what}: ${reply.body.message}`);
   }
   // What real rules do stays possible: two iterators, a reduce summing, a list of codes.
-  const accepted = await call('POST', '/credit-policy/policy', policyWith({
-    and: [
-      { none: [{ var: 'inputs.socios' }, { some: [{ var: 'restricoes' }, { '==': [{ var: '' }, 'OBITO'] }] }] },
-      { '<': [{ reduce: [{ var: 'inputs.dividas' }, { '+': [{ var: 'accumulator' }, { var: 'current.valor' }] }, 0] }, 100000] },
-      { '!': { in: [{ var: 'inputs.uf' }, numbers(listItems).map(String)] } },
-    ],
-  }));
+  const accepted = await call(
+    'POST',
+    '/credit-policy/policy',
+    policyWith({
+      and: [
+        { none: [{ var: 'inputs.socios' }, { some: [{ var: 'restricoes' }, { '==': [{ var: '' }, 'OBITO'] }] }] },
+        { '<': [{ reduce: [{ var: 'inputs.dividas' }, { '+': [{ var: 'accumulator' }, { var: 'current.valor' }] }, 0] }, 100000] },
+        { '!': { in: [{ var: 'inputs.uf' }, numbers(listItems).map(String)] } },
+      ],
+    }),
+  );
   assert.is(accepted.status, 200, JSON.stringify(accepted.body).slice(0, 300));
 });
 

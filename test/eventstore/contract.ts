@@ -35,19 +35,12 @@ function atOrAfter(a: Position, b: Position): boolean {
 function assertStrictlyIncreasing(events: readonly RecordedEvent[], what: string): void {
   for (let i = 1; i < events.length; i++) {
     if (comparePositions(events[i - 1]!.position, events[i]!.position) >= 0) {
-      assert.unreachable(
-        `${what}: position ${positionToString(events[i]!.position)} at index ${i} does not follow ` +
-          positionToString(events[i - 1]!.position),
-      );
+      assert.unreachable(`${what}: position ${positionToString(events[i]!.position)} at index ${i} does not follow ` + positionToString(events[i - 1]!.position));
     }
   }
 }
 
-async function expectConflict(
-  promise: Promise<unknown>,
-  expected: ExpectedRevision,
-  actual: bigint | 'no_stream',
-): Promise<void> {
+async function expectConflict(promise: Promise<unknown>, expected: ExpectedRevision, actual: bigint | 'no_stream'): Promise<void> {
   try {
     await promise;
   } catch (error) {
@@ -105,10 +98,7 @@ function record(store: EventStore, options: SubscribeOptions & { onBatch?: (even
   };
 }
 
-export function eventStoreContract(
-  name: string,
-  makeStore: () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>,
-): void {
+export function eventStoreContract(name: string, makeStore: () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>): void {
   const test = suite(`event store contract (${name})`);
   let store: EventStore;
   let cleanup: (() => Promise<void>) | undefined;
@@ -123,17 +113,21 @@ export function eventStoreContract(
   test('appends and reads a stream back', async () => {
     const stream = `${unique('acct')}-1`;
     const id = randomUUID();
-    const first = await store.appendToStream(stream, [
-      { type: 'Opened', data: { owner: 'Zoë', limits: [1, 2.5], nested: { ok: true } }, metadata: { by: 'u1' }, id },
-    ]);
+    const first = await store.appendToStream(stream, [{ type: 'Opened', data: { owner: 'Zoë', limits: [1, 2.5], nested: { ok: true } }, metadata: { by: 'u1' }, id }]);
     assert.is(first.nextExpectedRevision, 0n);
     const second = await store.appendToStream(stream, [event('Deposited', { amount: 10 }), event('Deposited', { amount: 5 })]);
     assert.is(second.nextExpectedRevision, 2n);
     assert.ok(comparePositions(second.position, first.position) > 0, 'positions grow');
 
     const read = await store.readStream(stream);
-    assert.equal(read.map((e) => e.revision), [0n, 1n, 2n]);
-    assert.equal(read.map((e) => e.type), ['Opened', 'Deposited', 'Deposited']);
+    assert.equal(
+      read.map((e) => e.revision),
+      [0n, 1n, 2n],
+    );
+    assert.equal(
+      read.map((e) => e.type),
+      ['Opened', 'Deposited', 'Deposited'],
+    );
     assert.is(read[0]!.id, id);
     assert.is(read[0]!.streamName, stream);
     assert.equal(read[0]!.data, { owner: 'Zoë', limits: [1, 2.5], nested: { ok: true } });
@@ -144,9 +138,18 @@ export function eventStoreContract(
     assert.equal(read[2]!.position, second.position, 'append returns the position of its last event');
     assertStrictlyIncreasing(read, 'readStream');
 
-    assert.equal((await store.readStream(stream, { fromRevision: 1n })).map((e) => e.revision), [1n, 2n]);
-    assert.equal((await store.readStream(stream, { maxCount: 2 })).map((e) => e.revision), [0n, 1n]);
-    assert.equal((await store.readStream(stream, { fromRevision: 1n, maxCount: 1 })).map((e) => e.revision), [1n]);
+    assert.equal(
+      (await store.readStream(stream, { fromRevision: 1n })).map((e) => e.revision),
+      [1n, 2n],
+    );
+    assert.equal(
+      (await store.readStream(stream, { maxCount: 2 })).map((e) => e.revision),
+      [0n, 1n],
+    );
+    assert.equal(
+      (await store.readStream(stream, { fromRevision: 1n, maxCount: 1 })).map((e) => e.revision),
+      [1n],
+    );
   });
 
   test('reading a missing stream gives an empty list', async () => {
@@ -179,16 +182,18 @@ export function eventStoreContract(
     ] as const) {
       const s = `${cat}-${String(expected)}`;
       if (setup) await store.appendToStream(s, [event('Seed')], { expectedRevision: 'no_stream' });
-      const results = await Promise.allSettled(
-        Array.from({ length: 8 }, (_, i) => store.appendToStream(s, [event('Raced', { i })], { expectedRevision: expected })),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.appendToStream(s, [event('Raced', { i })], { expectedRevision: expected })));
       const won = results.filter((r) => r.status === 'fulfilled').length;
       const lost = results.filter((r) => r.status === 'rejected');
       for (const r of lost) assert.instance((r as PromiseRejectedResult).reason, ConcurrencyError);
       if (expected === 'stream_exists') assert.is(won, 8, 'stream_exists does not exclude other writers');
       else assert.is(won, 1, `exactly one writer wins with ${String(expected)}`);
       const revisions = (await store.readStream(s)).map((e) => e.revision);
-      assert.equal(revisions, revisions.map((_, i) => BigInt(i)), 'revisions stay contiguous');
+      assert.equal(
+        revisions,
+        revisions.map((_, i) => BigInt(i)),
+        'revisions stay contiguous',
+      );
     }
   });
 
@@ -201,19 +206,29 @@ export function eventStoreContract(
       Array.from({ length: 6 }, (_, w) =>
         (async () => {
           for (let i = 0; i < 5; i++) {
-            await store.appendToStream(`${cat}-${w}`, [0, 1, 2].map((k) => event(type, { w, i, k })));
+            await store.appendToStream(
+              `${cat}-${w}`,
+              [0, 1, 2].map((k) => event(type, { w, i, k })),
+            );
           }
         })(),
       ),
     );
     let all: RecordedEvent[] = [];
-    await eventually(async () => {
-      all = (await store.readAll({ after: from, filter: { categories: [cat] } })).events;
-      return all.length === 90;
-    }, { what: 'all batches readable' });
+    await eventually(
+      async () => {
+        all = (await store.readAll({ after: from, filter: { categories: [cat] } })).events;
+        return all.length === 90;
+      },
+      { what: 'all batches readable' },
+    );
     for (let j = 0; j < all.length; j += 3) {
       const group = all.slice(j, j + 3);
-      assert.equal(group.map((e) => e.data.k), [0, 1, 2], 'an append is contiguous in $all');
+      assert.equal(
+        group.map((e) => e.data.k),
+        [0, 1, 2],
+        'an append is contiguous in $all',
+      );
       assert.ok(group.every((e) => e.streamName === group[0]!.streamName && e.data.i === group[0]!.data.i));
     }
     assertStrictlyIncreasing(all, 'readAll');
@@ -232,19 +247,31 @@ export function eventStoreContract(
     const last = await store.appendToStream(`${catB}-2`, [event(other, { n: 5 })]);
 
     let byType = await store.readAll({ after: from, filter: { eventTypes: [wanted] } });
-    await eventually(async () => {
-      byType = await store.readAll({ after: from, filter: { eventTypes: [wanted] } });
-      return atOrAfter(byType.checkpoint, last.position);
-    }, { what: 'type filter catches up' });
-    assert.equal(byType.events.map((e) => e.data.n), [1, 3]);
+    await eventually(
+      async () => {
+        byType = await store.readAll({ after: from, filter: { eventTypes: [wanted] } });
+        return atOrAfter(byType.checkpoint, last.position);
+      },
+      { what: 'type filter catches up' },
+    );
+    assert.equal(
+      byType.events.map((e) => e.data.n),
+      [1, 3],
+    );
     assert.ok(atOrAfter(byType.checkpoint, byType.events[1]!.position));
 
     const byCategory = await store.readAll({ after: from, filter: { categories: [catB] } });
-    assert.equal(byCategory.events.map((e) => e.data.n), [3, 4, 5]);
+    assert.equal(
+      byCategory.events.map((e) => e.data.n),
+      [3, 4, 5],
+    );
     assert.ok(byCategory.events.every((e) => e.streamName.startsWith(`${catB}-`)));
 
     const both = await store.readAll({ after: from, filter: { categories: [catA, catB] } });
-    assert.equal(both.events.map((e) => e.data.n), [1, 2, 3, 4, 5]);
+    assert.equal(
+      both.events.map((e) => e.data.n),
+      [1, 2, 3, 4, 5],
+    );
     assertStrictlyIncreasing(both.events, 'readAll by categories');
 
     // Nothing matches after the last wanted event, yet the checkpoint moves past the others.
@@ -264,7 +291,10 @@ export function eventStoreContract(
       paged.push(...page.events);
       after = page.checkpoint;
     }
-    assert.equal(paged.map((e) => e.data.n), [1, 2, 3, 4, 5]);
+    assert.equal(
+      paged.map((e) => e.data.n),
+      [1, 2, 3, 4, 5],
+    );
     assert.ok(atOrAfter(await store.headPosition(), last.position), 'head is at or after the last append');
   });
 
@@ -278,7 +308,10 @@ export function eventStoreContract(
     await eventually(() => rec.events.length === 40, { what: 'live events delivered' });
     const delivered = await rec.untilSentinel(`${cat}-0`);
     await rec.subscription.stop();
-    assert.equal(delivered.map((e) => e.data.i), Array.from({ length: 40 }, (_, i) => i));
+    assert.equal(
+      delivered.map((e) => e.data.i),
+      Array.from({ length: 40 }, (_, i) => i),
+    );
     rec.assertSound('subscription');
   });
 
@@ -287,10 +320,13 @@ export function eventStoreContract(
     const from = await store.headPosition();
     const rec = record(store, { after: from, filter: { eventTypes: [unique('Never')] } });
     const appended = await store.appendToStream(`${cat}-1`, [event('Unwanted')]);
-    await eventually(() => {
-      const last = rec.lastCheckpoint();
-      return last !== undefined && atOrAfter(last, appended.position);
-    }, { what: 'checkpoint passes the unwanted event' });
+    await eventually(
+      () => {
+        const last = rec.lastCheckpoint();
+        return last !== undefined && atOrAfter(last, appended.position);
+      },
+      { what: 'checkpoint passes the unwanted event' },
+    );
     await rec.subscription.stop();
     assert.equal(rec.events, []);
     rec.assertSound('filtered subscription');
@@ -306,8 +342,7 @@ export function eventStoreContract(
         for (let i = 0; i < 500; i++) {
           // Two streams per writer, so both exact revisions and 'any' are exercised.
           if (i % 2 === 0) {
-            revision = (await store.appendToStream(`${cat}-${w}a`, [event('Tick', { w, i })], { expectedRevision: revision }))
-              .nextExpectedRevision;
+            revision = (await store.appendToStream(`${cat}-${w}a`, [event('Tick', { w, i })], { expectedRevision: revision })).nextExpectedRevision;
           } else {
             await store.appendToStream(`${cat}-${w}b`, [event('Tick', { w, i })], { expectedRevision: 'any' });
           }
@@ -321,7 +356,11 @@ export function eventStoreContract(
     rec.assertSound('concurrent subscription');
     for (const w of [0, 1, 2, 3]) {
       const mine = delivered.filter((e) => e.data.w === w).map((e) => e.data.i);
-      assert.equal(mine, Array.from({ length: 500 }, (_, i) => i), `writer ${w}'s events in its order`);
+      assert.equal(
+        mine,
+        Array.from({ length: 500 }, (_, i) => i),
+        `writer ${w}'s events in its order`,
+      );
     }
     const replay = await store.readAll({ after: from, filter: { categories: [cat] } });
     assert.equal(
@@ -361,7 +400,10 @@ export function eventStoreContract(
     await second.subscription.stop();
     second.assertSound('after the restart');
     const all = [...seen, ...rest];
-    assert.equal(all.map((e) => e.data.i).sort((a, b) => Number(a) - Number(b)), Array.from({ length: 80 }, (_, i) => i));
+    assert.equal(
+      all.map((e) => e.data.i).sort((a, b) => Number(a) - Number(b)),
+      Array.from({ length: 80 }, (_, i) => i),
+    );
     assertStrictlyIncreasing(all, 'across the restart');
   });
 

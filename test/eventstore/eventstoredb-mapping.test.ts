@@ -191,12 +191,7 @@ test('events to append are JSON with the given id or a fresh UUID', () => {
 
 // --- the adapter over a fake client --------------------------------------------------------
 
-function resolvedEvent(
-  streamId: string,
-  type: string,
-  commit: bigint,
-  extra: { revision?: bigint; created?: Date; metadata?: Record<string, unknown> } = {},
-): AllStreamResolvedEvent {
+function resolvedEvent(streamId: string, type: string, commit: bigint, extra: { revision?: bigint; created?: Date; metadata?: Record<string, unknown> } = {}): AllStreamResolvedEvent {
   return {
     event: {
       streamId,
@@ -257,12 +252,7 @@ class FakeClient {
     this.subscribeOptions = options;
     this.grpc = new FakeGrpcStream();
     const grpc = this.grpc;
-    return new ClientSubscription<AllStreamResolvedEvent>(
-      async () => grpc as never,
-      convertGrpcEvent as never,
-      readableOptions,
-      options.filter?.checkpointReached,
-    ) as unknown as AllStreamSubscription;
+    return new ClientSubscription<AllStreamResolvedEvent>(async () => grpc as never, convertGrpcEvent as never, readableOptions, options.filter?.checkpointReached) as unknown as AllStreamSubscription;
   }
 
   async dispose() {}
@@ -589,8 +579,7 @@ test('stop() called from inside the handler ends after that batch', async () => 
   assert.equal(seen, [1n]);
 });
 
-test('a stopped idle subscription ends without reporting an error'
-, async () => {
+test('a stopped idle subscription ends without reporting an error', async () => {
   const client = new FakeClient();
   const errors: unknown[] = [];
   const subscription = storeOver(client).subscribeToAll(async () => {}, { onError: (e) => errors.push(e) });

@@ -43,7 +43,8 @@ test('twenty subscriptions starting together see every event once, while appends
     const seen: RecordedEvent[] = [];
     const filter = [undefined, { categories: [`${cat}${k % 2}`] }, { eventTypes: [`T${k % 3}`] }][k % 3];
     const subscription = store.subscribeToAll(async (batch) => void seen.push(...batch), { filter, maxCount: [1, 3, 50, 1000][k % 4] });
-    const wanted = (e: RecordedEvent) => e.streamName.startsWith(cat) && (!filter?.categories || filter.categories.some((c) => e.streamName.startsWith(`${c}-`))) && (!filter?.eventTypes || filter.eventTypes.includes(e.type));
+    const wanted = (e: RecordedEvent) =>
+      e.streamName.startsWith(cat) && (!filter?.categories || filter.categories.some((c) => e.streamName.startsWith(`${c}-`))) && (!filter?.eventTypes || filter.eventTypes.includes(e.type));
     return { seen, subscription, wanted };
   });
   // Fixed: how long the stress runs.
@@ -57,7 +58,11 @@ test('twenty subscriptions starting together see every event once, while appends
     const expected = all.filter(reader.wanted).map((e) => e.id);
     await eventually(() => reader.seen.filter(reader.wanted).length >= expected.length, { timeoutMs: 30_000, what: `reader ${k} to see its ${expected.length} events` });
     await reader.subscription.stop();
-    assert.equal(reader.seen.filter(reader.wanted).map((e) => e.id), expected, `reader ${k}`);
+    assert.equal(
+      reader.seen.filter(reader.wanted).map((e) => e.id),
+      expected,
+      `reader ${k}`,
+    );
   }
   await store.close();
 });

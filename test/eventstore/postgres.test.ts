@@ -49,10 +49,14 @@ async function openTransaction() {
   await client.query('begin');
   return {
     async append(stream: string, type: string, data: Record<string, unknown>): Promise<Position> {
-      const { rows } = await client.query(
-        'select * from append_to_stream($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-        [stream, 'any', [randomUUID()], [type], [JSON.stringify(data)], ['{}']],
-      );
+      const { rows } = await client.query('select * from append_to_stream($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])', [
+        stream,
+        'any',
+        [randomUUID()],
+        [type],
+        [JSON.stringify(data)],
+        ['{}'],
+      ]);
       return { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) };
     },
     /** Takes a transaction id now, before any position. */
@@ -100,7 +104,10 @@ pgOnly('late commit: A takes an earlier position, B commits first; the subscribe
   await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
   await eventually(() => events.length >= 3, { what: 'C delivered' });
   await subscription.stop();
-  assert.equal(events.map((e) => e.type), ['A', 'B', 'C']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['A', 'B', 'C'],
+  );
   assert.equal(events[0]!.position, positionA);
 });
 
@@ -119,16 +126,22 @@ pgOnly('a reader behind a horizon it found earlier reads up to it without lookin
   const sent = await statementsDuring(db.knex, async () => (page = await reader.readAll({ filter: { categories: [cat] } })));
   const statements = sent.flatMap((s) => (s.name?.startsWith(READ_ALL_STATEMENT) ? [s.name] : []));
   await reader.close();
-  assert.equal(page.events.map((e) => e.type), ['A', 'B', 'C']);
+  assert.equal(
+    page.events.map((e) => e.type),
+    ['A', 'B', 'C'],
+  );
   const shape = { eventTypes: false, categories: true, organization: false, limit: false } as const;
   assert.equal(statements, [readAllStatementName({ ...shape, horizon: 'known' }), readAllStatementName({ ...shape, horizon: 'fresh' })]);
 });
 
-pgOnly('an append must be its transaction\'s first write: one that already took an id is refused, and writes nothing', async () => {
+pgOnly("an append must be its transaction's first write: one that already took an id is refused, and writes nothing", async () => {
   const cat = category();
   const a = await openTransaction();
   await a.takeTransactionId();
-  const refused = await a.append(`${cat}-a`, 'A', {}).then(() => undefined, (error: { code?: string }) => error);
+  const refused = await a.append(`${cat}-a`, 'A', {}).then(
+    () => undefined,
+    (error: { code?: string }) => error,
+  );
   assert.is(refused?.code, APPEND_NOT_FIRST);
   await a.end('rollback');
   assert.equal(await store.readStream(`${cat}-a`), []);
@@ -146,12 +159,19 @@ pgOnly('a transaction that never appends holds no reader back, however old; an a
   const positionA = await a.append(`${cat}-a`, 'A', {});
   const c = await store.appendToStream(`${cat}-c`, [{ type: 'C', data: {} }]);
   await subscribersLooked();
-  assert.equal(events.map((e) => e.type), ['B'], 'nothing after the append in flight is delivered');
+  assert.equal(
+    events.map((e) => e.type),
+    ['B'],
+    'nothing after the append in flight is delivered',
+  );
   await a.end('commit');
   await eventually(() => events.length >= 3, { what: 'A and C delivered' });
   await other.end('rollback');
   await subscription.stop();
-  assert.equal(events.map((e) => e.type), ['B', 'A', 'C']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['B', 'A', 'C'],
+  );
   assert.ok(comparePositions(positionA, c.position) < 0);
 });
 
@@ -175,7 +195,10 @@ pgOnly('a rolled-back append is never delivered and does not consume a revision'
   await store.appendToStream(`${cat}-3`, [{ type: 'Later', data: {} }]);
   await eventually(() => events.length >= 2, { what: 'the later event delivered' });
   await subscription.stop();
-  assert.equal(events.map((e) => e.type), ['Kept', 'Later']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['Kept', 'Later'],
+  );
   const after = await store.appendToStream(`${cat}-1`, [{ type: 'First', data: {} }], { expectedRevision: 'no_stream' });
   assert.is(after.nextExpectedRevision, 0n);
 });
@@ -216,9 +239,7 @@ pgOnly('an idle filtered subscription is not called just because unrelated trans
 
 pgOnly('a wrong expected revision never surfaces as a raw database error', async () => {
   const stream = `${category()}-1`;
-  const results = await Promise.allSettled(
-    Array.from({ length: 20 }, () => store.appendToStream(stream, [{ type: 'E', data: {} }], { expectedRevision: 'no_stream' })),
-  );
+  const results = await Promise.allSettled(Array.from({ length: 20 }, () => store.appendToStream(stream, [{ type: 'E', data: {} }], { expectedRevision: 'no_stream' })));
   const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
   assert.is(errors.length, 19);
   for (const error of errors) assert.is((error as Error).name, 'ConcurrencyError');
@@ -233,7 +254,10 @@ pgOnly('an empty append only checks the expected revision', async () => {
   assert.equal(await store.readStream(stream), [], 'an empty append does not create the stream');
   const written = await store.appendToStream(stream, [{ type: 'E', data: {} }]);
   assert.equal(await store.appendToStream(stream, [], { expectedRevision: 0n }), written);
-  const refused = await store.appendToStream(stream, [], { expectedRevision: 'no_stream' }).then(() => undefined, (e: unknown) => e);
+  const refused = await store.appendToStream(stream, [], { expectedRevision: 'no_stream' }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.instance(refused, ConcurrencyError);
 });
 
@@ -241,7 +265,14 @@ pgOnly('group commit: concurrent appends share a commit, each with its own check
   const cat = category();
   await store.appendToStream(`${cat}-seeded`, [{ type: 'Seed', data: {} }]);
   const appends = [
-    store.appendToStream(`${cat}-a`, [{ type: 'E', data: { n: 1 } }, { type: 'E', data: { n: 2 } }], { expectedRevision: 'no_stream' }),
+    store.appendToStream(
+      `${cat}-a`,
+      [
+        { type: 'E', data: { n: 1 } },
+        { type: 'E', data: { n: 2 } },
+      ],
+      { expectedRevision: 'no_stream' },
+    ),
     store.appendToStream(`${cat}-seeded`, [{ type: 'E', data: {} }], { expectedRevision: 0n }),
     store.appendToStream(`${cat}-seeded`, [{ type: 'E', data: {} }], { expectedRevision: 0n }),
     store.appendToStream(`${cat}-b`, [{ type: 'E', data: {} }], { expectedRevision: 'stream_exists' }),
@@ -257,13 +288,23 @@ pgOnly('group commit: concurrent appends share a commit, each with its own check
   assert.instance((results[3] as PromiseRejectedResult).reason, ConcurrencyError);
   assert.is((results[3] as PromiseRejectedResult).reason.actual, 'no_stream');
   assert.is(value(4).nextExpectedRevision, 2n, 'a later append to the same stream follows in order');
-  assert.equal((await store.readStream(`${cat}-a`)).map((e) => e.data.n), [1, 2, 3]);
+  assert.equal(
+    (await store.readStream(`${cat}-a`)).map((e) => e.data.n),
+    [1, 2, 3],
+  );
 
-  const written = results.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 'fulfilled').map(({ i }) => value(i).position);
+  const written = results
+    .map((r, i) => ({ r, i }))
+    .filter(({ r }) => r.status === 'fulfilled')
+    .map(({ i }) => value(i).position);
   const commits = new Set(written.map((p) => p.commit));
   assert.ok(commits.size < written.length, 'appends that waited for a commit in flight were written together');
   const { events } = await store.readAll({ filter: { categories: [cat] } });
-  for (const p of written) assert.ok(events.some((e) => comparePositions(e.position, p) === 0), 'each reply names its own last event');
+  for (const p of written)
+    assert.ok(
+      events.some((e) => comparePositions(e.position, p) === 0),
+      'each reply names its own last event',
+    );
   const positions = events.map((e) => e.position);
   assert.equal([...positions].sort(comparePositions), positions, 'global positions stay in order');
 });
@@ -276,7 +317,10 @@ pgOnly('group commit: one unstorable append fails alone, the others of its batch
     store.appendToStream(`${cat}-3`, [{ type: 'E', data: { text: 'nul \u0000 byte' } }]),
     store.appendToStream(`${cat}-4`, [{ type: 'E', data: {} }]),
   ]);
-  assert.equal(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(
+    results.map((r) => r.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   assert.not.instance((results[2] as PromiseRejectedResult).reason, ConcurrencyError);
   assert.equal((await store.readStream(`${cat}-3`)).length, 0);
 });
@@ -298,23 +342,26 @@ pgOnly('group commit: two stores batching over the same streams neither deadlock
   await other.close();
   for (const stream of streams) {
     const revisions = (await store.readStream(stream)).map((e) => e.revision);
-    assert.equal(revisions, revisions.map((_, i) => BigInt(i)));
+    assert.equal(
+      revisions,
+      revisions.map((_, i) => BigInt(i)),
+    );
     assert.is(revisions.length, 2 * 4 * 25);
   }
 });
 
-pgOnly('an event\'s createdAt is its created_at truncated to the millisecond, as pg parses a timestamp', async () => {
+pgOnly("an event's createdAt is its created_at truncated to the millisecond, as pg parses a timestamp", async () => {
   // Microseconds at the edges of a millisecond, over seconds spread across 2000 to 2063: a Date
   // made as seconds * 1000 from the float8 came out a millisecond early for about one in 300.
   const stream = `clock-${randomUUID()}`;
   let seed = 7;
   const next = () => (seed = (seed * 48271) % 2147483647);
   const ticks = Array.from({ length: 3000 }, (_, i) => ({ second: 946684800 + (next() % 2_000_000_000), micro: (next() % 1000) * 1000 + [0, 1, 999][i % 3]! }));
-  await store.appendToStream(stream, ticks.map((tick) => ({ type: 'Ticked', data: tick })));
-  await db.knex.raw(
-    `update events set created_at = to_timestamp((data->>'second')::bigint) + (data->>'micro')::int * interval '1 microsecond' where stream_name = ?`,
-    [stream],
+  await store.appendToStream(
+    stream,
+    ticks.map((tick) => ({ type: 'Ticked', data: tick })),
   );
+  await db.knex.raw(`update events set created_at = to_timestamp((data->>'second')::bigint) + (data->>'micro')::int * interval '1 microsecond' where stream_name = ?`, [stream]);
   const { rows } = (await db.knex.raw('select created_at from events where stream_name = ? order by revision', [stream])) as { rows: Array<{ created_at: Date }> };
   const read = await store.readStream(stream);
   const all = (await store.readAll({ filter: { eventTypes: ['Ticked'] } })).events.filter((e) => e.streamName === stream);

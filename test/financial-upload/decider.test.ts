@@ -36,7 +36,9 @@ const submit = (files: SubmittedFinancialFile[], patch: Partial<ReportCommand> =
   ({ type: 'SubmitFinancialStatements', organizationId: ORG, userId: 'usr000000000000000000002', batchId: 'bat000000000000000000001', files, via: 'PRESIGNED', at: AT, ...patch }) as ReportCommand;
 
 test('a batch becomes one FinancialStatementsSubmitted with the report facts, files in order', () => {
-  const [event, ...rest] = given(reportDecider, requested).when(submit([file(2), file(1)])).decided();
+  const [event, ...rest] = given(reportDecider, requested)
+    .when(submit([file(2), file(1)]))
+    .decided();
   assert.is(rest.length, 0);
   assert.is(event!.type, 'FinancialStatementsSubmitted');
   const data = (event as Extract<ReportEvent, { type: 'FinancialStatementsSubmitted' }>).data;
@@ -50,20 +52,34 @@ test('a batch becomes one FinancialStatementsSubmitted with the report facts, fi
 });
 
 test('a retried batch (every key already submitted) appends nothing; one new key makes a new batch of all', () => {
-  const first = given(reportDecider, requested).when(submit([file(1), file(2)])).decided();
-  given(reportDecider, [...requested, ...first]).when(submit([file(2), file(1)], { batchId: 'bat000000000000000000002' })).then([]);
-  const [again] = given(reportDecider, [...requested, ...first]).when(submit([file(1), file(3)], { batchId: 'bat000000000000000000002' })).decided();
+  const first = given(reportDecider, requested)
+    .when(submit([file(1), file(2)]))
+    .decided();
+  given(reportDecider, [...requested, ...first])
+    .when(submit([file(2), file(1)], { batchId: 'bat000000000000000000002' }))
+    .then([]);
+  const [again] = given(reportDecider, [...requested, ...first])
+    .when(submit([file(1), file(3)], { batchId: 'bat000000000000000000002' }))
+    .decided();
   assert.equal((again as Extract<ReportEvent, { type: 'FinancialStatementsSubmitted' }>).data.files, [file(1), file(3)]);
 });
 
 test("another organization's report, or none, is not found", () => {
-  given(reportDecider, requested).when(submit([file(1)], { organizationId: 'org000000000000000000009' })).thenError('not_found', FinancialUploadMessages.reportNotFound);
-  given(reportDecider).when(submit([file(1)])).thenError('not_found', FinancialUploadMessages.reportNotFound);
+  given(reportDecider, requested)
+    .when(submit([file(1)], { organizationId: 'org000000000000000000009' }))
+    .thenError('not_found', FinancialUploadMessages.reportNotFound);
+  given(reportDecider)
+    .when(submit([file(1)]))
+    .thenError('not_found', FinancialUploadMessages.reportNotFound);
 });
 
 test('the state keeps each key with its first batch', () => {
-  const first = given(reportDecider, requested).when(submit([file(1)])).decided();
-  const second = given(reportDecider, [...requested, ...first]).when(submit([file(1), file(2)], { batchId: 'bat000000000000000000002' })).decided();
+  const first = given(reportDecider, requested)
+    .when(submit([file(1)]))
+    .decided();
+  const second = given(reportDecider, [...requested, ...first])
+    .when(submit([file(1), file(2)], { batchId: 'bat000000000000000000002' }))
+    .decided();
   const { state } = given(reportDecider, [...requested, ...first, ...second]);
   assert.equal(state.financialKeys, { [file(1).key]: 'bat000000000000000000001', [file(2).key]: 'bat000000000000000000002' });
 });

@@ -51,7 +51,14 @@ test('presign: every validation text, files.N. prefixes in order', async () => {
   refused(await presignCall({ files: [{ name: 'balanco.docx', size: 10 }] }), 400, 'files.0.Apenas arquivos PDF são aceitos.');
   refused(await presignCall({ files: [{ name: 'a.pdf', size: 52_428_801 }] }), 400, 'files.0.Arquivo maior que 50MB.');
   refused(
-    await presignCall({ files: [{ name: 'a.pdf', size: 52_428_800 }, { name: 'b.txt', size: 52_428_801 }, { name: '', size: 1 }, { name: `${'x'.repeat(252)}.pdf`, size: 1 }] }),
+    await presignCall({
+      files: [
+        { name: 'a.pdf', size: 52_428_800 },
+        { name: 'b.txt', size: 52_428_801 },
+        { name: '', size: 1 },
+        { name: `${'x'.repeat(252)}.pdf`, size: 1 },
+      ],
+    }),
     400,
     'files.1.Apenas arquivos PDF são aceitos.,files.1.Arquivo maior que 50MB.,files.2.name should not be empty,files.3.name must be shorter than or equal to 255 characters',
   );
@@ -60,7 +67,10 @@ test('presign: every validation text, files.N. prefixes in order', async () => {
 });
 
 test('presign: one key and URL per file, in order, valid 900 s; the permission can-generate-report is needed', async () => {
-  const slots = await presign(app, tenant, reportId, [{ name: 'BALANCO.PDF', size: 10 }, { name: 'dre.pdf', size: 20 }]);
+  const slots = await presign(app, tenant, reportId, [
+    { name: 'BALANCO.PDF', size: 10 },
+    { name: 'dre.pdf', size: 20 },
+  ]);
   assert.is(slots.length, 2);
   for (const slot of slots) {
     assert.match(slot.key, new RegExp(`^financial/${tenant.organizationId}/${reportId}/[0-9a-f]{24}\\.pdf$`));
@@ -82,7 +92,11 @@ test('PUT: wrong Content-Type, wrong length, tampered or expired URL are refused
     await put(app, uploadUrl, pdf.subarray(1)),
     await put(app, uploadUrl, Buffer.concat([pdf, Buffer.from('x')])),
     await put(app, uploadUrl.replace(/signature=./, 'signature=A'), pdf),
-    await put(app, uploadUrl.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 60}`), pdf),
+    await put(
+      app,
+      uploadUrl.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 60}`),
+      pdf,
+    ),
   ];
   for (const reply of attempts) {
     assert.is(reply.status, 403);
@@ -122,7 +136,10 @@ test('complete: every check and text; a rejected file is deleted', async () => {
     assert.is(await stored(app, key!), null, message);
   }
   // Written past the PUT's checks (another process, an S3 bucket without the presign's bounds).
-  const [empty, huge] = await presign(app, tenant, reportId, [{ name: 'e.pdf', size: 1 }, { name: 'h.pdf', size: 1 }]);
+  const [empty, huge] = await presign(app, tenant, reportId, [
+    { name: 'e.pdf', size: 1 },
+    { name: 'h.pdf', size: 1 },
+  ]);
   await store.put(empty!.key, Buffer.alloc(0), 'application/pdf');
   refused(await complete([empty!.key]), 400, M.emptyOrCorrupted);
   await store.put(huge!.key, Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(52_428_800)]), 'application/pdf');
@@ -134,7 +151,10 @@ test('complete: every check and text; a rejected file is deleted', async () => {
 
 test('complete is all or nothing, then one event for the batch; a retry records nothing new', async () => {
   const dre = await statementPdf('Demonstração do Resultado 2025 - Receita Líquida 500,00');
-  const [good, bad] = await uploadAll(app, tenant, reportId, [{ name: 'balanco.pdf', bytes: pdf }, { name: 'ruim.pdf', bytes: Buffer.from('GIF89a...') }]);
+  const [good, bad] = await uploadAll(app, tenant, reportId, [
+    { name: 'balanco.pdf', bytes: pdf },
+    { name: 'ruim.pdf', bytes: Buffer.from('GIF89a...') },
+  ]);
   refused(await complete([good, bad]), 400, M.onlyValidPdf);
   assert.equal(await submittedBatches(app, reportId), []);
   assert.is(await stored(app, bad!), null);
@@ -167,15 +187,24 @@ test('complete is all or nothing, then one event for the batch; a retry records 
 
 test('two completes of the same new keys at once record one batch', async () => {
   const reportId2 = await createReport(app, tenant);
-  const keys = await uploadAll(app, tenant, reportId2, [{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: pdf }]);
+  const keys = await uploadAll(app, tenant, reportId2, [
+    { name: 'a.pdf', bytes: pdf },
+    { name: 'b.pdf', bytes: pdf },
+  ]);
   const replies = await Promise.all([complete(keys, reportId2), complete([...keys].reverse(), reportId2)]);
-  assert.equal(replies.map((r) => r.status), [200, 200]);
+  assert.equal(
+    replies.map((r) => r.status),
+    [200, 200],
+  );
   assert.is((await submittedBatches(app, reportId2)).length, 1);
 });
 
 test('the sweep forgets slots a day past expiry, deleting files never completed and keeping accepted ones', async () => {
   const reportId3 = await createReport(app, tenant);
-  const [accepted, abandoned] = await uploadAll(app, tenant, reportId3, [{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: pdf }]);
+  const [accepted, abandoned] = await uploadAll(app, tenant, reportId3, [
+    { name: 'a.pdf', bytes: pdf },
+    { name: 'b.pdf', bytes: pdf },
+  ]);
   assert.is((await complete([accepted], reportId3)).status, 200);
   const slotsOf = () => countOf(app.app.db('financial_upload_slots').where({ report_id: reportId3 }));
   const soon = { ...app.app, clock: { now: () => new Date(Date.now() + SLOT_GRACE_MS) } };

@@ -41,14 +41,23 @@ function objectsOf(reportId: string): string[] {
 test('several PDFs in one call: one batch, via MULTIPART, names and order kept; the reply is the report', async () => {
   const reportId = await createReport(app, tenant);
   const dre = await statementPdf('DRE 2025');
-  const reply = await upload(reportId, [{ name: 'balanco.pdf', bytes: pdf }, { name: 'dre.pdf', bytes: dre }]);
+  const reply = await upload(reportId, [
+    { name: 'balanco.pdf', bytes: pdf },
+    { name: 'dre.pdf', bytes: dre },
+  ]);
   assert.is(reply.status, 200, JSON.stringify(reply.body));
   assert.is(reply.body.id, reportId);
   assert.ok(Array.isArray(reply.body.integrationTypes));
   const [batch, ...more] = await submittedBatches(app, reportId);
   assert.is(more.length, 0);
   assert.is(batch.via, 'MULTIPART');
-  assert.equal(batch.files.map((f: any) => [f.fileName, f.sizeBytes]), [['balanco.pdf', pdf.length], ['dre.pdf', dre.length]]);
+  assert.equal(
+    batch.files.map((f: any) => [f.fileName, f.sizeBytes]),
+    [
+      ['balanco.pdf', pdf.length],
+      ['dre.pdf', dre.length],
+    ],
+  );
   assert.ok((await stored(app, batch.files[1].key))!.equals(dre));
 });
 
@@ -57,9 +66,27 @@ test('same texts as presign and complete; a failing file leaves nothing stored a
   const refusals: Array<[Array<{ name: string; bytes: Buffer }>, string]> = [
     [[], 'files must contain at least 1 elements'],
     [Array.from({ length: 11 }, (_, i) => ({ name: `${i}.pdf`, bytes: pdf })), 'files must contain no more than 10 elements'],
-    [[{ name: 'a.pdf', bytes: pdf }, { name: 'b.xlsx', bytes: pdf }], 'files.1.Apenas arquivos PDF são aceitos.'],
-    [[{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: Buffer.from('plain text') }], M.onlyValidPdf],
-    [[{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: Buffer.alloc(0) }], M.emptyOrCorrupted],
+    [
+      [
+        { name: 'a.pdf', bytes: pdf },
+        { name: 'b.xlsx', bytes: pdf },
+      ],
+      'files.1.Apenas arquivos PDF são aceitos.',
+    ],
+    [
+      [
+        { name: 'a.pdf', bytes: pdf },
+        { name: 'b.pdf', bytes: Buffer.from('plain text') },
+      ],
+      M.onlyValidPdf,
+    ],
+    [
+      [
+        { name: 'a.pdf', bytes: pdf },
+        { name: 'b.pdf', bytes: Buffer.alloc(0) },
+      ],
+      M.emptyOrCorrupted,
+    ],
   ];
   for (const [files, message] of refusals) {
     const reply = await upload(reportId, files);
@@ -75,7 +102,10 @@ test("another organization's report is 404; a file over 50 MB is refused by posi
   const notFound = await upload(foreign, [{ name: 'a.pdf', bytes: pdf }]);
   assert.equal(notFound, { status: 404, body: { code: 404, message: M.reportNotFound } });
   const reportId = await createReport(app, tenant);
-  const big = await upload(reportId, [{ name: 'a.pdf', bytes: pdf }, { name: 'b.pdf', bytes: Buffer.alloc(52_428_801, 0x25) }]);
+  const big = await upload(reportId, [
+    { name: 'a.pdf', bytes: pdf },
+    { name: 'b.pdf', bytes: Buffer.alloc(52_428_801, 0x25) },
+  ]);
   assert.equal(big, { status: 400, body: { code: 400, message: `files.1.${M.tooLarge}` } });
   assert.equal(objectsOf(reportId), []);
 });

@@ -42,7 +42,10 @@ test('presign answers S3 presigned PUTs bound to the size and type; complete rea
   assert.is(reply.status, 200, JSON.stringify(reply.body));
   assert.ok(bucket.isDone());
   const [batch] = await submittedBatches(app, reportId);
-  assert.equal(batch.files.map((f: any) => [f.key, f.fileName, f.sizeBytes]), [[slot!.key, 'balanco.pdf', pdf.length]]);
+  assert.equal(
+    batch.files.map((f: any) => [f.key, f.fileName, f.sizeBytes]),
+    [[slot!.key, 'balanco.pdf', pdf.length]],
+  );
 });
 
 test('a rejected file is deleted from the bucket; a bucket that does not answer is 502, nothing deleted', async () => {

@@ -19,7 +19,12 @@ local.before.each(() => {
 local.after.each(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A stream of `count` chunks of `size` bytes, without holding them all. */
-const chunks = (count: number, size: number) => Readable.from((function* () { for (let i = 0; i < count; i++) yield Buffer.alloc(size, i); })());
+const chunks = (count: number, size: number) =>
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < count; i++) yield Buffer.alloc(size, i);
+    })(),
+  );
 
 local('the default store: put, head, get, delete under DATA_DIR/objects', async () => {
   const store = objectStoreFor(loadConfig({ DATA_DIR: dir }));
@@ -83,8 +88,7 @@ local.run();
 
 const s3 = suite('object store: S3-compatible (nock)');
 const ENDPOINT = 'http://s3.test:9000';
-const config = () =>
-  loadConfig({ OBJECT_STORE: 's3', S3_ENDPOINT: ENDPOINT, S3_BUCKET: 'statements', S3_REGION: 'sa-east-1', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' });
+const config = () => loadConfig({ OBJECT_STORE: 's3', S3_ENDPOINT: ENDPOINT, S3_BUCKET: 'statements', S3_REGION: 'sa-east-1', S3_ACCESS_KEY_ID: 'AKIDTEST', S3_SECRET_ACCESS_KEY: 'secret-test-key' });
 const SIGNED = /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/sa-east-1\/s3\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/;
 
 s3.before(() => nock.disableNetConnect());

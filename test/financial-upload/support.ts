@@ -45,7 +45,12 @@ export async function presign(app: TestApp, tenant: TestTenant, reportId: string
 
 /** Presign and PUT each file; returns the keys. */
 export async function uploadAll(app: TestApp, tenant: TestTenant, reportId: string, files: Array<{ name: string; bytes: Buffer }>): Promise<string[]> {
-  const slots = await presign(app, tenant, reportId, files.map((f) => ({ name: f.name, size: f.bytes.length })));
+  const slots = await presign(
+    app,
+    tenant,
+    reportId,
+    files.map((f) => ({ name: f.name, size: f.bytes.length })),
+  );
   for (const [i, slot] of slots.entries()) {
     const reply = await put(app, slot.uploadUrl, files[i]!.bytes);
     if (reply.status !== 200) throw new Error(`PUT: ${reply.status} ${await reply.text()}`);

@@ -60,17 +60,23 @@ async function complete(ctx: Ctx, reportId: string, files: Array<{ name: string;
 
 /** The e-mail the user who sent a batch gets when its extraction ends (one per batch). */
 const noticeOf = (ctx: Ctx, reportId: string, count = 1) =>
-  eventually(async () => {
-    const mails = ctx.smtp.mails.filter((mail) => mail.text?.includes(`relatório ${reportId}`));
-    return mails.length >= count && mails;
-  }, { timeoutMs: 30_000, what: `financial statements e-mail for ${reportId}` });
+  eventually(
+    async () => {
+      const mails = ctx.smtp.mails.filter((mail) => mail.text?.includes(`relatório ${reportId}`));
+      return mails.length >= count && mails;
+    },
+    { timeoutMs: 30_000, what: `financial statements e-mail for ${reportId}` },
+  );
 
 /** The BALANCE_SHEET section once a batch's outcome replaced what the sandbox source wrote. */
 const extractedSection = (ctx: Ctx, reportId: string) =>
-  eventually(async () => {
-    const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
-    return reply.body.selectedIntegrations?.includes('FINANCIAL_STATEMENTS') && reply.body;
-  }, { timeoutMs: 30_000, what: 'BALANCE_SHEET extracted' });
+  eventually(
+    async () => {
+      const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
+      return reply.body.selectedIntegrations?.includes('FINANCIAL_STATEMENTS') && reply.body;
+    },
+    { timeoutMs: 30_000, what: 'BALANCE_SHEET extracted' },
+  );
 
 test('two PDFs of three years: one analysis in the section, the report lists FINANCIAL_STATEMENTS, the registry holds both files, the webhook has exactly the contract fields', async (ctx) => {
   const reportId = await finishedReport(ctx, '11.222.333/0001-81');
@@ -81,8 +87,14 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   ]);
   const section = await extractedSection(ctx, reportId);
   const details = section.sectionDetails;
-  assert.equal([section.status, section.errors, details.source, details.referenceYear, details.revenueCents, details.netIncomeCents], ['DONE', [], 'FINANCIAL_STATEMENTS', 2024, 550_000_000, 30_000_000]);
-  assert.equal(details.periods.map((p: { periodEnd: string }) => p.periodEnd), ['2024-12-31', '2023-12-31', '2022-12-31']);
+  assert.equal(
+    [section.status, section.errors, details.source, details.referenceYear, details.revenueCents, details.netIncomeCents],
+    ['DONE', [], 'FINANCIAL_STATEMENTS', 2024, 550_000_000, 30_000_000],
+  );
+  assert.equal(
+    details.periods.map((p: { periodEnd: string }) => p.periodEnd),
+    ['2024-12-31', '2023-12-31', '2022-12-31'],
+  );
   assert.equal(details.periods[0].values, KNOWN['2024-12-31']);
   assert.is(details.periods[2].values.netIncome, 1_000_000);
   assert.is(details.periods[0].ratios.liquidezCorrente, 1.5);
@@ -96,18 +108,28 @@ test('two PDFs of three years: one analysis in the section, the report lists FIN
   assert.equal([hook.organizationId, hook.data.attempt, hook.data.periodCount, hook.data.latestPeriodAt], [ctx.tenant.organizationId, 1, 3, '2024-12-31T00:00:00.000Z']);
   assert.equal(hook.data.periods[0], { periodEnd: '2024-12-31', values: KNOWN['2024-12-31'], ratios: details.periods[0].ratios, missing: ['longTermReceivables'] });
 
-  const documents = await eventually(async () => {
-    const reply = await call(ctx, 'GET', `/v1/registry/${hook.data.registryId}/documents`);
-    return reply.body.length === 2 && reply.body.every((d: { status: string }) => d.status === 'VALIDATED') && reply.body;
-  }, { timeoutMs: 30_000, what: 'both statements registered and validated' });
-  assert.equal(documents.map((d: { fileName: string; opinion: { type: string } }) => [d.fileName, d.opinion.type]).sort(), [['balanco-2022.pdf', 'DEMONSTRACOES_FINANCEIRAS'], ['balanco-2024.pdf', 'DEMONSTRACOES_FINANCEIRAS']]);
-  assert.ok(documents.some((d: { id: string }) => d.id === hook.data.registryDocumentId), "the webhook names one of them");
+  const documents = await eventually(
+    async () => {
+      const reply = await call(ctx, 'GET', `/v1/registry/${hook.data.registryId}/documents`);
+      return reply.body.length === 2 && reply.body.every((d: { status: string }) => d.status === 'VALIDATED') && reply.body;
+    },
+    { timeoutMs: 30_000, what: 'both statements registered and validated' },
+  );
+  assert.equal(documents.map((d: { fileName: string; opinion: { type: string } }) => [d.fileName, d.opinion.type]).sort(), [
+    ['balanco-2022.pdf', 'DEMONSTRACOES_FINANCEIRAS'],
+    ['balanco-2024.pdf', 'DEMONSTRACOES_FINANCEIRAS'],
+  ]);
+  assert.ok(
+    documents.some((d: { id: string }) => d.id === hook.data.registryDocumentId),
+    'the webhook names one of them',
+  );
   assert.equal(details.periods[0].registryDocumentIds, [hook.data.registryDocumentId]);
 
   const [mail] = await noticeOf(ctx, reportId);
   assert.equal(mail!.to && 'value' in mail!.to ? mail!.to.value.map((a) => a.address) : [], ['analista@banco.example']);
   assert.match(mail!.subject ?? '', /^Demonstrações financeiras de .+ processadas$/);
-  for (const text of ['11.222.333/0001-81', 'balanco-2024.pdf', 'balanco-2022.pdf', 'Períodos lidos:\n- 31/12/2024\n- 31/12/2023\n- 31/12/2022']) assert.ok(mail!.text!.includes(text), `${text} in ${mail!.text}`);
+  for (const text of ['11.222.333/0001-81', 'balanco-2024.pdf', 'balanco-2022.pdf', 'Períodos lidos:\n- 31/12/2024\n- 31/12/2023\n- 31/12/2022'])
+    assert.ok(mail!.text!.includes(text), `${text} in ${mail!.text}`);
   assert.ok(mail!.html && mail!.html.includes('<li>31/12/2024</li>'));
   assert.ok(mail!.text!.includes(`Abrir o relatório: ${ctx.app.app.config.PUBLIC_BASE_URL}/console/relatorios/${reportId}`), mail!.text);
 });
@@ -143,16 +165,28 @@ test('multipart, balance sheet and income statement in separate files, policy wi
     { name: 'dre.pdf', bytes: await pdfLibStatements(only(income), { ...PLAIN_LAYOUT, scale: 1000, notes: true }) },
   ]);
   const first = await extractedSection(ctx, reportId);
-  assert.equal(first.sectionDetails.periods.map((p: { values: unknown }) => p.values), [KNOWN['2024-12-31'], KNOWN['2023-12-31']]);
-  assert.equal(first.sectionDetails.files.map((f: { fileName: string; periods: string[] }) => [f.fileName, f.periods]), [['balanco.pdf', ['2024-12-31', '2023-12-31']], ['dre.pdf', ['2024-12-31', '2023-12-31']]]);
+  assert.equal(
+    first.sectionDetails.periods.map((p: { values: unknown }) => p.values),
+    [KNOWN['2024-12-31'], KNOWN['2023-12-31']],
+  );
+  assert.equal(
+    first.sectionDetails.files.map((f: { fileName: string; periods: string[] }) => [f.fileName, f.periods]),
+    [
+      ['balanco.pdf', ['2024-12-31', '2023-12-31']],
+      ['dre.pdf', ['2024-12-31', '2023-12-31']],
+    ],
+  );
   const report = await call(ctx, 'GET', `/v2/report/${reportId}`);
   assert.equal(report.body.sections.filter((s: { type: { value: string } }) => s.type.value === 'BALANCE_SHEET').length, 1);
 
   await multipart(ctx, reportId, [{ name: 'balanco-2025.pdf', bytes: await pdfLibStatements({ '2025-12-31': KNOWN['2024-12-31']! }, PLAIN_LAYOUT) }]);
-  const second = await eventually(async () => {
-    const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
-    return reply.body.sectionDetails?.referenceYear === 2025 && reply.body;
-  }, { timeoutMs: 30_000, what: 'the second batch extracted' });
+  const second = await eventually(
+    async () => {
+      const reply = await call(ctx, 'GET', `/report/${reportId}/section/BALANCE_SHEET`);
+      return reply.body.sectionDetails?.referenceYear === 2025 && reply.body;
+    },
+    { timeoutMs: 30_000, what: 'the second batch extracted' },
+  );
   assert.is(second.id, first.id, 'the same section, replaced');
   assert.not.equal(second.sectionDetails.batchId, first.sectionDetails.batchId);
   // The multipart route sends the same e-mail as the direct upload, one per batch.

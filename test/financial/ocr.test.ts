@@ -33,10 +33,16 @@ withOcr('an image-only PDF: every figure read by OCR, the section and each value
   const section = await extractedSection(app, tenant, reportId, 120_000);
   const details = section.sectionDetails;
   assert.equal([section.status, section.errors], ['DONE', []], JSON.stringify(section.errors));
-  assert.equal(details.periods.map((p: { periodEnd: string }) => p.periodEnd), ['2024-12-31', '2023-12-31']);
+  assert.equal(
+    details.periods.map((p: { periodEnd: string }) => p.periodEnd),
+    ['2024-12-31', '2023-12-31'],
+  );
   assert.equal(details.periods[0].values, KNOWN['2024-12-31']);
   assert.equal(details.periods[1].values, KNOWN['2023-12-31']);
-  assert.ok(Object.values(details.periods[0].sources).every((source) => source === 'OCR'), JSON.stringify(details.periods[0].sources));
+  assert.ok(
+    Object.values(details.periods[0].sources).every((source) => source === 'OCR'),
+    JSON.stringify(details.periods[0].sources),
+  );
   const [file] = details.files;
   assert.equal([file.textSource, file.ocrProblem, file.readable], ['OCR', null, true]);
   assert.ok(file.ocrConfidence > 0.8 && file.ocrConfidence <= 1, String(file.ocrConfidence));

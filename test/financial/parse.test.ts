@@ -31,7 +31,10 @@ test('periods: full dates, month/year, years, ranges and impossible dates', () =
   assert.is(parsePeriod('31/02/2024'), null);
   assert.is(parsePeriod('1234'), null);
   const run = trailingPeriods('EXERCICIOS 01/01/2024 A 31/12/2024 01/01/2023 A 31/12/2023'.split(' '));
-  assert.equal(run?.periods.map((p) => p.end), ['2024-12-31', '2023-12-31']);
+  assert.equal(
+    run?.periods.map((p) => p.end),
+    ['2024-12-31', '2023-12-31'],
+  );
   assert.is(run?.start, 1);
 });
 
@@ -79,13 +82,37 @@ const layoutArb: fc.Arbitrary<Layout> = fc.record({
   codes: fc.boolean(),
   sideBySide: fc.boolean(),
 });
-const KEYS = ['currentAssets', 'cash', 'inventories', 'nonCurrentAssets', 'totalAssets', 'currentLiabilities', 'nonCurrentLiabilities', 'equity', 'totalLiabilitiesAndEquity', 'grossRevenue', 'netRevenue', 'costOfSales', 'grossProfit', 'ebitda', 'financialExpenses', 'operatingResult', 'netIncome'] as const;
+const KEYS = [
+  'currentAssets',
+  'cash',
+  'inventories',
+  'nonCurrentAssets',
+  'totalAssets',
+  'currentLiabilities',
+  'nonCurrentLiabilities',
+  'equity',
+  'totalLiabilitiesAndEquity',
+  'grossRevenue',
+  'netRevenue',
+  'costOfSales',
+  'grossProfit',
+  'ebitda',
+  'financialExpenses',
+  'operatingResult',
+  'netIncome',
+] as const;
 const EXPENSES = new Set(['costOfSales', 'financialExpenses']);
 
 const statementArb = layoutArb.chain((layout) =>
-  fc.tuple(fc.constant(layout), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2005, max: 2030 })).chain(([l, count, lastYear]) =>
-    fc.tuple(fc.constant(l), fc.array(fc.record(Object.fromEntries(KEYS.map((k) => [k, cents(l.scale)])) as Record<(typeof KEYS)[number], fc.Arbitrary<number>>), { minLength: count, maxLength: count }), fc.constant(lastYear)),
-  ),
+  fc
+    .tuple(fc.constant(layout), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2005, max: 2030 }))
+    .chain(([l, count, lastYear]) =>
+      fc.tuple(
+        fc.constant(l),
+        fc.array(fc.record(Object.fromEntries(KEYS.map((k) => [k, cents(l.scale)])) as Record<(typeof KEYS)[number], fc.Arbitrary<number>>), { minLength: count, maxLength: count }),
+        fc.constant(lastYear),
+      ),
+    ),
 );
 
 test('property: every figure printed in any layout is read back exactly, per period', () => {
@@ -114,11 +141,15 @@ test('property: formatted amounts parse back to the same cents', () => {
 
 test('fuzz: any text is read without throwing, and nothing is invented from words alone', () => {
   fc.assert(
-    fc.property(fc.string({ maxLength: 400 }), fc.array(fc.constantFrom('Ativo', 'Circulante', '2024', '1.000', '(', ')', '-', '31/12/2024', '\n', 'Lucro', 'Líquido', 'R$', 'mil'), { maxLength: 60 }), (noise, words) => {
-      const read = readStatements(`${noise}\n${words.join(' ')}`);
-      for (const values of Object.values(read.values)) for (const v of Object.values(values)) assert.ok(Number.isSafeInteger(v));
-      assert.is(readStatements(noise.replace(/\d/g, '')).periods.length, 0);
-    }),
+    fc.property(
+      fc.string({ maxLength: 400 }),
+      fc.array(fc.constantFrom('Ativo', 'Circulante', '2024', '1.000', '(', ')', '-', '31/12/2024', '\n', 'Lucro', 'Líquido', 'R$', 'mil'), { maxLength: 60 }),
+      (noise, words) => {
+        const read = readStatements(`${noise}\n${words.join(' ')}`);
+        for (const values of Object.values(read.values)) for (const v of Object.values(values)) assert.ok(Number.isSafeInteger(v));
+        assert.is(readStatements(noise.replace(/\d/g, '')).periods.length, 0);
+      },
+    ),
     { numRuns: 500 },
   );
 });

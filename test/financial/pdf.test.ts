@@ -7,7 +7,6 @@ import { KNOWN, PLAIN_LAYOUT, pdfkitStatements, pdfLibStatements, type Figures, 
 
 const test = suite('financial statements: real PDFs');
 
-
 async function textOf(bytes: Buffer): Promise<string> {
   const read = await readPdfText(bytes);
   assert.ok(read, 'pdf.js reads the PDF');
@@ -22,7 +21,10 @@ const LAYOUTS: Array<[string, Layout]> = [
 ];
 
 for (const [name, layout] of LAYOUTS) {
-  for (const [maker, make] of [['pdfkit', pdfkitStatements], ['pdf-lib', pdfLibStatements]] as const) {
+  for (const [maker, make] of [
+    ['pdfkit', pdfkitStatements],
+    ['pdf-lib', pdfLibStatements],
+  ] as const) {
     test(`${maker}: ${name}: every line of both years read`, async () => {
       const read = readStatements(await textOf(await make(KNOWN, layout)));
       assert.equal(read.periods, ['2024-12-31', '2023-12-31']);
@@ -35,13 +37,31 @@ for (const [name, layout] of LAYOUTS) {
 test('three years over two files: the batch becomes one analysis, newest first, ratios per period', async () => {
   const { ['2024-12-31']: y2024, ['2023-12-31']: y2023 } = KNOWN;
   const older: Figures = { '2023-12-31': { ...y2023!, netIncome: 999_900_000 }, '2022-12-31': { ...y2023!, netRevenue: 400_000_000 } };
-  const files = [readStatements(await textOf(await pdfkitStatements({ '2024-12-31': y2024!, '2023-12-31': y2023! }, PLAIN_LAYOUT))), readStatements(await textOf(await pdfLibStatements(older, PLAIN_LAYOUT)))];
+  const files = [
+    readStatements(await textOf(await pdfkitStatements({ '2024-12-31': y2024!, '2023-12-31': y2023! }, PLAIN_LAYOUT))),
+    readStatements(await textOf(await pdfLibStatements(older, PLAIN_LAYOUT))),
+  ];
   const periods = consolidate(files);
-  assert.equal(periods.map((p) => [p.periodEnd, p.files]), [['2024-12-31', [0]], ['2023-12-31', [0, 1]], ['2022-12-31', [1]]]);
+  assert.equal(
+    periods.map((p) => [p.periodEnd, p.files]),
+    [
+      ['2024-12-31', [0]],
+      ['2023-12-31', [0, 1]],
+      ['2022-12-31', [1]],
+    ],
+  );
   assert.is(periods[1]!.values.netIncome, -5_000_000, 'the first file of the batch wins a line both print');
   assert.equal(periods[0]!.ratios, {
-    liquidezCorrente: 1.5, liquidezSeca: 1.1, liquidezGeral: 0.75, endividamentoGeral: 0.5, endividamentoSobrePL: 1,
-    margemBruta: 0.4545, margemOperacional: 0.1091, margemEbitda: 0.1636, margemLiquida: 0.0545, roe: 0.15,
+    liquidezCorrente: 1.5,
+    liquidezSeca: 1.1,
+    liquidezGeral: 0.75,
+    endividamentoGeral: 0.5,
+    endividamentoSobrePL: 1,
+    margemBruta: 0.4545,
+    margemOperacional: 0.1091,
+    margemEbitda: 0.1636,
+    margemLiquida: 0.0545,
+    roe: 0.15,
   });
   assert.equal(periods[0]!.missing, ['longTermReceivables']);
 });
@@ -49,10 +69,31 @@ test('three years over two files: the batch becomes one analysis, newest first, 
 test('what the text lacks is derived when the statements allow it, listed otherwise, and the model fills the rest', () => {
   const read = readStatements('31/12/2024\nAtivo circulante 100,00\nAtivo não circulante 50,00\nPassivo circulante 40,00\nPatrimônio líquido 60,00\nReceita líquida 200,00\nCusto das vendas (120,00)');
   const [period] = consolidate([read]);
-  assert.equal(period!.values, { currentAssets: 10_000, nonCurrentAssets: 5_000, totalAssets: 15_000, currentLiabilities: 4_000, nonCurrentLiabilities: 5_000, equity: 6_000, totalLiabilitiesAndEquity: 15_000, netRevenue: 20_000, costOfSales: 12_000, grossProfit: 8_000 });
+  assert.equal(period!.values, {
+    currentAssets: 10_000,
+    nonCurrentAssets: 5_000,
+    totalAssets: 15_000,
+    currentLiabilities: 4_000,
+    nonCurrentLiabilities: 5_000,
+    equity: 6_000,
+    totalLiabilitiesAndEquity: 15_000,
+    netRevenue: 20_000,
+    costOfSales: 12_000,
+    grossProfit: 8_000,
+  });
   assert.is(period!.sources.nonCurrentLiabilities, 'DERIVED');
-  assert.equal(gapsOf([period!]).map((g) => g.key), ['operatingResult', 'netIncome']);
-  const [filled] = consolidate([read], [{ periodEnd: '2024-12-31', key: 'netIncome', cents: 1_000 }, { periodEnd: '2020-12-31', key: 'netIncome', cents: 1 }, { periodEnd: '2024-12-31', key: 'currentAssets', cents: 1 }]);
+  assert.equal(
+    gapsOf([period!]).map((g) => g.key),
+    ['operatingResult', 'netIncome'],
+  );
+  const [filled] = consolidate(
+    [read],
+    [
+      { periodEnd: '2024-12-31', key: 'netIncome', cents: 1_000 },
+      { periodEnd: '2020-12-31', key: 'netIncome', cents: 1 },
+      { periodEnd: '2024-12-31', key: 'currentAssets', cents: 1 },
+    ],
+  );
   assert.is(filled!.values.netIncome, 1_000);
   assert.is(filled!.sources.netIncome, 'MODEL');
   assert.is(filled!.values.currentAssets, 10_000, 'the model never overwrites what the text printed');

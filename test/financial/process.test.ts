@@ -27,7 +27,18 @@ interface Ctx {
 const test = suite<Ctx>('financial statements extraction: retries, failures, the model, replays');
 const ORG = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const quiet = { warn() {}, info() {}, error() {} } as unknown as Logger;
-const FIGURES = { '2024-12-31': { currentAssets: 100_000, nonCurrentAssets: 50_000, currentLiabilities: 40_000, nonCurrentLiabilities: 50_000, equity: 60_000, netRevenue: 300_000, grossProfit: 90_000, operatingResult: 30_000 } };
+const FIGURES = {
+  '2024-12-31': {
+    currentAssets: 100_000,
+    nonCurrentAssets: 50_000,
+    currentLiabilities: 40_000,
+    nonCurrentLiabilities: 50_000,
+    equity: 60_000,
+    netRevenue: 300_000,
+    grossProfit: 90_000,
+    operatingResult: 30_000,
+  },
+};
 
 test.before(async (ctx) => {
   ctx.app = await startTestApp({ ROLES: 'api' });
@@ -40,7 +51,10 @@ test.after(async (ctx) => {
 
 const offline: LanguageModel = {
   async generate(request) {
-    return { output: request.offline(request.input), call: { agent: request.agent, model: 'offline', promptVersion: request.prompt.version, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0, attempts: 1 } };
+    return {
+      output: request.offline(request.input),
+      call: { agent: request.agent, model: 'offline', promptVersion: request.prompt.version, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0, attempts: 1 },
+    };
   },
 };
 
@@ -50,8 +64,17 @@ async function submitted(ctx: Ctx, files: Buffer[]): Promise<{ reportId: string;
   const reportId = `${String(n).padStart(4, '0')}${'c'.repeat(20)}`;
   const stream = reportStream(reportId);
   await handleCommand(ctx.app.app.store, stream, reportDecider, {
-    type: 'RequestReport', reportId, organizationId: ORG, userId: 'b'.repeat(24), document: { type: 'cnpj', digits: '11222333000181' }, externalId: null,
-    policy: cnpjPolicy({ sections: ['BALANCE_SHEET'] }), scrEnabled: false, sectionIds: testIds(`s${n}`, 3), inputs: {}, at: new Date().toISOString(),
+    type: 'RequestReport',
+    reportId,
+    organizationId: ORG,
+    userId: 'b'.repeat(24),
+    document: { type: 'cnpj', digits: '11222333000181' },
+    externalId: null,
+    policy: cnpjPolicy({ sections: ['BALANCE_SHEET'] }),
+    scrEnabled: false,
+    sectionIds: testIds(`s${n}`, 3),
+    inputs: {},
+    at: new Date().toISOString(),
   });
   const store = objectStoreFor(ctx.app.app.config);
   const entries: SubmittedFinancialFile[] = [];
@@ -62,7 +85,13 @@ async function submitted(ctx: Ctx, files: Buffer[]): Promise<{ reportId: string;
     entries.push({ key, blobId, fileName: `balanco-${i}.pdf`, sizeBytes: bytes.length, sha256: 'f'.repeat(64) });
   }
   await handleCommand(ctx.app.app.store, stream, reportDecider, {
-    type: 'SubmitFinancialStatements', organizationId: ORG, userId: 'b'.repeat(24), batchId: `${String(n).padStart(4, '0')}${'d'.repeat(20)}`, files: entries, via: 'MULTIPART', at: new Date().toISOString(),
+    type: 'SubmitFinancialStatements',
+    organizationId: ORG,
+    userId: 'b'.repeat(24),
+    batchId: `${String(n).padStart(4, '0')}${'d'.repeat(20)}`,
+    files: entries,
+    via: 'MULTIPART',
+    at: new Date().toISOString(),
   });
   const events = await ctx.app.app.store.readStream(stream);
   return { reportId, event: events.find((e) => e.type === 'FinancialStatementsSubmitted')! };
@@ -82,7 +111,14 @@ test('a store failing twice: the third try extracts, waits grow fourfold, attemp
   const { reportId, event } = await submitted(ctx, [ctx.pdf]);
   const real = objectStoreFor(ctx.app.app.config);
   let failures = 0;
-  const flaky: ObjectStore = { ...real, head: real.head.bind(real), put: real.put.bind(real), delete: real.delete.bind(real), presignPut: real.presignPut.bind(real), get: async (key) => (failures++ < 2 ? Promise.reject(new ObjectStoreError('down')) : real.get(key)) };
+  const flaky: ObjectStore = {
+    ...real,
+    head: real.head.bind(real),
+    put: real.put.bind(real),
+    delete: real.delete.bind(real),
+    presignPut: real.presignPut.bind(real),
+    get: async (key) => (failures++ < 2 ? Promise.reject(new ObjectStoreError('down')) : real.get(key)),
+  };
   const waits: number[] = [];
   await process(ctx, flaky, offline, waits).handle(event);
   const { section, result } = await outcome(ctx, reportId);
@@ -101,7 +137,10 @@ test('replayed after a crash: nothing appended twice, the registry document is t
   await process(ctx, store).handle(event);
   assert.is((await outcome(ctx, reportId)).count, first.count);
   const documents = await ctx.app.app.store.readStream(registryDocumentStream(first.result.registryDocumentId));
-  assert.equal(documents.map((e) => [e.type, (e.data as { expectedType: string }).expectedType]), [['RegistryDocumentReceived', 'DEMONSTRACOES_FINANCEIRAS']]);
+  assert.equal(
+    documents.map((e) => [e.type, (e.data as { expectedType: string }).expectedType]),
+    [['RegistryDocumentReceived', 'DEMONSTRACOES_FINANCEIRAS']],
+  );
 });
 
 test('a store down through every try: ERROR INTEGRATION_UNAVAILABLE at the last attempt, never a waiting section', async (ctx) => {
@@ -117,13 +156,20 @@ test('tries survive a restart: a process dying after its first try hands over at
   const real = objectStoreFor(ctx.app.app.config);
   const down: ObjectStore = { ...real, get: () => Promise.reject(new ObjectStoreError('down')) };
   const dying = new FinancialExtractionProcess(ctx.app.app, { store: down, model: offline, sleep: () => Promise.reject(new Error('killed')) }, quiet);
-  await dying.handle(event).then(() => assert.unreachable('the process died'), (error: Error) => assert.is(error.message, 'killed'));
+  await dying.handle(event).then(
+    () => assert.unreachable('the process died'),
+    (error: Error) => assert.is(error.message, 'killed'),
+  );
   await process(ctx, real).handle(event);
   assert.equal([(await outcome(ctx, reportId)).section.outcome, (await outcome(ctx, reportId)).result.attempt], ['DONE', 2]);
 
   const spent = await submitted(ctx, [ctx.pdf]);
   for (let i = 0; i < 3; i++) {
-    await handleCommand(ctx.app.app.store, reportStream(spent.reportId), reportDecider, { type: 'BeginFinancialExtractionAttempt', batchId: spent.event.data.batchId as string, at: new Date().toISOString() });
+    await handleCommand(ctx.app.app.store, reportStream(spent.reportId), reportDecider, {
+      type: 'BeginFinancialExtractionAttempt',
+      batchId: spent.event.data.batchId as string,
+      at: new Date().toISOString(),
+    });
   }
   let reads = 0;
   const counting: ObjectStore = { ...real, get: (key) => (reads++, real.get(key)) };
@@ -144,18 +190,30 @@ test('a file gone from the store or a PDF without statements ends at once with I
   assert.equal((await outcome(ctx, letter.reportId)).section.errors[0]!.message, FinancialExtractionMessages.nothingRead);
 });
 
-test('the model is asked only for the core lines left, fills them, and its failure leaves the rules\' reading', async (ctx) => {
+test("the model is asked only for the core lines left, fills them, and its failure leaves the rules' reading", async (ctx) => {
   const asked: unknown[] = [];
   const model: LanguageModel = {
     async generate(request) {
       asked.push(request.input);
-      const output = { values: [{ periodEnd: '2024-12-31', key: 'netIncome', cents: 12_000 }, { periodEnd: '2024-12-31', key: 'currentAssets', cents: 1 }, { periodEnd: '1999-12-31', key: 'netIncome', cents: 1 }] };
-      return { output: output as never, call: { agent: request.agent, model: 'm1', promptVersion: request.prompt.version, inputTokens: 10, outputTokens: 5, costUsd: 0.01, durationMs: 3, attempts: 1 } };
+      const output = {
+        values: [
+          { periodEnd: '2024-12-31', key: 'netIncome', cents: 12_000 },
+          { periodEnd: '2024-12-31', key: 'currentAssets', cents: 1 },
+          { periodEnd: '1999-12-31', key: 'netIncome', cents: 1 },
+        ],
+      };
+      return {
+        output: output as never,
+        call: { agent: request.agent, model: 'm1', promptVersion: request.prompt.version, inputTokens: 10, outputTokens: 5, costUsd: 0.01, durationMs: 3, attempts: 1 },
+      };
     },
   };
   const filled = await submitted(ctx, [ctx.pdf]);
   await process(ctx, objectStoreFor(ctx.app.app.config), model).handle(filled.event);
-  assert.equal((asked[0] as { gaps: Array<{ key: string }> }).gaps.map((g) => g.key), ['netIncome']);
+  assert.equal(
+    (asked[0] as { gaps: Array<{ key: string }> }).gaps.map((g) => g.key),
+    ['netIncome'],
+  );
   const details = (await outcome(ctx, filled.reportId)).section.details!;
   assert.equal([details.netIncomeCents, (details.model as { filled: number; model: string }).filled, (details.model as { model: string }).model], [12_000, 1, 'm1']);
   const failing = await submitted(ctx, [ctx.pdf]);

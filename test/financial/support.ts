@@ -24,20 +24,29 @@ export async function submitStatements(app: TestApp, tenant: TestTenant, reportI
 
 /** The BALANCE_SHEET section once a batch's outcome replaced what the sandbox source wrote. */
 export const extractedSection = (app: TestApp, tenant: TestTenant, reportId: string, timeoutMs = 60_000) =>
-  eventually(async () => {
-    const reply = await app.call('GET', `/report/${reportId}/section/BALANCE_SHEET`, { token: tenant.token });
-    return reply.body.selectedIntegrations?.includes('FINANCIAL_STATEMENTS') && reply.body;
-  }, { timeoutMs: timeoutMs, what: 'BALANCE_SHEET extracted' });
+  eventually(
+    async () => {
+      const reply = await app.call('GET', `/report/${reportId}/section/BALANCE_SHEET`, { token: tenant.token });
+      return reply.body.selectedIntegrations?.includes('FINANCIAL_STATEMENTS') && reply.body;
+    },
+    { timeoutMs: timeoutMs, what: 'BALANCE_SHEET extracted' },
+  );
 
 /** The registry documents the extraction registered, once every one has an opinion. */
 export const settledStatements = (app: TestApp, tenant: TestTenant, registryId: string, count: number, timeoutMs = 60_000) =>
-  eventually(async () => {
-    const reply = await app.call('GET', `/v1/registry/${registryId}/documents`, { token: tenant.token });
-    return reply.body.length === count && reply.body.every((d: { status: string }) => !['RECEIVED', 'PROCESSING'].includes(d.status)) && reply.body;
-  }, { timeoutMs: timeoutMs, what: 'statements registered and analysed' });
+  eventually(
+    async () => {
+      const reply = await app.call('GET', `/v1/registry/${registryId}/documents`, { token: tenant.token });
+      return reply.body.length === count && reply.body.every((d: { status: string }) => !['RECEIVED', 'PROCESSING'].includes(d.status)) && reply.body;
+    },
+    { timeoutMs: timeoutMs, what: 'statements registered and analysed' },
+  );
 
 /** The registry of `document` (digits), as the list finds it. */
 export async function registryOf(app: TestApp, tenant: TestTenant, document: string): Promise<string> {
-  const id = await eventually(async () => (await app.call('GET', `/v1/registry?search=${document}`, { token: tenant.token })).body.items?.[0]?.id, { timeoutMs: 30_000, what: `registry of ${document}` });
+  const id = await eventually(async () => (await app.call('GET', `/v1/registry?search=${document}`, { token: tenant.token })).body.items?.[0]?.id, {
+    timeoutMs: 30_000,
+    what: `registry of ${document}`,
+  });
   return id as string;
 }

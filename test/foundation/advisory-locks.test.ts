@@ -79,10 +79,13 @@ test('a dropped lock session stops every holder at once; they take their locks a
     await eventually(() => lostLines() === 2, { timeoutMs: 5000, what: 'both followers to notice the lost lock' });
     const noticedAfter = Date.now() - killed;
     assert.ok(noticedAfter < 5000, `noticed after ${noticedAfter} ms`);
-    await eventually(async () => {
-      const holders = await lockHolders(ctx.database);
-      return holders.length === 2 && !holders.includes(holder!);
-    }, { what: 'both locks taken again in a new session' });
+    await eventually(
+      async () => {
+        const holders = await lockHolders(ctx.database);
+        return holders.length === 2 && !holders.includes(holder!);
+      },
+      { what: 'both locks taken again in a new session' },
+    );
     await appendCounted(ctx.store, 2);
     await eventually(() => seen.length >= 4, { what: 'the followers to react again' });
   } finally {

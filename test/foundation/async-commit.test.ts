@@ -18,7 +18,7 @@ async function onOneConnection(url: string, work: (client: pg.Client) => Promise
 
 const setting = async (client: pg.Client, sql: string) => (await client.query<{ s: string }>(sql)).rows[0]!.s;
 
-test('referenced, it holds for its statement\'s own transaction and not after', async ({ db }) => {
+test("referenced, it holds for its statement's own transaction and not after", async ({ db }) => {
   await onOneConnection(db.url, async (client) => {
     assert.is(await setting(client, `with ${ASYNC_COMMIT} select current_setting('synchronous_commit') as s from async_commit`), 'off');
     assert.is(await setting(client, `select current_setting('synchronous_commit') as s`), 'on', 'the pooled connection is left durable');

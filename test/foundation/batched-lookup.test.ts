@@ -24,7 +24,10 @@ test('a failed load fails every lookup of its batch, and the next batch is asked
     return new Map(keys.map((k) => [k, k]));
   });
   const results = await Promise.allSettled([lookup.get('a'), lookup.get('b')]);
-  assert.equal(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.equal(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   fail = false;
   assert.is(await lookup.get('a'), 'a');
 });

@@ -44,9 +44,7 @@ test('concurrent commands on one stream are retried on conflict and all land', a
 
 test('the decision is taken again after a conflict: a limit is never overrun', async ({ store }) => {
   const writers = 6;
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: writers }, () => handleCommand(store, 'tally-b', tally, { add: 1, limit: 3 }, { retries: writers - 1 })),
-  );
+  const outcomes = await Promise.allSettled(Array.from({ length: writers }, () => handleCommand(store, 'tally-b', tally, { add: 1, limit: 3 }, { retries: writers - 1 })));
   assert.is(outcomes.filter((o) => o.status === 'fulfilled').length, 3);
   const refused = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
   assert.ok(refused.every((o) => o.reason instanceof DomainError && o.reason.message === 'Limite atingido.'));
@@ -81,7 +79,11 @@ test('the backoff grows exponentially up to a cap, jittered below it', () => {
   const top = (attempt: number) => conflictBackoffMs(attempt, () => 0.999999);
   assert.ok(top(1) > top(0) && top(2) > top(1), 'grows');
   assert.is(top(30), top(40), 'capped');
-  assert.is(conflictBackoffMs(5, () => 0), 0, 'jitter reaches down to no wait');
+  assert.is(
+    conflictBackoffMs(5, () => 0),
+    0,
+    'jitter reaches down to no wait',
+  );
 });
 
 test('returns the position it appended at and the revision', async ({ store }) => {

@@ -78,9 +78,18 @@ test('a production start on the embedded defaults exits 1 before touching anythi
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.is(code, 1, output);
-    const fatal = output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string }).filter((r) => r.level === 60).map((r) => r.msg);
+    const fatal = output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((r) => r.level === 60)
+      .map((r) => r.msg);
     assert.is(fatal.length, SANDBOX.length - 2, fatal.join('\n')); // all but WEBHOOK_ALLOW_PRIVATE_NETWORKS and SMS_PROVIDER=sandbox, off by default (SMS is none)
-    for (const [, line] of SANDBOX.slice(0, -1).filter(([patch]) => !('SMS_PROVIDER' in patch))) assert.ok(fatal.some((msg) => line.test(msg)), `${line} in\n${fatal.join('\n')}`);
+    for (const [, line] of SANDBOX.slice(0, -1).filter(([patch]) => !('SMS_PROVIDER' in patch)))
+      assert.ok(
+        fatal.some((msg) => line.test(msg)),
+        `${line} in\n${fatal.join('\n')}`,
+      );
     assert.not.ok(existsSync(join(dataDir, 'pg')), 'no embedded PostgreSQL was started');
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -96,7 +105,10 @@ test('a sandbox start logs one warning naming every sandbox part', async () => {
     const warnings = records.filter((r) => r.deployment === 'sandbox');
     assert.is(warnings.length, 1);
     for (const part of ['credit sources', 'identity checks', 'language model', 'web search', 'e-mail', 'WhatsApp', 'signing certificate', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS']) {
-      assert.ok(warnings[0]!.sandbox.some((p: string) => p.includes(part)), `${part} in ${warnings[0]!.sandbox}`);
+      assert.ok(
+        warnings[0]!.sandbox.some((p: string) => p.includes(part)),
+        `${part} in ${warnings[0]!.sandbox}`,
+      );
     }
   } finally {
     await app.stop();

@@ -78,7 +78,11 @@ test('streams run side by side, each stream in order; the checkpoint never passe
   await eventually(() => seen.length === 30, { what: 'every event' });
   for (let stream = 0; stream < 5; stream++) {
     const tags = seen.filter((s) => s.startsWith(`counter-${stream}:`)).map((s) => Number(s.split('-').at(-1)));
-    assert.equal(tags, [...tags].sort((a, b) => a - b), `counter-${stream} in order`);
+    assert.equal(
+      tags,
+      [...tags].sort((a, b) => a - b),
+      `counter-${stream} in order`,
+    );
   }
   await eventually(async () => comparePositions((await checkpointOf(database.knex, processCheckpoint(NAME)))!, positions[29]!) >= 0, { what: 'the checkpoint at the end' });
   await follower.stop();
@@ -105,7 +109,11 @@ test('stopped while an event is being retried: the checkpoint stays before it, t
   await second.start(app);
   await eventually(() => runs.size === 20, { what: 'Counted-7 and the events behind it, run by the next holder' });
   await second.stop();
-  assert.equal([...Array(20).keys()].filter((i) => !runs.has(`Counted-${i}`)), [], 'nothing skipped');
+  assert.equal(
+    [...Array(20).keys()].filter((i) => !runs.has(`Counted-${i}`)),
+    [],
+    'nothing skipped',
+  );
 });
 
 test('stopped while it is still taking its lock and reading its checkpoint: the stop ends, nothing is left following', async ({ app }) => {

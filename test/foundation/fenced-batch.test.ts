@@ -32,7 +32,10 @@ test.after.each(async (ctx) => {
 
 /** Appends `tags` as Counted events to one stream; the recorded events. */
 async function countedEvents(store: PostgresEventStore, ...tags: string[]): Promise<RecordedEvent[]> {
-  await store.appendToStream(`counter-${tags[0]}`, tags.map((tag) => ({ type: 'Counted', data: { tag } })));
+  await store.appendToStream(
+    `counter-${tags[0]}`,
+    tags.map((tag) => ({ type: 'Counted', data: { tag } })),
+  );
   return (await store.readStream(`counter-${tags[0]}`)).slice(-tags.length);
 }
 
@@ -82,7 +85,9 @@ test('a lease taken over: the statement writes nothing, and the old holder gets 
   const db = ctx.database.knex;
   const first = await countedEvents(ctx.store, 'a');
   await write(ctx, fencedCounter(), first);
-  await db('projection_leases').where({ name: COUNTER }).update({ owner: 'intruder', token: db.raw('token + 1') });
+  await db('projection_leases')
+    .where({ name: COUNTER })
+    .update({ owner: 'intruder', token: db.raw('token + 1') });
   const next = await countedEvents(ctx.store, 'c');
   assert.instance(await rejection(write(ctx, fencedCounter(), next)), LeaseLost);
   assert.equal(await appliedBy(db), { a: 'A' });

@@ -61,7 +61,10 @@ function operationsOf(doc: any): Operation[] {
   const resolve = (node: any): any => {
     let current = node;
     for (let hops = 0; current?.$ref && hops < 20; hops++) {
-      current = String(current.$ref).replace(/^#\//, '').split('/').reduce((at: any, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      current = String(current.$ref)
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((at: any, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     }
     return current;
   };
@@ -154,7 +157,10 @@ function shapedBy(schema: Schema, depth: number): fc.Arbitrary<unknown> {
       const properties = Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([k, s]) => [k, fromSchema(s, depth + 1)]));
       const required = (schema.required ?? []).filter((k: string) => k in properties);
       return fc
-        .tuple(fc.oneof({ arbitrary: fc.record(properties, { requiredKeys: required }), weight: 4 }, fc.record(properties, { requiredKeys: [] })), fc.dictionary(fc.constantFrom('organizationId', 'userId', 'extra', '__proto__', 'constructor'), nastyValue, { maxKeys: 2 }))
+        .tuple(
+          fc.oneof({ arbitrary: fc.record(properties, { requiredKeys: required }), weight: 4 }, fc.record(properties, { requiredKeys: [] })),
+          fc.dictionary(fc.constantFrom('organizationId', 'userId', 'extra', '__proto__', 'constructor'), nastyValue, { maxKeys: 2 }),
+        )
         .map(([declared, extra]) => ({ ...extra, ...declared }));
     }
     case 'array':
@@ -282,14 +288,23 @@ function attemptFor(operation: Operation): fc.Arbitrary<Attempt> {
   const pathValues = fc.tuple(...operation.pathParams.map(() => paramText()));
   const query = fc.record(
     Object.fromEntries(
-      operation.queryParams.map((p) => [p.name, fc.oneof(fromSchema(p.schema).map((v) => percentEncoded(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))), paramText())]),
+      operation.queryParams.map((p) => [
+        p.name,
+        fc.oneof(
+          fromSchema(p.schema).map((v) => percentEncoded(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
+          paramText(),
+        ),
+      ]),
     ),
     { requiredKeys: [] },
   );
   const extraQuery = mostly('', 12, '&a=1&a=2', '&%00=%00', '&details=maybe&details=true', `&q=${'x'.repeat(20_000)}`);
   // A declared parameter given twice reaches the route as a list, which its schema never names.
   const repeated = operation.queryParams.length
-    ? fc.option(fc.tuple(fc.constantFrom(...operation.queryParams.map((p) => p.name)), paramText()).map(([name, value]) => `&${name}=${value}&${name}=${value}`), { freq: 4 })
+    ? fc.option(
+        fc.tuple(fc.constantFrom(...operation.queryParams.map((p) => p.name)), paramText()).map(([name, value]) => `&${name}=${value}&${name}=${value}`),
+        { freq: 4 },
+      )
     : fc.constant(null);
   return fc
     .record({
@@ -380,8 +395,7 @@ async function settle(): Promise<void> {
   }
 }
 
-const describe = (a: Attempt) =>
-  `${a.method} ${a.path.slice(0, 300)} ${JSON.stringify(a.headers).slice(0, 300)} body(${a.body?.length ?? 0}): ${a.body?.toString('utf8').slice(0, 300) ?? ''}`;
+const describe = (a: Attempt) => `${a.method} ${a.path.slice(0, 300)} ${JSON.stringify(a.headers).slice(0, 300)} body(${a.body?.length ?? 0}): ${a.body?.toString('utf8').slice(0, 300) ?? ''}`;
 
 /** The last request and its status: a reply on a kept-alive connection can belong to it. */
 let previous = '';
@@ -400,7 +414,11 @@ async function check(attempt: Attempt, seen: Map<number, number>): Promise<void>
     assert.ok(typeof body.message === 'string' && body.message.trim().length > 0, `no message: ${where}`);
     const after = await eventCount();
     if (after !== before) {
-      const appended = await app.database.knex('events').orderBy('global_position', 'desc').limit(after - before).select('event_type', 'stream_name');
+      const appended = await app.database
+        .knex('events')
+        .orderBy('global_position', 'desc')
+        .limit(after - before)
+        .select('event_type', 'stream_name');
       assert.unreachable(`a ${reply.status} appended ${JSON.stringify(appended)}: ${where}; the request before it: ${prev}`);
     }
   } else if (attempt.method !== 'GET') {
@@ -426,7 +444,10 @@ test('no 5xx, every error in the error shape, nothing written on a 4xx', async (
     }
   }
   const statuses = [...seen.keys()];
-  assert.ok(statuses.some((s) => s < 300), `no request got through: ${JSON.stringify([...seen])}`);
+  assert.ok(
+    statuses.some((s) => s < 300),
+    `no request got through: ${JSON.stringify([...seen])}`,
+  );
   for (const status of [400, 401, 404, 415]) assert.ok(seen.has(status), `no ${status} among ${JSON.stringify([...seen])}`);
 });
 

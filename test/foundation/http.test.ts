@@ -31,13 +31,23 @@ const probe: RouteTable = {
       params: Type.Object({ id: ObjectIdSchema() }),
       handle: async ({ params }) => ({ id: params.id }),
     }),
-    route({ method: 'get', path: '/probe/boom', summary: 'Unexpected failure', auth: false, handle: async () => { throw new Error('secret internals'); } }),
+    route({
+      method: 'get',
+      path: '/probe/boom',
+      summary: 'Unexpected failure',
+      auth: false,
+      handle: async () => {
+        throw new Error('secret internals');
+      },
+    }),
     route({
       method: 'get',
       path: '/probe/conflict',
       summary: 'Domain refusal',
       auth: false,
-      handle: async () => { throw new DomainError('conflict', 'Esta solicitação já está encerrada.'); },
+      handle: async () => {
+        throw new DomainError('conflict', 'Esta solicitação já está encerrada.');
+      },
     }),
     route({ method: 'get', path: '/probe/private', summary: 'Needs a token', handle: async () => ({ ok: true }) }),
   ],
@@ -108,7 +118,7 @@ test('health, readiness and the request id', async ({ url }) => {
   assert.is(health.status, 200);
   assert.is(health.headers.get('x-request-id'), 'abc-123');
   const anyone = await call(`${url}/ready`, 'GET');
-  assert.equal([anyone.status, anyone.body], [200, { status: 'ready', deployment: 'sandbox' }], 'no checkpoint, lag or timeout without the operators\' credential');
+  assert.equal([anyone.status, anyone.body], [200, { status: 'ready', deployment: 'sandbox' }], "no checkpoint, lag or timeout without the operators' credential");
   for (const authorization of ['Bearer wrong-token-of-the-same-kind-000000', `Bearer ${OPS}x`, OPS]) {
     assert.equal((await call(`${url}/ready`, 'GET', undefined, { authorization })).body, { status: 'ready', deployment: 'sandbox' }, authorization);
   }

@@ -27,8 +27,7 @@ test.after(async () => {
   await app?.stop();
 });
 
-const createReport = (key: string, body: Record<string, unknown>, token = tenant.token) =>
-  app.call('POST', '/v2/report', { token, body, headers: { 'Idempotency-Key': key } });
+const createReport = (key: string, body: Record<string, unknown>, token = tenant.token) => app.call('POST', '/v2/report', { token, body, headers: { 'Idempotency-Key': key } });
 const requestedReports = async (organizationId: string) =>
   Number((await app.database.knex('events').where({ event_type: 'ReportRequested' }).whereRaw(`data->>'organizationId' = ?`, [organizationId]).count({ n: '*' }))[0]!.n);
 
@@ -115,7 +114,10 @@ test('a duplicate while the first is in flight answers 409; afterwards the first
 test('replies are kept 24 hours: an expired key is a new key', async () => {
   const before = await requestedReports(tenant.organizationId);
   await createReport('order-4', { document: '123.456.789-09', type: 'cpf', policyId });
-  await app.database.knex('http_idempotency_keys').where({ credential_id: tenant.credentialId }).update({ expires_at: new Date(Date.now() - 1000) });
+  await app.database
+    .knex('http_idempotency_keys')
+    .where({ credential_id: tenant.credentialId })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   const reply = await createReport('order-4', { document: '100.000.001-08', type: 'cpf', policyId });
   assert.is(reply.status, 200, JSON.stringify(reply.body));
   assert.is(await requestedReports(tenant.organizationId), before + 2);

@@ -69,10 +69,13 @@ test('a report logs when its processing starts and finishes; its signed download
   assert.is(created.status, 200, JSON.stringify(created.body));
   const reportId = created.body.id;
   await waitForReport(app, tenant.token, reportId);
-  const milestones = await eventually(async () => {
-    const found = records().filter((r) => r.reportId === reportId && ['report processing started', 'report processing finished'].includes(r.msg));
-    return found.some((r) => r.msg === 'report processing finished') && found;
-  }, { timeoutMs: 10_000, what: 'report processing lines' });
+  const milestones = await eventually(
+    async () => {
+      const found = records().filter((r) => r.reportId === reportId && ['report processing started', 'report processing finished'].includes(r.msg));
+      return found.some((r) => r.msg === 'report processing finished') && found;
+    },
+    { timeoutMs: 10_000, what: 'report processing lines' },
+  );
   // A retried attempt would log its start again: the first line starts, the last one finishes.
   assert.equal([milestones[0]!.msg, milestones.at(-1)!.msg], ['report processing started', 'report processing finished']);
   for (const line of milestones) assert.equal([line.level, line.organizationId], [bunyan.INFO, tenant.organizationId]);
@@ -124,8 +127,7 @@ test('a recipient opening their link, and a search by CPF: the route template an
 });
 
 test('webhook deliveries log when they are made and when they fail; the signing secret never appears', async () => {
-  const subscribe = (path: string) =>
-    app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: `${receiverUrl}${path}`, events: ['report.finished'] } });
+  const subscribe = (path: string) => app.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: `${receiverUrl}${path}`, events: ['report.finished'] } });
   const good = await subscribe('/ok');
   const bad = await subscribe('/fail');
   assert.is(good.status, 201);

@@ -12,7 +12,10 @@ const test = suite('every module has the same shape');
 const ROOT = new URL('../../', import.meta.url).pathname;
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
-const modulesOf = (layer: string) => readdirSync(join(ROOT, layer), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const modulesOf = (layer: string) =>
+  readdirSync(join(ROOT, layer), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 const named = (file: string, kind: string) => basename(file) === `${kind}.ts` || basename(file).endsWith(`-${kind}.ts`);
 
 /** What every layer above the domain may hold beside the domain's modules, and why. */
@@ -45,14 +48,24 @@ test('http/, application/ and projections/ name the domain modules (plus the doc
 test('a decider lives in decider.ts or <aggregate>-decider.ts', async () => {
   const deciders = await exporting('domain', (v) => typeof v.decide === 'function' && typeof v.evolve === 'function' && typeof v.initialState === 'function');
   assert.ok(deciders.length >= 20, deciders.join(', '));
-  assert.equal(deciders.filter((file) => !named(file, 'decider')), []);
+  assert.equal(
+    deciders.filter((file) => !named(file, 'decider')),
+    [],
+  );
 });
 
 test('a projection lives in projection.ts or <read model>-projection.ts, beside its queries.ts', async () => {
   const projections = await exporting('projections', (v) => typeof v.name === 'string' && Array.isArray(v.eventTypes) && typeof v.handle === 'function');
   assert.ok(projections.length >= 15, projections.join(', '));
-  assert.equal(projections.filter((file) => !named(file, 'projection')), []);
-  assert.equal(modulesOf('projections').filter((m) => !existsSync(join(ROOT, 'projections', m, 'queries.ts'))), [], 'read models without queries.ts');
+  assert.equal(
+    projections.filter((file) => !named(file, 'projection')),
+    [],
+  );
+  assert.equal(
+    modulesOf('projections').filter((m) => !existsSync(join(ROOT, 'projections', m, 'queries.ts'))),
+    [],
+    'read models without queries.ts',
+  );
 });
 
 test('a route table lives in routes.ts or <part>-routes.ts (a kind registry aside); every http module has routes.ts', async () => {
@@ -61,8 +74,15 @@ test('a route table lives in routes.ts or <part>-routes.ts (a kind registry asid
   const tables = await exporting('http', (v) => typeof v.module === 'string' && Array.isArray(v.routes));
   assert.ok(tables.length >= 20, tables.join(', '));
   // collection/kinds/index.ts gathers each item kind's routes, pages and schemas, as domain/collection/kinds/index.ts gathers their rules.
-  assert.equal(tables.filter((file) => !named(file, 'routes') && !file.endsWith('/kinds/index.ts')), []);
-  assert.equal(modulesOf('http').filter((m) => m !== 'mcp' && !existsSync(join(ROOT, 'http', m, 'routes.ts'))), [], 'http modules without routes.ts');
+  assert.equal(
+    tables.filter((file) => !named(file, 'routes') && !file.endsWith('/kinds/index.ts')),
+    [],
+  );
+  assert.equal(
+    modulesOf('http').filter((m) => m !== 'mcp' && !existsSync(join(ROOT, 'http', m, 'routes.ts'))),
+    [],
+    'http modules without routes.ts',
+  );
 });
 
 /** Files that append events though they are neither command files nor processes, and why. */
@@ -103,7 +123,13 @@ test('a module decides in commands.ts or <part>-commands.ts; besides them, only 
   assert.equal(withoutCommands, Object.keys(WRITTEN_BY_PROCESSES).sort(), 'modules that append events with no commands.ts or <part>-commands.ts');
 
   for (const layer of ['projections', 'http', 'service']) {
-    assert.equal(files(join(ROOT, layer)).map((file) => relative(ROOT, file)).filter(appends), [], `${layer}/ files that append events instead of calling a command`);
+    assert.equal(
+      files(join(ROOT, layer))
+        .map((file) => relative(ROOT, file))
+        .filter(appends),
+      [],
+      `${layer}/ files that append events instead of calling a command`,
+    );
   }
 });
 

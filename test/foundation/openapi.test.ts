@@ -25,8 +25,7 @@ test.after(async () => {
   await app?.stop();
 });
 
-const operations = () =>
-  Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+const operations = () => Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
 
 test('OpenAPI 3.1, version 1.0, served from PUBLIC_BASE_URL, and Redocly finds nothing to say', async () => {
   assert.is(doc.openapi, '3.1.0');
@@ -39,7 +38,10 @@ test('OpenAPI 3.1, version 1.0, served from PUBLIC_BASE_URL, and Redocly finds n
 
 test('every route is one operation with a unique operationId and its security', () => {
   const all = operations();
-  assert.is(all.length, routeTables.reduce((n, table) => n + table.routes.length, 0));
+  assert.is(
+    all.length,
+    routeTables.reduce((n, table) => n + table.routes.length, 0),
+  );
   const ids = all.map(({ operation }) => operation.operationId);
   assert.is(new Set(ids).size, ids.length, 'operationIds are unique');
   assert.ok(ids.includes('report_postV2Report'));
@@ -55,7 +57,10 @@ test('every route is one operation with a unique operationId and its security', 
 test('every status has its schema: errors share the error body, creations list no 200', () => {
   for (const { path, method, operation } of operations()) {
     const statuses = Object.keys(operation.responses);
-    assert.ok(statuses.some((s) => s.startsWith('2')), `${method} ${path} has a success`);
+    assert.ok(
+      statuses.some((s) => s.startsWith('2')),
+      `${method} ${path} has a success`,
+    );
     for (const status of statuses) {
       const response = operation.responses[status];
       if (Number(status) >= 400) assert.match(response.$ref, /^#\/components\/responses\//, `${method} ${path} ${status}`);
@@ -69,10 +74,7 @@ test('every status has its schema: errors share the error body, creations list n
   assert.not.ok(create['200'], 'a 201 creation lists no 200');
   assert.ok(doc.paths['/v2/report/{id}'].get.responses['404']);
   assert.ok(doc.paths['/report/{id}/export'].post.responses['502']);
-  assert.equal(Object.keys(doc.paths['/report/download/{blobId}'].get.responses['200'].content), [
-    'application/pdf',
-    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ]);
+  assert.equal(Object.keys(doc.paths['/report/download/{blobId}'].get.responses['200'].content), ['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
   const report = doc.paths['/v2/report/{id}'].get.responses['200'].content['application/json'].schema;
   for (const field of ['yearMonthDay', 'reportProgress', 'sections', 'exportUrl', 'committeeResult', 'externalId']) assert.ok(report.properties[field], `Report.${field}`);
   assert.equal(doc.components.responses.Unauthorized.content['application/json'].example, { code: 401, message: 'Token de acesso inválido.' });
@@ -114,7 +116,12 @@ test('the reply check of the test client refuses a status or a field the documen
   assert.throws(() => checkReply('GET', path, { status: 418, body: {}, contentType: 'application/json' }), /418, a status \/openapi\.json does not list/);
   assert.throws(() => checkReply('GET', '/auth/session', { status: 200, body: { id: 'x' }, contentType: 'application/json' }), /does not describe/);
   assert.throws(
-    () => checkReply('POST', '/v2/report', { status: 200, body: { ...(doc.paths['/v2/report'].post.responses['200'].content['application/json'].schema.examples[0]), surprise: 1 }, contentType: 'application/json' }),
+    () =>
+      checkReply('POST', '/v2/report', {
+        status: 200,
+        body: { ...doc.paths['/v2/report'].post.responses['200'].content['application/json'].schema.examples[0], surprise: 1 },
+        contentType: 'application/json',
+      }),
     /unevaluated|additional/,
   );
   checkReply('GET', path, { status: 404, body: { code: 404, message: 'Report not found' }, contentType: 'application/json' });

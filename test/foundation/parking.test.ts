@@ -55,7 +55,10 @@ runtime('an event that keeps failing is parked; the rest is applied; once fixed,
 
   const counts = await appliedCounts(ctx.database.knex);
   assert.is(counts.size, 20, 'every other event applied');
-  assert.ok([...counts.values()].every((n) => n === 1), 'each once');
+  assert.ok(
+    [...counts.values()].every((n) => n === 1),
+    'each once',
+  );
   const [parked, ...more] = await listParked(ctx.database.knex);
   assert.is(more.length, 0);
   assert.is(parked!.projection, COUNTER);
@@ -134,8 +137,7 @@ http.after(async () => {
   await app?.stop();
 });
 
-const request = (tenant: TestTenant) =>
-  app.call('POST', '/v2/report', { token: tenant.token, body: { document: '123.456.789-09', type: 'cpf', policyId: policies.get(tenant.token) } });
+const request = (tenant: TestTenant) => app.call('POST', '/v2/report', { token: tenant.token, body: { document: '123.456.789-09', type: 'cpf', policyId: policies.get(tenant.token) } });
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/projections-parked.ts', ...args], {
@@ -155,11 +157,9 @@ http('other tenants go on, the poisoned report answers its failure, /ready and t
   const real = (await request(victim)).body.id as string;
   const [requested] = await app.app.store.readStream(`report-${real}`);
   const poisonedId = app.app.ids.objectId();
-  await app.app.store.appendToStream(
-    `report-${poisonedId}`,
-    [{ type: 'ReportRequested', data: { ...requested!.data, reportId: poisonedId, policyVersion: 3_000_000_000 } }],
-    { expectedRevision: 'no_stream' },
-  );
+  await app.app.store.appendToStream(`report-${poisonedId}`, [{ type: 'ReportRequested', data: { ...requested!.data, reportId: poisonedId, policyVersion: 3_000_000_000 } }], {
+    expectedRevision: 'no_stream',
+  });
 
   const later = await Promise.all([request(victim), request(other), request(other)]);
   for (const [i, reply] of later.entries()) {
@@ -181,7 +181,10 @@ http('other tenants go on, the poisoned report answers its failure, /ready and t
 
   const listed = await cli('list');
   assert.is(listed.code, 0, listed.stderr);
-  const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const rows = listed.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.is(rows.length, 1);
   assert.is(rows[0].streamName, `report-${poisonedId}`);
   assert.match(rows[0].error, /out of range/);

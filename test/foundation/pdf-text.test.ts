@@ -32,7 +32,7 @@ test('PDFs sent together are read one after another, each with its own text', as
   assert.ok(second?.text.includes('SEGUNDO') && !second.text.includes('PRIMEIRO'));
 });
 
-test('each owner waits in a queue of its own: a second tenant\'s file goes before the first one\'s backlog', async () => {
+test("each owner waits in a queue of its own: a second tenant's file goes before the first one's backlog", async () => {
   const reader = new PdfReader({ idleMs: 100, timeoutMs: 60_000 });
   const finished: string[] = [];
   // Tenant A sends four at once, tenant B one just after.

@@ -53,10 +53,13 @@ test('progress says whether the step wrote events of the projection or only move
   r.onProgress((wrote) => steps.push(wrote));
   await r.start();
   const others = await appendCounted(store, 3, 'Other');
-  await eventually(() => {
-    const at = r.localPosition(COUNTER);
-    return !!at && comparePositions(at, others.at(-1)!) >= 0;
-  }, { what: 'the runner to pass the others' });
+  await eventually(
+    () => {
+      const at = r.localPosition(COUNTER);
+      return !!at && comparePositions(at, others.at(-1)!) >= 0;
+    },
+    { what: 'the runner to pass the others' },
+  );
   assert.ok(steps.length > 0 && steps.every((wrote) => !wrote), `only moved past: ${steps}`);
   const counted = await appendCounted(store, 2);
   await eventually(() => reached(database.knex, counted.at(-1)!), { what: 'the counted events' });
@@ -113,7 +116,10 @@ test('a lease lost in the middle of a batch: the old holder cannot write it and 
   const positions = await appendCounted(store, 20);
   await eventually(() => entered, { what: 'the batch holding Counted-10 to start' });
   // Another worker takes over, as it would once this one's lease ran out.
-  await database.knex('projection_leases').where({ name: COUNTER }).update({ owner: 'intruder', token: database.knex.raw('token + 1'), expires_at: database.knex.raw(`now() + interval '1 hour'`) });
+  await database
+    .knex('projection_leases')
+    .where({ name: COUNTER })
+    .update({ owner: 'intruder', token: database.knex.raw('token + 1'), expires_at: database.knex.raw(`now() + interval '1 hour'`) });
   release();
   await eventually(() => !r.holds(COUNTER), { what: 'the old holder to notice it lost the lease' });
   const at = await checkpointOf(database.knex);
@@ -123,13 +129,19 @@ test('a lease lost in the middle of a batch: the old holder cannot write it and 
   positions.forEach((p, i) => assert.is(counts.get(`Counted-${i}`) ?? 0, at && comparePositions(p, at) <= 0 ? 1 : 0, `Counted-${i}`));
 
   // The intruder goes away: the lease comes back and the events are applied once.
-  await database.knex('projection_leases').where({ name: COUNTER }).update({ expires_at: database.knex.raw(`now() - interval '1 second'`) });
+  await database
+    .knex('projection_leases')
+    .where({ name: COUNTER })
+    .update({ expires_at: database.knex.raw(`now() - interval '1 second'`) });
   await eventually(() => reached(database.knex, positions.at(-1)!), { what: 'the projection to finish' });
   await r.stop();
   assert.equal(await exactlyOnce(database.knex, 20), []);
 });
 
-for (const [writes, projectionOf] of [['in a transaction', counter], ['in one statement', fencedCounter]] as const) {
+for (const [writes, projectionOf] of [
+  ['in a transaction', counter],
+  ['in one statement', fencedCounter],
+] as const) {
   test(`two workers on one checkpoint, batches ${writes}, the lease taken from each in turn mid-stream: every event applied once`, async ({ database, store }) => {
     const db = database.knex;
     const otherPool = createKnex(database.url, 5);
@@ -151,11 +163,16 @@ for (const [writes, projectionOf] of [['in a transaction', counter], ['in one st
       assert.ok(Date.now() < deadline, `both workers took part in time (so far: ${[...workers]})`);
       if (caughtUp) positions = [...positions, ...(await appendCounted(store, 5, 'Counted', positions.length))];
       // Let the current holder write a batch, then take the lease from it as if it had expired.
-      await eventually(async () => {
-        const now = await checkpointOf(db);
-        return !!now && (!at || comparePositions(now, at) > 0);
-      }, { what: 'progress under the current holder' });
-      await db('projection_leases').where({ name: COUNTER }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
+      await eventually(
+        async () => {
+          const now = await checkpointOf(db);
+          return !!now && (!at || comparePositions(now, at) > 0);
+        },
+        { what: 'progress under the current holder' },
+      );
+      await db('projection_leases')
+        .where({ name: COUNTER })
+        .update({ expires_at: db.raw(`now() - interval '1 second'`) });
     }
     await a.stop();
     await b.stop();

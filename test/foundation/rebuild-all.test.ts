@@ -17,13 +17,21 @@ test('each exported projection of projections/ is rebuilt by --all, and a name a
   for (const file of files(ROOT)) {
     for (const value of Object.values(await import(file))) {
       const candidate = value as { name?: unknown; eventTypes?: unknown; handle?: unknown };
-      if (candidate && typeof candidate === 'object' && typeof candidate.name === 'string' && Array.isArray(candidate.eventTypes) && typeof candidate.handle === 'function') defined.add(candidate.name);
+      if (candidate && typeof candidate === 'object' && typeof candidate.name === 'string' && Array.isArray(candidate.eventTypes) && typeof candidate.handle === 'function')
+        defined.add(candidate.name);
     }
   }
   assert.ok(defined.has('webhook-outbox') && defined.has('messaging-deliveries'), [...defined].join(', '));
   const all = new Set(projectionsToRebuild(['--all']).projections.map((p) => p.name));
-  assert.equal([...defined].filter((name) => !all.has(name)), [], 'defined but not rebuilt by --all');
-  assert.equal(projectionsToRebuild(['messaging-deliveries', 'nope']).projections.map((p) => p.name), ['messaging-deliveries']);
+  assert.equal(
+    [...defined].filter((name) => !all.has(name)),
+    [],
+    'defined but not rebuilt by --all',
+  );
+  assert.equal(
+    projectionsToRebuild(['messaging-deliveries', 'nope']).projections.map((p) => p.name),
+    ['messaging-deliveries'],
+  );
   assert.equal(projectionsToRebuild(['messaging-deliveries', 'nope']).unknown, ['nope']);
 });
 

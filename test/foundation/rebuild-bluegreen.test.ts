@@ -65,10 +65,7 @@ test('reads during a rebuild of identity, policies and reports never fail, and t
   const reader = async (n: number) => {
     for (let i = n; reading; i++) {
       const id = reports[i % reports.length]!;
-      const [report, policy] = await Promise.all([
-        app.call('GET', `/v2/report/${id}`, { token: tenant.token }),
-        app.call('GET', `/credit-policy/policy/${policyId}`, { token: tenant.token }),
-      ]);
+      const [report, policy] = await Promise.all([app.call('GET', `/v2/report/${id}`, { token: tenant.token }), app.call('GET', `/credit-policy/policy/${policyId}`, { token: tenant.token })]);
       if (report.status !== 200 || report.body.id !== id || !report.body.reportProgress?.isFinalized) failures.push(`report ${report.status} ${JSON.stringify(report.body)}`);
       if (policy.status !== 200 || policy.body.id !== policyId) failures.push(`policy ${policy.status} ${JSON.stringify(policy.body)}`);
       served++;
@@ -98,11 +95,14 @@ test('reads during a rebuild of identity, policies and reports never fail, and t
 for (const projection of projections) {
   test(`${projection.name}: applying its whole history a second time changes nothing (idempotent)`, async () => {
     const before = await snapshot(projection);
-    assert.ok(Object.values(before).some((rows) => rows.length > 0), 'something to compare');
+    assert.ok(
+      Object.values(before).some((rows) => rows.length > 0),
+      'something to compare',
+    );
     await app.database.knex.transaction(async (trx) => {
       // Under the checkpoint's lock, as a retry of a parked event applies them: no live batch in between.
       await lockCheckpoint(trx, projection.name);
-      for (let after = START; ; ) {
+      for (let after = START; ;) {
         const page = await app.app.store.readAll({ after, filter: { eventTypes: projection.eventTypes }, maxCount: 1000 });
         if (page.events.length) await projection.handle(page.events, trx);
         if (page.events.length < 1000) break;

@@ -14,9 +14,13 @@ import { serviceWithTenant } from '../support/identity.ts';
  */
 const test = suite('a write replies from its result while its projection is held back; the next read sees it');
 let app: TestApp;
-const call = serviceWithTenant(test, (a) => {
-  app = a;
-}, { READ_YOUR_WRITES_TIMEOUT_MS: '600000' });
+const call = serviceWithTenant(
+  test,
+  (a) => {
+    app = a;
+  },
+  { READ_YOUR_WRITES_TIMEOUT_MS: '600000' },
+);
 
 /** Holds the projection back: its next batch commits with its checkpoint row, which this transaction locks until released. */
 async function holdBack(db: Knex, projection: string): Promise<Knex.Transaction> {

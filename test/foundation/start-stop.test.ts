@@ -69,7 +69,7 @@ function tree(root: number): Seen[] {
     if (ppid !== undefined) parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
   }
   const all: Seen[] = [];
-  for (const pending = [root]; pending.length > 0; ) {
+  for (const pending = [root]; pending.length > 0;) {
     const pid = pending.pop()!;
     const found = seen(pid, cmdline(pid));
     if (found) all.push(found);
@@ -187,5 +187,6 @@ test('kill -9 of the service: its watchdog stops PostgreSQL, and tsx and npm exi
   await startThenStop((started) => process.kill(started.roles.service, 'SIGKILL'), 'SIGKILL to the service', false);
 });
 
-if (existsSync('/proc/self/stat')) test.run(); // finding the tree of processes needs Linux's /proc
+if (existsSync('/proc/self/stat'))
+  test.run(); // finding the tree of processes needs Linux's /proc
 else console.log('npm start stop tests skipped: they follow processes through /proc');

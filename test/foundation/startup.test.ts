@@ -181,7 +181,10 @@ test('a clone under a 0700 folder starts with the default DATA_DIR, and SIGTERM 
   const cluster = clusterOn(join(clone, 'data'), pgPort);
   if (asRoot) {
     assert.ok(cluster.dir.startsWith(join(systemDir, 'clusters')), `as root the cluster moves where the 'postgres' user can reach it: ${cluster.dir}`);
-    assert.ok(readdirSync(systemDir).some((name) => name.startsWith('postgres-')), 'and so do the binaries under node_modules');
+    assert.ok(
+      readdirSync(systemDir).some((name) => name.startsWith('postgres-')),
+      'and so do the binaries under node_modules',
+    );
   }
   assert.ok(existsSync(join(clone, 'data', 'jwt.secret')), 'secrets stay in DATA_DIR');
   const processes = postgresProcesses(cluster.postmaster);
@@ -230,7 +233,10 @@ test('a DATA_DIR removed and made again at the same path (a fresh clone in the s
     const setAside = readdirSync(join(systemDir, 'clusters')).filter((name) => name.startsWith(`${before.split('/').at(-1)}.replaced-`));
     assert.is(setAside.length, 1, 'the old cluster is set aside, not deleted');
     assert.ok(existsSync(join(systemDir, 'clusters', setAside[0]!, 'PG_VERSION')), 'with its data');
-    assert.ok(output.some((line) => /set aside as/.test(line) && JSON.parse(line).level === 40), `a warning says where:\n${output.join('\n')}`);
+    assert.ok(
+      output.some((line) => /set aside as/.test(line) && JSON.parse(line).level === 40),
+      `a warning says where:\n${output.join('\n')}`,
+    );
     assert.is(output.filter((line) => /the cluster is in/.test(line)).length, 1, `where the cluster is, said once:\n${output.join('\n')}`);
   }
 });

@@ -13,10 +13,7 @@ const ReportBody = Type.Object({
 });
 
 test('missing fields and a bad enum join with commas, in the contract style', () => {
-  assert.is(
-    validationMessage(ReportBody, { type: 'rg' }),
-    'document should not be empty,type must be one of the following values: cpf, cnpj',
-  );
+  assert.is(validationMessage(ReportBody, { type: 'rg' }), 'document should not be empty,type must be one of the following values: cpf, cnpj');
   assert.is(validationMessage(ReportBody, { document: '', type: 'cpf' }), 'document should not be empty');
 });
 

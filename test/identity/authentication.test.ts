@@ -93,8 +93,7 @@ test('401 for every bad token', async ({ app }) => {
   const { kid, secret } = keyringFor(app.app.config, 'jwt').primary;
   const key = tokenSigningKey(secret);
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const unsigned = (payload: object) =>
-    [{ alg: 'none', typ: 'JWT' }, payload].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.';
+  const unsigned = (payload: object) => [{ alg: 'none', typ: 'JWT' }, payload].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.';
   const cases: Record<string, Record<string, string>> = {
     'no header': {},
     'not Bearer': { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
@@ -205,8 +204,7 @@ test('the organization limit spans its credentials', async ({ app }) => {
 
 test('RateLimit-* on every authenticated reply, for the tighter of the credential and organization limits', async ({ app }) => {
   const tenant = await provisionTenant(app);
-  const limits = (reply: { headers: Headers }) =>
-    ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => Number(reply.headers.get(name) ?? NaN)) as [number, number, number];
+  const limits = (reply: { headers: Headers }) => ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => Number(reply.headers.get(name) ?? NaN)) as [number, number, number];
   const first = await session(app, tenant.token);
   const [limit, remaining, reset] = limits(first);
   assert.equal([limit, remaining], [LIMIT_PER_CREDENTIAL, LIMIT_PER_CREDENTIAL - 1], 'the credential is the tighter at first');

@@ -53,12 +53,13 @@ test('20 wrong passwords sent at once: at most AUTH_FAILURES_BEFORE_LOCK are che
   await giveLogin(app, tenant.userId, 'paralelo@banco.example', 'the right password');
   const browser = new ConsoleBrowser(app, {}, '127.0.0.2');
   const csrf = await browser.csrfOf('/console/entrar');
-  const replies = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => browser.post('/console/entrar', { email: 'paralelo@banco.example', senha: `wrong password ${i}`, csrf })),
-  );
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => browser.post('/console/entrar', { email: 'paralelo@banco.example', senha: `wrong password ${i}`, csrf })));
   const counted = statuses(replies);
   assert.ok(counted.filter((s) => s === 401).length <= FAILURES_BEFORE_LOCK, counted.join(','));
-  assert.ok(counted.every((s) => s === 401 || s === 429), counted.join(','));
+  assert.ok(
+    counted.every((s) => s === 401 || s === 429),
+    counted.join(','),
+  );
   const locked = await new ConsoleBrowser(app, {}, '127.0.0.3').signIn('paralelo@banco.example', 'the right password');
   assert.is(locked.status, 429, 'the address is locked, even with the right password');
   assert.ok(locked.text.includes(Messages.tooManyFailedLogins));
@@ -68,7 +69,10 @@ test('one caller spreading wrong passwords over many addresses is stopped at AUT
   const guesser = new ConsoleBrowser(app, {}, '127.0.0.4');
   const replies = [];
   for (let i = 0; i <= FAILURES_PER_ADDRESS; i++) replies.push(await guesser.signIn(`pessoa${i}@banco.example`, 'a guessed password'));
-  assert.equal(replies.map((r) => r.status), [...Array(FAILURES_PER_ADDRESS).fill(401), 429]);
+  assert.equal(
+    replies.map((r) => r.status),
+    [...Array(FAILURES_PER_ADDRESS).fill(401), 429],
+  );
   assert.ok(replies.at(-1)!.text.includes(Messages.tooManyFailuresFromAddress));
   assert.is((await new ConsoleBrowser(app, {}, '127.0.0.5').signIn('pessoa0@banco.example', 'a guessed password')).status, 401);
 });
@@ -76,7 +80,10 @@ test('one caller spreading wrong passwords over many addresses is stopped at AUT
 test("a stranger's wrong secrets for a client id, from another address, do not lock the integrator out", async ({ app, tenant }) => {
   const stranger = [];
   for (let i = 0; i <= FAILURES_BEFORE_LOCK; i++) stranger.push(await authenticateFrom(app, '127.0.0.6', tenant.clientId, 'not the secret'));
-  assert.equal(stranger.map((r) => r.status), [...Array(FAILURES_BEFORE_LOCK).fill(401), 429]);
+  assert.equal(
+    stranger.map((r) => r.status),
+    [...Array(FAILURES_BEFORE_LOCK).fill(401), 429],
+  );
   assert.is(stranger.at(-1)!.body.message, Messages.tooManyFailedSecrets);
   assert.is((await authenticateFrom(app, '127.0.0.7', tenant.clientId, tenant.clientSecret)).status, 200);
   assert.is((await authenticateFrom(app, '127.0.0.6', tenant.clientId, tenant.clientSecret)).status, 429, 'the stranger stays locked');

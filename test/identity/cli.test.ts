@@ -137,7 +137,14 @@ test('--set-password reads the password from stdin and the user signs in to the 
 });
 
 test('bad arguments print nothing on stdout and fail', async ({ idle, dataDir }) => {
-  const cases = [['--org', 'X', '--modules', 'reports,kycEnabled'], ['--org', 'X', '--permissions', 'admin'], [], ['--org', 'X', '--revoke', 'y'], ['--revoke', 'cli_unknown'], ['--set-email', 'a'.repeat(24)]];
+  const cases = [
+    ['--org', 'X', '--modules', 'reports,kycEnabled'],
+    ['--org', 'X', '--permissions', 'admin'],
+    [],
+    ['--org', 'X', '--revoke', 'y'],
+    ['--revoke', 'cli_unknown'],
+    ['--set-email', 'a'.repeat(24)],
+  ];
   const runs = await Promise.all(cases.map((args) => provision(idle.url, dataDir, args)));
   for (const [i, run] of runs.entries()) {
     const args = cases[i]!;

@@ -16,17 +16,16 @@ const USER = 'b'.repeat(24);
 const CRED = 'c'.repeat(24);
 const SESSION = 'd'.repeat(24);
 
-
 const organization = suite('identity: organization');
 const created = organizationDecider.decide({ type: 'CreateOrganization', organizationId: ORG, name: ' Acme ', modules: ['reports', 'proposals', 'reports'], at }, organizationDecider.initialState());
 
 organization('created with its modules (deduplicated) and a trimmed name', () => {
-  assert.equal(created, [
-    { type: 'OrganizationCreated', data: { organizationId: ORG, name: 'Acme', modules: ['reports', 'proposals'], flags: {}, createdAt: at.toISOString() } },
-  ]);
+  assert.equal(created, [{ type: 'OrganizationCreated', data: { organizationId: ORG, name: 'Acme', modules: ['reports', 'proposals'], flags: {}, createdAt: at.toISOString() } }]);
 });
 organization('an unknown module is refused', () => {
-  given(organizationDecider, []).when({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: ['kycEnabled'], at }).thenError('invalid', Messages.unknownModule);
+  given(organizationDecider, [])
+    .when({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: ['kycEnabled'], at })
+    .thenError('invalid', Messages.unknownModule);
 });
 organization('a blank name is refused', () => {
   given(organizationDecider, []).when({ type: 'CreateOrganization', organizationId: ORG, name: '  ', modules: [], at }).thenError('invalid', Messages.nameRequired);
@@ -35,15 +34,30 @@ organization('created twice is a conflict', () => {
   given(organizationDecider, created).when({ type: 'CreateOrganization', organizationId: ORG, name: 'x', modules: [], at }).thenError('conflict', Messages.alreadyExists);
 });
 organization('modules change as a set; the same set changes nothing', () => {
-  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['proposals', 'reports'], at }).decided(), []);
-  assert.equal(given(organizationDecider, created).when({ type: 'SetModules', modules: ['kyc'], at }).decided(), [
-    { type: 'OrganizationModulesChanged', data: { organizationId: ORG, modules: ['kyc'], changedAt: at.toISOString() } },
-  ]);
+  assert.equal(
+    given(organizationDecider, created)
+      .when({ type: 'SetModules', modules: ['proposals', 'reports'], at })
+      .decided(),
+    [],
+  );
+  assert.equal(
+    given(organizationDecider, created)
+      .when({ type: 'SetModules', modules: ['kyc'], at })
+      .decided(),
+    [{ type: 'OrganizationModulesChanged', data: { organizationId: ORG, modules: ['kyc'], changedAt: at.toISOString() } }],
+  );
 });
 organization('flags merge; an unchanged flag changes nothing', () => {
-  const changed = given(organizationDecider, created).when({ type: 'SetFlags', flags: { beta: true }, at }).decided();
+  const changed = given(organizationDecider, created)
+    .when({ type: 'SetFlags', flags: { beta: true }, at })
+    .decided();
   assert.equal(changed[0]!.data, { organizationId: ORG, flags: { beta: true }, changedAt: at.toISOString() });
-  assert.equal(given(organizationDecider, [...created, ...changed]).when({ type: 'SetFlags', flags: { beta: true }, at }).decided(), []);
+  assert.equal(
+    given(organizationDecider, [...created, ...changed])
+      .when({ type: 'SetFlags', flags: { beta: true }, at })
+      .decided(),
+    [],
+  );
 });
 organization('changing an organization that does not exist', () => {
   given(organizationDecider, []).when({ type: 'SetModules', modules: [], at }).thenError('not_found', Messages.recordNotFound);
@@ -56,26 +70,39 @@ user('created in one organization with permissions', () => {
   assert.equal(userCreated[0]!.data, { userId: USER, organizationId: ORG, name: 'Ana', permissions: ['can-generate-report'], createdAt: at.toISOString() });
 });
 user('an unknown permission is refused', () => {
-  given(userDecider, []).when({ type: 'CreateUser', userId: USER, organizationId: ORG, name: 'Ana', permissions: ['admin'], at }).thenError('invalid', Messages.unknownPermission);
+  given(userDecider, [])
+    .when({ type: 'CreateUser', userId: USER, organizationId: ORG, name: 'Ana', permissions: ['admin'], at })
+    .thenError('invalid', Messages.unknownPermission);
 });
 user('permission changes carry the organization', () => {
-  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-manage-settings'], at }).decided(), [
-    { type: 'UserPermissionsChanged', data: { userId: USER, organizationId: ORG, permissions: ['can-manage-settings'], changedAt: at.toISOString() } },
-  ]);
-  assert.equal(given(userDecider, userCreated).when({ type: 'SetPermissions', permissions: ['can-generate-report'], at }).decided(), []);
+  assert.equal(
+    given(userDecider, userCreated)
+      .when({ type: 'SetPermissions', permissions: ['can-manage-settings'], at })
+      .decided(),
+    [{ type: 'UserPermissionsChanged', data: { userId: USER, organizationId: ORG, permissions: ['can-manage-settings'], changedAt: at.toISOString() } }],
+  );
+  assert.equal(
+    given(userDecider, userCreated)
+      .when({ type: 'SetPermissions', permissions: ['can-generate-report'], at })
+      .decided(),
+    [],
+  );
 });
 user('an e-mail address is stored lower case; the same one again decides nothing; a malformed one is refused', () => {
   const changed = { type: 'UserEmailChanged' as const, data: { userId: USER, organizationId: ORG, email: 'ana@banco.com.br', changedAt: at.toISOString() } };
   given(userDecider, userCreated).when({ type: 'SetEmail', email: ' Ana@Banco.com.BR', at }).then([changed]);
-  given(userDecider, [...userCreated, changed]).when({ type: 'SetEmail', email: 'ana@banco.com.br', at }).then([]);
-  for (const email of ['ana', 'ana@banco', 'a b@banco.com', `${'a'.repeat(250)}@b.com`]) given(userDecider, userCreated).when({ type: 'SetEmail', email, at }).thenError('invalid', Messages.invalidEmail);
+  given(userDecider, [...userCreated, changed])
+    .when({ type: 'SetEmail', email: 'ana@banco.com.br', at })
+    .then([]);
+  for (const email of ['ana', 'ana@banco', 'a b@banco.com', `${'a'.repeat(250)}@b.com`])
+    given(userDecider, userCreated).when({ type: 'SetEmail', email, at }).thenError('invalid', Messages.invalidEmail);
   given(userDecider, []).when({ type: 'SetEmail', email: 'ana@banco.com.br', at }).thenError('not_found', Messages.recordNotFound);
 });
 user('a password (its hash) only for a user with an address to sign in with; its length is checked before hashing', () => {
   const withEmail = [...userCreated, { type: 'UserEmailChanged' as const, data: { userId: USER, organizationId: ORG, email: 'ana@banco.com.br', changedAt: at.toISOString() } }];
-  given(userDecider, withEmail).when({ type: 'SetPassword', passwordHash: 'scrypt$x', at }).then([
-    { type: 'UserPasswordChanged', data: { userId: USER, organizationId: ORG, passwordHash: 'scrypt$x', changedAt: at.toISOString() } },
-  ]);
+  given(userDecider, withEmail)
+    .when({ type: 'SetPassword', passwordHash: 'scrypt$x', at })
+    .then([{ type: 'UserPasswordChanged', data: { userId: USER, organizationId: ORG, passwordHash: 'scrypt$x', changedAt: at.toISOString() } }]);
   given(userDecider, userCreated).when({ type: 'SetPassword', passwordHash: 'scrypt$x', at }).thenError('invalid', Messages.passwordNeedsEmail);
   assert.equal(['123456789', '1234567890', 'ç'.repeat(128), 'ç'.repeat(129)].map(passwordProblem), [Messages.passwordLength, null, null, Messages.passwordLength]);
 });
@@ -92,7 +119,9 @@ emailClaim('released only by its holder, then free for anyone', () => {
   const released = { type: 'EmailReleased' as const, data: { userId: USER, organizationId: ORG, releasedAt: at.toISOString() } };
   given(emailClaimDecider, [claimed]).when({ type: 'ReleaseEmail', userId: CRED, at }).then([]);
   given(emailClaimDecider, [claimed]).when({ type: 'ReleaseEmail', userId: USER, at }).then([released]);
-  given(emailClaimDecider, [claimed, released]).when({ type: 'ClaimEmail', userId: CRED, organizationId: ORG, at }).then([{ type: 'EmailClaimed', data: { userId: CRED, organizationId: ORG, claimedAt: at.toISOString() } }]);
+  given(emailClaimDecider, [claimed, released])
+    .when({ type: 'ClaimEmail', userId: CRED, organizationId: ORG, at })
+    .then([{ type: 'EmailClaimed', data: { userId: CRED, organizationId: ORG, claimedAt: at.toISOString() } }]);
 });
 
 const credential = suite('identity: credential');
@@ -107,17 +136,19 @@ credential('issued with the hash only', () => {
 credential('revoked once; revoking again changes nothing', () => {
   const revoked = given(credentialDecider, issued).when({ type: 'RevokeCredential', at }).decided();
   assert.equal(revoked, [{ type: 'CredentialRevoked', data: { credentialId: CRED, clientId: 'cli_x', organizationId: ORG, revokedAt: at.toISOString() } }]);
-  assert.equal(given(credentialDecider, [...issued, ...revoked]).when({ type: 'RevokeCredential', at }).decided(), []);
+  assert.equal(
+    given(credentialDecider, [...issued, ...revoked])
+      .when({ type: 'RevokeCredential', at })
+      .decided(),
+    [],
+  );
 });
 credential('revoking an unknown credential', () => {
   given(credentialDecider, []).when({ type: 'RevokeCredential', at }).thenError('not_found', Messages.recordNotFound);
 });
 
 const session = suite('identity: session');
-const started = sessionDecider.decide(
-  { type: 'StartSession', sessionId: SESSION, userId: USER, organizationId: ORG, credentialId: CRED, at, ttlSeconds: 86400 },
-  sessionDecider.initialState(),
-);
+const started = sessionDecider.decide({ type: 'StartSession', sessionId: SESSION, userId: USER, organizationId: ORG, credentialId: CRED, at, ttlSeconds: 86400 }, sessionDecider.initialState());
 
 session('starts for 24 hours from the whole second it was issued', () => {
   assert.equal(started[0]!.data, {
@@ -136,7 +167,12 @@ session('logs out once; a second logout changes nothing', () => {
   const state = fold(sessionDecider, [...started, ...out]);
   assert.is(state.loggedOutAt, later.toISOString());
   assert.is(state.updatedAt, later.toISOString());
-  assert.equal(given(sessionDecider, [...started, ...out]).when({ type: 'LogOut', at }).decided(), []);
+  assert.equal(
+    given(sessionDecider, [...started, ...out])
+      .when({ type: 'LogOut', at })
+      .decided(),
+    [],
+  );
 });
 session('logging out a session that never started', () => {
   given(sessionDecider, []).when({ type: 'LogOut', at }).thenError('unauthenticated', Messages.invalidToken);

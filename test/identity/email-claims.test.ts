@@ -67,7 +67,10 @@ test('a claim recorded under the unkeyed name is moved to the keyed one at the n
 
   assert.equal(await streamsOf(ctx, legacy), [], 'moved away from the unkeyed name');
   const moved = await streamsOf(ctx, keyed!);
-  assert.equal(moved.map((e) => [e.event_type, e.data.userId]), [['EmailClaimed', first.userId]]);
+  assert.equal(
+    moved.map((e) => [e.event_type, e.data.userId]),
+    [['EmailClaimed', first.userId]],
+  );
   const taken = await setUserEmail(ctx.app.app, second.userId, 'caio@tres.example').catch((error: unknown) => error);
   assert.ok(taken instanceof DomainError && taken.kind === 'conflict', 'the moved claim still holds the address');
   assert.is((await new ConsoleBrowser(ctx.app).signIn('caio@tres.example', PASSWORD)).status, 303, 'the login works as before');

@@ -24,7 +24,7 @@ const VALID_ID = '0123456789abcdef01234567';
 const DEFAULT_DENIAL = { status: 403, message: Messages.forbidden };
 
 type ParamSchema = { type?: string; pattern?: string; errorMessage?: string; minimum?: number; enum?: unknown[]; anyOf?: Array<{ const?: unknown }> };
-const paramSchemas = (spec: RouteSpec) => ((spec.params as { properties?: Record<string, ParamSchema> } | undefined)?.properties ?? {});
+const paramSchemas = (spec: RouteSpec) => (spec.params as { properties?: Record<string, ParamSchema> } | undefined)?.properties ?? {};
 
 /** A value the param's schema accepts, so that only the param under test is wrong. */
 function sampleOf(schema: ParamSchema | undefined): string {
@@ -52,7 +52,11 @@ interface Ctx {
 /** One tenant per distinct set of modules and permissions, made on first use. */
 function tokenFor(ctx: Ctx, modules: readonly Module[], permissions: readonly Permission[]): Promise<string> {
   const key = `${[...modules].sort().join(',')}|${[...permissions].sort().join(',')}`;
-  if (!ctx.tokens.has(key)) ctx.tokens.set(key, provisionTenant(ctx.app, { modules, permissions }).then((t) => t.token));
+  if (!ctx.tokens.has(key))
+    ctx.tokens.set(
+      key,
+      provisionTenant(ctx.app, { modules, permissions }).then((t) => t.token),
+    );
   return ctx.tokens.get(key)!;
 }
 

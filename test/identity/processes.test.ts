@@ -51,11 +51,18 @@ test('a token stays valid across a restart, and a logout in one process ends it 
   }
 });
 
-test('rate limits are shared by the processes, each learning the others\' counts at its next sync', async (ctx) => {
+test("rate limits are shared by the processes, each learning the others' counts at its next sync", async (ctx) => {
   const tenant = await provisionTenant(ctx.app);
   const other = await startOther(ctx);
   const shared = async () =>
-    Number((await ctx.app.app.db('identity_rate_limits').where({ key: `credential:${tenant.credentialId}` }).first())?.points ?? 0);
+    Number(
+      (
+        await ctx.app.app
+          .db('identity_rate_limits')
+          .where({ key: `credential:${tenant.credentialId}` })
+          .first()
+      )?.points ?? 0,
+    );
   let sent = 0;
   let allowed = 0;
   const refusedBy = new Set<unknown>();

@@ -52,9 +52,7 @@ async function cachedEverywhere(ctx: Ctx, token: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     for (const service of [ctx.app, ctx.other]) assert.is((await get(service, token)).status, 200);
-    const { rows } = await ctx.app.app.db.raw(
-      `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen identity_changed%'`,
-    );
+    const { rows } = await ctx.app.app.db.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen identity_changed%'`);
     if (rows[0].n >= 2) break;
     if (Date.now() > deadline) throw new Error('the session caches never started listening');
   }
@@ -85,8 +83,7 @@ test('a revoked credential ends its cached sessions in every process; other sess
 test('a cached session sees a change of its permissions at once', async (ctx) => {
   const tenant = await provisionTenant(ctx.app, { modules: ['reports'], permissions: ['can-generate-report'] });
   await cachedEverywhere(ctx, tenant.token);
-  const readReport = (service: { url?: string }) =>
-    fetch(`${service.url}/v2/report/${'a'.repeat(24)}`, { headers: { authorization: `Bearer ${tenant.token}` } }).then((r) => r.status);
+  const readReport = (service: { url?: string }) => fetch(`${service.url}/v2/report/${'a'.repeat(24)}`, { headers: { authorization: `Bearer ${tenant.token}` } }).then((r) => r.status);
   for (const service of [ctx.app, ctx.other]) assert.is(await readReport(service), 404, 'allowed to look: none there');
   // As the identity projection would write it.
   await ctx.app.app.db('identity_users').where({ id: tenant.userId }).update({ permissions: [] });

@@ -38,7 +38,13 @@ test.after(async () => {
 
 /** A collection of the form template for the proposal's holder, answered and completed (AUTOMATIC). */
 async function answeredForm(answers: Record<string, unknown>) {
-  const created = await call('POST', '/v1/collections', { templateSlug: 'ficha-pj', subject: { name: 'Mercearia Ltda', document }, recipients: [{ name: 'Ana', email: 'ana@example.com' }], notificationChannel: 'NONE', send: true });
+  const created = await call('POST', '/v1/collections', {
+    templateSlug: 'ficha-pj',
+    subject: { name: 'Mercearia Ltda', document },
+    recipients: [{ name: 'Ana', email: 'ana@example.com' }],
+    notificationChannel: 'NONE',
+    send: true,
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const c = created.body;
   const answered = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/form`, { body: { answers } });
@@ -67,13 +73,25 @@ test('a proposal without collections: its own keys, a stable hash; the most rece
   const first = await answeredForm({ faturamento: 42000, setor: 'servicos' });
   const one = await inputData();
   assert.equal(one.collectionIds, [first]);
-  assert.equal([valuesOf(one)['form.ficha-pj.faturamento'], valuesOf(one)['form.ficha-pj.setor']], [[42000, first], ['servicos', first]]);
+  assert.equal(
+    [valuesOf(one)['form.ficha-pj.faturamento'], valuesOf(one)['form.ficha-pj.setor']],
+    [
+      [42000, first],
+      ['servicos', first],
+    ],
+  );
   assert.is.not(one.sha256, bare.sha256, 'a new value changes the hash');
 
   const second = await answeredForm({ faturamento: 50000 });
   const two = await inputData();
   assert.equal(two.collectionIds, [second, first]);
-  assert.equal([valuesOf(two)['form.ficha-pj.faturamento'], valuesOf(two)['form.ficha-pj.setor']], [[50000, second], ['servicos', first]]);
+  assert.equal(
+    [valuesOf(two)['form.ficha-pj.faturamento'], valuesOf(two)['form.ficha-pj.setor']],
+    [
+      [50000, second],
+      ['servicos', first],
+    ],
+  );
   assert.is.not(two.sha256, one.sha256, 'a changed value changes the hash');
 
   const third = await answeredForm({ faturamento: 50000, setor: 'servicos' });
@@ -83,23 +101,53 @@ test('a proposal without collections: its own keys, a stable hash; the most rece
 });
 
 test('document keys from an analysed document; the catalog lists proposal, form, document and verification keys with its filters', async () => {
-  const created = await call('POST', '/v1/collections', { templateSlug: 'contrato', subject: { name: 'Mercearia Ltda', document }, recipients: [{ name: 'Ana', email: 'ana@example.com' }], notificationChannel: 'NONE', send: true });
+  const created = await call('POST', '/v1/collections', {
+    templateSlug: 'contrato',
+    subject: { name: 'Mercearia Ltda', document },
+    recipients: [{ name: 'Ana', email: 'ana@example.com' }],
+    notificationChannel: 'NONE',
+    send: true,
+  });
   await upload(app, tenant.organizationId, created.body, 0, 0, VALID_CONTRACT);
   await detailWhen(app, call, tenant.organizationId, created.body.id, (d) => d.status === 'COMPLETED', 'document collection completed');
   const values = valuesOf(await inputData());
-  assert.equal([values['doc.CONTRATO_SOCIAL.veredito'], values['doc.CONTRATO_SOCIAL.valido'], values['doc.CONTRATO_SOCIAL.arquivos_qtd']], [['VALIDO', created.body.id], [true, created.body.id], [1, created.body.id]]);
+  assert.equal(
+    [values['doc.CONTRATO_SOCIAL.veredito'], values['doc.CONTRATO_SOCIAL.valido'], values['doc.CONTRATO_SOCIAL.arquivos_qtd']],
+    [
+      ['VALIDO', created.body.id],
+      [true, created.body.id],
+      [1, created.body.id],
+    ],
+  );
 
   const catalog = (await call('GET', '/v1/input-data/catalog')).body as any[];
   const keys = catalog.map((f) => f.key);
-  assert.equal(keys.slice(0, 9), ['proposta.valor_pedido', 'proposta.prazo_pedido', 'proposta.produto', 'proposta.carteira', 'proposta.tipo', 'proposta.origem', 'proposta.tipo_pessoa', 'proposta.participantes_qtd', 'proposta.avalistas_qtd']);
-  assert.equal(catalog.find((f) => f.key === 'form.ficha-pj.faturamento'), { key: 'form.ficha-pj.faturamento', label: 'Faturamento mensal (Ficha PJ)', type: 'NUMBER', source: 'FORM', group: 'Formulário' });
+  assert.equal(keys.slice(0, 9), [
+    'proposta.valor_pedido',
+    'proposta.prazo_pedido',
+    'proposta.produto',
+    'proposta.carteira',
+    'proposta.tipo',
+    'proposta.origem',
+    'proposta.tipo_pessoa',
+    'proposta.participantes_qtd',
+    'proposta.avalistas_qtd',
+  ]);
+  assert.equal(
+    catalog.find((f) => f.key === 'form.ficha-pj.faturamento'),
+    { key: 'form.ficha-pj.faturamento', label: 'Faturamento mensal (Ficha PJ)', type: 'NUMBER', source: 'FORM', group: 'Formulário' },
+  );
   assert.ok(keys.includes('doc.CONTRATO_SOCIAL.score_soma') && keys.includes('kyc.identidade_aprovada'));
   assert.equal([...new Set(catalog.map((f) => f.source))], ['PROPOSAL', 'FORM', 'DOCUMENT', 'VERIFICATION'], 'grouped in the spec order');
   const onlyFicha = (await call('GET', '/v1/input-data/catalog?templateSlug=ficha-pj')).body as any[];
   assert.ok(onlyFicha.filter((f) => f.source === 'FORM').every((f) => f.key.startsWith('form.ficha-pj.')));
   assert.is(onlyFicha.filter((f) => f.source === 'FORM').length, companyForm().fields.length);
   const product = (await call('GET', '/v1/input-data/catalog?productKey=capital-giro')).body as any[];
-  assert.equal(product.filter((f) => f.source === 'FORM'), [], "the product's templates ask no form");
+  assert.equal(
+    product.filter((f) => f.source === 'FORM'),
+    [],
+    "the product's templates ask no form",
+  );
   assert.equal((await call('GET', '/v1/input-data/catalog?templateSlug=nao-existe')).body, { code: 400, message: Messages.invalidTemplate });
   assert.equal((await call('GET', `/v1/input-data/catalog?templateSlug=${'x'.repeat(121)}`)).body, { code: 400, message: Messages.invalidTemplate });
   assert.equal((await call('GET', '/v1/input-data/catalog?templateSlug=com%20espa%C3%A7o')).body, { code: 400, message: Messages.invalidTemplate });

@@ -48,7 +48,12 @@ const formItem = (answers: Record<string, unknown>): ItemState =>
     },
   }) as unknown as ItemState;
 
-const opinion = (type: string, verdict: string, score: number) => ({ registryDocumentId: 'r', recipientId: null, submittedAt: '2026-11-01T00:00:00.000Z', opinion: { registryDocumentId: 'r', attempt: 1, type, verdict, score, reason: null } });
+const opinion = (type: string, verdict: string, score: number) => ({
+  registryDocumentId: 'r',
+  recipientId: null,
+  submittedAt: '2026-11-01T00:00:00.000Z',
+  opinion: { registryDocumentId: 'r', attempt: 1, type, verdict, score, reason: null },
+});
 
 const collection = (id: string, completedAt: string, items: ItemState[]): CollectionState => ({
   ...initialCollectionState(),
@@ -79,7 +84,10 @@ test('proposal keys: reais, the fixed value when nothing was requested, PJ/PF, c
 test('the most recently completed collection wins each key; older ones keep the keys only they answered', () => {
   const older = collection('c1', '2026-11-01T10:00:00.000Z', [formItem({ faturamento: 42000, setor: 'servicos' })]);
   const newer = collection('c2', '2026-11-02T10:00:00.000Z', [formItem({ faturamento: 50000 })]);
-  for (const order of [[older, newer], [newer, older]]) {
+  for (const order of [
+    [older, newer],
+    [newer, older],
+  ]) {
     const { fields, collectionIds } = assembleInputData(proposal(), order);
     const form = fields.filter((f) => f.source === 'FORM').map((f) => [f.key, f.value, f.sourceId, f.label, f.group]);
     assert.equal(form, [
@@ -94,15 +102,41 @@ test('the most recently completed collection wins each key; older ones keep the 
 
 test('an unreadable value is null, without error', () => {
   const { fields } = assembleInputData(proposal(), [collection('c1', '2026-11-01T10:00:00.000Z', [formItem({ faturamento: '***', fundacao: '2026-02-30', setor: 7 })])]);
-  assert.equal(fields.filter((f) => f.source === 'FORM').map((f) => [f.key, f.value]), [['form.ficha-pj.faturamento', null], ['form.ficha-pj.fundacao', null], ['form.ficha-pj.setor', null]]);
+  assert.equal(
+    fields.filter((f) => f.source === 'FORM').map((f) => [f.key, f.value]),
+    [
+      ['form.ficha-pj.faturamento', null],
+      ['form.ficha-pj.fundacao', null],
+      ['form.ficha-pj.setor', null],
+    ],
+  );
   assert.is(readable('DATE', '2026-02-28'), '2026-02-28');
   assert.is(readable('NUMBER', Number.NaN), null);
 });
 
 test('document keys: verdict of the latest file, lists as _qtd and numeric lists also as _soma; verification keys', () => {
-  const docs = { itemId: 'd1', kind: 'DOCUMENT', title: 'Contrato', details: {}, files: [opinion('CONTRATO_SOCIAL', 'INVALIDO', 0.5), opinion('CONTRATO_SOCIAL', 'VALIDO', 0.75), opinion('FORA_DE_ESCOPO', 'INVALIDO', 0.7)] } as unknown as ItemState;
-  const consent = { itemId: 'k1', kind: 'CONSENT', title: 'SCR', files: [], config: { consent: { type: 'scr' } }, details: { consent: { recipientId: null, acceptedAt: 'x', termHash: 'h' } } } as unknown as ItemState;
-  const identity = { itemId: 'v1', kind: 'IDENTITY', title: 'Selfie', files: [], details: { identity: { started: [], checks: [{ verdict: 'REPROVADO' }, { verdict: 'APROVADO' }] } } } as unknown as ItemState;
+  const docs = {
+    itemId: 'd1',
+    kind: 'DOCUMENT',
+    title: 'Contrato',
+    details: {},
+    files: [opinion('CONTRATO_SOCIAL', 'INVALIDO', 0.5), opinion('CONTRATO_SOCIAL', 'VALIDO', 0.75), opinion('FORA_DE_ESCOPO', 'INVALIDO', 0.7)],
+  } as unknown as ItemState;
+  const consent = {
+    itemId: 'k1',
+    kind: 'CONSENT',
+    title: 'SCR',
+    files: [],
+    config: { consent: { type: 'scr' } },
+    details: { consent: { recipientId: null, acceptedAt: 'x', termHash: 'h' } },
+  } as unknown as ItemState;
+  const identity = {
+    itemId: 'v1',
+    kind: 'IDENTITY',
+    title: 'Selfie',
+    files: [],
+    details: { identity: { started: [], checks: [{ verdict: 'REPROVADO' }, { verdict: 'APROVADO' }] } },
+  } as unknown as ItemState;
   const { fields } = assembleInputData(proposal(), [collection('c1', '2026-11-01T10:00:00.000Z', [docs, consent, identity])]);
   assert.equal(Object.fromEntries(fields.filter((f) => f.source === 'DOCUMENT' || f.source === 'VERIFICATION').map((f) => [f.key, f.value])), {
     'doc.CONTRATO_SOCIAL.arquivos_qtd': 2,
@@ -113,13 +147,16 @@ test('document keys: verdict of the latest file, lists as _qtd and numeric lists
     'kyc.consentimento_scr': true,
     'kyc.identidade_aprovada': true,
   });
-  assert.equal(documentFields('CERTIDAO_FGTS').map((f) => [f.key, f.type]), [
-    ['doc.CERTIDAO_FGTS.veredito', 'STRING'],
-    ['doc.CERTIDAO_FGTS.valido', 'BOOLEAN'],
-    ['doc.CERTIDAO_FGTS.arquivos_qtd', 'NUMBER'],
-    ['doc.CERTIDAO_FGTS.score_qtd', 'NUMBER'],
-    ['doc.CERTIDAO_FGTS.score_soma', 'NUMBER'],
-  ]);
+  assert.equal(
+    documentFields('CERTIDAO_FGTS').map((f) => [f.key, f.type]),
+    [
+      ['doc.CERTIDAO_FGTS.veredito', 'STRING'],
+      ['doc.CERTIDAO_FGTS.valido', 'BOOLEAN'],
+      ['doc.CERTIDAO_FGTS.arquivos_qtd', 'NUMBER'],
+      ['doc.CERTIDAO_FGTS.score_qtd', 'NUMBER'],
+      ['doc.CERTIDAO_FGTS.score_soma', 'NUMBER'],
+    ],
+  );
 });
 
 test('the hashed content is the values by key (not their sources); the policy reads each key as a dotted path', () => {

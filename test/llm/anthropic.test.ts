@@ -19,7 +19,15 @@ const model = () =>
 function answer(body: any, value: unknown) {
   const viaTool = Array.isArray(body.tools) && body.tools.some((t: { name: string }) => t.name === 'json');
   const content = viaTool ? [{ type: 'tool_use', id: 'toolu_1', name: 'json', input: value }] : [{ type: 'text', text: JSON.stringify(value) }];
-  return { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content, stop_reason: viaTool ? 'tool_use' : 'end_turn', usage: { input_tokens: 2000, output_tokens: 400 } };
+  return {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5-20250929',
+    content,
+    stop_reason: viaTool ? 'tool_use' : 'end_turn',
+    usage: { input_tokens: 2000, output_tokens: 400 },
+  };
 }
 
 test.before(() => nock.disableNetConnect());
@@ -55,7 +63,9 @@ test('529 overloaded then a reply outside the schema then a valid one: three att
 });
 
 test('a 400 (bad request) ends at once, not retryable', async () => {
-  nock('https://api.anthropic.com').post('/v1/messages').reply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } });
+  nock('https://api.anthropic.com')
+    .post('/v1/messages')
+    .reply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } });
   try {
     await model().generate(request);
     assert.unreachable('expected an error');

@@ -33,7 +33,10 @@ test('offline rules that break their own schema fail like a model would, not ret
 });
 
 test('a hosted provider without its settings stops at start with the fix', () => {
-  assert.throws(() => languageModelFor(loadConfig({ LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'm' })), (e: Error) => e instanceof ConfigurationError && /LLM_BASE_URL/.test(e.message));
+  assert.throws(
+    () => languageModelFor(loadConfig({ LLM_PROVIDER: 'openai-compatible', LLM_MODEL: 'm' })),
+    (e: Error) => e instanceof ConfigurationError && /LLM_BASE_URL/.test(e.message),
+  );
   assert.throws(() => languageModelFor(loadConfig({ LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-sonnet-4-5' })), /LLM_API_KEY/);
   assert.throws(() => languageModelFor(loadConfig({ LLM_PROVIDER: 'anthropic' })), /LLM_MODEL/);
 });
@@ -66,7 +69,10 @@ test('results reach a model fenced and labelled as untrusted; control characters
 test('SearXNG adapter reads the JSON API (nock)', async () => {
   nock.disableNetConnect();
   try {
-    nock('https://search.example.test').get('/search').query({ q: 'Padaria', format: 'json' }).reply(200, { results: [{ title: 'Padaria', url: 'https://p.example', content: 'pães' }, { title: 'sem url' }] });
+    nock('https://search.example.test')
+      .get('/search')
+      .query({ q: 'Padaria', format: 'json' })
+      .reply(200, { results: [{ title: 'Padaria', url: 'https://p.example', content: 'pães' }, { title: 'sem url' }] });
     assert.equal(await new SearxngWebSearch('https://search.example.test', 1000).search('Padaria'), [{ title: 'Padaria', url: 'https://p.example', snippet: 'pães' }]);
     assert.throws(() => webSearchFor(loadConfig({ WEB_SEARCH_PROVIDER: 'searxng' })), /WEB_SEARCH_URL/);
   } finally {

@@ -14,7 +14,9 @@ test.before(() => {
 test.after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('every released prompt file is byte for byte what its manifest recorded (a released prompt is never edited)', () => {
-  const names = readdirSync(PROMPTS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const names = readdirSync(PROMPTS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   assert.ok(names.includes('parecer'));
   for (const name of names) {
     const manifest = readManifest(name);

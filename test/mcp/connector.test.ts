@@ -29,7 +29,11 @@ test.after(async (ctx) => {
 });
 
 test('without a token: 401 with the RFC 9728 challenge, and both metadata documents lead to the authorization server', async ({ app }) => {
-  const reply = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  const reply = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
   assert.is(reply.status, 401);
   assert.equal(await reply.json(), { code: 401, message: Messages.invalidToken });
   const challenge = reply.headers.get('www-authenticate')!;
@@ -71,7 +75,18 @@ test('the full authorization-code flow with PKCE, then a tool call that creates 
   assert.is(days(grant.expires_at, registered.expires_at), 30);
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  for (const name of ['listar_politicas', 'criar_relatorio', 'ler_relatorio', 'ler_explicacao', 'ler_insights_e_comite', 'criar_proposta', 'simular_preco', 'ler_trilha_coleta', 'listar_listas_triagem']) assert.ok(names.includes(name), name);
+  for (const name of [
+    'listar_politicas',
+    'criar_relatorio',
+    'ler_relatorio',
+    'ler_explicacao',
+    'ler_insights_e_comite',
+    'criar_proposta',
+    'simular_preco',
+    'ler_trilha_coleta',
+    'listar_listas_triagem',
+  ])
+    assert.ok(names.includes(name), name);
   const lists: any = await client.callTool({ name: 'listar_listas_triagem', arguments: {} });
   assert.not.ok(lists.isError, JSON.stringify(lists));
   assert.equal(lists.structuredContent, (await app.call('GET', '/v1/screening/lists', { token: tenant.token })).body, 'the route, as the API answers it');
@@ -181,7 +196,12 @@ test('changing the password ends the agents the user authorized (a grant given w
   const { browser } = await signedInTenant(app, { name: 'Troca Senha', email: 'lia@troca.example', password: 'uma senha bem longa' });
   const { client, oauth } = await authorizedMcp(app, browser, new MemoryOAuthClient('Agente antigo'));
   await client.listTools();
-  const changed = await browser.post('/console/senha', { csrf: await browser.csrfOf('/console/senha'), atual: 'uma senha bem longa', nova: 'outra senha bem longa', confirmacao: 'outra senha bem longa' });
+  const changed = await browser.post('/console/senha', {
+    csrf: await browser.csrfOf('/console/senha'),
+    atual: 'uma senha bem longa',
+    nova: 'outra senha bem longa',
+    confirmacao: 'outra senha bem longa',
+  });
   assert.is(changed.status, 200, changed.text);
   assert.match(changed.text, 'agentes autorizados');
   assert.not.match((await browser.get('/console/api')).text, 'Agente antigo');
@@ -214,9 +234,15 @@ test('oauth_artifacts holds no access token, refresh token or code in clear; the
   const { access_token: accessToken, refresh_token: refreshToken } = oauth.saved!;
   const rows = await app.app.db('oauth_artifacts').select('model', 'id', app.app.db.raw('payload::text as payload'));
   for (const secret of [accessToken, refreshToken!, code]) {
-    assert.not.ok(rows.some((r) => r.id === secret || r.payload.includes(secret)), `${secret.slice(0, 6)}... is stored in clear`);
+    assert.not.ok(
+      rows.some((r) => r.id === secret || r.payload.includes(secret)),
+      `${secret.slice(0, 6)}... is stored in clear`,
+    );
   }
-  assert.ok(rows.some((r) => r.model === 'AccessToken' && /^[0-9a-f]{64}$/.test(r.id)), 'kept as its hash');
+  assert.ok(
+    rows.some((r) => r.model === 'AccessToken' && /^[0-9a-f]{64}$/.test(r.id)),
+    'kept as its hash',
+  );
   const client = await connectMcp(app, oauth);
   assert.ok((await client.listTools()).tools.length > 0, 'the access token still opens /mcp');
   await client.close();
@@ -231,9 +257,13 @@ test('oauth_artifacts holds no access token, refresh token or code in clear; the
   assert.not.ok(again.some((r) => r.id === renewed.access_token || r.payload.includes(renewed.access_token)));
 });
 
-test('open registration is bounded per caller address: 429 in the error shape once the hour\'s are used up', async ({ app }) => {
+test("open registration is bounded per caller address: 429 in the error shape once the hour's are used up", async ({ app }) => {
   const register = () =>
-    fetch(`${app.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Enxurrada', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }) });
+    fetch(`${app.url}/oauth/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Enxurrada', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }),
+    });
   let reply = await register();
   for (let i = 0; i < CLIENT_REGISTRATIONS_PER_HOUR && reply.status === 201; i++) reply = await register();
   assert.is(reply.status, 429);

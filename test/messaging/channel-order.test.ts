@@ -48,8 +48,15 @@ test.before(async (ctx) => {
   ctx.smtp = await startSmtpReceiver();
   ctx.app = await startTestApp({
     SMTP_URL: ctx.smtp.url,
-    WHATSAPP_PROVIDER: 'cloud-api', WHATSAPP_API_URL: GRAPH, WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID, WHATSAPP_TOKEN: 'token-abc', WHATSAPP_APP_SECRET: META_SECRET,
-    SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: ACCOUNT, TWILIO_AUTH_TOKEN: 'twilio-auth-token', TWILIO_FROM: '+15005550006',
+    WHATSAPP_PROVIDER: 'cloud-api',
+    WHATSAPP_API_URL: GRAPH,
+    WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+    WHATSAPP_TOKEN: 'token-abc',
+    WHATSAPP_APP_SECRET: META_SECRET,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: ACCOUNT,
+    TWILIO_AUTH_TOKEN: 'twilio-auth-token',
+    TWILIO_FROM: '+15005550006',
     MESSAGE_CHANNEL_ORDER: 'whatsapp,sms,email',
   });
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
@@ -84,13 +91,16 @@ async function collectionTo(ctx: Ctx, recipient: Record<string, unknown> = {}, n
 
 /** The invitation's message stream, once the collection side queued it and its first channel answered. */
 async function invitation(ctx: Ctx, collectionId: string, until: (types: string[]) => boolean) {
-  return eventually(async () => {
-    const row = await ctx.app.app.db('messaging_messages').where({ organization_id: ctx.tenant.organizationId, collection_id: collectionId }).first('id');
-    if (!row) return null;
-    const events = await ctx.app.app.store.readStream(messageStream(row.id));
-    const types = events.map((e) => `${e.type}${e.data.channel ? `:${e.data.channel}` : ''}`);
-    return until(types) ? { messageId: row.id as string, events, types } : null;
-  }, { timeoutMs: 20_000, what: `the invitation of ${collectionId}` });
+  return eventually(
+    async () => {
+      const row = await ctx.app.app.db('messaging_messages').where({ organization_id: ctx.tenant.organizationId, collection_id: collectionId }).first('id');
+      if (!row) return null;
+      const events = await ctx.app.app.store.readStream(messageStream(row.id));
+      const types = events.map((e) => `${e.type}${e.data.channel ? `:${e.data.channel}` : ''}`);
+      return until(types) ? { messageId: row.id as string, events, types } : null;
+    },
+    { timeoutMs: 20_000, what: `the invitation of ${collectionId}` },
+  );
 }
 
 /** The collection's audit trail over HTTP, oldest first. */
@@ -126,7 +136,10 @@ test("BOTH to a person with e-mail and phone: one channel, the organization's fi
   assert.is(byOrganization.recipient.channelOrder, null);
   const first = await invitation(ctx, byOrganization.collectionId, (types) => types.includes('MessageSent:EMAIL'));
   assert.equal(first.events[0]!.data.channels, ['EMAIL', 'WHATSAPP', 'SMS'], "the organization's order, then the deployment's for what it leaves out");
-  assert.equal(first.types.filter((t) => t.startsWith('MessageSent')), ['MessageSent:EMAIL']);
+  assert.equal(
+    first.types.filter((t) => t.startsWith('MessageSent')),
+    ['MessageSent:EMAIL'],
+  );
   assert.ok(ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes(byOrganization.person.email)));
   assert.not.ok(whatsAppTo.includes(byOrganization.person.phone.slice(1)), 'the phone waits for the e-mail to fail');
 
@@ -134,11 +147,19 @@ test("BOTH to a person with e-mail and phone: one channel, the organization's fi
   assert.equal(own.recipient.channelOrder, ['WHATSAPP']);
   const second = await invitation(ctx, own.collectionId, (types) => types.includes('MessageSent:WHATSAPP'));
   assert.equal(second.events[0]!.data.channels, ['WHATSAPP', 'EMAIL', 'SMS']);
-  assert.not.ok(ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes(own.person.email)), 'no e-mail beside the WhatsApp message');
+  assert.not.ok(
+    ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes(own.person.email)),
+    'no e-mail beside the WhatsApp message',
+  );
 
   const refused = await ctx.app.call('POST', '/v1/collections', {
     token: ctx.tenant.token,
-    body: { subject: { name: 'Padaria', document: '11.222.333/0001-81' }, items: [{ key: 'c', kind: 'CUSTOM', title: 'C' }], recipients: [{ name: 'X', email: 'x@example.com', channelOrder: ['POMBO'] }], send: false },
+    body: {
+      subject: { name: 'Padaria', document: '11.222.333/0001-81' },
+      items: [{ key: 'c', kind: 'CUSTOM', title: 'C' }],
+      recipients: [{ name: 'X', email: 'x@example.com', channelOrder: ['POMBO'] }],
+      send: false,
+    },
   });
   assert.equal([refused.status, refused.body.code, refused.body.message], [400, 400, MessagingMessages.invalidChannelOrder]);
   assert.is((await settings(ctx, { channelOrder: null })).status, 200);
@@ -150,21 +171,46 @@ test("WhatsApp's signed `failed` status after Meta took the message: the trail s
   await eventually(async () => (await trailOf(ctx, collectionId)).some((e) => e.action === 'RECIPIENT_NOTIFIED'), { what: 'RECIPIENT_NOTIFIED on WhatsApp' });
   const raw = JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{ id: 'WABA', changes: [{ field: 'messages', value: {
-      messaging_product: 'whatsapp',
-      metadata: { display_phone_number: '5511300000000', phone_number_id: PHONE_NUMBER_ID },
-      statuses: [{ id: `wamid.${messageId}`, status: 'failed', timestamp: '1795435200', recipient_id: person.phone.slice(1), biz_opaque_callback_data: messageId,
-        errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }] }],
-    } }] }],
+    entry: [
+      {
+        id: 'WABA',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '5511300000000', phone_number_id: PHONE_NUMBER_ID },
+              statuses: [
+                {
+                  id: `wamid.${messageId}`,
+                  status: 'failed',
+                  timestamp: '1795435200',
+                  recipient_id: person.phone.slice(1),
+                  biz_opaque_callback_data: messageId,
+                  errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }],
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
   });
-  const reply = await fetch(`${ctx.app.url}/callbacks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': whatsAppSignature(META_SECRET, raw) }, body: raw });
+  const reply = await fetch(`${ctx.app.url}/callbacks/whatsapp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': whatsAppSignature(META_SECRET, raw) },
+    body: raw,
+  });
   assert.is(reply.status, 200);
   await eventually(async () => smsTo.includes(person.phone), { what: 'the SMS that takes over' });
-  const trail = await eventually(async () => {
-    const entries = await trailOf(ctx, collectionId);
-    const sms = entries.find((e) => e.action === 'RECIPIENT_NOTIFIED' && e.payload.channel === 'SMS');
-    return sms ? entries : null;
-  }, { timeoutMs: 20_000, what: 'the SMS send in the trail' });
+  const trail = await eventually(
+    async () => {
+      const entries = await trailOf(ctx, collectionId);
+      const sms = entries.find((e) => e.action === 'RECIPIENT_NOTIFIED' && e.payload.channel === 'SMS');
+      return sms ? entries : null;
+    },
+    { timeoutMs: 20_000, what: 'the SMS send in the trail' },
+  );
   const messages = trail.filter((e) => e.payload.messageId === messageId).map((e) => `${e.action}:${String(e.payload.channel)}`);
   assert.equal(messages, ['RECIPIENT_NOTIFIED:WHATSAPP', 'RECIPIENT_MESSAGE_FAILED:WHATSAPP', 'RECIPIENT_NOTIFIED:SMS']);
   const lost = trail.find((e) => e.action === 'RECIPIENT_MESSAGE_FAILED')!;

@@ -42,8 +42,12 @@ test('queue: MessageQueued with everything the texts need; queuing again decides
 });
 
 test('queue refuses no channel and a repeated channel', () => {
-  given(messagingDecider).when({ ...queue, channels: [] }).thenError('invalid', MessagingMessages.noChannel);
-  given(messagingDecider).when({ ...queue, channels: ['EMAIL', 'EMAIL'] }).thenError('invalid', MessagingMessages.duplicateChannel);
+  given(messagingDecider)
+    .when({ ...queue, channels: [] })
+    .thenError('invalid', MessagingMessages.noChannel);
+  given(messagingDecider)
+    .when({ ...queue, channels: ['EMAIL', 'EMAIL'] })
+    .thenError('invalid', MessagingMessages.duplicateChannel);
 });
 
 test('sent once per channel; each event repeats whom it was for', () => {
@@ -52,7 +56,9 @@ test('sent once per channel; each event repeats whom it was for', () => {
   given(messagingDecider, [queued, sentEmail]).when(send).then([]);
   given(messagingDecider).when(send).thenError('not_found', MessagingMessages.notQueued);
   const emailOnly: MessagingEvent = { type: 'MessageQueued', data: { ...queuedData, channels: ['EMAIL'] } };
-  given(messagingDecider, [emailOnly]).when({ ...send, channel: 'WHATSAPP' }).thenError('invalid', MessagingMessages.channelNotInMessage);
+  given(messagingDecider, [emailOnly])
+    .when({ ...send, channel: 'WHATSAPP' })
+    .thenError('invalid', MessagingMessages.channelNotInMessage);
 });
 
 test('delivered moves the status to DELIVERED and stays there when another channel leaves', () => {
@@ -170,17 +176,21 @@ test('a channel lost after leaving: MessageChannelFailed, FAILED only once no ch
   // Its report outran the dispatcher: the late SENT is not recorded.
   given(messagingDecider, [queued, lost]).when({ type: 'RecordSent', channel: 'WHATSAPP', providerMessageId: 'wamid.1', provider: 'whatsapp-cloud-api', at: LATER }).then([]);
   // Delivered on the channel: a later report of it lost changes nothing.
-  given(messagingDecider, [queued, sentChat, { type: 'MessageDelivered', data: { ...base, channel: 'WHATSAPP' } }]).when(channelFailed).then([]);
+  given(messagingDecider, [queued, sentChat, { type: 'MessageDelivered', data: { ...base, channel: 'WHATSAPP' } }])
+    .when(channelFailed)
+    .then([]);
 });
 
 test('fallback: MessageChannelFailed names the channel taking over; an invalid fallback is refused', () => {
   const { type: __, ...plannedData } = { ...queue, channels: ['WHATSAPP', 'EMAIL'] as MessageChannel[], fallback: { WHATSAPP: 'EMAIL' as const } };
   const queuedPlanned: MessagingEvent = { type: 'MessageQueued', data: plannedData };
   const plannedBase = { ...base, channels: plannedData.channels };
-  given(messagingDecider, [queuedPlanned]).when({ type: 'RecordChannelFailed', channel: 'WHATSAPP', error: 'WhatsApp 131026', at: LATER }).then([
-    { type: 'MessageChannelFailed', data: { ...plannedBase, channel: 'WHATSAPP', error: 'WhatsApp 131026', next: 'EMAIL' } },
-  ]);
-  given(messagingDecider).when({ ...queue, fallback: { EMAIL: 'WHATSAPP', WHATSAPP: 'EMAIL' } }).thenError('invalid', MessagingMessages.invalidFallback);
+  given(messagingDecider, [queuedPlanned])
+    .when({ type: 'RecordChannelFailed', channel: 'WHATSAPP', error: 'WhatsApp 131026', at: LATER })
+    .then([{ type: 'MessageChannelFailed', data: { ...plannedBase, channel: 'WHATSAPP', error: 'WhatsApp 131026', next: 'EMAIL' } }]);
+  given(messagingDecider)
+    .when({ ...queue, fallback: { EMAIL: 'WHATSAPP', WHATSAPP: 'EMAIL' } })
+    .thenError('invalid', MessagingMessages.invalidFallback);
 });
 
 test.run();

@@ -45,9 +45,15 @@ test('without SMTP_URL the e-mail lands in messaging_outbox (to, subject, text, 
   for (const clear of ['davi@example.com', 'Davi Lima', 'https://app.example/c/abc', 'Prazo']) assert.not.ok(stored.includes(clear), `${clear} is sealed at rest`);
   await eventually(async () => (await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId))?.status === 'NOT_SENT');
   const listed = await messagesOfCollection(ctx.app.app.db, ctx.tenant.organizationId, COLLECTION);
-  assert.equal(listed.map((m) => [m.messageId, m.template, m.status, m.sentChannels, m.error]), [[messageId, 'COLLECTION_REMINDER', 'NOT_SENT', [], MessagingMessages.notSentEmailSandbox]]);
+  assert.equal(
+    listed.map((m) => [m.messageId, m.template, m.status, m.sentChannels, m.error]),
+    [[messageId, 'COLLECTION_REMINDER', 'NOT_SENT', [], MessagingMessages.notSentEmailSandbox]],
+  );
   const events = await ctx.app.app.store.readStream(messageStream(messageId));
-  assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageNotSent']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['MessageQueued', 'MessageNotSent'],
+  );
   assert.equal([events[1]!.data.reason, events[1]!.data.sandbox], [MessagingMessages.notSentEmailSandbox, true]);
   assert.is(await findMessage(ctx.app.app.db, 'f'.repeat(24), messageId), null, 'another organization sees nothing');
 });
@@ -62,7 +68,10 @@ test('the addressee and content are sealed in the stored events, and read back i
     correlation: { collectionId: COLLECTION, recipientId: 'c'.repeat(24) },
     content: { link: 'https://app.example/c/secret-token', subjectName: 'Eva Prado', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: [], expiresAt: null },
   });
-  const raw = await ctx.app.app.db('events').where({ stream_name: messageStream(messageId) }).select('data');
+  const raw = await ctx.app.app
+    .db('events')
+    .where({ stream_name: messageStream(messageId) })
+    .select('data');
   assert.ok(raw.length >= 1);
   const stored = JSON.stringify(raw);
   for (const secret of ['eva@example.com', 'Eva Prado', 'secret-token']) assert.not.ok(stored.includes(secret), `${secret} is sealed`);

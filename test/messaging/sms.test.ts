@@ -51,11 +51,31 @@ test.before(async (ctx) => {
       twilioRequests.push({ body: form, authorization: String(this.req.headers.authorization) });
       if (form.To === SMS_REFUSED) return [400, { code: 21211, message: `Invalid 'To' Phone Number: ${SMS_REFUSED}`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 }];
       const sid = `SM${String(++smsCount).padStart(32, '0')}`;
-      return [201, {
-        account_sid: ACCOUNT, api_version: '2010-04-01', body: form.Body, date_created: 'Sun, 29 Nov 2026 10:00:00 +0000', date_sent: null, date_updated: 'Sun, 29 Nov 2026 10:00:00 +0000',
-        direction: 'outbound-api', error_code: null, error_message: null, from: FROM, messaging_service_sid: null, num_media: '0', num_segments: '1', price: null, price_unit: 'USD',
-        sid, status: 'queued', subresource_uris: { media: `/2010-04-01/Accounts/${ACCOUNT}/Messages/${sid}/Media.json` }, to: form.To, uri: `/2010-04-01/Accounts/${ACCOUNT}/Messages/${sid}.json`,
-      }];
+      return [
+        201,
+        {
+          account_sid: ACCOUNT,
+          api_version: '2010-04-01',
+          body: form.Body,
+          date_created: 'Sun, 29 Nov 2026 10:00:00 +0000',
+          date_sent: null,
+          date_updated: 'Sun, 29 Nov 2026 10:00:00 +0000',
+          direction: 'outbound-api',
+          error_code: null,
+          error_message: null,
+          from: FROM,
+          messaging_service_sid: null,
+          num_media: '0',
+          num_segments: '1',
+          price: null,
+          price_unit: 'USD',
+          sid,
+          status: 'queued',
+          subresource_uris: { media: `/2010-04-01/Accounts/${ACCOUNT}/Messages/${sid}/Media.json` },
+          to: form.To,
+          uri: `/2010-04-01/Accounts/${ACCOUNT}/Messages/${sid}.json`,
+        },
+      ];
     });
   nock(GRAPH)
     .persist()
@@ -69,12 +89,22 @@ test.before(async (ctx) => {
   ctx.hooks = await startReceiver();
   ctx.app = await startTestApp({
     SMTP_URL: ctx.smtp.url,
-    WHATSAPP_PROVIDER: 'cloud-api', WHATSAPP_API_URL: GRAPH, WHATSAPP_PHONE_NUMBER_ID: '1234567890', WHATSAPP_TOKEN: 'token-abc', WHATSAPP_APP_SECRET: META_SECRET,
-    SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: ACCOUNT, TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM: FROM,
+    WHATSAPP_PROVIDER: 'cloud-api',
+    WHATSAPP_API_URL: GRAPH,
+    WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+    WHATSAPP_TOKEN: 'token-abc',
+    WHATSAPP_APP_SECRET: META_SECRET,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: ACCOUNT,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_FROM: FROM,
     MESSAGE_CHANNEL_ORDER: 'whatsapp,sms,email',
   });
   ctx.tenant = await provisionTenant(ctx.app, { name: 'Banco Exemplo' });
-  const reply = await ctx.app.call('POST', '/v1/webhook/subscriptions', { token: ctx.tenant.token, body: { url: `${ctx.hooks.url}/hooks`, events: ['collection.message.sent', 'collection.message.failed'] } });
+  const reply = await ctx.app.call('POST', '/v1/webhook/subscriptions', {
+    token: ctx.tenant.token,
+    body: { url: `${ctx.hooks.url}/hooks`, events: ['collection.message.sent', 'collection.message.failed'] },
+  });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
 });
 test.after(async (ctx) => {
@@ -98,7 +128,15 @@ async function queue(ctx: Ctx, to: { email: string | null; phone: string | null 
     ...planChannels(ctx.app.app.config, routes as Array<Array<'EMAIL' | 'WHATSAPP' | 'SMS'>>, to),
     to: { name: 'Ana', ...to },
     correlation: { collectionId: 'a'.repeat(24), recipientId: 'b'.repeat(24) },
-    content: { link: 'https://app.example/c/abc', subjectName: 'Padaria Exemplo', organizationName: 'Banco Exemplo', operatorMessage: 'Uma mensagem longa do operador que não cabe num SMS.', pendingItems: ['Contrato social'], expiresAt: '2026-11-30T13:10:00.000Z', code: '123456' },
+    content: {
+      link: 'https://app.example/c/abc',
+      subjectName: 'Padaria Exemplo',
+      organizationName: 'Banco Exemplo',
+      operatorMessage: 'Uma mensagem longa do operador que não cabe num SMS.',
+      pendingItems: ['Contrato social'],
+      expiresAt: '2026-11-30T13:10:00.000Z',
+      code: '123456',
+    },
   });
   return messageId;
 }
@@ -111,7 +149,15 @@ function callback(ctx: Ctx, messageId: string, params: Record<string, string>, t
 const post = (ctx: Ctx, messageId: string, body: string, signature: string | null, contentType = 'application/x-www-form-urlencoded') =>
   fetch(`${ctx.app.url}/callbacks/twilio/sms?message=${messageId}`, { method: 'POST', headers: { 'content-type': contentType, ...(signature ? { 'x-twilio-signature': signature } : {}) }, body });
 const statusParams = (sid: string, status: string, extra: Record<string, string> = {}) => ({
-  AccountSid: ACCOUNT, ApiVersion: '2010-04-01', From: FROM, MessageSid: sid, MessageStatus: status, SmsSid: sid, SmsStatus: status, To: '+5511987654321', ...extra,
+  AccountSid: ACCOUNT,
+  ApiVersion: '2010-04-01',
+  From: FROM,
+  MessageSid: sid,
+  MessageStatus: status,
+  SmsSid: sid,
+  SmsStatus: status,
+  To: '+5511987654321',
+  ...extra,
 });
 
 async function sentOnSms(ctx: Ctx, phone: string, template: MessageTemplate = 'SIGNATURE_CODE') {
@@ -190,7 +236,10 @@ test('channel order: WhatsApp refused, SMS takes it; the SMS undelivered, e-mail
   assert.is(sent.data.channel, 'SMS');
   const handOver = (await events(ctx, messageId)).find((e) => e.type === 'MessageChannelFailed')!;
   assert.equal([handOver.data.channel, handOver.data.next, handOver.data.error], ['WHATSAPP', 'SMS', 'WhatsApp HTTP 400: (#131030) Recipient phone number not in allowed list (código 131030)']);
-  assert.not.ok(ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes('ana@example.com')), 'no e-mail while the SMS stands');
+  assert.not.ok(
+    ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes('ana@example.com')),
+    'no e-mail while the SMS stands',
+  );
 
   const { body, signature } = callback(ctx, messageId, statusParams(String(sent.data.providerMessageId), 'undelivered', { ErrorCode: '30003' }));
   assert.equal(await (await post(ctx, messageId, body, signature)).json(), { recorded: 1 });
@@ -209,19 +258,43 @@ test("WhatsApp's failed status takes the path of an SMS undelivered: MessageChan
   // Meta's status callback (the `messages` field), signed with the app secret over the exact body.
   const raw = JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '5511300000000', phone_number_id: '1234567890' }, statuses: [{
-      id: sent.data.providerMessageId, status: 'failed', timestamp: '1795435200', recipient_id: '5511987654321', biz_opaque_callback_data: messageId,
-      errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }],
-    }] } }] }],
+    entry: [
+      {
+        id: 'WABA',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '5511300000000', phone_number_id: '1234567890' },
+              statuses: [
+                {
+                  id: sent.data.providerMessageId,
+                  status: 'failed',
+                  timestamp: '1795435200',
+                  recipient_id: '5511987654321',
+                  biz_opaque_callback_data: messageId,
+                  errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }],
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
   });
-  const meta = () => fetch(`${ctx.app.url}/callbacks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': whatsAppSignature(META_SECRET, raw) }, body: raw });
+  const meta = () =>
+    fetch(`${ctx.app.url}/callbacks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': whatsAppSignature(META_SECRET, raw) }, body: raw });
   assert.equal(await (await meta()).json(), { recorded: 1 });
   assert.equal(await (await meta()).json(), { recorded: 0 }, 'a repeated status records nothing');
   await eventually(async () => (await eventTypes(ctx, messageId)).includes('MessageSent:SMS'), { what: 'the SMS took over' });
   assert.equal(await eventTypes(ctx, messageId), ['MessageQueued', 'MessageSent:WHATSAPP', 'MessageChannelFailed:WHATSAPP', 'MessageSent:SMS']);
   const lost = (await events(ctx, messageId)).find((e) => e.type === 'MessageChannelFailed')!;
   assert.equal([lost.data.error, lost.data.next], ['WhatsApp 131026: Message undeliverable - Message Undeliverable.', 'SMS']);
-  assert.ok(twilioRequests.some((r) => r.body.To === '+5511987654321' && r.body.StatusCallback?.endsWith(`message=${messageId}`)), 'Twilio was asked for the SMS');
+  assert.ok(
+    twilioRequests.some((r) => r.body.To === '+5511987654321' && r.body.StatusCallback?.endsWith(`message=${messageId}`)),
+    'Twilio was asked for the SMS',
+  );
   await eventually(async () => (await statusOf(ctx, messageId)) === 'SENT', { what: 'SENT in the read model' });
 });
 
@@ -245,23 +318,28 @@ test('a collection whose channel is WHATSAPP: WhatsApp refused, SMS invites; und
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const collectionId = created.body.id as string;
-  const message = await eventually(async () => {
-    const row = await ctx.app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first();
-    return row;
-  }, { what: 'the invitation SENT' });
+  const message = await eventually(
+    async () => {
+      const row = await ctx.app.app.db('messaging_messages').where({ collection_id: collectionId, status: 'SENT' }).first();
+      return row;
+    },
+    { what: 'the invitation SENT' },
+  );
   assert.equal([message.channels, message.sent_channels], [['WHATSAPP', 'SMS'], ['SMS']]);
   const notified = await eventually(async () => ctx.hooks.json().find((b) => b.event === 'collection.message.sent' && b.data.collectionId === collectionId), { what: 'collection.message.sent' });
   assert.ok(notified);
   const sid = (await events(ctx, message.id)).find((e) => e.type === 'MessageSent')!.data.providerMessageId as string;
   const { body, signature } = callback(ctx, message.id, statusParams(sid, 'failed', { ErrorCode: '30008' }));
-  assert.equal(await (await post(ctx, message.id, body, signature)).json(), { recorded: 2 }, "the SMS failed, and with it the message");
+  assert.equal(await (await post(ctx, message.id, body, signature)).json(), { recorded: 2 }, 'the SMS failed, and with it the message');
   const failed = await eventually(async () => ctx.hooks.json().find((b) => b.event === 'collection.message.failed' && b.data.collectionId === collectionId), { what: 'collection.message.failed' });
-  assert.equal([failed.data.channels, failed.data.status, failed.data.error], [
-    ['WHATSAPP', 'SMS'],
-    'FAILED',
-    'WHATSAPP: WhatsApp HTTP 400: (#131030) Recipient phone number not in allowed list (código 131030); SMS: Twilio: o SMS não pôde ser enviado (código 30008)',
-  ]);
-  assert.not.ok(ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes('carla@example.com')), 'WHATSAPP means the phone: no e-mail');
+  assert.equal(
+    [failed.data.channels, failed.data.status, failed.data.error],
+    [['WHATSAPP', 'SMS'], 'FAILED', 'WHATSAPP: WhatsApp HTTP 400: (#131030) Recipient phone number not in allowed list (código 131030); SMS: Twilio: o SMS não pôde ser enviado (código 30008)'],
+  );
+  assert.not.ok(
+    ctx.smtp.mails.some((m) => JSON.stringify(m.to).includes('carla@example.com')),
+    'WHATSAPP means the phone: no e-mail',
+  );
   await eventually(async () => (await statusOf(ctx, message.id)) === 'FAILED', { what: 'FAILED in the read model' });
 });
 

@@ -55,16 +55,26 @@ function invite(ctx: Ctx, email: string, overrides: Partial<QueueMessageInput> =
     channels: ['EMAIL'],
     to: { name: 'Ana Souza', email, phone: '+5511987654321' },
     correlation: { collectionId: 'c'.repeat(23) + String(sequence % 10), recipientId: 'a'.repeat(24) },
-    content: { link: `https://app.example/c/token-${sequence}`, subjectName: 'Padaria Pão Quente Ltda', organizationName: 'Banco Exemplo', operatorMessage: null, pendingItems: ['Contrato social'], expiresAt: null },
+    content: {
+      link: `https://app.example/c/token-${sequence}`,
+      subjectName: 'Padaria Pão Quente Ltda',
+      organizationName: 'Banco Exemplo',
+      operatorMessage: null,
+      pendingItems: ['Contrato social'],
+      expiresAt: null,
+    },
     ...overrides,
   };
 }
 
 const statusOf = (ctx: Ctx, messageId: string, status: string) =>
-  eventually(async () => {
-    const view = await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId);
-    return view?.status === status ? view : undefined;
-  }, { timeoutMs: 10_000, what: `message ${messageId} ${status}` });
+  eventually(
+    async () => {
+      const view = await findMessage(ctx.app.app.db, ctx.tenant.organizationId, messageId);
+      return view?.status === status ? view : undefined;
+    },
+    { timeoutMs: 10_000, what: `message ${messageId} ${status}` },
+  );
 
 test('an invitation reaches the SMTP server with its subject, sender, addressee, link and both bodies; the status becomes SENT', async (ctx) => {
   const input = invite(ctx, 'ana@example.com');
@@ -132,7 +142,10 @@ test('BOTH channels: e-mail by SMTP and WhatsApp in the sandbox: SENT on e-mail 
     const rows = await rowsOf(messageId);
     return rows.length === 2 && rows.every(([status]) => status !== 'pending');
   });
-  assert.equal(await rowsOf(messageId), [['sent', null], ['not_sent', MessagingMessages.notSentWhatsAppSandbox]]);
+  assert.equal(await rowsOf(messageId), [
+    ['sent', null],
+    ['not_sent', MessagingMessages.notSentWhatsAppSandbox],
+  ]);
   const view = await statusOf(ctx, messageId, 'SENT');
   assert.equal(view.sentChannels, ['EMAIL'], 'the sandbox never counts as sent');
   const [chat] = await readOutbox(ctx.app.app, (q) => q.where({ message_id: messageId, channel: 'WHATSAPP' }));

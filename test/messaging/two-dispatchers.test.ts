@@ -49,10 +49,13 @@ test('40 messages queued at once: 40 mails, no Message-ID twice, every row sent 
   assert.is(new Set(seen).size, 40);
   assert.equal(new Set(seen), new Set(ids.map((id) => `<${id}@messaging.credit-analysis>`)));
   // A mail arrives before its row is marked: wait for the rows, then look at their attempts.
-  const rows = await eventually(async () => {
-    const current: Array<{ status: string; attempts: number }> = await ctx.app.app.db('messaging_deliveries').whereIn('message_id', ids);
-    return current.every((r) => r.status === 'sent') ? current : undefined;
-  }, { timeoutMs: 10_000, what: 'every row sent' });
+  const rows = await eventually(
+    async () => {
+      const current: Array<{ status: string; attempts: number }> = await ctx.app.app.db('messaging_deliveries').whereIn('message_id', ids);
+      return current.every((r) => r.status === 'sent') ? current : undefined;
+    },
+    { timeoutMs: 10_000, what: 'every row sent' },
+  );
   assert.ok(rows.every((r) => r.attempts === 1));
 });
 

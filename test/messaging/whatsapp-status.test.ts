@@ -38,7 +38,12 @@ test.before(async () => {
     });
   hooks = await startReceiver();
   app = await startTestApp({
-    WHATSAPP_PROVIDER: 'cloud-api', WHATSAPP_API_URL: GRAPH, WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID, WHATSAPP_TOKEN: 'token-abc', WHATSAPP_APP_SECRET: SECRET, WHATSAPP_VERIFY_TOKEN: 'verifica-isto',
+    WHATSAPP_PROVIDER: 'cloud-api',
+    WHATSAPP_API_URL: GRAPH,
+    WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+    WHATSAPP_TOKEN: 'token-abc',
+    WHATSAPP_APP_SECRET: SECRET,
+    WHATSAPP_VERIFY_TOKEN: 'verifica-isto',
   });
   tenant = await provisionTenant(app, { name: 'Banco Exemplo' });
   other = await provisionTenant(app, { name: 'Outro Banco' });
@@ -109,7 +114,10 @@ test('a business-initiated message goes as its template; once the person writes 
   assert.equal(posted.get(first)!.type, 'template');
   assert.equal((posted.get(first)!.template as { name: string }).name, 'convite_envio_documentos');
   // Meta's inbound message: `from` is the wa_id, here without the ninth digit as many Brazilian mobiles are.
-  const inbound = callbackOf({ contacts: [{ profile: { name: 'Ana' }, wa_id: '551188887777' }], messages: [{ from: '551188887777', id: 'wamid.IN1', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'oi' } }] });
+  const inbound = callbackOf({
+    contacts: [{ profile: { name: 'Ana' }, wa_id: '551188887777' }],
+    messages: [{ from: '551188887777', id: 'wamid.IN1', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'oi' } }],
+  });
   assert.is(await signedPost(inbound), 0, 'an inbound message records no message event');
   const second = await sentWhatsApp('window:2', '+5511988887777');
   assert.equal([posted.get(second)!.type, (posted.get(second)!.text as { body: string }).body.startsWith('Olá, Ana.')], ['text', true]);
@@ -164,7 +172,10 @@ test('"failed" makes a collection invitation FAILED with Meta\'s reason and send
   const errors = [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }];
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 2);
   const [lost, failed] = (await app.app.store.readStream(messageStream(messageId))).slice(-2);
-  assert.equal([lost!.type, lost!.data.channel, lost!.data.next, lost!.data.error, failed!.type], ['MessageChannelFailed', 'WHATSAPP', null, 'WhatsApp 131026: Message undeliverable - Message Undeliverable.', 'MessageFailed']);
+  assert.equal(
+    [lost!.type, lost!.data.channel, lost!.data.next, lost!.data.error, failed!.type],
+    ['MessageChannelFailed', 'WHATSAPP', null, 'WhatsApp 131026: Message undeliverable - Message Undeliverable.', 'MessageFailed'],
+  );
   assert.is(await signedPost(statusCallback({ messageId, status: 'failed', errors })), 0, 'a repeat records nothing');
   const hook = await eventually(async () => hooks.json().find((body) => body.event === 'collection.message.failed' && body.data.collectionId === collectionId), { what: 'collection.message.failed' });
   assert.equal([hook.data.channels, hook.data.status, hook.data.error], [['WHATSAPP'], 'FAILED', 'WhatsApp 131026: Message undeliverable - Message Undeliverable.']);

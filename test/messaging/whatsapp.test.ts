@@ -57,13 +57,18 @@ test('outside the window an invitation goes as its approved template: name, lang
       template: {
         name: 'convite_envio_documentos',
         language: { code: 'pt_BR' },
-        components: [{ type: 'body', parameters: [
-          { type: 'text', text: 'Ana' },
-          { type: 'text', text: 'Banco Exemplo' },
-          { type: 'text', text: 'Padaria Pão Quente Ltda' },
-          { type: 'text', text: 'https://app.example/c/tok' },
-          { type: 'text', text: '30/11/2026 às 20:59 (horário de Brasília)' },
-        ] }],
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Ana' },
+              { type: 'text', text: 'Banco Exemplo' },
+              { type: 'text', text: 'Padaria Pão Quente Ltda' },
+              { type: 'text', text: 'https://app.example/c/tok' },
+              { type: 'text', text: '30/11/2026 às 20:59 (horário de Brasília)' },
+            ],
+          },
+        ],
       },
     })
     .reply(200, TOOK);
@@ -92,19 +97,26 @@ test("a signature code goes as an authentication template: the code in the body 
 
 test('an offer names product, amount in reais and term; a missing value and line breaks never reach Meta (it refuses both)', async () => {
   let sent: { template: { components: Array<{ parameters: Array<{ text: string }> }> } } | undefined;
-  nock(BASE).post('/1234567890/messages', (body) => ((sent = body), true)).reply(200, TOOK);
+  nock(BASE)
+    .post('/1234567890/messages', (body) => ((sent = body), true))
+    .reply(200, TOOK);
   await channel.send({
     ...message,
     template: 'OFFER_LINK',
     to: { ...message.to, name: 'Ana\nSouza' },
     content: { ...message.content, expiresAt: null, offer: { productName: 'Capital de giro', maxAmountCents: 5_000_000, maxTermMonths: 24 } },
   });
-  assert.equal(sent!.template.components[0]!.parameters.map((p) => p.text), ['Ana Souza', 'Banco Exemplo', 'Capital de giro', 'R$ 50.000,00', '24', 'https://app.example/c/tok', '-']);
+  assert.equal(
+    sent!.template.components[0]!.parameters.map((p) => p.text),
+    ['Ana Souza', 'Banco Exemplo', 'Capital de giro', 'R$ 50.000,00', '24', 'https://app.example/c/tok', '-'],
+  );
 });
 
 test('inside the window the whole text goes as free text', async () => {
   windowOpen = true;
-  nock(BASE).post('/1234567890/messages', { ...envelope, type: 'text', text: { preview_url: true, body: message.rendered.text } }).reply(200, TOOK);
+  nock(BASE)
+    .post('/1234567890/messages', { ...envelope, type: 'text', text: { preview_url: true, body: message.rendered.text } })
+    .reply(200, TOOK);
   assert.equal(await channel.send(message), { providerMessageId: 'wamid.HBgN' });
   assert.ok(nock.isDone());
 });
@@ -113,8 +125,17 @@ test('a text Meta refuses for the window (131047) goes again at once as the temp
   windowOpen = true;
   nock(BASE)
     .post('/1234567890/messages', (body) => body.type === 'text')
-    .reply(400, { error: { message: '(#131047) Re-engagement message', type: 'OAuthException', code: 131047, error_data: { messaging_product: 'whatsapp', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' } } });
-  nock(BASE).post('/1234567890/messages', (body) => body.type === 'template' && body.template.name === 'convite_envio_documentos').reply(200, TOOK);
+    .reply(400, {
+      error: {
+        message: '(#131047) Re-engagement message',
+        type: 'OAuthException',
+        code: 131047,
+        error_data: { messaging_product: 'whatsapp', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' },
+      },
+    });
+  nock(BASE)
+    .post('/1234567890/messages', (body) => body.type === 'template' && body.template.name === 'convite_envio_documentos')
+    .reply(200, TOOK);
   assert.equal(await channel.send(message), { providerMessageId: 'wamid.HBgN' });
   assert.ok(nock.isDone());
 });
@@ -122,14 +143,23 @@ test('a text Meta refuses for the window (131047) goes again at once as the temp
 test("a 4xx is final and keeps the provider's text", async () => {
   nock(BASE)
     .post('/1234567890/messages')
-    .reply(400, { error: { message: '(#132001) Template name does not exist in the translation', type: 'OAuthException', code: 132001, error_data: { messaging_product: 'whatsapp', details: 'template name (convite_envio_documentos) does not exist in pt_BR' } } });
+    .reply(400, {
+      error: {
+        message: '(#132001) Template name does not exist in the translation',
+        type: 'OAuthException',
+        code: 132001,
+        error_data: { messaging_product: 'whatsapp', details: 'template name (convite_envio_documentos) does not exist in pt_BR' },
+      },
+    });
   const error = await refusal(channel.send(message));
   assert.is(error.text, 'WhatsApp HTTP 400: (#132001) Template name does not exist in the translation (código 132001) - template name (convite_envio_documentos) does not exist in pt_BR');
   assert.ok(error.permanent);
 });
 
 test('429 and 5xx are worth another attempt', async () => {
-  nock(BASE).post('/1234567890/messages').reply(429, { error: { message: 'Rate limit hit', code: 130429 } });
+  nock(BASE)
+    .post('/1234567890/messages')
+    .reply(429, { error: { message: 'Rate limit hit', code: 130429 } });
   nock(BASE).post('/1234567890/messages').reply(503, 'unavailable');
   const limited = await refusal(channel.send(message));
   assert.is(limited.permanent, false);
@@ -160,7 +190,11 @@ test('WHATSAPP_TEMPLATES replaces the kinds it names; a mistake is a Configurati
     ['{"OFFER_LINK": {"name": "oferta", "language": "portuguese", "body": []}}', /OFFER_LINK\.language/],
     ['{"OFFER_LINK": {"name": "oferta", "language": "pt_BR", "body": ["cpf"]}}', /OFFER_LINK\.body/],
   ] as const) {
-    assert.throws(() => whatsAppTemplatesFrom(json), (error: Error) => error instanceof ConfigurationError && says.test(error.message), json);
+    assert.throws(
+      () => whatsAppTemplatesFrom(json),
+      (error: Error) => error instanceof ConfigurationError && says.test(error.message),
+      json,
+    );
   }
 });
 

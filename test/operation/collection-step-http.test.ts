@@ -60,16 +60,22 @@ async function runToCollection(document: string) {
   const run = await call('POST', `/v1/proposals/${proposal.body.id}/run`, { kind: 'OPERATION', targetId: operationId });
   assert.is(run.status, 200, JSON.stringify(run.body));
   const waiting = await waitForExecution(app, tenant.token, run.body.operationResultId, (e) => e.status === 'WAITING_COLLECTION');
-  assert.equal(waiting.steps.map((s: any) => s.status), ['WAITING', 'PENDING']);
+  assert.equal(
+    waiting.steps.map((s: any) => s.status),
+    ['WAITING', 'PENDING'],
+  );
   const [opened] = waiting.collections;
   assert.equal([opened.stepIndex, opened.templateSlug, opened.completedAt], [0, 'ficha-pf', null]);
   // The execution's read model may show the collection before the collections' read model has it.
   let collection: any;
-  await eventually(async () => {
-    const read = await call('GET', `/v1/collections/${opened.collectionId}`);
-    collection = read.body;
-    return read.status === 200;
-  }, { timeoutMs: 20_000, what: 'the collection readable' });
+  await eventually(
+    async () => {
+      const read = await call('GET', `/v1/collections/${opened.collectionId}`);
+      collection = read.body;
+      return read.status === 200;
+    },
+    { timeoutMs: 20_000, what: 'the collection readable' },
+  );
   return { executionId: run.body.operationResultId as string, collection };
 }
 
@@ -78,7 +84,7 @@ test('a template the organization lacks is refused at definition, with the text'
   assert.equal(refused.body, { code: 400, message: OperationMessages.collectionTemplateNotFound('nao-existe') });
 });
 
-test("the customer answers the collection: the pipeline goes on to its report and ends APPROVED", async () => {
+test('the customer answers the collection: the pipeline goes on to its report and ends APPROVED', async () => {
   const { executionId, collection } = await runToCollection('123.456.789-09');
   assert.equal([collection.templateSlug, collection.recipients.map((r: any) => r.email)], ['ficha-pf', ['maria@example.com']]);
   assert.equal(collection.behavior.onCompleted, { kind: 'NONE', id: null }, "the pipeline goes on instead of the template's target");
@@ -87,7 +93,10 @@ test("the customer answers the collection: the pipeline goes on to its report an
   const answered = await app.call('POST', `/c/${link.body.link.token}/items/${collection.items[0].id}/form`, { body: { answers: { renda: 8500 } } });
   assert.is(answered.body.status, 'VALIDATED', JSON.stringify(answered.body));
   const done = await waitForExecution(app, tenant.token, executionId, (e) => e.status === 'APPROVED');
-  assert.equal(done.steps.map((s: any) => s.status), ['DONE', 'DONE']);
+  assert.equal(
+    done.steps.map((s: any) => s.status),
+    ['DONE', 'DONE'],
+  );
   assert.ok(done.collections[0].completedAt);
   assert.is(done.reportIds.length, 1);
 });

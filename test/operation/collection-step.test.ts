@@ -21,7 +21,19 @@ const report: PipelineStep = { kind: 'POLICY_REPORT', policies: { PERSON: POLICY
 
 const start = (steps: PipelineStep[]): ExecutionEvent[] =>
   executionDecider.decide(
-    { type: 'StartExecution', ...facts, kind: 'OPERATION', operationId: 'o'.repeat(24), operationVersion: 1, targetId: 'o'.repeat(24), document: '12345678909', entityType: 'PERSON', steps, userId: 'u', at: AT },
+    {
+      type: 'StartExecution',
+      ...facts,
+      kind: 'OPERATION',
+      operationId: 'o'.repeat(24),
+      operationVersion: 1,
+      targetId: 'o'.repeat(24),
+      document: '12345678909',
+      entityType: 'PERSON',
+      steps,
+      userId: 'u',
+      at: AT,
+    },
     executionDecider.initialState(),
   );
 const opened: ExecutionCommand = { type: 'RecordCollectionOpened', collectionId: COLLECTION, templateSlug: 'ficha-pf', at: AT };
@@ -45,16 +57,22 @@ test('the step opens its collection, then the execution waits for it', () => {
   const waiting = fold(executionDecider, [...history, openedEvent()]);
   assert.is(executionStatus(waiting), 'WAITING_COLLECTION');
   assert.is(nextAction(waiting), null);
-  given(executionDecider, [...history, openedEvent()]).when(opened).then([], 'opened once');
+  given(executionDecider, [...history, openedEvent()])
+    .when(opened)
+    .then([], 'opened once');
 });
 
 test('its completion moves the pipeline on to the report; as the last step it ends APPROVED', () => {
   const history = [...start([STEP, report]), openedEvent()];
   given(executionDecider, history).when(completed).then([completedEvent]);
   assert.equal(nextAction(fold(executionDecider, [...history, completedEvent])), { type: 'REQUEST_REPORT', policyId: POLICY });
-  given(executionDecider, [...history, completedEvent]).when(completed).then([], 'a repeated completion decides nothing');
+  given(executionDecider, [...history, completedEvent])
+    .when(completed)
+    .then([], 'a repeated completion decides nothing');
   const alone = [...start([STEP]), openedEvent()];
-  given(executionDecider, alone).when(completed).then([completedEvent, finished('APPROVED', null, 1)], 'past the last step');
+  given(executionDecider, alone)
+    .when(completed)
+    .then([completedEvent, finished('APPROVED', null, 1)], 'past the last step');
 });
 
 test('canceled or expired, the execution ends with it; another collection says nothing', () => {
@@ -65,8 +83,12 @@ test('canceled or expired, the execution ends with it; another collection says n
   given(executionDecider, history)
     .when({ type: 'RecordCollectionEnded', collectionId: COLLECTION, outcome: 'EXPIRED', reason: null, at: AT })
     .then([finished('EXPIRED', OperationMessages.collectionExpired)]);
-  given(executionDecider, history).when({ ...completed, collectionId: OTHER }).then([]);
-  given(executionDecider, start([STEP, report])).when(completed).then([], 'nothing opened yet');
+  given(executionDecider, history)
+    .when({ ...completed, collectionId: OTHER })
+    .then([]);
+  given(executionDecider, start([STEP, report]))
+    .when(completed)
+    .then([], 'nothing opened yet');
 });
 
 test.run();

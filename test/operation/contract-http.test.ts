@@ -34,7 +34,11 @@ test.before(async () => {
   const created = await call('POST', '/v1/operations', { ...fullPipeline, steps });
   assert.is(created.status, 200, JSON.stringify(created.body));
   operationId = created.body.id;
-  assert.equal(created.body.steps[4], { ...contractStep(), title: 'Assinatura do contrato', signers: [{ name: 'Banco Exemplo S.A.', email: 'contratos@banco.example', phone: null }] }, 'defaults stored');
+  assert.equal(
+    created.body.steps[4],
+    { ...contractStep(), title: 'Assinatura do contrato', signers: [{ name: 'Banco Exemplo S.A.', email: 'contratos@banco.example', phone: null }] },
+    'defaults stored',
+  );
   receiver = await startReceiver();
   assert.is((await call('POST', '/webhook', { type: 'OPERATION', url: receiver.url })).status, 200);
 });
@@ -81,7 +85,9 @@ async function signAsParty(collectionId: string, itemId: string, recipient: { id
     assert.is(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
   };
   await step('code', { channel: 'EMAIL' });
-  const message: { text: string } = await eventually(async () => (await readOutbox(app.app, (q) => q.where({ channel: 'EMAIL' }))).find((m) => m.to === recipient.email && m.subject.includes('código para assinar')), { timeoutMs: 20_000, what: `the code to ${recipient.email}` }
+  const message: { text: string } = await eventually(
+    async () => (await readOutbox(app.app, (q) => q.where({ channel: 'EMAIL' }))).find((m) => m.to === recipient.email && m.subject.includes('código para assinar')),
+    { timeoutMs: 20_000, what: `the code to ${recipient.email}` },
   );
   await step('verify', { code: /é (\d{6})\./.exec(message.text)![1] });
   await step('sign', {});
@@ -95,18 +101,30 @@ test('the contract is generated, signed by every party, formalized, and the outc
   const { id, contract } = await runToContract();
   assert.is(contract.formalizedAt, null);
   // The execution's read model may be ahead of the collection's.
-  const collection = await eventually(async () => {
-    const reply = await call('GET', `/v1/collections/${contract.collectionId}`);
-    return reply.status === 200 && reply.body;
-  }, { timeoutMs: 20_000, what: 'the contract collection in its read model' });
+  const collection = await eventually(
+    async () => {
+      const reply = await call('GET', `/v1/collections/${contract.collectionId}`);
+      return reply.status === 200 && reply.body;
+    },
+    { timeoutMs: 20_000, what: 'the contract collection in its read model' },
+  );
   assert.is(collection.items.length, 1);
   assert.equal([collection.items[0].kind, collection.items[0].config.signature.mode, collection.items[0].config.signature.registryDocumentId], ['SIGNATURE', 'JOINT', contract.contractDocumentId]);
-  assert.equal(collection.recipients.map((r: any) => r.name), ['Maria da Silva', 'João Souza', 'Banco Exemplo S.A.']);
+  assert.equal(
+    collection.recipients.map((r: any) => r.name),
+    ['Maria da Silva', 'João Souza', 'Banco Exemplo S.A.'],
+  );
   const [created] = await app.app.store.readStream(`collection-${contract.collectionId}`, { maxCount: 1 });
   const createdData = created!.data as any;
   assert.is(createdData.actorType, 'SYSTEM');
   assert.equal(
-    { registryId: createdData.payload.registryId, template: createdData.payload.template, recipients: createdData.payload.recipients, items: createdData.payload.items, contractDocumentId: createdData.payload.contractDocumentId },
+    {
+      registryId: createdData.payload.registryId,
+      template: createdData.payload.template,
+      recipients: createdData.payload.recipients,
+      items: createdData.payload.items,
+      contractDocumentId: createdData.payload.contractDocumentId,
+    },
     { registryId: collection.registryId, template: null, recipients: 3, items: 1, contractDocumentId: contract.contractDocumentId },
   );
 
@@ -114,7 +132,11 @@ test('the contract is generated, signed by every party, formalized, and the outc
   assert.is(download.status, 200);
   const pdf = Buffer.from(await download.arrayBuffer());
   const text = (await readPdfText(pdf))!.text.replace(/\s+/g, ' ');
-  for (const expected of ['Emitente: Maria da Silva, 123.456.789-09', 'Valor: R$ 8.000,00 em 12 parcelas', 'Partes: Maria da Silva (cliente); João Souza (avalista); Banco Exemplo S.A. (interveniente)']) {
+  for (const expected of [
+    'Emitente: Maria da Silva, 123.456.789-09',
+    'Valor: R$ 8.000,00 em 12 parcelas',
+    'Partes: Maria da Silva (cliente); João Souza (avalista); Banco Exemplo S.A. (interveniente)',
+  ]) {
     assert.ok(text.includes(expected), `the contract says: ${expected}`);
   }
   assert.is(collection.items[0].config.signature.documentSha256, createHash('sha256').update(pdf).digest('hex'));
@@ -126,7 +148,10 @@ test('the contract is generated, signed by every party, formalized, and the outc
   const requested = (await app.app.store.readStream(`report-${done.reportIds[0]}`))[0]!.data as any;
   assert.equal([requested.skippedSections, requested.ranWithoutSCRReason], [[], null], "the pipeline's report ran with the organization's SCR");
   assert.ok(done.contract.formalizedAt);
-  assert.equal(done.steps.map((s: any) => s.status), ['DONE', 'DONE', 'DONE', 'DONE', 'DONE']);
+  assert.equal(
+    done.steps.map((s: any) => s.status),
+    ['DONE', 'DONE', 'DONE', 'DONE', 'DONE'],
+  );
   const formalized = (await app.app.store.readStream(`execution-${id}`)).find((e) => e.type === 'ExecutionContractFormalized')!.data as any;
   assert.equal([formalized.collectionId, formalized.contractDocumentId, formalized.provider], [contract.collectionId, contract.contractDocumentId, 'interno']);
   const hook = await operationHook(id);

@@ -26,7 +26,19 @@ const CONTRACT = contractStep();
 /** Report, offer, choice: the execution reaches the step after WAIT_CUSTOMER_CHOICE. */
 function toChoice(steps: PipelineStep[]): ExecutionEvent[] {
   const commands: ExecutionCommand[] = [
-    { type: 'StartExecution', ...facts, kind: 'OPERATION', operationId: 'o'.repeat(24), operationVersion: 1, targetId: 'o'.repeat(24), document: '12345678909', entityType: 'PERSON', steps, userId: 'u', at: AT },
+    {
+      type: 'StartExecution',
+      ...facts,
+      kind: 'OPERATION',
+      operationId: 'o'.repeat(24),
+      operationVersion: 1,
+      targetId: 'o'.repeat(24),
+      document: '12345678909',
+      entityType: 'PERSON',
+      steps,
+      userId: 'u',
+      at: AT,
+    },
     { type: 'RecordReport', reportId: '1'.repeat(24), policyId: POLICY, at: AT },
     { type: 'RecordReportResult', reportId: '1'.repeat(24), status: 'APPROVED', score: 700, at: AT },
     { type: 'RecordOfferSent', offerId: OFFER, at: AT },
@@ -53,16 +65,23 @@ test('after the choice the contract opens, then the execution waits for the sign
   const waiting = fold(executionDecider, [...history, openedEvent]);
   assert.is(executionStatus(waiting), 'WAITING_SIGNATURE');
   assert.is(nextAction(waiting), null);
-  given(executionDecider, [...history, openedEvent]).when(opened).then([], 'opened once');
+  given(executionDecider, [...history, openedEvent])
+    .when(opened)
+    .then([], 'opened once');
 });
 
 test('the signature formalizes the contract; as the last step the execution ends APPROVED', () => {
   const history = [...toChoice(lastStepSteps), openedEvent];
   const events = given(executionDecider, history).when(signed).decided();
-  assert.equal(events.map((e) => e.type), ['ExecutionContractFormalized', 'ExecutionFinished']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['ExecutionContractFormalized', 'ExecutionFinished'],
+  );
   assert.equal(events[0]!.data, { ...base(3), collectionId: COLLECTION, contractDocumentId: DOC, provider: 'interno', contentHash: 'h'.repeat(64) });
   assert.is((events[1]!.data as { status: string }).status, 'APPROVED');
-  given(executionDecider, history).when({ ...signed, collectionId: '9'.repeat(24) }).then([], "another collection's signature is not this contract's");
+  given(executionDecider, history)
+    .when({ ...signed, collectionId: '9'.repeat(24) })
+    .then([], "another collection's signature is not this contract's");
 });
 
 test('after a firm offer the formalized contract waits for the closing', () => {
@@ -109,7 +128,10 @@ const contractFacts: ContractFacts = {
   productName: 'Crédito pessoal',
   model: 'PRICE',
   terms,
-  parties: [{ name: 'Maria da Silva', role: 'CLIENTE' }, { name: 'João Souza', role: 'AVALISTA' }],
+  parties: [
+    { name: 'Maria da Silva', role: 'CLIENTE' },
+    { name: 'João Souza', role: 'AVALISTA' },
+  ],
   date: '2026-11-23',
 };
 
@@ -132,7 +154,14 @@ test('the PDF carries the filled text and the summary, and the same facts give t
   const { text, pages } = (await readPdfText(bytes))!;
   assert.ok(pages > 1, 'a long text continues on more pages');
   const flat = text.replace(/\s+/g, ' ');
-  for (const expected of ['CÉDULA DE CRÉDITO BANCÁRIO', 'Emitente: Maria da Silva, 123.456.789-09', 'R$ 8.000,00 em 12 parcelas de R$ 755,13', 'Resumo da operação', 'CET: 2,12% ao mês (28,66% ao ano)', 'Partes: Maria da Silva (cliente); João Souza (avalista)']) {
+  for (const expected of [
+    'CÉDULA DE CRÉDITO BANCÁRIO',
+    'Emitente: Maria da Silva, 123.456.789-09',
+    'R$ 8.000,00 em 12 parcelas de R$ 755,13',
+    'Resumo da operação',
+    'CET: 2,12% ao mês (28,66% ao ano)',
+    'Partes: Maria da Silva (cliente); João Souza (avalista)',
+  ]) {
     assert.ok(flat.includes(expected), `missing: ${expected}`);
   }
   assert.equal(bytes, await renderContractPdf(`${CONTRACT.template}\nCláusula longa: ${'palavra '.repeat(2000)}🙂`, contractFacts, { title: CONTRACT.title, at: AT }));

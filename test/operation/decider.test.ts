@@ -12,7 +12,6 @@ const ORG = 'a'.repeat(24);
 const ID = 'b'.repeat(24);
 const AT = '2026-11-23T14:00:00.000Z';
 
-
 const create = (content: PipelineContent) => ({ type: 'CreateOperation' as const, operationId: ID, organizationId: ORG, userId: 'u', content, at: AT });
 const version = (content: PipelineContent, organizationId = ORG) => ({ type: 'CreateOperationVersion' as const, operationId: ID, organizationId, userId: 'u', content, at: AT });
 const created: OperationEvent = { type: 'OperationCreated', data: { operationId: ID, organizationId: ORG, version: 1, content: fullPipeline, userId: 'u', createdAt: AT } };
@@ -36,7 +35,9 @@ test('a changed content is version 2; an unchanged one (any key order) makes non
 
 test("a version of an absent or another organization's pipeline: not found", () => {
   given(operationDecider).when(version(fullPipeline)).thenError('not_found', OperationMessages.operationNotFound);
-  given(operationDecider, [created]).when(version(fullPipeline, 'd'.repeat(24))).thenError('not_found', OperationMessages.operationNotFound);
+  given(operationDecider, [created])
+    .when(version(fullPipeline, 'd'.repeat(24)))
+    .thenError('not_found', OperationMessages.operationNotFound);
 });
 
 const refusals: Array<[string, PipelineContent, string]> = [
@@ -50,11 +51,7 @@ const refusals: Array<[string, PipelineContent, string]> = [
   ],
   ['two contract steps', { ...fullPipeline, steps: [...fullPipeline.steps, contractStep(), contractStep()] }, OperationMessages.repeatedStep],
   ['a policy missing for a served entity type', { ...fullPipeline, entityTypes: ['PERSON', 'COMPANY'] }, OperationMessages.policyMissingForEntityType],
-  [
-    'a policy for an entity type not served',
-    { ...fullPipeline, steps: [{ kind: 'POLICY_REPORT', policies: { PERSON: POLICY, COMPANY: POLICY } }] },
-    OperationMessages.policyForOtherEntityType,
-  ],
+  ['a policy for an entity type not served', { ...fullPipeline, steps: [{ kind: 'POLICY_REPORT', policies: { PERSON: POLICY, COMPANY: POLICY } }] }, OperationMessages.policyForOtherEntityType],
   [
     'a pre-approval range upside down',
     { ...fullPipeline, steps: [{ kind: 'PRE_APPROVAL', minAmountPercent: 90, maxAmountPercent: 50, minTermMonths: 1, maxTermMonths: 2, validDays: 1 }] },
@@ -74,7 +71,9 @@ for (const [name, content, message] of refusals) {
 }
 
 test('approval by operator needs no report', () => {
-  const events = given(operationDecider).when(create({ ...fullPipeline, steps: [{ kind: 'FINAL_APPROVAL', by: 'OPERATOR' }] })).decided();
+  const events = given(operationDecider)
+    .when(create({ ...fullPipeline, steps: [{ kind: 'FINAL_APPROVAL', by: 'OPERATOR' }] }))
+    .decided();
   assert.is(events.length, 1);
 });
 

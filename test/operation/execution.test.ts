@@ -19,7 +19,19 @@ const AT = '2026-11-23T14:00:00.000Z';
 const facts = { executionId: EXEC, organizationId: ORG, proposalId: PROPOSAL };
 
 function start(steps: PipelineStep[] = fullPipeline.steps): ExecutionCommand {
-  return { type: 'StartExecution', ...facts, kind: 'OPERATION', operationId: 'o'.repeat(24), operationVersion: 1, targetId: 'o'.repeat(24), document: '12345678909', entityType: 'PERSON', steps, userId: 'u', at: AT };
+  return {
+    type: 'StartExecution',
+    ...facts,
+    kind: 'OPERATION',
+    operationId: 'o'.repeat(24),
+    operationVersion: 1,
+    targetId: 'o'.repeat(24),
+    document: '12345678909',
+    entityType: 'PERSON',
+    steps,
+    userId: 'u',
+    at: AT,
+  };
 }
 
 /** Run commands one after the other, each on the state the previous left: the events of all. */
@@ -39,7 +51,15 @@ const chosen: ExecutionCommand = { type: 'RecordOfferChosen', offerId: OFFER, am
 const finalApproval: ExecutionCommand = { type: 'DecideFinalApproval', at: AT };
 const firm: ExecutionCommand = { type: 'RecordFirmOffer', offerId: FIRM, at: AT };
 const operator = (approved: boolean, organizationId = ORG): ExecutionCommand => ({ type: 'DecideAsOperator', organizationId, approved, userId: 'op', reason: 'ok', at: AT });
-const close = (status: 'ISSUED' | 'CANCELED', date = '2026-11-30', organizationId = ORG): ExecutionCommand => ({ type: 'CloseExecution', organizationId, status, date, externalId: 'X1', userId: 'u', at: AT });
+const close = (status: 'ISSUED' | 'CANCELED', date = '2026-11-30', organizationId = ORG): ExecutionCommand => ({
+  type: 'CloseExecution',
+  organizationId,
+  status,
+  date,
+  externalId: 'X1',
+  userId: 'u',
+  at: AT,
+});
 
 test('the whole pipeline: report, indicative offer, choice, approval by policy, firm offer, closing ISSUED', () => {
   let events = run([start()]);
@@ -120,7 +140,13 @@ test('a pipeline without a firm offer ends APPROVED with its last step', () => {
 });
 
 test('kind REPORT: started with its report; the report decision is the final status', () => {
-  const startReport: ExecutionCommand = { ...(start(reportRunSteps('PERSON', POLICY)) as Extract<ExecutionCommand, { type: 'StartExecution' }>), kind: 'REPORT', operationId: null, operationVersion: null, report: { reportId: REPORT, policyId: POLICY } };
+  const startReport: ExecutionCommand = {
+    ...(start(reportRunSteps('PERSON', POLICY)) as Extract<ExecutionCommand, { type: 'StartExecution' }>),
+    kind: 'REPORT',
+    operationId: null,
+    operationVersion: null,
+    report: { reportId: REPORT, policyId: POLICY },
+  };
   const events = run([startReport]);
   assert.equal(types(events), ['ExecutionStarted', 'ExecutionReportRequested']);
   assert.is(finished(run([reportSays('MANUAL_ANALYSIS')], events))?.status, 'MANUAL_ANALYSIS');
@@ -140,28 +166,42 @@ test('closing refusals: ISSUED before the firm offer, a rejected execution, anot
   assert.is(finished(run([close('CANCELED')], running))?.status, 'CANCELED');
   const rejected = run([reportSays('DENIED')], running);
   given(executionDecider, rejected).when(close('CANCELED')).thenError('conflict', OperationMessages.executionFinished);
-  given(executionDecider, running).when(close('CANCELED', '2026-11-30', 'd'.repeat(24))).thenError('not_found', OperationMessages.executionNotFound);
+  given(executionDecider, running)
+    .when(close('CANCELED', '2026-11-30', 'd'.repeat(24)))
+    .thenError('not_found', OperationMessages.executionNotFound);
   given(executionDecider).when(close('CANCELED')).thenError('not_found', OperationMessages.executionNotFound);
 });
 
 test('operator refusals: not waiting, finished, another organization', () => {
   const running = run([start(), reportAsked]);
   given(executionDecider, running).when(operator(true)).thenError('conflict', OperationMessages.executionNotWaitingOperator);
-  given(executionDecider, run([reportSays('DENIED')], running)).when(operator(true)).thenError('conflict', OperationMessages.executionFinished);
-  given(executionDecider, running).when(operator(true, 'd'.repeat(24))).thenError('not_found', OperationMessages.executionNotFound);
+  given(executionDecider, run([reportSays('DENIED')], running))
+    .when(operator(true))
+    .thenError('conflict', OperationMessages.executionFinished);
+  given(executionDecider, running)
+    .when(operator(true, 'd'.repeat(24)))
+    .thenError('not_found', OperationMessages.executionNotFound);
 });
 
 test('a choice of another offer, or before the offer, is refused; a start twice too', () => {
   const sent = run([start(), reportAsked, reportSays('APPROVED'), offerSent]);
-  given(executionDecider, sent).when({ ...chosen, offerId: FIRM } as ExecutionCommand).thenError('conflict', OperationMessages.executionNotWaitingChoice);
-  given(executionDecider, run([start()])).when(chosen).thenError('conflict', OperationMessages.executionNotWaitingChoice);
-  given(executionDecider, run([start()])).when(start()).thenError('conflict', OperationMessages.executionRunning);
+  given(executionDecider, sent)
+    .when({ ...chosen, offerId: FIRM } as ExecutionCommand)
+    .thenError('conflict', OperationMessages.executionNotWaitingChoice);
+  given(executionDecider, run([start()]))
+    .when(chosen)
+    .thenError('conflict', OperationMessages.executionNotWaitingChoice);
+  given(executionDecider, run([start()]))
+    .when(start())
+    .thenError('conflict', OperationMessages.executionRunning);
 });
 
 test('failing: a running execution ends FAILED, a finished one is left as it is', () => {
   const failedCommand: ExecutionCommand = { type: 'FailExecution', reason: 'x', at: AT };
   assert.is(finished(run([start(), failedCommand]))?.status, 'FAILED');
-  given(executionDecider, run([start(), reportAsked, reportSays('DENIED')])).when(failedCommand).then([]);
+  given(executionDecider, run([start(), reportAsked, reportSays('DENIED')]))
+    .when(failedCommand)
+    .then([]);
 });
 
 test('an offer that lapsed ends the execution EXPIRED while it waits for the choice; otherwise nothing', () => {
@@ -170,8 +210,12 @@ test('an offer that lapsed ends the execution EXPIRED while it waits for the cho
   const events = run([lapsed], waiting);
   assert.equal([executionStatus(stateOf(events)), finished(events)?.reason, finished(events)?.stepIndex], ['EXPIRED', OperationMessages.offerExpiredWithoutChoice, 2]);
   given(executionDecider, events).when(lapsed).thenError('conflict', OperationMessages.executionFinished);
-  given(executionDecider, waiting).when({ ...lapsed, offerId: FIRM }).then([], 'another offer decides nothing');
-  given(executionDecider, run([chosen], waiting)).when(lapsed).then([], 'after the choice it cannot lapse');
+  given(executionDecider, waiting)
+    .when({ ...lapsed, offerId: FIRM })
+    .then([], 'another offer decides nothing');
+  given(executionDecider, run([chosen], waiting))
+    .when(lapsed)
+    .then([], 'after the choice it cannot lapse');
 });
 
 test.run();

@@ -73,7 +73,10 @@ test('the job expires an offer past validUntil: offer and proposal EXPIRED, the 
   }
   const detail = (await app.call('GET', `/v1/proposals/${proposalId}`, { token: tenant.token })).body;
   assert.is(detail.status, 'EXPIRED');
-  assert.equal(detail.rounds[0].offers.map((o: any) => [o.id, o.status]), [[offerId, 'EXPIRED']]);
+  assert.equal(
+    detail.rounds[0].offers.map((o: any) => [o.id, o.status]),
+    [[offerId, 'EXPIRED']],
+  );
   assert.ok(detail.timeline.some((t: any) => t.type === 'OfferExpired'));
   // The facts row is a read model: read it once it has caught up with the proposal's stream.
   const proposalEvents = await app.app.store.readStream(`proposal-${proposalId}`);
@@ -87,7 +90,10 @@ test('the job expires an offer past validUntil: offer and proposal EXPIRED, the 
   // Idempotent: a later pass (a restarted scheduler) finds nothing more to do, and the offer cannot be chosen.
   assert.is(await expireOffers(later(9)), 0);
   const finishedEvents = (await app.app.store.readStream(`execution-${executionId}`)).filter((e) => e.type === 'ExecutionFinished');
-  assert.equal(finishedEvents.map((e) => (e.data as { reason: string }).reason), [OperationMessages.offerExpiredWithoutChoice]);
+  assert.equal(
+    finishedEvents.map((e) => (e.data as { reason: string }).reason),
+    [OperationMessages.offerExpiredWithoutChoice],
+  );
   const choose = await app.call('POST', `/v1/proposals/${proposalId}/offers/${offerId}/choose`, { token: tenant.token, body: { amountCents: 800_000, termMonths: 12 } });
   assert.equal(choose.body, { code: 409, message: ProposalMessages.proposalClosed });
 });

@@ -37,7 +37,8 @@ export function pipelineBody(policyId: string, finalBy: 'POLICY' | 'OPERATOR' = 
 export const contractStep = (overrides: Partial<ContractStep> = {}): ContractStep => ({
   kind: 'CONTRACT_SIGNATURE',
   title: 'Assinatura da cédula de crédito',
-  template: 'CÉDULA DE CRÉDITO BANCÁRIO\n\nEmitente: {{nome}}, {{documento}}.\nValor: {{valor}} em {{prazo}} parcelas de {{parcela}}, juros de {{taxa_mensal}} ao mês, CET de {{cet_anual}} ao ano.\n{{cronograma}}\nPartes: {{partes}}. São Paulo, {{data}}.',
+  template:
+    'CÉDULA DE CRÉDITO BANCÁRIO\n\nEmitente: {{nome}}, {{documento}}.\nValor: {{valor}} em {{prazo}} parcelas de {{parcela}}, juros de {{taxa_mensal}} ao mês, CET de {{cet_anual}} ao ano.\n{{cronograma}}\nPartes: {{partes}}. São Paulo, {{data}}.',
   signers: [],
   includeParticipants: true,
   ordered: false,

@@ -69,7 +69,10 @@ test('define, version, read and list a pipeline', async () => {
   assert.is(edited.body.version, 2);
   assert.is((await call('PUT', `/v1/operations/${id}`, { ...pipelineBody(policies.approve!), name: 'Crédito pessoal v2' })).body.version, 2, 'unchanged: no version');
   assert.is((await call('GET', `/v1/operations/${id}`)).body.name, 'Crédito pessoal v2');
-  assert.equal((await call('GET', `/v1/operations/${id}/versions`)).body.map((v: any) => v.version), [1, 2]);
+  assert.equal(
+    (await call('GET', `/v1/operations/${id}/versions`)).body.map((v: any) => v.version),
+    [1, 2],
+  );
   assert.is((await call('GET', `/v1/operations/${id}/versions/1`)).body.name, fullPipeline.name);
   assert.ok((await call('GET', '/v1/operations')).body.some((o: any) => o.id === id));
 });
@@ -93,7 +96,10 @@ test('the whole journey, approval by policy: offer, choice, firm offer, closing,
   const sent = await receiver.waitFor(2);
   const hook = JSON.parse(sent[1]!.body);
   assert.is(hook.webhookType, 'OPERATION');
-  assert.equal({ ...hook.data, proposalId: undefined, closing: undefined }, { operationId, operationResultId: id, document: '12345678909', status: 'ISSUED', proposalId: undefined, closing: undefined });
+  assert.equal(
+    { ...hook.data, proposalId: undefined, closing: undefined },
+    { operationId, operationResultId: id, document: '12345678909', status: 'ISSUED', proposalId: undefined, closing: undefined },
+  );
 });
 
 test('approval by an operator: WAITING_OPERATOR, then the decision route', async () => {

@@ -5,7 +5,13 @@ import { readUntil } from '../support/wait.ts';
 
 /** A proposal of the seeded personal credit product, through POST /v1/proposals. */
 export async function newProposal(app: TestApp, tenant: TestTenant, overrides: { document?: string; requestedAmountCents?: number } = {}): Promise<string> {
-  const body = { document: overrides.document ?? '123.456.789-09', name: 'Maria da Silva', productKey: 'credito-pessoal', requestedAmountCents: overrides.requestedAmountCents ?? 1_000_000, requestedTermMonths: 12 };
+  const body = {
+    document: overrides.document ?? '123.456.789-09',
+    name: 'Maria da Silva',
+    productKey: 'credito-pessoal',
+    requestedAmountCents: overrides.requestedAmountCents ?? 1_000_000,
+    requestedTermMonths: 12,
+  };
   const created = await app.call('POST', '/v1/proposals', { token: tenant.token, body });
   assert.is(created.status, 201, JSON.stringify(created.body));
   return created.body.id;
@@ -25,6 +31,10 @@ export async function chooseOnOfferPage(app: TestApp, tenant: TestTenant, propos
 
 /** Poll GET /v1/executions/{id} until `until` holds for it (or time runs out). */
 export async function waitForExecution(app: TestApp, token: string, id: string, until: (execution: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const reply = await readUntil(() => app.call('GET', `/v1/executions/${id}`, { token }), (r) => r.status === 200 && until(r.body), { timeoutMs, what: `execution ${id} to get there` });
+  const reply = await readUntil(
+    () => app.call('GET', `/v1/executions/${id}`, { token }),
+    (r) => r.status === 200 && until(r.body),
+    { timeoutMs, what: `execution ${id} to get there` },
+  );
   return reply.body;
 }

@@ -44,7 +44,11 @@ test('an execution in progress when the service stops finishes after it starts a
   // Stopped at once: the choice is written, the final approval and the firm offer are still to come.
   await app!.stop();
   app = undefined;
-  const atStop: string[] = await database.knex('events').where({ stream_name: `execution-${id}` }).orderBy('global_position').pluck('event_type');
+  const atStop: string[] = await database
+    .knex('events')
+    .where({ stream_name: `execution-${id}` })
+    .orderBy('global_position')
+    .pluck('event_type');
   assert.not.ok(atStop.includes('ExecutionFinished'), 'in progress when stopped');
   // A crash that lost the checkpoint too: the next process replays every event from the start.
   await database.knex('projection_checkpoints').where({ name: EXECUTION_CHECKPOINT }).update({ commit_position: '0', prepare_position: '0' });

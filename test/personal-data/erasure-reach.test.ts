@@ -60,10 +60,13 @@ test('erasing a collection recipient: their spooled messages (link, address) rea
   assert.is(created.status, 201, JSON.stringify(created.body));
   const [link] = created.body.links;
   const spooled = () => readOutbox(app.app, (q) => q.whereIn('message_id', app.app.db('messaging_messages').where({ collection_id: created.body.id }).select('id')));
-  const [before] = await eventually(async () => {
-    const rows = await spooled();
-    return rows.length > 0 && rows;
-  }, { timeoutMs: 20_000, what: 'the invitation in the outbox' });
+  const [before] = await eventually(
+    async () => {
+      const rows = await spooled();
+      return rows.length > 0 && rows;
+    },
+    { timeoutMs: 20_000, what: 'the invitation in the outbox' },
+  );
   assert.ok(before!.text.includes(link.token), 'the invitation carries the link');
   assert.is(before!.to, 'ana@example.com');
   const erased = await app.call('POST', '/v1/personal-data/erase-recipient', { token: tenant.token, body: { collectionId: created.body.id, recipientId: created.body.recipients[0].id } });

@@ -86,7 +86,10 @@ test('POST /v1/personal-data/erase: the person reads as erased, their export fil
   assert.is((await ctx.app.call('GET', `/v2/report/${otherOrganization.id}`, { token: ctx.other.token })).body.document, ERASED_CPF);
 
   const stream = await ctx.app.app.store.readStream(`report-${before.id}`);
-  assert.ok(stream.every((e) => e.data.document === '***'), 'the events read back erased');
+  assert.ok(
+    stream.every((e) => e.data.document === '***'),
+    'the events read back erased',
+  );
 
   const again = await ctx.app.call('POST', '/v1/personal-data/erase', { token: ctx.tenant.token, body: { document: ERASED_CPF, type: 'cpf' } });
   assert.equal([again.status, again.body.keysErased], [200, 0]);
@@ -95,7 +98,11 @@ test('POST /v1/personal-data/erase: the person reads as erased, their export fil
 test('a rebuild after the erasure reproduces the erased rows exactly', async (ctx) => {
   const snapshot = async () => {
     const tables: Record<string, unknown[]> = {};
-    for (const table of reportProjection.tables) tables[table] = await ctx.app.database.knex(table).select('*').orderBy(table === 'report_decisions' ? 'event_id' : 'id');
+    for (const table of reportProjection.tables)
+      tables[table] = await ctx.app.database
+        .knex(table)
+        .select('*')
+        .orderBy(table === 'report_decisions' ? 'event_id' : 'id');
     return tables;
   };
   const before = await snapshot();

@@ -114,7 +114,11 @@ test('an erasure in another process reaches the cache when it commits; no read i
   await eventually(() => seen.length > first + 20, { what: 'more reads after it' });
   reading = false;
   await reader;
-  assert.equal(seen.slice(first).filter((value) => value !== ERASED), [], 'never plain again after the notice');
+  assert.equal(
+    seen.slice(first).filter((value) => value !== ERASED),
+    [],
+    'never plain again after the notice',
+  );
   assert.equal(await person(ctx, ctx.a, 'thing-4'), ['52998224725'], 'another person is still opened');
 });
 

@@ -60,9 +60,7 @@ async function appendHistory(ctx: Ctx): Promise<void> {
 }
 
 const rawText = async (ctx: Ctx, streamPrefix = 'report-') =>
-  ((await ctx.database.knex('events').where('stream_name', 'like', `${streamPrefix}%`).select(ctx.database.knex.raw('data::text as data'))) as Array<{ data: string }>)
-    .map((e) => e.data)
-    .join('\n');
+  ((await ctx.database.knex('events').where('stream_name', 'like', `${streamPrefix}%`).select(ctx.database.knex.raw('data::text as data'))) as Array<{ data: string }>).map((e) => e.data).join('\n');
 
 const readAll = async (ctx: Ctx): Promise<RecordedEvent[]> => (await ctx.store.readAll()).events;
 
@@ -82,7 +80,11 @@ test('the legacy fields are sealed as the decorator seals them; they read back t
   for (const secret of [ERASED_CPF, KEPT_CPF, 'Renda confirmada', 'Ana Analista', '9100']) assert.not.ok(text.includes(secret), `${secret} still in clear`);
   assert.ok((await rawText(ctx, 'other-')).includes(ERASED_CPF), 'an event no rule declares is left as it was');
   const after = await readAll(ctx);
-  assert.equal(after.map((e) => e.data), before.map((e) => e.data), 'every event reads back the same through the decorator');
+  assert.equal(
+    after.map((e) => e.data),
+    before.map((e) => e.data),
+    'every event reads back the same through the decorator',
+  );
   for (const event of after.filter((e) => e.streamName.startsWith('report-'))) assert.is((event.metadata[SUBJECTS_METADATA] as string[]).length, 1, 'the subject is named as for a new event');
   assert.equal((await ctx.database.knex('events').where({ stream_name: 'report-aaaaaaaaaaaaaaaaaaaaaa05' }).first()).data, sealedBefore, 'an event sealed when appended is untouched');
   assert.is((await ctx.database.knex('subject_keys')).length, 3, 'one key per person and organization, the existing one reused');
@@ -121,7 +123,10 @@ test('a person erased before the run gets the legacy fields erased, not sealed u
   const text = await rawText(ctx);
   for (const secret of [ERASED_CPF, KEPT_CPF, 'Renda confirmada']) assert.not.ok(text.includes(secret), `${secret} still in clear`);
   const r1 = (await readAll(ctx)).filter((e) => e.data.reportId === 'r1');
-  assert.equal(r1.map((e) => e.data.document), ['***', '***']);
+  assert.equal(
+    r1.map((e) => e.data.document),
+    ['***', '***'],
+  );
   assert.is((await ctx.database.knex('subject_keys').whereNull('erased_at')).length, 2, 'no new key for the erased person (the other two people got one)');
 });
 

@@ -43,14 +43,20 @@ test('without the proposals module every route answers 403 with the contract tex
 test('GET /v1/pricing/models: the models, entity types, indexes and the dated IOF table', async () => {
   const { status, body } = await app.call('GET', '/v1/pricing/models', { token: a.token });
   assert.is(status, 200);
-  assert.equal(body.models.map((m: { key: string }) => m.key), ['PRICE', 'SAC']);
+  assert.equal(
+    body.models.map((m: { key: string }) => m.key),
+    ['PRICE', 'SAC'],
+  );
   assert.equal(body.indexes, ['CDI', 'SELIC', 'IPCA']);
   assert.ok(body.iofRates.some((r: { source: string; from: string }) => r.source === 'Decreto 12.499/2025' && r.from === '2025-06-11'));
 });
 
 test('indexes: seeded defaults; one organization setting CDI moves only its own prices', async () => {
   const before = await app.call('GET', '/v1/pricing/indexes', { token: b.token });
-  assert.equal(before.body.map((i: { source: string }) => i.source), ['DEFAULT', 'DEFAULT', 'DEFAULT']);
+  assert.equal(
+    before.body.map((i: { source: string }) => i.source),
+    ['DEFAULT', 'DEFAULT', 'DEFAULT'],
+  );
 
   const set = await app.call('PUT', '/v1/pricing/indexes/CDI', { token: a.token, body: { percentYear: '10.00', date: '2026-11-20', organizationId: b.organizationId } });
   assert.is(set.status, 200);
@@ -70,9 +76,18 @@ test('indexes: a Banco Central refresh moves organizations without their own val
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   try {
-    nock('https://bcb.test').get(/bcdata\.sgs\.4389/).query(true).reply(200, [{ data: '20/11/2026', valor: '14.65' }]);
-    nock('https://bcb.test').get(/bcdata\.sgs\.432/).query(true).reply(200, [{ data: '20/11/2026', valor: '14.75' }]);
-    nock('https://bcb.test').get(/bcdata\.sgs\.13522/).query(true).reply(500);
+    nock('https://bcb.test')
+      .get(/bcdata\.sgs\.4389/)
+      .query(true)
+      .reply(200, [{ data: '20/11/2026', valor: '14.65' }]);
+    nock('https://bcb.test')
+      .get(/bcdata\.sgs\.432/)
+      .query(true)
+      .reply(200, [{ data: '20/11/2026', valor: '14.75' }]);
+    nock('https://bcb.test')
+      .get(/bcdata\.sgs\.13522/)
+      .query(true)
+      .reply(500);
     assert.is(await refreshMarketIndexes(app.app, new BcbSgsFeed('https://bcb.test', 1000)), 2);
   } finally {
     nock.enableNetConnect();
@@ -83,9 +98,19 @@ test('indexes: a Banco Central refresh moves organizations without their own val
     (indexes) => indexes[1]!.source === 'BCB_SGS',
     { what: 'the published indexes listed' },
   );
-  assert.equal(ofB.map((i) => [i.source, i.percentYear]), [['BCB_SGS', '14.65'], ['BCB_SGS', '14.75'], ['DEFAULT', '4.68']]);
+  assert.equal(
+    ofB.map((i) => [i.source, i.percentYear]),
+    [
+      ['BCB_SGS', '14.65'],
+      ['BCB_SGS', '14.75'],
+      ['DEFAULT', '4.68'],
+    ],
+  );
   const ofA = (await app.call('GET', '/v1/pricing/indexes', { token: a.token })).body;
-  assert.equal(ofA.map((i: { source: string }) => i.source), ['ORGANIZATION', 'BCB_SGS', 'DEFAULT']);
+  assert.equal(
+    ofA.map((i: { source: string }) => i.source),
+    ['ORGANIZATION', 'BCB_SGS', 'DEFAULT'],
+  );
 });
 
 test('PUT /v1/pricing/indexes/:key: Portuguese 400s, a future date refused, can-manage-operations required', async () => {
@@ -118,9 +143,20 @@ test('POST /v1/pricing/simulate, the worked example: a first due date one calend
   const dues = plainDueDates('2030-02-15', 24);
   const rows = plainPriceRows(1_000_000, 0.02, 0.02, 24);
   const payments = rows.map((r) => r.interest + r.principal);
-  const iof = plainIof(rows.map((r) => r.principal), '2030-01-15', dues, 0.000082, 0.0038).reduce((x, y) => x + y, 0);
+  const iof = plainIof(
+    rows.map((r) => r.principal),
+    '2030-01-15',
+    dues,
+    0.000082,
+    0.0038,
+  ).reduce((x, y) => x + y, 0);
   assert.equal(
-    [Math.round(pricePayment(1_000_000, 0.02, 24)), rows.reduce((x, r) => x + r.interest, 0), percentOf(plainCetYear(1_000_000, payments, '2030-01-15', dues)), percentOf(plainCetYear(1_000_000 - iof, payments, '2030-01-15', dues))],
+    [
+      Math.round(pricePayment(1_000_000, 0.02, 24)),
+      rows.reduce((x, r) => x + r.interest, 0),
+      percentOf(plainCetYear(1_000_000, payments, '2030-01-15', dues)),
+      percentOf(plainCetYear(1_000_000 - iof, payments, '2030-01-15', dues)),
+    ],
     [52_871, 268_907, '26.89', '30.71'],
   );
   assert.equal(

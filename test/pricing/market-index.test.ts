@@ -10,16 +10,24 @@ const set = (percentYear: string, date = '2026-11-20') => ({ type: 'SetMarketInd
 const setEvent = (percentYear: string, date = '2026-11-20'): MarketIndexEvent => ({ type: 'MarketIndexSet', data: { organizationId: org, userId: 'u', index: 'CDI', percentYear, date, at } });
 
 test('an organization sets an index: MarketIndexSet with its organizationId', () => {
-  given(marketIndexDecider).when(set('14.90')).then([setEvent('14.90')]);
+  given(marketIndexDecider)
+    .when(set('14.90'))
+    .then([setEvent('14.90')]);
 });
 
 test('the same value and date again appends nothing (14.9 equals 14.90)', () => {
-  given(marketIndexDecider, [setEvent('14.90')]).when(set('14.9')).then([]);
+  given(marketIndexDecider, [setEvent('14.90')])
+    .when(set('14.9'))
+    .then([]);
 });
 
 test('a new value or date is a new event', () => {
-  given(marketIndexDecider, [setEvent('14.90')]).when(set('14.65')).then([setEvent('14.65')]);
-  given(marketIndexDecider, [setEvent('14.90')]).when(set('14.90', '2026-11-23')).then([setEvent('14.90', '2026-11-23')]);
+  given(marketIndexDecider, [setEvent('14.90')])
+    .when(set('14.65'))
+    .then([setEvent('14.65')]);
+  given(marketIndexDecider, [setEvent('14.90')])
+    .when(set('14.90', '2026-11-23'))
+    .then([setEvent('14.90', '2026-11-23')]);
 });
 
 test('a date after today is refused', () => {

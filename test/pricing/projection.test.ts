@@ -6,7 +6,7 @@ import { marketIndexesFor } from '../../projections/pricing/queries.ts';
 import { databaseSuite, type TestDatabase } from '../support/db.ts';
 import { projectionSpec } from '../support/projection.ts';
 
-const test = databaseSuite('pricing read model: the reference indexes and each organization\'s own (given events, when events, then the query)');
+const test = databaseSuite("pricing read model: the reference indexes and each organization's own (given events, when events, then the query)");
 let database: TestDatabase;
 test.before.each((ctx) => void (database = ctx.db));
 const spec = projectionSpec(pricingProjection, () => database.knex);
@@ -29,13 +29,25 @@ const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 
 test('a publication from Banco Central replaces the default for everyone; the others keep their defaults', async () => {
-  await spec.when(published('CDI', '14.65')).thenRead(pricedBy(A), [['CDI', 'BCB_SGS', '14.65'], ['SELIC', 'DEFAULT', '15.00'], ['IPCA', 'DEFAULT', '4.68']]);
+  await spec.when(published('CDI', '14.65')).thenRead(pricedBy(A), [
+    ['CDI', 'BCB_SGS', '14.65'],
+    ['SELIC', 'DEFAULT', '15.00'],
+    ['IPCA', 'DEFAULT', '4.68'],
+  ]);
 });
 
 test("an organization's own value wins over the reference, for that organization only", async () => {
   const then = spec.given(published('SELIC', '14.75')).when(set(A, 'SELIC', '13.00'));
-  await then.thenRead(pricedBy(A), [['CDI', 'BCB_SGS', '14.65'], ['SELIC', 'ORGANIZATION', '13.00'], ['IPCA', 'DEFAULT', '4.68']]);
-  await then.thenRead(pricedBy(B), [['CDI', 'BCB_SGS', '14.65'], ['SELIC', 'BCB_SGS', '14.75'], ['IPCA', 'DEFAULT', '4.68']]);
+  await then.thenRead(pricedBy(A), [
+    ['CDI', 'BCB_SGS', '14.65'],
+    ['SELIC', 'ORGANIZATION', '13.00'],
+    ['IPCA', 'DEFAULT', '4.68'],
+  ]);
+  await then.thenRead(pricedBy(B), [
+    ['CDI', 'BCB_SGS', '14.65'],
+    ['SELIC', 'BCB_SGS', '14.75'],
+    ['IPCA', 'DEFAULT', '4.68'],
+  ]);
 });
 
 test('the same events applied again (a rebuild, a retried batch) leave the rows as they were', async () => {

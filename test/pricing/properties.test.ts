@@ -44,8 +44,14 @@ test('principal amortizations sum to the principal; installments to principal pl
     fc.property(input, (v) => {
       const sim = simulate(toInput(v), NO_HOLIDAYS, IOF_RATES);
       const sum = (f: (r: (typeof sim.installments)[number]) => number) => sim.installments.reduce((s, r) => s + f(r), 0);
-      assert.is(sum((r) => r.principalCents), sim.totals.principalCents);
-      assert.is(sum((r) => r.amountCents), sim.totals.principalCents + sim.totals.interestCents);
+      assert.is(
+        sum((r) => r.principalCents),
+        sim.totals.principalCents,
+      );
+      assert.is(
+        sum((r) => r.amountCents),
+        sim.totals.principalCents + sim.totals.interestCents,
+      );
       assert.is(sim.installments.at(-1)!.balanceCents, 0);
       assert.ok(sim.installments.every((r) => r.principalCents >= 0 && r.interestCents >= 0));
     }),

@@ -45,7 +45,10 @@ test('PRICE: every row of a 24-month schedule matches the plain recurrence; the 
     assert.equal([row.interestCents, row.principalCents, row.balanceCents], [interest, principal, balance], `row ${k + 1}`);
   });
   assert.is(balance, 0);
-  assert.equal(sim.installments.map((r) => r.dueDate), plainDueDates('2026-01-31', 24));
+  assert.equal(
+    sim.installments.map((r) => r.dueDate),
+    plainDueDates('2026-01-31', 24),
+  );
   assert.is(sim.installments[1]!.dueDate, '2026-02-28');
 });
 
@@ -74,18 +77,37 @@ test('the issue example: released 2030-01-15, first due 2030-02-15 (31 days) is 
   assert.is(price.totals.interestCents, interest);
   assert.is(run({ ...example, model: 'SAC' }).installments[0]!.amountCents, Math.round(1_000_000 / 24) + Math.round(1_000_000 * 0.02));
   assert.is(run({ ...example, model: 'SAC' }).installments[0]!.amountCents, 61_667);
-  const bareCet = plainCetYear(1_000_000, price.installments.map((r) => r.amountCents), '2030-01-15', dues);
+  const bareCet = plainCetYear(
+    1_000_000,
+    price.installments.map((r) => r.amountCents),
+    '2030-01-15',
+    dues,
+  );
   assert.is(percentOf(bareCet), '26.89');
   assert.is(price.cet.yearPercent, '26.89');
   const withIof = run({ ...example, iof: { applies: true, financed: false } });
-  const iof = plainIof(withIof.installments.map((r) => r.principalCents), '2030-01-15', dues, 0.000082, 0.0038).reduce((a, b) => a + b, 0);
-  const iofCet = plainCetYear(1_000_000 - iof, withIof.installments.map((r) => r.amountCents), '2030-01-15', dues);
+  const iof = plainIof(
+    withIof.installments.map((r) => r.principalCents),
+    '2030-01-15',
+    dues,
+    0.000082,
+    0.0038,
+  ).reduce((a, b) => a + b, 0);
+  const iofCet = plainCetYear(
+    1_000_000 - iof,
+    withIof.installments.map((r) => r.amountCents),
+    '2030-01-15',
+    dues,
+  );
   assert.is(percentOf(iofCet), '30.71');
   assert.is(withIof.cet.yearPercent, '30.71');
 });
 
 test('first period off a calendar month: only the days beyond (45 days) or short of it (20 days) are pro rata', () => {
-  for (const [firstDueDate, days, exponent] of [['2030-03-01', 45, 1 + 14 / 30], ['2030-02-04', 20, 1 - 11 / 30]] as const) {
+  for (const [firstDueDate, days, exponent] of [
+    ['2030-03-01', 45, 1 + 14 / 30],
+    ['2030-02-04', 20, 1 - 11 / 30],
+  ] as const) {
     assert.is(daysBetween('2030-01-15', firstDueDate), days);
     const first = plainFirstPeriodRate(0.02, '2030-01-15', firstDueDate);
     assert.ok(Math.abs(first - (Math.pow(1.02, exponent) - 1)) < 1e-15, firstDueDate);
@@ -94,7 +116,11 @@ test('first period off a calendar month: only the days beyond (45 days) or short
     assert.is(sac.installments[1]!.interestCents, Math.round((1_000_000 - 41_667) * 0.02), `${firstDueDate}: later periods are plain months`);
     const price = run({ releaseDate: '2030-01-15', firstDueDate });
     const rows = plainPriceRows(1_000_000, 0.02, first, 24);
-    assert.equal(price.installments.map((r) => [r.interestCents, r.principalCents]), rows.map((r) => [r.interest, r.principal]), firstDueDate);
+    assert.equal(
+      price.installments.map((r) => [r.interestCents, r.principalCents]),
+      rows.map((r) => [r.interest, r.principal]),
+      firstDueDate,
+    );
   }
   // A month-end release: one month after 2030-01-31 is 2030-02-28 (28 days), still one plain month.
   assert.is(run({ releaseDate: '2030-01-31', firstDueDate: '2030-02-28' }).installments[0]!.amountCents, 52_871);
@@ -103,13 +129,27 @@ test('first period off a calendar month: only the days beyond (45 days) or short
 test('IOF PF upfront: 0.0082% a day capped at 365 days plus 0.38%, on each amortization; CET from the net released', () => {
   const sim = run({ model: 'SAC', termMonths: 18, iof: { applies: true, financed: false } });
   const dues = plainDueDates('2026-01-31', 18);
-  const iof = plainIof(sim.installments.map((r) => r.principalCents), '2025-12-31', dues, 0.000082, 0.0038);
-  assert.equal(sim.installments.map((r) => r.iofCents), iof);
+  const iof = plainIof(
+    sim.installments.map((r) => r.principalCents),
+    '2025-12-31',
+    dues,
+    0.000082,
+    0.0038,
+  );
+  assert.equal(
+    sim.installments.map((r) => r.iofCents),
+    iof,
+  );
   assert.ok(daysBetween('2025-12-31', dues[17]!) > 365, 'the cap is exercised');
   const total = iof.reduce((a, b) => a + b, 0);
   assert.is(sim.iof!.totalCents, total);
   assert.is(sim.totals.netReleasedCents, 1_000_000 - total);
-  const year = plainCetYear(1_000_000 - total, sim.installments.map((r) => r.amountCents), '2025-12-31', dues);
+  const year = plainCetYear(
+    1_000_000 - total,
+    sim.installments.map((r) => r.amountCents),
+    '2025-12-31',
+    dues,
+  );
   assert.is(sim.cet.yearPercent, percentOf(year));
   assert.is(sim.cet.monthPercent, percentOf(Math.pow(1 + year, 1 / 12) - 1));
 });
@@ -136,15 +176,37 @@ test('financed IOF: the principal grows so the customer receives exactly what wa
   assert.is(principalCents - iofCents, 1_000_000 + 15_000);
   // The IOF is the plain computation on the grossed-up schedule's own amortizations.
   const dues = plainDueDates('2026-01-31', 36);
-  assert.is(iofCents, plainIof(sim.installments.map((r) => r.principalCents), '2025-12-31', dues, 0.000082, 0.0038).reduce((a, b) => a + b, 0));
-  const cetYear = plainCetYear(1_000_000, sim.installments.map((r) => r.amountCents), '2025-12-31', dues);
+  assert.is(
+    iofCents,
+    plainIof(
+      sim.installments.map((r) => r.principalCents),
+      '2025-12-31',
+      dues,
+      0.000082,
+      0.0038,
+    ).reduce((a, b) => a + b, 0),
+  );
+  const cetYear = plainCetYear(
+    1_000_000,
+    sim.installments.map((r) => r.amountCents),
+    '2025-12-31',
+    dues,
+  );
   assert.is(sim.cet.yearPercent, percentOf(cetYear));
   assert.ok(Number(sim.cet.yearPercent) > 26.82);
 });
 
 test('fees: percent and fixed, upfront ones reduce the net released', () => {
-  const sim = run({ fees: [{ key: 'a', name: 'Análise', percentBps: 150, financed: false }, { key: 'b', name: 'Cadastro', amountCents: 5_000, financed: false }] });
-  assert.equal(sim.fees.map((f) => f.amountCents), [15_000, 5_000]);
+  const sim = run({
+    fees: [
+      { key: 'a', name: 'Análise', percentBps: 150, financed: false },
+      { key: 'b', name: 'Cadastro', amountCents: 5_000, financed: false },
+    ],
+  });
+  assert.equal(
+    sim.fees.map((f) => f.amountCents),
+    [15_000, 5_000],
+  );
   assert.is(sim.totals.netReleasedCents, 1_000_000 - 20_000);
   assert.is(sim.totals.principalCents, 1_000_000);
 });
@@ -152,7 +214,10 @@ test('fees: percent and fixed, upfront ones reduce the net released', () => {
 test('due dates move to the next business day over weekends and national holidays (Carnival counts)', () => {
   const sim = simulate({ ...base, termMonths: 3, firstDueDate: '2026-01-17', moveDueDatesToBusinessDay: true }, new BrazilHolidays(), IOF_RATES);
   // 2026-01-17 Saturday -> Monday 19; 2026-02-17 Carnival Tuesday -> Wednesday 18; 2026-03-17 Tuesday stays.
-  assert.equal(sim.installments.map((r) => r.dueDate), ['2026-01-19', '2026-02-18', '2026-03-17']);
+  assert.equal(
+    sim.installments.map((r) => r.dueDate),
+    ['2026-01-19', '2026-02-18', '2026-03-17'],
+  );
   const tiradentes = simulate({ ...base, termMonths: 1, releaseDate: '2026-03-25', firstDueDate: '2026-04-21', moveDueDatesToBusinessDay: true }, new BrazilHolidays(), IOF_RATES);
   assert.is(tiradentes.installments[0]!.dueDate, '2026-04-22');
 });

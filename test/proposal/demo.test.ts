@@ -30,7 +30,11 @@ test('after the catalog and policies: a pipeline, five proposals, three runs tha
   assert.is(seeded.pipelines.length, 1);
   assert.is(seeded.proposals.length, 5);
   // Like the CLI, the seeder leaves the list projection to catch up.
-  const list = await readUntil(async () => (await app.call('GET', '/v1/proposals', { token: tenant.token })).body, (list) => list.total >= 5, { what: 'the five proposals listed' });
+  const list = await readUntil(
+    async () => (await app.call('GET', '/v1/proposals', { token: tenant.token })).body,
+    (list) => list.total >= 5,
+    { what: 'the five proposals listed' },
+  );
   assert.is(list.total, 5);
   assert.equal([...new Set(list.items.map((p: any) => p.portfolioName))].sort(), ['Correspondentes', 'Empresas', 'Varejo']);
   const ended: Record<string, string> = {};

@@ -35,7 +35,21 @@ const body = (extra: Record<string, unknown> = {}) => ({
 });
 
 test('create: DRAFT with every field, digits only, a new proposal every time; unknown and tenant fields dropped', async () => {
-  const created = await call('POST', '/v1/proposals', body({ origin: 'CRM', portfolioId, externalId: 'crm-1', correspondentId: 'c1'.repeat(12), agentId: 'a1'.repeat(12), organizationId: other.organizationId, userId: 'x', color: 'blue', participants: [{ document: '11144477735', name: 'João', role: 'GUARANTOR' }] }));
+  const created = await call(
+    'POST',
+    '/v1/proposals',
+    body({
+      origin: 'CRM',
+      portfolioId,
+      externalId: 'crm-1',
+      correspondentId: 'c1'.repeat(12),
+      agentId: 'a1'.repeat(12),
+      organizationId: other.organizationId,
+      userId: 'x',
+      color: 'blue',
+      participants: [{ document: '11144477735', name: 'João', role: 'GUARANTOR' }],
+    }),
+  );
   assert.is(created.status, 201, JSON.stringify(created.body));
   const p = created.body;
   assert.is(p.status, 'DRAFT');
@@ -45,7 +59,10 @@ test('create: DRAFT with every field, digits only, a new proposal every time; un
   assert.is(p.origin, 'CRM');
   assert.is(p.portfolioName, 'Varejo');
   assert.is(p.productName, 'Crédito pessoal');
-  assert.equal(p.participants.map((x: any) => [x.document, x.role, x.entityType]), [['11144477735', 'GUARANTOR', 'PERSON']]);
+  assert.equal(
+    p.participants.map((x: any) => [x.document, x.role, x.entityType]),
+    [['11144477735', 'GUARANTOR', 'PERSON']],
+  );
   assert.is(p.rounds.length, 0);
   assert.equal(p.contact, { name: 'Maria', email: 'maria@example.com', phone: '+5511999990000' });
   assert.not.ok('color' in p);
@@ -76,7 +93,16 @@ test('create refusals: product, entity type, limits, document, portfolio, valida
   // Ids the dashboard can filter on: the same texts as its filters.
   await refused({ correspondentId: 'corr-1' }, DashboardMessages.badCorrespondent);
   await refused({ agentId: 'not-an-id' }, DashboardMessages.badAgent);
-  const twice = await call('POST', '/v1/proposals', body({ participants: [{ document: '11144477735', name: 'A', role: 'SPOUSE' }, { document: '111.444.777-35', name: 'B', role: 'PARTNER' }] }));
+  const twice = await call(
+    'POST',
+    '/v1/proposals',
+    body({
+      participants: [
+        { document: '11144477735', name: 'A', role: 'SPOUSE' },
+        { document: '111.444.777-35', name: 'B', role: 'PARTNER' },
+      ],
+    }),
+  );
   assert.equal(twice.body, { code: 409, message: ProposalMessages.participantAlreadyAdded });
   const bad = await call('POST', '/v1/proposals', body({ portfolioId: 'abc' }));
   assert.is(bad.status, 400);
@@ -90,10 +116,16 @@ test('list: paged, searched by document, name and externalId, filtered', async (
   assert.ok(all.total >= 4);
   assert.is(all.items.length, 2);
   assert.ok(all.items[0].createdAt >= all.items[1].createdAt, 'newest first');
-  assert.equal((await call('GET', '/v1/proposals?search=zuleica')).body.items.map((i: any) => i.externalId), ['ext-zz']);
+  assert.equal(
+    (await call('GET', '/v1/proposals?search=zuleica')).body.items.map((i: any) => i.externalId),
+    ['ext-zz'],
+  );
   assert.is((await call('GET', '/v1/proposals?search=ext-zz')).body.total, 1);
   assert.ok((await call('GET', '/v1/proposals?search=123.456')).body.items.every((i: any) => i.document.startsWith('123456')));
-  assert.equal((await call('GET', '/v1/proposals?origin=BATCH')).body.items.map((i: any) => i.name), ['Zuleica Ramos']);
+  assert.equal(
+    (await call('GET', '/v1/proposals?origin=BATCH')).body.items.map((i: any) => i.name),
+    ['Zuleica Ramos'],
+  );
   assert.ok((await call('GET', `/v1/proposals?portfolioId=${portfolioId}`)).body.items.every((i: any) => i.portfolioId === portfolioId));
   assert.is((await call('GET', '/v1/proposals?productKey=capital-giro')).body.total, 1);
   assert.is((await call('GET', '/v1/proposals?status=ISSUED,CANCELED')).body.total, 0);

@@ -30,7 +30,10 @@ test.after(async (ctx) => {
 });
 
 async function offered(ctx: Ctx, contact: Record<string, unknown> | undefined, document = '12345678909') {
-  const created = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document, name: 'Maria Silva', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12, ...(contact ? { contact } : {}) } });
+  const created = await ctx.app.call('POST', '/v1/proposals', {
+    token: ctx.tenant.token,
+    body: { document, name: 'Maria Silva', productKey: 'credito-pessoal', requestedAmountCents: 500_000, requestedTermMonths: 12, ...(contact ? { contact } : {}) },
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
   const step = { organizationId: ctx.tenant.organizationId, proposalId: created.body.id as string, executionId: EXECUTION };
   await startAnalysis(ctx.app.app, { ...step, kind: 'OPERATION', targetId: '0123456789abcdef01234567' });
@@ -59,19 +62,28 @@ test('issuing an offer mails its link to the contact; resend mails a new link an
   assert.is((await page(ctx, first)).status, 404, 'the previous link stops opening');
 
   // The same message events as any other: queued, then sent on e-mail; the read model says SENT.
-  const events = await eventually(async () => {
-    const stream = await ctx.app.app.store.readStream(messageStream(resent.body.messageId));
-    return stream.some((e) => e.type === 'MessageSent') ? stream : undefined;
-  }, { timeoutMs: 15_000, what: 'MessageSent' });
-  assert.equal(events.map((e) => e.type), ['MessageQueued', 'MessageSent']);
+  const events = await eventually(
+    async () => {
+      const stream = await ctx.app.app.store.readStream(messageStream(resent.body.messageId));
+      return stream.some((e) => e.type === 'MessageSent') ? stream : undefined;
+    },
+    { timeoutMs: 15_000, what: 'MessageSent' },
+  );
+  assert.equal(
+    events.map((e) => e.type),
+    ['MessageQueued', 'MessageSent'],
+  );
   assert.equal(events[0]!.data.correlation, { proposalId, offerId });
   assert.is(events[0]!.data.template, 'OFFER_LINK');
   // A message records the provider that carried it (issue 37): SMTP, never a sandbox.
   assert.equal(events[1]!.data.provenance, { provider: 'smtp', sandbox: false });
-  const row = await eventually(async () => {
-    const current = await ctx.app.app.db('messaging_messages').where({ id: resent.body.messageId }).first();
-    return current?.status === 'SENT' ? current : undefined;
-  }, { timeoutMs: 15_000, what: 'SENT in the read model' });
+  const row = await eventually(
+    async () => {
+      const current = await ctx.app.app.db('messaging_messages').where({ id: resent.body.messageId }).first();
+      return current?.status === 'SENT' ? current : undefined;
+    },
+    { timeoutMs: 15_000, what: 'SENT in the read model' },
+  );
   assert.equal(row.sent_channels, ['EMAIL']);
 });
 
@@ -80,20 +92,30 @@ test('a proposal without a contact sends nothing: resend answers messageId null 
   const resent = await ctx.app.call('POST', `/v1/proposals/${proposalId}/offers/${offerId}/resend`, { token: ctx.tenant.token });
   assert.is(resent.status, 200, JSON.stringify(resent.body));
   assert.is(resent.body.messageId, null);
-  assert.is((await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).whereRaw(`id = ?`, [resent.body.messageId ?? '']).first()), undefined);
+  assert.is(
+    await ctx.app.app
+      .db('messaging_messages')
+      .where({ template: 'OFFER_LINK' })
+      .whereRaw(`id = ?`, [resent.body.messageId ?? ''])
+      .first(),
+    undefined,
+  );
 });
 
 test("erasing the proposal's holder makes the offer messages' sealed addressee and content unreadable", async (ctx) => {
   const holder = '11144477735';
   const { linkToken, proposalId } = await offered(ctx, { name: 'Joana Contato', email: 'joana@example.com', phone: '+5511912345678' }, holder);
   await mailWith(ctx, linkToken);
-  const messageId = await eventually(async () => {
-    for (const { id } of await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).select('id')) {
-      const [queued] = await ctx.app.app.store.readStream(messageStream(id));
-      if ((queued!.data.correlation as { proposalId?: string }).proposalId === proposalId) return id as string;
-    }
-    return undefined;
-  }, { what: 'the offer message' });
+  const messageId = await eventually(
+    async () => {
+      for (const { id } of await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).select('id')) {
+        const [queued] = await ctx.app.app.store.readStream(messageStream(id));
+        if ((queued!.data.correlation as { proposalId?: string }).proposalId === proposalId) return id as string;
+      }
+      return undefined;
+    },
+    { what: 'the offer message' },
+  );
   const before = (await ctx.app.app.store.readStream(messageStream(messageId)))[0]!.data as any;
   assert.equal(before.to, { name: 'Joana Contato', email: 'joana@example.com', phone: '+5511912345678' });
 
@@ -107,13 +129,16 @@ test("erasing the proposal's holder makes the offer messages' sealed addressee a
 
 test("the offer's channels: the contact's own order over the organization's (PUT /v1/messaging/settings) over the deployment's", async (ctx) => {
   const channelsOf = async (proposalId: string) =>
-    eventually(async () => {
-      for (const { id } of await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).select('id')) {
-        const [queued] = await ctx.app.app.store.readStream(messageStream(id));
-        if ((queued!.data.correlation as { proposalId?: string }).proposalId === proposalId) return queued!.data.channels as string[];
-      }
-      return undefined;
-    }, { what: `the offer message of ${proposalId}` });
+    eventually(
+      async () => {
+        for (const { id } of await ctx.app.app.db('messaging_messages').where({ template: 'OFFER_LINK' }).select('id')) {
+          const [queued] = await ctx.app.app.store.readStream(messageStream(id));
+          if ((queued!.data.correlation as { proposalId?: string }).proposalId === proposalId) return queued!.data.channels as string[];
+        }
+        return undefined;
+      },
+      { what: `the offer message of ${proposalId}` },
+    );
   const contact = { name: 'Rita', email: 'rita@example.com', phone: '+5511955554444' };
   assert.equal(await channelsOf((await offered(ctx, contact)).proposalId), ['WHATSAPP', 'EMAIL'], "the deployment's order (no SMS provider here)");
   assert.equal((await ctx.app.call('PUT', '/v1/messaging/settings', { token: ctx.tenant.token, body: { channelOrder: ['EMAIL'] } })).status, 200);
@@ -121,7 +146,10 @@ test("the offer's channels: the contact's own order over the organization's (PUT
   const own = await offered(ctx, { ...contact, channelOrder: ['WHATSAPP'] });
   assert.equal(await channelsOf(own.proposalId), ['WHATSAPP', 'EMAIL'], "the contact's own wins");
   assert.equal((await ctx.app.call('GET', `/v1/proposals/${own.proposalId}`, { token: ctx.tenant.token })).body.contact.channelOrder, ['WHATSAPP']);
-  const refused = await ctx.app.call('POST', '/v1/proposals', { token: ctx.tenant.token, body: { document: '12345678909', name: 'Maria', productKey: 'credito-pessoal', contact: { ...contact, channelOrder: ['WHATSAPP', 'WHATSAPP'] } } });
+  const refused = await ctx.app.call('POST', '/v1/proposals', {
+    token: ctx.tenant.token,
+    body: { document: '12345678909', name: 'Maria', productKey: 'credito-pessoal', contact: { ...contact, channelOrder: ['WHATSAPP', 'WHATSAPP'] } },
+  });
   assert.equal([refused.status, refused.body], [400, { code: 400, message: MessagingMessages.invalidChannelOrder }]);
   assert.equal((await ctx.app.call('PUT', '/v1/messaging/settings', { token: ctx.tenant.token, body: { channelOrder: null } })).status, 200);
 });

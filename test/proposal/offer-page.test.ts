@@ -10,7 +10,16 @@ import { provisionTenant, type TestTenant } from '../support/identity.ts';
 const test = suite('public offer page over real HTTP');
 let app: TestApp;
 let tenant: TestTenant;
-const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: { value: '2', period: 'MONTH' as const }, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
+const offer = {
+  minAmountCents: 200_000,
+  maxAmountCents: 800_000,
+  minTermMonths: 6,
+  maxTermMonths: 24,
+  rateBpsYear: 2682,
+  rate: { value: '2', period: 'MONTH' as const },
+  model: 'PRICE' as const,
+  validUntil: '2999-01-01T00:00:00.000Z',
+};
 
 test.before(async () => {
   app = await startTestApp();
@@ -22,7 +31,8 @@ test.after(async () => {
 });
 
 async function sent() {
-  const p = (await app.call('POST', '/v1/proposals', { token: tenant.token, body: { document: '12345678909', name: 'Maria <Souza>', productKey: 'credito-pessoal', requestedAmountCents: 500_000 } })).body;
+  const p = (await app.call('POST', '/v1/proposals', { token: tenant.token, body: { document: '12345678909', name: 'Maria <Souza>', productKey: 'credito-pessoal', requestedAmountCents: 500_000 } }))
+    .body;
   const result = await sendIndicativeOffer(app.app, { organizationId: tenant.organizationId, proposalId: p.id, executionId: 'e0000000000000000000000b', offer });
   await app.app.readYourWrites([PROPOSAL_PROJECTION], result.position);
   return { proposalId: p.id as string, ...result };

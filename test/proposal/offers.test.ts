@@ -24,7 +24,16 @@ const call = serviceWithTenant(test, async (a, t) => {
   await seedProduct(app, tenant.organizationId);
 });
 const fee = { key: 'tac', name: 'Tarifa de cadastro', amountCents: 15_000, financed: false };
-const offer = { minAmountCents: 200_000, maxAmountCents: 800_000, minTermMonths: 6, maxTermMonths: 24, rateBpsYear: 2682, rate: { value: '2', period: 'MONTH' as const }, model: 'PRICE' as const, validUntil: '2999-01-01T00:00:00.000Z' };
+const offer = {
+  minAmountCents: 200_000,
+  maxAmountCents: 800_000,
+  minTermMonths: 6,
+  maxTermMonths: 24,
+  rateBpsYear: 2682,
+  rate: { value: '2', period: 'MONTH' as const },
+  model: 'PRICE' as const,
+  validUntil: '2999-01-01T00:00:00.000Z',
+};
 
 async function proposalWithOffer(productKey = 'credito-pessoal', terms = offer) {
   const p = (await call('POST', '/v1/proposals', { document: '12345678909', name: 'Maria', productKey, requestedAmountCents: 500_000, requestedTermMonths: 12 })).body;
@@ -45,8 +54,14 @@ test('choose within limits; chosen.terms in percent and reais; the second choice
   const { p, sent } = await proposalWithOffer();
   const detail = (await call('GET', `/v1/proposals/${p.id}`)).body;
   assert.is(detail.status, 'WAITING_CUSTOMER');
-  assert.equal(detail.rounds.map((r: any) => [r.round, r.offers.map((o: any) => [o.kind, o.status])]), [[1, [['INDICATIVE', 'SENT']]]]);
-  assert.equal(detail.executions.map((e: any) => [e.executionId, e.decision]), [[EXECUTION, 'APPROVED']]);
+  assert.equal(
+    detail.rounds.map((r: any) => [r.round, r.offers.map((o: any) => [o.kind, o.status])]),
+    [[1, [['INDICATIVE', 'SENT']]]],
+  );
+  assert.equal(
+    detail.executions.map((e: any) => [e.executionId, e.decision]),
+    [[EXECUTION, 'APPROVED']],
+  );
   const path = `/v1/proposals/${p.id}/offers/${sent.offerId}/choose`;
   assert.equal((await call('POST', path, { amountCents: 199_999, termMonths: 12 })).body, { code: 400, message: ProposalMessages.amountBelow(200_000) });
   assert.equal((await call('POST', path, { amountCents: 800_001, termMonths: 12 })).body, { code: 400, message: ProposalMessages.amountAbove(800_000) });
@@ -81,7 +96,11 @@ test('the timeline writes money as the PDF does: R$ 10.000,00 for ten thousand r
 
 test('chosen.terms is the pricing simulation at the offer rate: upfront IOF and fee, CET (worked values)', async () => {
   // Upfront IOF and fee, due dates not moved: every figure can be recomputed by the plain reference.
-  await seedProduct(app, tenant.organizationId, personalCredit({ key: 'pessoal-avista', pricing: { ...personalCredit().pricing!, fees: [fee], iof: { applies: true, financed: false }, moveDueDatesToBusinessDay: false } }));
+  await seedProduct(
+    app,
+    tenant.organizationId,
+    personalCredit({ key: 'pessoal-avista', pricing: { ...personalCredit().pricing!, fees: [fee], iof: { applies: true, financed: false }, moveDueDatesToBusinessDay: false } }),
+  );
   const { p, sent } = await proposalWithOffer('pessoal-avista');
   const clock = app.app.clock;
   // Chosen 2027-04-10 (Brasília): released that day, first due 2027-05-10, a 30-day first period.
@@ -156,7 +175,13 @@ test('pipeline commands: operator wait, firm offer, close (repeat same = nothing
   );
   await app.app.readYourWrites([PROPOSAL_PROJECTION], closed.position);
   const detail = (await call('GET', `/v1/proposals/${p.id}`)).body;
-  assert.equal(detail.rounds[0].offers.map((o: any) => [o.kind, o.status]), [['INDICATIVE', 'CHOSEN'], ['FIRM', 'ISSUED']]);
+  assert.equal(
+    detail.rounds[0].offers.map((o: any) => [o.kind, o.status]),
+    [
+      ['INDICATIVE', 'CHOSEN'],
+      ['FIRM', 'ISSUED'],
+    ],
+  );
   assert.equal(detail.closed, { executionId: EXECUTION, status: 'ISSUED', date: '2026-11-23' });
   const row = await facts(p.id);
   assert.equal(

@@ -23,8 +23,7 @@ test.after(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown) => app.call(method, path, { token: tenant.token, body });
-const eventsText = async () =>
-  ((await app.database.knex('events').select(app.database.knex.raw('data::text as data'))) as Array<{ data: string }>).map((e) => e.data).join('\n');
+const eventsText = async () => ((await app.database.knex('events').select(app.database.knex.raw('data::text as data'))) as Array<{ data: string }>).map((e) => e.data).join('\n');
 
 test('holder and guarantor are sealed in the events; erasing each erases their copies in the read models, and nobody else', async () => {
   const contact = { name: 'Maria Contato', email: 'maria@example.com', phone: '+5511987654321' };
@@ -57,8 +56,15 @@ test('holder and guarantor are sealed in the events; erasing each erases their c
   assert.equal([row.document, row.name], ['***', '***']);
   const detail = (await call('GET', `/v1/proposals/${id}`)).body;
   assert.equal([detail.document, detail.name, detail.contact], ['***', '***', { name: null, email: null, phone: null }]);
-  assert.equal(detail.participants.map((p: any) => [p.document, p.name]), [[GUARANTOR, 'João Avalista']], 'the guarantor is another person');
-  const execution = await readUntil(() => call('GET', `/v1/executions/${run.body.operationResultId}`).then((r) => r.body), (e) => e.document === '***');
+  assert.equal(
+    detail.participants.map((p: any) => [p.document, p.name]),
+    [[GUARANTOR, 'João Avalista']],
+    'the guarantor is another person',
+  );
+  const execution = await readUntil(
+    () => call('GET', `/v1/executions/${run.body.operationResultId}`).then((r) => r.body),
+    (e) => e.document === '***',
+  );
   assert.is(execution.status, 'APPROVED', 'statuses and decisions stay');
   const other = (await call('GET', `/v1/proposals/${kept}`)).body;
   assert.equal([other.document, other.name], ['11144477735', 'Outra Pessoa']);

@@ -62,7 +62,12 @@ function submit(fields: Record<string, string>, address: string, id = templateId
 const person = (overrides: Record<string, string> = {}) => ({ nome: 'Maria da Silva', documento: '123.456.789-09', email: 'Maria@Example.com', telefone: '(11) 99999-8888', ...overrides });
 
 const dailyCount = async () =>
-  (await app.app.db('public_form_daily').where({ organization_id: tenant.organizationId, day: brasiliaDay(new Date()) }).first('count'))?.count ?? 0;
+  (
+    await app.app
+      .db('public_form_daily')
+      .where({ organization_id: tenant.organizationId, day: brasiliaDay(new Date()) })
+      .first('count')
+  )?.count ?? 0;
 
 test('the page asks for name, CPF or CNPJ, e-mail and phone, in Portuguese', async () => {
   const reply = await page(`/formulario/${templateId}`);
@@ -78,7 +83,12 @@ test('invalid fields: the page again with each error, and nothing opened', async
   const reply = await submit(person({ nome: 'M', documento: '123.456.789-00', email: 'maria@', telefone: '123' }), '198.51.100.1');
   assert.is(reply.status, 400);
   const html = await reply.text();
-  for (const [field, message] of [['nome', M.nameRequired], ['documento', M.documentInvalid], ['email', M.emailInvalid], ['telefone', M.phoneInvalid]]) {
+  for (const [field, message] of [
+    ['nome', M.nameRequired],
+    ['documento', M.documentInvalid],
+    ['email', M.emailInvalid],
+    ['telefone', M.phoneInvalid],
+  ]) {
     assert.match(html, `data-field="${field}">${message}`);
   }
   assert.match(html, 'value="maria@"', 'what was typed stays in the form');
@@ -95,13 +105,21 @@ test('a valid submission opens a collection created by SYSTEM and redirects to t
   assert.match(location, /^\/c\/[^/]+$/);
   const link = (await findRecipientByToken(app.app.db, decodeURIComponent(location.slice(3))))!;
   const events = await app.app.store.readStream(`collection-${link.collectionId}`);
-  assert.equal(events.map((e) => e.type), ['CollectionCreated', 'CollectionSent'], 'the same events as any collection, none of the form');
+  assert.equal(
+    events.map((e) => e.type),
+    ['CollectionCreated', 'CollectionSent'],
+    'the same events as any collection, none of the form',
+  );
   const created = events[0]!.data as any;
   assert.equal([created.actorType, created.actorId, created.payload.template, created.payload.items, created.payload.recipients], ['SYSTEM', null, 'conta', 1, 1]);
   assert.equal(created.definition.subject, { name: 'Maria da Silva', document: '12345678909', entityType: 'PERSON' });
   assert.equal(created.definition.recipients[0].email, 'maria@example.com');
   assert.equal(created.definition.recipients[0].phone, '+5511999998888');
-  assert.equal(created.definition.items.map((i: any) => i.key), ['identidade'], 'the PF items only');
+  assert.equal(
+    created.definition.items.map((i: any) => i.key),
+    ['identidade'],
+    'the PF items only',
+  );
   const recipientPage = await page(location);
   assert.is(recipientPage.status, 200);
   assert.match(await recipientPage.text(), 'Olá, Maria da Silva');

@@ -122,7 +122,11 @@ test("someone else's CPF: nothing pre-filled, nothing on file shown, and nothing
   // "casado" is one of the field's choices, on every page: only its selection would be the customer's answer.
   assert.not.ok(page.includes('value="casado" selected'), "the customer's civil status chosen in advance");
   const detail = (await call('GET', `/v1/collections/${collectionId}`)).body;
-  assert.equal(detail.items.map((i: any) => i.status), ['PENDING', 'PENDING', 'PENDING', 'PENDING'], 'nothing answered by what is on file');
+  assert.equal(
+    detail.items.map((i: any) => i.status),
+    ['PENDING', 'PENDING', 'PENDING', 'PENDING'],
+    'nothing answered by what is on file',
+  );
   assert.equal(detail.items[0].details.form.suggested ?? {}, {}, 'no suggestion from the registry or earlier answers');
 
   const [ficha, scr, identidade, renda] = detail.items.map((i: any) => i.id);
@@ -156,7 +160,10 @@ test('the operator links the intake: its answers reach the input data and its fi
   assert.equal([entry.action, entry.actorType, entry.payload], ['INTAKE_LINKED', 'USER', { registryId }]);
 
   const values = valuesOf(await inputData());
-  assert.equal([values['form.ficha-pf.renda'], values['form.ficha-pf.estado_civil'], values['kyc.consentimento_scr'], values['kyc.identidade_aprovada'], values['doc.COMPROVANTE_RENDA.valido']], [1, 'solteiro', true, true, true]);
+  assert.equal(
+    [values['form.ficha-pf.renda'], values['form.ficha-pf.estado_civil'], values['kyc.consentimento_scr'], values['kyc.identidade_aprovada'], values['doc.COMPROVANTE_RENDA.valido']],
+    [1, 'solteiro', true, true, true],
+  );
   await eventually(async () => (await registryNow()).documents.length === 2, { timeoutMs: 20_000, what: "the intake's file among the registry's documents" });
 
   assert.equal((await call('POST', `/v1/collections/${intakeId}/link-intake`, {})).body, { code: 409, message: CollectionMessages.intakeAlreadyLinked });
@@ -165,7 +172,7 @@ test('the operator links the intake: its answers reach the input data and its fi
   assert.is((await call('POST', '/v1/collections/0123456789abcdef01234567/link-intake', {})).status, 404);
 });
 
-test('a CPF without a registry: the intake creates one marked self-declared, and its answers are that registry\'s at once', async () => {
+test("a CPF without a registry: the intake creates one marked self-declared, and its answers are that registry's at once", async () => {
   const fresh = String((Date.now() + 7) % 1e9).padStart(9, '0');
   const document = fresh + checkDigitsOf('cpf', fresh);
   const { collectionId } = await visitorTypes(document);

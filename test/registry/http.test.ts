@@ -20,8 +20,13 @@ interface Ctx {
 const test = suite<Ctx>('registry: HTTP end to end (registries, documents, analysis, webhooks)');
 
 const REGISTRY_EVENTS = [
-  'registry.document.received', 'registry.document.progress', 'registry.document.assessed', 'registry.document.failed',
-  'registry.document.reprocessed', 'registry.document.decided', 'registry.updated',
+  'registry.document.received',
+  'registry.document.progress',
+  'registry.document.assessed',
+  'registry.document.failed',
+  'registry.document.reprocessed',
+  'registry.document.decided',
+  'registry.updated',
 ];
 /** The data fields of each event, exactly as the contract's table lists them. */
 const DATA_FIELDS: Record<string, string[]> = {
@@ -54,10 +59,13 @@ const upload = async (ctx: Ctx, bytes: Buffer, fileName: string, expectedType?: 
   return reply.body;
 };
 const settled = (ctx: Ctx, id: string, attempt = 1) =>
-  eventually(async () => {
-    const reply = await call(ctx, 'GET', `${docsPath(ctx)}/${id}`);
-    return !['RECEIVED', 'PROCESSING'].includes(reply.body.status) && reply.body.opinion.attempt === attempt && reply.body;
-  }, { what: `document ${id} settled` });
+  eventually(
+    async () => {
+      const reply = await call(ctx, 'GET', `${docsPath(ctx)}/${id}`);
+      return !['RECEIVED', 'PROCESSING'].includes(reply.body.status) && reply.body.opinion.attempt === attempt && reply.body;
+    },
+    { what: `document ${id} settled` },
+  );
 const hooks = (ctx: Ctx, event: string, registryDocumentId?: string) =>
   ctx.receiver.json().filter((h) => h.event === event && (!registryDocumentId || h.data.registryDocumentId === registryDocumentId));
 const hook = (ctx: Ctx, event: string, registryDocumentId?: string, where: (data: any) => boolean = () => true) =>
@@ -67,8 +75,14 @@ test('create, duplicate (409 with its id), validation, list with search, update,
   const created = await call(ctx, 'POST', '/v1/registry', { ...COMPANY, document: '11.222.333/0001-81', contacts: [{ name: 'Ana', phone: '(11) 98765-4321' }], organizationId: 'x' });
   assert.is(created.status, 201, JSON.stringify(created.body));
   ctx.registryId = created.body.id;
-  assert.equal([created.body.document, created.body.kycStatus, created.body.completeness, created.body.contacts], [COMPANY.document, 'PENDING', 0, [{ name: 'Ana', email: null, phone: '+5511987654321' }]]);
-  assert.equal(created.body.requirements.map((r: { met: boolean }) => r.met), [false, false, false]);
+  assert.equal(
+    [created.body.document, created.body.kycStatus, created.body.completeness, created.body.contacts],
+    [COMPANY.document, 'PENDING', 0, [{ name: 'Ana', email: null, phone: '+5511987654321' }]],
+  );
+  assert.equal(
+    created.body.requirements.map((r: { met: boolean }) => r.met),
+    [false, false, false],
+  );
   const again = await call(ctx, 'POST', '/v1/registry', COMPANY);
   assert.equal([again.status, again.body], [409, { code: 409, message: RegistryMessages.registryExists, registryId: ctx.registryId }]);
   assert.equal((await call(ctx, 'POST', '/v1/registry', { ...COMPANY, entityType: 'PERSON' })).body, { code: 400, message: RegistryMessages.entityTypeMismatch });
@@ -83,7 +97,11 @@ test('create, duplicate (409 with its id), validation, list with search, update,
   assert.equal(updated.data, { registryId: ctx.registryId, document: COMPANY.document, kycStatus: 'PENDING', completeness: 0 });
   assert.equal((await call(ctx, 'GET', '/v1/registry/nope')).body, { code: 400, message: Messages.invalidId });
   const other = await provisionTenant(ctx.app);
-  for (const [method, path] of [['GET', `/v1/registry/${ctx.registryId}`], ['GET', docsPath(ctx)], ['PATCH', `/v1/registry/${ctx.registryId}`]]) {
+  for (const [method, path] of [
+    ['GET', `/v1/registry/${ctx.registryId}`],
+    ['GET', docsPath(ctx)],
+    ['PATCH', `/v1/registry/${ctx.registryId}`],
+  ]) {
     const reply = await call(ctx, method!, path!, method === 'PATCH' ? { name: 'x' } : undefined, other.token);
     assert.equal([reply.status, reply.body.message], [404, RegistryMessages.registryNotFound], `${method} ${path}`);
   }
@@ -100,14 +118,34 @@ test('a valid CONTRATO_SOCIAL PDF: received, progress, assessed VALIDATED, with 
   assert.equal([doc.status, doc.opinion.type, doc.opinion.verdict, doc.opinion.score, doc.opinion.attempt], ['VALIDATED', 'CONTRATO_SOCIAL', 'VALIDO', 0.95, 1]);
   const assessed = await hook(ctx, 'registry.document.assessed', received.id);
   assert.equal(assessed.data, {
-    registryId: ctx.registryId, registryDocumentId: received.id, document: COMPANY.document, type: 'CONTRATO_SOCIAL', status: 'VALIDATED', attempt: 1, verdict: 'VALIDO', score: 0.95,
-    reason: 'Documento identificado como CONTRATO_SOCIAL.', provenance: { provider: 'offline-keywords', sandbox: true },
+    registryId: ctx.registryId,
+    registryDocumentId: received.id,
+    document: COMPANY.document,
+    type: 'CONTRATO_SOCIAL',
+    status: 'VALIDATED',
+    attempt: 1,
+    verdict: 'VALIDO',
+    score: 0.95,
+    reason: 'Documento identificado como CONTRATO_SOCIAL.',
+    provenance: { provider: 'offline-keywords', sandbox: true },
   });
   assert.equal((await hook(ctx, 'registry.document.received', received.id)).data, {
-    registryId: ctx.registryId, registryDocumentId: received.id, document: COMPANY.document, fileName: 'contrato.pdf', mimeType: 'application/pdf', sizeBytes: bytes.length,
-    expectedType: 'CONTRATO_SOCIAL', status: 'RECEIVED',
+    registryId: ctx.registryId,
+    registryDocumentId: received.id,
+    document: COMPANY.document,
+    fileName: 'contrato.pdf',
+    mimeType: 'application/pdf',
+    sizeBytes: bytes.length,
+    expectedType: 'CONTRATO_SOCIAL',
+    status: 'RECEIVED',
   });
-  assert.equal((await hook(ctx, 'registry.document.progress', received.id)).data, { registryId: ctx.registryId, registryDocumentId: received.id, stage: 'EXTRACTING', type: 'CONTRATO_SOCIAL', attempt: 1 });
+  assert.equal((await hook(ctx, 'registry.document.progress', received.id)).data, {
+    registryId: ctx.registryId,
+    registryDocumentId: received.id,
+    stage: 'EXTRACTING',
+    type: 'CONTRATO_SOCIAL',
+    attempt: 1,
+  });
   const updated = await hook(ctx, 'registry.updated', undefined, (d) => d.completeness === 33);
   assert.equal(updated.data, { registryId: ctx.registryId, document: COMPANY.document, kycStatus: 'INCOMPLETE', completeness: 33 });
   const registry = await call(ctx, 'GET', `/v1/registry/${ctx.registryId}`);
@@ -123,7 +161,11 @@ test('an expired proof of address is INVALIDO; reprocess (attempt 2, forceType) 
   const again = await settled(ctx, received.id, 2);
   assert.equal([again.opinion.type, again.opinion.verdict], ['EXTRATO_BANCARIO', 'INVALIDO'], 'forced type differs from the expected one');
   assert.equal((await hook(ctx, 'registry.document.reprocessed', received.id)).data, {
-    registryId: ctx.registryId, registryDocumentId: received.id, attempt: 2, forceType: 'EXTRATO_BANCARIO', overriddenFeedbackVerdict: 'INVALIDO',
+    registryId: ctx.registryId,
+    registryDocumentId: received.id,
+    attempt: 2,
+    forceType: 'EXTRATO_BANCARIO',
+    overriddenFeedbackVerdict: 'INVALIDO',
   });
   assert.ok(await hook(ctx, 'registry.document.assessed', received.id, (d) => d.attempt === 2));
 });
@@ -134,12 +176,25 @@ test('a JPEG goes to manual review; the operator decides VALIDO against the opin
   assert.equal([doc.status, doc.opinion.verdict, doc.mimeType], ['MANUAL_REVIEW', 'ANALISE_MANUAL', 'image/jpeg']);
   await hook(ctx, 'registry.updated', undefined, (d) => d.kycStatus === 'UNDER_REVIEW');
   const decided = await call(ctx, 'POST', `${docsPath(ctx)}/${received.id}/decision`, { verdict: 'VALIDO', comment: 'Conferido à mão' });
-  assert.equal([decided.status, decided.body.status, decided.body.opinion.verdict, decided.body.decision], [200, 'VALIDATED', 'ANALISE_MANUAL', { verdict: 'VALIDO', comment: 'Conferido à mão', decidedByUserId: ctx.tenant.userId }]);
+  assert.equal(
+    [decided.status, decided.body.status, decided.body.opinion.verdict, decided.body.decision],
+    [200, 'VALIDATED', 'ANALISE_MANUAL', { verdict: 'VALIDO', comment: 'Conferido à mão', decidedByUserId: ctx.tenant.userId }],
+  );
   assert.equal((await hook(ctx, 'registry.document.decided', received.id)).data, {
-    registryId: ctx.registryId, registryDocumentId: received.id, type: 'EXTRATO_BANCARIO', status: 'VALIDATED', attempt: 1, verdict: 'VALIDO', comment: 'Conferido à mão', decidedByUserId: ctx.tenant.userId,
+    registryId: ctx.registryId,
+    registryDocumentId: received.id,
+    type: 'EXTRATO_BANCARIO',
+    status: 'VALIDATED',
+    attempt: 1,
+    verdict: 'VALIDO',
+    comment: 'Conferido à mão',
+    decidedByUserId: ctx.tenant.userId,
   });
   assert.ok(await hook(ctx, 'registry.updated', undefined, (d) => d.completeness === 67));
-  const stored = await ctx.app.app.db('events').where({ stream_name: registryDocumentStream(received.id), event_type: 'RegistryDocumentDecided' }).first('data');
+  const stored = await ctx.app.app
+    .db('events')
+    .where({ stream_name: registryDocumentStream(received.id), event_type: 'RegistryDocumentDecided' })
+    .first('data');
   assert.match(String(stored.data.comment), /^pd1\./, 'the comment is stored sealed');
   const bad = await call(ctx, 'POST', `${docsPath(ctx)}/${received.id}/decision`, { verdict: 'TALVEZ' });
   assert.is(bad.status, 400);
@@ -229,23 +284,48 @@ test('an erasure of the CNPJ blanks the registry and its documents in the read m
   assert.ok(files.length > 0);
   const erased = await call(ctx, 'POST', '/v1/personal-data/erase', { document: COMPANY.document, type: 'cnpj' });
   assert.is(erased.status, 200, JSON.stringify(erased.body));
-  const registry = await eventually(async () => {
-    const reply = await call(ctx, 'GET', `/v1/registry/${ctx.registryId}`);
-    return reply.body.name === '***' && reply.body;
-  }, { what: 'registry erased' });
+  const registry = await eventually(
+    async () => {
+      const reply = await call(ctx, 'GET', `/v1/registry/${ctx.registryId}`);
+      return reply.body.name === '***' && reply.body;
+    },
+    { what: 'registry erased' },
+  );
   assert.equal([registry.document, registry.contacts, registry.basicData], ['***', [], {}]);
   const documents = await call(ctx, 'GET', docsPath(ctx));
   assert.ok(documents.body.every((d: { fileName: string }) => d.fileName === '***'));
   const [created] = await ctx.app.app.store.readStream(`registry-${ctx.registryId}`);
   assert.equal([created!.data.name, created!.data.document], ['***', '***']);
-  await eventually(async () => {
-    const deleted = await Promise.all(files.map(async (d) => (await ctx.app.app.store.readStream(registryDocumentStream(d.id))).some((e) => e.type === 'RegistryDocumentFileDeleted')));
-    return deleted.every(Boolean);
-  }, { what: 'every file deletion recorded' });
-  assert.is((await ctx.app.app.db('blobs').whereIn('id', files.map((d) => d.blob_id)).count({ n: '*' }))[0]!.n, 0, 'the files are gone');
+  await eventually(
+    async () => {
+      const deleted = await Promise.all(files.map(async (d) => (await ctx.app.app.store.readStream(registryDocumentStream(d.id))).some((e) => e.type === 'RegistryDocumentFileDeleted')));
+      return deleted.every(Boolean);
+    },
+    { what: 'every file deletion recorded' },
+  );
+  assert.is(
+    (
+      await ctx.app.app
+        .db('blobs')
+        .whereIn(
+          'id',
+          files.map((d) => d.blob_id),
+        )
+        .count({ n: '*' })
+    )[0]!.n,
+    0,
+    'the files are gone',
+  );
   const download = await call(ctx, 'GET', `${docsPath(ctx)}/${files[0]!.id}/download`);
   assert.equal([download.status, download.body.message], [404, RegistryMessages.fileMissing]);
-  const comments = await ctx.app.app.db('registry_documents').whereIn('id', files.map((d) => d.id)).whereNotNull('comment').pluck('comment');
+  const comments = await ctx.app.app
+    .db('registry_documents')
+    .whereIn(
+      'id',
+      files.map((d) => d.id),
+    )
+    .whereNotNull('comment')
+    .pluck('comment');
   assert.ok(comments.length > 0 && comments.every((c: string) => c === '***'), 'decision comments read erased');
 });
 

@@ -29,7 +29,12 @@ test('ensureRegistry finds or creates one registry per CPF/CNPJ per organization
   assert.is.not(other.registryId, results[0]!.registryId, 'another organization has its own');
   await app.app.readYourWrites([REGISTRY_PROJECTION], results.find((r) => r.position)!.position);
   assert.equal(await registrySummary(app.app.db, ORG, results[0]!.registryId), {
-    registryId: results[0]!.registryId, document: COMPANY.document, name: COMPANY.name, entityType: 'COMPANY', kycStatus: 'PENDING', completeness: 0,
+    registryId: results[0]!.registryId,
+    document: COMPANY.document,
+    name: COMPANY.name,
+    entityType: 'COMPANY',
+    kycStatus: 'PENDING',
+    completeness: 0,
   });
   assert.is(await registrySummary(app.app.db, OTHER, results[0]!.registryId), null);
   await assertRefusedAsync(() => ensureRegistry(app.app, ORG, { ...COMPANY, entityType: 'PERSON' }, actor), 'invalid', RegistryMessages.entityTypeMismatch);
@@ -41,7 +46,11 @@ test('receiveDocument sniffs the bytes, bounds the size and records the source; 
   const base = { organizationId: ORG, registryId, expectedType: 'CONTRATO_SOCIAL' as const, source: null, actor };
   await assertRefusedAsync(() => receiveDocument(app.app, { ...base, fileName: 'a.pdf', bytes: Buffer.from('só texto, não é PDF') }), 'invalid', RegistryMessages.unsupportedFile);
   await assertRefusedAsync(() => receiveDocument(app.app, { ...base, fileName: 'a.pdf', bytes: Buffer.alloc(0) }), 'invalid', RegistryMessages.emptyFile);
-  await assertRefusedAsync(() => receiveDocument(app.app, { ...base, fileName: 'a.pdf', bytes: Buffer.concat([PNG_BYTES, Buffer.alloc(REGISTRY_DOCUMENT_MAX_BYTES)]) }), 'invalid', RegistryMessages.fileTooLarge('16'));
+  await assertRefusedAsync(
+    () => receiveDocument(app.app, { ...base, fileName: 'a.pdf', bytes: Buffer.concat([PNG_BYTES, Buffer.alloc(REGISTRY_DOCUMENT_MAX_BYTES)]) }),
+    'invalid',
+    RegistryMessages.fileTooLarge('16'),
+  );
   await assertRefusedAsync(() => receiveDocument(app.app, { ...base, organizationId: OTHER, fileName: 'a.png', bytes: PNG_BYTES }), 'not_found', RegistryMessages.registryNotFound);
 
   const source = { collectionId: '65a0000000000000000000c1', itemId: '65a0000000000000000000d1', recipientId: '65a0000000000000000000e1' };
@@ -52,7 +61,9 @@ test('receiveDocument sniffs the bytes, bounds the size and records the source; 
   assert.is((await app.app.store.readStream(registryDocumentStream(jpeg.registryDocumentId)))[0]!.data.mimeType, 'image/jpeg');
 
   const pdf = await receiveDocument(app.app, { ...base, fileName: 'contrato.pdf', bytes: await pdfWith(['CONTRATO SOCIAL', 'Cláusula primeira: da denominação social', COMPANY.name]), source });
-  const assessed = await eventually(async () => (await app.app.store.readStream(registryDocumentStream(pdf.registryDocumentId))).find((e) => e.type === 'RegistryDocumentAssessed'), { what: 'assessed' });
+  const assessed = await eventually(async () => (await app.app.store.readStream(registryDocumentStream(pdf.registryDocumentId))).find((e) => e.type === 'RegistryDocumentAssessed'), {
+    what: 'assessed',
+  });
   assert.equal([assessed.data.verdict, assessed.data.status, assessed.data.source], ['VALIDO', 'VALIDATED', source]);
 });
 

@@ -42,7 +42,10 @@ const create = (ctx: Ctx, cpf: string, name: string) => ctx.app.call('POST', '/v
 
 test('two registries get ids that are not the unkeyed hash of their CPF; the same CPF finds the same registry', async (ctx) => {
   const ids: string[] = [];
-  for (const [cpf, name] of [[FIRST_CPF, 'Maria Souza'], [SECOND_CPF, 'João Lima']] as const) {
+  for (const [cpf, name] of [
+    [FIRST_CPF, 'Maria Souza'],
+    [SECOND_CPF, 'João Lima'],
+  ] as const) {
     const created = await create(ctx, cpf, name);
     assert.is(created.status, 201, JSON.stringify(created.body));
     assert.match(created.body.id, /^[0-9a-f]{24}$/);
@@ -60,8 +63,18 @@ test('a registry created with the old unkeyed id is still found by its document 
   const legacyId = unkeyedId(organizationId, LEGACY_CPF);
   // As the code before this change wrote it: the stream named after the unkeyed hash.
   await handleCommand(ctx.app.app.store, registryStream(legacyId), registryDecider, {
-    type: 'CreateRegistry', ifAbsent: false, organizationId, registryId: legacyId, document: LEGACY_CPF, entityType: 'PERSON',
-    name: 'Ana Antiga', contacts: [], basicData: {}, actorType: 'USER', actorId: ctx.tenant.userId, at: new Date().toISOString(),
+    type: 'CreateRegistry',
+    ifAbsent: false,
+    organizationId,
+    registryId: legacyId,
+    document: LEGACY_CPF,
+    entityType: 'PERSON',
+    name: 'Ana Antiga',
+    contacts: [],
+    basicData: {},
+    actorType: 'USER',
+    actorId: ctx.tenant.userId,
+    at: new Date().toISOString(),
   });
   await eventually(async () => (await ctx.app.call('GET', `/v1/registry/${legacyId}`, { token: ctx.tenant.token })).status === 200, { what: 'legacy registry projected' });
   await ctx.app.stop();

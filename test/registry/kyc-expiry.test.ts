@@ -53,10 +53,13 @@ test('a contract valid through tomorrow counts; two days later the job drops com
   await eventually(async () => updates(ctx, registryId).length === 1, { what: 'registry.updated for the contract' });
 
   offsetMs += 2 * DAY_MS;
-  const dropped = await eventually(async () => {
-    const registry = await read();
-    return registry.completeness === 0 && registry;
-  }, { what: 'the scheduler job dropping the registry' });
+  const dropped = await eventually(
+    async () => {
+      const registry = await read();
+      return registry.completeness === 0 && registry;
+    },
+    { what: 'the scheduler job dropping the registry' },
+  );
   assert.equal([dropped.kycStatus, dropped.requirements[0].met], ['PENDING', false]);
   const [, drop] = await eventually(async () => updates(ctx, registryId).length === 2 && updates(ctx, registryId), { what: 'registry.updated for the drop' });
   const body = JSON.parse(drop!.body);
@@ -67,7 +70,10 @@ test('a contract valid through tomorrow counts; two days later the job drops com
   const changed = await Promise.all([recomputeExpiredKyc(ctx.app.app), recomputeExpiredKyc(ctx.app.app)]);
   assert.equal(changed, [0, 0]);
   const kycEvents = (await ctx.app.app.store.readStream(registryStream(registryId))).filter((e) => e.type === 'RegistryKycChanged');
-  assert.equal(kycEvents.map((e) => e.data.completeness), [33, 0]);
+  assert.equal(
+    kycEvents.map((e) => e.data.completeness),
+    [33, 0],
+  );
 });
 
 test.run();

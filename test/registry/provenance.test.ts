@@ -24,10 +24,13 @@ test('an upload the keyword rules classified: the detail and the listing say off
   const sent = await uploadFile(app, tenant.token, path, { bytes: await pdfWith([...VALID_CONTRACT, company.name]), fileName: 'contrato.pdf' }, { expectedType: 'CONTRATO_SOCIAL' });
   assert.is(sent.status, 201, JSON.stringify(sent.body));
   assert.is(sent.body.opinion.provenance, null, 'no opinion yet');
-  const settled = await eventually(async () => {
-    const reply = await call('GET', `${path}/${sent.body.id}`);
-    return reply.body.opinion.verdict !== null && reply.body;
-  }, { what: 'the opinion' });
+  const settled = await eventually(
+    async () => {
+      const reply = await call('GET', `${path}/${sent.body.id}`);
+      return reply.body.opinion.verdict !== null && reply.body;
+    },
+    { what: 'the opinion' },
+  );
   assert.equal(settled.opinion.provenance, KEYWORDS);
   const listing = await call('GET', path);
   assert.equal(listing.body.find((d: { id: string }) => d.id === sent.body.id).opinion.provenance, KEYWORDS);

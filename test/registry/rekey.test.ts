@@ -61,8 +61,18 @@ async function legacyRegistry(ctx: Ctx, cpf: string, name: string): Promise<stri
   const organizationId = ctx.tenant.organizationId;
   const id = unkeyedId(organizationId, cpf);
   await handleCommand(ctx.app!.app.store, registryStream(id), registryDecider, {
-    type: 'CreateRegistry', ifAbsent: false, organizationId, registryId: id, document: cpf, entityType: 'PERSON',
-    name, contacts: [], basicData: {}, actorType: 'USER', actorId: ctx.tenant.userId, at: new Date().toISOString(),
+    type: 'CreateRegistry',
+    ifAbsent: false,
+    organizationId,
+    registryId: id,
+    document: cpf,
+    entityType: 'PERSON',
+    name,
+    contacts: [],
+    basicData: {},
+    actorType: 'USER',
+    actorId: ctx.tenant.userId,
+    at: new Date().toISOString(),
   });
   await eventually(async () => (await ctx.app!.call('GET', `/v1/registry/${id}`, { token: ctx.tenant.token })).status === 200, { what: 'legacy registry projected' });
   return id;
@@ -113,7 +123,10 @@ test('old ids leave the store, the document finds the keyed id, the old id still
   assert.is(byOld.body.id, keptNew, "an integrator's old id resolves to the registry, named by its new id");
   const documents = await ctx.app.call('GET', `/v1/registry/${keptOld}/documents`, { token: ctx.tenant.token });
   assert.is(documents.status, 200, JSON.stringify(documents.body));
-  assert.equal(documents.body.map((d: { id: string }) => d.id), [documentId]);
+  assert.equal(
+    documents.body.map((d: { id: string }) => d.id),
+    [documentId],
+  );
   const document = await ctx.app.call('GET', `/v1/registry/${keptOld}/documents/${documentId}`, { token: ctx.tenant.token });
   assert.is(document.status, 200, JSON.stringify(document.body));
   assert.is(document.body.registryId, keptNew);

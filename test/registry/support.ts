@@ -14,7 +14,6 @@ export async function assertRefusedAsync(run: () => Promise<unknown>, kind: Doma
   assert.equal([(refusal as DomainError).kind, (refusal as DomainError).message], [kind, message]);
 }
 
-
 /** A one-page PDF whose text is `lines`, as pdf-parse will read it back. */
 export async function pdfWith(lines: readonly string[]): Promise<Buffer> {
   const doc = await PDFDocument.create();

@@ -56,7 +56,10 @@ test('request: PENDING facts, every section with its id, the policy version kept
   assert.is(data.yearMonthDay, 20260301);
   assert.is(data.policyVersion, 1);
   assert.is(data.policyName, policy.name);
-  assert.equal(data.sections.map((s) => s.type), ['SUMMARY', ...policy.sections, 'CREDIT_POLICY']);
+  assert.equal(
+    data.sections.map((s) => s.type),
+    ['SUMMARY', ...policy.sections, 'CREDIT_POLICY'],
+  );
   assert.is(new Set(data.sections.map((s) => s.id)).size, data.sections.length);
   assert.is(data.ranWithoutSCRReason, null);
 });
@@ -69,7 +72,9 @@ test('without the scr module, SCR is not queried and the reason is recorded', ()
 });
 
 test('a policy of the other document type is refused', () => {
-  given(reportDecider, []).when(request({ policy: cnpjPolicy() })).thenError('unprocessable', Messages.policyOtherDocumentType);
+  given(reportDecider, [])
+    .when(request({ policy: cnpjPolicy() }))
+    .thenError('unprocessable', Messages.policyOtherDocumentType);
 });
 
 test('start processing once', () => {
@@ -77,17 +82,28 @@ test('start processing once', () => {
   const started = decide(past, { type: 'StartProcessing', at: LATER });
   assert.is(started[0]!.type, 'ReportProcessingStarted');
   assert.is(started[0]!.data.status, 'PROCESSING');
-  given(reportDecider, [...past, ...started]).when({ type: 'StartProcessing', at: LATER }).then([]);
+  given(reportDecider, [...past, ...started])
+    .when({ type: 'StartProcessing', at: LATER })
+    .then([]);
 });
 
 test('sections are recorded once each; a repeated result is ignored; the first results start the report', () => {
   const past = requested();
   const first = decide(past, record([ok('PROTESTS'), ok('PROTESTS')]));
-  assert.equal(first.map((e) => e.type), ['ReportProcessingStarted', 'ReportSectionUpdated']);
+  assert.equal(
+    first.map((e) => e.type),
+    ['ReportProcessingStarted', 'ReportSectionUpdated'],
+  );
   assert.is(first[1]!.data.status, 'PROCESSING');
-  given(reportDecider, [...past, ...first]).when(record([ok('PROTESTS')])).then([]);
+  given(reportDecider, [...past, ...first])
+    .when(record([ok('PROTESTS')]))
+    .then([]);
   const more = decide([...past, ...first], record([ok('PEFIN')]));
-  assert.equal(more.map((e) => e.type), ['ReportSectionUpdated'], 'started once');
+  assert.equal(
+    more.map((e) => e.type),
+    ['ReportSectionUpdated'],
+    'started once',
+  );
 });
 
 test('the last source finishes the report and records the decision in the same append', () => {
@@ -105,7 +121,9 @@ test('the last source finishes the report and records the decision in the same a
   const creditPolicy = events.find((e) => e.type === 'ReportSectionUpdated' && e.data.sectionType === 'CREDIT_POLICY')!;
   assert.is((creditPolicy.data as unknown as { details: { decision: string } }).details.decision, 'APPROVED');
   // After the decision nothing more is recorded from sources.
-  given(reportDecider, finished()).when(record([ok('PROTESTS')])).then([]);
+  given(reportDecider, finished())
+    .when(record([ok('PROTESTS')]))
+    .then([]);
 });
 
 test('results are decided under the version the report names, never another', () => {
@@ -123,13 +141,19 @@ test('manual analysis: only after the decision, once; redo only after a first on
     commentary: `by ${analystId}`,
     at: LATER,
   });
-  given(reportDecider, requested()).when(analyze('MANUAL_ANALYSIS', true, 'a1')).thenError('conflict', Messages.reportStillProcessing);
-  given(reportDecider, finished()).when(analyze('MANUAL_REANALYSIS', false, 'a1')).thenError('conflict', Messages.manualAnalysisMissing);
+  given(reportDecider, requested())
+    .when(analyze('MANUAL_ANALYSIS', true, 'a1'))
+    .thenError('conflict', Messages.reportStillProcessing);
+  given(reportDecider, finished())
+    .when(analyze('MANUAL_REANALYSIS', false, 'a1'))
+    .thenError('conflict', Messages.manualAnalysisMissing);
   const first = decide(finished(), analyze('MANUAL_ANALYSIS', true, 'a1'));
   assert.is(first[0]!.type, 'ReportDecided');
   assert.is(first[0]!.data.status, 'APPROVED');
   const afterFirst = [...finished(), ...first];
-  given(reportDecider, afterFirst).when(analyze('MANUAL_ANALYSIS', true, 'a2')).thenError('conflict', Messages.manualAnalysisExists);
+  given(reportDecider, afterFirst)
+    .when(analyze('MANUAL_ANALYSIS', true, 'a2'))
+    .thenError('conflict', Messages.manualAnalysisExists);
   const redo = decide(afterFirst, analyze('MANUAL_REANALYSIS', false, 'a2'));
   const data = redo[0]!.data as Extract<ReportEvent, { type: 'ReportDecided' }>['data'];
   assert.is(data.decision, 'DENIED');
@@ -139,7 +163,9 @@ test('manual analysis: only after the decision, once; redo only after a first on
   assert.is(data.commentary, 'by a2');
   assert.is(data.kind, 'MANUAL_REANALYSIS');
   assert.is(data.score, 750, 'the policy score stays');
-  given(reportDecider, afterFirst).when({ ...analyze('MANUAL_REANALYSIS', false, 'a2'), organizationId: 'org000000000000000000009' }).thenError('not_found', Messages.reportNotFound);
+  given(reportDecider, afterFirst)
+    .when({ ...analyze('MANUAL_REANALYSIS', false, 'a2'), organizationId: 'org000000000000000000009' })
+    .thenError('not_found', Messages.reportNotFound);
 });
 
 test('export only once finished; failures are recorded too', () => {
@@ -179,7 +205,9 @@ test('processing that keeps failing: the report is FAILED once, later results ar
   assert.is((event!.data as { reason: string }).reason, Messages.reportProcessingFailed);
   const failed = [...past, event!];
   given(reportDecider, failed).when(fail).then([], 'failed once');
-  given(reportDecider, failed).when(record(policy.sections.map(ok))).then([], 'a late answer changes nothing');
+  given(reportDecider, failed)
+    .when(record(policy.sections.map(ok)))
+    .then([], 'a late answer changes nothing');
   given(reportDecider, failed).when({ type: 'StartProcessing', at: LATER }).then([]);
   given(reportDecider, finished()).when(fail).then([], 'every source answered: nothing left to fail');
   given(reportDecider, []).when(fail).thenError('not_found', Messages.reportNotFound);

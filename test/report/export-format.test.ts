@@ -47,7 +47,10 @@ test('known fields get their Portuguese label; a company is named by its corpora
 
 test('unknown keys are humanized and still typed; lists are numbered and cut; never JSON', () => {
   const lines = sectionLines(
-    { type: 'SANCTIONS', details: { novoCampoDaFonte: { valorPendenteCents: 2500, ultima_consulta: '2026-02-03' }, tags: ['A', 'B'], records: Array.from({ length: 23 }, (_, i) => ({ list: `L${i}` })) } },
+    {
+      type: 'SANCTIONS',
+      details: { novoCampoDaFonte: { valorPendenteCents: 2500, ultima_consulta: '2026-02-03' }, tags: ['A', 'B'], records: Array.from({ length: 23 }, (_, i) => ({ list: `L${i}` })) },
+    },
     'cpf',
   );
   const text = lines.map((l) => `${l.path.join(' › ')} = ${l.value ? formatValue(l.value) : ''}`);

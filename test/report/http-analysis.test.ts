@@ -49,11 +49,14 @@ test('analyze, then re-analyze: commentary replaced, analyst recorded, every dec
   assert.is(report.commentary, 'Comprovante falso.');
 
   const history = (await app.call('GET', `/report/${id}/decisions`, { token: tenant.token })).body;
-  assert.equal(history.map((d: any) => [d.kind, d.decision]), [
-    ['AUTOMATIC', 'MANUAL_ANALYSIS'],
-    ['MANUAL_ANALYSIS', 'APPROVED'],
-    ['MANUAL_REANALYSIS', 'DENIED'],
-  ]);
+  assert.equal(
+    history.map((d: any) => [d.kind, d.decision]),
+    [
+      ['AUTOMATIC', 'MANUAL_ANALYSIS'],
+      ['MANUAL_ANALYSIS', 'APPROVED'],
+      ['MANUAL_REANALYSIS', 'DENIED'],
+    ],
+  );
 });
 
 test('409s: re-analyze before any manual analysis, analyze twice, analyze while processing', async () => {

@@ -46,7 +46,27 @@ test('creation replies at once: PENDING, digits only, readable right away', asyn
   assert.is(read.status, 200);
   assert.is(read.body.document, '12345678909');
   const done = await waitForReport(app, tenant.token, body.id);
-  for (const field of ['yearMonthDay', 'policyName', 'organizationId', 'userId', 'commentary', 'previousAnalystId', 'analystId', 'analystName', 'policyErrorStatusApplied', 'ranWithoutSCRReason', 'product', 'verified', 'exportUrl', 'exportExcelUrl', 'parecerEnabled', 'committeeStatus', 'committeeDecision', 'committeeResult', 'integrationTypes']) {
+  for (const field of [
+    'yearMonthDay',
+    'policyName',
+    'organizationId',
+    'userId',
+    'commentary',
+    'previousAnalystId',
+    'analystId',
+    'analystName',
+    'policyErrorStatusApplied',
+    'ranWithoutSCRReason',
+    'product',
+    'verified',
+    'exportUrl',
+    'exportExcelUrl',
+    'parecerEnabled',
+    'committeeStatus',
+    'committeeDecision',
+    'committeeResult',
+    'integrationTypes',
+  ]) {
     assert.ok(field in done, `Report.${field}`);
   }
   assert.is(done.organizationId, tenant.organizationId);
@@ -109,7 +129,10 @@ test('reading: 404 Report not found, other organizations, malformed ids, tabType
   assert.is((await app.call('GET', `/v2/report/${body.id}`)).status, 401);
 
   const protests = await app.call('GET', `/v2/report/${body.id}?tabType=PROTESTS`, { token: tenant.token });
-  assert.equal(protests.body.sections.map((s: any) => s.type.value), ['PROTESTS']);
+  assert.equal(
+    protests.body.sections.map((s: any) => s.type.value),
+    ['PROTESTS'],
+  );
   assert.is(protests.body.sections[0].sectionDetails.bureau.protestsQuantity, 0);
   const lean = await app.call('GET', `/v2/report/${body.id}?details=false`, { token: tenant.token });
   assert.ok(lean.body.sections.length > 5);

@@ -108,7 +108,10 @@ test('XLSX: typed cells (money, integers, dates, booleans), Portuguese headers, 
   const file = await download(reply.body.url);
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(await file.arrayBuffer());
-  assert.equal(workbook.worksheets.map((w) => w.name), ['Resumo', 'Regras', 'Seções']);
+  assert.equal(
+    workbook.worksheets.map((w) => w.name),
+    ['Resumo', 'Regras', 'Seções'],
+  );
   const headers: Record<string, string[]> = { Resumo: ['Campo', 'Valor'], Regras: ['Grupo', 'Regra', 'Resultado', 'Se não atendida', 'Dados lidos'], Seções: ['Seção', 'Situação', 'Campo', 'Valor'] };
   for (const sheet of workbook.worksheets) {
     // A sandbox report: the mark in a first row above the headers, frozen with them.
@@ -130,7 +133,11 @@ test('XLSX: typed cells (money, integers, dates, booleans), Portuguese headers, 
   const section = (label: string) => cell('Seções', label, 3, 4);
 
   assert.is(summary('Decisão').value, 'Negado');
-  const reasons = workbook.getWorksheet('Resumo')!.getRows(3, 40)!.filter((row) => row.getCell(1).value === 'Motivo').map((row) => row.getCell(2).value);
+  const reasons = workbook
+    .getWorksheet('Resumo')!
+    .getRows(3, 40)!
+    .filter((row) => row.getCell(1).value === 'Motivo')
+    .map((row) => row.getCell(2).value);
   assert.equal(reasons, details('CREDIT_POLICY').reasons);
   const score = summary('Pontuação');
   assert.is(score.type, ExcelJS.ValueType.Number);

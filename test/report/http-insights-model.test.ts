@@ -50,7 +50,10 @@ test("the model's replies become the opinions, with the model's tokens and cost"
     assert.is(s.costUsd, 0.00021);
   }
   assert.is(insights.totals.inputTokens, 1000 * sections);
-  assert.ok(server.requests.every((r) => r.body.messages[0].content.includes('analista de crédito sênior')), 'the versioned prompt is the system message');
+  assert.ok(
+    server.requests.every((r) => r.body.messages[0].content.includes('analista de crédito sênior')),
+    'the versioned prompt is the system message',
+  );
 });
 
 test('replies that never fit the schema: each section ERROR after LLM_MAX_ATTEMPTS, with what the attempts cost', async () => {

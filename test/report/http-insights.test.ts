@@ -46,7 +46,10 @@ test('parecerEnabled policy + module committee: every source section gets an opi
   const insights = await insightsWhenDone(id);
   assert.is(insights.reportId, id);
   assert.is(insights.parecerEnabled, true);
-  assert.equal(insights.sections.map((s: any) => s.type.value), DEMO_CPF_POLICY.sections);
+  assert.equal(
+    insights.sections.map((s: any) => s.type.value),
+    DEMO_CPF_POLICY.sections,
+  );
   const protests = insights.sections.find((s: any) => s.type.value === 'PROTESTS');
   assert.is(protests.parecerStatus, 'DONE');
   assert.match(protests.parecer, /5 protestos/);

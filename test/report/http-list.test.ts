@@ -61,7 +61,10 @@ test('without filters: every report of the organization, newest first, as summar
   const reply = await list('');
   assert.is(reply.status, 200, JSON.stringify(reply.body));
   assert.equal({ ...reply.body, items: undefined }, { total: 5, page: 1, pageSize: 20, nextPage: null, items: undefined });
-  assert.equal(reply.body.items.map((i: any) => i.id), reports.map((r) => r.id));
+  assert.equal(
+    reply.body.items.map((i: any) => i.id),
+    reports.map((r) => r.id),
+  );
   const full = reports[0];
   assert.equal(reply.body.items[0], {
     id: full.id,
@@ -93,16 +96,25 @@ test('pages do not overlap and nextPage walks them to the end', async () => {
     pages.push(page);
   }
   assert.equal(pages, [2, 3, null]);
-  assert.equal(seen, reports.map((r) => r.id));
+  assert.equal(
+    seen,
+    reports.map((r) => r.id),
+  );
   const beyond = await list('?page=9&pageSize=2');
   assert.equal(beyond.body, { total: 5, page: 9, pageSize: 2, nextPage: null, items: [] });
 });
 
 test('externalId: exact, and another organization with the same externalId is never shown', async () => {
-  assert.equal(await idsOf('?externalId=pedido-1'), idsWhere((r) => r.externalId === 'pedido-1'));
+  assert.equal(
+    await idsOf('?externalId=pedido-1'),
+    idsWhere((r) => r.externalId === 'pedido-1'),
+  );
   assert.equal(await idsOf('?externalId=pedido'), []);
   const theirs = await list('?externalId=pedido-1', other);
-  assert.equal(theirs.body.items.map((i: any) => i.id), [otherReportId]);
+  assert.equal(
+    theirs.body.items.map((i: any) => i.id),
+    [otherReportId],
+  );
   assert.is(theirs.body.total, 1);
 });
 
@@ -111,25 +123,43 @@ test('document: masked or not, digits compared', async () => {
   assert.is(expected.length, 2);
   assert.equal(await idsOf('?document=123.456.789-09'), expected);
   assert.equal(await idsOf('?document=12345678909'), expected);
-  assert.equal(await idsOf(`?document=${encodeURIComponent('11.222.333/0001-81')}`), idsWhere((r) => r.document === '11222333000181'));
+  assert.equal(
+    await idsOf(`?document=${encodeURIComponent('11.222.333/0001-81')}`),
+    idsWhere((r) => r.document === '11222333000181'),
+  );
 });
 
 test('status: one or several, any case; combined with the other filters', async () => {
   const denied = idsWhere((r) => r.status.value === 'DENIED');
   assert.is(denied.length, 2);
   assert.equal(await idsOf('?status=denied'), denied);
-  assert.equal(await idsOf('?status=APPROVED,%20Denied'), reports.map((r) => r.id));
+  assert.equal(
+    await idsOf('?status=APPROVED,%20Denied'),
+    reports.map((r) => r.id),
+  );
   assert.equal(await idsOf('?status=PENDING'), []);
-  assert.equal(await idsOf('?status=DENIED&document=10000000108'), idsWhere((r) => r.document === '10000000108'));
+  assert.equal(
+    await idsOf('?status=DENIED&document=10000000108'),
+    idsWhere((r) => r.document === '10000000108'),
+  );
   assert.equal(await idsOf('?status=APPROVED&externalId=pedido-2'), []);
 });
 
 test('period: from inclusive, to exclusive, by creation time; a day is a day in Brasília', async () => {
   const middle = reports[2];
-  assert.equal(await idsOf(`?from=${encodeURIComponent(middle.createdAt)}`), idsWhere((r) => r.createdAt >= middle.createdAt));
-  assert.equal(await idsOf(`?to=${encodeURIComponent(middle.createdAt)}`), idsWhere((r) => r.createdAt < middle.createdAt));
+  assert.equal(
+    await idsOf(`?from=${encodeURIComponent(middle.createdAt)}`),
+    idsWhere((r) => r.createdAt >= middle.createdAt),
+  );
+  assert.equal(
+    await idsOf(`?to=${encodeURIComponent(middle.createdAt)}`),
+    idsWhere((r) => r.createdAt < middle.createdAt),
+  );
   // An offset sent without encoding its `+` arrives as a space, and still means +00:00.
-  assert.equal(await idsOf(`?to=${middle.createdAt.replace('Z', '+00:00')}`), idsWhere((r) => r.createdAt < middle.createdAt));
+  assert.equal(
+    await idsOf(`?to=${middle.createdAt.replace('Z', '+00:00')}`),
+    idsWhere((r) => r.createdAt < middle.createdAt),
+  );
   assert.equal(
     await idsOf(`?from=${encodeURIComponent(reports.at(-1).createdAt)}&to=${encodeURIComponent(middle.createdAt)}`),
     idsWhere((r) => r.createdAt >= reports.at(-1).createdAt && r.createdAt < middle.createdAt),
@@ -138,9 +168,15 @@ test('period: from inclusive, to exclusive, by creation time; a day is a day in 
   const first = new Date(reports.at(-1).createdAt);
   const brasilia = new Date(first.getTime() - 3 * 3_600_000).toISOString();
   const day = brasilia.slice(0, 10);
-  assert.equal(await idsOf(`?from=${day}`), reports.map((r) => r.id));
+  assert.equal(
+    await idsOf(`?from=${day}`),
+    reports.map((r) => r.id),
+  );
   assert.equal(await idsOf(`?to=${day}`), []);
-  assert.equal(await idsOf(`?from=${encodeURIComponent(`${brasilia.slice(0, 23)}-03:00`)}`), reports.map((r) => r.id));
+  assert.equal(
+    await idsOf(`?from=${encodeURIComponent(`${brasilia.slice(0, 23)}-03:00`)}`),
+    reports.map((r) => r.id),
+  );
 });
 
 test('invalid filters: 400 in the contract style, joined by commas', async () => {

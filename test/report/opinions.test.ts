@@ -24,7 +24,19 @@ const result = (sectionType: SourceSectionType, behaviour: 'APPROVE' | 'DENY' = 
   errors: [],
   integrationCount: 1,
 });
-const request: ReportCommand = { type: 'RequestReport', reportId: 'rep000000000000000000001', organizationId: 'org000000000000000000001', userId: 'usr000000000000000000001', document, externalId: null, policy, scrEnabled: true, sectionIds: testIds('sec', 12), inputs: {}, at: AT };
+const request: ReportCommand = {
+  type: 'RequestReport',
+  reportId: 'rep000000000000000000001',
+  organizationId: 'org000000000000000000001',
+  userId: 'usr000000000000000000001',
+  document,
+  externalId: null,
+  policy,
+  scrEnabled: true,
+  sectionIds: testIds('sec', 12),
+  inputs: {},
+  at: AT,
+};
 const decide = (past: readonly ReportEvent[], command: ReportCommand) => given(reportDecider, past).when(command).decided();
 function finalized(): ReportEvent[] {
   const past = decide([], request);
@@ -32,15 +44,27 @@ function finalized(): ReportEvent[] {
 }
 const ask: ReportCommand = { type: 'RequestSectionOpinions', promptVersion: 'v1', at: AT };
 const opinion = { parecer: 'Texto.', score: 3, riskLevel: 'HIGH', highlights: ['x'] } as const;
-const recordFor = (sectionId: string): ReportCommand => ({ type: 'RecordSectionOpinion', sectionId, result: { status: 'DONE', opinion: { ...opinion, highlights: [...opinion.highlights] }, error: null }, call: null, priceTableVersion: 'p1', at: AT });
+const recordFor = (sectionId: string): ReportCommand => ({
+  type: 'RecordSectionOpinion',
+  sectionId,
+  result: { status: 'DONE', opinion: { ...opinion, highlights: [...opinion.highlights] }, error: null },
+  call: null,
+  priceTableVersion: 'p1',
+  at: AT,
+});
 
 test('opinions are asked once a report finalized, for every source section, and once only', () => {
   const past = finalized();
   const [requested] = decide(past, ask) as [SectionOpinionsRequested];
   assert.is(requested.type, 'SectionOpinionsRequested');
-  assert.equal(requested.data.sections.map((s) => s.sectionType), policy.sections);
+  assert.equal(
+    requested.data.sections.map((s) => s.sectionType),
+    policy.sections,
+  );
   assert.is(requested.data.organizationId, 'org000000000000000000001');
-  given(reportDecider, [...past, requested]).when(ask).then([]);
+  given(reportDecider, [...past, requested])
+    .when(ask)
+    .then([]);
   assert.throws(() => decide(decide([], request), ask), /finalized/);
 });
 
@@ -49,11 +73,19 @@ test('each section is recorded once; a section not asked about records nothing',
   const sectionId = (past.at(-1) as SectionOpinionsRequested).data.sections[0]!.sectionId;
   const [recorded] = decide(past, recordFor(sectionId)) as [SectionOpinionRecorded];
   assert.equal([recorded.type, recorded.data.status, recorded.data.opinion?.score, recorded.data.priceTableVersion], ['SectionOpinionRecorded', 'DONE', 3, 'p1']);
-  given(reportDecider, [...past, recorded]).when(recordFor(sectionId)).then([]);
+  given(reportDecider, [...past, recorded])
+    .when(recordFor(sectionId))
+    .then([]);
   given(reportDecider, past).when(recordFor('not-a-section')).then([]);
 });
 
-const input = (sectionType: SourceSectionType, behaviour: 'APPROVE' | 'DENY' = 'DENY'): OpinionInput => ({ sectionType, documentType: 'cpf', outcome: 'DONE', details: result(sectionType, behaviour).details, errors: [] });
+const input = (sectionType: SourceSectionType, behaviour: 'APPROVE' | 'DENY' = 'DENY'): OpinionInput => ({
+  sectionType,
+  documentType: 'cpf',
+  outcome: 'DONE',
+  details: result(sectionType, behaviour).details,
+  errors: [],
+});
 
 test('offline rules: every section type gives a reply inside the schema, its level following its score', () => {
   for (const type of SOURCE_SECTION_TYPES) {
@@ -73,7 +105,13 @@ test('offline rules read the figures: protests and SCR in reais, a failed source
   const scr = offlineOpinion({ ...input('SCR'), details: { referenceMonth: '2026-01', totalDebtCents: 1_000_000, overdueCents: 250_000, lossCents: 0, institutionsCount: 2 } });
   assert.match(scr.parecer, /R\$ 10\.000,00 em 2 instituições.*R\$ 2\.500,00 em atraso/);
   assert.is(scr.riskLevel, 'HIGH');
-  const failed = offlineOpinion({ sectionType: 'PROTESTS', documentType: 'cpf', outcome: 'ERROR', details: null, errors: [{ code: 'INTEGRATION_TIMEOUT', message: 'A fonte não respondeu a tempo.' }] });
+  const failed = offlineOpinion({
+    sectionType: 'PROTESTS',
+    documentType: 'cpf',
+    outcome: 'ERROR',
+    details: null,
+    errors: [{ code: 'INTEGRATION_TIMEOUT', message: 'A fonte não respondeu a tempo.' }],
+  });
   assert.match(failed.parecer, /não retornou dados: A fonte não respondeu a tempo\./);
   assert.is(failed.riskLevel, 'MEDIUM');
   assert.equal(offlineOpinion(input('BALANCE_SHEET')), offlineOpinion(input('BALANCE_SHEET')));

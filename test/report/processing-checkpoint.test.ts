@@ -60,10 +60,13 @@ test('checkpoint writes slower than the save timer go one after another; the wor
       await eventually(async () => (await ctx.store.readStream(reportStream(reportId))).some((e) => e.type === 'ReportDecided'), { timeoutMs: 30_000, what: `report ${reportId}` });
     }
     const requestedAt = (await ctx.store.readStream(reportStream(reportIds.at(-1)!)))[0]!.position;
-    await eventually(async () => {
-      const row = await ctx.database.knex('projection_checkpoints').where({ name: PROCESSING_CHECKPOINT }).first();
-      return BigInt(row.commit_position) >= requestedAt.commit;
-    }, { timeoutMs: 30_000, what: 'the checkpoint to pass the last report' });
+    await eventually(
+      async () => {
+        const row = await ctx.database.knex('projection_checkpoints').where({ name: PROCESSING_CHECKPOINT }).first();
+        return BigInt(row.commit_position) >= requestedAt.commit;
+      },
+      { timeoutMs: 30_000, what: 'the checkpoint to pass the last report' },
+    );
     assert.not.ok(
       ctx.log.records.some((r: { msg: string }) => r.msg === 'another worker runs report processing; this one stands down'),
       'the worker did not stand down for its own write',

@@ -23,7 +23,6 @@ import { provisionTenant } from '../support/identity.ts';
 import { testCaller, waitForReport } from '../support/report.ts';
 import { eventually } from '../support/wait.ts';
 
-
 /** The sandbox, counting how often each report's each source is queried. */
 function countingCatalog(counts: Map<string, number>): SourceCatalog {
   const sandbox = new SandboxCatalog();
@@ -45,9 +44,7 @@ function countingCatalog(counts: Map<string, number>): SourceCatalog {
   };
 }
 
-const workers = suite<{ database: TestDatabase; store: PostgresEventStore; dataDir: string; log: bunyan.RingBuffer; app: AppContext }>(
-  'report processing: two workers on one checkpoint',
-);
+const workers = suite<{ database: TestDatabase; store: PostgresEventStore; dataDir: string; log: bunyan.RingBuffer; app: AppContext }>('report processing: two workers on one checkpoint');
 workers.before(async (ctx) => {
   ctx.database = await createTestDatabase();
   ctx.store = new PostgresEventStore(ctx.database.knex, { pollIntervalMs: 10 });
@@ -98,7 +95,11 @@ workers('a worker whose lock was lost loses the claim and queries no source; eac
       await eventually(async () => (await ctx.store.readStream(reportStream(reportId))).some((e) => e.type === 'ReportDecided'), { timeoutMs: 10_000, what: `report ${reportId}` });
     }
     assert.is(counts.size, reportIds.length * DEMO_CPF_POLICY.sections.length);
-    assert.equal([...counts.entries()].filter(([, n]) => n !== 1), [], 'no source was queried twice');
+    assert.equal(
+      [...counts.entries()].filter(([, n]) => n !== 1),
+      [],
+      'no source was queried twice',
+    );
     assert.ok(ctx.log.records.some((r: { msg: string }) => r.msg === 'another worker runs report processing; this one stands down'));
   } finally {
     await Promise.all([first.stop(), second.stop()]);
@@ -153,10 +154,13 @@ parking('after bounded attempts the report answers FAILED; another tenant finish
   const done = await waitForReport(app, healthy.token, created.body.id);
   assert.ok(['APPROVED', 'DENIED', 'MANUAL_ANALYSIS'].includes(done.status.value));
 
-  const failed = await eventually(async () => {
-    const reply = await app.call('GET', `/v2/report/${badId}`, { token: poisoned.token });
-    return reply.status === 200 && reply.body.status.value === 'FAILED' ? reply.body : undefined;
-  }, { timeoutMs: 20_000, what: 'the failing report to be parked' });
+  const failed = await eventually(
+    async () => {
+      const reply = await app.call('GET', `/v2/report/${badId}`, { token: poisoned.token });
+      return reply.status === 200 && reply.body.status.value === 'FAILED' ? reply.body : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the failing report to be parked' },
+  );
   assert.equal(failed.status, { id: 6, value: 'FAILED', title: 'Falha no processamento' });
   const events = await app.app.store.readStream(reportStream(badId));
   const parked = events.filter((e) => e.type === 'ReportProcessingFailed');

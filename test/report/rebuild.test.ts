@@ -26,7 +26,9 @@ test.before(async () => {
   await app.call('DELETE', `/credit-policy/policy/${archived}`, { token: tenant.token });
 
   const reports = await Promise.all(
-    SANDBOX_DOCUMENTS.map(async (d) => (await app.call('POST', '/v2/report', { token: tenant.token, body: { document: d.document, type: d.type, policyId: ids[d.type], externalId: d.behaviour } })).body.id as string),
+    SANDBOX_DOCUMENTS.map(
+      async (d) => (await app.call('POST', '/v2/report', { token: tenant.token, body: { document: d.document, type: d.type, policyId: ids[d.type], externalId: d.behaviour } })).body.id as string,
+    ),
   );
   for (const id of reports) await waitForReport(app, tenant.token, id);
   await app.call('POST', '/report/analyze', { token: tenant.token, body: { id: reports[2], approved: true, commentary: 'ok' } });
@@ -50,7 +52,10 @@ async function snapshot(projection: Projection) {
 for (const projection of [reportProjection, creditPolicyProjection]) {
   test(`${projection.name}: replay beside the live tables, switch, same rows`, async () => {
     const before = await snapshot(projection);
-    assert.ok(Object.values(before).every((rows) => rows.length > 0), 'something to compare');
+    assert.ok(
+      Object.values(before).every((rows) => rows.length > 0),
+      'something to compare',
+    );
     await rebuildProjection(app.database.knex, app.app.store, projection);
     const after = await snapshot(projection);
     for (const table of projection.tables) assert.equal(after[table], before[table], table);

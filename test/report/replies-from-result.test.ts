@@ -16,25 +16,36 @@ const test = suite<{ app: TestApp; token: string; policyId: string; reportId: st
 test.before(async (ctx) => {
   ctx.app = await startTestApp({ READ_YOUR_WRITES_TIMEOUT_MS: '0' });
   const tenant = await provisionTenant(ctx.app.app, { name: 'Replies' });
-  const auth = await eventually(async () => {
-    const reply = await authenticateOverHttp(ctx.app, tenant.clientId, tenant.clientSecret);
-    return reply.status === 200 ? reply : undefined;
-  }, { timeoutMs: 15_000, what: 'the credential to be projected' });
+  const auth = await eventually(
+    async () => {
+      const reply = await authenticateOverHttp(ctx.app, tenant.clientId, tenant.clientSecret);
+      return reply.status === 200 ? reply : undefined;
+    },
+    { timeoutMs: 15_000, what: 'the credential to be projected' },
+  );
   ctx.token = auth.body.accessToken;
   await eventually(async () => (await ctx.app.call('GET', '/auth/session', { token: ctx.token })).status === 200, { timeoutMs: 15_000, what: 'the session to be projected' });
-  ctx.policyId = (await eventually(async () => {
-    const reply = await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.token, body: DEMO_CPF_POLICY });
-    return reply.status === 200 ? reply : undefined;
-  })).body.id;
-  const report = await eventually(async () => {
-    const reply = await ctx.app.call('POST', '/v2/report', { token: ctx.token, body: { document: '52998224725', type: 'cpf', policyId: ctx.policyId } });
-    return reply.status === 200 ? reply : undefined;
-  }, { timeoutMs: 15_000, what: 'the policy to be projected' });
+  ctx.policyId = (
+    await eventually(async () => {
+      const reply = await ctx.app.call('POST', '/credit-policy/policy', { token: ctx.token, body: DEMO_CPF_POLICY });
+      return reply.status === 200 ? reply : undefined;
+    })
+  ).body.id;
+  const report = await eventually(
+    async () => {
+      const reply = await ctx.app.call('POST', '/v2/report', { token: ctx.token, body: { document: '52998224725', type: 'cpf', policyId: ctx.policyId } });
+      return reply.status === 200 ? reply : undefined;
+    },
+    { timeoutMs: 15_000, what: 'the policy to be projected' },
+  );
   ctx.reportId = report.body.id;
-  await eventually(async () => {
-    const reply = await ctx.app.call('GET', `/v2/report/${ctx.reportId}`, { token: ctx.token });
-    return reply.status === 200 && !['PENDING', 'PROCESSING'].includes(reply.body.status.value);
-  }, { timeoutMs: 15_000, what: 'the report to be decided' });
+  await eventually(
+    async () => {
+      const reply = await ctx.app.call('GET', `/v2/report/${ctx.reportId}`, { token: ctx.token });
+      return reply.status === 200 && !['PENDING', 'PROCESSING'].includes(reply.body.status.value);
+    },
+    { timeoutMs: 15_000, what: 'the report to be decided' },
+  );
   await ctx.app.runner!.stop();
 });
 test.after(async (ctx) => {

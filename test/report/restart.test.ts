@@ -61,9 +61,16 @@ test('a report half recorded by a process that died is finished, without duplica
   const sandbox = new SandboxCatalog();
   const document = { type: 'cpf' as const, digits: '12345678909' };
   const early = await Promise.all(
-    (['PROTESTS', 'PEFIN'] as const).map((type) => runSource(sandbox.providerFor(type, document), { reportId, organizationId: testCaller.organizationId, document, now: new Date() }, 200, () => new Date())),
+    (['PROTESTS', 'PEFIN'] as const).map((type) =>
+      runSource(sandbox.providerFor(type, document), { reportId, organizationId: testCaller.organizationId, document, now: new Date() }, 200, () => new Date()),
+    ),
   );
-  await handleCommand(store, reportStream(reportId), reportDecider, { type: 'RecordSectionResults', results: early, policy: { ...DEMO_CPF_POLICY, policyId, version: 1 }, at: '2020-01-01T00:00:00.000Z' });
+  await handleCommand(store, reportStream(reportId), reportDecider, {
+    type: 'RecordSectionResults',
+    results: early,
+    policy: { ...DEMO_CPF_POLICY, policyId, version: 1 },
+    at: '2020-01-01T00:00:00.000Z',
+  });
 
   const worker = new ReportProcessingWorker();
   await worker.start(app);
@@ -71,7 +78,10 @@ test('a report half recorded by a process that died is finished, without duplica
   await worker.stop();
 
   const counts = await sectionCounts(reportId);
-  assert.ok(Object.values(counts).every((n) => n === 1), JSON.stringify(counts));
+  assert.ok(
+    Object.values(counts).every((n) => n === 1),
+    JSON.stringify(counts),
+  );
   assert.is(Object.keys(counts).length, DEMO_CPF_POLICY.sections.length + 2);
   const protests = (await eventsOf(reportId)).find((e) => e.type === 'ReportSectionUpdated' && e.data.sectionType === 'PROTESTS')!;
   assert.is(protests.data.updatedAt, '2020-01-01T00:00:00.000Z', 'the earlier answer stands');
@@ -104,7 +114,10 @@ test('a stop in the middle leaves the report to the next start, which finishes i
   await eventually(() => decided(reportId));
   await next.stop();
   const counts = await sectionCounts(reportId);
-  assert.ok(Object.values(counts).every((n) => n === 1), JSON.stringify(counts));
+  assert.ok(
+    Object.values(counts).every((n) => n === 1),
+    JSON.stringify(counts),
+  );
   const protests = (await eventsOf(reportId)).find((e) => e.type === 'ReportSectionUpdated' && e.data.sectionType === 'PROTESTS')!;
   assert.is((protests.data.errors as Array<{ code: string }>)[0]!.code, 'INTEGRATION_TIMEOUT');
   const decision = (await eventsOf(reportId)).find((e) => e.type === 'ReportDecided')!;

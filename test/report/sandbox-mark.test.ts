@@ -54,7 +54,10 @@ test('one report on the sandbox sources: JSON, every PDF page, every sheet, the 
     assert.equal(section.provenance, { provider: expected, sandbox: true }, section.type.value);
   }
   const decisions = (await app.call('GET', `/report/${reportId}/decisions`, { token: tenant.token })).body;
-  assert.equal(decisions.map((d: any) => d.provenance), [{ provider: 'CREDIT_POLICY_ENGINE', sandbox: true }]);
+  assert.equal(
+    decisions.map((d: any) => d.provenance),
+    [{ provider: 'CREDIT_POLICY_ENGINE', sandbox: true }],
+  );
 
   // PDF: the mark on every page, as pdftotext reads each one.
   const pdf = await app.call('POST', `/report/${reportId}/export`, { token: tenant.token, body: { format: 'pdf' } });
@@ -68,7 +71,10 @@ test('one report on the sandbox sources: JSON, every PDF page, every sheet, the 
   const xlsx = await app.call('POST', `/report/${reportId}/export`, { token: tenant.token, body: { format: 'xlsx' } });
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(await download(app, xlsx.body.url));
-  assert.equal(workbook.worksheets.map((sheet) => [sheet.name, sheet.getCell('A1').value]), workbook.worksheets.map((sheet) => [sheet.name, MARK]));
+  assert.equal(
+    workbook.worksheets.map((sheet) => [sheet.name, sheet.getCell('A1').value]),
+    workbook.worksheets.map((sheet) => [sheet.name, MARK]),
+  );
 
   // The console's report page: the banner.
   const page = await browser.get(`/console/relatorios/${reportId}`);
@@ -76,10 +82,13 @@ test('one report on the sandbox sources: JSON, every PDF page, every sheet, the 
   assert.match(page.text, /<p class="sandbox" role="alert"><strong>AMBIENTE DE TESTES: dados fictícios<\/strong> · O que esta página mostra contém resultados de sandbox/);
 
   // Webhooks: every report event from the first sandbox section on says sandboxData (ReportDecided's own sandbox is the offline chair's), sections and decisions their provenance.
-  const bodies = await eventually(async () => {
-    const mine = receiver.json().filter((b) => b.data?.reportId === reportId);
-    return events.every((name) => mine.some((b) => b.event === name)) && mine;
-  }, { timeoutMs: 15_000, what: 'the report webhooks' });
+  const bodies = await eventually(
+    async () => {
+      const mine = receiver.json().filter((b) => b.data?.reportId === reportId);
+      return events.every((name) => mine.some((b) => b.event === name)) && mine;
+    },
+    { timeoutMs: 15_000, what: 'the report webhooks' },
+  );
   for (const body of bodies) assert.is(body.data.sandboxData, true, body.event);
   for (const body of bodies.filter((b) => b.event === 'report.section.updated')) assert.is(body.data.provenance.sandbox, body.data.sectionType !== 'SANCTIONS', body.data.sectionType);
   assert.equal(bodies.find((b) => b.event === 'report.status.changed').data.provenance, { provider: 'CREDIT_POLICY_ENGINE', sandbox: true });

@@ -127,7 +127,10 @@ screened('a new OFAC file at the address: the scheduler loads it as a new versio
 
   ctx.ofacBody = fixture('sdn-name-match.xml');
   const newSha = sha256(ctx.ofacBody);
-  await eventually(async () => (await ctx.app.database.knex('screening_list_versions').where({ list: 'OFAC_SDN', status: 'CURRENT', sha256: newSha }).first()) ?? false, { timeoutMs: 15_000, what: 'the new OFAC version' });
+  await eventually(async () => (await ctx.app.database.knex('screening_list_versions').where({ list: 'OFAC_SDN', status: 'CURRENT', sha256: newSha }).first()) ?? false, {
+    timeoutMs: 15_000,
+    what: 'the new OFAC version',
+  });
   const replaced = await ctx.app.database.knex('screening_list_versions').where({ id: oldVersion.listVersionId }).first();
   assert.is(replaced.status, 'REPLACED');
 

@@ -33,7 +33,15 @@ names('accents, case, punctuation, connectors and word order do not count', () =
 
 names.run();
 
-const version = (list: ListVersion['list']): ListVersion => ({ id: `v-${list}`, list, publishedAt: '2026-11-20', publishedAtFrom: 'FILE', sha256: 'ab'.repeat(32), entryCount: 0, loadedAt: '2026-11-29T00:00:00.000Z' });
+const version = (list: ListVersion['list']): ListVersion => ({
+  id: `v-${list}`,
+  list,
+  publishedAt: '2026-11-20',
+  publishedAtFrom: 'FILE',
+  sha256: 'ab'.repeat(32),
+  entryCount: 0,
+  loadedAt: '2026-11-29T00:00:00.000Z',
+});
 const entry = (patch: Partial<ListEntry>): ListEntry => ({ ref: '1', kind: null, name: '', aliases: [], documents: [], maskedCpf: null, details: {}, ...patch });
 const cpf = (digits: string, name: string | null) => ({ document: { type: 'cpf' as const, digits }, name });
 const cnpj = (digits: string, name: string | null) => ({ document: { type: 'cnpj' as const, digits }, name });
@@ -99,11 +107,14 @@ files('OFAC: entries, kinds, weak aliases left out, Publish_Date; from a file an
   assert.equal(fromUrl.entries, fromFile.entries);
   assert.equal(fromUrl.digest, fromFile.digest);
   assert.is(fromFile.parsed.publishedAt, '2026-11-25');
-  assert.equal(fromFile.entries.map((e) => [e.ref, e.kind, e.name, e.aliases]), [
-    ['36', 'COMPANY', 'AEROCARIBBEAN AIRLINES', ['AERO-CARIBBEAN']],
-    ['90001', 'PERSON', 'Viktor Ivanovich EXEMPLOV', []],
-    ['90010', 'OTHER', 'OCEAN EXEMPLAR', []],
-  ]);
+  assert.equal(
+    fromFile.entries.map((e) => [e.ref, e.kind, e.name, e.aliases]),
+    [
+      ['36', 'COMPANY', 'AEROCARIBBEAN AIRLINES', ['AERO-CARIBBEAN']],
+      ['90001', 'PERSON', 'Viktor Ivanovich EXEMPLOV', []],
+      ['90010', 'OTHER', 'OCEAN EXEMPLAR', []],
+    ],
+  );
 });
 
 files('the size limit: refused by Content-Length, and cut when the body has none', async (ctx) => {
@@ -145,10 +156,13 @@ files('a file of another list is refused, naming what is missing', async () => {
 
 files('CEIS in ISO-8859-1: masked person CPFs, company CNPJs, every name the row gives', async () => {
   const { entries } = await entriesOf(PARSERS.CEIS, path('20261120_CEIS.csv'));
-  assert.equal(entries.map((e) => [e.ref, e.kind, e.documents, e.maskedCpf]), [
-    ['316001', 'COMPANY', ['33445566000186'], null],
-    ['316136', 'PERSON', [], '921012'],
-  ]);
+  assert.equal(
+    entries.map((e) => [e.ref, e.kind, e.documents, e.maskedCpf]),
+    [
+      ['316001', 'COMPANY', ['33445566000186'], null],
+      ['316136', 'PERSON', [], '921012'],
+    ],
+  );
   assert.is(entries[1]!.name, 'MÁRIO EXEMPLO LACERDA');
 });
 

@@ -42,10 +42,13 @@ test.after(async (ctx) => {
 });
 
 test('the list is fetched with its token; the version row and the route keep the address without it', async (ctx) => {
-  const lists = await eventually(async () => {
-    const reply = await ctx.app.call('GET', '/v1/screening/lists', { token: ctx.tenant.token });
-    return reply.body.lists.find((l: { list: string; status: string }) => l.list === 'OFAC_SDN' && l.status === 'LOADED');
-  }, { timeoutMs: 20_000, what: 'OFAC loaded from the address' });
+  const lists = await eventually(
+    async () => {
+      const reply = await ctx.app.call('GET', '/v1/screening/lists', { token: ctx.tenant.token });
+      return reply.body.lists.find((l: { list: string; status: string }) => l.list === 'OFAC_SDN' && l.status === 'LOADED');
+    },
+    { timeoutMs: 20_000, what: 'OFAC loaded from the address' },
+  );
   assert.ok(ctx.asked.includes(`/sdn.xml?token=${TOKEN}`), 'the provider got the token');
   assert.equal(lists.source, { kind: 'ADDRESS', location: ctx.base });
   const knex = ctx.app.database.knex;
@@ -67,12 +70,23 @@ test('the migration rewrites the rows written before: addresses lose userinfo, q
   await knex('screening_list_versions').insert(legacy);
   const migration = screeningMigrations.find((m) => m.name === '202612020000_screening_list_sources_described')!;
   await migration.up(knex);
-  const rows = await knex('screening_list_versions').whereIn('id', legacy.map((l) => l.id)).orderBy('id').select('id', 'source');
+  const rows = await knex('screening_list_versions')
+    .whereIn(
+      'id',
+      legacy.map((l) => l.id),
+    )
+    .orderBy('id')
+    .select('id', 'source');
   assert.equal(rows, [
     { id: 'legacy-address', source: 'https://portal.example/download/ceis.zip' },
     { id: 'legacy-file', source: '202610_PEP.csv' },
   ]);
-  await knex('screening_list_versions').whereIn('id', legacy.map((l) => l.id)).delete();
+  await knex('screening_list_versions')
+    .whereIn(
+      'id',
+      legacy.map((l) => l.id),
+    )
+    .delete();
 });
 
 test.run();

@@ -88,7 +88,10 @@ test('the lists route: ZIPs loaded with the ZIP SHA-256 and the date of the entr
     entryCount: 2,
     lastFailure: null,
   });
-  assert.equal([state.PEP.status, state.PEP.source, state.PEP.publishedAt, state.PEP.sha256], ['LOADED', { kind: 'FILE', location: 'pep.zip' }, '2026-10-01', sha256(readFileSync(join(ctx.dir, 'pep.zip')))]);
+  assert.equal(
+    [state.PEP.status, state.PEP.source, state.PEP.publishedAt, state.PEP.sha256],
+    ['LOADED', { kind: 'FILE', location: 'pep.zip' }, '2026-10-01', sha256(readFileSync(join(ctx.dir, 'pep.zip')))],
+  );
   assert.equal([state.UN_CONSOLIDATED.status, state.UN_CONSOLIDATED.source, state.UN_CONSOLIDATED.sha256], ['NOT_CONFIGURED', null, null]);
   assert.equal([state.CNEP.status, state.CNEP.publishedAt, state.CNEP.lastFailure?.message], ['NOT_LOADED', null, `${ctx.origin}/download-de-dados/cnep respondeu 404`]);
   assert.is(state.OFAC_SDN.status, 'LOADED');
@@ -107,19 +110,25 @@ test('a report screened against the zipped CEIS cites the ZIP SHA-256', async (c
 test('a zip bomb, then an archive of two CSVs: each refused, shown as the last failure, the loaded version stays', async (ctx) => {
   const before = (await lists(ctx)).CEIS;
   ctx.ceis = zipOf({ '20261127_CEIS.csv': new Uint8Array(5_000_000).fill(0x30) });
-  const bombed = await eventually(async () => {
-    const ceis = (await lists(ctx)).CEIS;
-    return ceis.lastFailure && ceis;
-  }, { timeoutMs: 15_000, what: 'the zip bomb refused' });
+  const bombed = await eventually(
+    async () => {
+      const ceis = (await lists(ctx)).CEIS;
+      return ceis.lastFailure && ceis;
+    },
+    { timeoutMs: 15_000, what: 'the zip bomb refused' },
+  );
   assert.match(bombed.lastFailure.message, /SCREENING_MAX_UNZIPPED_BYTES \(1000000\)/);
   assert.not.match(bombed.lastFailure.message, /s3cret/);
   assert.equal([bombed.status, bombed.listVersionId, bombed.sha256], ['LOADED', before.listVersionId, before.sha256]);
 
   ctx.ceis = zipOf({ '20261127_CEIS.csv': fixture('20261120_CEIS.csv'), '20261127_CNEP.csv': fixture('20261120_CNEP.csv') });
-  const doubled = await eventually(async () => {
-    const ceis = (await lists(ctx)).CEIS;
-    return /mais de um CSV/.test(ceis.lastFailure?.message ?? '') && ceis;
-  }, { timeoutMs: 15_000, what: 'the archive of two CSVs refused' });
+  const doubled = await eventually(
+    async () => {
+      const ceis = (await lists(ctx)).CEIS;
+      return /mais de um CSV/.test(ceis.lastFailure?.message ?? '') && ceis;
+    },
+    { timeoutMs: 15_000, what: 'the archive of two CSVs refused' },
+  );
   assert.match(doubled.lastFailure.message, /\(20261127_CEIS\.csv, 20261127_CNEP\.csv\); esperado exatamente um/);
   assert.equal([doubled.status, doubled.listVersionId, doubled.sha256, doubled.entryCount], ['LOADED', before.listVersionId, before.sha256, 2]);
 });

@@ -41,9 +41,12 @@ test('a secret sealed with a key this process lacks is a configuration error: no
   const ping = await ctx.app.call('POST', `/v1/webhook/subscriptions/${id}/ping`, { token: tenant.token });
   assert.is(ping.status, 202);
   // The dispatcher claimed it and found it cannot sign it: from here on it only waits for its lease.
-  await eventually(() => ctx.log.records.some((r: { msg: string; deliveryId?: string }) => r.msg === 'configuration error: webhook delivery cannot be signed' && r.deliveryId === ping.body.deliveryId), {
-    what: 'the dispatcher to log that it cannot sign the delivery',
-  });
+  await eventually(
+    () => ctx.log.records.some((r: { msg: string; deliveryId?: string }) => r.msg === 'configuration error: webhook delivery cannot be signed' && r.deliveryId === ping.body.deliveryId),
+    {
+      what: 'the dispatcher to log that it cannot sign the delivery',
+    },
+  );
   assert.equal(await attemptsOf(ctx.app, ping.body.deliveryId), [], 'nothing recorded against the receiver');
   assert.is((await deliveriesOf(ctx.app, id))[0]!.status, 'pending');
   assert.is(ctx.receiver.received.length, 0);

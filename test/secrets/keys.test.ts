@@ -35,7 +35,10 @@ test('a keyring is kid:secret pairs or JSON; a bare secret is the legacy key; ba
     [`a:${secret('e')},a:${secret('f')}`, /twice/],
     ['[{', /JSON/],
   ] as const) {
-    assert.throws(() => parseKeyring(text, 'SEALING_KEYS'), (e: Error) => e instanceof ConfigurationError && e.message.startsWith('SEALING_KEYS') && problem.test(e.message));
+    assert.throws(
+      () => parseKeyring(text, 'SEALING_KEYS'),
+      (e: Error) => e instanceof ConfigurationError && e.message.startsWith('SEALING_KEYS') && problem.test(e.message),
+    );
   }
 });
 
@@ -49,8 +52,9 @@ test('keys come from the setting, from a file the _FILE setting names, or are ge
   const generated = keyringFor(loadConfig({ DATA_DIR: dataDir }), 'downloads');
   assert.match(generated.primary.kid, /^k[0-9a-f]{8}$/);
   assert.is(readFileSync(join(dataDir, 'downloads.secret'), 'utf8'), `${generated.primary.kid}:${generated.primary.secret}`);
-  assert.throws(() => keyringFor(loadConfig({ DATA_DIR: dataDir, DOWNLOAD_URL_KEYS_FILE: join(dataDir, 'missing') }), 'downloads'), (e: Error) =>
-    e instanceof ConfigurationError && /DOWNLOAD_URL_KEYS_FILE=.*missing cannot be read \(ENOENT\)/.test(e.message),
+  assert.throws(
+    () => keyringFor(loadConfig({ DATA_DIR: dataDir, DOWNLOAD_URL_KEYS_FILE: join(dataDir, 'missing') }), 'downloads'),
+    (e: Error) => e instanceof ConfigurationError && /DOWNLOAD_URL_KEYS_FILE=.*missing cannot be read \(ENOENT\)/.test(e.message),
   );
   assert.throws(() => keyringFor(loadConfig({ DATA_DIR: dataDir, JWT_KEYS: `a:${secret('a')}`, JWT_SECRET: secret('b') }), 'jwt'), /both set/);
 });
@@ -58,7 +62,10 @@ test('keys come from the setting, from a file the _FILE setting names, or are ge
 test('a secret file left empty (a writer that died, or a reader that came too early) is a configuration error, never an empty key', () => {
   const dataDir = tempDir();
   writeFileSync(join(dataDir, 'jwt.secret'), '');
-  assert.throws(() => loadOrCreateSecret(dataDir, 'jwt'), (e: Error) => e instanceof ConfigurationError && e.message.includes(join(dataDir, 'jwt.secret')));
+  assert.throws(
+    () => loadOrCreateSecret(dataDir, 'jwt'),
+    (e: Error) => e instanceof ConfigurationError && e.message.includes(join(dataDir, 'jwt.secret')),
+  );
 });
 
 test('processes generating the same secret at once all end up with one complete secret', async () => {

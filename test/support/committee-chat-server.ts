@@ -20,7 +20,16 @@ export interface CommitteeChatServerOptions {
   content?: string;
 }
 
-const opinion = { score: 7.5, resumo: 'Parecer favorável.', parecer: 'Dados consistentes, sem alertas relevantes.', redFlags: [], positiveFactors: [{ label: 'Dados completos', detail: 'As fontes responderam.' }], confidence: 0.8, infoGaps: [], recommendation: 'APPROVE' };
+const opinion = {
+  score: 7.5,
+  resumo: 'Parecer favorável.',
+  parecer: 'Dados consistentes, sem alertas relevantes.',
+  redFlags: [],
+  positiveFactors: [{ label: 'Dados completos', detail: 'As fontes responderam.' }],
+  confidence: 0.8,
+  infoGaps: [],
+  recommendation: 'APPROVE',
+};
 const synthesis = {
   decision: 'APPROVED',
   resumo: 'Comitê favorável.',

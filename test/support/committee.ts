@@ -140,9 +140,11 @@ export async function proposalReportUnder(app: TestApp, tenant: { token: string;
 }
 
 export async function finishedDeliberation(app: TestApp, token: string, reportId: string, notId?: string) {
-  return eventually(async () => {
-    const reply = await app.call('GET', `/committee/deliberations/${reportId}`, { token });
-    return reply.status === 200 && reply.body.status !== 'RUNNING' && reply.body.id !== notId && reply.body;
-  }, { timeoutMs: 20_000, what: `deliberation of ${reportId}` });
+  return eventually(
+    async () => {
+      const reply = await app.call('GET', `/committee/deliberations/${reportId}`, { token });
+      return reply.status === 200 && reply.body.status !== 'RUNNING' && reply.body.id !== notId && reply.body;
+    },
+    { timeoutMs: 20_000, what: `deliberation of ${reportId}` },
+  );
 }
-

@@ -87,8 +87,7 @@ export interface SentStatement {
 /** The statements `db` sent while `work` ran, in order (any other work on the pool meanwhile included). */
 export async function statementsDuring(db: Knex, work: () => Promise<unknown>): Promise<SentStatement[]> {
   const sent: SentStatement[] = [];
-  const listener = (query: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) =>
-    sent.push({ sql: query.sql, name: query.options?.name, bindings: query.bindings });
+  const listener = (query: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) => sent.push({ sql: query.sql, name: query.options?.name, bindings: query.bindings });
   db.on('query', listener);
   try {
     await work();

@@ -28,16 +28,42 @@ export interface Layout {
 /** Known figures of two years (in cents, whole thousands so every layout can print them). */
 export const KNOWN: Figures = {
   '2024-12-31': {
-    currentAssets: 150_000_000, cash: 30_000_000, inventories: 40_000_000, nonCurrentAssets: 250_000_000, totalAssets: 400_000_000,
-    currentLiabilities: 100_000_000, nonCurrentLiabilities: 100_000_000, equity: 200_000_000, totalLiabilitiesAndEquity: 400_000_000,
-    grossRevenue: 600_000_000, netRevenue: 550_000_000, costOfSales: 300_000_000, grossProfit: 250_000_000, ebitda: 90_000_000,
-    financialExpenses: 20_000_000, operatingResult: 60_000_000, netIncome: 30_000_000,
+    currentAssets: 150_000_000,
+    cash: 30_000_000,
+    inventories: 40_000_000,
+    nonCurrentAssets: 250_000_000,
+    totalAssets: 400_000_000,
+    currentLiabilities: 100_000_000,
+    nonCurrentLiabilities: 100_000_000,
+    equity: 200_000_000,
+    totalLiabilitiesAndEquity: 400_000_000,
+    grossRevenue: 600_000_000,
+    netRevenue: 550_000_000,
+    costOfSales: 300_000_000,
+    grossProfit: 250_000_000,
+    ebitda: 90_000_000,
+    financialExpenses: 20_000_000,
+    operatingResult: 60_000_000,
+    netIncome: 30_000_000,
   },
   '2023-12-31': {
-    currentAssets: 120_000_000, cash: 25_000_000, inventories: 35_000_000, nonCurrentAssets: 230_000_000, totalAssets: 350_000_000,
-    currentLiabilities: 90_000_000, nonCurrentLiabilities: 80_000_000, equity: 180_000_000, totalLiabilitiesAndEquity: 350_000_000,
-    grossRevenue: 500_000_000, netRevenue: 460_000_000, costOfSales: 260_000_000, grossProfit: 200_000_000, ebitda: 70_000_000,
-    financialExpenses: 15_000_000, operatingResult: 45_000_000, netIncome: -5_000_000,
+    currentAssets: 120_000_000,
+    cash: 25_000_000,
+    inventories: 35_000_000,
+    nonCurrentAssets: 230_000_000,
+    totalAssets: 350_000_000,
+    currentLiabilities: 90_000_000,
+    nonCurrentLiabilities: 80_000_000,
+    equity: 180_000_000,
+    totalLiabilitiesAndEquity: 350_000_000,
+    grossRevenue: 500_000_000,
+    netRevenue: 460_000_000,
+    costOfSales: 260_000_000,
+    grossProfit: 200_000_000,
+    ebitda: 70_000_000,
+    financialExpenses: 15_000_000,
+    operatingResult: 45_000_000,
+    netIncome: -5_000_000,
   },
 };
 
@@ -114,7 +140,10 @@ export function statementRows(figures: Figures, layout: Layout): string[][] {
   return [...(layout.heading ? [[layout.heading]] : []), title, ...balance, ['DEMONSTRAÇÃO DO RESULTADO DO EXERCÍCIO'], ['Descrição', ...notes, ...columns], ...income];
 }
 
-export const statementText = (figures: Figures, layout: Layout): string => statementRows(figures, layout).map((r) => r.join(' ')).join('\n');
+export const statementText = (figures: Figures, layout: Layout): string =>
+  statementRows(figures, layout)
+    .map((r) => r.join(' '))
+    .join('\n');
 
 /** The cells of a row in x positions: labels at the left of each half, amounts right-aligned. */
 function positions(row: string[], width: number): Array<{ text: string; x: number }> {

@@ -27,10 +27,7 @@ export function authenticateOverHttp(app: TestApp, clientId?: string, clientSecr
  * A tenant in one line: `const { token } = await provisionTenant(app, { modules: ['reports'] })`.
  * Modules and permissions default to all of them, as with the provisioning CLI.
  */
-export async function provisionTenant(
-  app: TestApp,
-  options: { name?: string; modules?: readonly Module[]; permissions?: readonly Permission[] } = {},
-): Promise<TestTenant> {
+export async function provisionTenant(app: TestApp, options: { name?: string; modules?: readonly Module[]; permissions?: readonly Permission[] } = {}): Promise<TestTenant> {
   const tenant = await provision(app.app, { name: options.name ?? 'Test organization', modules: options.modules, permissions: options.permissions });
   const reply = await authenticateOverHttp(app, tenant.clientId, tenant.clientSecret);
   assert.is(reply.status, 200, `authenticate: ${JSON.stringify(reply.body)}`);

@@ -46,7 +46,10 @@ export class MemoryOAuthClient implements OAuthClientProvider {
 
 /** The first connection of a client without a token: refused, and the client has sent the user to authorize. */
 export async function askAuthorization(app: TestApp, oauth: MemoryOAuthClient): Promise<URL> {
-  const refused = await connectMcp(app, oauth).then(() => null, (error: unknown) => error);
+  const refused = await connectMcp(app, oauth).then(
+    () => null,
+    (error: unknown) => error,
+  );
   if (!(refused instanceof UnauthorizedError) || !oauth.authorizationUrl) throw new Error(`expected the authorization to start: ${String(refused)}`);
   return oauth.authorizationUrl;
 }

@@ -53,7 +53,9 @@ export function projectionSpec(projection: Projection, db: () => Knex) {
       /** The rows of `table` matching `where` (all their columns, or only `columns`), in `orderBy`'s order. */
       async thenRows(table: string, where: Record<string, unknown>, expected: Array<Record<string, unknown>>, options: { columns?: string[]; orderBy?: string; message?: string } = {}): Promise<void> {
         await applyOnce();
-        let query = db()(table).where(where).select(options.columns ?? '*');
+        let query = db()(table)
+          .where(where)
+          .select(options.columns ?? '*');
         if (options.orderBy) query = query.orderBy(options.orderBy);
         assert.equal(await query, expected, options.message);
       },

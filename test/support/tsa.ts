@@ -116,10 +116,36 @@ authorityKeyIdentifier = keyid:always
     const serialHex = (serial++).toString(16).toUpperCase();
     if (issuer) {
       await openssl(['req', '-new', '-key', keyPath, '-subj', subject, '-out', join(dir, `${name}.csr`)], dir);
-      await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', `${issuer}.pem`, '-CAkey', `${issuer}.key`, '-set_serial', `0x${serialHex}`, '-days', '3650', '-sha256', '-extfile', `${name}.ext`, '-extensions', 'ext', '-out', certPath], dir);
+      await openssl(
+        [
+          'x509',
+          '-req',
+          '-in',
+          `${name}.csr`,
+          '-CA',
+          `${issuer}.pem`,
+          '-CAkey',
+          `${issuer}.key`,
+          '-set_serial',
+          `0x${serialHex}`,
+          '-days',
+          '3650',
+          '-sha256',
+          '-extfile',
+          `${name}.ext`,
+          '-extensions',
+          'ext',
+          '-out',
+          certPath,
+        ],
+        dir,
+      );
     } else {
       // A root made with `req -x509` reads its extensions from a config of its own (makeCa writes it).
-      await openssl(['req', '-x509', '-new', '-key', keyPath, '-subj', subject, '-set_serial', `0x${serialHex}`, '-days', '3650', '-sha256', '-config', `${name}.cnf`, '-extensions', 'ext', '-out', certPath], dir);
+      await openssl(
+        ['req', '-x509', '-new', '-key', keyPath, '-subj', subject, '-set_serial', `0x${serialHex}`, '-days', '3650', '-sha256', '-config', `${name}.cnf`, '-extensions', 'ext', '-out', certPath],
+        dir,
+      );
     }
     const certPem = readFileSync(certPath, 'utf8');
     const x509 = new X509Certificate(certPem);
@@ -183,7 +209,10 @@ authorityKeyIdentifier = keyid:always
             const { stdout } = await openssl(['ocsp', '-reqin', `o${n}.req`, '-req_text'], dir);
             const asked = /Serial Number: ([0-9A-F]+)/i.exec(stdout)?.[1]?.toUpperCase() ?? '';
             const [ca, signer] = issuerOf.get(asked) === 'intermediate' ? ['intermediate', ocspIntermediateSigner] : ['ca', ocspSigner];
-            await openssl(['ocsp', '-index', join(ca, 'index.txt'), '-CA', `${ca}.pem`, '-rsigner', signer.certPath, '-rkey', signer.keyPath, '-reqin', `o${n}.req`, '-respout', `o${n}.resp`, '-ndays', '7'], dir);
+            await openssl(
+              ['ocsp', '-index', join(ca, 'index.txt'), '-CA', `${ca}.pem`, '-rsigner', signer.certPath, '-rkey', signer.keyPath, '-reqin', `o${n}.req`, '-respout', `o${n}.resp`, '-ndays', '7'],
+              dir,
+            );
             return [200, 'application/ocsp-response', readFileSync(join(dir, `o${n}.resp`))];
           }
           if (path === '/crl' && request.method === 'GET') return [200, 'application/pkix-crl', await crl('ca')];
@@ -209,7 +238,12 @@ authorityKeyIdentifier = keyid:always
     'ca',
   );
   const responder = (name: string, issuer: string) =>
-    issue(name, `/C=BR/O=Teste/CN=OCSP ${issuer}`, ['basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature', 'extendedKeyUsage = critical, OCSPSigning', 'noCheck = ignored'].join('\n'), issuer);
+    issue(
+      name,
+      `/C=BR/O=Teste/CN=OCSP ${issuer}`,
+      ['basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature', 'extendedKeyUsage = critical, OCSPSigning', 'noCheck = ignored'].join('\n'),
+      issuer,
+    );
   ocspSigner = await responder('ocsp', 'ca');
   ocspIntermediateSigner = await responder('ocsp-intermediate', 'intermediate');
   writeFileSync(join(dir, 'tsaserial'), '01\n');
@@ -256,7 +290,29 @@ ess_cert_id_alg = sha256
       writeFileSync(chain, issuer === 'intermediate' ? intermediate.certPem + ca.certPem : ca.certPem);
       const p12Path = join(dir, `${name}.p12`);
       const p12Password = 'senha-de-teste';
-      await openssl(['pkcs12', '-export', '-inkey', issued.keyPath, '-in', issued.certPath, '-certfile', chain, '-passout', `pass:${p12Password}`, '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1', '-out', p12Path], dir);
+      await openssl(
+        [
+          'pkcs12',
+          '-export',
+          '-inkey',
+          issued.keyPath,
+          '-in',
+          issued.certPath,
+          '-certfile',
+          chain,
+          '-passout',
+          `pass:${p12Password}`,
+          '-keypbe',
+          'PBE-SHA1-3DES',
+          '-certpbe',
+          'PBE-SHA1-3DES',
+          '-macalg',
+          'sha1',
+          '-out',
+          p12Path,
+        ],
+        dir,
+      );
       return { ...issued, p12Path, p12Password };
     },
     async revoke(certificate) {

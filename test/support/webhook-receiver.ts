@@ -83,4 +83,3 @@ export async function startReceiver(answer: (request: Received, index: number) =
     },
   };
 }
-

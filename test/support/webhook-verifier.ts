@@ -14,7 +14,12 @@ export function receiverAccepts(secret: string, headers: Record<string, string |
   const signature = header('X-Service-Signature');
   if (!timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > 300) return false;
-  const expected = Buffer.from('sha256=' + createHmac('sha256', secret).update(timestamp + '.' + rawBody).digest('hex'));
+  const expected = Buffer.from(
+    'sha256=' +
+      createHmac('sha256', secret)
+        .update(timestamp + '.' + rawBody)
+        .digest('hex'),
+  );
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

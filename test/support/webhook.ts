@@ -23,11 +23,7 @@ export function reportFacts(facts: Partial<ReportFacts> & { organizationId: stri
 }
 
 /** Append a report event straight to the store: enough to drive webhooks without running a report. */
-export async function appendReportEvent(
-  app: TestApp,
-  type: string,
-  facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>,
-): Promise<ReportFacts> {
+export async function appendReportEvent(app: TestApp, type: string, facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>): Promise<ReportFacts> {
   const data = reportFacts(facts, facts.reportId ?? app.app.ids.objectId());
   await app.app.store.appendToStream(`report-${data.reportId}`, [{ type, data: { ...data } }], { expectedRevision: 'any' });
   return data;
@@ -56,10 +52,13 @@ export function attemptsOf(app: TestApp, deliveryId: string): Promise<Array<{ at
  */
 export async function outboxCaughtUp(app: TestApp): Promise<void> {
   const head = await app.app.store.headPosition();
-  await eventually(async () => {
-    const at = (await readCheckpoints(app.app.db, [WEBHOOK_OUTBOX_PROJECTION])).get(WEBHOOK_OUTBOX_PROJECTION)?.position;
-    return !!at && comparePositions(at, head) >= 0;
-  }, { what: 'the webhook outbox to reach the head of the store' });
+  await eventually(
+    async () => {
+      const at = (await readCheckpoints(app.app.db, [WEBHOOK_OUTBOX_PROJECTION])).get(WEBHOOK_OUTBOX_PROJECTION)?.position;
+      return !!at && comparePositions(at, head) >= 0;
+    },
+    { what: 'the webhook outbox to reach the head of the store' },
+  );
 }
 
 /**

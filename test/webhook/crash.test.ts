@@ -69,17 +69,24 @@ test('SIGKILL while delivering, then two dispatchers: every event arrives at lea
   const receivedBeforeRestart = ctx.receiver.received.length;
   await Promise.all([startDispatcher(ctx), startDispatcher(ctx)]);
 
-  await eventually(async () => {
-    const deliveries = await deliveriesOf(ctx.app, created.body.id);
-    return deliveries.length === EVENTS && deliveries.every((d) => d.status === 'succeeded');
-  }, { timeoutMs: 30_000, what: 'every delivery to succeed' });
+  await eventually(
+    async () => {
+      const deliveries = await deliveriesOf(ctx.app, created.body.id);
+      return deliveries.length === EVENTS && deliveries.every((d) => d.status === 'succeeded');
+    },
+    { timeoutMs: 30_000, what: 'every delivery to succeed' },
+  );
 
   const envelopes = ctx.receiver.json();
   const byId = new Map<string, string[]>();
   ctx.receiver.received.forEach((r, i) => byId.set(envelopes[i].id, [...(byId.get(envelopes[i].id) ?? []), r.body]));
   const deliveryIds = (await deliveriesOf(ctx.app, created.body.id)).map((d) => d.id).sort();
   assert.equal([...byId.keys()].sort(), deliveryIds, 'every event arrived, under its delivery id');
-  for (const [id, bodies] of byId) assert.ok(bodies.every((b) => b === bodies[0]), `same bytes each time for ${id}`);
+  for (const [id, bodies] of byId)
+    assert.ok(
+      bodies.every((b) => b === bodies[0]),
+      `same bytes each time for ${id}`,
+    );
   const repeated = [...byId.values()].filter((bodies) => bodies.length > 1).length;
   assert.ok(repeated >= 1, 'the delivery cut by the kill was sent again');
   // Repeated: the 4 requests in flight, plus finished ones whose results were still in the

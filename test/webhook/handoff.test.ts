@@ -40,7 +40,10 @@ test('a batch that rolls back hands nothing over and releases what it reserved',
       await createOutboxProjection(handoff).handle([created, decided], trx);
       throw new Error('the checkpoint could not be saved');
     })
-    .then(() => false, () => true);
+    .then(
+      () => false,
+      () => true,
+    );
   await settled();
   assert.ok(failed);
   assert.is(taken.length, 0);
@@ -51,12 +54,11 @@ test('a batch that rolls back hands nothing over and releases what it reserved',
 test('rows the dispatcher does not take stay pending, due for any claim, and it is told to claim them once committed', async ({ db }) => {
   const { handoff, taken, queued } = recordingHandoff(false);
   const { subscriptionId, created, decided } = subscriptionAndEvent();
-  await db.knex
-    .transaction(async (trx) => {
-      await createOutboxProjection(handoff).handle([created, decided], trx);
-      await settled();
-      assert.is(queued.count, 0, 'not before the commit');
-    });
+  await db.knex.transaction(async (trx) => {
+    await createOutboxProjection(handoff).handle([created, decided], trx);
+    await settled();
+    assert.is(queued.count, 0, 'not before the commit');
+  });
   await settled();
   assert.is(queued.count, 1);
   const row = await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId }).first();
@@ -98,7 +100,7 @@ test('backlog: new rows are handed over only for organizations with no older row
   assert.not.ok(backlog.has('b'));
 });
 
-test('held rows: none is sent with too little lease left, and a changed subscription\'s rows are not sent from memory', () => {
+test("held rows: none is sent with too little lease left, and a changed subscription's rows are not sent from memory", () => {
   const row = (id: string, subscription_id: string) => ({ id, subscription_id, organization_id: 'org' }) as ClaimedDelivery;
   const held = new HeldRows(35_000, 15_000, 64);
   const now = Date.now();

@@ -46,8 +46,14 @@ test('a row another process queued is found within the longest pause, and a retr
     // no signal to this process.
     const queue = async (id: string) => {
       await app.app.db('webhook_deliveries').insert({
-        id, subscription_id: subscriptionId, organization_id: tenant.organizationId, event_id: `other:${id}`, event_name: 'report.status.changed',
-        family: 'named', body: JSON.stringify({ id, event: 'report.status.changed', data: {} }), occurred_at: new Date(),
+        id,
+        subscription_id: subscriptionId,
+        organization_id: tenant.organizationId,
+        event_id: `other:${id}`,
+        event_name: 'report.status.changed',
+        family: 'named',
+        body: JSON.stringify({ id, event: 'report.status.changed', data: {} }),
+        occurred_at: new Date(),
       });
       return Date.now();
     };

@@ -168,7 +168,10 @@ test('an apiKey is kept sealed and hashed, never plain: reads hide it, deliverie
   try {
     const created = await subscribe(ctx, { type: 'REPORT_STATUS', url: `${receiver.url}/new`, apiKey: 'plain-key-abcdef' }, tenant.token);
     assert.is(created.body.apiKey, 'plain-key-abcdef', 'the creation reply echoes what was sent');
-    const stored = await ctx.app.database.knex('events').where({ stream_name: `webhook-${created.body.id}` }).first();
+    const stored = await ctx.app.database
+      .knex('events')
+      .where({ stream_name: `webhook-${created.body.id}` })
+      .first();
     assert.not.ok(JSON.stringify(stored.data).includes('plain-key-abcdef'));
     assert.match(stored.data.apiKeyHash, /^hmac-sha256:[0-9a-f]{64}$/);
     assert.is(stored.data.apiKey, undefined);
@@ -181,8 +184,17 @@ test('an apiKey is kept sealed and hashed, never plain: reads hide it, deliverie
       {
         type: 'WebhookSubscriptionCreated',
         data: {
-          subscriptionId: oldId, organizationId: tenant.organizationId, family: 'legacy', legacyType: 'REPORT_STATUS', url: `${receiver.url}/old`,
-          apiKey: 'old-plain-key', events: [], description: null, sealedSecret: null, createdBy: tenant.userId, createdAt: new Date().toISOString(),
+          subscriptionId: oldId,
+          organizationId: tenant.organizationId,
+          family: 'legacy',
+          legacyType: 'REPORT_STATUS',
+          url: `${receiver.url}/old`,
+          apiKey: 'old-plain-key',
+          events: [],
+          description: null,
+          sealedSecret: null,
+          createdBy: tenant.userId,
+          createdAt: new Date().toISOString(),
         },
       },
     ]);
@@ -233,14 +245,20 @@ test('legacy retries: network, 5xx, 408, 425 and 429 up to 3 times; other 4xx an
       answers = [...sequence];
       const before = (await deliveriesOf(ctx.app, sub.body.id)).length;
       await appendReportEvent(ctx.app, 'ReportDecided', { organizationId: tenant.organizationId });
-      const delivery = await eventually(async () => {
-        const all = await deliveriesOf(ctx.app, sub.body.id);
-        return all.length > before && all.at(-1)!.status !== 'pending' && all.at(-1)!;
-      }, { timeoutMs: 10_000, what: `delivery after ${sequence}` });
+      const delivery = await eventually(
+        async () => {
+          const all = await deliveriesOf(ctx.app, sub.body.id);
+          return all.length > before && all.at(-1)!.status !== 'pending' && all.at(-1)!;
+        },
+        { timeoutMs: 10_000, what: `delivery after ${sequence}` },
+      );
       assert.is(delivery.status, expectedStatus, String(sequence));
       assert.is(delivery.attempts, expectedAttempts, String(sequence));
       const attempts = await attemptsOf(ctx.app, delivery.id);
-      assert.equal(attempts.map((a) => a.status_code), sequence.slice(0, expectedAttempts));
+      assert.equal(
+        attempts.map((a) => a.status_code),
+        sequence.slice(0, expectedAttempts),
+      );
     }
   } finally {
     await receiver.close();
@@ -261,7 +279,10 @@ test('a legacy subscription deleted stops its deliveries at once', async (ctx) =
     // Past the delete and the new event: the retry is canceled and no row was made for the event.
     await outboxCaughtUp(ctx.app);
     // An attempt already on the wire when the delete committed cannot be recalled; none may start after the reply.
-    assert.ok(receiver.received.every((r) => r.at <= repliedAt + 20), 'no retry and no new delivery after the delete');
+    assert.ok(
+      receiver.received.every((r) => r.at <= repliedAt + 20),
+      'no retry and no new delivery after the delete',
+    );
     const [delivery, ...none] = await deliveriesOf(ctx.app, sub.body.id);
     assert.is(delivery!.status, 'canceled');
     assert.is(none.length, 0);
@@ -288,7 +309,13 @@ test('GET /webhook/{id}/deliveries: the same delivery log as named subscriptions
     assert.is(log.total, 1);
     const [delivery] = log.items;
     assert.equal([delivery.subscriptionId, delivery.event, delivery.attempts, delivery.lastStatusCode, delivery.nextAttemptAt], [id, 'REPORT_STATUS', 2, 200, null]);
-    assert.equal(delivery.attemptLog.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome]), [[503, 'http'], [200, 'succeeded']]);
+    assert.equal(
+      delivery.attemptLog.map((a: { statusCode: number; outcome: string }) => [a.statusCode, a.outcome]),
+      [
+        [503, 'http'],
+        [200, 'succeeded'],
+      ],
+    );
     assert.ok(delivery.attemptLog.every((a: { durationMs: number; at: string }) => a.durationMs >= 0 && a.at));
     const failedOnly = await ctx.app.call('GET', `/webhook/${id}/deliveries?status=failed`, { token: tenant.token });
     assert.equal(failedOnly.body, { total: 0, items: [] });

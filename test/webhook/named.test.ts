@@ -35,7 +35,10 @@ async function subscribe(ctx: Ctx, url: string, events = ['report.status.changed
 test('GET /v1/webhook/events returns the catalog; without a webhook permission 403', async (ctx) => {
   const reply = await ctx.app.call('GET', '/v1/webhook/events', { token: ctx.tenant.token });
   assert.is(reply.status, 200);
-  assert.equal(reply.body.groups.map((g: { title: string }) => g.title), ['Relatórios e crédito', 'Documento', 'Cadastro', 'Solicitação', 'Mensagens']);
+  assert.equal(
+    reply.body.groups.map((g: { title: string }) => g.title),
+    ['Relatórios e crédito', 'Documento', 'Cadastro', 'Solicitação', 'Mensagens'],
+  );
   assert.equal(reply.body.events.slice(0, 5), ['report.section.updated', 'report.finished', 'report.status.changed', 'credit-policy.evaluated', 'report.exported']);
   assert.is(reply.body.eventLabels['report.status.changed'], 'Status do relatório alterado');
   assert.ok(reply.body.events.includes('collection.message.failed'));
@@ -147,7 +150,10 @@ test('ping ignores the event list; the delivery log shows each attempt; redelive
       const reply = await ctx.app.call('GET', `/v1/webhook/deliveries/${entry.id}`, { token: ctx.tenant.token });
       return reply.body.attemptLog.length === 2 && reply.body;
     });
-    assert.equal(detail.attemptLog.map((a: { attempt: number }) => a.attempt), [1, 2]);
+    assert.equal(
+      detail.attemptLog.map((a: { attempt: number }) => a.attempt),
+      [1, 2],
+    );
     const other = await provisionTenant(ctx.app);
     assert.is((await ctx.app.call('POST', `/v1/webhook/deliveries/${entry.id}/redeliver`, { token: other.token })).status, 404);
   } finally {
@@ -190,7 +196,13 @@ test('replay sends again every covered event since a time, with the ids of the f
     const all = await receiver.waitFor(4);
     // Both rows sent again and settled: nothing else is queued to arrive later.
     await deliveriesSettled(ctx.app, tenant.organizationId);
-    assert.equal((await deliveriesOf(ctx.app, sub.id)).map((d) => [d.status, d.attempts]), [['succeeded', 2], ['succeeded', 2]]);
+    assert.equal(
+      (await deliveriesOf(ctx.app, sub.id)).map((d) => [d.status, d.attempts]),
+      [
+        ['succeeded', 2],
+        ['succeeded', 2],
+      ],
+    );
     assert.is(receiver.received.length, 4);
     const ids = (list: typeof first) => list.map((r) => JSON.parse(r.body).id).sort();
     assert.equal(ids(all.slice(2)), ids(first));
@@ -221,7 +233,7 @@ test('replay goes on over pages without a covered event, to the head, and is not
   }
 });
 
-test('replay from 1970 reads only the organization\'s own events, through their index: another tenant\'s are never read', async (ctx) => {
+test("replay from 1970 reads only the organization's own events, through their index: another tenant's are never read", async (ctx) => {
   const receiver = await startReceiver();
   try {
     const [a, b] = [await provisionTenant(ctx.app, { name: 'Tenant A' }), await provisionTenant(ctx.app, { name: 'Tenant B' })];
@@ -233,7 +245,8 @@ test('replay from 1970 reads only the organization\'s own events, through their 
     const returned: Array<Record<string, unknown>> = [];
     const db = ctx.app.app.db;
     const listener = (response: { rows?: unknown[][] }, query: { options?: { name?: string } }) => {
-      if (query.options?.name?.startsWith(READ_ALL_STATEMENT)) returned.push(...(response.rows ?? []).map((row) => ({ data: row.find((cell) => typeof cell === 'object' && cell !== null && 'organizationId' in cell) })));
+      if (query.options?.name?.startsWith(READ_ALL_STATEMENT))
+        returned.push(...(response.rows ?? []).map((row) => ({ data: row.find((cell) => typeof cell === 'object' && cell !== null && 'organizationId' in cell) })));
     };
     db.on('query-response', listener);
     let reply;
@@ -244,7 +257,7 @@ test('replay from 1970 reads only the organization\'s own events, through their 
     }
     assert.equal([reply.status, reply.body], [202, { deliveries: 3, truncated: false, resumeSince: null }]);
     const organizations = new Set(returned.flatMap((row) => (row.data ? [(row.data as { organizationId: string }).organizationId] : [])));
-    assert.equal([...organizations], [b.organizationId], 'only tenant B\'s events came back from the store');
+    assert.equal([...organizations], [b.organizationId], "only tenant B's events came back from the store");
     assert.ok(returned.length < 40, `${returned.length} rows scanned: not tenant A's 40 events`);
   } finally {
     await receiver.close();

@@ -52,7 +52,7 @@ test('a subscription turned off by another outbox meanwhile: the reused start is
   assert.is((await db.knex('webhook_deliveries').where({ subscription_id: subscriptionId, event_id: next.id })).length, 0);
 });
 
-test('another table behind the name (a rebuild\'s switch) is not taken for the one read, even with the same change count', async ({ db }) => {
+test("another table behind the name (a rebuild's switch) is not taken for the one read, even with the same change count", async ({ db }) => {
   const { outbox, organizationId, subscriptionId } = await warmOutbox(db);
   // The swap a rebuild makes, done by hand and without counting a change: a copy in which the
   // subscription is off takes the name.
@@ -93,8 +93,7 @@ async function runnerWarmOutbox(db: Knex) {
   const target = new LiveTarget(WEBHOOK_OUTBOX_PROJECTION, lease, START);
   const dispatcher = recordingHandoff(true);
   const outbox = createOutboxProjection(dispatcher.handoff);
-  const write = (events: RecordedEvent[], projection: Projection = outbox) =>
-    writeBatch(db, { streamUpTo: async () => [] }, projection, target, events, events.at(-1)!.position);
+  const write = (events: RecordedEvent[], projection: Projection = outbox) => writeBatch(db, { streamUpTo: async () => [] }, projection, target, events, events.at(-1)!.position);
   const { organizationId, subscriptionId, created, decided } = subscriptionAndEvent();
   await write([created]);
   await write([decided]);
@@ -110,7 +109,10 @@ test('through the runner, a batch that can reuse its start goes in one statement
   assert.ok(sent[0]!.includes(ASYNC_COMMIT) && sent[0]!.trimEnd().endsWith('from async_commit'), 'committed without waiting for its WAL flush');
   const id = deliveryIdOf(subscriptionId, next.id);
   assert.ok(await db.knex('webhook_deliveries').where({ id }).first(), 'the row was written');
-  assert.ok(dispatcher.taken.some((row) => row.id === id), 'and handed to the dispatcher');
+  assert.ok(
+    dispatcher.taken.some((row) => row.id === id),
+    'and handed to the dispatcher',
+  );
   const checkpoint = await db.knex('projection_checkpoints').where({ name: WEBHOOK_OUTBOX_PROJECTION }).first();
   assert.is(checkpoint.commit_position, next.position.commit.toString());
 });
@@ -120,7 +122,10 @@ test('through the runner, a batch of more rows than one insert takes goes throug
   const backlog = Array.from({ length: 501 }, () => anotherDecision(organizationId));
   const sent = (await statementsDuring(db.knex, () => write(backlog))).map((s) => s.sql);
   assert.ok(sent.includes('BEGIN;') && !sent.some((sql) => sql.includes('fence as (')), 'a transaction, no fenced statement');
-  assert.not.ok(sent.some((sql) => sql.includes('async_commit')), 'committed durably: a transaction may carry a disable whose reply promises no attempt after it');
+  assert.not.ok(
+    sent.some((sql) => sql.includes('async_commit')),
+    'committed durably: a transaction may carry a disable whose reply promises no attempt after it',
+  );
   const ids = backlog.map((event) => deliveryIdOf(subscriptionId, event.id));
   assert.is((await db.knex('webhook_deliveries').whereIn('id', ids)).length, 501);
   assert.is(dispatcher.taken.filter((row) => ids.includes(row.id)).length, 501, 'all handed over once committed');
@@ -134,8 +139,14 @@ test('through the runner, a reused start another outbox made stale: the statemen
   await write([next]);
   const id = deliveryIdOf(subscriptionId, next.id);
   assert.not.ok(await db.knex('webhook_deliveries').where({ id }).first(), 'no row for a subscription that is off');
-  assert.not.ok(dispatcher.taken.some((row) => row.id === id), 'nothing handed over');
-  assert.ok(dispatcher.released.some((row) => row.id === id), 'the row reserved for the refused statement was given back');
+  assert.not.ok(
+    dispatcher.taken.some((row) => row.id === id),
+    'nothing handed over',
+  );
+  assert.ok(
+    dispatcher.released.some((row) => row.id === id),
+    'the row reserved for the refused statement was given back',
+  );
   const checkpoint = await db.knex('projection_checkpoints').where({ name: WEBHOOK_OUTBOX_PROJECTION }).first();
   assert.is(checkpoint.commit_position, next.position.commit.toString());
 });

@@ -33,7 +33,11 @@ test('a rebuild of the outbox rebuilds its subscriptions but sends no history ag
     const checkpoint = (await readCheckpoints(ctx.app.app.db, [WEBHOOK_OUTBOX_PROJECTION])).get(WEBHOOK_OUTBOX_PROJECTION);
     assert.ok(checkpoint && checkpoint.position.commit > 0n, 'the rebuild replayed to the head');
     // The rebuild has returned: a row it queued again would be pending now.
-    assert.equal((await deliveriesOf(ctx.app, created.body.id)).map((d) => [d.status, d.attempts]), Array(3).fill(['succeeded', 1]), 'history was not queued again');
+    assert.equal(
+      (await deliveriesOf(ctx.app, created.body.id)).map((d) => [d.status, d.attempts]),
+      Array(3).fill(['succeeded', 1]),
+      'history was not queued again',
+    );
     assert.ok(await ctx.app.app.db('webhook_outbox_targets').where({ id: created.body.id }).first(), 'its copy of the subscriptions is back');
 
     // A new event goes the same way: once it has arrived and settled, nothing of the history follows it.

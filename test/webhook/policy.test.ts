@@ -68,14 +68,20 @@ test('REPORT, REPORT_FINISHED and COMMITTEE_FINISHED go only for reports created
   assert.is(targetWants({ family: 'named', legacyType: null, events: ['report.finished'], createdAt: target.createdAt }, routeEvent('ReportSourcesFinished', {})!), true);
 });
 
-test('the catalog: five groups, the spec\'s 29 named events and collection.consent.revoked after the report and credit events, Portuguese labels', () => {
+test("the catalog: five groups, the spec's 29 named events and collection.consent.revoked after the report and credit events, Portuguese labels", () => {
   const catalog = eventCatalog();
-  assert.equal(catalog.groups.map((g) => g.title), ['Relatórios e crédito', 'Documento', 'Cadastro', 'Solicitação', 'Mensagens']);
+  assert.equal(
+    catalog.groups.map((g) => g.title),
+    ['Relatórios e crédito', 'Documento', 'Cadastro', 'Solicitação', 'Mensagens'],
+  );
   const named = catalog.groups.slice(1).flatMap((g) => g.events);
   // The spec counts 29, ping included; collection.consent.revoked is ours (consent is revocable, docs/webhooks.md).
   assert.is(named.filter((name) => name !== 'collection.consent.revoked').length + 1, 29, 'the spec counts 29 named events, ping included');
   assert.ok(named.includes('collection.consent.revoked'));
-  assert.equal(catalog.events, catalog.groups.flatMap((g) => g.events));
+  assert.equal(
+    catalog.events,
+    catalog.groups.flatMap((g) => g.events),
+  );
   assert.is(catalog.events[0], 'report.section.updated');
   assert.not.ok(catalog.events.includes('ping'));
   assert.equal(Object.keys(catalog.eventLabels), catalog.groups[0]!.events);

@@ -39,13 +39,16 @@ test('a report run reaches legacy and named subscriptions with the report facts'
   assert.is(report.status, 200, JSON.stringify(report.body));
   await waitForReport(app, tenant.token, report.body.id);
 
-  const deliveries = await eventually(async () => {
-    const mine = receiver.received.filter((r) => r.body.includes(report.body.id));
-    const paths = new Set(mine.map((r) => r.path));
-    // Both named events, not just the first: each is its own delivery and they may arrive apart.
-    const namedEvents = new Set(mine.filter((r) => r.path === '/named').map((r) => JSON.parse(r.body).event));
-    return types.every((t) => paths.has(`/legacy/${t}`)) && namedEvents.size === 2 && mine;
-  }, { timeoutMs: 15_000, what: 'deliveries of every subscribed type' });
+  const deliveries = await eventually(
+    async () => {
+      const mine = receiver.received.filter((r) => r.body.includes(report.body.id));
+      const paths = new Set(mine.map((r) => r.path));
+      // Both named events, not just the first: each is its own delivery and they may arrive apart.
+      const namedEvents = new Set(mine.filter((r) => r.path === '/named').map((r) => JSON.parse(r.body).event));
+      return types.every((t) => paths.has(`/legacy/${t}`)) && namedEvents.size === 2 && mine;
+    },
+    { timeoutMs: 15_000, what: 'deliveries of every subscribed type' },
+  );
   for (const request of deliveries.filter((r) => r.path.startsWith('/legacy/'))) {
     const envelope = JSON.parse(request.body);
     assert.is(envelope.webhookType, request.path.split('/')[2]);

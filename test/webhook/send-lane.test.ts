@@ -68,7 +68,10 @@ test('an item whose lease would not cover its attempt is given back unsent', asy
   add(item('late', 'A', 's', Date.now() - 1), item('fine', 'A', 's'));
   await tick();
   assert.equal(started, ['fine']);
-  assert.equal(results.flat().map((r) => [r.id, r.outcome]), [['late', null]]);
+  assert.equal(
+    results.flat().map((r) => [r.id, r.outcome]),
+    [['late', null]],
+  );
 });
 
 test('drop takes back the waiting items of a changed subscription, not the started ones', () => {

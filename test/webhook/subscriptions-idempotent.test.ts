@@ -30,10 +30,13 @@ test('a batch applied again (change, secret rotation, disabling), twice, leaves 
   const events = await app.app.store.readStream(webhookStream(id));
   assert.is(events.length, 5);
   const rows = () => app.app.db('webhook_subscriptions').where({ id }).select();
-  const projected = await eventually(async () => {
-    const [row] = await rows();
-    return row?.version === 4 ? [row] : undefined;
-  }, { timeoutMs: 10_000, what: 'the projection to catch up' });
+  const projected = await eventually(
+    async () => {
+      const [row] = await rows();
+      return row?.version === 4 ? [row] : undefined;
+    },
+    { timeoutMs: 10_000, what: 'the projection to catch up' },
+  );
   assert.ok(projected[0].previous_sealed_secret, 'the rotation kept the previous secret');
   assert.is(projected[0].status, 'active');
   // A parked batch retried after later ones went through: everything but the creation and the enabling.

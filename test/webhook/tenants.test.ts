@@ -13,7 +13,7 @@ const CONCURRENCY = 4;
 const TIMEOUT_MS = 60_000;
 const BASE = '/v1/webhook/subscriptions';
 
-const test = suite<{ app: TestApp }>('webhook: one tenant\'s failing receiver never holds back another tenant');
+const test = suite<{ app: TestApp }>("webhook: one tenant's failing receiver never holds back another tenant");
 test.before(async (ctx) => {
   ctx.app = await startTestApp({
     WEBHOOK_DISPATCH_CONCURRENCY: String(CONCURRENCY),
@@ -31,7 +31,7 @@ async function subscribe(app: TestApp, tenant: TestTenant, url: string): Promise
   return reply.body.id;
 }
 
-test('a receiver that hangs holds at most half the slots; the other tenant\'s deliveries and reports go on', async ({ app }) => {
+test("a receiver that hangs holds at most half the slots; the other tenant's deliveries and reports go on", async ({ app }) => {
   const stuck = await provisionTenant(app);
   const healthy = await provisionTenant(app, { name: 'Healthy organization' });
   const hanging = await startReceiver(() => 'hang');
@@ -52,7 +52,10 @@ test('a receiver that hangs holds at most half the slots; the other tenant\'s de
     await fine.waitFor(2);
 
     assert.is(hanging.received.length, CONCURRENCY / 2, 'the hanging tenant holds half the slots, no more');
-    assert.ok((await deliveriesOf(app, stuckSub)).every((d) => d.attempts === 0), 'every attempt to the hanging receiver is still out');
+    assert.ok(
+      (await deliveriesOf(app, stuckSub)).every((d) => d.attempts === 0),
+      'every attempt to the hanging receiver is still out',
+    );
   } finally {
     for (const receiver of receivers) await receiver.close();
   }
@@ -91,13 +94,19 @@ test('deliveries that keep failing end failed, in the log, while the other tenan
     for (let i = 0; i < 3 * CONCURRENCY; i++) await appendReportEvent(app, 'ReportDecided', { organizationId: failing.organizationId });
     await appendReportEvent(app, 'ReportDecided', { organizationId: healthy.organizationId });
     await fine.waitFor(1);
-    const log = await eventually(async () => {
-      const reply = await app.call('GET', `${BASE}/${failingSub}/deliveries?status=failed&take=100`, { token: failing.token });
-      return reply.body.total === 3 * CONCURRENCY ? reply.body : undefined;
-    }, { timeoutMs: 20_000, what: 'every failing delivery to be parked' });
+    const log = await eventually(
+      async () => {
+        const reply = await app.call('GET', `${BASE}/${failingSub}/deliveries?status=failed&take=100`, { token: failing.token });
+        return reply.body.total === 3 * CONCURRENCY ? reply.body : undefined;
+      },
+      { timeoutMs: 20_000, what: 'every failing delivery to be parked' },
+    );
     for (const delivery of log.items) {
       assert.equal([delivery.status, delivery.attempts, delivery.nextAttemptAt, delivery.lastStatusCode], ['failed', 4, null, 500]);
-      assert.equal(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode), [500, 500, 500, 500]);
+      assert.equal(
+        delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode),
+        [500, 500, 500, 500],
+      );
     }
     assert.is((await deliveriesOf(app, healthySub))[0]!.status, 'succeeded');
   } finally {

@@ -9,7 +9,10 @@ import type { AppContext } from '../../context.ts';
 /** What the service knows of the subject: the collection's own name and document, the registry's other data. */
 type Subject = Pick<RegistryView, 'name' | 'document' | 'entityType' | 'basicData' | 'contacts'>;
 type Known = (registry: Subject) => FormValue | undefined;
-const contact = (pick: 'email' | 'phone'): Known => (r) => r.contacts.find((c) => c[pick])?.[pick] ?? undefined;
+const contact =
+  (pick: 'email' | 'phone'): Known =>
+  (r) =>
+    r.contacts.find((c) => c[pick])?.[pick] ?? undefined;
 
 /** Field keys a form may use to ask what the registry already holds (docs/collection-forms.md). */
 const FROM_REGISTRY: Record<string, Known> = {

@@ -8,7 +8,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 function pngText(bytes: Buffer): string | null {
   if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return null;
-  for (let at = 8; at + 12 <= bytes.length; ) {
+  for (let at = 8; at + 12 <= bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
     if (type === 'tEXt') {
@@ -24,7 +24,7 @@ function pngText(bytes: Buffer): string | null {
 function jpegComment(bytes: Buffer): string | null {
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
   // Segments up to the start of scan: each is FF <marker> <16-bit length including itself>.
-  for (let at = 2; at + 4 <= bytes.length && bytes[at] === 0xff; ) {
+  for (let at = 2; at + 4 <= bytes.length && bytes[at] === 0xff;) {
     const marker = bytes[at + 1]!;
     const length = bytes.readUInt16BE(at + 2);
     if (marker === 0xfe) {

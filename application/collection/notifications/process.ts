@@ -112,7 +112,8 @@ export class NotificationProcess {
     if (!correlation) return;
     const target = { organizationId, collectionId: correlation.collectionId, recipientId: correlation.recipientId, messageId };
     try {
-      if (event.type === 'MessageSent') await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER', provenance: sentMessageProvenance(event.data) });
+      if (event.type === 'MessageSent')
+        await recordRecipientNotified(this.app, { ...target, channel: event.data.channel, reminder: template === 'COLLECTION_REMINDER', provenance: sentMessageProvenance(event.data) });
       // A channel lost (given up, or reported lost after taking it): the trail shows it before the next channel's send.
       else if (event.type === 'MessageChannelFailed') await recordMessageChannelFailed(this.app, { ...target, channel: event.data.channel, error: event.data.error, next: event.data.next });
       else if (event.type === 'MessageFailed') await recordMessageFailed(this.app, { ...target, error: event.data.error, notSent: false });

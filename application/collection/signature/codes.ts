@@ -45,7 +45,10 @@ export async function requestSignatureCode(app: AppContext, ref: PartyRef, chann
     organizationId: ref.organizationId,
     dedupeKey: `signature-code:${ref.collectionId}:${ref.itemId}:${ref.recipientId}:${sent.sentAt}`,
     template: 'SIGNATURE_CODE',
-    ...planChannels(app.config, [channel === 'EMAIL' ? ['EMAIL'] : ['WHATSAPP', 'SMS']], to, { recipient: recipient.channelOrder, organization: await organizationChannelOrder(app, ref.organizationId) }),
+    ...planChannels(app.config, [channel === 'EMAIL' ? ['EMAIL'] : ['WHATSAPP', 'SMS']], to, {
+      recipient: recipient.channelOrder,
+      organization: await organizationChannelOrder(app, ref.organizationId),
+    }),
     to,
     correlation: { collectionId: ref.collectionId, recipientId: ref.recipientId },
     content: {

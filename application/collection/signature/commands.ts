@@ -12,23 +12,38 @@ type PartyRef = ItemRef & { recipientId: string };
 /** The code itself is drawn and sent by codes.ts; only its hash reaches the stream. */
 export const recordSignatureCodeSent = (app: Clocked, ref: PartyRef & { channel: ContactChannel; codeHash: string }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), {
-    type: 'SendSignatureCode', itemId: ref.itemId, recipientId: ref.recipientId, channel: ref.channel, codeHash: ref.codeHash,
+    type: 'SendSignatureCode',
+    itemId: ref.itemId,
+    recipientId: ref.recipientId,
+    channel: ref.channel,
+    codeHash: ref.codeHash,
   });
 
 /** `attempt`: the try's number at the current code (code-attempts.ts). */
 export const verifySignatureContact = (app: Clocked, ref: PartyRef & { codeHash: string; attempt: number }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), {
-    type: 'VerifySignatureContact', itemId: ref.itemId, recipientId: ref.recipientId, codeHash: ref.codeHash, attempt: ref.attempt,
+    type: 'VerifySignatureContact',
+    itemId: ref.itemId,
+    recipientId: ref.recipientId,
+    codeHash: ref.codeHash,
+    attempt: ref.attempt,
   });
 
 export const signItem = (app: Clocked, ref: PartyRef & { origin: ClientOrigin; userAgent: string | null }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), {
-    type: 'SignItem', itemId: ref.itemId, recipientId: ref.recipientId, ...ref.origin, userAgent: ref.userAgent,
+    type: 'SignItem',
+    itemId: ref.itemId,
+    recipientId: ref.recipientId,
+    ...ref.origin,
+    userAgent: ref.userAgent,
   });
 
 export const declineSignature = (app: Clocked, ref: PartyRef & { reason: string }) =>
   runCollectionCommand(app, ref.organizationId, ref.collectionId, recipientActor(ref.recipientId), {
-    type: 'DeclineSignature', itemId: ref.itemId, recipientId: ref.recipientId, reason: ref.reason,
+    type: 'DeclineSignature',
+    itemId: ref.itemId,
+    recipientId: ref.recipientId,
+    reason: ref.reason,
   });
 
 /**
@@ -37,10 +52,7 @@ export const declineSignature = (app: Clocked, ref: PartyRef & { reason: string 
  * INDIVIDUAL: one per party, recipientId the party), completing the collection when it was the last.
  * A copy already recorded appends nothing (position null), so a worker may retry.
  */
-export const recordSignedDocument = (
-  app: Clocked,
-  input: ItemRef & { recipientId: string | null; blobId: string; sha256: string; provider: string; signature?: SignedCopySignature },
-) =>
+export const recordSignedDocument = (app: Clocked, input: ItemRef & { recipientId: string | null; blobId: string; sha256: string; provider: string; signature?: SignedCopySignature }) =>
   runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
     type: 'RecordSignedDocument',
     itemId: input.itemId,
@@ -54,5 +66,9 @@ export const recordSignedDocument = (
 /** An external provider's envelope canceled or expired: the collection closes (collection.canceled / .expired). */
 export const recordProviderOutcome = (app: Clocked, input: ItemRef & { outcome: 'CANCELED' | 'EXPIRED'; reason: string; provider: string }) =>
   runCollectionCommand(app, input.organizationId, input.collectionId, SYSTEM_ACTOR, {
-    type: 'RecordProviderOutcome', itemId: input.itemId, outcome: input.outcome, reason: input.reason, provider: input.provider,
+    type: 'RecordProviderOutcome',
+    itemId: input.itemId,
+    outcome: input.outcome,
+    reason: input.reason,
+    provider: input.provider,
   });

@@ -69,7 +69,10 @@ const NAME = /^[a-z][a-z0-9-]{1,39}$/;
 /** The providers of this configuration: interno, and each `name:secret` of SIGNATURE_PROVIDERS. */
 export function signatureProviders(config: Pick<Config, 'SIGNATURE_PROVIDERS'>): Map<string, SignatureProvider> {
   const providers = new Map([[internalProvider.name, internalProvider]]);
-  for (const entry of (config.SIGNATURE_PROVIDERS ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (config.SIGNATURE_PROVIDERS ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const at = entry.indexOf(':');
     const name = entry.slice(0, at);
     const secret = entry.slice(at + 1);

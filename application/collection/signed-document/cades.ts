@@ -49,7 +49,10 @@ function signaturePolicyIdentifier(policy: SignaturePolicy): pkijs.Attribute {
 
 /** The members of a DER SET OF, in ascending order of their encodings (X.690 11.6), as a verifier re-encodes them. */
 const sortedByEncoding = <T extends { toSchema(): { toBER(): ArrayBuffer } }>(items: T[]) =>
-  items.map((item) => ({ item, bytes: der(item.toSchema()) })).sort((a, b) => Buffer.compare(a.bytes, b.bytes)).map(({ item }) => item);
+  items
+    .map((item) => ({ item, bytes: der(item.toSchema()) }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+    .map(({ item }) => item);
 
 export interface CadesOptions {
   /** With a TSA: the signature timestamp (PAdES B-T). */
@@ -82,7 +85,11 @@ export class CadesSigner extends Signer {
     const [certificate] = this.identity.certificates;
     if (!certificate) throw new Error('the signing identity has no certificate');
     const signer = pkijs.Certificate.fromBER(own(certificate));
-    const attributes = [attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.data })), attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: sha256(content) })), signingCertificateV2(certificate, signer)];
+    const attributes = [
+      attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.data })),
+      attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: sha256(content) })),
+      signingCertificateV2(certificate, signer),
+    ];
     if (this.options.policy) attributes.push(signaturePolicyIdentifier(this.options.policy));
     const signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: sortedByEncoding(attributes) });
     // The signature covers the attributes encoded as a SET (tag 0x31), not as the [0] they are stored under (RFC 5652 5.4).

@@ -52,11 +52,7 @@ export function generateP12(password: string, now = new Date()): Buffer {
   cert.validity.notAfter = new Date(now.getTime() + VALIDITY_YEARS * 365.25 * 86_400_000);
   cert.setSubject(SUBJECT);
   cert.setIssuer(SUBJECT);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
+  cert.setExtensions([{ name: 'basicConstraints', cA: false, critical: true }, { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true }, { name: 'subjectKeyIdentifier' }]);
   cert.sign(key, forge.md.sha256.create());
   const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], password, { algorithm: '3des', friendlyName: 'signed-copies' });
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');

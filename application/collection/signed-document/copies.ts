@@ -44,9 +44,7 @@ function evidenceParty(state: CollectionState, party: SignatureParty): EvidenceP
 
 /** The copies a completed SIGNATURE item gets, its signed parties in signing order. */
 export function plannedCopies(state: CollectionState, item: ItemState): PlannedCopy[] {
-  const signed = [...(item.details.signature?.parties ?? [])]
-    .filter((p) => p.signedAt)
-    .sort((a, b) => a.signedAt!.localeCompare(b.signedAt!) || a.order - b.order);
+  const signed = [...(item.details.signature?.parties ?? [])].filter((p) => p.signedAt).sort((a, b) => a.signedAt!.localeCompare(b.signedAt!) || a.order - b.order);
   const withEvidence = signed.map((party) => ({ recipientId: party.recipientId, evidence: evidenceParty(state, party) }));
   const present = withEvidence.filter((p): p is { recipientId: string; evidence: EvidenceParty } => p.evidence !== null);
   if (item.config?.signature?.mode === 'INDIVIDUAL') return present.map((p) => ({ recipientId: p.recipientId, parties: [p.evidence] }));
@@ -58,5 +56,8 @@ export function plannedCopies(state: CollectionState, item: ItemState): PlannedC
  * the copy it stored instead of storing a second one.
  */
 export function copyBlobId(collectionId: string, itemId: string, recipientId: string | null): string {
-  return createHash('sha256').update(`signed-copy:${collectionId}:${itemId}:${recipientId ?? 'joint'}`).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(`signed-copy:${collectionId}:${itemId}:${recipientId ?? 'joint'}`)
+    .digest('hex')
+    .slice(0, 24);
 }

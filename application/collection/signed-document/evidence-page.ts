@@ -67,7 +67,11 @@ class Writer {
   private readonly known: Set<number>;
   pages: PDFPage[] = [];
 
-  constructor(private readonly doc: PDFDocument, private readonly font: PDFFont, private readonly bold: PDFFont) {
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+    private readonly bold: PDFFont,
+  ) {
     this.known = new Set(font.getCharacterSet());
     this.newPage();
   }

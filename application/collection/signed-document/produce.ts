@@ -84,7 +84,10 @@ export async function produceSignedCopies(app: AppContext, identity: SigningIden
     const stored = await storedCopy(app, identity, options, blobs, event, completed, copy, original);
     try {
       await recordSignedDocument(app, { organizationId, collectionId, itemId, recipientId: copy.recipientId, provider: completed.payload.provider, ...stored });
-      log.info({ collectionId, itemId, recipientId: copy.recipientId, sha256: stored.sha256, level: stored.signature?.level, waitedMs, ms: Math.round(performance.now() - started) }, 'signed copy produced');
+      log.info(
+        { collectionId, itemId, recipientId: copy.recipientId, sha256: stored.sha256, level: stored.signature?.level, waitedMs, ms: Math.round(performance.now() - started) },
+        'signed copy produced',
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       log.info({ collectionId, itemId, recipientId: copy.recipientId, refusal: error.message }, 'signed copy not recorded');

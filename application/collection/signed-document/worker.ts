@@ -25,7 +25,10 @@ class SignedDocumentWorker extends EventFollower {
   override async start(app: AppContext): Promise<void> {
     const identity = loadSigningIdentity(app.config);
     const { tsa } = signingOptions(app);
-    app.log.info({ certificate: identity.source, subject: identity.subject, fingerprint: identity.fingerprint, tsa: tsa?.url ?? null, level: tsa ? 'B-LT' : 'B-B' }, 'signed copies: signing certificate');
+    app.log.info(
+      { certificate: identity.source, subject: identity.subject, fingerprint: identity.fingerprint, tsa: tsa?.url ?? null, level: tsa ? 'B-LT' : 'B-B' },
+      'signed copies: signing certificate',
+    );
     await super.start(app);
   }
 }

@@ -55,7 +55,10 @@ const opened = new Map<string, KeyObject>();
 /** The key id names the public key itself: `ed25519-` and 16 hex of its SHA-256. */
 function newKeyRow(app: KeysContext) {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const keyId = `ed25519-${createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16)}`;
+  const keyId = `ed25519-${createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16)}`;
   const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
   return {
     key_id: keyId,
@@ -97,7 +100,9 @@ export async function activeSigningKey(app: KeysContext, db: Knex = app.db): Pro
 export async function rotateTrailKey(app: KeysContext): Promise<string> {
   const row = newKeyRow(app);
   await app.db.transaction(async (trx) => {
-    const [retired] = await trx('collection_trail_keys').whereNull('retired_at').update({ retired_at: trx.raw('clock_timestamp()') }, ['retired_at']);
+    const [retired] = await trx('collection_trail_keys')
+      .whereNull('retired_at')
+      .update({ retired_at: trx.raw('clock_timestamp()') }, ['retired_at']);
     await trx('collection_trail_keys').insert({ ...row, created_at: retired?.retired_at ?? row.created_at });
   });
   return row.key_id;

@@ -48,11 +48,22 @@ export async function sealPendingHeads(app: AppContext, tsa: TimestampAuthority 
       const chunk = signed.slice(i, i + TSA_CONCURRENCY);
       tokens.push(...(await Promise.all(chunk.map(async (s) => (tsa ? (await requestTimestamp(tsa, sealDigestInput(s))).token.toString('base64') : null)))));
     }
-    const seals = signed.map((s, i) => ({ collection_id: s.collectionId, seq: s.seq, chain_hash: s.chainHash, signed_at: s.signedAt, key_id: s.keyId, signature: s.signature, timestamp_token: tokens[i] }));
+    const seals = signed.map((s, i) => ({
+      collection_id: s.collectionId,
+      seq: s.seq,
+      chain_hash: s.chainHash,
+      signed_at: s.signedAt,
+      key_id: s.keyId,
+      signature: s.signature,
+      timestamp_token: tokens[i],
+    }));
     // A seal is written once: a head queued again (after a rebuild) keeps the seal it has.
     await trx('collection_trail_seals').insert(seals).onConflict(['collection_id', 'seq']).ignore();
     await trx('collection_trail_unsealed')
-      .whereIn(['collection_id', 'seq'], due.map((p) => [p.collection_id, p.seq]))
+      .whereIn(
+        ['collection_id', 'seq'],
+        due.map((p) => [p.collection_id, p.seq]),
+      )
       .delete();
     return due.length;
   });

@@ -31,7 +31,12 @@ export class SmtpEmailChannel implements MessageChannelPort {
   readonly provider = 'smtp';
   private readonly transport: Transporter;
 
-  constructor(url: string, private readonly from: string, timeoutMs: number, connections: number) {
+  constructor(
+    url: string,
+    private readonly from: string,
+    timeoutMs: number,
+    connections: number,
+  ) {
     // Pooled: one SMTP conversation per message costs a connection and a greeting each time.
     this.transport = nodemailer.createTransport({ url, pool: true, maxConnections: connections, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
   }

@@ -18,7 +18,9 @@ export type Channels = Record<MessageChannel, MessageChannelPort>;
 export function channelsFor(app: Pick<AppContext, 'config' | 'db' | 'log' | 'clock'>): Channels {
   const { config } = app;
   const log = app.log.child({ module: 'messaging' });
-  const email = config.SMTP_URL ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY) : new OutboxChannel('EMAIL', app, log, emailAddressOf, MessagingMessages.notSentEmailSandbox);
+  const email = config.SMTP_URL
+    ? new SmtpEmailChannel(config.SMTP_URL, config.SMTP_FROM, config.MESSAGING_TIMEOUT_MS, config.MESSAGING_DISPATCH_CONCURRENCY)
+    : new OutboxChannel('EMAIL', app, log, emailAddressOf, MessagingMessages.notSentEmailSandbox);
   const sms = smsChannelFor(app, log);
   if (config.WHATSAPP_PROVIDER === 'sandbox') return { EMAIL: email, WHATSAPP: new OutboxChannel('WHATSAPP', app, log, phoneOf, MessagingMessages.notSentWhatsAppSandbox), SMS: sms };
   if (!config.WHATSAPP_PHONE_NUMBER_ID || !config.WHATSAPP_TOKEN) {

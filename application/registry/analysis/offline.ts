@@ -27,7 +27,12 @@ export const UNREAD_ANALYSER = 'offline-unread';
 
 /** A scan or image no text could be recognised from: a person reads it, told why (OCR not installed, or it failed). */
 export const unrecognisedOpinion = (input: AnalysisInput, reason: string): AnalysisOutcome => ({
-  kind: 'opinion', type: input.forceType ?? input.expectedType ?? 'NAO_IDENTIFICADO', verdict: 'ANALISE_MANUAL', score: 0, reason, validUntil: null,
+  kind: 'opinion',
+  type: input.forceType ?? input.expectedType ?? 'NAO_IDENTIFICADO',
+  verdict: 'ANALISE_MANUAL',
+  score: 0,
+  reason,
+  validUntil: null,
   provenance: { provider: UNREAD_ANALYSER, sandbox: false },
 });
 

@@ -17,9 +17,7 @@ import { feedsRegistry } from '../../../domain/collection/state.ts';
 export const ANALYSIS_FAILED = 'Falha técnica na análise do documento. Reprocesse-o.';
 
 /** The events the process manager reacts to: a document to analyse, an outcome the registry must count, an erasure whose files go. */
-export const ANALYSIS_EVENT_TYPES = [
-  'RegistryDocumentReceived', 'RegistryDocumentReprocessed', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided', PERSONAL_DATA_ERASED,
-];
+export const ANALYSIS_EVENT_TYPES = ['RegistryDocumentReceived', 'RegistryDocumentReprocessed', 'RegistryDocumentAssessed', 'RegistryDocumentFailed', 'RegistryDocumentDecided', PERSONAL_DATA_ERASED];
 
 /**
  * The analysis of registry documents: on Received or Reprocessed, Progressed (EXTRACTING), the

@@ -32,13 +32,7 @@ type Caller = Pick<Principal, 'organizationId' | 'userId'>;
  * render or store is recorded as ReportExportFailed (webhook subscribers hear of it too) and
  * answered 502 in the contract's "Não foi possível" style.
  */
-export async function exportReport(
-  app: AppContext,
-  caller: Caller,
-  report: ExportableReport,
-  format: ExportFormat,
-  options: { renderers?: Renderers; blobs?: BlobStore } = {},
-): Promise<ExportResult> {
+export async function exportReport(app: AppContext, caller: Caller, report: ExportableReport, format: ExportFormat, options: { renderers?: Renderers; blobs?: BlobStore } = {}): Promise<ExportResult> {
   const renderers = options.renderers ?? DEFAULT_RENDERERS;
   const blobs = options.blobs ?? new PostgresBlobStore(app.db);
   const stream = reportStream(report.id);

@@ -143,7 +143,9 @@ export function ruleRows(report: ExportableReport): RuleRow[] {
       passed: rule.passed,
       result: rule.passed === true ? 'Atendida' : rule.passed === false ? 'Não atendida' : `Não avaliada${rule.reason ? ` (${rule.reason})` : ''}`,
       onFail: rule.onFail === 'DENY' ? 'Nega' : 'Análise manual',
-      facts: Object.entries(rule.facts).map(([path, value]) => factText(path, value)).join('; '),
+      facts: Object.entries(rule.facts)
+        .map(([path, value]) => factText(path, value))
+        .join('; '),
     })),
   );
 }

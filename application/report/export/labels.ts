@@ -146,7 +146,10 @@ const RANK = new Map(Object.keys(FIELD_LABELS).map((key, i) => [key, i]));
 /** Fields in reading order; unknown ones after the known, as they came. */
 export function inReadingOrder<T>(entries: Array<[string, T]>): Array<[string, T]> {
   const rank = (key: string) => RANK.get(key) ?? RANK.size;
-  return entries.map((entry, i) => ({ entry, i })).sort((a, b) => rank(a.entry[0]) - rank(b.entry[0]) || a.i - b.i).map(({ entry }) => entry);
+  return entries
+    .map((entry, i) => ({ entry, i }))
+    .sort((a, b) => rank(a.entry[0]) - rank(b.entry[0]) || a.i - b.i)
+    .map(({ entry }) => entry);
 }
 
 export function itemLabel(listKey: string, position: number): string {

@@ -58,9 +58,19 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
     doc.moveDown(1);
     const y = doc.y;
     doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(title, left, y, { width });
-    if (aside) doc.font('Helvetica-Bold').fontSize(10).fillColor(aside.color).text(aside.text, left, y + 2, { width, align: 'right' });
+    if (aside)
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(10)
+        .fillColor(aside.color)
+        .text(aside.text, left, y + 2, { width, align: 'right' });
     const under = doc.y + 2;
-    doc.moveTo(left, under).lineTo(left + width, under).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(left, under)
+      .lineTo(left + width, under)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.x = left;
     doc.y = under + 6;
   };
@@ -75,7 +85,10 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
     ensureSpace(height);
     const y = doc.y;
     doc.font('Helvetica-Bold').fillColor(MUTED).text(label, x, y, { width: labelWidth });
-    doc.font('Helvetica').fillColor(options.color ?? INK).text(value, left + LABEL_WIDTH, y, { width: valueWidth });
+    doc
+      .font('Helvetica')
+      .fillColor(options.color ?? INK)
+      .text(value, left + LABEL_WIDTH, y, { width: valueWidth });
     doc.x = left;
     doc.y = y + height + 3;
   };
@@ -85,7 +98,10 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
     const height = doc.heightOfString(line, { width: width - 14 });
     ensureSpace(height);
     const y = doc.y;
-    doc.fillColor(color).text('•', left + 2, y).text(line, left + 14, y, { width: width - 14 });
+    doc
+      .fillColor(color)
+      .text('•', left + 2, y)
+      .text(line, left + 14, y, { width: width - 14 });
     doc.x = left;
     doc.y = y + height + 3;
   };
@@ -93,7 +109,10 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
   // Title and subject.
   const subject = subjectOf(report);
   doc.font('Helvetica-Bold').fontSize(18).fillColor(INK).text('Relatório de análise de crédito');
-  doc.font('Helvetica-Bold').fontSize(13).text(subject.name ?? 'Nome não informado pela fonte');
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(13)
+    .text(subject.name ?? 'Nome não informado pela fonte');
   doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(`${subject.documentLabel} ${subject.document} · Política ${report.policyName} (versão ${report.policyVersion})`);
   doc.moveDown(1);
 
@@ -110,10 +129,21 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
     if (field.value.kind === 'empty') continue;
     let value = formatValue(field.value);
     if (field.label === 'Pontuação' && model) value += ` (de ${model.min} a ${model.max}; aprova a partir de ${model.approveFrom}, nega abaixo de ${model.denyBelow})`;
-    doc.font('Helvetica-Bold').fontSize(10).fillColor(MUTED).text(`${field.label}: `, { continued: true, width: width - 32 }).font('Helvetica').fillColor(INK).text(value);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .fillColor(MUTED)
+      .text(`${field.label}: `, { continued: true, width: width - 32 })
+      .font('Helvetica')
+      .fillColor(INK)
+      .text(value);
   }
   const end = doc.y + 10;
-  doc.rect(left, top, width, end - top).lineWidth(1).strokeColor(tone).stroke();
+  doc
+    .rect(left, top, width, end - top)
+    .lineWidth(1)
+    .strokeColor(tone)
+    .stroke();
   doc.rect(left, top, 5, end - top).fill(tone);
   doc.x = left;
   doc.y = end;
@@ -152,7 +182,11 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
       if (line.value) row(label, formatValue(line.value), { indent });
       else {
         ensureSpace(16);
-        doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text(label, left + indent, doc.y, { width: width - indent });
+        doc
+          .font('Helvetica-Bold')
+          .fontSize(9.5)
+          .fillColor(INK)
+          .text(label, left + indent, doc.y, { width: width - indent });
         doc.x = left;
         doc.y += 2;
       }
@@ -166,7 +200,12 @@ export async function renderPdf(report: ExportableReport, { generatedAt }: Rende
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const y = doc.page.height - 38;
-    doc.moveTo(left, y - 6).lineTo(left + width, y - 6).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(left, y - 6)
+      .lineTo(left + width, y - 6)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.font('Helvetica').fontSize(8).fillColor(MUTED);
     doc.text(`Gerado em ${formatInstant(generatedAt)} (horário de Brasília) · Relatório ${report.id}`, left, y, { width, lineBreak: false });
     doc.text(`Página ${i - pages.start + 1} de ${pages.count}`, left, y, { width, align: 'right', lineBreak: false });

@@ -96,21 +96,31 @@ export async function renderXlsx(report: ExportableReport, { generatedAt }: Rend
     addRow(summary, [text(field.label), field.value]);
   }
 
-  const rules = sheet(workbook, 'Regras', [
-    { header: 'Grupo', width: 24 },
-    { header: 'Regra', width: 36 },
-    { header: 'Resultado', width: 30 },
-    { header: 'Se não atendida', width: 18 },
-    { header: 'Dados lidos', width: 70 },
-  ], report.sandbox);
+  const rules = sheet(
+    workbook,
+    'Regras',
+    [
+      { header: 'Grupo', width: 24 },
+      { header: 'Regra', width: 36 },
+      { header: 'Resultado', width: 30 },
+      { header: 'Se não atendida', width: 18 },
+      { header: 'Dados lidos', width: 70 },
+    ],
+    report.sandbox,
+  );
   for (const rule of ruleRows(report)) addRow(rules, [rule.group, rule.rule, rule.result, rule.onFail, rule.facts].map(text));
 
-  const sections = sheet(workbook, 'Seções', [
-    { header: 'Seção', width: 30 },
-    { header: 'Situação', width: 14 },
-    { header: 'Campo', width: 48 },
-    { header: 'Valor', width: 60 },
-  ], report.sandbox);
+  const sections = sheet(
+    workbook,
+    'Seções',
+    [
+      { header: 'Seção', width: 30 },
+      { header: 'Situação', width: 14 },
+      { header: 'Campo', width: 48 },
+      { header: 'Valor', width: 60 },
+    ],
+    report.sandbox,
+  );
   for (const section of dataSections(report)) {
     const head = [text(section.title), text(section.statusTitle)];
     for (const error of section.errors) addRow(sections, [...head, text(`Erro: ${error.title}`), text(error.message)]);

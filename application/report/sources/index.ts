@@ -11,6 +11,10 @@ import { ScreeningCatalog } from './screening.ts';
 export function createSourceCatalog(config: Config, db: Knex): SourceCatalog {
   const sandbox = new SandboxCatalog();
   const base = config.SOURCES === 'brasilapi' ? new BrasilApiCatalog(config.BRASILAPI_URL, sandbox) : sandbox;
-  const screening = new Screening(db, configuredLists(config).map(({ list }) => list), config.SCREENING_NAME_THRESHOLD);
+  const screening = new Screening(
+    db,
+    configuredLists(config).map(({ list }) => list),
+    config.SCREENING_NAME_THRESHOLD,
+  );
   return new ScreeningCatalog(base, screening);
 }

@@ -14,13 +14,7 @@ export class SourceQueryStopped extends Error {
  * one error with the contract's code. A provider that ignores the abort signal is still cut off
  * at the deadline, so one stuck source never holds the report.
  */
-export async function runSource(
-  provider: SourceProvider,
-  query: Omit<SourceQuery, 'signal'>,
-  timeoutMs: number,
-  now: () => Date,
-  stop?: AbortSignal,
-): Promise<SectionResult> {
+export async function runSource(provider: SourceProvider, query: Omit<SourceQuery, 'signal'>, timeoutMs: number, now: () => Date, stop?: AbortSignal): Promise<SectionResult> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onStop: (() => void) | undefined;

@@ -133,9 +133,8 @@ const GENERATORS: Record<SandboxSectionType, Generator> = {
   PROTESTS: (input) => protestsOf(input, randomFrom(`${input.document.digits}:protests`)),
   PEFIN(input) {
     const random = randomFrom(`${input.document.digits}:pefin`);
-    const records = input.behaviour === 'MANUAL_ANALYSIS'
-      ? [{ creditor: 'Banco Exemplo S.A.', amountCents: between(random, 20_000, 300_000), date: isoDay(addDays(input.now, -between(random, 30, 300))) }]
-      : [];
+    const records =
+      input.behaviour === 'MANUAL_ANALYSIS' ? [{ creditor: 'Banco Exemplo S.A.', amountCents: between(random, 20_000, 300_000), date: isoDay(addDays(input.now, -between(random, 30, 300))) }] : [];
     return { count: records.length, totalAmountCents: records.reduce((s, r) => s + r.amountCents, 0), records };
   },
   SCR(input) {

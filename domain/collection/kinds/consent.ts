@@ -66,10 +66,14 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 function checkConsentConfig(consent: ConsentConfig | undefined): void {
   const valid =
     consent !== undefined &&
-    typeof consent.type === 'string' && CONSENT_TYPE.test(consent.type) &&
-    Number.isInteger(consent.version) && consent.version >= 1 &&
-    typeof consent.text === 'string' && consent.text.trim().length > 0 &&
-    typeof consent.hash === 'string' && SHA256_HEX.test(consent.hash);
+    typeof consent.type === 'string' &&
+    CONSENT_TYPE.test(consent.type) &&
+    Number.isInteger(consent.version) &&
+    consent.version >= 1 &&
+    typeof consent.text === 'string' &&
+    consent.text.trim().length > 0 &&
+    typeof consent.hash === 'string' &&
+    SHA256_HEX.test(consent.hash);
   if (!valid) throw new DomainError('invalid', CollectionMessages.consentRequired);
 }
 
@@ -112,7 +116,14 @@ export const consentKind: CollectionKind = {
     if (command.termHash !== term.hash) throw new DomainError('conflict', CollectionMessages.consentStale);
     const where = { itemId: item.itemId, recipientId: command.recipientId };
     const payload = { type: term.type, version: term.version, termHash: term.hash };
-    return complete(command, state, [entry('ConsentAccepted', command, collectionId, where, payload, { ip: command.ip, socketAddress: command.socketAddress ?? null, forwardedFor: command.forwardedFor ?? null, userAgent: command.userAgent })]);
+    return complete(command, state, [
+      entry('ConsentAccepted', command, collectionId, where, payload, {
+        ip: command.ip,
+        socketAddress: command.socketAddress ?? null,
+        forwardedFor: command.forwardedFor ?? null,
+        userAgent: command.userAgent,
+      }),
+    ]);
   },
   evolve(state, event) {
     if (event.type === 'ConsentRevoked') {

@@ -113,8 +113,7 @@ function statusAfterCheck(mode: ResolutionMode, verdict: IdentityVerdict): ItemS
 }
 
 /** The items a check belongs to: IDENTITY, and SIGNATURE with flow SIGNATURE_AND_IDENTITY. */
-export const takesIdentityCheck = (item: Pick<ItemState, 'kind' | 'config'>) =>
-  item.kind === 'IDENTITY' || (item.kind === 'SIGNATURE' && item.config?.signature?.flow === 'SIGNATURE_AND_IDENTITY');
+export const takesIdentityCheck = (item: Pick<ItemState, 'kind' | 'config'>) => item.kind === 'IDENTITY' || (item.kind === 'SIGNATURE' && item.config?.signature?.flow === 'SIGNATURE_AND_IDENTITY');
 
 function checkTarget(state: CollectionState, itemId: string): ItemState {
   const item = itemOf(state, itemId);

@@ -7,8 +7,15 @@ import type { CollectionModuleEvent } from '../payloads.ts';
 import { isClosed, isResolved, type CollectionState } from '../state.ts';
 import type { Complete } from './kind.ts';
 import {
-  allSigned, INTERNAL_SIGNATURE_PROVIDER, SIGNATURE_CODE_MAX_ATTEMPTS, SIGNATURE_CODE_RESEND_MS, SIGNATURE_CODE_TTL_MS,
-  passedIdentity, signatureConfigOf, signaturePartiesOf, signatureStateOf,
+  allSigned,
+  INTERNAL_SIGNATURE_PROVIDER,
+  SIGNATURE_CODE_MAX_ATTEMPTS,
+  SIGNATURE_CODE_RESEND_MS,
+  SIGNATURE_CODE_TTL_MS,
+  passedIdentity,
+  signatureConfigOf,
+  signaturePartiesOf,
+  signatureStateOf,
 } from './signature-parties.ts';
 
 type PartyCommand = Extract<CollectionCommand, { type: 'SendSignatureCode' | 'VerifySignatureContact' | 'SignItem' | 'DeclineSignature' }>;
@@ -75,17 +82,32 @@ function decideParty(command: PartyCommand, state: CollectionState): CollectionM
       if (party.verifiedAt === null || party.verifiedChannel === null) throw new DomainError('conflict', SignatureMessages.contactNotVerified);
       const documentSha256 = signature.documentSha256;
       if (!documentSha256) throw new DomainError('invalid', SignatureMessages.documentRequired);
-      const evidence = { contactChannel: party.verifiedChannel, contactVerifiedAt: party.verifiedAt, signedAt: command.at, ip: command.ip, socketAddress: command.socketAddress ?? null, forwardedFor: command.forwardedFor ?? null, userAgent: command.userAgent, documentSha256 };
+      const evidence = {
+        contactChannel: party.verifiedChannel,
+        contactVerifiedAt: party.verifiedAt,
+        signedAt: command.at,
+        ip: command.ip,
+        socketAddress: command.socketAddress ?? null,
+        forwardedFor: command.forwardedFor ?? null,
+        userAgent: command.userAgent,
+        documentSha256,
+      };
       const collected = entry('SignatureCollected', command, collectionId, where, { order: party.order, documentSha256, contactChannel: party.verifiedChannel }, { evidence });
       const parties = context.parties.map((p) => (p.recipientId === party.recipientId ? { ...p, signedAt: command.at } : p));
       if (!allSigned(parties)) return [collected];
       // The last party's signature completes the item's signatures in the same decision.
-      const completed = entry('SignatureCompleted', command, collectionId, { itemId: where.itemId }, {
-        provider: INTERNAL_SIGNATURE_PROVIDER,
-        parties: parties.map((p) => p.recipientId),
-        contentHash: documentSha256,
-        signedDocument: true,
-      });
+      const completed = entry(
+        'SignatureCompleted',
+        command,
+        collectionId,
+        { itemId: where.itemId },
+        {
+          provider: INTERNAL_SIGNATURE_PROVIDER,
+          parties: parties.map((p) => p.recipientId),
+          contentHash: documentSha256,
+          signedDocument: true,
+        },
+      );
       return [collected, completed];
     }
     case 'DeclineSignature': {

@@ -42,7 +42,7 @@ export function evolveSignature(state: CollectionState, event: CollectionModuleE
       // An erased evidence reads as {}: the signature stays a fact, its personal parts are gone.
       const evidence = event.data.evidence?.signedAt ? event.data.evidence : null;
       const signed = withParty(state, data.itemId, data.recipientId, (p) => ({ ...p, signedAt: at, evidence, declinedAt: null, declineReason: null }));
-      const started = { ...signed, status: signed.status === 'SENT' ? 'IN_PROGRESS' as const : signed.status };
+      const started = { ...signed, status: signed.status === 'SENT' ? ('IN_PROGRESS' as const) : signed.status };
       return withRecipient(started, data.recipientId, (r) => ({ ...r, activity: advance(r.activity, 'IN_PROGRESS') }));
     }
     case 'SignatureCompleted':

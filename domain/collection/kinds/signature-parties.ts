@@ -36,13 +36,15 @@ export function signatureConfigOf(item: ItemState): SignatureConfig {
 }
 
 export function signatureStateOf(item: ItemState): SignatureItemState {
-  return item.details.signature ?? {
-    documentSha256: item.config?.signature?.documentSha256 ?? null,
-    parties: [],
-    codes: [],
-    completedAt: null,
-    signedCopies: [],
-  };
+  return (
+    item.details.signature ?? {
+      documentSha256: item.config?.signature?.documentSha256 ?? null,
+      parties: [],
+      codes: [],
+      completedAt: null,
+      signedCopies: [],
+    }
+  );
 }
 
 /** SIGNATURE_AND_IDENTITY: the party passed an identity check (APROVADO) on this item; a check held for the operator (a sandbox one outside sandbox mode) does not count. */
@@ -57,16 +59,19 @@ export function partyRecipients(state: CollectionState, itemId: string): Recipie
 /** Every party of the item, in order: the item's recipients with what each has done so far. */
 export function signaturePartiesOf(state: CollectionState, item: ItemState): SignatureParty[] {
   const recorded = signatureStateOf(item).parties;
-  return partyRecipients(state, item.itemId).map((recipient, index) => recorded.find((p) => p.recipientId === recipient.recipientId) ?? {
-    recipientId: recipient.recipientId,
-    order: index + 1,
-    verifiedChannel: null,
-    verifiedAt: null,
-    signedAt: null,
-    evidence: null,
-    declinedAt: null,
-    declineReason: null,
-  });
+  return partyRecipients(state, item.itemId).map(
+    (recipient, index) =>
+      recorded.find((p) => p.recipientId === recipient.recipientId) ?? {
+        recipientId: recipient.recipientId,
+        order: index + 1,
+        verifiedChannel: null,
+        verifiedAt: null,
+        signedAt: null,
+        evidence: null,
+        declinedAt: null,
+        declineReason: null,
+      },
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { CollectionState, ItemState } from '../state.ts';
 import { signatureConfigOf, signaturePartiesOf, signatureStateOf } from './signature-parties.ts';
 
-const names = (state: CollectionState, ids: readonly string[]) =>
-  ids.map((id) => state.recipients.find((r) => r.recipientId === id)?.name || 'parte sem nome').join(', ');
+const names = (state: CollectionState, ids: readonly string[]) => ids.map((id) => state.recipients.find((r) => r.recipientId === id)?.name || 'parte sem nome').join(', ');
 
 /**
  * Where a SIGNATURE item stands, for the operator: "2 de 3 assinaturas coletadas; falta: Maria

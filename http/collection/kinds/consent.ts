@@ -14,26 +14,32 @@ import { AnswerParams, AnswerReplies, answerItem, bodyOf, itemFirst } from './fo
 import type { ItemPage } from './page.ts';
 
 /** A CONSENT item's term; the service computes its hash (a hash given here is ignored). */
-export const ConsentConfigSchema = Type.Object({
-  type: Type.String({ pattern: '^[a-z][a-z0-9_]{0,59}$', description: 'names the input key kyc.consentimento_<type>, for example scr or lgpd' }),
-  version: Type.Integer({ minimum: 1, maximum: 1000000 }),
-  text: Type.String({ minLength: 1, maxLength: 20000 }),
-  hash: Type.Optional(Type.String({ description: 'SHA-256 of text, set by the service' })),
-}, { description: 'CONSENT items: the term shown and accepted' });
+export const ConsentConfigSchema = Type.Object(
+  {
+    type: Type.String({ pattern: '^[a-z][a-z0-9_]{0,59}$', description: 'names the input key kyc.consentimento_<type>, for example scr or lgpd' }),
+    version: Type.Integer({ minimum: 1, maximum: 1000000 }),
+    text: Type.String({ minLength: 1, maxLength: 20000 }),
+    hash: Type.Optional(Type.String({ description: 'SHA-256 of text, set by the service' })),
+  },
+  { description: 'CONSENT items: the term shown and accepted' },
+);
 
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
-export const ConsentDetailsSchema = Type.Object({
-  acceptedAt: Nullable(Type.String({ format: 'date-time' })),
-  recipientId: Nullable(Type.String()),
-  termHash: Nullable(Type.String({ description: 'SHA-256 of the text accepted' })),
-  type: Type.String(),
-  version: Type.Integer(),
-  ip: Nullable(Type.String({ description: 'address the acceptance came from (evidence; null until accepted, or once the person is erased)' })),
-  userAgent: Nullable(Type.String({ description: 'user agent of the acceptance (evidence; null until accepted, or once the person is erased)' })),
-  revokedAt: Nullable(Type.String({ format: 'date-time', description: 'when the person withdrew the term (null: it holds, or was never accepted)' })),
-  revokedBy: Nullable(Type.String({ description: 'RECIPIENT (on their page) or USER / API_USER (recorded by the organization)' })),
-  revocationReason: Nullable(Type.String()),
-}, { description: 'CONSENT items: who accepted which term, when and from where (null until accepted)' });
+export const ConsentDetailsSchema = Type.Object(
+  {
+    acceptedAt: Nullable(Type.String({ format: 'date-time' })),
+    recipientId: Nullable(Type.String()),
+    termHash: Nullable(Type.String({ description: 'SHA-256 of the text accepted' })),
+    type: Type.String(),
+    version: Type.Integer(),
+    ip: Nullable(Type.String({ description: 'address the acceptance came from (evidence; null until accepted, or once the person is erased)' })),
+    userAgent: Nullable(Type.String({ description: 'user agent of the acceptance (evidence; null until accepted, or once the person is erased)' })),
+    revokedAt: Nullable(Type.String({ format: 'date-time', description: 'when the person withdrew the term (null: it holds, or was never accepted)' })),
+    revokedBy: Nullable(Type.String({ description: 'RECIPIENT (on their page) or USER / API_USER (recorded by the organization)' })),
+    revocationReason: Nullable(Type.String()),
+  },
+  { description: 'CONSENT items: who accepted which term, when and from where (null until accepted)' },
+);
 
 /** An evidence field as the organization reads it: an erased one (the person's key is gone) is no evidence any more. */
 const shown = (value: string | null | undefined) => (value === undefined || value === ERASED ? null : value);

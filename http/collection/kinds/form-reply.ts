@@ -45,7 +45,10 @@ export async function answerItem(app: AppContext, ctx: Context, token: string, i
   if (!recipient.itemIds.includes(itemId)) return refuse(404, T.linkInvalidTitle, T.itemGone);
   const ref = { organizationId: state.organizationId!, collectionId: state.collectionId!, recipientId: recipient.recipientId };
   try {
-    const written = await answer(ref, state.items.find((i) => i.itemId === itemId)!);
+    const written = await answer(
+      ref,
+      state.items.find((i) => i.itemId === itemId)!,
+    );
     if (ctx.accepts('json', 'html') === 'html') return { status: 303, raw: Buffer.alloc(0), headers: { location: `/c/${encodeURIComponent(token)}#item-${itemId}` } };
     return { status: 200, body: { itemId, status: written.state.items.find((i) => i.itemId === itemId)!.status } };
   } catch (error) {
@@ -70,7 +73,15 @@ export const itemFirst =
     if (isReply(link)) return link;
     const { state, recipient } = link;
     try {
-      refusalBefore(app, state, recipientActor(recipient.recipientId), command(state.items.find((i) => i.itemId === params.itemId)!, recipient.recipientId));
+      refusalBefore(
+        app,
+        state,
+        recipientActor(recipient.recipientId),
+        command(
+          state.items.find((i) => i.itemId === params.itemId)!,
+          recipient.recipientId,
+        ),
+      );
       return undefined;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -13,35 +13,46 @@ const FormValueSchema = Type.Union([Type.String({ maxLength: 10000 }), FormNumbe
 const Answers = (description: string) => Type.Record(Type.String(), FormValueSchema, { description });
 
 /** A FORM item's definition, as a template or an ad hoc item gives it. */
-export const FormConfigSchema = Type.Object({
-  fields: Type.Array(
-    Type.Object({
-      key: FieldKey,
-      label: Type.String({ minLength: 1, maxLength: 200 }),
-      type: Type.Union([Type.Literal('NUMBER'), Type.Literal('STRING'), Type.Literal('BOOLEAN'), Type.Literal('DATE')]),
-      required: Type.Boolean({ default: true }),
-      choices: Type.Union([Type.Array(Type.Union([Type.String({ maxLength: 200 }), FormNumber()]), { minItems: 1, maxItems: 100 }), Type.Null()], { default: null }),
-      validation: Type.Union([
-        Type.Object({
-          min: Type.Optional(FormNumber()),
-          max: Type.Optional(FormNumber()),
-          minLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
-          maxLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
-          pattern: Type.Optional(Type.String({ maxLength: 200 })),
-        }),
-        Type.Null(),
-      ], { default: null }),
-    }),
-    { minItems: 1, maxItems: 100 },
-  ),
-  suggested: Type.Optional(Answers('field key -> a value offered beside the question (your own extraction, say); at creation the service adds what it knows of the registry (docs/collection-forms.md)')),
-}, { description: 'FORM items: the questions' });
+export const FormConfigSchema = Type.Object(
+  {
+    fields: Type.Array(
+      Type.Object({
+        key: FieldKey,
+        label: Type.String({ minLength: 1, maxLength: 200 }),
+        type: Type.Union([Type.Literal('NUMBER'), Type.Literal('STRING'), Type.Literal('BOOLEAN'), Type.Literal('DATE')]),
+        required: Type.Boolean({ default: true }),
+        choices: Type.Union([Type.Array(Type.Union([Type.String({ maxLength: 200 }), FormNumber()]), { minItems: 1, maxItems: 100 }), Type.Null()], { default: null }),
+        validation: Type.Union(
+          [
+            Type.Object({
+              min: Type.Optional(FormNumber()),
+              max: Type.Optional(FormNumber()),
+              minLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
+              maxLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+              pattern: Type.Optional(Type.String({ maxLength: 200 })),
+            }),
+            Type.Null(),
+          ],
+          { default: null },
+        ),
+      }),
+      { minItems: 1, maxItems: 100 },
+    ),
+    suggested: Type.Optional(
+      Answers('field key -> a value offered beside the question (your own extraction, say); at creation the service adds what it knows of the registry (docs/collection-forms.md)'),
+    ),
+  },
+  { description: 'FORM items: the questions' },
+);
 
-export const FormDetailsSchema = Type.Object({
-  answers: Answers('field key -> what the person answered (empty until then)'),
-  suggested: Answers('field key -> what was suggested beside the question'),
-  submittedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-}, { description: 'FORM items: what was suggested and what the person answered' });
+export const FormDetailsSchema = Type.Object(
+  {
+    answers: Answers('field key -> what the person answered (empty until then)'),
+    suggested: Answers('field key -> what was suggested beside the question'),
+    submittedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { description: 'FORM items: what was suggested and what the person answered' },
+);
 
 export function presentFormDetails(_state: CollectionState, item: ItemState): object {
   const form = item.config?.form;

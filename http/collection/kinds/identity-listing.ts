@@ -18,7 +18,11 @@ const identityValidationsGate: Gate = {
 
 const MAX_INT32 = 2_147_483_647;
 const Query = Type.Object({
-  origin: Type.Optional(Type.Enum(IDENTITY_ORIGINS, { description: 'COLLECTION: IDENTITY item; SIGNATURE: check before signing (SIGNATURE_AND_IDENTITY); PUBLIC_FORM: IDENTITY item of a collection opened by the public form' })),
+  origin: Type.Optional(
+    Type.Enum(IDENTITY_ORIGINS, {
+      description: 'COLLECTION: IDENTITY item; SIGNATURE: check before signing (SIGNATURE_AND_IDENTITY); PUBLIC_FORM: IDENTITY item of a collection opened by the public form',
+    }),
+  ),
   verdict: Type.Optional(Type.Enum(IDENTITY_VERDICTS)),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'completed at or after' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'completed at or before' })),
@@ -33,7 +37,7 @@ const ValidationSchema = Type.Object({
   collectionId: Type.String(),
   itemId: Type.String(),
   registryId: Type.String(),
-  document: Type.String({ description: 'the subject\'s CPF/CNPJ, always masked (***.456.789-**); *** once erased' }),
+  document: Type.String({ description: "the subject's CPF/CNPJ, always masked (***.456.789-**); *** once erased" }),
 });
 const ListSchema = Type.Object({
   total: Type.Integer({ description: 'verifications in the window matching the filters' }),
@@ -57,7 +61,8 @@ export const identityListingRoutes: RouteSpec[] = [
     method: 'get',
     path: '/v1/identity-validations',
     summary: `Identity checks of the organization, newest first, with counts over the ${IDENTITY_WINDOW} most recent of each origin`,
-    description: 'Needs kycEnabled (an organization with only scrEnabled: 404). Documents always masked; never images nor the provider raw return. The period and origin filters choose the verifications, the window keeps the most recent of each origin, then the verdict filter applies to total and items; summary counts the window (docs/identity-checks.md).',
+    description:
+      'Needs kycEnabled (an organization with only scrEnabled: 404). Documents always masked; never images nor the provider raw return. The period and origin filters choose the verifications, the window keeps the most recent of each origin, then the verdict filter applies to total and items; summary counts the window (docs/identity-checks.md).',
     gate: identityValidationsGate,
     query: Query,
     responses: { 200: ListSchema },

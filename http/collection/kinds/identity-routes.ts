@@ -48,7 +48,12 @@ async function check(app: AppContext, ctx: Context, token: string, itemId: strin
 }
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), itemId: ObjectIdSchema() });
-const ImageParams = Type.Object({ id: ObjectIdSchema(), itemId: ObjectIdSchema(), checkId: ObjectIdSchema(), index: Type.Integer({ minimum: 0, maximum: 1, description: '0: the document photo, 1: the selfie' }) });
+const ImageParams = Type.Object({
+  id: ObjectIdSchema(),
+  itemId: ObjectIdSchema(),
+  checkId: ObjectIdSchema(),
+  index: Type.Integer({ minimum: 0, maximum: 1, description: '0: the document photo, 1: the selfie' }),
+});
 
 export const identityRoutes: RouteSpec[] = [
   route({
@@ -61,7 +66,10 @@ export const identityRoutes: RouteSpec[] = [
     params: TokenParams,
     upload: { field: 'document', alsoFields: ['selfie'], maxBytes: IDENTITY_IMAGE_MAX_BYTES },
     responses: {
-      200: Type.Object({ itemId: Type.String(), checkId: Type.String(), verdict: Type.Enum(IDENTITY_VERDICTS), evaluation: Type.String(), status: Type.Enum(ITEM_STATUSES) }, { description: 'for a client that does not ask for HTML' }),
+      200: Type.Object(
+        { itemId: Type.String(), checkId: Type.String(), verdict: Type.Enum(IDENTITY_VERDICTS), evaluation: Type.String(), status: Type.Enum(ITEM_STATUSES) },
+        { description: 'for a client that does not ask for HTML' },
+      ),
       303: Type.Null({ description: 'for a browser: back to the page (Location)' }),
     },
     errors: [404, 409, 429, 502],
@@ -76,7 +84,7 @@ export const identityRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/v1/collections/:id/items/:itemId/identity-checks/:checkId/images/:index',
-    summary: "One image of an identity check (0: document photo, 1: selfie); each view is recorded in the trail (IDENTITY_IMAGES_VIEWED, never a webhook)",
+    summary: 'One image of an identity check (0: document photo, 1: selfie); each view is recorded in the trail (IDENTITY_IMAGES_VIEWED, never a webhook)',
     description: `404 \`${IdentityMessages.imageNotFound}\` for an image not stored or erased with its subject, \`${IdentityMessages.checkNotFound}\` for an unknown check.`,
     gate: Gates.collections,
     params: ImageParams,

@@ -26,11 +26,14 @@ export const IdentityCheckSchema = Type.Object({
   provenance: Type.Optional(ProvenanceSchema),
 });
 
-export const IdentityDetailsSchema = Type.Object({
-  checks: Type.Array(IdentityCheckSchema, { description: 'checks with a result, oldest first (never the provider raw payload)' }),
-  imageCount: Type.Integer({ description: 'images stored for the item (checks without a result included); never their addresses' }),
-  checksWithoutResult: Type.Integer({ description: 'checks the provider did not answer (the person may try again)' }),
-}, { description: 'IDENTITY items, and SIGNATURE items with flow SIGNATURE_AND_IDENTITY' });
+export const IdentityDetailsSchema = Type.Object(
+  {
+    checks: Type.Array(IdentityCheckSchema, { description: 'checks with a result, oldest first (never the provider raw payload)' }),
+    imageCount: Type.Integer({ description: 'images stored for the item (checks without a result included); never their addresses' }),
+    checksWithoutResult: Type.Integer({ description: 'checks the provider did not answer (the person may try again)' }),
+  },
+  { description: 'IDENTITY items, and SIGNATURE items with flow SIGNATURE_AND_IDENTITY' },
+);
 
 /** `details.identity` of an item that takes identity checks; `{}` for any other. */
 export function presentIdentityDetails(_state: CollectionState, item: ItemState): object {

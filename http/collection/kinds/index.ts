@@ -22,27 +22,28 @@ import { signatureRecipientRoutes } from './signature-routes.ts';
  */
 
 /** `config` of a template item or an ad hoc item. */
-export const ItemConfigSchema = Type.Object({
-  form: Type.Optional(FormConfigSchema),
-  consent: Type.Optional(ConsentConfigSchema),
-  signature: Type.Optional(SignatureConfigSchema),
-}, { description: 'what a FORM, CONSENT or SIGNATURE item asks; only the field of the item\'s kind' });
+export const ItemConfigSchema = Type.Object(
+  {
+    form: Type.Optional(FormConfigSchema),
+    consent: Type.Optional(ConsentConfigSchema),
+    signature: Type.Optional(SignatureConfigSchema),
+  },
+  { description: "what a FORM, CONSENT or SIGNATURE item asks; only the field of the item's kind" },
+);
 
 /** `details` of an item in a collection's detail: what the kind has received so far. */
-export const ItemDetailsSchema = Type.Object({
-  form: Type.Optional(FormDetailsSchema),
-  consent: Type.Optional(ConsentDetailsSchema),
-  signature: Type.Optional(SignatureDetailsSchema),
-  identity: Type.Optional(IdentityDetailsSchema),
-}, { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' });
+export const ItemDetailsSchema = Type.Object(
+  {
+    form: Type.Optional(FormDetailsSchema),
+    consent: Type.Optional(ConsentDetailsSchema),
+    signature: Type.Optional(SignatureDetailsSchema),
+    identity: Type.Optional(IdentityDetailsSchema),
+  },
+  { description: 'what a FORM, CONSENT, IDENTITY or SIGNATURE item has received so far' },
+);
 
 /** Each kind's part of `details`: an object with its field set for an item of the kind, {} otherwise. */
-const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [
-  presentFormDetails,
-  presentConsentDetails,
-  presentSignatureDetails,
-  presentIdentityDetails,
-];
+const DETAIL_PRESENTERS: Array<(state: CollectionState, item: ItemState) => object> = [presentFormDetails, presentConsentDetails, presentSignatureDetails, presentIdentityDetails];
 
 export function presentItemDetails(state: CollectionState, item: ItemState): object {
   return Object.assign({}, ...DETAIL_PRESENTERS.map((present) => present(state, item)));
@@ -60,13 +61,5 @@ export const ITEM_PAGES: Partial<Record<ItemKind, ItemPage>> = {
 export const collectionKindRoutes: RouteTable = {
   module: 'collection',
   description: 'Forms, consents, identity checks and signatures of collection items',
-  routes: [
-    ...formRoutes,
-    ...consentRoutes,
-    ...signedDocumentRoutes,
-    ...signatureRecipientRoutes,
-    ...signatureCallbackRoutes,
-    ...identityRoutes,
-    ...identityListingRoutes,
-  ],
+  routes: [...formRoutes, ...consentRoutes, ...signedDocumentRoutes, ...signatureRecipientRoutes, ...signatureCallbackRoutes, ...identityRoutes, ...identityListingRoutes],
 };

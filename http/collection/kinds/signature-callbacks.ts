@@ -27,11 +27,11 @@ const callbackRoute = (path: string, summary: string, keepUnparsedBody: boolean)
     path,
     summary,
     description:
-      'Public, authenticated by the provider\'s HMAC: `X-Signature-Timestamp` (Unix seconds, within 5 minutes) and `X-Signature: sha256=<hex of HMAC-SHA256 with the ' +
+      "Public, authenticated by the provider's HMAC: `X-Signature-Timestamp` (Unix seconds, within 5 minutes) and `X-Signature: sha256=<hex of HMAC-SHA256 with the " +
       'provider\'s secret (SIGNATURE_PROVIDERS) over "<timestamp>.<the request body exactly as sent>">`. Body: `{event: envelope.canceled | envelope.expired, collectionId, itemId, envelopeId, reason}`. ' +
       'The collection becomes CANCELED (collection.canceled) or EXPIRED (collection.expired) with reason, provider and itemId; a callback for a collection already closed changes nothing (recorded false). ' +
       '401 for a missing, wrong or stale signature, or a body changed after signing (re-ordered or re-spaced included); 404 for an unknown provider, collection or item, ' +
-      'and for an item whose config.signature.externalEnvelope does not name this provider and this envelopeId (another organization\'s collection, or one that never used the provider).',
+      "and for an item whose config.signature.externalEnvelope does not name this provider and this envelopeId (another organization's collection, or one that never used the provider).",
     auth: false,
     rawBody: true,
     keepUnparsedBody,
@@ -53,7 +53,12 @@ const callbackRoute = (path: string, summary: string, keepUnparsedBody: boolean)
       }
       const outcome = callback.event === 'envelope.canceled' ? 'CANCELED' : 'EXPIRED';
       const written = await recordProviderOutcome(app, {
-        organizationId: state.organizationId, collectionId: callback.collectionId, itemId: callback.itemId, outcome, reason: callback.reason, provider: provider.name,
+        organizationId: state.organizationId,
+        collectionId: callback.collectionId,
+        itemId: callback.itemId,
+        outcome,
+        reason: callback.reason,
+        provider: provider.name,
       });
       return { recorded: written.position !== null, status: written.state.status };
     },
@@ -62,9 +67,5 @@ const callbackRoute = (path: string, summary: string, keepUnparsedBody: boolean)
 /** An external signature provider's word on its envelope (application/collection/signature/provider.ts). */
 export const signatureCallbackRoutes: RouteSpec[] = [
   callbackRoute(SIGNATURE_CALLBACK_PATH, "An external signature provider's callback: its envelope was canceled or expired, and the collection closes", false),
-  callbackRoute(
-    '/v1/signature-providers/:provider/callbacks',
-    `The same callback at its first path, kept for providers configured with it (prefer ${SIGNATURE_CALLBACK_PATH})`,
-    true,
-  ),
+  callbackRoute('/v1/signature-providers/:provider/callbacks', `The same callback at its first path, kept for providers configured with it (prefer ${SIGNATURE_CALLBACK_PATH})`, true),
 ];

@@ -40,8 +40,7 @@ function masked(recipient: RecipientState, channel: 'EMAIL' | 'PHONE'): string {
   return `WhatsApp terminado em ${phone.slice(-4)}`;
 }
 
-const form = (action: string, fields: string, button: string, extra = '') =>
-  `<form method="post" action="${action}"${extra}>${fields}<button type="submit">${escape(button)}</button></form>`;
+const form = (action: string, fields: string, button: string, extra = '') => `<form method="post" action="${action}"${extra}>${fields}<button type="submit">${escape(button)}</button></form>`;
 
 /** SIGNATURE_AND_IDENTITY before an approved check: the identity form, with why the last check failed. */
 function identityStep(token: string, item: ItemState, party: SignatureParty): string | null {
@@ -90,8 +89,10 @@ function stepFor(token: string, state: CollectionState, recipient: RecipientStat
   // After a decline the operator decides; a REJECT (ask again) lets every party act again.
   if (party.declinedAt && item.status !== 'REJECTED') return `<p class="recusado" data-step="declined">${escape(T.declinedByYou)}</p>`;
   if (item.status === 'AWAITING_OPERATOR' || item.status === 'MANUAL_REVIEW') return `<p class="erro" data-step="stopped">${escape(SignatureMessages.declined)}</p>`;
-  return partyStep(token, base, state, item, recipient, party) +
-    form(`${base}/decline`, `<label>${escape(T.declineLabel)}<input name="reason" maxlength="500" required></label>`, T.decline, ' class="recusar"');
+  return (
+    partyStep(token, base, state, item, recipient, party) +
+    form(`${base}/decline`, `<label>${escape(T.declineLabel)}<input name="reason" maxlength="500" required></label>`, T.decline, ' class="recusar"')
+  );
 }
 
 /** A SIGNATURE item on the party's page: the document to read, the progress, then their step. */

@@ -69,13 +69,16 @@ async function partyStep<S extends TSchema>(
   }
 }
 
-const StepReply = Type.Object({
-  itemId: Type.String(),
-  status: Type.Enum(ITEM_STATUSES),
-  signature: SignatureDetailsSchema,
-}, { description: 'for a client that does not ask for HTML: the item and its signature details' });
+const StepReply = Type.Object(
+  {
+    itemId: Type.String(),
+    status: Type.Enum(ITEM_STATUSES),
+    signature: SignatureDetailsSchema,
+  },
+  { description: 'for a client that does not ask for HTML: the item and its signature details' },
+);
 const stepResponses = { 200: StepReply, 303: Type.Null({ description: 'for a browser: back to the page (Location)' }) };
-const FORM_NOTE = ' Body: JSON or the page\'s urlencoded form. A browser (Accept: text/html) is sent back to the page (303) or gets the page with the refusal.';
+const FORM_NOTE = " Body: JSON or the page's urlencoded form. A browser (Accept: text/html) is sent back to the page (303) or gets the page with the refusal.";
 
 const ChannelBody = Type.Object({ channel: Type.Enum(['EMAIL', 'PHONE'] as const, { description: 'EMAIL: the e-mail on file; PHONE: the phone on file, by WhatsApp' }) });
 const CodeBody = Type.Object({ code: Type.String({ maxLength: 20, description: 'the 6 digits received' }) });
@@ -109,7 +112,7 @@ export const signatureRecipientRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/c/:token/items/:itemId/document',
-    summary: "The document a SIGNATURE item asks the recipient to sign (PDF), to read before signing",
+    summary: 'The document a SIGNATURE item asks the recipient to sign (PDF), to read before signing',
     description: 'Inline by default; `?download=1` as an attachment. Only for a party of the item while the link works.',
     auth: false,
     files: ['application/pdf'],
@@ -129,13 +132,32 @@ export const signatureRecipientRoutes: RouteSpec[] = [
       };
     },
   }),
-  step('code', 'Send the party a one-time code (6 digits, 10 minutes) to confirm their e-mail or phone', 'SIGNATURE_CODE_SENT in the trail. Refused before the party\'s turn (ordered), before an identity check (SIGNATURE_AND_IDENTITY), without that contact, or within a minute of the last code (429).', ChannelBody,
-    (app, ref, input: { channel: 'EMAIL' | 'PHONE' }) => requestSignatureCode(app, ref, input.channel)),
-  step('verify', 'Confirm the code: the party\'s contact is verified', 'SIGNATURE_CONTACT_VERIFIED in the trail for the right code. A wrong code appends nothing but counts (400 with the attempts left); an expired code (409) or more than 5 tries (429) need a new code; past 20 tries at the item\'s codes in a day (São Paulo time) every try is refused (429) until the next day.', CodeBody,
-    (app, ref, input: { code: string }) => confirmSignatureCode(app, ref, input.code)),
-  step('sign', 'Sign ("Assinar"): SIGNATURE_COLLECTED with the evidence set; the last party\'s signature also completes the item\'s signatures', 'Needs the contact confirmed. The evidence: channel verified, time, address, user agent, document SHA-256.', NoBody,
-    (app, ref, _input, ctx) => signItem(app, { ...ref, origin: originOf(ctx), userAgent: ctx.get('user-agent') || null })),
-  step('decline', 'Decline ("Recusar") with a reason: the item stops and waits for the operator', 'SIGNATURE_DECLINED in the trail; the item goes AWAITING_OPERATOR (the operator queue).', DeclineBody,
-    (app, ref, input: { reason: string }) => declineSignature(app, { ...ref, reason: input.reason })),
+  step(
+    'code',
+    'Send the party a one-time code (6 digits, 10 minutes) to confirm their e-mail or phone',
+    "SIGNATURE_CODE_SENT in the trail. Refused before the party's turn (ordered), before an identity check (SIGNATURE_AND_IDENTITY), without that contact, or within a minute of the last code (429).",
+    ChannelBody,
+    (app, ref, input: { channel: 'EMAIL' | 'PHONE' }) => requestSignatureCode(app, ref, input.channel),
+  ),
+  step(
+    'verify',
+    "Confirm the code: the party's contact is verified",
+    "SIGNATURE_CONTACT_VERIFIED in the trail for the right code. A wrong code appends nothing but counts (400 with the attempts left); an expired code (409) or more than 5 tries (429) need a new code; past 20 tries at the item's codes in a day (São Paulo time) every try is refused (429) until the next day.",
+    CodeBody,
+    (app, ref, input: { code: string }) => confirmSignatureCode(app, ref, input.code),
+  ),
+  step(
+    'sign',
+    'Sign ("Assinar"): SIGNATURE_COLLECTED with the evidence set; the last party\'s signature also completes the item\'s signatures',
+    'Needs the contact confirmed. The evidence: channel verified, time, address, user agent, document SHA-256.',
+    NoBody,
+    (app, ref, _input, ctx) => signItem(app, { ...ref, origin: originOf(ctx), userAgent: ctx.get('user-agent') || null }),
+  ),
+  step(
+    'decline',
+    'Decline ("Recusar") with a reason: the item stops and waits for the operator',
+    'SIGNATURE_DECLINED in the trail; the item goes AWAITING_OPERATOR (the operator queue).',
+    DeclineBody,
+    (app, ref, input: { reason: string }) => declineSignature(app, { ...ref, reason: input.reason }),
+  ),
 ];
-

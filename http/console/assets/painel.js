@@ -9,17 +9,34 @@
   };
   draw('grafico-semanal', {
     type: 'line',
-    data: { labels: data.weeks, datasets: [{ label: 'Período', data: data.received.cur }, { label: 'Período anterior', data: data.received.prev }] },
+    data: {
+      labels: data.weeks,
+      datasets: [
+        { label: 'Período', data: data.received.cur },
+        { label: 'Período anterior', data: data.received.prev },
+      ],
+    },
     options: { animation: false, responsive: true },
   });
   draw('grafico-funil', {
     type: 'bar',
-    data: { labels: data.funnel.labels, datasets: [{ label: 'Período', data: data.funnel.cur }, { label: 'Período anterior', data: data.funnel.prev }] },
+    data: {
+      labels: data.funnel.labels,
+      datasets: [
+        { label: 'Período', data: data.funnel.cur },
+        { label: 'Período anterior', data: data.funnel.prev },
+      ],
+    },
     options: { animation: false, responsive: true },
   });
   draw('grafico-status', {
     type: 'bar',
-    data: { labels: data.weeks, datasets: data.status.map(function (s) { return { label: s.label, data: s.values }; }) },
+    data: {
+      labels: data.weeks,
+      datasets: data.status.map(function (s) {
+        return { label: s.label, data: s.values };
+      }),
+    },
     options: { animation: false, responsive: true, scales: { x: { stacked: true }, y: { stacked: true } } },
   });
   draw('grafico-mix', {

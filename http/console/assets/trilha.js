@@ -8,20 +8,47 @@
   var canonical = function (value) {
     if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
     if (value && typeof value === 'object') {
-      return '{' + Object.keys(value).sort().map(function (k) { return JSON.stringify(k) + ':' + canonical(value[k]); }).join(',') + '}';
+      return (
+        '{' +
+        Object.keys(value)
+          .sort()
+          .map(function (k) {
+            return JSON.stringify(k) + ':' + canonical(value[k]);
+          })
+          .join(',') +
+        '}'
+      );
     }
     return JSON.stringify(value);
   };
-  var utf8 = function (text) { return new TextEncoder().encode(text); };
-  var hex = function (buffer) { return Array.from(new Uint8Array(buffer)).map(function (b) { return b.toString(16).padStart(2, '0'); }).join(''); };
-  var sha256 = function (text) { return crypto.subtle.digest('SHA-256', utf8(text)).then(hex); };
-  var bytes = function (base64) { return Uint8Array.from(atob(base64), function (c) { return c.charCodeAt(0); }); };
-  var fromBase64url = function (text) { return bytes(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4)); };
+  var utf8 = function (text) {
+    return new TextEncoder().encode(text);
+  };
+  var hex = function (buffer) {
+    return Array.from(new Uint8Array(buffer))
+      .map(function (b) {
+        return b.toString(16).padStart(2, '0');
+      })
+      .join('');
+  };
+  var sha256 = function (text) {
+    return crypto.subtle.digest('SHA-256', utf8(text)).then(hex);
+  };
+  var bytes = function (base64) {
+    return Uint8Array.from(atob(base64), function (c) {
+      return c.charCodeAt(0);
+    });
+  };
+  var fromBase64url = function (text) {
+    return bytes(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
+  };
   var importKey = function (pem) {
     var der = bytes(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''));
     return crypto.subtle.importKey('spki', der, { name: 'Ed25519' }, false, ['verify']).then(function (key) {
       // The service names a key by its public key: a key published under another's id is caught.
-      return crypto.subtle.digest('SHA-256', der).then(function (digest) { return { key: key, keyId: 'ed25519-' + hex(digest).slice(0, 16) }; });
+      return crypto.subtle.digest('SHA-256', der).then(function (digest) {
+        return { key: key, keyId: 'ed25519-' + hex(digest).slice(0, 16) };
+      });
     });
   };
   // The few DER shapes of an RFC 3161 token this page reads: [tag, content start, end] of one element, its children.
@@ -65,9 +92,15 @@
     var head = document.createElement('strong');
     head.textContent = ok ? 'Cadeia verificada neste navegador.' : 'Cadeia NÃO verificada.';
     out.appendChild(head);
-    lines.forEach(function (line) { var p = document.createElement('div'); p.textContent = line; out.appendChild(p); });
+    lines.forEach(function (line) {
+      var p = document.createElement('div');
+      p.textContent = line;
+      out.appendChild(p);
+    });
   };
-  var sealMessage = function (s) { return canonical({ collectionId: s.collectionId, seq: s.seq, chainHash: s.chainHash, signedAt: s.signedAt, keyId: s.keyId }); };
+  var sealMessage = function (s) {
+    return canonical({ collectionId: s.collectionId, seq: s.seq, chainHash: s.chainHash, signedAt: s.signedAt, keyId: s.keyId });
+  };
   async function signatureHolds(s, keys) {
     var key = keys[s.keyId];
     return !!key && crypto.subtle.verify({ name: 'Ed25519' }, key.key, fromBase64url(s.signature), utf8(sealMessage(s)));
@@ -76,11 +109,22 @@
   // scripts/verify-trail.ts checks. The TSA's signature and chain are the offline verifier's (no TSA root here).
   async function checkTimestamp(s, keys, delay, problems) {
     var stamp;
-    try { stamp = readTimestamp(s.timestamp); } catch { problems.push('entrada ' + s.seq + ': carimbo do tempo ilegível'); return null; }
+    try {
+      stamp = readTimestamp(s.timestamp);
+    } catch {
+      problems.push('entrada ' + s.seq + ': carimbo do tempo ilegível');
+      return null;
+    }
     var digest = await sha256(canonical({ collectionId: s.collectionId, seq: s.seq, chainHash: s.chainHash, signedAt: s.signedAt, keyId: s.keyId, signature: s.signature }));
-    if (!stamp.sha256 || stamp.imprint !== digest) { problems.push('entrada ' + s.seq + ': o carimbo do tempo não cobre este selo (cobre outro conteúdo)'); return null; }
+    if (!stamp.sha256 || stamp.imprint !== digest) {
+      problems.push('entrada ' + s.seq + ': o carimbo do tempo não cobre este selo (cobre outro conteúdo)');
+      return null;
+    }
     var retiredAt = keys[s.keyId].retiredAt;
-    if (retiredAt && Date.parse(stamp.genTime) > Date.parse(retiredAt) + delay * 1000) { problems.push('entrada ' + s.seq + ': carimbado em ' + stamp.genTime + ', depois que a chave ' + s.keyId + ' foi aposentada (' + retiredAt + ')'); return null; }
+    if (retiredAt && Date.parse(stamp.genTime) > Date.parse(retiredAt) + delay * 1000) {
+      problems.push('entrada ' + s.seq + ': carimbado em ' + stamp.genTime + ', depois que a chave ' + s.keyId + ' foi aposentada (' + retiredAt + ')');
+      return null;
+    }
     return stamp.genTime;
   }
   var MAX_SEAL_LINES = 50;
@@ -112,7 +156,14 @@
         else {
           lastSealed = e.seq;
           var time = s.timestamp ? await checkTimestamp(s, keys, doc.sealMaxDelaySeconds, problems) : null;
-          times.push('selo na entrada ' + e.seq + ' (chave ' + s.keyId + '): ' + (time ? 'carimbo do tempo de ' + time : s.timestamp ? 'carimbo do tempo inválido' : 'sem carimbo do tempo (hora declarada pelo serviço)'));
+          times.push(
+            'selo na entrada ' +
+              e.seq +
+              ' (chave ' +
+              s.keyId +
+              '): ' +
+              (time ? 'carimbo do tempo de ' + time : s.timestamp ? 'carimbo do tempo inválido' : 'sem carimbo do tempo (hora declarada pelo serviço)'),
+          );
         }
       }
     }
@@ -124,17 +175,34 @@
     var last = doc.entries[doc.entries.length - 1];
     if (!head) problems.push('a exportação não traz a cabeça assinada: entradas do fim poderiam ter sido removidas');
     else if (!(await signatureHolds(head, keys))) problems.push('a cabeça da exportação tem assinatura inválida ou chave desconhecida');
-    else if (head.collectionId !== doc.collectionId || head.seq !== (last ? last.seq : 0)) problems.push('a cabeça da exportação nomeia a entrada ' + head.seq + ' e a exportação termina na entrada ' + (last ? last.seq : 0) + ': entradas do fim foram removidas');
+    else if (head.collectionId !== doc.collectionId || head.seq !== (last ? last.seq : 0))
+      problems.push('a cabeça da exportação nomeia a entrada ' + head.seq + ' e a exportação termina na entrada ' + (last ? last.seq : 0) + ': entradas do fim foram removidas');
     else if (head.chainHash !== last.chainHash) problems.push('a cabeça da exportação assinou outra cadeia na entrada ' + head.seq);
     else if (lastSealed < last.seq && (Date.parse(head.signedAt) - Date.parse(doc.entries[lastSealed].entry.occurredAt)) / 1000 > doc.sealMaxDelaySeconds) {
-      problems.push('as entradas ' + (lastSealed + 1) + ' a ' + last.seq + ' passaram do prazo de selagem (' + doc.sealMaxDelaySeconds + ' s) sem selo que as cubra: o selo que as cobria foi removido, com as entradas seguintes');
+      problems.push(
+        'as entradas ' +
+          (lastSealed + 1) +
+          ' a ' +
+          last.seq +
+          ' passaram do prazo de selagem (' +
+          doc.sealMaxDelaySeconds +
+          ' s) sem selo que as cubra: o selo que as cobria foi removido, com as entradas seguintes',
+      );
     }
     var lines = [doc.entries.length + ' entradas, ' + seals + ' selos e a cabeça da exportação conferidos com as chaves publicadas.'].concat(problems);
-    lines.push('Carimbos do tempo: aqui se confere que cada um cobre o seu selo e se lê a sua hora; a assinatura da autoridade de carimbo do tempo e a cadeia até a sua raiz são verificadas pelo verificador offline (scripts/verify-trail.ts com --tsa-ca).');
+    lines.push(
+      'Carimbos do tempo: aqui se confere que cada um cobre o seu selo e se lê a sua hora; a assinatura da autoridade de carimbo do tempo e a cadeia até a sua raiz são verificadas pelo verificador offline (scripts/verify-trail.ts com --tsa-ca).',
+    );
     show(problems.length === 0, lines.concat(times.slice(0, MAX_SEAL_LINES), times.length > MAX_SEAL_LINES ? ['… e mais ' + (times.length - MAX_SEAL_LINES) + ' selos.'] : []));
   }
   button.addEventListener('click', function () {
     button.disabled = true;
-    verify().catch(function (error) { show(false, [String(error)]); }).finally(function () { button.disabled = false; });
+    verify()
+      .catch(function (error) {
+        show(false, [String(error)]);
+      })
+      .finally(function () {
+        button.disabled = false;
+      });
   });
 })();

@@ -19,7 +19,10 @@ const call = serviceWithTenant(test, async (a, t) => {
   app = a;
   tenant = t;
   receiver = await startReceiver();
-  const subscription = await a.call('POST', '/v1/webhook/subscriptions', { token: t.token, body: { url: `${receiver.url}/consents`, events: ['collection.consent.accepted', 'collection.consent.revoked'] } });
+  const subscription = await a.call('POST', '/v1/webhook/subscriptions', {
+    token: t.token,
+    body: { url: `${receiver.url}/consents`, events: ['collection.consent.accepted', 'collection.consent.revoked'] },
+  });
   assert.is(subscription.status, 201, JSON.stringify(subscription.body));
   const optIn = await a.call('POST', '/webhook', { token: t.token, body: { type: 'OPTIN', url: `${receiver.url}/optin`, apiKey: 'chave-optin' } });
   assert.is(optIn.status, 200, JSON.stringify(optIn.body));
@@ -27,7 +30,10 @@ const call = serviceWithTenant(test, async (a, t) => {
 
 /** The legacy OPTIN delivery about `collectionId` (the registration's test message names none). */
 const optInDelivery = (collectionId: string, status = 'ACCEPTED') =>
-  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId) && JSON.parse(r.body).data.status === status), { timeoutMs: 20_000, what: `optin.updated ${status}` });
+  eventually(async () => receiver.received.find((r) => r.path === '/optin' && r.body.includes(collectionId) && JSON.parse(r.body).data.status === status), {
+    timeoutMs: 20_000,
+    what: `optin.updated ${status}`,
+  });
 test.after(() => receiver?.close());
 
 const TEXT = 'Autorizo a consulta ao SCR do Banco Central <em nome da empresa> & de seus sócios.';
@@ -52,7 +58,18 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   const c = await create();
   const { hash } = scrTerm(TEXT);
   assert.equal(c.items[0].config.consent, { type: 'scr', version: 2, text: TEXT, hash }, 'the service computes the hash, whatever was sent');
-  assert.equal(c.items[0].details.consent, { acceptedAt: null, recipientId: null, termHash: null, type: 'scr', version: 2, ip: null, userAgent: null, revokedAt: null, revokedBy: null, revocationReason: null });
+  assert.equal(c.items[0].details.consent, {
+    acceptedAt: null,
+    recipientId: null,
+    termHash: null,
+    type: 'scr',
+    version: 2,
+    ip: null,
+    userAgent: null,
+    revokedAt: null,
+    revokedBy: null,
+    revocationReason: null,
+  });
   const html = await openPage(app, c.links[0].token);
   assert.match(html, 'Autorizo a consulta ao SCR do Banco Central &#60;em nome da empresa&#62; &#38; de seus sócios.');
   assert.match(html, `Versão 2 · SHA-256 <code data-hash>${hash}</code>`);
@@ -86,7 +103,15 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   assert.equal([typeof stored.data.ip, stored.data.userAgent], ['string', BROWSER]);
   const delivery = await deliveryOf(receiver, 'collection.consent.accepted', c.id);
   assert.equal(Object.keys(delivery.data).sort(), ENVELOPE_FIELDS);
-  assert.equal(delivery.data, { collectionId: c.id, itemId: c.items[0].id, recipientId: c.recipients[0].id, action: 'CONSENT_ACCEPTED', actorType: 'RECIPIENT', occurredAt: entry.occurredAt, payload: entry.payload });
+  assert.equal(delivery.data, {
+    collectionId: c.id,
+    itemId: c.items[0].id,
+    recipientId: c.recipients[0].id,
+    action: 'CONSENT_ACCEPTED',
+    actorType: 'RECIPIENT',
+    occurredAt: entry.occurredAt,
+    payload: entry.payload,
+  });
   assert.not.match(delivery.raw, /NavegadorDeTeste|127\.0\.0\.1/);
 
   // Consents are the opt-in flow: the legacy OPTIN subscription gets optin.updated in the legacy envelope, without the evidence.
@@ -99,18 +124,27 @@ test('the page shows the term, its version and hash; unchecked is 400, a stale h
   });
   assert.not.match(optIn.body, /NavegadorDeTeste|127\.0\.0\.1/);
 
-  const inputs = await eventually(async () => {
-    const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
-    return 'kyc.consentimento_scr' in values && values;
-  }, { timeoutMs: 20_000, what: 'input key' });
+  const inputs = await eventually(
+    async () => {
+      const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
+      return 'kyc.consentimento_scr' in values && values;
+    },
+    { timeoutMs: 20_000, what: 'input key' },
+  );
   assert.equal(inputs, { 'kyc.consentimento_scr': true });
 });
 
 test('a JSON client accepts with accept: true; the addresses and user agent are sealed in the store, the client address by TRUST_PROXY (off: the socket)', async () => {
   const c = await create();
-  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, { body: { accept: true, termHash: scrTerm(TEXT).hash }, headers: { 'user-agent': 'ClienteSelado/2.0', 'x-forwarded-for': '198.51.100.77' } });
+  const reply = await app.call('POST', `/c/${c.links[0].token}/items/${c.items[0].id}/consent`, {
+    body: { accept: true, termHash: scrTerm(TEXT).hash },
+    headers: { 'user-agent': 'ClienteSelado/2.0', 'x-forwarded-for': '198.51.100.77' },
+  });
   assert.equal(reply.body, { itemId: c.items[0].id, status: 'VALIDATED' });
-  const raw = await app.app.db('events').where({ stream_name: collectionStream(c.id), event_type: 'ConsentAccepted' }).first('data');
+  const raw = await app.app
+    .db('events')
+    .where({ stream_name: collectionStream(c.id), event_type: 'ConsentAccepted' })
+    .first('data');
   assert.match(raw.data.userAgent, /^pd1\./, 'sealed in the store');
   for (const field of ['ip', 'socketAddress', 'forwardedFor']) assert.match(raw.data[field], /^pd1\./, field);
   assert.not.match(JSON.stringify(raw.data), 'ClienteSelado');
@@ -156,10 +190,13 @@ test("the evidence (address, user agent) is the organization's to read, in the i
 });
 
 const inputValue = (registryId: string, value: boolean) =>
-  eventually(async () => {
-    const values = await collectionInputValues(app.app.db, tenant.organizationId, registryId);
-    return values['kyc.consentimento_scr'] === value && values;
-  }, { timeoutMs: 20_000, what: `kyc.consentimento_scr ${value}` });
+  eventually(
+    async () => {
+      const values = await collectionInputValues(app.app.db, tenant.organizationId, registryId);
+      return values['kyc.consentimento_scr'] === value && values;
+    },
+    { timeoutMs: 20_000, what: `kyc.consentimento_scr ${value}` },
+  );
 
 test('the organization records a revocation after the collection closed: the trail, the input turned false, collection.consent.revoked and optin.updated REVOKED', async () => {
   const c = await create();
@@ -177,9 +214,16 @@ test('the organization records a revocation after the collection closed: the tra
   assert.is(revoked.status, 200, JSON.stringify(revoked.body));
   const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].details.consent.revokedAt !== null, 'the revocation');
   const consent = done.items[0].details.consent;
-  assert.equal([done.status, done.items[0].status, consent.termHash, consent.revokedBy, consent.revocationReason], ['COMPLETED', 'VALIDATED', hash, 'USER', 'pedido por telefone'], 'the acceptance stays on record');
+  assert.equal(
+    [done.status, done.items[0].status, consent.termHash, consent.revokedBy, consent.revocationReason],
+    ['COMPLETED', 'VALIDATED', hash, 'USER', 'pedido por telefone'],
+    'the acceptance stays on record',
+  );
   const entry = done.trail.find((e: any) => e.action === 'CONSENT_REVOKED');
-  assert.equal([entry.actorType, entry.recipientId, entry.occurredAt, entry.payload], ['USER', c.recipients[0].id, consent.revokedAt, { type: 'scr', version: 2, termHash: hash, reason: 'pedido por telefone' }]);
+  assert.equal(
+    [entry.actorType, entry.recipientId, entry.occurredAt, entry.payload],
+    ['USER', c.recipients[0].id, consent.revokedAt, { type: 'scr', version: 2, termHash: hash, reason: 'pedido por telefone' }],
+  );
   assert.equal(await inputValue(c.registryId, false), { 'kyc.consentimento_scr': false });
 
   const delivery = await deliveryOf(receiver, 'collection.consent.revoked', c.id);

@@ -60,11 +60,20 @@ test('the page asks with HTML rules and a suggestion; a missing answer is refuse
   const wrong = await postForm(app, path, { 'answers[faturamento]': '12,5', 'answers[cep]': 'abc', 'answers[data_fundacao]': '2019-02-30' });
   assert.match(wrong.html, 'O campo CEP não está no formato esperado. O campo Data de fundação deve ser uma data (AAAA-MM-DD).');
 
-  const sent = await postForm(app, path, { 'answers[faturamento]': '250000,50', 'answers[setor]': 'comercio', 'answers[exporta]': 'true', 'answers[razao_social]': 'Padaria Sugestão Ltda', 'answers[cep]': '' });
+  const sent = await postForm(app, path, {
+    'answers[faturamento]': '250000,50',
+    'answers[setor]': 'comercio',
+    'answers[exporta]': 'true',
+    'answers[razao_social]': 'Padaria Sugestão Ltda',
+    'answers[cep]': '',
+  });
   assert.equal([sent.status, sent.location], [303, `/c/${c.links[0].token}#item-${c.items[0].id}`]);
   const done = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion');
   const form = done.items[0].details.form;
-  assert.equal([done.items[0].status, form.answers, form.suggested], ['VALIDATED', { faturamento: 250000.5, setor: 'comercio', exporta: true, razao_social: 'Padaria Sugestão Ltda' }, { razao_social: 'Padaria Sugestão Ltda' }]);
+  assert.equal(
+    [done.items[0].status, form.answers, form.suggested],
+    ['VALIDATED', { faturamento: 250000.5, setor: 'comercio', exporta: true, razao_social: 'Padaria Sugestão Ltda' }, { razao_social: 'Padaria Sugestão Ltda' }],
+  );
   assert.ok(form.submittedAt);
   const entry = done.trail.find((e: any) => e.action === 'FORM_SUBMITTED');
   assert.equal([entry.actorType, entry.recipientId, entry.payload], ['RECIPIENT', c.recipients[0].id, { fields: ['faturamento', 'setor', 'exporta', 'razao_social'] }]);
@@ -72,13 +81,24 @@ test('the page asks with HTML rules and a suggestion; a missing answer is refuse
   const delivery = await deliveryOf(receiver, 'collection.form.submitted', c.id);
   assert.ok(receiverAccepts(secret, delivery.headers, delivery.raw));
   assert.equal(Object.keys(delivery.data).sort(), ENVELOPE_FIELDS);
-  assert.equal(delivery.data, { collectionId: c.id, itemId: c.items[0].id, recipientId: c.recipients[0].id, action: 'FORM_SUBMITTED', actorType: 'RECIPIENT', occurredAt: entry.occurredAt, payload: entry.payload });
+  assert.equal(delivery.data, {
+    collectionId: c.id,
+    itemId: c.items[0].id,
+    recipientId: c.recipients[0].id,
+    action: 'FORM_SUBMITTED',
+    actorType: 'RECIPIENT',
+    occurredAt: entry.occurredAt,
+    payload: entry.payload,
+  });
   assert.not.match(delivery.raw, /250000|Padaria|comercio/);
 
-  const inputs = await eventually(async () => {
-    const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
-    return 'form.avulso.faturamento' in values && values;
-  }, { timeoutMs: 20_000, what: 'input keys' });
+  const inputs = await eventually(
+    async () => {
+      const values = await collectionInputValues(app.app.db, tenant.organizationId, c.registryId);
+      return 'form.avulso.faturamento' in values && values;
+    },
+    { timeoutMs: 20_000, what: 'input keys' },
+  );
   assert.equal(inputs, { 'form.avulso.exporta': true, 'form.avulso.faturamento': 250000.5, 'form.avulso.razao_social': 'Padaria Sugestão Ltda', 'form.avulso.setor': 'comercio' });
 });
 
@@ -105,7 +125,7 @@ test('REVIEW, from a JSON client: choices checked, the answers wait for the oper
   assert.is(foreignItem.status, 404);
 });
 
-test('a template\'s form: earlier answers of the registry are suggested in the next collection; erasing the subject erases the input keys', async () => {
+test("a template's form: earlier answers of the registry are suggested in the next collection; erasing the subject erases the input keys", async () => {
   const template = await call('POST', '/v1/collection-templates', {
     slug: 'ficha-pj',
     name: 'Ficha PJ',
@@ -125,11 +145,14 @@ test('a template\'s form: earlier answers of the registry are suggested in the n
   await eventually(async () => Object.keys(await collectionInputValues(app.app.db, tenant.organizationId, first.registryId)).length === 0, { timeoutMs: 20_000, what: 'input keys erased' });
   // The collection read model folds both collections again: neither the name nor an answer stays in a reply.
   for (const collection of [first, second]) {
-    const detail = await eventually(async () => {
-      const reply = await call('GET', `/v1/collections/${collection.id}`);
-      const text = JSON.stringify(reply.body);
-      return reply.status === 200 && !text.includes('Mercearia Antiga') && !text.includes('42000') && reply.body;
-    }, { timeoutMs: 20_000, what: 'the collection read model erased' });
+    const detail = await eventually(
+      async () => {
+        const reply = await call('GET', `/v1/collections/${collection.id}`);
+        const text = JSON.stringify(reply.body);
+        return reply.status === 200 && !text.includes('Mercearia Antiga') && !text.includes('42000') && reply.body;
+      },
+      { timeoutMs: 20_000, what: 'the collection read model erased' },
+    );
     assert.is(detail.id, collection.id);
   }
   const rows = () => app.app.db('collection_collections').whereIn('id', [first.id, second.id]).orderBy('id').select('id', 'status', 'registry_id', 'subject_name', 'subject_document', 'state');

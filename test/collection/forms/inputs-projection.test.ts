@@ -36,7 +36,10 @@ test('answers under form.<template>.<field>, consents under kyc.consentimento_<t
   const [created, sent, submitted] = history(create(true, def), answer(1000, AT));
   await spec.given(created!, sent!).when(ofSubject(submitted!)).thenRead(values, { 'form.ficha-pj.faturamento': 1000 });
   const later = collectionDecider.decide(answer(2000, '2026-11-24T12:00:00.000Z'), stateOf(history(create(true, def))));
-  await spec.given(...later.map(ofSubject)).when(ofSubject(submitted!)).thenRead(values, { 'form.ficha-pj.faturamento': 2000 }, 'the older answer replayed does not win');
+  await spec
+    .given(...later.map(ofSubject))
+    .when(ofSubject(submitted!))
+    .thenRead(values, { 'form.ficha-pj.faturamento': 2000 }, 'the older answer replayed does not win');
   const [consented] = collectionDecider.decide(accept, stateOf(history(create(true, def))));
   await spec.when(consented!).thenRead(values, { 'form.ficha-pj.faturamento': 2000, 'kyc.consentimento_scr': true });
   await spec.when({ type: PERSONAL_DATA_ERASED, data: { subjectId: SUBJECT } }).thenRead(values, { 'kyc.consentimento_scr': true });

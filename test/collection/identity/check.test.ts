@@ -28,7 +28,13 @@ async function identityCollection() {
   });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
   const c = reply.body;
-  return { organizationId: tenant.organizationId, collectionId: c.id as string, itemId: c.items[0].id as string, recipientId: c.recipients[0].id as string, actor: { actorType: 'RECIPIENT' as const, actorId: c.recipients[0].id as string } };
+  return {
+    organizationId: tenant.organizationId,
+    collectionId: c.id as string,
+    itemId: c.items[0].id as string,
+    recipientId: c.recipients[0].id as string,
+    actor: { actorType: 'RECIPIENT' as const, actorId: c.recipients[0].id as string },
+  };
 }
 
 async function refusal(run: Promise<unknown>): Promise<DomainError> {
@@ -52,7 +58,13 @@ test('approved images: two blobs stored, IDENTITY_CHECK_STARTED then IDENTITY_CO
   assert.equal(await actions(ref.collectionId), ['CollectionCreated', 'CollectionSent', 'IdentityCheckStarted', 'IdentityCompleted', 'CollectionCompleted']);
   const [started] = state.items[0]!.details.identity!.started;
   const blobs = await Promise.all(started!.imageBlobIds.map((id) => new PostgresBlobStore(app.app.db).get(id)));
-  assert.equal(blobs.map((b) => [b?.contentType, b?.organizationId]), [['image/jpeg', ref.organizationId], ['image/png', ref.organizationId]]);
+  assert.equal(
+    blobs.map((b) => [b?.contentType, b?.organizationId]),
+    [
+      ['image/jpeg', ref.organizationId],
+      ['image/png', ref.organizationId],
+    ],
+  );
   const stored = JSON.stringify((await app.app.store.readStream(collectionStream(ref.collectionId))).map((e) => e.data));
   assert.not.match(stored, /raw|marker|rule/);
 });

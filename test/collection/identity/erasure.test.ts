@@ -21,8 +21,14 @@ const call = serviceWithTenant(test, (a, t) => {
 async function twoChecks() {
   const reply = await call('POST', '/v1/collections', {
     subject: { name: 'Padaria Exemplo Ltda', document: newCnpj() },
-    items: [{ key: 'ana', kind: 'IDENTITY', title: 'Identidade de Ana' }, { key: 'bruno', kind: 'IDENTITY', title: 'Identidade de Bruno' }],
-    recipients: [{ name: 'Ana Sócia', email: 'ana@example.com', itemKeys: ['ana'] }, { name: 'Bruno Sócio', email: 'bruno@example.com', itemKeys: ['bruno'] }],
+    items: [
+      { key: 'ana', kind: 'IDENTITY', title: 'Identidade de Ana' },
+      { key: 'bruno', kind: 'IDENTITY', title: 'Identidade de Bruno' },
+    ],
+    recipients: [
+      { name: 'Ana Sócia', email: 'ana@example.com', itemKeys: ['ana'] },
+      { name: 'Bruno Sócio', email: 'bruno@example.com', itemKeys: ['bruno'] },
+    ],
     notificationChannel: 'NONE',
     send: true,
   });
@@ -75,7 +81,10 @@ test("erasing Ana (a recipient) deletes her two images and her check's row; Brun
   // The stream reads her image ids as erased; the trail still says a check happened and how it ended.
   const events = await app.app.store.readStream(collectionStream(collectionId));
   const started = events.filter((e) => e.type === 'IdentityCheckStarted').map((e) => [e.data.recipientId, (e.data.imageBlobIds as string[]).length]);
-  assert.equal(started, [[ana.recipientId, 0], [bruno.recipientId, 2]]);
+  assert.equal(started, [
+    [ana.recipientId, 0],
+    [bruno.recipientId, 2],
+  ]);
   assert.is(events.filter((e) => e.type === 'IdentityCompleted').length, 2);
 
   const again = await call('POST', '/v1/personal-data/erase-recipient', { collectionId, recipientId: ana.recipientId });

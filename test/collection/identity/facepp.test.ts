@@ -14,8 +14,11 @@ const images = { document: testJpeg(null), selfie: testPng(null, 2) };
 const THRESHOLDS = { '1e-3': 62.327, '1e-4': 69.101, '1e-5': 73.975 };
 const face = { face_token: 'f1', face_rectangle: { top: 10, left: 10, width: 50, height: 50 } };
 const compare = () =>
-  nock(BASE).post('/facepp/v3/compare', (body: Record<string, string>) =>
-    body.api_key === 'key-1' && body.api_secret === 'secret-1' && body.image_base64_1 === images.document.toString('base64') && body.image_base64_2 === images.selfie.toString('base64'));
+  nock(BASE).post(
+    '/facepp/v3/compare',
+    (body: Record<string, string>) =>
+      body.api_key === 'key-1' && body.api_secret === 'secret-1' && body.image_base64_1 === images.document.toString('base64') && body.image_base64_2 === images.selfie.toString('base64'),
+  );
 
 async function unavailable(run: Promise<unknown>): Promise<string> {
   try {
@@ -73,7 +76,10 @@ test('configuration: sandbox by default, facepp needs its key and secret', () =>
   const base = { DATA_DIR: '/tmp' };
   assert.is(identityProviderFor(loadConfig(base)).name, 'sandbox');
   assert.is(identityProviderFor(loadConfig({ ...base, IDENTITY_PROVIDER: 'facepp', FACEPP_API_KEY: 'k', FACEPP_API_SECRET: 's' })).name, 'facepp');
-  assert.throws(() => identityProviderFor(loadConfig({ ...base, IDENTITY_PROVIDER: 'facepp' })), (error: unknown) => error instanceof ConfigurationError);
+  assert.throws(
+    () => identityProviderFor(loadConfig({ ...base, IDENTITY_PROVIDER: 'facepp' })),
+    (error: unknown) => error instanceof ConfigurationError,
+  );
 });
 
 test.run();

@@ -28,7 +28,10 @@ test.after(() => receiver?.close());
 async function identityCollection(document = newCnpj()) {
   const reply = await call('POST', '/v1/collections', {
     subject: { name: 'Padaria Exemplo Ltda', document },
-    items: [{ key: 'identidade', kind: 'IDENTITY', title: 'Documento com foto e selfie' }, { key: 'contrato', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' }],
+    items: [
+      { key: 'identidade', kind: 'IDENTITY', title: 'Documento com foto e selfie' },
+      { key: 'contrato', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' },
+    ],
     recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
     notificationChannel: 'NONE',
     send: true,
@@ -60,7 +63,10 @@ test('the page shows the two pictures with the camera hints; approved images val
   assert.equal([body.verdict, body.status, body.evaluation], ['APROVADO', 'VALIDATED', 'Identidade confirmada: semelhança 97%, prova de vida aprovada']);
   const item = await detailItem(c.id, 'identity validated', (i) => i.status === 'VALIDATED');
   // The sandbox provider's check is marked so; in sandbox mode it still resolves the item.
-  assert.equal(item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation, k.sandbox, k.heldForOperator, k.provenance]), [['APROVADO', 0.97, 0.99, 2, body.evaluation, true, null, { provider: 'sandbox', sandbox: true }]]);
+  assert.equal(
+    item.details.identity.checks.map((k: any) => [k.verdict, k.similarity, k.liveness, k.imageCount, k.evaluation, k.sandbox, k.heldForOperator, k.provenance]),
+    [['APROVADO', 0.97, 0.99, 2, body.evaluation, true, null, { provider: 'sandbox', sandbox: true }]],
+  );
   assert.equal([item.details.identity.imageCount, item.details.identity.checksWithoutResult], [2, 0]);
   const after = await (await fetch(`${app.url}/c/${c.token}`, { headers: { accept: 'text/html' } })).text();
   assert.match(after, /Identidade confirmada: semelhança 97%, prova de vida aprovada/);
@@ -71,7 +77,10 @@ test('the page shows the two pictures with the camera hints; approved images val
   const detail = JSON.stringify((await call('GET', `/v1/collections/${c.id}`)).body);
   for (const id of blobIds) assert.not.ok(detail.includes(id), 'blob ids never shown');
   assert.equal(await identityInputValues(app.app.db, tenant.organizationId, (await call('GET', `/v1/collections/${c.id}`)).body.registryId), { 'kyc.identidade_aprovada': true });
-  const delivery = await eventually(async () => receiver.json().find((r) => r.event === 'collection.identity.completed' && r.data.collectionId === c.id), { timeoutMs: 20_000, what: 'identity webhook' });
+  const delivery = await eventually(async () => receiver.json().find((r) => r.event === 'collection.identity.completed' && r.data.collectionId === c.id), {
+    timeoutMs: 20_000,
+    what: 'identity webhook',
+  });
   assert.equal(delivery.data.payload, { checkId: body.checkId, provider: 'sandbox', verdict: 'APROVADO', similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2, sandbox: true });
   assert.equal([delivery.data.action, delivery.data.actorType, delivery.data.itemId], ['IDENTITY_COMPLETED', 'RECIPIENT', c.itemId]);
 });
@@ -104,7 +113,10 @@ test('refused uploads: a non-image, a missing selfie, another item kind; nothing
   const documentItem = detail.items[1].id;
   const notIdentity = await postIdentity(c.token, documentItem, approvedImages());
   assert.equal([notIdentity.status, (await notIdentity.json()).message], [400, IdentityMessages.notAnIdentityItem]);
-  assert.equal((await app.app.store.readStream(collectionStream(c.id))).map((e) => e.type), ['CollectionCreated', 'CollectionSent']);
+  assert.equal(
+    (await app.app.store.readStream(collectionStream(c.id))).map((e) => e.type),
+    ['CollectionCreated', 'CollectionSent'],
+  );
 });
 
 test('image view: the bytes for the operator, IDENTITY_IMAGES_VIEWED in the trail, never in a webhook; erasing the subject deletes the images and masks the listing', async () => {
@@ -122,7 +134,13 @@ test('image view: the bytes for the operator, IDENTITY_IMAGES_VIEWED in the trai
   assert.equal([unknown.status, unknown.body.message], [404, IdentityMessages.checkNotFound]);
   const trail = await detailWhen(app, call, tenant.organizationId, c.id, () => true, 'trail');
   const views = trail.trail.filter((e: any) => e.action === 'IDENTITY_IMAGES_VIEWED');
-  assert.equal(views.map((e: any) => [e.actorType, e.payload.checkId, e.itemId]), [['USER', checkId, c.itemId], ['USER', checkId, c.itemId]]);
+  assert.equal(
+    views.map((e: any) => [e.actorType, e.payload.checkId, e.itemId]),
+    [
+      ['USER', checkId, c.itemId],
+      ['USER', checkId, c.itemId],
+    ],
+  );
   // A later public event of the same collection: once it arrived, anything before it would have too.
   assert.is((await call('POST', `/v1/collections/${c.id}/cancel`, { reason: 'teste' })).status, 200);
   await eventually(async () => receiver.json().find((r) => r.event === 'collection.canceled' && r.data.collectionId === c.id), { timeoutMs: 20_000, what: 'canceled webhook' });
@@ -148,8 +166,14 @@ test('an organization without kyc asking for an identity check: 403 naming the i
   const noKyc = await provisionTenant(app, { name: 'Sem kyc', modules: ['registry', 'onboarding', 'formalization'] });
   const document = newCnpj();
   const create = (items: unknown[]) =>
-    app.call('POST', '/v1/collections', { token: noKyc.token, body: { subject: { name: 'Padaria Sem Kyc Ltda', document }, items, recipients: [{ name: 'Ana', email: 'ana@example.com' }], notificationChannel: 'NONE', send: false } });
-  const identity = await create([{ key: 'contrato', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' }, { key: 'selfie', kind: 'IDENTITY', title: 'Documento com foto e selfie' }]);
+    app.call('POST', '/v1/collections', {
+      token: noKyc.token,
+      body: { subject: { name: 'Padaria Sem Kyc Ltda', document }, items, recipients: [{ name: 'Ana', email: 'ana@example.com' }], notificationChannel: 'NONE', send: false },
+    });
+  const identity = await create([
+    { key: 'contrato', kind: 'DOCUMENT', title: 'Contrato', expectedType: 'CONTRATO_SOCIAL' },
+    { key: 'selfie', kind: 'IDENTITY', title: 'Documento com foto e selfie' },
+  ]);
   assert.equal([identity.status, identity.body], [403, { code: 403, message: CollectionMessages.itemNotContracted('selfie', 'IDENTITY', 'kyc') }]);
   const signature = { signature: { mode: 'JOINT', flow: 'SIGNATURE_AND_IDENTITY', registryDocumentId: '0'.repeat(24) } };
   const signing = await create([{ key: 'assinatura', kind: 'SIGNATURE', title: 'Contrato', config: signature }]);

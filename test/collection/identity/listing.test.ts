@@ -63,8 +63,27 @@ test('more than 5000 of an origin: the window keeps its 5000 most recent, says s
   const rejected = Array.from({ length: IDENTITY_WINDOW }, (_, k) => k + 7).filter((i) => i % 3 === 0).length + [0, 3].length;
   assert.equal(summary.byVerdict, { APROVADO: IDENTITY_WINDOW + 5 - rejected, REPROVADO: rejected, INCONCLUSIVO: 0 });
   assert.is(summary.verifications, IDENTITY_WINDOW + 5);
-  assert.equal(items.map((v: any) => v.checkId), [hex(IDENTITY_WINDOW + 6, 'e'), hex(IDENTITY_WINDOW + 5, 'e'), hex(IDENTITY_WINDOW + 4, 'e')]);
-  assert.equal(Object.keys(items[0]).sort(), ['checkId', 'collectionId', 'completedAt', 'document', 'evaluation', 'imageCount', 'itemId', 'liveness', 'origin', 'provider', 'recipientId', 'registryId', 'signals', 'similarity', 'verdict']);
+  assert.equal(
+    items.map((v: any) => v.checkId),
+    [hex(IDENTITY_WINDOW + 6, 'e'), hex(IDENTITY_WINDOW + 5, 'e'), hex(IDENTITY_WINDOW + 4, 'e')],
+  );
+  assert.equal(Object.keys(items[0]).sort(), [
+    'checkId',
+    'collectionId',
+    'completedAt',
+    'document',
+    'evaluation',
+    'imageCount',
+    'itemId',
+    'liveness',
+    'origin',
+    'provider',
+    'recipientId',
+    'registryId',
+    'signals',
+    'similarity',
+    'verdict',
+  ]);
   assert.is(items[0].document, '***.456.789-**');
 });
 

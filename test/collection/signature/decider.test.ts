@@ -11,48 +11,88 @@ import { decline, HASH, later, MINUTE, recordCopy, SHA, sendCode, sign, signatur
 const test = suite('collection decider: signatures');
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 /** The events of `events` followed by deciding each command in turn. */
-const more = (events: CollectionModuleEvent[], ...commands: CollectionCommand[]) =>
-  commands.reduce((all, command) => [...all, ...collectionDecider.decide(command, stateOf(all))], events);
+const more = (events: CollectionModuleEvent[], ...commands: CollectionCommand[]) => commands.reduce((all, command) => [...all, ...collectionDecider.decide(command, stateOf(all))], events);
 const created = (config = {}, parties?: string[]) => history(create(true, signing(config, parties)));
 
 test('config: a SIGNATURE item needs mode and flow, ordered only with JOINT, and no other kind carries it', () => {
   const withItem = (extra: Parameters<typeof item>[1]) => create(true, definition({ items: [item('s1', extra)], recipients: [recipient('a', ['s1'])] }));
-  given(collectionDecider).when(withItem({ kind: 'SIGNATURE' })).thenError('invalid', SignatureMessages.configRequired);
-  given(collectionDecider).when(withItem({ kind: 'SIGNATURE', config: { signature: signatureConfig({ mode: 'INDIVIDUAL', ordered: true }) } })).thenError('invalid', SignatureMessages.orderedOnlyJoint);
-  given(collectionDecider).when(withItem({ kind: 'DOCUMENT', config: { signature: signatureConfig() } })).thenError('invalid', SignatureMessages.configOnOtherKind);
-  assert.equal(types(given(collectionDecider).when(create(true, signing({ ordered: true }))).decided()), ['CollectionCreated', 'CollectionSent']);
+  given(collectionDecider)
+    .when(withItem({ kind: 'SIGNATURE' }))
+    .thenError('invalid', SignatureMessages.configRequired);
+  given(collectionDecider)
+    .when(withItem({ kind: 'SIGNATURE', config: { signature: signatureConfig({ mode: 'INDIVIDUAL', ordered: true }) } }))
+    .thenError('invalid', SignatureMessages.orderedOnlyJoint);
+  given(collectionDecider)
+    .when(withItem({ kind: 'DOCUMENT', config: { signature: signatureConfig() } }))
+    .thenError('invalid', SignatureMessages.configOnOtherKind);
+  assert.equal(
+    types(
+      given(collectionDecider)
+        .when(create(true, signing({ ordered: true })))
+        .decided(),
+    ),
+    ['CollectionCreated', 'CollectionSent'],
+  );
 });
 
 test('code: SIGNATURE_CODE_SENT with the channel in the trail, the hash and a 10-minute expiry beside it; no second code within a minute; a missing contact refused', () => {
   const [sent] = given(collectionDecider, created()).when(sendCode('a')).decided();
   assert.equal([sent!.type, sent!.data.action, sent!.data.recipientId, sent!.data.payload], ['SignatureCodeSent', 'SIGNATURE_CODE_SENT', 'a', { channel: 'EMAIL' }]);
   assert.equal([(sent!.data as { codeHash: string }).codeHash, (sent!.data as { expiresAt: string }).expiresAt], [HASH('123456'), later(10 * MINUTE)]);
-  given(collectionDecider, more(created(), sendCode('a'))).when(sendCode('a', '654321', later(30_000))).thenError('too_many', SignatureMessages.codeTooSoon);
-  assert.equal(types(given(collectionDecider, more(created(), sendCode('a'))).when(sendCode('a', '654321', later(MINUTE))).decided()), ['SignatureCodeSent']);
-  given(collectionDecider, created()).when(sendCode('a', '123456', later(0), 'PHONE')).thenError('invalid', SignatureMessages.noPhone);
+  given(collectionDecider, more(created(), sendCode('a')))
+    .when(sendCode('a', '654321', later(30_000)))
+    .thenError('too_many', SignatureMessages.codeTooSoon);
+  assert.equal(
+    types(
+      given(collectionDecider, more(created(), sendCode('a')))
+        .when(sendCode('a', '654321', later(MINUTE)))
+        .decided(),
+    ),
+    ['SignatureCodeSent'],
+  );
+  given(collectionDecider, created())
+    .when(sendCode('a', '123456', later(0), 'PHONE'))
+    .thenError('invalid', SignatureMessages.noPhone);
 });
 
 test('code: a wrong code is refused with the attempts left and appends nothing; the right one verifies the contact; a second confirmation changes nothing', () => {
   const past = more(created(), sendCode('a'));
   given(collectionDecider, past).when(verify('a', '000000')).thenError('invalid', SignatureMessages.wrongCode(4));
-  given(collectionDecider, past).when(verify('a', '000000', later(MINUTE), 3)).thenError('invalid', SignatureMessages.wrongCode(2));
-  const [right] = given(collectionDecider, past).when(verify('a', '123456', later(MINUTE), 2)).decided();
+  given(collectionDecider, past)
+    .when(verify('a', '000000', later(MINUTE), 3))
+    .thenError('invalid', SignatureMessages.wrongCode(2));
+  const [right] = given(collectionDecider, past)
+    .when(verify('a', '123456', later(MINUTE), 2))
+    .decided();
   assert.equal([right!.data.action, right!.data.payload], ['SIGNATURE_CONTACT_VERIFIED', { channel: 'EMAIL', verified: true, attemptsLeft: 4 }]);
   const after = more(past, verify('a'));
   const party = stateOf(after).items[0]!.details.signature!.parties[0]!;
   assert.equal([party.recipientId, party.verifiedChannel, party.verifiedAt], ['a', 'EMAIL', later(MINUTE)]);
   given(collectionDecider, after).when(verify('a')).then([]);
-  given(collectionDecider, after).when(sendCode('a', '111111', later(5 * MINUTE))).thenError('conflict', SignatureMessages.contactAlreadyVerified);
+  given(collectionDecider, after)
+    .when(sendCode('a', '111111', later(5 * MINUTE)))
+    .thenError('conflict', SignatureMessages.contactAlreadyVerified);
 });
 
 test('code: expired after 10 minutes, locked past 5 tries (even the right code; a new code starts again), refused before any code', () => {
   given(collectionDecider, created()).when(verify('a')).thenError('conflict', SignatureMessages.noCode);
-  given(collectionDecider, more(created(), sendCode('a'))).when(verify('a', '123456', later(10 * MINUTE + 1))).thenError('conflict', SignatureMessages.codeExpired);
+  given(collectionDecider, more(created(), sendCode('a')))
+    .when(verify('a', '123456', later(10 * MINUTE + 1)))
+    .thenError('conflict', SignatureMessages.codeExpired);
   const sent = more(created(), sendCode('a'));
-  given(collectionDecider, sent).when(verify('a', '000000', later(MINUTE), 5)).thenError('invalid', SignatureMessages.wrongCode(0));
-  given(collectionDecider, sent).when(verify('a', '123456', later(MINUTE), 6)).thenError('too_many', SignatureMessages.tooManyAttempts);
+  given(collectionDecider, sent)
+    .when(verify('a', '000000', later(MINUTE), 5))
+    .thenError('invalid', SignatureMessages.wrongCode(0));
+  given(collectionDecider, sent)
+    .when(verify('a', '123456', later(MINUTE), 6))
+    .thenError('too_many', SignatureMessages.tooManyAttempts);
   const renewed = more(sent, sendCode('a', '222222', later(2 * MINUTE)));
-  assert.equal(given(collectionDecider, renewed).when(verify('a', '222222', later(3 * MINUTE))).decided()[0]!.data.payload, { channel: 'EMAIL', verified: true, attemptsLeft: 5 });
+  assert.equal(
+    given(collectionDecider, renewed)
+      .when(verify('a', '222222', later(3 * MINUTE)))
+      .decided()[0]!.data.payload,
+    { channel: 'EMAIL', verified: true, attemptsLeft: 5 },
+  );
 });
 
 test('code: a wrong code recorded by an earlier version (verified false) neither verifies nor counts', () => {
@@ -72,7 +112,14 @@ test('JOINT: each party signs with the evidence beside the trail; the last one c
   assert.equal(types(events), ['SignatureCollected', 'SignatureCompleted']);
   assert.equal(events[0]!.data.payload, { order: 3, documentSha256: SHA, contactChannel: 'EMAIL' });
   assert.equal((events[0]!.data as { evidence: object }).evidence, {
-    contactChannel: 'EMAIL', contactVerifiedAt: later(MINUTE), signedAt: later(2 * MINUTE), ip: '203.0.113.7', socketAddress: null, forwardedFor: null, userAgent: 'Teste/1.0', documentSha256: SHA,
+    contactChannel: 'EMAIL',
+    contactVerifiedAt: later(MINUTE),
+    signedAt: later(2 * MINUTE),
+    ip: '203.0.113.7',
+    socketAddress: null,
+    forwardedFor: null,
+    userAgent: 'Teste/1.0',
+    documentSha256: SHA,
   });
   assert.equal([events[1]!.data.itemId, events[1]!.data.recipientId, events[1]!.data.payload], ['s1', 'c', { provider: 'interno', parties: ['a', 'b', 'c'], contentHash: SHA, signedDocument: true }]);
   const completed = [...twoSigned, ...events];
@@ -84,7 +131,9 @@ test('JOINT: each party signs with the evidence beside the trail; the last one c
   assert.equal(recorded[0]!.data.payload, { provider: 'interno', sha256: 'cd'.repeat(32), blobId: 'blob-1' });
   const done = stateOf([...completed, ...recorded]);
   assert.equal([done.status, done.items[0]!.status, done.items[0]!.details.signature!.signedCopies.length], ['COMPLETED', 'VALIDATED', 1]);
-  given(collectionDecider, [...completed, ...recorded]).when(recordCopy()).then([]);
+  given(collectionDecider, [...completed, ...recorded])
+    .when(recordCopy())
+    .then([]);
   given(collectionDecider, completed).when(recordCopy('a')).thenError('invalid', SignatureMessages.copyRecipient);
   given(collectionDecider, twoSigned).when(recordCopy()).thenError('conflict', SignatureMessages.notCompleted);
 });
@@ -122,7 +171,9 @@ test('decline: recorded with the reason, the item waits for the operator and nob
 test('SIGNATURE_AND_IDENTITY: no code before an approved identity check; a rejected check is not enough', () => {
   const past = created({ flow: 'SIGNATURE_AND_IDENTITY' });
   given(collectionDecider, past).when(sendCode('a')).thenError('conflict', SignatureMessages.identityFirst);
-  given(collectionDecider, more(past, ...identityChecked('a', 'REPROVADO'))).when(sendCode('a')).thenError('conflict', SignatureMessages.identityFirst);
+  given(collectionDecider, more(past, ...identityChecked('a', 'REPROVADO')))
+    .when(sendCode('a'))
+    .thenError('conflict', SignatureMessages.identityFirst);
   const checked = more(past, ...identityChecked('a'));
   assert.equal(stateOf(checked).items[0]!.status, 'PENDING');
   assert.equal(types(given(collectionDecider, checked).when(sendCode('a')).decided()), ['SignatureCodeSent']);
@@ -131,21 +182,35 @@ test('SIGNATURE_AND_IDENTITY: no code before an approved identity check; a rejec
 
 test('refusals: not a party, not a signature item, a closed collection', () => {
   const other = definition({ items: [...signing().items, item('i2')], recipients: [recipient('a', ['s1']), recipient('z', ['i2'])] });
-  given(collectionDecider, history(create(true, other))).when(sendCode('z')).thenError('not_found', SignatureMessages.notAParty);
+  given(collectionDecider, history(create(true, other)))
+    .when(sendCode('z'))
+    .thenError('not_found', SignatureMessages.notAParty);
   const onDocument = cmd({ type: 'SignItem', itemId: 'i2', recipientId: 'z', ip: null, userAgent: null });
-  given(collectionDecider, history(create(true, other))).when(onDocument).thenError('invalid', SignatureMessages.notASignature);
-  given(collectionDecider, more(created(), cmd({ type: 'CancelCollection', reason: null }))).when(sendCode('a')).thenError('conflict', /encerrad|cancelad|fechad/i);
-  given(collectionDecider, created()).when(cmd({ type: 'SignItem', itemId: 'zz', recipientId: 'a', ip: null, userAgent: null })).thenError('not_found', CollectionMessages.itemNotFound);
+  given(collectionDecider, history(create(true, other)))
+    .when(onDocument)
+    .thenError('invalid', SignatureMessages.notASignature);
+  given(collectionDecider, more(created(), cmd({ type: 'CancelCollection', reason: null })))
+    .when(sendCode('a'))
+    .thenError('conflict', /encerrad|cancelad|fechad/i);
+  given(collectionDecider, created())
+    .when(cmd({ type: 'SignItem', itemId: 'zz', recipientId: 'a', ip: null, userAgent: null }))
+    .thenError('not_found', CollectionMessages.itemNotFound);
 });
 
 test('provider outcome: cancel and expiry close the collection with reason, provider and itemId; a repeated callback changes nothing', () => {
-  const outcome = (o: 'CANCELED' | 'EXPIRED') => cmd({ type: 'RecordProviderOutcome', itemId: 's1', outcome: o, reason: 'Envelope cancelado pelo signatário.', provider: 'externo' }, { actor: SYSTEM });
+  const outcome = (o: 'CANCELED' | 'EXPIRED') =>
+    cmd({ type: 'RecordProviderOutcome', itemId: 's1', outcome: o, reason: 'Envelope cancelado pelo signatário.', provider: 'externo' }, { actor: SYSTEM });
   const [canceled] = given(collectionDecider, created()).when(outcome('CANCELED')).decided();
   assert.equal([canceled!.data.action, canceled!.data.itemId, canceled!.data.payload], ['COLLECTION_CANCELED', 's1', { reason: 'Envelope cancelado pelo signatário.', provider: 'externo' }]);
   const [expired] = given(collectionDecider, created()).when(outcome('EXPIRED')).decided();
-  assert.equal([expired!.data.action, expired!.data.itemId, expired!.data.payload], ['COLLECTION_EXPIRED', 's1', { expiredItemIds: ['s1'], reason: 'Envelope cancelado pelo signatário.', provider: 'externo' }]);
+  assert.equal(
+    [expired!.data.action, expired!.data.itemId, expired!.data.payload],
+    ['COLLECTION_EXPIRED', 's1', { expiredItemIds: ['s1'], reason: 'Envelope cancelado pelo signatário.', provider: 'externo' }],
+  );
   assert.is(stateOf(more(created(), outcome('EXPIRED'))).status, 'EXPIRED');
-  given(collectionDecider, more(created(), outcome('CANCELED'))).when(outcome('EXPIRED')).then([]);
+  given(collectionDecider, more(created(), outcome('CANCELED')))
+    .when(outcome('EXPIRED'))
+    .then([]);
 });
 
 test.run();

@@ -28,10 +28,8 @@ export const sendCode = (p: string, code = '123456', at = later(0), channel: 'EM
 /** `attempt`: the try's number at the current code (the application counts them outside the stream). */
 export const verify = (p: string, code = '123456', at = later(MINUTE), attempt = 1) =>
   cmd({ type: 'VerifySignatureContact', itemId: 's1', recipientId: p, codeHash: HASH(code), attempt }, party(p, at));
-export const sign = (p: string, at = later(2 * MINUTE)) =>
-  cmd({ type: 'SignItem', itemId: 's1', recipientId: p, ip: '203.0.113.7', userAgent: 'Teste/1.0' }, party(p, at));
-export const decline = (p: string, reason = 'Valor errado no contrato.') =>
-  cmd({ type: 'DeclineSignature', itemId: 's1', recipientId: p, reason }, party(p, later(2 * MINUTE)));
+export const sign = (p: string, at = later(2 * MINUTE)) => cmd({ type: 'SignItem', itemId: 's1', recipientId: p, ip: '203.0.113.7', userAgent: 'Teste/1.0' }, party(p, at));
+export const decline = (p: string, reason = 'Valor errado no contrato.') => cmd({ type: 'DeclineSignature', itemId: 's1', recipientId: p, reason }, party(p, later(2 * MINUTE)));
 export const recordCopy = (recipientId: string | null = null, blobId = 'blob-1') =>
   cmd({ type: 'RecordSignedDocument', itemId: 's1', recipientId, blobId, sha256: 'cd'.repeat(32), provider: 'interno' }, { actor: SYSTEM, at: later(3 * MINUTE) });
 
@@ -41,5 +39,14 @@ export const signs = (p: string) => [sendCode(p), verify(p), sign(p)];
 /** An identity check of the party (the identity kind's commands), approved unless told. */
 export const identityChecked = (p: string, verdict: 'APROVADO' | 'REPROVADO' = 'APROVADO') => [
   cmd({ type: 'StartIdentityCheck', itemId: 's1', recipientId: p, checkId: `chk-${p}-${verdict}`, imageBlobIds: ['img-1', 'img-2'] }, party(p, later(0))),
-  cmd({ type: 'RecordIdentityResult', itemId: 's1', recipientId: p, check: { checkId: `chk-${p}-${verdict}`, provider: 'offline', verdict, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2 }, deployment: 'sandbox' }, { actor: SYSTEM, at: later(0) }),
+  cmd(
+    {
+      type: 'RecordIdentityResult',
+      itemId: 's1',
+      recipientId: p,
+      check: { checkId: `chk-${p}-${verdict}`, provider: 'offline', verdict, similarity: 0.97, liveness: 0.99, signals: [], imageCount: 2 },
+      deployment: 'sandbox',
+    },
+    { actor: SYSTEM, at: later(0) },
+  ),
 ];

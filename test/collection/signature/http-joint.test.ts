@@ -86,12 +86,19 @@ test('three parties sign in order, each after an identity check and a one-time c
   assert.is(item.status, 'VALIDATED');
   const { signedCopies, ...signature } = item.details.signature;
   // One joint copy, PAdES B-B: no TSA configured here (docs/signatures.md).
-  assert.equal(signedCopies.map((copy: any) => [copy.recipientId, copy.signature.level, copy.signature.timestampedAt]), [[null, 'B-B', null]]);
+  assert.equal(
+    signedCopies.map((copy: any) => [copy.recipientId, copy.signature.level, copy.signature.timestampedAt]),
+    [[null, 'B-B', null]],
+  );
   assert.equal(
     { ...signature, parties: signature.parties.map((p: any) => [p.recipientId, p.order, p.contactVerified, p.signedAt !== null, p.declined]) },
     {
       progress: '3 de 3 assinaturas coletadas',
-      parties: [[ana, 1, true, true, false], [bruno, 2, true, true, false], [carla, 3, true, true, false]],
+      parties: [
+        [ana, 1, true, true, false],
+        [bruno, 2, true, true, false],
+        [carla, 3, true, true, false],
+      ],
       emailsOffered: 3,
       pdfCopyAvailable: true,
       signedDocumentAvailable: true,
@@ -99,31 +106,58 @@ test('three parties sign in order, each after an identity check and a one-time c
       completedAt: item.details.signature.completedAt,
     },
   );
-  assert.equal(item.details.identity.checks.map((check: any) => check.verdict), ['APROVADO', 'REPROVADO', 'APROVADO', 'APROVADO']);
+  assert.equal(
+    item.details.identity.checks.map((check: any) => check.verdict),
+    ['APROVADO', 'REPROVADO', 'APROVADO', 'APROVADO'],
+  );
   const actions = signed.trail.map((e: any) => e.action).reverse();
   // Ana's wrong code was refused and left nothing in the trail.
-  assert.equal(actions.filter((a: string) => a.startsWith('SIGNATURE_')), [
-    'SIGNATURE_CODE_SENT', 'SIGNATURE_CONTACT_VERIFIED', 'SIGNATURE_COLLECTED',
-    'SIGNATURE_CODE_SENT', 'SIGNATURE_CONTACT_VERIFIED', 'SIGNATURE_COLLECTED',
-    'SIGNATURE_CODE_SENT', 'SIGNATURE_CONTACT_VERIFIED', 'SIGNATURE_COLLECTED', 'SIGNATURE_COMPLETED', 'SIGNATURE_DOCUMENT_GENERATED',
-  ]);
+  assert.equal(
+    actions.filter((a: string) => a.startsWith('SIGNATURE_')),
+    [
+      'SIGNATURE_CODE_SENT',
+      'SIGNATURE_CONTACT_VERIFIED',
+      'SIGNATURE_COLLECTED',
+      'SIGNATURE_CODE_SENT',
+      'SIGNATURE_CONTACT_VERIFIED',
+      'SIGNATURE_COLLECTED',
+      'SIGNATURE_CODE_SENT',
+      'SIGNATURE_CONTACT_VERIFIED',
+      'SIGNATURE_COLLECTED',
+      'SIGNATURE_COMPLETED',
+      'SIGNATURE_DOCUMENT_GENERATED',
+    ],
+  );
 
-
-  const deliveries = await eventually(async () => {
-    const mine = receiver.received.map((r) => ({ r, body: JSON.parse(r.body) })).filter(({ body }) => body.data?.collectionId === c.id);
-    return mine.length >= 6 ? mine : undefined;
-  }, { timeoutMs: 20_000, what: 'the signature webhooks' });
+  const deliveries = await eventually(
+    async () => {
+      const mine = receiver.received.map((r) => ({ r, body: JSON.parse(r.body) })).filter(({ body }) => body.data?.collectionId === c.id);
+      return mine.length >= 6 ? mine : undefined;
+    },
+    { timeoutMs: 20_000, what: 'the signature webhooks' },
+  );
   for (const { r } of deliveries) assert.ok(receiverAccepts(secret, r.headers, r.body));
   const named = (event: string) => deliveries.filter(({ body }) => body.event === event).map(({ body }) => body.data);
   const collected = named('collection.signature.collected');
-  assert.equal(collected.map((d: any) => [d.recipientId, d.payload.order, d.payload.contactChannel]), [[ana, 1, 'EMAIL'], [bruno, 2, 'EMAIL'], [carla, 3, 'PHONE']]);
+  assert.equal(
+    collected.map((d: any) => [d.recipientId, d.payload.order, d.payload.contactChannel]),
+    [
+      [ana, 1, 'EMAIL'],
+      [bruno, 2, 'EMAIL'],
+      [carla, 3, 'PHONE'],
+    ],
+  );
   assert.equal(Object.keys(collected[0]).sort(), ['action', 'actorType', 'collectionId', 'itemId', 'occurredAt', 'payload', 'recipientId']);
-  assert.equal([collected[0].action, collected[0].actorType, collected[0].itemId, collected[0].payload.documentSha256], ['SIGNATURE_COLLECTED', 'RECIPIENT', itemId, item.config.signature.documentSha256]);
+  assert.equal(
+    [collected[0].action, collected[0].actorType, collected[0].itemId, collected[0].payload.documentSha256],
+    ['SIGNATURE_COLLECTED', 'RECIPIENT', itemId, item.config.signature.documentSha256],
+  );
   const [completed] = named('collection.signature.completed');
   // Carla's signature was the last: the completion it caused names her, as the entry before it does.
-  assert.equal([completed.action, completed.actorType, completed.itemId, completed.recipientId, completed.payload], [
-    'SIGNATURE_COMPLETED', 'RECIPIENT', itemId, carla, { provider: 'interno', parties: [ana, bruno, carla], contentHash: item.config.signature.documentSha256, signedDocument: true },
-  ]);
+  assert.equal(
+    [completed.action, completed.actorType, completed.itemId, completed.recipientId, completed.payload],
+    ['SIGNATURE_COMPLETED', 'RECIPIENT', itemId, carla, { provider: 'interno', parties: [ana, bruno, carla], contentHash: item.config.signature.documentSha256, signedDocument: true }],
+  );
   const document = named('collection.signature.document')[0].payload;
   // The contract's provider and sha256, and (added) the PAdES level the copy reached.
   assert.equal([document.provider, Object.keys(document).sort(), document.signature.level], ['interno', ['blobId', 'provider', 'sha256', 'signature'], 'B-B']);
@@ -131,10 +165,18 @@ test('three parties sign in order, each after an identity check and a one-time c
   assert.is(named('collection.completed').length, 1);
   // The evidence's personal parts never leave in a webhook, and are sealed in the store.
   for (const { r } of deliveries) assert.not.match(r.body, /Navegador de Teste|127\.0\.0\.1|ana@example|Ana Sócia/);
-  const raw = JSON.stringify(await app.app.db('events').where({ stream_name: collectionStream(c.id), event_type: 'SignatureCollected' }).select('data'));
+  const raw = JSON.stringify(
+    await app.app
+      .db('events')
+      .where({ stream_name: collectionStream(c.id), event_type: 'SignatureCollected' })
+      .select('data'),
+  );
   assert.not.match(raw, /Navegador de Teste/);
   const opened = (await app.app.store.readStream(collectionStream(c.id))).filter((e) => e.type === 'SignatureCollected');
-  assert.equal(opened.map((e) => (e.data as { evidence: { userAgent: string; contactChannel: string } }).evidence.userAgent), ['Navegador de Teste/1.0', 'Navegador de Teste/1.0', 'Navegador de Teste/1.0']);
+  assert.equal(
+    opened.map((e) => (e.data as { evidence: { userAgent: string; contactChannel: string } }).evidence.userAgent),
+    ['Navegador de Teste/1.0', 'Navegador de Teste/1.0', 'Navegador de Teste/1.0'],
+  );
 });
 
 test.run();

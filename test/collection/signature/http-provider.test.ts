@@ -11,7 +11,7 @@ import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts'
 import { detailWhen } from '../support.ts';
 import { registryWithContract } from './http-support.ts';
 
-const test = suite('signatures through HTTP: an external provider\'s signed callbacks cancel or expire the collection');
+const test = suite("signatures through HTTP: an external provider's signed callbacks cancel or expire the collection");
 const SECRET = 'segredo-do-provedor-0123456789';
 const OTHER_SECRET = 'segredo-do-outro-provedor-9876543210';
 let app: TestApp;
@@ -40,7 +40,13 @@ async function signing(owner = tenant, withEnvelope = true) {
   const signature = { mode: 'JOINT', flow: 'SIGNATURE', registryDocumentId, ...(withEnvelope && { externalEnvelope: { provider: 'externo', envelopeId } }) };
   const reply = await app.call('POST', '/v1/collections', {
     token: owner.token,
-    body: { subject, items: [{ key: 'contrato', kind: 'SIGNATURE', title: 'Contrato', config: { signature } }], recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }], notificationChannel: 'NONE', send: true },
+    body: {
+      subject,
+      items: [{ key: 'contrato', kind: 'SIGNATURE', title: 'Contrato', config: { signature } }],
+      recipients: [{ name: 'Ana Sócia', email: 'ana@example.com' }],
+      notificationChannel: 'NONE',
+      send: true,
+    },
   });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
   return { collectionId: reply.body.id as string, itemId: reply.body.items[0].id as string, envelopeId };
@@ -53,14 +59,12 @@ const OLD_PATH = (provider: string) => `/v1/signature-providers/${provider}/call
  * A callback as a provider sends it: the HMAC over "<timestamp>.<the bytes sent>". `sent` replaces
  * the bytes after signing (a body changed in transit); `path` picks the route (the new one by default).
  */
-function callback(
-  provider: string,
-  body: Record<string, string>,
-  options: { secret?: string; timestamp?: number; sent?: string; path?: (provider: string) => string } = {},
-) {
+function callback(provider: string, body: Record<string, string>, options: { secret?: string; timestamp?: number; sent?: string; path?: (provider: string) => string } = {}) {
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const signed = JSON.stringify(body, null, 2);
-  const signature = createHmac('sha256', options.secret ?? SECRET).update(`${timestamp}.${signed}`).digest('hex');
+  const signature = createHmac('sha256', options.secret ?? SECRET)
+    .update(`${timestamp}.${signed}`)
+    .digest('hex');
   return fetch(`${app.url}${(options.path ?? NEW_PATH)(provider)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-signature-timestamp': timestamp, 'x-signature': `sha256=${signature}` },
@@ -77,10 +81,14 @@ test('envelope.canceled: collection.canceled with reason, provider and itemId; a
   assert.equal(await again.json(), { recorded: false, status: 'CANCELED' });
   const detail = await detailWhen(app, call, tenant.organizationId, collectionId, (d) => d.status === 'CANCELED', 'the cancel');
   assert.is(detail.cancelReason, 'Envelope cancelado pelo remetente.');
-  const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), { timeoutMs: 20_000, what: 'collection.canceled' });
-  assert.equal([delivery.event, delivery.data.action, delivery.data.actorType, delivery.data.itemId, delivery.data.payload], [
-    'collection.canceled', 'COLLECTION_CANCELED', 'SYSTEM', itemId, { reason: 'Envelope cancelado pelo remetente.', provider: 'externo' },
-  ]);
+  const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), {
+    timeoutMs: 20_000,
+    what: 'collection.canceled',
+  });
+  assert.equal(
+    [delivery.event, delivery.data.action, delivery.data.actorType, delivery.data.itemId, delivery.data.payload],
+    ['collection.canceled', 'COLLECTION_CANCELED', 'SYSTEM', itemId, { reason: 'Envelope cancelado pelo remetente.', provider: 'externo' }],
+  );
 });
 
 test('envelope.expired at the first path (kept, same answer): collection.expired with the pending items, reason, provider and itemId', async () => {
@@ -88,7 +96,10 @@ test('envelope.expired at the first path (kept, same answer): collection.expired
   const reply = await callback('externo', { event: 'envelope.expired', collectionId, itemId, envelopeId, reason: 'Prazo do envelope encerrado.' }, { path: OLD_PATH });
   assert.equal(await reply.json(), { recorded: true, status: 'EXPIRED' });
   const delivery = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.data?.collectionId === collectionId), { timeoutMs: 20_000, what: 'collection.expired' });
-  assert.equal([delivery.event, delivery.data.itemId, delivery.data.payload], ['collection.expired', itemId, { expiredItemIds: [itemId], reason: 'Prazo do envelope encerrado.', provider: 'externo' }]);
+  assert.equal(
+    [delivery.event, delivery.data.itemId, delivery.data.payload],
+    ['collection.expired', itemId, { expiredItemIds: [itemId], reason: 'Prazo do envelope encerrado.', provider: 'externo' }],
+  );
 });
 
 test('refused: a wrong secret, a stale timestamp, an unknown provider, interno (no callbacks), an unknown collection; nothing recorded', async () => {

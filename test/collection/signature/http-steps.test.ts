@@ -20,11 +20,20 @@ const call = serviceWithTenant(test, (a, t) => {
 });
 
 const signatureItem = (signature: Record<string, unknown>) => ({ key: 'contrato', kind: 'SIGNATURE', title: 'Contrato', config: { signature: { mode: 'JOINT', flow: 'SIGNATURE', ...signature } } });
-const PARTIES = [{ name: 'Ana Sócia', email: 'ana@example.com' }, { name: 'Bruno Avalista', email: 'bruno@example.com', phone: '+5511988887777' }];
+const PARTIES = [
+  { name: 'Ana Sócia', email: 'ana@example.com' },
+  { name: 'Bruno Avalista', email: 'bruno@example.com', phone: '+5511988887777' },
+];
 
 async function signing(signature: Record<string, unknown> = {}) {
   const contract = await registryWithContract(app, tenant);
-  const reply = await call('POST', '/v1/collections', { subject: contract.subject, items: [signatureItem({ registryDocumentId: contract.registryDocumentId, ...signature })], recipients: PARTIES, notificationChannel: 'NONE', send: true });
+  const reply = await call('POST', '/v1/collections', {
+    subject: contract.subject,
+    items: [signatureItem({ registryDocumentId: contract.registryDocumentId, ...signature })],
+    recipients: PARTIES,
+    notificationChannel: 'NONE',
+    send: true,
+  });
   assert.is(reply.status, 201, JSON.stringify(reply.body));
   return { ...contract, c: reply.body, itemId: reply.body.items[0].id as string, tokens: reply.body.links.map(tokenOf) as string[] };
 }
@@ -41,7 +50,11 @@ test('creation refuses a SIGNATURE item without a document, with an unknown or n
     [[signatureItem({ registryDocumentId: png.registryDocumentId })], 400, SignatureMessages.documentNotPdf],
     [[signatureItem({ registryDocumentId, mode: 'INDIVIDUAL', ordered: true })], 400, SignatureMessages.orderedOnlyJoint],
     [[{ key: 'assinatura', kind: 'SIGNATURE', title: 'Contrato' }], 400, SignatureMessages.configRequired],
-    [[{ key: 'doc', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', config: { signature: { mode: 'JOINT', registryDocumentId } } }], 400, SignatureMessages.configOnOtherKind],
+    [
+      [{ key: 'doc', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', config: { signature: { mode: 'JOINT', registryDocumentId } } }],
+      400,
+      SignatureMessages.configOnOtherKind,
+    ],
   ] as const;
   for (const [items, status, message] of refusals) {
     const reply = await create([...items]);
@@ -87,8 +100,15 @@ test('codes: a wrong code appends nothing yet counts, across concurrent requests
   const wrongCode = code === '000000' ? '111111' : '000000';
   const wrong = () => app.call('POST', `${path}/verify`, { body: { code: wrongCode } });
   const together = await Promise.all([wrong(), wrong(), wrong()]);
-  assert.equal(together.map((r) => r.status), [400, 400, 400]);
-  assert.equal(together.map((r) => r.body.message).sort(), [2, 3, 4].map((left) => SignatureMessages.wrongCode(left)), 'each concurrent try has its own count');
+  assert.equal(
+    together.map((r) => r.status),
+    [400, 400, 400],
+  );
+  assert.equal(
+    together.map((r) => r.body.message).sort(),
+    [2, 3, 4].map((left) => SignatureMessages.wrongCode(left)),
+    'each concurrent try has its own count',
+  );
   assert.equal([(await wrong()).body.message, (await wrong()).body.message], [SignatureMessages.wrongCode(1), SignatureMessages.wrongCode(0)]);
   const locked = await app.call('POST', `${path}/verify`, { body: { code } });
   assert.equal([locked.status, locked.body.message], [429, SignatureMessages.tooManyAttempts]);
@@ -98,20 +118,26 @@ test('codes: a wrong code appends nothing yet counts, across concurrent requests
   app.app.clock = { now: () => new Date(Date.now() + 2 * 60_000) };
   try {
     assert.is((await app.call('POST', `${path}/code`, { body: { channel: 'EMAIL' } })).status, 200);
-    const renewed = await eventually(async () => {
-      const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
-      return latest !== code && latest;
-    }, { timeoutMs: 20_000, what: 'the new code' });
+    const renewed = await eventually(
+      async () => {
+        const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
+        return latest !== code && latest;
+      },
+      { timeoutMs: 20_000, what: 'the new code' },
+    );
     const verified = await app.call('POST', `${path}/verify`, { body: { code: renewed } });
     assert.equal([verified.status, verified.body.signature.parties[0].contactVerified], [200, true]);
   } finally {
     app.app.clock = clock;
   }
-  assert.equal((await verifications()).map((e) => e.data.payload), [{ channel: 'EMAIL', verified: true, attemptsLeft: 5 }]);
+  assert.equal(
+    (await verifications()).map((e) => e.data.payload),
+    [{ channel: 'EMAIL', verified: true, attemptsLeft: 5 }],
+  );
   assert.is((await app.app.db('collection_signature_code_attempts').where({ collection_id: c.id })).length, 0, 'the count is dropped once verified');
 });
 
-test('codes: tries at an item\'s codes are capped per day, whichever code and party: a new code does not start the day again', async () => {
+test("codes: tries at an item's codes are capped per day, whichever code and party: a new code does not start the day again", async () => {
   const { c, itemId, tokens } = await signing();
   const path = (party: number) => `/c/${tokens[party]}/items/${itemId}/signature`;
   assert.is((await app.call('POST', `${path(0)}/code`, { body: { channel: 'EMAIL' } })).status, 200);
@@ -124,10 +150,13 @@ test('codes: tries at an item\'s codes are capped per day, whichever code and pa
   app.app.clock = { now: () => new Date(Date.now() + 2 * 60_000) };
   try {
     assert.is((await app.call('POST', `${path(0)}/code`, { body: { channel: 'EMAIL' } })).status, 200);
-    const renewed = await eventually(async () => {
-      const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
-      return latest !== code && latest;
-    }, { timeoutMs: 20_000, what: 'the new code' });
+    const renewed = await eventually(
+      async () => {
+        const latest = await codeSentTo(app, c.id, 'ana@example.com', 'EMAIL');
+        return latest !== code && latest;
+      },
+      { timeoutMs: 20_000, what: 'the new code' },
+    );
     const refused = await app.call('POST', `${path(0)}/verify`, { body: { code: renewed } });
     assert.equal([refused.status, refused.body.message], [429, SignatureMessages.tooManyAttemptsToday], 'even the right code of a new one');
     assert.is((await app.call('POST', `${path(1)}/code`, { body: { channel: 'EMAIL' } })).status, 200);
@@ -153,11 +182,20 @@ test('decline: recorded with the reason, the item waits in the operator queue, t
 
   const stopped = await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.items[0].status === 'AWAITING_OPERATOR', 'the decline');
   assert.equal([stopped.itemsAwaitingOperator, stopped.items[0].details.signature.progress], [1, '0 de 2 assinaturas coletadas; falta: Bruno Avalista; recusou: Ana Sócia']);
-  assert.equal(stopped.items[0].details.signature.parties.map((p: any) => [p.declined, p.declineReason]), [[true, 'O valor do contrato está errado.'], [false, null]]);
+  assert.equal(
+    stopped.items[0].details.signature.parties.map((p: any) => [p.declined, p.declineReason]),
+    [
+      [true, 'O valor do contrato está errado.'],
+      [false, null],
+    ],
+  );
   const entry = stopped.trail.find((e: any) => e.action === 'SIGNATURE_DECLINED');
   assert.equal([entry.recipientId, entry.actorType, entry.payload], [c.recipients[0].id, 'RECIPIENT', { reason: 'O valor do contrato está errado.' }]);
   const queue = await call('GET', '/v1/collections/operator-queue');
-  assert.ok(queue.body.items.some((row: any) => row.item.id === itemId && row.item.status === 'AWAITING_OPERATOR'), JSON.stringify(queue.body));
+  assert.ok(
+    queue.body.items.some((row: any) => row.item.id === itemId && row.item.status === 'AWAITING_OPERATOR'),
+    JSON.stringify(queue.body),
+  );
 
   assert.is((await call('POST', `/v1/collections/${c.id}/items/${itemId}/waive`, { reason: 'Contrato assinado em papel.' })).status, 200);
   await detailWhen(app, call, tenant.organizationId, c.id, (d) => d.status === 'COMPLETED', 'completion after the waiver');

@@ -57,14 +57,12 @@ export async function passIdentity(app: TestApp, token: string, itemId: string, 
 /** The latest one-time code of this collection that reached `to` (an e-mail address or a phone), read from the messaging outbox. */
 export async function codeSentTo(app: TestApp, collectionId: string, to: string, channel: 'EMAIL' | 'WHATSAPP'): Promise<string> {
   // The spool is sealed at rest: rows of the collection's codes are opened, then the address picked.
-  const row = await eventually(async () =>
-      (
-        await readOutbox(app.app, (q) =>
-          q.whereIn('message_id', app.app.db('messaging_messages').where({ collection_id: collectionId, template: 'SIGNATURE_CODE' }).select('id')).where({ channel }),
-        )
-      )
+  const row = await eventually(
+    async () =>
+      (await readOutbox(app.app, (q) => q.whereIn('message_id', app.app.db('messaging_messages').where({ collection_id: collectionId, template: 'SIGNATURE_CODE' }).select('id')).where({ channel })))
         .filter((message) => message.to === to)
-        .at(-1), { timeoutMs: 20_000, what: `the code to ${to}` }
+        .at(-1),
+    { timeoutMs: 20_000, what: `the code to ${to}` },
   );
   return /é (\d{6})\./.exec(row.text)![1]!;
 }

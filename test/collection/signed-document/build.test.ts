@@ -39,7 +39,13 @@ test.before(async (ctx) => {
     completedAt: '2026-11-23T16:59:30.000Z',
     generatedAt: new Date('2026-11-23T17:00:00.000Z'),
     parties: [
-      { name: 'Ana Sócia', verifiedContact: `e-mail ${maskEmail('ana.socia@padaria.example')}`, signedAt: '2026-11-23T16:50:00.000Z', ip: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0' },
+      {
+        name: 'Ana Sócia',
+        verifiedContact: `e-mail ${maskEmail('ana.socia@padaria.example')}`,
+        signedAt: '2026-11-23T16:50:00.000Z',
+        ip: '203.0.113.7',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0',
+      },
       { name: 'Bruno 李 Garantidor', verifiedContact: `telefone ${maskPhone('+5511999998888')}`, signedAt: '2026-11-23T16:59:30.000Z', ip: null, userAgent: null },
     ],
     trail: TRAIL,

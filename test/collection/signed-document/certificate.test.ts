@@ -56,7 +56,10 @@ test('a wrong password, an unreadable file or both settings at once stop the sta
   const dataDir = freshDir(ctx);
   const base64 = generateP12('certa').toString('base64');
   const refused = (env: Record<string, string>, message: RegExp) =>
-    assert.throws(() => loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, ...env })), (error: Error) => error instanceof ConfigurationError && message.test(error.message));
+    assert.throws(
+      () => loadSigningIdentity(loadConfig({ DATA_DIR: dataDir, ...env })),
+      (error: Error) => error instanceof ConfigurationError && message.test(error.message),
+    );
   refused({ SIGNING_P12_BASE64: base64, SIGNING_P12_PASSWORD: 'errada' }, /SIGNING_P12_BASE64: the PKCS#12 cannot be opened/);
   refused({ SIGNING_P12_PATH: join(dataDir, 'absent.p12') }, /cannot be read \(ENOENT\)/);
   refused({ SIGNING_P12_PATH: join(dataDir, 'absent.p12'), SIGNING_P12_BASE64: base64 }, /both set/);

@@ -15,7 +15,19 @@ import { uploadFile } from '../../registry/support.ts';
 import { codeSentTo, page, stepOf, submit, tokenOf } from '../signature/http-support.ts';
 import { newCnpj } from '../support.ts';
 import { copiesRecorded } from './support.ts';
-import { contractPdf, dssStreams, opensslCms, opensslOcspText, opensslSignatureTimestamp, opensslSubject, opensslTimestampText, opensslTimestampVerify, pageCount, pageText, pdfsig } from './pdf-tools.ts';
+import {
+  contractPdf,
+  dssStreams,
+  opensslCms,
+  opensslOcspText,
+  opensslSignatureTimestamp,
+  opensslSubject,
+  opensslTimestampText,
+  opensslTimestampVerify,
+  pageCount,
+  pageText,
+  pdfsig,
+} from './pdf-tools.ts';
 
 const canonicalize = canonicalizeCjs as unknown as (input: unknown) => string;
 const run = promisify(execFile);
@@ -132,7 +144,10 @@ test('the DSS holds the chains (signer, intermediate, TSA) and good OCSP answers
   const { certs, ocsps, crls } = dssStreams(ctx.copy);
   const subjects = await Promise.all(certs.map(opensslSubject));
   for (const cn of ['Financeira Exemplo A1', 'AC Intermediaria de Teste', 'AC Raiz de Teste', 'Carimbo do Tempo de Teste']) {
-    assert.ok(subjects.some((s) => s.includes(`CN=${cn}`) || s.includes(`CN = ${cn}`)), `${cn} in ${subjects.join('; ')}`);
+    assert.ok(
+      subjects.some((s) => s.includes(`CN=${cn}`) || s.includes(`CN = ${cn}`)),
+      `${cn} in ${subjects.join('; ')}`,
+    );
   }
   assert.ok(ocsps.length >= 2, `${ocsps.length} OCSP responses`);
   const statuses = await Promise.all(ocsps.map(opensslOcspText));
@@ -173,7 +188,10 @@ test("the trail's seals carry TSA timestamps; the offline verifier reports each 
   const doc = JSON.parse(exported.text);
   const seals = doc.entries.filter((e: any) => e.seal).map((e: any) => e.seal);
   assert.ok(seals.length >= 3, `${seals.length} seals`);
-  assert.ok(doc.entries.some((e: any) => e.entry.action === 'ITEM_FILE_DOWNLOADED'), 'the download is in the trail');
+  assert.ok(
+    doc.entries.some((e: any) => e.entry.action === 'ITEM_FILE_DOWNLOADED'),
+    'the download is in the trail',
+  );
   // Every seal's token, checked by openssl: its imprint is SHA-256 of the seal's JCS (docs/collection-trail.md).
   for (const seal of seals) {
     assert.ok(seal.timestamp, `seal at ${seal.seq} has its token`);

@@ -48,10 +48,12 @@ async function download(ctx: Ctx, url: string) {
 function signerFingerprint(pdf: Buffer): string {
   const { signature } = extractSignature(pdf);
   const message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(signature)) as forge.pkcs7.PkcsSignedData;
-  return createHash('sha256').update(Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(message.certificates[0]!)).getBytes(), 'binary')).digest('hex');
+  return createHash('sha256')
+    .update(Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(message.certificates[0]!)).getBytes(), 'binary'))
+    .digest('hex');
 }
 
-test('JOINT, three parties: 404 in Portuguese until the last signs, then the signed PDF, valid for pdfsig, with the item\'s trail inside', async (ctx) => {
+test("JOINT, three parties: 404 in Portuguese until the last signs, then the signed PDF, valid for pdfsig, with the item's trail inside", async (ctx) => {
   const c = await signingCollection(ctx.app, ctx.tenant, { pages: 3 });
   const [a, b, last] = c.recipientIds;
   await signAs(ctx.app, ctx.tenant.organizationId, c, a!);
@@ -87,7 +89,10 @@ test('JOINT, three parties: 404 in Portuguese until the last signs, then the sig
   assert.equal(attached.entries.filter((e: any) => e.entry.action === 'SIGNATURE_COLLECTED').length, 3);
 
   // The download is in the trail (once its projection has it); the collection completed with the copy.
-  await eventually(async () => (await recentTrail(ctx.app.app.db, ctx.tenant.organizationId, c.collectionId, 1))[0]?.action === 'ITEM_FILE_DOWNLOADED', { timeoutMs: 20_000, what: 'the download in the trail' });
+  await eventually(async () => (await recentTrail(ctx.app.app.db, ctx.tenant.organizationId, c.collectionId, 1))[0]?.action === 'ITEM_FILE_DOWNLOADED', {
+    timeoutMs: 20_000,
+    what: 'the download in the trail',
+  });
   const after = (await ctx.app.call('GET', `/v1/collections/${c.collectionId}/trail?take=500`, { token: ctx.tenant.token })).body.entries;
   const downloaded = after.find((e: { action: string }) => e.action === 'ITEM_FILE_DOWNLOADED');
   assert.equal([downloaded?.itemId, downloaded?.recipientId, downloaded?.payload], [c.itemId, null, { file: 'SIGNED_DOCUMENT', sha256 }]);

@@ -33,11 +33,7 @@ interface Ctx {
   /** A certificate of the test PKI with OCSP and CRL endpoints under an intermediate CA and an ICP-Brasil A1 policy OID. */
   icp: SignedCopy;
 }
-const test = suiteNeeding<Ctx>('PAdES B-T and B-LT: a signature timestamp from a TSA and the validation data in a DSS, ICP-Brasil policies', [
-  poppler('pdfsig'),
-  poppler('pdftotext'),
-  OPENSSL_TOOL,
-]);
+const test = suiteNeeding<Ctx>('PAdES B-T and B-LT: a signature timestamp from a TSA and the validation data in a DSS, ICP-Brasil policies', [poppler('pdfsig'), poppler('pdftotext'), OPENSSL_TOOL]);
 
 test.before(async (ctx) => {
   ctx.tsa = await startTestTsa();
@@ -102,7 +98,10 @@ test('self-signed default + TSA: B-LT with a DSS; the API description and the ev
   assert.ok(Math.abs(Date.parse(signature.timestampedAt!) - Date.now()) < 120_000, String(signature.timestampedAt));
   assert.match(signature.timestampAuthority!, /Carimbo do Tempo de Teste/);
   // The TSA's certificate has its OCSP response in the DSS; the roots are trust anchors.
-  assert.ok(signature.validationData.some((s) => /Carimbo do Tempo/.test(s.subject) && s.source === 'OCSP'), JSON.stringify(signature.validationData));
+  assert.ok(
+    signature.validationData.some((s) => /Carimbo do Tempo/.test(s.subject) && s.source === 'OCSP'),
+    JSON.stringify(signature.validationData),
+  );
   const text = ctx.selfSigned.bytes.toString('latin1');
   assert.match(text, /\/Type \/DSS \/Certs \[[^\]]+\] \/OCSPs \[/);
   const evidence = await pageText(ctx.selfSigned.bytes, 3);
@@ -131,7 +130,10 @@ test('ICP-Brasil A1 (policy 2.16.76.1.2.1.x) + TSA: AD-RT v1.3 policy identifier
 
 test('ICP-Brasil without a TSA: B-B with the AD-RB v1.3 policy', async (ctx) => {
   const signer = await ctx.tsa.issueSigner('Empresa Sem Carimbo', { policies: ['2.16.76.1.2.1.1'] });
-  const copy = await buildSignedCopy(ctx.input, loadSigningIdentity(loadConfig({ DATA_DIR: ctx.dir, SIGNING_P12_PATH: signer.p12Path, SIGNING_P12_PASSWORD: signer.p12Password })), { tsa: null, revocationTimeoutMs: 5000 });
+  const copy = await buildSignedCopy(ctx.input, loadSigningIdentity(loadConfig({ DATA_DIR: ctx.dir, SIGNING_P12_PATH: signer.p12Path, SIGNING_P12_PASSWORD: signer.p12Password })), {
+    tsa: null,
+    revocationTimeoutMs: 5000,
+  });
   assert.is(copy.signature.level, 'B-B');
   assert.is(copy.signature.policy, 'AD-RB v1.3 (2.16.76.1.7.1.11.1.3)');
   const stamp = await signatureTimestamp(copy.bytes);

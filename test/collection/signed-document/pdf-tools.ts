@@ -104,7 +104,10 @@ export async function opensslTimestampText(token: Uint8Array): Promise<{ time: D
   const imprint = /^Message data:\n((?: {4}[0-9a-f]{4} - .*\n)+)/m.exec(text)?.[1];
   if (!time || !imprint) throw new Error(`not a timestamp token: ${text}`);
   // Each dump line: "    0000 - 2a 35 da ...-28 b7 ...   *5.S..."; the hex is between the offset and the ASCII column.
-  const imprintHex = imprint.split('\n').map((line) => line.slice(11, 58).replace(/[^0-9a-f]/g, '')).join('');
+  const imprintHex = imprint
+    .split('\n')
+    .map((line) => line.slice(11, 58).replace(/[^0-9a-f]/g, ''))
+    .join('');
   return { time: new Date(time), imprintHex, text };
 }
 
@@ -121,7 +124,10 @@ export async function opensslSignatureTimestamp(cms: Buffer): Promise<{ token: B
   });
   // SignedData's SignerInfo fields sit at depth 5: ..., signature OCTET STRING, [1] unsignedAttrs.
   const unsigned = parsed.findIndex((p) => p?.depth === 5 && p.what.startsWith('cont [ 1 ]'));
-  const value = parsed.slice(0, unsigned === -1 ? undefined : unsigned).reverse().find((p) => p?.depth === 5 && p.what.startsWith('OCTET STRING'));
+  const value = parsed
+    .slice(0, unsigned === -1 ? undefined : unsigned)
+    .reverse()
+    .find((p) => p?.depth === 5 && p.what.startsWith('OCTET STRING'));
   if (!value) throw new Error('no signature value in the CMS');
   const signatureValue = Buffer.from(/\[HEX DUMP\]:([0-9A-F]+)/.exec(value.what)![1]!, 'hex');
   const attribute = parsed.findIndex((p) => p?.what.includes(':id-smime-aa-timeStampToken'));
@@ -136,14 +142,18 @@ export function dssStreams(pdf: Buffer): { certs: Buffer[]; ocsps: Buffer[]; crl
   const dss = /\/Type \/DSS([^>]*)>>/.exec(text)?.[1] ?? '';
   const streamsOf = (key: string) =>
     // "12 0 R 13 0 R": every third word is an object number.
-    (new RegExp(`/${key} \\[([^\\]]*)\\]`).exec(dss)?.[1] ?? '').trim().split(/\s+/).filter((word, i) => i % 3 === 0 && word !== '').map((number) => {
-      const opening = `\n${number} 0 obj\n<< /Length `;
-      const at = text.lastIndexOf(opening);
-      if (at === -1) throw new Error(`DSS stream ${number} not found`);
-      const length = Number.parseInt(text.slice(at + opening.length, at + opening.length + 12), 10);
-      const start = text.indexOf('stream\n', at) + 'stream\n'.length;
-      return pdf.subarray(start, start + length);
-    });
+    (new RegExp(`/${key} \\[([^\\]]*)\\]`).exec(dss)?.[1] ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((word, i) => i % 3 === 0 && word !== '')
+      .map((number) => {
+        const opening = `\n${number} 0 obj\n<< /Length `;
+        const at = text.lastIndexOf(opening);
+        if (at === -1) throw new Error(`DSS stream ${number} not found`);
+        const length = Number.parseInt(text.slice(at + opening.length, at + opening.length + 12), 10);
+        const start = text.indexOf('stream\n', at) + 'stream\n'.length;
+        return pdf.subarray(start, start + length);
+      });
   return { certs: streamsOf('Certs'), ocsps: streamsOf('OCSPs'), crls: streamsOf('CRLs') };
 }
 

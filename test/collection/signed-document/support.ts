@@ -51,8 +51,11 @@ export async function signAs(app: TestApp, organizationId: string, c: SigningCol
 
 /** Waits (in the stream, not over HTTP: polling the route would hit the rate limit) until `count` copies are recorded. */
 export async function copiesRecorded(app: TestApp, c: SigningCollection, count = 1) {
-  return eventually(async () => {
-    const copies = (await loadCollection(app.app, c.collectionId)).items[0]!.details.signature?.signedCopies ?? [];
-    return copies.length >= count && copies;
-  }, { timeoutMs: 30_000, what: `${count} signed copies` });
+  return eventually(
+    async () => {
+      const copies = (await loadCollection(app.app, c.collectionId)).items[0]!.details.signature?.signedCopies ?? [];
+      return copies.length >= count && copies;
+    },
+    { timeoutMs: 30_000, what: `${count} signed copies` },
+  );
 }
