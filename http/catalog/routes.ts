@@ -12,13 +12,14 @@ import { findPortfolioDated, findProduct, listPortfolios, listProducts, proposal
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
 import * as S from './schemas.ts';
+import { presentProduct, presentPortfolio } from './present.ts';
 
 /* Replies to writes come from the aggregate's own state (application/read-your-writes.ts). */
 const writtenProduct = (app: AppContext, caller: Caller, written: Written<ProductState>) =>
-  replyAfterWrite(app, caller, written, ({ state }) => S.presentProduct({ ...state.product!, createdAt: state.createdAt!, updatedAt: state.updatedAt! }));
+  replyAfterWrite(app, caller, written, ({ state }) => presentProduct({ ...state.product!, createdAt: state.createdAt!, updatedAt: state.updatedAt! }));
 
 const writtenPortfolio = (app: AppContext, caller: Caller, written: Written<PortfolioState>) =>
-  replyAfterWrite(app, caller, written, ({ state }) => S.presentPortfolio({ ...state.portfolio!, createdAt: state.createdAt!, updatedAt: state.updatedAt! }));
+  replyAfterWrite(app, caller, written, ({ state }) => presentPortfolio({ ...state.portfolio!, createdAt: state.createdAt!, updatedAt: state.updatedAt! }));
 
 const reads = [CATALOG_PROJECTION];
 
@@ -35,7 +36,7 @@ export const catalogRoutes: RouteTable = {
       responses: { 200: Type.Array(S.ProductSchema) },
       reads,
       async handle({ app, principal, query }) {
-        return (await listProducts(app.db, principal.organizationId, query as ProductFilter)).map(S.presentProduct);
+        return (await listProducts(app.db, principal.organizationId, query as ProductFilter)).map(presentProduct);
       },
     }),
     route({
@@ -49,7 +50,7 @@ export const catalogRoutes: RouteTable = {
       async handle({ app, principal, params }) {
         const product = await findProduct(app.db, principal.organizationId, params.id.toLowerCase());
         if (!product) throw new DomainError('not_found', CatalogMessages.productNotFound);
-        return S.presentProduct(product);
+        return presentProduct(product);
       },
     }),
     route({
@@ -85,7 +86,7 @@ export const catalogRoutes: RouteTable = {
       responses: { 200: Type.Array(S.PortfolioSchema) },
       reads,
       async handle({ app, principal, query }) {
-        return (await listPortfolios(app.db, principal.organizationId, query)).map(S.presentPortfolio);
+        return (await listPortfolios(app.db, principal.organizationId, query)).map(presentPortfolio);
       },
     }),
     route({
@@ -99,7 +100,7 @@ export const catalogRoutes: RouteTable = {
       async handle({ app, principal, params }) {
         const portfolio = await findPortfolioDated(app.db, principal.organizationId, params.id.toLowerCase());
         if (!portfolio) throw new DomainError('not_found', CatalogMessages.portfolioNotFound);
-        return S.presentPortfolio(portfolio);
+        return presentPortfolio(portfolio);
       },
     }),
     route({

@@ -1,12 +1,11 @@
 import Type, { type Static } from 'typebox';
 import { CatalogMessages } from '../../domain/catalog/messages.ts';
-import { PRODUCT_KINDS, type Portfolio, type PortfolioContent, type Product, type ProductContent } from '../../domain/catalog/product.ts';
+import { PRODUCT_KINDS, type PortfolioContent, type ProductContent } from '../../domain/catalog/product.ts';
 import { bpsYearOf, MAX_RATE_BPS_YEAR } from '../../domain/catalog/rates.ts';
 import { DEFAULT_PROPOSAL_SETTINGS, type ProposalSettings } from '../../domain/catalog/settings.ts';
 import { AMORTIZATION_MODELS, ENTITY_TYPES, MARKET_INDEX_KEYS, type ProductRate } from '../../domain/pricing/terms.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
-import type { Dated } from '../../projections/catalog/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
 
 /** R$ 1 billion: above any single credit, far below a float's exact integers. */
@@ -112,11 +111,6 @@ export function productContentOf(body: ProductBody): ProductContent {
   };
 }
 
-export function presentProduct(product: Dated<Product>) {
-  const { productId, organizationId: _org, ...rest } = product;
-  return { id: productId, ...rest };
-}
-
 export const ProductListQuery = Type.Object({
   kind: Type.Optional(Type.Enum(PRODUCT_KINDS as string[])),
   entityType: Type.Optional(Type.Enum(ENTITY_TYPES as string[])),
@@ -136,11 +130,6 @@ export const portfolioContentOf = (body: Static<typeof PortfolioBody>): Portfoli
   description: body.description ?? null,
   enabled: body.enabled,
 });
-
-export function presentPortfolio(portfolio: Dated<Portfolio>) {
-  const { portfolioId, organizationId: _org, ...rest } = portfolio;
-  return { id: portfolioId, ...rest };
-}
 
 const D = DEFAULT_PROPOSAL_SETTINGS;
 const Text = (maxLength: number, pattern?: string) => Type.Optional(Nullable(Type.String({ minLength: 1, maxLength, ...(pattern && { pattern }) })));

@@ -12,7 +12,8 @@ import { COLLECTION_TEMPLATE_PROJECTION } from '../../projections/collection-tem
 import { findTemplateBySlug, findTemplateVersion, listTemplates, NO_METRICS, templateMetrics } from '../../projections/collection-template/queries.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
-import { contentOf, CreateBody, ListQuery, presentTemplate, SlugParams, SwitchBody, SwitchReply, TemplatePage, TemplateSchema, UpdateBody, VersionParams } from './schemas.ts';
+import { contentOf, CreateBody, ListQuery, SlugParams, SwitchBody, SwitchReply, TemplatePage, TemplateSchema, UpdateBody, VersionParams } from './schemas.ts';
+import { presentTemplate } from './present.ts';
 
 async function present(app: AppContext, organizationId: string, template: CollectionTemplate | null) {
   if (!template) throw new DomainError('not_found', TemplateMessages.templateNotFound);

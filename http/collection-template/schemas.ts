@@ -2,8 +2,7 @@ import Type, { type Static } from 'typebox';
 import { EXPECTED_DOCUMENT_TYPES, ITEM_KINDS, NOTIFICATION_CHANNELS, RESOLUTION_MODES } from '../../domain/collection/enums.ts';
 import { ITEM_KEY_PATTERN, MAX_EXPIRY_DAYS, MAX_ITEMS, MAX_REMINDERS, TEMPLATE_SLUG_PATTERN, type TemplateContent } from '../../domain/collection-template/content.ts';
 import { TemplateMessages } from '../../domain/collection-template/messages.ts';
-import type { CollectionTemplate, CompletionTarget } from '../../domain/collection-template/template.ts';
-import type { TemplateMetrics } from '../../projections/collection-template/queries.ts';
+import type { CompletionTarget } from '../../domain/collection-template/template.ts';
 import { completeItemConfig } from '../../application/collection/item-config.ts';
 import { ItemConfigSchema } from '../collection/kinds/index.ts';
 import { MAX_INT32 } from '../validation.ts';
@@ -133,10 +132,3 @@ export const TemplateSchema = Type.Object({
 });
 
 export const TemplatePage = Type.Object({ total: Type.Integer(), skip: Type.Integer(), take: Type.Integer(), items: Type.Array(TemplateSchema) });
-
-export function presentTemplate(template: CollectionTemplate, metrics: TemplateMetrics, publicBaseUrl: string): Static<typeof TemplateSchema> {
-  const { templateId, ...rest } = template;
-  // The page that answers it comes with FORM items (the next issue); the address is fixed now.
-  const publicFormUrl = template.publicForm ? `${publicBaseUrl.replace(/(?<!\/)\/+$/, '')}/formulario/${templateId}` : null;
-  return { id: templateId, ...rest, publicFormUrl, metrics };
-}

@@ -11,7 +11,8 @@ import type { CreditPolicyState } from '../../domain/credit-policy/decider.ts';
 import { policyStream, type CreditPolicyEvent } from '../../domain/credit-policy/events.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
-import { contentOf, PolicyBody, PolicyListQuery, PolicyParams, PolicySchema, PolicyVersionParams, presentPolicy } from './schemas.ts';
+import { contentOf, PolicyBody, PolicyListQuery, PolicyParams, PolicySchema, PolicyVersionParams } from './schemas.ts';
+import { presentPolicy } from './present.ts';
 
 /** The policy as its own stream tells it after a write, never the read model (application/read-your-writes.ts). */
 const written = (app: AppContext, caller: Caller, result: Written<CreditPolicyState>): Promise<ReturnType<typeof presentPolicy>> =>

@@ -1,8 +1,7 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { POINTS_BOUNDS, SCORE_BOUNDS, withCommitteeDefaults, type PolicyContent } from '../../domain/credit-policy/policy.ts';
+import { POINTS_BOUNDS, SCORE_BOUNDS, type PolicyContent } from '../../domain/credit-policy/policy.ts';
 import { SECTION_ERROR_CODES, SOURCE_SECTION_TYPES } from '../../domain/report/sections.ts';
 import type { DocumentType } from '../../domain/shared/document.ts';
-import type { PolicyView } from '../../projections/credit-policy/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
 import { CommitteeBody, CommitteeSchema, committeeOf, ParecerEnabledBody } from './committee-schemas.ts';
@@ -134,21 +133,6 @@ export const PolicySchema = Type.Object(
   },
   { description: 'a policy version: the whole record (docs/reports.md)' },
 );
-
-export function presentPolicy(view: PolicyView) {
-  return {
-    id: view.id,
-    organizationId: view.organizationId,
-    version: view.version,
-    status: view.status,
-    ...withCommitteeDefaults(view.content),
-    createdBy: view.createdBy,
-    createdAt: view.createdAt,
-    versionCreatedAt: view.versionCreatedAt,
-    updatedAt: view.updatedAt,
-    archivedAt: view.archivedAt,
-  };
-}
 
 export const PolicyParams = Type.Object({ id: ObjectIdSchema() });
 export const PolicyVersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1, maximum: MAX_INT32 }) });

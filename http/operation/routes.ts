@@ -15,21 +15,8 @@ import { OPERATION_PROJECTION } from '../../projections/operation/projection.ts'
 import { findExecution, findOperation, listExecutions, listOperations, listOperationVersions } from '../../projections/operation/queries.ts';
 import { Gates } from '../gates.ts';
 import { route, type RouteTable } from '../route.ts';
-import {
-  CloseBody,
-  CloseReply,
-  contentOf,
-  DecisionBody,
-  ExecutionSchema,
-  IdParams,
-  OperationBody,
-  OperationSchema,
-  presentExecution,
-  presentOperation,
-  RunBody,
-  RunReply,
-  VersionParams,
-} from './schemas.ts';
+import { CloseBody, CloseReply, contentOf, DecisionBody, ExecutionSchema, IdParams, OperationBody, OperationSchema, RunBody, RunReply, VersionParams } from './schemas.ts';
+import { presentOperation, presentExecution } from './present.ts';
 
 async function operationOrNotFound(app: AppContext, organizationId: string, operationId: string, version?: number) {
   const view = await findOperation(app.db, organizationId, operationId, version);

@@ -1,6 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import type { PipelineContent, PipelineStep } from '../../domain/operation/pipeline.ts';
-import type { ExecutionView, OperationView } from '../../projections/operation/queries.ts';
 import { ObjectIdSchema } from '../route.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -97,14 +96,6 @@ export const OperationSchema = Type.Object({
   versionCreatedAt: DateTime,
 });
 
-export const presentOperation = (view: OperationView) => ({
-  id: view.id,
-  version: view.version,
-  ...view.content,
-  createdBy: view.createdBy,
-  versionCreatedAt: view.versionCreatedAt,
-});
-
 const StepView = Type.Object({
   index: Type.Integer(),
   kind: Type.String(),
@@ -151,8 +142,6 @@ export const ExecutionSchema = Type.Object(
   },
   { description: 'one run of a pipeline (or of a single policy report) on a proposal' },
 );
-
-export const presentExecution = ({ organizationId: _org, ...view }: ExecutionView) => view;
 
 export const IdParams = Type.Object({ id: ObjectIdSchema() });
 export const VersionParams = Type.Object({ id: ObjectIdSchema(), version: Type.Integer({ minimum: 1, maximum: 100_000 }) });

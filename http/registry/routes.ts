@@ -16,8 +16,6 @@ import {
   DecisionBody,
   DocumentParams,
   DocumentSchema,
-  presentDocument,
-  presentRegistry,
   RegistryDetailSchema,
   RegistryListQuery,
   RegistryListSchema,
@@ -26,6 +24,7 @@ import {
   UpdateRegistryBody,
   UploadDocumentBody,
 } from './schemas.ts';
+import { presentRegistry, presentDocument } from './present.ts';
 
 const DOCUMENTS = '/v1/registry/:id/documents';
 const DOCUMENT = `${DOCUMENTS}/:documentId`;

@@ -1,7 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { DOCUMENT_VERDICTS, EXPECTED_DOCUMENT_TYPES } from '../../domain/collection/enums.ts';
 import { ENTITY_TYPES, KYC_STATUSES } from '../../domain/registry/events.ts';
-import type { RegistryDocumentView, RegistryView } from '../../projections/registry/queries.ts';
 import { ProvenanceSchema } from '../provenance.ts';
 import { ObjectIdSchema } from '../route.ts';
 import { MAX_INT32 } from '../validation.ts';
@@ -106,13 +105,3 @@ export const DocumentSchema = Type.Object({
   createdAt: DateTime,
   updatedAt: DateTime,
 });
-
-export function presentRegistry(view: RegistryView) {
-  const { registryId, ...rest } = view;
-  return { id: registryId, ...rest };
-}
-
-export function presentDocument(view: RegistryDocumentView) {
-  const { registryDocumentId, blobId: _blobId, ...rest } = view;
-  return { id: registryDocumentId, ...rest };
-}

@@ -85,6 +85,18 @@ test('a route table lives in routes.ts or <part>-routes.ts (a kind registry asid
   );
 });
 
+test('a presenter (what turns a read model or state into a reply) lives in present.ts or <part>-present.ts (an item kind aside)', () => {
+  const presenters = files(join(ROOT, 'http'))
+    .map((file) => relative(ROOT, file))
+    .filter((file) => /^export (?:async )?(?:function|const) present[A-Z]/m.test(readFileSync(join(ROOT, file), 'utf8')));
+  assert.ok(presenters.length >= 8, presenters.join(', '));
+  // Each collection item kind keeps its routes, pages, schemas and presenter in one file of http/collection/kinds/.
+  assert.equal(
+    presenters.filter((file) => !named(file, 'present') && !file.startsWith('http/collection/kinds/')),
+    [],
+  );
+});
+
 /** Files that append events though they are neither command files nor processes, and why. */
 const APPENDS_ELSEWHERE: Record<string, string> = {
   'application/command-handler.ts': 'handleCommand itself',
