@@ -6,9 +6,9 @@ import { checkWebhookUrl } from '../../domain/webhook/url.ts';
 import { isIP } from 'node:net';
 import { refusalOf } from './address-policy.ts';
 import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox-projection.ts';
-import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subscriptions-projection.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { AppContext } from '../context.ts';
+import { rememberWrite } from '../read-your-writes.ts';
 import { resetFailures } from './delivery-store.ts';
 import { protectApiKey, secretBoxFor } from './keys.ts';
 import { safePost } from './safe-http.ts';
@@ -18,15 +18,16 @@ type Issued = { organizationId: string; by: string | null; at: string };
 type CommandWithoutIssuer = WebhookCommand extends infer C ? (C extends unknown ? Omit<C, keyof Issued> : never) : never;
 
 /**
- * Run a command on one subscription and wait until the read model has it. Commands that change
- * how deliveries go out (delete, disable, rotate) also wait for the outbox, whose copy is what
- * the dispatcher serves: when the reply leaves, no attempt starts under the old state.
+ * Run a command on one subscription; the reply is built from its state and the caller's next read
+ * waits for the write (read-your-writes.ts). Commands that change how deliveries go out (delete,
+ * disable, rotate) wait for the outbox, whose copy is what the dispatcher serves: that is a
+ * promise of the reply (no attempt starts under the old state after it), not a read.
  */
 async function run(app: AppContext, principal: Principal, subscriptionId: string, command: CommandWithoutIssuer, reachesDispatcher = false): Promise<WebhookState> {
   const issued: Issued = { organizationId: principal.organizationId, by: principal.userId, at: app.clock.now().toISOString() };
   const result = await handleCommand(app.store, webhookStream(subscriptionId), webhookDecider, { ...command, ...issued } as WebhookCommand);
-  const projections = reachesDispatcher ? [WEBHOOK_SUBSCRIPTIONS_PROJECTION, WEBHOOK_OUTBOX_PROJECTION] : [WEBHOOK_SUBSCRIPTIONS_PROJECTION];
-  await app.readYourWrites(projections, result.position);
+  if (reachesDispatcher) await app.readYourWrites([WEBHOOK_OUTBOX_PROJECTION], result.position);
+  rememberWrite(app, principal, result.position);
   return result.state;
 }
 

@@ -1,3 +1,5 @@
+import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox-projection.ts';
+import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subscriptions-projection.ts';
 import Type from 'typebox';
 import { redeliver } from '../../application/webhook/operations.ts';
 import type { Principal } from '../../domain/identity/access.ts';
@@ -12,6 +14,9 @@ import { seeOther } from './html.ts';
 import { consoleRoute, page } from './signed-in.ts';
 import { deliveriesPage, subscriptionsPage } from './webhook-html.ts';
 
+// Subscriptions and their deliveries: a caller's next request sees its own write to either.
+const WEBHOOK_READS = [WEBHOOK_SUBSCRIPTIONS_PROJECTION, WEBHOOK_OUTBOX_PROJECTION];
+
 /** The subscription families the user may see, as the API's webhook routes gate them; none is a 403. */
 function families(principal: Principal): Array<'named' | 'legacy'> {
   const allowed = [...(allows(Gates.namedWebhooks, principal) ? (['named'] as const) : []), ...(allows(Gates.legacyWebhooks, principal) ? (['legacy'] as const) : [])];
@@ -24,6 +29,7 @@ const Params = Type.Object({ id: ObjectIdSchema() });
 export const webhookPageRoutes: RouteSpec[] = [
   consoleRoute({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: '/console/webhooks',
     summary: "The organization's webhook subscriptions, named and legacy as the user may see them (HTML)",
     errors: [403],
@@ -34,6 +40,7 @@ export const webhookPageRoutes: RouteSpec[] = [
   }),
   consoleRoute({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: '/console/webhooks/:id',
     summary: "A subscription's delivery log (HTML): the 50 newest deliveries with every attempt; named deliveries can be sent again",
     params: Params,
@@ -50,6 +57,7 @@ export const webhookPageRoutes: RouteSpec[] = [
   }),
   consoleRoute({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: '/console/webhooks/entregas/:id/reenviar',
     summary: 'Send a named delivery again now (urlencoded `csrf`), same id and body',
     gate: Gates.namedWebhooks,

@@ -1,3 +1,5 @@
+import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox-projection.ts';
+import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subscriptions-projection.ts';
 import type { Knex } from 'knex';
 import Type from 'typebox';
 import { ping, redeliver, replay } from '../../application/webhook/operations.ts';
@@ -10,6 +12,9 @@ import { Gates } from '../gates.ts';
 import { route } from '../route.ts';
 import { Catalog, Delivery, DeliveriesQuery, DeliveryPage, DeliveryParams, IdParams, NamedCreateBody, NamedSubscription, NamedSubscriptionWithSecret, NamedUpdateBody, ReplayBody } from './schemas.ts';
 import { deliveryPageView, deliveryView, namedView } from './views.ts';
+
+// Subscriptions and their deliveries: a caller's next request sees its own write to either.
+const WEBHOOK_READS = [WEBHOOK_SUBSCRIPTIONS_PROJECTION, WEBHOOK_OUTBOX_PROJECTION];
 
 const BASE = '/v1/webhook/subscriptions';
 const gate = Gates.namedWebhooks;
@@ -38,6 +43,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: BASE,
     summary: 'Subscribe a url to named events; the reply carries the signing secret, shown this once',
     gate,
@@ -50,6 +56,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: BASE,
     summary: "The organization's named subscriptions",
     gate,
@@ -58,6 +65,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id`,
     summary: 'One named subscription',
     gate,
@@ -67,6 +75,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'patch',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id`,
     summary: 'Change url, events or description',
     gate,
@@ -77,6 +86,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'delete',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id`,
     summary: 'Remove a named subscription; its deliveries stop at once',
     gate,
@@ -86,6 +96,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id/disable`,
     summary: 'Turn deliveries off (waiting deliveries are canceled)',
     gate,
@@ -95,6 +106,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id/enable`,
     summary: 'Turn deliveries back on, with a fresh count of consecutive failures',
     gate,
@@ -104,6 +116,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id/rotate-secret`,
     summary: 'Issue a new signing secret (shown this once); the old one keeps signing X-Service-Signature-Previous during the overlap',
     gate,
@@ -116,6 +129,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id/ping`,
     summary: 'Send the ping event now, whatever the event list (the test button)',
     gate,
@@ -125,6 +139,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id/deliveries`,
     summary: 'Delivery log: newest first, each with its attempts (time, status code, duration, error)',
     gate,
@@ -138,6 +153,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: `${BASE}/:id/replay`,
     summary: 'Send again every event since a time that the subscription covers, read back from the event store',
     gate,
@@ -148,6 +164,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: '/v1/webhook/deliveries/:deliveryId',
     summary: 'One delivery with its attempts',
     gate,
@@ -162,6 +179,7 @@ export const namedRoutes = [
   }),
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: '/v1/webhook/deliveries/:deliveryId/redeliver',
     summary: 'Send one delivery again now, same id and body, with a new retry schedule',
     gate,

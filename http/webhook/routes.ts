@@ -1,3 +1,5 @@
+import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox-projection.ts';
+import { WEBHOOK_SUBSCRIPTIONS_PROJECTION } from '../../projections/webhook/subscriptions-projection.ts';
 import Type from 'typebox';
 import { OBJECT_ID } from '../../platform/ids.ts';
 import { createLegacySubscription, deleteSubscription } from '../../application/webhook/commands.ts';
@@ -10,10 +12,14 @@ import { namedRoutes } from './named-routes.ts';
 import { DeliveriesQuery, DeliveryPage, IdParams, LegacyCreateBody, LegacyFindQuery, LegacySubscription } from './schemas.ts';
 import { deliveryPageView, legacyView } from './views.ts';
 
+// Subscriptions and their deliveries: a caller's next request sees its own write to either.
+const WEBHOOK_READS = [WEBHOOK_SUBSCRIPTIONS_PROJECTION, WEBHOOK_OUTBOX_PROJECTION];
+
 /** Legacy typed subscriptions, exactly as the contract shows them (unversioned paths). */
 const legacyRoutes = [
   route({
     method: 'post',
+    reads: WEBHOOK_READS,
     path: '/webhook',
     summary: 'Subscribe a url to one legacy webhook type',
     description:
@@ -29,6 +35,7 @@ const legacyRoutes = [
   }),
   route({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: '/webhook/findBy',
     summary: "The organization's legacy subscriptions, or the one with webhookId (always an array)",
     gate: Gates.legacyWebhooks,
@@ -43,6 +50,7 @@ const legacyRoutes = [
   }),
   route({
     method: 'get',
+    reads: WEBHOOK_READS,
     path: '/webhook/:id/deliveries',
     summary: "A legacy subscription's delivery log (ours): newest first, each with its attempts",
     description:
@@ -62,6 +70,7 @@ const legacyRoutes = [
   }),
   route({
     method: 'delete',
+    reads: WEBHOOK_READS,
     path: '/webhook/:id',
     summary: 'Remove a legacy subscription; its deliveries stop at once',
     gate: Gates.legacyWebhooks,
