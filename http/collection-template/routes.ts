@@ -21,9 +21,16 @@ async function present(app: AppContext, organizationId: string, template: Collec
   return presentTemplate(template, metrics.get(template.slug) ?? NO_METRICS, app.config.PUBLIC_BASE_URL);
 }
 
-/** The template as its stream tells it after a write (the read model may still be behind; its metrics count collections, which a template write leaves alone). */
-const written = (app: AppContext, caller: Caller, slug: string, result: Written<CollectionTemplateState>) =>
-  replyAfterWrite(app, caller, result, async () => present(app, caller.organizationId, await templateFromStream(app, caller.organizationId, slug)));
+/**
+ * The template as its stream tells it after a write (its metrics count collections, which a
+ * template write leaves alone). The reply still waits for the read model: the template's public
+ * form (`/formulario/:id`) is opened by anonymous visitors, who have no write of their own to wait
+ * for, so when the reply hands out the address the page must already answer as the write says.
+ */
+async function written(app: AppContext, caller: Caller, slug: string, result: Written<CollectionTemplateState>) {
+  await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], result.position);
+  return replyAfterWrite(app, caller, result, async () => present(app, caller.organizationId, await templateFromStream(app, caller.organizationId, slug)));
+}
 
 const reads = [COLLECTION_TEMPLATE_PROJECTION];
 /** A completion's policy or pipeline must exist: checked in their read models. */
