@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { readOwnWrites } from '../../application/read-your-writes.ts';
 import Type, { type TSchema } from 'typebox';
 import type { AppContext } from '../../application/context.ts';
 import type { Principal } from '../../domain/identity/access.ts';
@@ -114,8 +115,9 @@ export function buildTools(declarations: readonly ToolDeclaration[], tables: rea
       inputSchema,
       readOnly: spec.method === 'get',
       async run({ args, principal, app, ctx }) {
-        // The same order as an HTTP request: gate, then path and query, then the body.
+        // The same order as an HTTP request: gate, the caller's own writes, then path and query, then the body.
         checkGate(spec.gate, principal);
+        await readOwnWrites(app, principal, spec.reads);
         const parts = split(args);
         const params = spec.params ? validateText(spec.params, parts.params) : parts.params;
         const query = spec.query ? validateText(spec.query, parts.query) : parts.query;
