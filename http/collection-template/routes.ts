@@ -120,7 +120,10 @@ export const collectionTemplateRoutes: RouteTable = {
       body: SwitchBody,
       responses: { 200: SwitchReply },
       async handle({ app, principal, params, body }) {
-        return replyAfterWrite(app, principal, await switchTemplate(app, principal, params.slug, body.enabled), ({ updated }) => ({ slug: params.slug, enabled: body.enabled, updated }));
+        const switched = await switchTemplate(app, principal, params.slug, body.enabled);
+        // As written(): a template switched off must close its public form before the reply says so.
+        await app.readYourWrites([COLLECTION_TEMPLATE_PROJECTION], switched.position);
+        return replyAfterWrite(app, principal, switched, ({ updated }) => ({ slug: params.slug, enabled: body.enabled, updated }));
       },
     }),
   ],
