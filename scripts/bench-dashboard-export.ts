@@ -6,7 +6,7 @@
  * days and 366 days with three filters, and the EXPLAIN (ANALYZE, BUFFERS) of the filtered query.
  * Target: under 1 s per 5000-row export.
  */
-import type { TestApp } from '../test/support/app.ts';
+import type { Knex } from 'knex';
 
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 10);
 const TARGET_MS = 1000;
@@ -23,12 +23,12 @@ interface Figures {
   p95Ms: number;
 }
 
-async function measure(app: TestApp, token: string, name: string, query: string, format: Figures['format']): Promise<Figures> {
+async function measure(url: string, token: string, name: string, query: string, format: Figures['format']): Promise<Figures> {
   const times: number[] = [];
   let body = Buffer.alloc(0);
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
-    const response = await fetch(`${app.url}/v1/proposals/dashboard/rows?${query}&format=${format}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${url}/v1/proposals/dashboard/rows?${query}&format=${format}`, { headers: { authorization: `Bearer ${token}` } });
     body = Buffer.from(await response.arrayBuffer());
     times.push(performance.now() - started);
     if (response.status !== 200) throw new Error(`export ${format}: ${response.status} ${body.toString('utf8').slice(0, 200)}`);
@@ -39,7 +39,7 @@ async function measure(app: TestApp, token: string, name: string, query: string,
 }
 
 /** Prints the export's figures over the organization's proposals, the period ending at `to`. */
-export async function benchExport(app: TestApp, token: string, organizationId: string, to: string): Promise<void> {
+export async function benchExport(url: string, db: Knex, token: string, organizationId: string, to: string): Promise<void> {
   const from = new Date(Date.parse(to) - 366 * 86_400_000).toISOString();
   const period = `from=${from}&to=${to}`;
   const filtered = `${period}&${Object.entries(FILTERS)
@@ -50,7 +50,7 @@ export async function benchExport(app: TestApp, token: string, organizationId: s
     ['366 days', period],
     ['366 days, 3 filters', filtered],
   ] as const) {
-    for (const format of ['json', 'csv', 'xlsx'] as const) figures.push(await measure(app, token, name, query, format));
+    for (const format of ['json', 'csv', 'xlsx'] as const) figures.push(await measure(url, token, name, query, format));
   }
   console.log(`\nexport of 5000 rows (GET /v1/proposals/dashboard/rows, uncached, ${RUNS} sequential calls each)`);
   console.log('query                    format  rows   KiB    p50 ms   p95 ms   target < 1000 ms');
@@ -60,7 +60,7 @@ export async function benchExport(app: TestApp, token: string, organizationId: s
       `${f.name.padEnd(24)} ${f.format.padEnd(6)}  ${String(f.rows ?? '-').padStart(4)}  ${(f.bytes / 1024).toFixed(0).padStart(5)}   ${String(f.p50Ms).padStart(6)}   ${String(f.p95Ms).padStart(6)}   ${met}`,
     );
   }
-  const { rows } = await app.app.db.raw(
+  const { rows } = await db.raw(
     `explain (analyze, buffers) select * from proposal_facts where organization_id = ? and created_at >= ? and created_at < ?
      and status in ('ISSUED', 'REJECTED') and entity_type = 'COMPANY' and origin in ('API', 'CHANNEL', 'CRM') order by created_at desc, id desc limit 5001`,
     [organizationId, from, to],

@@ -1,10 +1,11 @@
 /**
  * `npm run bench:dashboard` (`-- --quick` to prove it runs): the management dashboard over
- * BENCH_PROPOSALS proposals (default 1,000,000) of 10 tenants, on the whole service run as
- * `npm start` runs it (bench-service.ts: its node flags, the shipped poll intervals) on a
- * throw-away embedded PostgreSQL, stopped and removed at the end, also on failure.
+ * BENCH_PROPOSALS proposals (default 1,000,000) of 10 tenants, on the whole service run by
+ * `npm start` in a process of its own (bench-service.ts, startServiceProcess) on a throw-away
+ * embedded PostgreSQL, stopped and removed at the end, also on failure.
  *
- * The data is written as events (ProposalCreated, then as its status implies ProposalDecided,
+ * The data is written as events, appended by this process through our event store over the
+ * service's database (ProposalCreated, then as its status implies ProposalDecided,
  * IndicativeOfferSent, OfferChosen, ProposalStatusChanged), spread over the 12 months before now,
  * and the service's proposal projection builds proposal_facts and the rollups from them as it
  * does in production; nothing is VACUUMed or ANALYZEd by the bench. Dimensions: 6 origins, 30
@@ -21,20 +22,25 @@
  *    ratio 500 ms / p95 >= 1 (scripts/bench-method.ts), no verdict when the p95 itself varied
  *    more than 1.5x between rounds.
  *
- * Then, for the diagnosis (not timed): the statements of the slowest query and the EXPLAIN
- * (ANALYZE, BUFFERS) of its slowest one, and the export part (bench-dashboard-export.ts).
+ * Then, for the diagnosis (not timed): the statements the slowest query runs (the application's
+ * dashboardQuery and readDashboard, run here over the same database: the service's own are out
+ * of reach in its process) and the EXPLAIN (ANALYZE, BUFFERS) of its slowest one, and the export
+ * part (bench-dashboard-export.ts).
  */
 import type { Knex } from 'knex';
+import { dashboardQuery } from '../application/dashboard/dashboard.ts';
+import { parseDashboardQuery, parseSla } from '../domain/dashboard/filters.ts';
 import type { ProposalEvent } from '../domain/proposal/events.ts';
 import { proposalStream } from '../domain/proposal/events.ts';
 import type { ProposalStatus } from '../domain/proposal/statuses.ts';
 import type { EventToAppend, Position } from '../platform/eventstore/port.ts';
+import { createIdGenerator } from '../platform/ids.ts';
+import { proposalSettings } from '../projections/catalog/queries.ts';
+import { readDashboard } from '../projections/dashboard/queries.ts';
 import { runClient } from './bench-client.ts';
 import { benchExport } from './bench-dashboard-export.ts';
 import { benchHeader, disturbedBaseline, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { asNpmStart, benchTenant, phaseCpu, setting, startShippedService } from './bench-service.ts';
-
-await asNpmStart();
+import { benchDatabase, phase, provisionOverCli, setting, startServiceProcess } from './bench-service.ts';
 
 const PROPOSALS = setting('PROPOSALS', 1_000_000, 500);
 const TENANTS = 10;
@@ -44,6 +50,7 @@ const SLICE_MS = setting('SLICE_MS', 10_000, 1_000);
 /** Appends in flight while writing: the store groups them into few commits. */
 const IN_FLIGHT = 64;
 const TARGET_P95_MS = 500;
+const STATEMENT_TIMEOUT_MS = 60_000;
 const DAY = 86_400_000;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
@@ -187,53 +194,55 @@ async function traced<T>(db: Knex, fn: () => Promise<T>): Promise<{ result: T; s
 
 await runBench(async () => {
   console.log(benchHeader('bench:dashboard'));
-  const app = await startShippedService({
+  const { database, store, cpu } = await benchDatabase();
+  const db = database.knex;
+  const ids = createIdGenerator();
+  const service = await startServiceProcess(database, {
     DASHBOARD_CACHE_SECONDS: '0',
-    DASHBOARD_STATEMENT_TIMEOUT_MS: '60000',
+    DASHBOARD_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
     RATE_LIMIT_PER_CREDENTIAL: '1000000',
     RATE_LIMIT_PER_ORGANIZATION: '1000000',
   });
   try {
-    const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
-    const tenants: Array<Awaited<ReturnType<typeof benchTenant>>> = [];
-    for (let t = 0; t < TENANTS; t++) tenants.push(await benchTenant(app, `Bench ${t}`));
+    const serviceCpu = await cpu(service.pid);
+    const tenants: Array<{ organizationId: string; token: string }> = [];
+    for (let t = 0; t < TENANTS; t++) tenants.push(await provisionOverCli(service, database, `Bench ${t}`));
     const now = Date.now();
-    app.app.clock = { now: () => new Date(now) };
 
-    // Written as events; the proposal projection (in this service, as shipped) builds the facts and rollups.
-    let printCpu = cpu('events appended and projected');
-    const started = performance.now();
-    let next = 1;
-    let last: Position = { commit: 0n, prepare: 0n };
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        for (let i = next++; i <= PROPOSALS; i = next++) {
-          const id = app.app.ids.objectId();
-          const tenant = tenants[i % TENANTS]!;
-          const { position } = await app.app.store.appendToStream(proposalStream(id), proposalEvents(i, PROPOSALS, tenant.organizationId, id, now), { expectedRevision: 'no_stream' });
-          if (after(position, last)) last = position;
+    // Written as events; the proposal projection (in the service, as shipped) builds the facts and rollups.
+    await phase('events appended and projected (service process and PostgreSQL)', serviceCpu, async () => {
+      const started = performance.now();
+      let next = 1;
+      let last: Position = { commit: 0n, prepare: 0n };
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          for (let i = next++; i <= PROPOSALS; i = next++) {
+            const id = ids.objectId();
+            const tenant = tenants[i % TENANTS]!;
+            const { position } = await store.appendToStream(proposalStream(id), proposalEvents(i, PROPOSALS, tenant.organizationId, id, now), { expectedRevision: 'no_stream' });
+            if (after(position, last)) last = position;
+          }
+        }),
+      );
+      const events = Number((await db.raw(`select count(*)::int as n from events where category = 'proposal'`)).rows[0].n);
+      console.log(`appended ${PROPOSALS} proposals (${events} events) over ${TENANTS} tenants in ${elapsed(started)}`);
+      const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0]!.n);
+      // Until the projection's checkpoint passes the last append; a projection that stops moving
+      // (an event it parked, a failing batch) fails the bench rather than hanging it.
+      for (let moved = performance.now(), seen = ''; ; await new Promise((resolve) => setTimeout(resolve, 200))) {
+        const row = await db('projection_checkpoints').where({ name: 'proposal' }).first('commit_position', 'prepare_position');
+        if (row && after({ commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }, last)) break;
+        if (JSON.stringify(row) !== seen) [seen, moved] = [JSON.stringify(row), performance.now()];
+        if (performance.now() - moved > 120_000) {
+          throw new Error(`the projection stopped at ${await count('proposal_facts')} proposals (checkpoint ${seen}, ${await count('projection_parked_events')} events parked)`);
         }
-      }),
-    );
-    const events = Number((await app.app.db.raw(`select count(*)::int as n from events where category = 'proposal'`)).rows[0].n);
-    console.log(`appended ${PROPOSALS} proposals (${events} events) over ${TENANTS} tenants in ${elapsed(started)}`);
-    const count = async (table: string) => Number((await app.app.db(table).count({ n: '*' }))[0]!.n);
-    // Until the projection's checkpoint passes the last append; a projection that stops moving
-    // (an event it parked, a failing batch) fails the bench rather than hanging it.
-    for (let moved = performance.now(), seen = ''; ; await new Promise((resolve) => setTimeout(resolve, 200))) {
-      const row = await app.app.db('projection_checkpoints').where({ name: 'proposal' }).first('commit_position', 'prepare_position');
-      if (row && after({ commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }, last)) break;
-      if (JSON.stringify(row) !== seen) [seen, moved] = [JSON.stringify(row), performance.now()];
-      if (performance.now() - moved > 120_000) {
-        throw new Error(`the projection stopped at ${await count('proposal_facts')} proposals (checkpoint ${seen}, ${await count('projection_parked_events')} events parked)`);
       }
-    }
-    const facts = await count('proposal_facts');
-    if (facts !== PROPOSALS) throw new Error(`the projection holds ${facts} proposals, not ${PROPOSALS}`);
-    console.log(
-      `projected: ${facts} proposals in proposal_facts and their rollups, ${elapsed(started)} from the first append (${Math.round(events / ((performance.now() - started) / 1000))} events/s)`,
-    );
-    printCpu();
+      const facts = await count('proposal_facts');
+      if (facts !== PROPOSALS) throw new Error(`the projection holds ${facts} proposals, not ${PROPOSALS}`);
+      console.log(
+        `projected: ${facts} proposals in proposal_facts and their rollups, ${elapsed(started)} from the first append (${Math.round(events / ((performance.now() - started) / 1000))} events/s)`,
+      );
+    });
 
     const to = new Date(Math.floor((now - 3 * 3_600_000) / DAY) * DAY + 27 * 3_600_000);
     const yearFrom = new Date(to.getTime() - 366 * DAY).toISOString();
@@ -244,7 +253,7 @@ await runBench(async () => {
     ];
     const clients = (mode: 'cold' | 'rounds') =>
       runClient<Array<Record<string, number[]>>>('./bench-dashboard-load.ts', {
-        BENCH_URL: app.url,
+        BENCH_URL: service.url,
         BENCH_TOKENS: JSON.stringify(tenants.map((t) => t.token)),
         BENCH_QUERIES: JSON.stringify(queries),
         BENCH_CLIENTS: String(CLIENTS),
@@ -253,20 +262,16 @@ await runBench(async () => {
         BENCH_SLICE_MS: String(SLICE_MS),
       });
 
-    printCpu = cpu('cold');
-    const [cold] = await clients('cold');
+    const [cold] = await phase('cold (service process and PostgreSQL)', serviceCpu, () => clients('cold'));
     console.log(`cold: each of ${TENANTS} tenants x ${queries.length} queries once, ${CLIENTS} clients, the first calls after projecting (one run, no interval):`);
     for (const [name] of queries) console.log(`  ${name.padEnd(22)} p95 ${p95Of(cold![name]!).toFixed(0)} ms, max ${Math.max(...cold![name]!).toFixed(0)} ms`);
-    printCpu();
 
-    printCpu = cpu('rounds');
-    const rounds = await clients('rounds');
+    const rounds = await phase('rounds (service process and PostgreSQL)', serviceCpu, () => clients('rounds'));
     console.log(`${ROUNDS} rounds of ${SLICE_MS / 1000} s, ${CLIENTS} clients over ${TENANTS} tenants, uncached; p95 ms per round (requests):`);
     for (const [name] of queries) {
       const p95s = rounds.map((r) => p95Of(r[name]!));
       console.log(`  ${name.padEnd(22)} ${rounds.map((r, i) => `${p95s[i]!.toFixed(0)} (${r[name]!.length})`).join(', ')}`);
     }
-    printCpu();
     for (const [name] of queries) {
       const p95s = rounds.map((r) => p95Of(r[name]!));
       const interval = ratioInterval(
@@ -288,24 +293,26 @@ await runBench(async () => {
 
     // Diagnosis, not timed: where the slowest query's time goes.
     const slowest = queries.reduce((a, b) => (rounds.map((r) => p95Of(r[b[0]]!)).reduce((x, y) => x + y) > rounds.map((r) => p95Of(r[a[0]]!)).reduce((x, y) => x + y) ? b : a));
-    const { statements } = await traced(app.app.db, async () => {
-      const reply = await fetch(`${app.url}/v1/proposals/dashboard?${slowest[1]}`, { headers: { authorization: `Bearer ${tenants[0]!.token}` } });
-      if (reply.status !== 200) throw new Error(`${slowest[0]}: ${reply.status} ${await reply.text()}`);
-      return reply.json();
-    });
+    const organizationId = tenants[0]!.organizationId;
+    const parsed = parseDashboardQuery(Object.fromEntries(new URLSearchParams(slowest[1])), new Date());
+    if (!parsed.ok) throw new Error(`${slowest[0]}: ${parsed.message}`);
+    // The organization's sla, as the route reads it when the query gives none.
+    const sla = parseSla((await proposalSettings(db, organizationId)).dashboardSla)!;
+    const { statements } = await traced(db, () => readDashboard(db, dashboardQuery(organizationId, { ...parsed.value, sla: null }, sla, Date.now(), STATEMENT_TIMEOUT_MS)));
     const dashboardStatements = statements.filter((s) => /dashboard_|proposal_facts/.test(s.sql));
     console.log(`\nstatements of ${slowest[0]}, one call:`);
     for (const s of dashboardStatements) console.log(`  ${s.ms.toFixed(1).padStart(7)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 110)}`);
     const worst = dashboardStatements.reduce((a, b) => (b.ms > a.ms ? b : a));
-    const connection = await app.app.db.client.acquireConnection();
+    const connection = await db.client.acquireConnection();
     try {
       const plan = await connection.query(`explain (analyze, buffers) ${worst.sql}`, worst.bindings);
       console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of its slowest statement:\n${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}`);
     } finally {
-      await app.app.db.client.releaseConnection(connection);
+      await db.client.releaseConnection(connection);
     }
-    await benchExport(app, tenants[0]!.token, tenants[0]!.organizationId, to.toISOString());
+    await benchExport(service.url, db, tenants[0]!.token, organizationId, to.toISOString());
   } finally {
-    await app.stop();
+    await service.stop();
+    await store.close();
   }
 });

@@ -16,13 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { provisionTenant } from '../application/identity/provisioning-commands.ts';
-import { ConfigSchema } from '../config/schema.ts';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
-import { SCREENING_FIXTURES, startTestApp, type TestApp } from '../test/support/app.ts';
+import { SCREENING_FIXTURES } from '../test/support/app.ts';
 import { freePort } from '../test/support/cluster.ts';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.ts';
-import { authenticateOverHttp, type TestTenant } from '../test/support/identity.ts';
 import { loadNow, onBenchEnd } from './bench-method.ts';
 import { cpuUse, type CpuUse } from './cpu-use.ts';
 
@@ -69,29 +66,6 @@ export async function asNpmStart(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   process.exit(code);
-}
-
-/** The shipped poll intervals, where startTestApp shortens them for tests. */
-export const SHIPPED_POLLS = { PROJECTION_POLL_MS: String((ConfigSchema.properties.PROJECTION_POLL_MS as unknown as { default: number }).default) };
-
-/** The whole service in this process, on a fresh database, with the shipped poll intervals. */
-export function startShippedService(env: Record<string, string> = {}): Promise<TestApp> {
-  return startTestApp({ LOG_LEVEL: 'fatal', ...SHIPPED_POLLS, ...env });
-}
-
-/**
- * A tenant with every module and its token, as test/support/identity.ts's provisionTenant makes
- * one, except that the first authentication is tried again for up to a minute: with the shipped
- * poll intervals on a loaded machine the identity projection can lag past the 5 s that
- * provisioning waits for it, and the credential is then not found yet.
- */
-export async function benchTenant(app: TestApp, name = 'Bench lender'): Promise<TestTenant> {
-  const { organizationId, userId, credentialId, clientId, clientSecret } = await provisionTenant(app.app, { name });
-  for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 250))) {
-    const reply = await authenticateOverHttp(app, clientId, clientSecret);
-    if (reply.status === 200) return { organizationId, userId, credentialId, clientId, clientSecret, token: reply.body.accessToken };
-    if (Date.now() > deadline) throw new Error(`authenticate: ${reply.status} ${JSON.stringify(reply.body)}`);
-  }
 }
 
 /**

@@ -1,15 +1,16 @@
 /**
  * `npm run bench:webhooks` (`-- --quick` to prove it runs): named deliveries end to end, on the
- * whole service run as `npm start` runs it (bench-service.ts: its node flags, the shipped poll
- * intervals) over a throw-away embedded PostgreSQL (stopped and removed at the end, also on
- * failure), to a receiver in a process of its own (bench-webhooks-receiver.ts). Ten
- * subscriptions to report.status.changed; events are appended by the service's own store, as its
- * modules append them. Latency is from just before the append (for the loops below: from the
- * moment a delivery is due) to the receiver having the whole body.
+ * whole service run by `npm start` in a process of its own (bench-service.ts, startServiceProcess)
+ * over a throw-away embedded PostgreSQL (stopped and removed at the end, also on failure), to a
+ * receiver in a process of its own (bench-webhooks-receiver.ts). Ten subscriptions to
+ * report.status.changed; events are appended by this process through our event store over the
+ * service's database, as the service's modules append them (the service's projector hears them
+ * by NOTIFY as it hears its own). Latency is from just before the append (for the loops below:
+ * from the moment a delivery is due) to the receiver having the whole body.
  *
  * The baselines send on our real send lane (openDeliveryLane: undici on the lane's worker
- * thread, WEBHOOK_DISPATCH_CONCURRENCY slots, signed as ours are), so that they differ from ours
- * only by what they leave out:
+ * thread, the service's WEBHOOK_DISPATCH_CONCURRENCY slots, signed as ours are), in this process
+ * (run with `npm start`'s node flags), so that they differ from ours only by what they leave out:
  *
  *  - floor: an organization without subscriptions appends the same events; as each append
  *    returns, its ten bodies (built as the outbox builds them) go to the lane at once. No outbox,
@@ -27,24 +28,29 @@
  *      50 while it does not, then BISECT halvings of the bracket) whose p99
  *      stays <= 250 ms with no growing backlog (the median latency of a step's last fifth within
  *      1.5x + 20 ms of its first fifth's), STEP_MS per step: ours >= 0.6x the bare loop's;
- *  (D) drain of a backlog of BACKLOG deliveries: ours appended while no dispatcher runs (a service
- *      with ROLES=api,projector,scheduler), then a dispatcher started over the same database
- *      (its outbox turns the events into rows and its dispatcher sends them), beside the bare loop
- *      given all of them at once; deliveries/s from the first arrival to the last, ours >= 0.7x.
+ *  (D) drain of a backlog of BACKLOG deliveries: ours appended, on a database of its own, while
+ *      no dispatcher runs (a service process with ROLES=api,projector,scheduler), then a service
+ *      process with ROLES=dispatcher started over the same database (its outbox turns the events
+ *      into rows and its dispatcher sends them), beside the bare loop given all of them at once;
+ *      deliveries/s from the first arrival to the last, ours >= 0.7x.
  *
- * Every phase prints the CPU it used (the service process's main thread, its other threads, the
- * lane's among them, and PostgreSQL; not the receiver's process) and the load average.
+ * Every phase prints the CPU it used: the service process's (its main thread, its other threads,
+ * the lane's among them) with PostgreSQL's, and this process's (the appends, and the floor's and
+ * the bare loop's lane); not the receiver's process. And the load average.
  */
 import { fork } from 'node:child_process';
 import { generateSigningSecret } from '../application/webhook/signing.ts';
 import { openDeliveryLane, type DeliveryLane } from '../application/webhook/sender.ts';
 import type { LaneItem } from '../application/webhook/send-lane.ts';
+import { loadConfig } from '../config/index.ts';
 import { fillNamedBody, namedBodyTemplate, routeEvent } from '../domain/webhook/routing.ts';
 import type { ReportFacts } from '../domain/report/public-events.ts';
-import { startTestApp, type TestApp } from '../test/support/app.ts';
-import { appendReportEvent, reportFacts } from '../test/support/webhook.ts';
+import type { EventStore } from '../platform/eventstore/port.ts';
+import { createIdGenerator } from '../platform/ids.ts';
+import type { TestDatabase } from '../test/support/db.ts';
+import { appendReportEventTo, reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, disturbedBaseline, onBenchEnd, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { asNpmStart, benchTenant, phaseCpu, setting, SHIPPED_POLLS, startShippedService } from './bench-service.ts';
+import { asNpmStart, benchDatabase, phaseCpu, provisionOverCli, setting, startServiceProcess, type ServiceProcess } from './bench-service.ts';
 import type { Arrival } from './bench-webhooks-receiver.ts';
 
 await asNpmStart();
@@ -66,6 +72,7 @@ const LAST_STEP = 64_000;
 const LOWEST_STEP = 50;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+const ids = createIdGenerator();
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const median = (values: number[]) =>
   percentile(
@@ -137,7 +144,7 @@ const describe = (r: PhaseResult) => `${r.deliveries} deliveries, ${Math.round(r
  * events/s (each on its schedule whether the ones before have returned or not) or as a burst (8
  * in flight); `appended` gets each one's facts once stored.
  */
-async function appendAll(app: TestApp, organizationId: string, phase: string, events: number, rate: number | null, appended?: (facts: ReportFacts) => void) {
+async function appendAll(store: EventStore, organizationId: string, phase: string, events: number, rate: number | null, appended?: (facts: ReportFacts) => void) {
   const started = Date.now();
   const appends: Promise<unknown>[] = [];
   for (let i = 0; i < events; i++) {
@@ -145,7 +152,7 @@ async function appendAll(app: TestApp, organizationId: string, phase: string, ev
       const due = started + (i * 1000) / rate;
       if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     }
-    const append = appendReportEvent(app, 'ReportDecided', { organizationId, benchPhase: phase, benchAppendedAt: Date.now() });
+    const append = appendReportEventTo(store, 'ReportDecided', { organizationId, benchPhase: phase, benchAppendedAt: Date.now() }, ids.objectId());
     appends.push(appended ? append.then(appended) : append);
     if (!rate && appends.length % 8 === 0) await append;
   }
@@ -154,9 +161,9 @@ async function appendAll(app: TestApp, organizationId: string, phase: string, ev
 }
 
 /** Ours: the events appended, the service's outbox and dispatcher deliver. */
-async function ours(app: TestApp, organizationId: string, phase: string, events: number, rate: number | null): Promise<PhaseResult> {
+async function ours(store: EventStore, organizationId: string, phase: string, events: number, rate: number | null): Promise<PhaseResult> {
   const all = arrived(phase, events * SUBSCRIPTIONS);
-  const started = await appendAll(app, organizationId, phase, events, rate);
+  const started = await appendAll(store, organizationId, phase, events, rate);
   return summary(phase, await all, started);
 }
 
@@ -186,26 +193,42 @@ function laneItems(receiverUrl: string, timeoutMs: number, secret: string, organ
 await runBench(async () => {
   console.log(benchHeader('bench:webhooks'));
   const receiver = await startReceiver();
-  const app = await startShippedService({ DB_POOL_MAX: '20' });
-  const { config } = app.app;
+  const { database, store, cpu: cpuOf } = await benchDatabase();
+  const environment = { DB_POOL_MAX: '20' };
+  const service = await startServiceProcess(database, environment);
+  // What the service runs with: the floor's and the bare loop's lane get the same.
+  const config = loadConfig({ ...process.env, ...environment });
   const lane: DeliveryLane = openDeliveryLane(
     { concurrency: config.WEBHOOK_DISPATCH_CONCURRENCY, inThread: config.WEBHOOK_SEND_THREAD, log: { error: (fields, message) => console.error(message, fields) } },
     () => undefined,
   );
   const secret = generateSigningSecret();
-  let producer: TestApp | undefined;
   try {
-    const cpu = phaseCpu(Number((await app.app.db.raw('select pg_backend_pid() as pid')).rows[0].pid));
-    const subscribe = async (service: TestApp) => {
-      const tenant = await benchTenant(service);
+    const serviceCpu = await cpuOf(service.pid);
+    const benchCpu = phaseCpu(Number((await database.knex.raw('select pg_backend_pid() as pid')).rows[0].pid));
+    /** Prints a phase's CPU, the service's (with PostgreSQL's) and this process's (its appends, the floor's and bare loop's lane). */
+    const cpu = (label: string) => {
+      const start = serviceCpu?.now();
+      const printBench = benchCpu(`${label}, this process (appends, the loops' lane) and PostgreSQL`);
+      return () => {
+        console.log(`  ${label}, the service process and PostgreSQL: ${start ? serviceCpu!.since(start) : 'cpu not measured here'}`);
+        printBench();
+      };
+    };
+    const subscribe = async (to: ServiceProcess, over: TestDatabase, name: string) => {
+      const tenant = await provisionOverCli(to, over, name);
       for (let i = 0; i < SUBSCRIPTIONS; i++) {
-        const reply = await service.call('POST', '/v1/webhook/subscriptions', { token: tenant.token, body: { url: receiver.url, events: ['report.status.changed'] } });
-        if (reply.status !== 201) throw new Error(`subscription: ${JSON.stringify(reply.body)}`);
+        const reply = await fetch(`${to.url}/v1/webhook/subscriptions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tenant.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: receiver.url, events: ['report.status.changed'] }),
+        });
+        if (reply.status !== 201) throw new Error(`subscription: ${reply.status} ${await reply.text()}`);
       }
       return tenant;
     };
-    const tenant = await subscribe(app);
-    const floorTenant = await benchTenant(app, 'Floor lender');
+    const tenant = await subscribe(service, database, 'Bench lender');
+    const floorTenant = await provisionOverCli(service, database, 'Floor lender');
     console.log(
       `${SUBSCRIPTIONS} named subscriptions; receiver in its own process on 127.0.0.1; WEBHOOK_DISPATCH_CONCURRENCY=${config.WEBHOOK_DISPATCH_CONCURRENCY}, ` +
         `WEBHOOK_SEND_THREAD=${config.WEBHOOK_SEND_THREAD}, PROJECTION_POLL_MS=${config.PROJECTION_POLL_MS}; ${ROUNDS} rounds in rotated order`,
@@ -218,7 +241,7 @@ await runBench(async () => {
     const floor = async (events: number): Promise<PhaseResult> => {
       const name = phase('floor');
       const all = arrived(name, events * SUBSCRIPTIONS);
-      const started = await appendAll(app, floorTenant.organizationId, name, events, null, (facts) =>
+      const started = await appendAll(store, floorTenant.organizationId, name, events, null, (facts) =>
         lane.add(laneItems(receiver.url, config.WEBHOOK_TIMEOUT_MS, secret, floorTenant.organizationId, facts, name)),
       );
       return summary(name, await all, started);
@@ -240,7 +263,7 @@ await runBench(async () => {
     // Not judged: the first thousands of deliveries, ours and the loops', run while their code is
     // still being compiled (measured cold, a phase's p99 came out three to five times a warm one's).
     let printCpu = cpu('warm-up');
-    console.log(`warm-up (not judged): ours ${describe(await ours(app, tenant.organizationId, phase('warm-up'), EVENTS, SUSTAINED_RATE / SUBSCRIPTIONS))}`);
+    console.log(`warm-up (not judged): ours ${describe(await ours(store, tenant.organizationId, phase('warm-up'), EVENTS, SUSTAINED_RATE / SUBSCRIPTIONS))}`);
     console.log(`  floor ${describe(await floor(EVENTS))}; bare ${describe(await bare(SUSTAINED_RATE, EVENTS * SUBSCRIPTIONS))}`);
     printCpu();
 
@@ -250,7 +273,7 @@ await runBench(async () => {
       {
         ours: async () => {
           await settle();
-          return ours(app, tenant.organizationId, phase('burst'), EVENTS, null);
+          return ours(store, tenant.organizationId, phase('burst'), EVENTS, null);
         },
         floor: async () => {
           await settle();
@@ -278,7 +301,7 @@ await runBench(async () => {
     printCpu = cpu('(B) sustained');
     const sustainedEvents = (SUSTAINED_RATE / SUBSCRIPTIONS) * SUSTAINED_S;
     const sustainedPhase = phase('sustained');
-    const sustained = await ours(app, tenant.organizationId, sustainedPhase, sustainedEvents, SUSTAINED_RATE / SUBSCRIPTIONS);
+    const sustained = await ours(store, tenant.organizationId, sustainedPhase, sustainedEvents, SUSTAINED_RATE / SUBSCRIPTIONS);
     const list = arrivals.get(sustainedPhase)!;
     const first = Math.min(...list.map((a) => a.at - a.latencyMs));
     const windowMs = (SUSTAINED_S * 1000) / ROUNDS;
@@ -347,7 +370,8 @@ await runBench(async () => {
     printCpu = cpu('(C) capacity');
     const capacity = await pairedRounds(
       {
-        ours: () => highest('ours', (perSecond) => ours(app, tenant.organizationId, phase('step'), Math.max(1, Math.round(((perSecond / SUBSCRIPTIONS) * STEP_MS) / 1000)), perSecond / SUBSCRIPTIONS)),
+        ours: () =>
+          highest('ours', (perSecond) => ours(store, tenant.organizationId, phase('step'), Math.max(1, Math.round(((perSecond / SUBSCRIPTIONS) * STEP_MS) / 1000)), perSecond / SUBSCRIPTIONS)),
         bare: () => highest('bare', (perSecond) => bare(perSecond, Math.max(1, Math.round((perSecond * STEP_MS) / 1000 / SUBSCRIPTIONS)) * SUBSCRIPTIONS)),
       },
       ROUNDS,
@@ -358,9 +382,12 @@ await runBench(async () => {
     const bareHeldNothing = capacity.bare!.includes(0) ? `the bare loop held not even ${LOWEST_STEP} deliveries/s in a round` : null;
     console.log(verdict('(C) capacity ours/bare', ratioInterval(capacity.ours!, capacity.bare!), TARGET.capacityVsBare, bareHeldNothing ?? disturbedBaseline('bare', capacity.bare!)));
 
-    // (D) a backlog: appended while no dispatcher runs, then drained by one started over the same database.
-    producer = await startShippedService({ DB_POOL_MAX: '20', ROLES: 'api,projector,scheduler' });
-    const backlogTenant = await subscribe(producer);
+    // (D) a backlog: appended while no dispatcher runs, then drained by one started over the same
+    // database. The first service has done its part: stopped, so that it takes no CPU from the drain.
+    await service.stop();
+    const backlogDatabase = await benchDatabase();
+    const producer = await startServiceProcess(backlogDatabase.database, { ...environment, ROLES: 'api,projector,scheduler' });
+    const backlogTenant = await subscribe(producer, backlogDatabase.database, 'Backlog lender');
     const drainRate = (list: Arrival[]) => list.length / ((Math.max(...list.map((a) => a.at)) - Math.min(...list.map((a) => a.at))) / 1000);
     printCpu = cpu('(D) drain');
     const drains = await pairedRounds(
@@ -368,13 +395,10 @@ await runBench(async () => {
         ours: async () => {
           await settle();
           const name = phase('backlog');
-          await appendAll(producer!, backlogTenant.organizationId, name, BACKLOG / SUBSCRIPTIONS, null);
+          await appendAll(backlogDatabase.store, backlogTenant.organizationId, name, BACKLOG / SUBSCRIPTIONS, null);
           const all = arrived(name, BACKLOG);
           const started = Date.now();
-          const dispatcher = await startTestApp(
-            { LOG_LEVEL: 'fatal', ...SHIPPED_POLLS, DB_POOL_MAX: '20', ROLES: 'dispatcher' },
-            { database: producer!.database, dataDir: producer!.app.config.DATA_DIR },
-          );
+          const dispatcher = await startServiceProcess(backlogDatabase.database, { ...environment, ROLES: 'dispatcher' }, { dataDir: producer.dataDir });
           try {
             const list = await all;
             process.stderr.write(`(D) ours: first arrival ${Math.min(...list.map((a) => a.at)) - started} ms after the dispatcher's start began\n`);
@@ -395,10 +419,12 @@ await runBench(async () => {
     console.log(`  ours ${drains.ours!.map(Math.round).join(', ')}; bare (unpaced, all given at once) ${drains.bare!.map(Math.round).join(', ')}`);
     printCpu();
     console.log(verdict('(D) drain ours/bare', ratioInterval(drains.ours!, drains.bare!), TARGET.drainVsBare, disturbedBaseline('bare', drains.bare!)));
+    await producer.stop();
+    await backlogDatabase.store.close();
   } finally {
     await lane.close();
-    await producer?.stop();
-    await app.stop();
+    await service.stop();
+    await store.close();
     receiver.close();
   }
 });

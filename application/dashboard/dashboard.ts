@@ -4,7 +4,7 @@ import { filtersKey, parseSla, type DashboardFilters, type DashboardOptions, typ
 import { DomainError } from '../../domain/shared/errors.ts';
 import { Messages } from '../../domain/shared/messages.ts';
 import { proposalSettings } from '../../projections/catalog/queries.ts';
-import { DashboardTimeout, readDashboard, type DashboardFilter } from '../../projections/dashboard/queries.ts';
+import { DashboardTimeout, readDashboard, type DashboardFilter, type DashboardQuery } from '../../projections/dashboard/queries.ts';
 import type { AppContext } from '../context.ts';
 
 /** A dashboard query as the route read it (defaults applied); sla null when the query gave none. */
@@ -33,21 +33,17 @@ interface Cached {
  */
 const caches = new WeakMap<object, Map<string, Cached>>();
 
-async function compute(app: AppContext, organizationId: string, params: DashboardParams, sla: Sla): Promise<DashboardReply> {
-  const now = app.clock.now().getTime();
+/** What readDashboard is asked for a route's query (bench:dashboard runs the same to show its statements' plans). */
+export function dashboardQuery(organizationId: string, params: DashboardParams, sla: Sla, now: number, statementTimeoutMs: number): DashboardQuery {
   const range = dashboardRange(Date.parse(params.from), Date.parse(params.to));
+  return { organizationId, filter: filterOf(params), range, compare: params.compare, dim: params.dim, sla, now, statementTimeoutMs };
+}
+
+async function compute(app: AppContext, organizationId: string, params: DashboardParams, sla: Sla): Promise<DashboardReply> {
+  const query = dashboardQuery(organizationId, params, sla, app.clock.now().getTime(), app.config.DASHBOARD_STATEMENT_TIMEOUT_MS);
   try {
-    const data = await readDashboard(app.db, {
-      organizationId,
-      filter: filterOf(params),
-      range,
-      compare: params.compare,
-      dim: params.dim,
-      sla,
-      now,
-      statementTimeoutMs: app.config.DASHBOARD_STATEMENT_TIMEOUT_MS,
-    });
-    return dashboardBlocks({ range, dim: params.dim, sla, now, data });
+    const data = await readDashboard(app.db, query);
+    return dashboardBlocks({ range: query.range, dim: params.dim, sla, now: query.now, data });
   } catch (error) {
     if (!(error instanceof DashboardTimeout)) throw error;
     app.log.warn({ organizationId, timeoutMs: app.config.DASHBOARD_STATEMENT_TIMEOUT_MS }, 'dashboard query exceeded its statement timeout');

@@ -1,5 +1,5 @@
 import type { ReportFacts } from '../../domain/report/public-events.ts';
-import { comparePositions } from '../../platform/eventstore/port.ts';
+import { comparePositions, type EventStore } from '../../platform/eventstore/port.ts';
 import { readCheckpoints } from '../../platform/projections/checkpoints.ts';
 import { WEBHOOK_OUTBOX_PROJECTION } from '../../projections/webhook/outbox-projection.ts';
 import type { TestApp } from './app.ts';
@@ -23,9 +23,14 @@ export function reportFacts(facts: Partial<ReportFacts> & { organizationId: stri
 }
 
 /** Append a report event straight to the store: enough to drive webhooks without running a report. */
-export async function appendReportEvent(app: TestApp, type: string, facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>): Promise<ReportFacts> {
-  const data = reportFacts(facts, facts.reportId ?? app.app.ids.objectId());
-  await app.app.store.appendToStream(`report-${data.reportId}`, [{ type, data: { ...data } }], { expectedRevision: 'any' });
+export function appendReportEvent(app: TestApp, type: string, facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>): Promise<ReportFacts> {
+  return appendReportEventTo(app.app.store, type, facts, facts.reportId ?? app.app.ids.objectId());
+}
+
+/** The same through any store over the service's database (benches append from their own process). */
+export async function appendReportEventTo(store: EventStore, type: string, facts: Partial<ReportFacts> & { organizationId: string } & Record<string, unknown>, reportId: string): Promise<ReportFacts> {
+  const data = reportFacts(facts, reportId);
+  await store.appendToStream(`report-${data.reportId}`, [{ type, data: { ...data } }], { expectedRevision: 'any' });
   return data;
 }
 
