@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { generateSigningSecret, signedHeaders } from '../application/webhook/signing.ts';
 import { reportFacts } from '../test/support/webhook.ts';
-import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
+import { benchHeader, disturbedBaseline, largest, loadNow, pairedRounds, ratioInterval, runBench, smallest, verdict } from './bench-method.ts';
 import { benchDatabase, benchFlags, phase, provisionOverCli, startServiceProcess } from './bench-service.ts';
 
 const flags = benchFlags({
@@ -154,9 +154,9 @@ await runBench(async () => {
             while (outage.arrivals.length < before + expected && Date.now() < deadline) await sleep(100);
             const arrived = outage.arrivals.slice(before).map(([, at]) => at);
             if (arrived.length < expected) throw new Error(`round ${round + 1}: ${arrived.length} of ${expected} deliveries drained within 10 minutes of the recovery`);
-            const first = Math.min(...arrived);
+            const first = smallest(arrived);
             waits.push((first - recovered) / 1000);
-            return expected / ((Math.max(...arrived) - first) / 1000);
+            return expected / ((largest(arrived) - first) / 1000);
           }),
         // The bare loop: the same number of signed bodies, unpaced, 32 at a time, to a receiver that answers.
         bare: async () => {

@@ -49,7 +49,7 @@ import type { EventStore } from '../platform/eventstore/port.ts';
 import { createIdGenerator } from '../platform/ids.ts';
 import type { TestDatabase } from '../test/support/db.ts';
 import { appendReportEventTo, reportFacts } from '../test/support/webhook.ts';
-import { benchHeader, disturbedBaseline, onBenchEnd, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
+import { benchHeader, disturbedBaseline, largest, onBenchEnd, pairedRounds, ratioInterval, runBench, smallest, verdict } from './bench-method.ts';
 import { asNpmStart, benchDatabase, phaseCpu, provisionOverCli, setting, startServiceProcess, type ServiceProcess } from './bench-service.ts';
 import type { Arrival } from './bench-webhooks-receiver.ts';
 
@@ -133,7 +133,7 @@ interface PhaseResult {
 
 function summary(name: string, list: Arrival[], started: number): PhaseResult {
   const latencies = list.map((a) => a.latencyMs).sort((a, b) => a - b);
-  const seconds = (Math.max(...list.map((a) => a.at)) - started) / 1000;
+  const seconds = (largest(list.map((a) => a.at)) - started) / 1000;
   return { name, deliveries: list.length, perSecond: list.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
 }
 
@@ -303,7 +303,7 @@ await runBench(async () => {
     const sustainedPhase = phase('sustained');
     const sustained = await ours(store, tenant.organizationId, sustainedPhase, sustainedEvents, SUSTAINED_RATE / SUBSCRIPTIONS);
     const list = arrivals.get(sustainedPhase)!;
-    const first = Math.min(...list.map((a) => a.at - a.latencyMs));
+    const first = smallest(list.map((a) => a.at - a.latencyMs));
     const windowMs = (SUSTAINED_S * 1000) / ROUNDS;
     const windows = Array.from({ length: ROUNDS }, (_, w) =>
       percentile(
@@ -388,7 +388,7 @@ await runBench(async () => {
     const backlogDatabase = await benchDatabase();
     const producer = await startServiceProcess(backlogDatabase.database, { ...environment, ROLES: 'api,projector,scheduler' });
     const backlogTenant = await subscribe(producer, backlogDatabase.database, 'Backlog lender');
-    const drainRate = (list: Arrival[]) => list.length / ((Math.max(...list.map((a) => a.at)) - Math.min(...list.map((a) => a.at))) / 1000);
+    const drainRate = (list: Arrival[]) => list.length / ((largest(list.map((a) => a.at)) - smallest(list.map((a) => a.at))) / 1000);
     printCpu = cpu('(D) drain');
     const drains = await pairedRounds(
       {
@@ -401,7 +401,7 @@ await runBench(async () => {
           const dispatcher = await startServiceProcess(backlogDatabase.database, { ...environment, ROLES: 'dispatcher' }, { dataDir: producer.dataDir });
           try {
             const list = await all;
-            process.stderr.write(`(D) ours: first arrival ${Math.min(...list.map((a) => a.at)) - started} ms after the dispatcher's start began\n`);
+            process.stderr.write(`(D) ours: first arrival ${smallest(list.map((a) => a.at)) - started} ms after the dispatcher's start began\n`);
             return drainRate(list);
           } finally {
             await dispatcher.stop();
