@@ -23,7 +23,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { generateSigningSecret, signedHeaders } from '../application/webhook/signing.ts';
-import { reportFacts } from '../test/support/webhook.ts';
+import { createIdGenerator } from '../platform/ids.ts';
+import { appendReportEventTo, reportFacts } from '../test/support/webhook.ts';
 import { benchHeader, disturbedBaseline, largest, loadNow, pairedRounds, ratioInterval, runBench, smallest, verdict } from './bench-method.ts';
 import { benchDatabase, benchFlags, phase, provisionOverCli, startServiceProcess } from './bench-service.ts';
 
@@ -43,6 +44,7 @@ const SUBSCRIPTIONS = 10;
 const CONCURRENCY = 32;
 const TARGET = { troubledVsQuiet: 1 / 1.2, drainVsBare: 0.7 };
 
+const ids = createIdGenerator();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -86,10 +88,7 @@ await runBench(async () => {
         if (reply.status !== 201) throw new Error(`subscription: ${reply.status} ${await reply.text()}`);
       }
     }
-    const append = (organization: string) => {
-      const data = reportFacts({ organizationId: organization, benchAppendedAt: Date.now() }, `${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`.padEnd(24, '0').slice(0, 24));
-      return store.appendToStream(`report-${data.reportId}`, [{ type: 'ReportDecided', data: { ...data } }], { expectedRevision: 'any' });
-    };
+    const append = (organization: string) => appendReportEventTo(store, 'ReportDecided', { organizationId: organization, benchAppendedAt: Date.now() }, ids.objectId());
     /** RATE events/s for SECONDS for each named tenant; the healthy tenant's delivery p99 once all its events arrived. */
     const run = async (names: string[]): Promise<number> => {
       const before = receivers.healthy.arrivals.length;
