@@ -12,7 +12,6 @@
  *             first look (every 10 ms) at the projection's checkpoint that covers it. Printed
  *             (p50, p99, max): the issue sets no target.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,10 +19,9 @@ import { collectionStream } from '../domain/collection/events.ts';
 import { comparePositions, START, type Position } from '../platform/eventstore/port.ts';
 import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 import { COLLECTION_TRAIL_PROJECTION, collectionTrailProjection } from '../projections/collection/trail-projection.ts';
-import { everyProjection } from '../projections/index.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
 import { collectionIdOf, seedTrails, trailEntry } from './bench-seed.ts';
-import { benchDatabase, benchFlags, phase, startServiceProcess } from './bench-service.ts';
+import { benchDatabase, benchFlags, npmRun, phase, projectionsSettled, startServiceProcess } from './bench-service.ts';
 
 const flags = benchFlags({
   events: { full: '1000000', quick: '20000' },
@@ -38,7 +36,6 @@ const LAG_SECONDS = Number(flags['lag-seconds']);
 const PER_COLLECTION = 1000;
 const PAGE = 1000;
 const TARGET = { rebuildVsRead: 0.5 };
-const ROOT = new URL('..', import.meta.url).pathname;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,20 +54,13 @@ await runBench(async () => {
 
     // The command as shipped; its own line "<name>: N events in S s" times the replay and the switch, not node's start-up.
     const rebuild = async (): Promise<number> => {
-      const child = spawn('npm', ['run', '--silent', 'projections:rebuild', '--', COLLECTION_TRAIL_PROJECTION], {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+      const output = await npmRun('projections:rebuild', [COLLECTION_TRAIL_PROJECTION], database, dataDir);
       // "<name>: <events> events in <seconds> s"
       const words = output
         .split('\n')
         .find((l) => l.startsWith(`${COLLECTION_TRAIL_PROJECTION}: `))
         ?.split(' ');
-      if (code !== 0 || !words) throw new Error(`projections:rebuild failed (exit ${code}): ${output}`);
+      if (!words) throw new Error(`projections:rebuild printed no rate: ${output}`);
       return Number(words[1]) / Number(words[4]);
     };
     const read = async (): Promise<number> => {
@@ -109,13 +99,7 @@ await runBench(async () => {
       // The service's other projections start from nothing and read the whole seeded log: while
       // they catch up, the live one shares the projector with them, and its lag measured the
       // catch-up (p50 of three minutes). Measured once no checkpoint has moved for five seconds.
-      const names = everyProjection.map((p) => p.name);
-      for (let seen = '', still = performance.now(); performance.now() - still < 5000; await sleep(250)) {
-        const now = JSON.stringify([...(await readCheckpoints(database.knex, names))].map(([name, c]) => [name, c.position.commit.toString()]));
-        if (now !== seen) [seen, still] = [now, performance.now()];
-      }
-      const positions = await readCheckpoints(database.knex, names);
-      const behind = names.filter((name) => comparePositions(positions.get(name)?.position ?? START, head) < 0);
+      const behind = await projectionsSettled(database, head);
       console.log(
         `every projection settled ${((performance.now() - caughtUp) / 1000).toFixed(1)} s after the service listened${behind.length ? `; short of the head (nothing of theirs in the log, or they keep no checkpoint for it): ${behind.join(', ')}` : ''}`,
       );

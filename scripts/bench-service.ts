@@ -16,7 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { comparePositions, START, type Position } from '../platform/eventstore/port.ts';
 import { PostgresEventStore } from '../platform/eventstore/postgres.ts';
+import { readCheckpoints } from '../platform/projections/checkpoints.ts';
+import { everyProjection } from '../projections/index.ts';
 import { SCREENING_FIXTURES } from '../test/support/app.ts';
 import { freePort } from '../test/support/cluster.ts';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.ts';
@@ -228,17 +231,23 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** A tenant with every module, provisioned as an operator does (`npm run provision`), and its bearer token. */
-export async function provisionOverCli(service: ServiceProcess, database: TestDatabase, name: string): Promise<{ organizationId: string; token: string }> {
-  const child = spawn('npm', ['run', '--silent', 'provision', '--', '--org', name], {
+/** One of package.json's scripts run as an operator runs it over the bench's database and data folder; its standard output. */
+export async function npmRun(script: string, args: string[], database: TestDatabase, dataDir: string): Promise<string> {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: service.dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  if (code !== 0) throw new Error(`provision failed (exit ${code})`);
+  if (code !== 0) throw new Error(`npm run ${script} failed (exit ${code}): ${output}`);
+  return output;
+}
+
+/** A tenant with every module, provisioned as an operator does (`npm run provision`), and its bearer token. */
+export async function provisionOverCli(service: ServiceProcess, database: TestDatabase, name: string): Promise<{ organizationId: string; token: string }> {
+  const output = await npmRun('provision', ['--org', name], database, service.dataDir);
   const tenant = JSON.parse(output) as { organizationId: string; clientId: string; clientSecret: string };
   // The CLI waits for the identity projection only so long: on a loaded machine the credential may
   // reach the service's read model later, and until then it is refused as unknown.
@@ -250,6 +259,22 @@ export async function provisionOverCli(service: ServiceProcess, database: TestDa
     if (reply.status !== 400 || Date.now() > deadline) throw new Error(`authenticate: ${reply.status} ${JSON.stringify(body)}`);
     await settled(500);
   }
+}
+
+/**
+ * Waits until no projection's checkpoint has moved for `quietMs`, and names those short of the
+ * log's head then (nothing of theirs in the log, or they keep no checkpoint for it). A service
+ * started over a seeded log has every projection read it from the start: until they are done
+ * they share the service's CPU with whatever a bench measures.
+ */
+export async function projectionsSettled(database: TestDatabase, head: Position, quietMs = 5000): Promise<string[]> {
+  const names = everyProjection.map((p) => p.name);
+  for (let seen = '', still = performance.now(); performance.now() - still < quietMs; await settled(250)) {
+    const now = JSON.stringify([...(await readCheckpoints(database.knex, names))].map(([name, c]) => [name, c.position.commit.toString()]));
+    if (now !== seen) [seen, still] = [now, performance.now()];
+  }
+  const positions = await readCheckpoints(database.knex, names);
+  return names.filter((name) => comparePositions(positions.get(name)?.position ?? START, head) < 0);
 }
 
 /**
