@@ -65,9 +65,9 @@ async function deployment(name: string, grow: (store: PostgresEventStore, databa
   const dataDir = mkdtempSync(join(tmpdir(), 'credit-bench-growth-'));
   let service: ServiceProcess | undefined;
   try {
-    // The filler reaches the read models as an operator brings them up to date over a large log:
-    // `projections:rebuild -- --all` (10,000 trail entries/s), where the service's live followers,
-    // sharing two cores, took about ten minutes a million.
+    // The filler reaches the read models before the service starts, as an operator brings them up
+    // to date over a large log (`projections:rebuild -- --all`): no catch-up shares the service's
+    // CPU with the rounds (docs/benchmarks.md says how long this takes a million).
     const rebuilding = performance.now();
     const output = await npmRun('projections:rebuild', ['--all'], database, dataDir);
     // "<name>: <events> events in <seconds> s", one line a projection: the slowest three are named.
