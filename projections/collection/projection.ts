@@ -14,8 +14,20 @@ async function load(trx: Knex.Transaction, collectionId: string): Promise<Collec
   return row ? (row.state as CollectionState) : initialCollectionState();
 }
 
+/**
+ * A collection's state folded over the events of one batch, saved once at the end of it: `itemsChangedAt`
+ * holds when each item last took a status (or appeared) in the batch, which is what its row's
+ * updated_at says (the operator queue's order), and `subjects` whose keys sealed part of the batch.
+ */
+interface Folded {
+  state: CollectionState;
+  at: string;
+  itemsChangedAt: Map<string, string>;
+  subjects: Set<string>;
+}
+
 /** The row of a collection is its state folded by the decider's own evolve: the detail cannot drift from the rules. */
-async function save(trx: Knex.Transaction, state: CollectionState, at: string): Promise<void> {
+async function save(trx: Knex.Transaction, { state, at, itemsChangedAt, subjects }: Folded): Promise<void> {
   const collectionId = state.collectionId!;
   await trx('collection_collections')
     .insert({
@@ -34,32 +46,34 @@ async function save(trx: Knex.Transaction, state: CollectionState, at: string): 
     })
     .onConflict('id')
     .merge();
-  for (const item of state.items) {
-    await trx('collection_items')
-      .insert({ collection_id: collectionId, item_id: item.itemId, organization_id: state.organizationId, status: item.status, updated_at: at })
-      .onConflict(['collection_id', 'item_id'])
-      .merge(['status', 'updated_at'])
-      .whereRaw('collection_items.status <> excluded.status');
-  }
-  for (const recipient of state.recipients) {
+  const items = state.items.flatMap((item) => {
+    const changedAt = itemsChangedAt.get(item.itemId);
+    return changedAt === undefined ? [] : [{ collection_id: collectionId, item_id: item.itemId, organization_id: state.organizationId, status: item.status, updated_at: changedAt }];
+  });
+  if (items.length) await trx('collection_items').insert(items).onConflict(['collection_id', 'item_id']).merge(['status', 'updated_at']);
+  if (state.recipients.length) {
     await trx('collection_links')
-      .insert({ collection_id: collectionId, recipient_id: recipient.recipientId, organization_id: state.organizationId, link_version: recipient.linkVersion, link_hash: recipient.linkHash })
+      .insert(
+        state.recipients.map((recipient) => ({
+          collection_id: collectionId,
+          recipient_id: recipient.recipientId,
+          organization_id: state.organizationId,
+          link_version: recipient.linkVersion,
+          link_hash: recipient.linkHash,
+        })),
+      )
       .onConflict(['collection_id', 'recipient_id'])
       .merge(['link_version', 'link_hash']);
+  }
+  if (subjects.size) {
+    await trx('collection_collections')
+      .where({ id: collectionId })
+      .update({ subject_ids: trx.raw('array(select distinct unnest(subject_ids || ?::text[]))', [[...subjects]]) });
   }
 }
 
 const domainEvent = (recorded: RecordedEvent) => ({ type: recorded.type, data: recorded.data }) as unknown as CollectionModuleEvent;
 const COLLECTION_TYPES = new Set<string>(COLLECTION_EVENT_TYPES);
-
-/** Remembers whose keys sealed part of this event, so their erasure finds the row. */
-async function noteSubjects(trx: Knex.Transaction, collectionId: string, recorded: RecordedEvent): Promise<void> {
-  const subjects = recorded.metadata[SUBJECTS_METADATA] as string[] | undefined;
-  if (!subjects?.length) return;
-  await trx('collection_collections')
-    .where({ id: collectionId })
-    .update({ subject_ids: trx.raw('array(select distinct unnest(subject_ids || ?::text[]))', [subjects]) });
-}
 
 /**
  * A subject erased: the collections that hold their data are folded again from their streams,
@@ -79,7 +93,8 @@ async function refoldErased(trx: Knex.Transaction, context: ProjectionContext | 
     await trx('collection_items').where({ collection_id: row.id }).delete();
     await trx('collection_links').where({ collection_id: row.id }).delete();
     if (state.collectionId === null) continue;
-    await save(trx, state, domainEvent(events.at(-1)!).data.occurredAt);
+    const at = domainEvent(events.at(-1)!).data.occurredAt;
+    await save(trx, { state, at, itemsChangedAt: new Map(state.items.map((item) => [item.itemId, at])), subjects: new Set() });
   }
 }
 
@@ -88,17 +103,37 @@ export const collectionProjection: Projection = {
   name: COLLECTION_PROJECTION,
   eventTypes: [...COLLECTION_EVENT_TYPES, PERSONAL_DATA_ERASED],
   tables: ['collection_collections', 'collection_items', 'collection_links'],
+  /**
+   * Each collection is loaded once a batch, folded over its events there and saved once (a replay
+   * reads a thousand events of one collection a page). An erasure folds collections again from
+   * their streams, so what this batch folded so far is saved first.
+   */
   async handle(events: readonly RecordedEvent[], trx: Knex.Transaction, context?: ProjectionContext) {
+    const folding = new Map<string, Folded>();
+    const saveFolded = async () => {
+      for (const folded of folding.values()) await save(trx, folded);
+      folding.clear();
+    };
     for (const recorded of events) {
       if (recorded.type === PERSONAL_DATA_ERASED) {
+        await saveFolded();
         await refoldErased(trx, context, recorded);
         continue;
       }
       const event = domainEvent(recorded);
-      const state = evolveCollection(await load(trx, event.data.collectionId), event);
+      const { collectionId, occurredAt } = event.data;
+      const folded = folding.get(collectionId);
+      const before = folded?.state ?? (await load(trx, collectionId));
+      const state = evolveCollection(before, event);
       if (state.collectionId === null) continue;
-      await save(trx, state, event.data.occurredAt);
-      await noteSubjects(trx, state.collectionId, recorded);
+      const next = folded ?? { state, at: occurredAt, itemsChangedAt: new Map<string, string>(), subjects: new Set<string>() };
+      const statusBefore = new Map(before.items.map((item) => [item.itemId, item.status]));
+      for (const item of state.items) if (statusBefore.get(item.itemId) !== item.status) next.itemsChangedAt.set(item.itemId, occurredAt);
+      for (const subject of (recorded.metadata[SUBJECTS_METADATA] as string[] | undefined) ?? []) next.subjects.add(subject);
+      next.state = state;
+      next.at = occurredAt;
+      folding.set(collectionId, next);
     }
+    await saveFolded();
   },
 };
