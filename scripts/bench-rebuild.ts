@@ -20,7 +20,7 @@ import { comparePositions, START, type Position } from '../platform/eventstore/p
 import { readCheckpoints } from '../platform/projections/checkpoints.ts';
 import { COLLECTION_TRAIL_PROJECTION, collectionTrailProjection } from '../projections/collection/trail-projection.ts';
 import { benchHeader, disturbedBaseline, loadNow, pairedRounds, ratioInterval, runBench, verdict } from './bench-method.ts';
-import { collectionIdOf, seedTrails, trailEntry } from './bench-seed.ts';
+import { collectionEvents, collectionIdOf, seedTrails } from './bench-seed.ts';
 import { benchDatabase, benchFlags, npmRun, phase, projectionsSettled, startServiceProcess } from './bench-service.ts';
 
 const flags = benchFlags({
@@ -124,9 +124,10 @@ await runBench(async () => {
           const due = started + (i * 1000) / RATE;
           const wait = due - performance.now();
           if (wait > 0) await sleep(wait);
-          const collection = collectionIdOf(i % Math.ceil(EVENTS / PER_COLLECTION));
+          // A collection created: the one event a new stream may begin with.
+          const collection = collectionIdOf(Math.ceil(EVENTS / PER_COLLECTION) + i);
           inFlight.push(
-            store.appendToStream(collectionStream(collection), [trailEntry(organizationId, collection, 2 + (i % 100), PER_COLLECTION + 1)], { expectedRevision: 'any' }).then(({ position }) => {
+            store.appendToStream(collectionStream(collection), collectionEvents(organizationId, collection, 1), { expectedRevision: 'no_stream' }).then(({ position }) => {
               // Appends run concurrently: keep pending in position order for the watcher.
               const index = pending.findIndex((p) => comparePositions(p.position, position) > 0);
               pending.splice(index === -1 ? pending.length : index, 0, { position, at: performance.now() });
