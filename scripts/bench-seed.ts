@@ -23,59 +23,65 @@ const ITEM = 'a'.repeat(24);
 const START = Date.UTC(2026, 10, 23);
 
 /**
- * One collection's history of at least `length` events, decided command by command (a document
- * rejected three events at a time until it is long enough). Decided once per length and stamped
- * with each collection's ids: the decider's fold is the same for every collection.
+ * One collection's history of `length` events (at least 5), decided command by command: created
+ * and sent, documents rejected (three events each) for the first 1,000 events, then the
+ * recipient's link reissued until the trail is long enough (the state keeps every document, so
+ * past that a rejection a time would make a 100,000-entry trail quadratic to decide), then a
+ * document approved and the collection completed. Decided once per length and stamped with each
+ * collection's ids: the fold is the same for every collection.
  */
 function decidedHistory(length: number): CollectionModuleEvent[] {
   const base = { organizationId: TEMPLATE_ORGANIZATION, collectionId: TEMPLATE_COLLECTION };
-  const at = (n: number) => new Date(START + n * 1000).toISOString();
-  const recipient = { actorType: 'RECIPIENT', actorId: RECIPIENT } as const;
-  const system = { actorType: 'SYSTEM', actorId: null } as const;
-  const opinion = (attempt: number, valid: boolean) => ({
-    registryDocumentId: `d${attempt.toString().padStart(23, '0')}`,
-    attempt,
-    type: 'CONTRATO_SOCIAL' as const,
-    verdict: valid ? ('VALIDO' as const) : ('INVALIDO' as const),
-    score: valid ? 0.95 : 0.3,
-    reason: valid ? null : 'Documento vencido.',
-  });
-  const commands = function* (): Generator<CollectionCommand> {
-    yield {
-      ...base,
-      type: 'CreateCollection',
-      actor: { actorType: 'USER', actorId: 'u'.repeat(24) },
-      at: at(0),
-      send: true,
-      definition: {
-        registryId: 'r'.repeat(24),
-        subject: { name: 'Empresa Exemplo', document: '11222333000181', entityType: 'COMPANY' },
-        template: null,
-        mode: 'AUTOMATIC',
-        channel: 'EMAIL',
-        expiryDays: 30,
-        reminderDays: [3],
-        onCompleted: { kind: 'NONE', id: null },
-        message: null,
-        items: [{ itemId: ITEM, key: 'contrato-social', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', required: true, instructions: null, reuse: null }],
-        recipients: [{ recipientId: RECIPIENT, name: 'Pessoa Exemplo', email: 'pessoa@example.com', phone: null, itemIds: [ITEM], linkHash: 'f'.repeat(64) }],
-      },
-    };
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt * 3 + 2 >= length;
-      yield { ...base, type: 'SubmitItemDocument', actor: recipient, at: at(attempt * 2), itemId: ITEM, recipientId: RECIPIENT, registryDocumentId: opinion(attempt, last).registryDocumentId };
-      yield { ...base, type: 'AssessItem', actor: system, at: at(attempt * 2 + 1), itemId: ITEM, opinion: opinion(attempt, last), deployment: 'production' };
-      if (last) return;
-    }
-  };
-  let state = collectionDecider.initialState();
   const events: CollectionModuleEvent[] = [];
-  for (const command of commands()) {
-    for (const event of collectionDecider.decide(command, state)) {
+  let state = collectionDecider.initialState();
+  const decide = (command: Omit<CollectionCommand, 'organizationId' | 'at'>) => {
+    for (const event of collectionDecider.decide({ ...base, at: new Date(START + events.length * 1000).toISOString(), ...command } as CollectionCommand, state)) {
       state = collectionDecider.evolve(state, event);
       events.push(event);
     }
+  };
+  const recipient = { actorType: 'RECIPIENT', actorId: RECIPIENT } as const;
+  const system = { actorType: 'SYSTEM', actorId: null } as const;
+  const operator = { actorType: 'USER', actorId: 'u'.repeat(24) } as const;
+  const document = (attempt: number, valid: boolean) => {
+    const registryDocumentId = `d${attempt.toString().padStart(23, '0')}`;
+    decide({ type: 'SubmitItemDocument', actor: recipient, itemId: ITEM, recipientId: RECIPIENT, registryDocumentId });
+    const opinion = {
+      registryDocumentId,
+      attempt,
+      type: 'CONTRATO_SOCIAL' as const,
+      verdict: valid ? ('VALIDO' as const) : ('INVALIDO' as const),
+      score: valid ? 0.95 : 0.3,
+      reason: valid ? null : 'Documento vencido.',
+    };
+    decide({ type: 'AssessItem', actor: system, itemId: ITEM, opinion, deployment: 'production' });
+  };
+  decide({
+    type: 'CreateCollection',
+    actor: operator,
+    collectionId: TEMPLATE_COLLECTION,
+    send: true,
+    definition: {
+      registryId: 'r'.repeat(24),
+      subject: { name: 'Empresa Exemplo', document: '11222333000181', entityType: 'COMPANY' },
+      template: null,
+      mode: 'AUTOMATIC',
+      channel: 'EMAIL',
+      expiryDays: 30,
+      reminderDays: [3],
+      onCompleted: { kind: 'NONE', id: null },
+      message: null,
+      items: [{ itemId: ITEM, key: 'contrato-social', kind: 'DOCUMENT', title: 'Contrato social', expectedType: 'CONTRATO_SOCIAL', required: true, instructions: null, reuse: null }],
+      recipients: [{ recipientId: RECIPIENT, name: 'Pessoa Exemplo', email: 'pessoa@example.com', phone: null, itemIds: [ITEM], linkHash: 'f'.repeat(64) }],
+    },
+  });
+  // The last three: the approved document's submission, assessment and the completion.
+  let attempt = 0;
+  while (events.length + 3 < length) {
+    if (events.length + 6 <= Math.min(length, 1000)) document(++attempt, false);
+    else decide({ type: 'ReissueLink', actor: operator, recipientId: RECIPIENT, linkHash: 'f'.repeat(64) });
   }
+  document(attempt + 1, true);
   return events;
 }
 
@@ -90,12 +96,13 @@ export function collectionEvents(organizationId: string, collectionId: string, s
   if (!history) histories.set(length, (history = decidedHistory(length)));
   return history.slice(0, size).map((event) => {
     const data: Record<string, unknown> = { ...event.data, organizationId, collectionId };
-    // A recipient's link hash is unique across collections (collection_links).
+    // A recipient's link hash is unique across collections (collection_links), each version's its own.
+    const linkHash = (version: number) => createHash('sha256').update(`${collectionId}:${version}`).digest('hex');
     if (event.type === 'CollectionCreated') {
       const { definition } = event.data;
-      const linkHash = createHash('sha256').update(collectionId).digest('hex');
-      data.definition = { ...definition, recipients: definition.recipients.map((r) => ({ ...r, linkHash })) };
+      data.definition = { ...definition, recipients: definition.recipients.map((r) => ({ ...r, linkHash: linkHash(1) })) };
     }
+    if (event.type === 'RecipientLinkReissued') data.linkHash = linkHash(event.data.payload.linkVersion);
     return { type: event.type, data };
   });
 }
