@@ -1,8 +1,8 @@
 /**
  * Events the benches write straight to the store, so that a log of a million events takes minutes
  * rather than the hours it would through HTTP: collections as the collection module writes them,
- * decided by its own decider (created and sent, a document rejected and sent again until the
- * trail is long enough, then approved and the collection completed). Every projection of
+ * decided by its own decider (created and sent, documents rejected and the link reissued until
+ * the trail is long enough, then a document approved and the collection completed). Every projection of
  * collection events takes them as it takes the service's own; the trail projection turns each
  * into one row (hash-chained per collection, then sealed).
  *
@@ -23,7 +23,7 @@ const ITEM = 'a'.repeat(24);
 const START = Date.UTC(2026, 10, 23);
 
 /**
- * One collection's history of `length` events (at least 5), decided command by command: created
+ * One collection's history of `length` events (5 when fewer are asked), decided command by command: created
  * and sent, documents rejected (three events each) for the first 1,000 events, then the
  * recipient's link reissued until the trail is long enough (the state keeps every document, so
  * past that a rejection a time would make a 100,000-entry trail quadratic to decide), then a
@@ -94,10 +94,10 @@ const histories = new Map<number, CollectionModuleEvent[]>();
 export function collectionEvents(organizationId: string, collectionId: string, size: number, length = size): EventToAppend[] {
   let history = histories.get(length);
   if (!history) histories.set(length, (history = decidedHistory(length)));
+  // A recipient's link hash is unique across collections (collection_links), each version's its own.
+  const linkHash = (version: number) => createHash('sha256').update(`${collectionId}:${version}`).digest('hex');
   return history.slice(0, size).map((event) => {
     const data: Record<string, unknown> = { ...event.data, organizationId, collectionId };
-    // A recipient's link hash is unique across collections (collection_links), each version's its own.
-    const linkHash = (version: number) => createHash('sha256').update(`${collectionId}:${version}`).digest('hex');
     if (event.type === 'CollectionCreated') {
       const { definition } = event.data;
       data.definition = { ...definition, recipients: definition.recipients.map((r) => ({ ...r, linkHash: linkHash(1) })) };
