@@ -22,9 +22,12 @@ const RECIPIENT = 'b'.repeat(24);
 const ITEM = 'a'.repeat(24);
 const START = Date.UTC(2026, 10, 23);
 
+/** A command without the fields every command of the history shares (distributed over the union). */
+type Undated<C> = C extends unknown ? Omit<C, 'organizationId' | 'at'> : never;
+
 /**
- * One collection's history of `length` events (5 when fewer are asked), decided command by command: created
- * and sent, documents rejected (three events each) for the first 1,000 events, then the
+ * One collection's history of `length` events (5 when fewer are asked), decided command by
+ * command: created and sent, documents rejected (three events each) for the first 1,000 events, then the
  * recipient's link reissued until the trail is long enough (the state keeps every document, so
  * past that a rejection a time would make a 100,000-entry trail quadratic to decide), then a
  * document approved and the collection completed. Decided once per length and stamped with each
@@ -34,7 +37,7 @@ function decidedHistory(length: number): CollectionModuleEvent[] {
   const base = { organizationId: TEMPLATE_ORGANIZATION, collectionId: TEMPLATE_COLLECTION };
   const events: CollectionModuleEvent[] = [];
   let state = collectionDecider.initialState();
-  const decide = (command: Omit<CollectionCommand, 'organizationId' | 'at'>) => {
+  const decide = (command: Undated<CollectionCommand>) => {
     for (const event of collectionDecider.decide({ ...base, at: new Date(START + events.length * 1000).toISOString(), ...command } as CollectionCommand, state)) {
       state = collectionDecider.evolve(state, event);
       events.push(event);
