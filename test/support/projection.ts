@@ -41,9 +41,10 @@ export function projectionSpec(projection: Projection, db: () => Knex) {
     await db().transaction((trx) => projection.handle(recorded, trx, context));
   };
 
-  const when = (given: readonly SpecEvent[], events: readonly SpecEvent[]) => {
+  /** Each step is one transaction, in order. */
+  const when = (steps: ReadonlyArray<readonly SpecEvent[]>) => {
     let applied: Promise<void> | undefined;
-    const applyOnce = () => (applied ??= project(given).then(() => project(events)));
+    const applyOnce = () => (applied ??= steps.reduce<Promise<void>>((done, step) => done.then(() => project(step)), Promise.resolve()));
     return {
       /** What `read` gives once the events are projected equals `expected`. */
       async thenRead<T>(read: (db: Knex) => Promise<T>, expected: T, message?: string): Promise<void> {
@@ -63,8 +64,10 @@ export function projectionSpec(projection: Projection, db: () => Knex) {
   };
 
   return {
-    given: (...given: SpecEvent[]) => ({ when: (...events: SpecEvent[]) => when(given, events) }),
+    given: (...given: SpecEvent[]) => ({ when: (...events: SpecEvent[]) => when([given, events]) }),
     /** No events before: only these. */
-    when: (...events: SpecEvent[]) => when([], events),
+    when: (...events: SpecEvent[]) => when([events]),
+    /** Each event in a transaction of its own, as a runner reading one event a batch applies them. */
+    whenEach: (...events: SpecEvent[]) => when(events.map((event) => [event])),
   };
 }
