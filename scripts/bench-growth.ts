@@ -9,10 +9,11 @@
  *   GET report:     GET /v2/report/{id} over the tenant's reports, 16 closed-loop clients for
  *                   --seconds (scripts/bench-http-load.ts; p99).
  *
- * Grown cases: each --events size with each --tenants count (filler: collection trail entries
- * spread over that many organizations, written to the store and brought into every read model by
- * `projections:rebuild -- --all` before the service starts), and --deliveries stored webhook
- * deliveries (delivered rows) with the small log. Every case is measured once no projection's
+ * Grown cases: each --events size with each --tenants count (filler: collections of 1,000 events
+ * decided by the collection decider (scripts/bench-seed.ts), spread over that many organizations,
+ * written to the store and brought into every read model by `projections:rebuild -- --all`
+ * before the service starts), and --deliveries stored webhook deliveries (delivered rows) with
+ * the small log. Every case is measured once no projection's
  * checkpoint moves.
  * Target (issue 38): each p99 within 1.2x of the small case's (small p99 / grown p99 >= 0.83 on
  * the interval's lower bound). A grown database is dropped before the next is seeded.

@@ -15,9 +15,10 @@ async function load(trx: Knex.Transaction, collectionId: string): Promise<Collec
 }
 
 /**
- * A collection's state folded over the events of one batch, saved once at the end of it: `itemsChangedAt`
- * holds when each item last took a status (or appeared) in the batch, which is what its row's
- * updated_at says (the operator queue's order), and `subjects` whose keys sealed part of the batch.
+ * A collection's state folded over the events of one batch, saved once at the end of it:
+ * `itemsChangedAt` holds when each item last took a status (or appeared) in the batch, which is
+ * what its row's updated_at says (the operator queue's order), and `subjects` whose keys sealed
+ * part of the batch.
  */
 interface Folded {
   state: CollectionState;
